@@ -1,0 +1,61 @@
+import { defineEntity, p, type InferEntity } from "@mikro-orm/core";
+
+/**
+ * `characters`: the spec's character record (every field and default), a level and an xp column
+ * for every skill in {@link ./skills.ts}, and bookkeeping. Column names are the record's field
+ * names. `version` guards against lost updates from concurrent writers.
+ */
+export const Character = defineEntity({
+  name: "Character",
+  tableName: "characters",
+  properties: {
+    id: p.string().primary().length(64),
+    accountId: p.string().length(64).index("characters_account_id_index"),
+    name: p.string().length(32).unique("characters_name_unique"),
+    combatLevel: p.integer().default(3).check("\"combatLevel\" between 3 and 126"),
+    attackLevel: p.integer().default(1).check("\"attackLevel\" between 1 and 99"),
+    attackXp: p.integer().default(0).check("\"attackXp\" between 0 and 200000000"),
+    strengthLevel: p.integer().default(1).check("\"strengthLevel\" between 1 and 99"),
+    strengthXp: p.integer().default(0).check("\"strengthXp\" between 0 and 200000000"),
+    defenseLevel: p.integer().default(1).check("\"defenseLevel\" between 1 and 99"),
+    defenseXp: p.integer().default(0).check("\"defenseXp\" between 0 and 200000000"),
+    constitutionLevel: p.integer().default(10).check("\"constitutionLevel\" between 1 and 99"),
+    constitutionXp: p.integer().default(1154).check("\"constitutionXp\" between 0 and 200000000"),
+    rangedLevel: p.integer().default(1).check("\"rangedLevel\" between 1 and 99"),
+    rangedXp: p.integer().default(0).check("\"rangedXp\" between 0 and 200000000"),
+    magicLevel: p.integer().default(1).check("\"magicLevel\" between 1 and 99"),
+    magicXp: p.integer().default(0).check("\"magicXp\" between 0 and 200000000"),
+    prayerLevel: p.integer().default(1).check("\"prayerLevel\" between 1 and 99"),
+    prayerXp: p.integer().default(0).check("\"prayerXp\" between 0 and 200000000"),
+    woodcuttingLevel: p.integer().default(1).check("\"woodcuttingLevel\" between 1 and 99"),
+    woodcuttingXp: p.integer().default(0).check("\"woodcuttingXp\" between 0 and 200000000"),
+    miningLevel: p.integer().default(1).check("\"miningLevel\" between 1 and 99"),
+    miningXp: p.integer().default(0).check("\"miningXp\" between 0 and 200000000"),
+    fishingLevel: p.integer().default(1).check("\"fishingLevel\" between 1 and 99"),
+    fishingXp: p.integer().default(0).check("\"fishingXp\" between 0 and 200000000"),
+    firemakingLevel: p.integer().default(1).check("\"firemakingLevel\" between 1 and 99"),
+    firemakingXp: p.integer().default(0).check("\"firemakingXp\" between 0 and 200000000"),
+    cookingLevel: p.integer().default(1).check("\"cookingLevel\" between 1 and 99"),
+    cookingXp: p.integer().default(0).check("\"cookingXp\" between 0 and 200000000"),
+    smithingLevel: p.integer().default(1).check("\"smithingLevel\" between 1 and 99"),
+    smithingXp: p.integer().default(0).check("\"smithingXp\" between 0 and 200000000"),
+    craftingLevel: p.integer().default(1).check("\"craftingLevel\" between 1 and 99"),
+    craftingXp: p.integer().default(0).check("\"craftingXp\" between 0 and 200000000"),
+    fletchingLevel: p.integer().default(1).check("\"fletchingLevel\" between 1 and 99"),
+    fletchingXp: p.integer().default(0).check("\"fletchingXp\" between 0 and 200000000"),
+    runecraftingLevel: p.integer().default(1).check("\"runecraftingLevel\" between 1 and 99"),
+    runecraftingXp: p.integer().default(0).check("\"runecraftingXp\" between 0 and 200000000"),
+    agilityLevel: p.integer().default(1).check("\"agilityLevel\" between 1 and 99"),
+    agilityXp: p.integer().default(0).check("\"agilityXp\" between 0 and 200000000"),
+    health: p.integer().default(100).check("health >= 0"),
+    coins: p.integer().default(0).check("coins between 0 and 2147483647"),
+    positionX: p.double().default(0),
+    positionY: p.double().default(10),
+    positionZ: p.double().default(0),
+    createdAt: p.datetime().defaultRaw("current_timestamp").onCreate(() => new Date()),
+    updatedAt: p.datetime().defaultRaw("current_timestamp").onCreate(() => new Date()).onUpdate(() => new Date()),
+    lastLoginAt: p.datetime().nullable(),
+    version: p.integer().version(),
+  },
+});
+export type ICharacter = InferEntity<typeof Character>;

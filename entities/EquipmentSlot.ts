@@ -1,0 +1,20 @@
+import { defineEntity, p, type InferEntity } from "@mikro-orm/core";
+
+/** Equipment slot types (content `equipSlot` values). */
+export const EQUIPMENT_SLOTS = ["weapon", "shield", "helmet", "body", "legs", "boots", "gloves", "cape", "amulet", "ring", "arrows"] as const;
+export type EquipmentSlotType = (typeof EQUIPMENT_SLOTS)[number];
+
+/** `equipment`: worn items by slot type, one row per occupied slot. */
+export const EquipmentSlot = defineEntity({
+  name: "EquipmentSlot",
+  tableName: "equipment",
+  properties: {
+    id: p.integer().primary().autoincrement(),
+    characterId: p.string().length(64),
+    slotType: p.string().length(16).check(`"slotType" in (${EQUIPMENT_SLOTS.map((s) => `'${s}'`).join(", ")})`),
+    itemId: p.string().length(64),
+    quantity: p.integer().default(1).check("quantity between 1 and 2147483647"),
+  },
+  uniques: [{ name: "equipment_character_slot_unique", properties: ["characterId", "slotType"] }],
+});
+export type IEquipmentSlot = InferEntity<typeof EquipmentSlot>;

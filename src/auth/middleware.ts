@@ -1,0 +1,73 @@
+/**
+ * Express guards: `requireAuth` (401 without a valid bearer token) and `requireAdmin`
+ * (the admin role, or HTTP basic auth whose password is `ADMIN_CODE`).
+ */
+import { createHash, timingSafeEqual } from "node:crypto";
+import type { Request, RequestHandler } from "express";
+import { ForbiddenError, UnauthorizedError } from "../http/errors.ts";
+import { bearerToken, TokenError, type Principal, type TokenService } from "./tokens.ts";
+
+declare module "express-serve-static-core" {
+  interface Request {
+    principal?: Principal;
+  }
+}
+
+/** Constant-time string comparison (hashing first makes the lengths equal). */
+export function safeEqual(a: string, b: string): boolean {
+  return timingSafeEqual(createHash("sha256").update(a).digest(), createHash("sha256").update(b).digest());
+}
+
+function principalOf(req: Request, tokens: TokenService): Principal | undefined {
+  const token = bearerToken(req.get("authorization"));
+  if (token === undefined) return undefined;
+  try {
+    return tokens.verify(token);
+  } catch (err) {
+    if (err instanceof TokenError) throw new UnauthorizedError(err.message);
+    throw err;
+  }
+}
+
+export function requireAuth(tokens: TokenService): RequestHandler {
+  return (req, _res, next) => {
+    const principal = principalOf(req, tokens);
+    if (principal === undefined) throw new UnauthorizedError("missing bearer token");
+    req.principal = principal;
+    next();
+  };
+}
+
+function basicPassword(header: string | undefined): string | undefined {
+  const m = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header ?? "");
+  if (!m?.[1]) return undefined;
+  const decoded = Buffer.from(m[1], "base64").toString("utf8");
+  const colon = decoded.indexOf(":");
+  return colon < 0 ? undefined : decoded.slice(colon + 1);
+}
+
+export const ADMIN_REALM = 'Basic realm="rs-world-server admin", charset="UTF-8"';
+
+/**
+ * Admin gate for the monitor and admin routes: HTTP basic auth with `ADMIN_CODE` as the password
+ * (any user name), or a bearer token with the admin role. No credentials: 401 with a basic-auth
+ * challenge; a valid non-admin token: 403.
+ */
+export function requireAdmin(tokens: TokenService, adminCode: string): RequestHandler {
+  return (req, res, next) => {
+    const password = basicPassword(req.get("authorization"));
+    if (password !== undefined) {
+      if (safeEqual(password, adminCode)) return next();
+      res.setHeader("WWW-Authenticate", ADMIN_REALM);
+      throw new UnauthorizedError("wrong admin code");
+    }
+    const principal = principalOf(req, tokens);
+    if (principal === undefined) {
+      res.setHeader("WWW-Authenticate", ADMIN_REALM);
+      throw new UnauthorizedError("admin authentication required");
+    }
+    if (principal.role !== "admin") throw new ForbiddenError("admin role required");
+    req.principal = principal;
+    next();
+  };
+}

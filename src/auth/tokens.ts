@@ -1,0 +1,125 @@
+/**
+ * Bearer tokens (PROTOCOL.md "Tokens"):
+ * - service tokens (anonymous identities, agents, admins) are HS256 JWTs signed with `JWT_SECRET`;
+ * - identity-provider tokens are JWTs whose `aud` is `PUBLIC_IDP_APP_ID`, verified with
+ *   `IDP_APP_SECRET` (HS256).
+ * Both are accepted wherever a bearer token is. The algorithm is pinned, so `alg: none` and
+ * key-confusion tokens are refused.
+ */
+import { randomUUID } from "node:crypto";
+import jwt from "jsonwebtoken";
+
+export const SERVICE_TOKEN_ISSUER = "rs-world-server";
+/** Anonymous identities last a week: long enough to come back as the same temporary player. */
+export const ANONYMOUS_TOKEN_TTL_S = 7 * 24 * 3600;
+
+export type Role = "player" | "admin";
+
+/** Who a request or connection acts for, after its token was verified. */
+export interface Principal {
+  accountId: string;
+  role: Role;
+  anonymous: boolean;
+  source: "service" | "idp";
+  /** Agent tokens are scoped to one character. */
+  characterId?: string;
+}
+
+export class TokenError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "TokenError";
+  }
+}
+
+export interface TokenSettings {
+  jwtSecret: string;
+  idp: { appId: string | undefined; appSecret: string | undefined };
+}
+
+interface ServiceClaims {
+  sub: string;
+  role: Role;
+  anon?: boolean;
+  cid?: string;
+}
+
+export class TokenService {
+  private readonly settings: TokenSettings;
+  constructor(settings: TokenSettings) {
+    this.settings = settings;
+  }
+
+  signServiceToken(
+    principal: { accountId: string; role?: Role; anonymous?: boolean; characterId?: string },
+    ttlSeconds: number,
+  ): string {
+    const claims: ServiceClaims = { sub: principal.accountId, role: principal.role ?? "player" };
+    if (principal.anonymous) claims.anon = true;
+    if (principal.characterId !== undefined) claims.cid = principal.characterId;
+    return jwt.sign(claims, this.settings.jwtSecret, {
+      algorithm: "HS256",
+      issuer: SERVICE_TOKEN_ISSUER,
+      expiresIn: ttlSeconds,
+      jwtid: randomUUID(),
+    });
+  }
+
+  /** A new temporary identity for anonymous mode. */
+  issueAnonymous(): { principal: Principal; token: string } {
+    const principal: Principal = { accountId: `anon-${randomUUID()}`, role: "player", anonymous: true, source: "service" };
+    return { principal, token: this.signServiceToken(principal, ANONYMOUS_TOKEN_TTL_S) };
+  }
+
+  /** Verifies a bearer token of either kind; throws {@link TokenError} when it is not valid. */
+  verify(token: string): Principal {
+    if (typeof token !== "string" || token.length === 0 || token.length > 8192) {
+      throw new TokenError("malformed token");
+    }
+    const decoded = jwt.decode(token, { complete: true });
+    if (decoded === null || typeof decoded.payload !== "object") throw new TokenError("malformed token");
+    if (decoded.payload.iss === SERVICE_TOKEN_ISSUER) return this.verifyService(token);
+    return this.verifyIdp(token);
+  }
+
+  private verifyService(token: string): Principal {
+    let payload: jwt.JwtPayload;
+    try {
+      payload = jwt.verify(token, this.settings.jwtSecret, {
+        algorithms: ["HS256"],
+        issuer: SERVICE_TOKEN_ISSUER,
+      }) as jwt.JwtPayload;
+    } catch (err) {
+      throw new TokenError(`invalid service token: ${(err as Error).message}`);
+    }
+    const role = payload.role;
+    if (typeof payload.sub !== "string" || payload.sub === "" || (role !== "player" && role !== "admin")) {
+      throw new TokenError("invalid service token: bad claims");
+    }
+    const principal: Principal = { accountId: payload.sub, role, anonymous: payload.anon === true, source: "service" };
+    if (typeof payload.cid === "string") principal.characterId = payload.cid;
+    return principal;
+  }
+
+  private verifyIdp(token: string): Principal {
+    const { appId, appSecret } = this.settings.idp;
+    if (appId === undefined || appSecret === undefined) {
+      throw new TokenError("identity-provider tokens are not accepted: no identity provider is configured");
+    }
+    let payload: jwt.JwtPayload;
+    try {
+      payload = jwt.verify(token, appSecret, { algorithms: ["HS256"], audience: appId }) as jwt.JwtPayload;
+    } catch (err) {
+      throw new TokenError(`invalid identity-provider token: ${(err as Error).message}`);
+    }
+    if (typeof payload.sub !== "string" || payload.sub === "") throw new TokenError("invalid identity-provider token: no subject");
+    return { accountId: `idp:${payload.sub}`, role: "player", anonymous: false, source: "idp" };
+  }
+}
+
+/** The token of an `Authorization: Bearer <token>` header, or undefined. */
+export function bearerToken(header: string | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return m?.[1];
+}

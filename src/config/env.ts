@@ -1,0 +1,315 @@
+/**
+ * Configuration: every variable of the spec's configuration table, parsed once at startup into a
+ * typed, frozen object. Nothing else in the server reads `process.env`.
+ *
+ * Rules (spec "Configuration" + issue 2):
+ * - `NODE_ENV` is one of development | production | test (default development).
+ * - An invalid value (`PORT=abc`) is a startup error that names the variable.
+ * - Production refuses to start unless every secret in {@link PRODUCTION_REQUIRED} is set, and
+ *   says which ones are missing in one message.
+ * - `DISABLE_RATE_LIMIT` and `USE_LOCAL_POSTGRES` are honoured outside production only.
+ */
+import path from "node:path";
+import { z } from "zod";
+
+export const DEFAULT_PORT = 5555;
+export const DEFAULT_AGENT_RT_PORT = 4001;
+export const DEFAULT_SAVE_INTERVAL_S = 60;
+export const DEFAULT_CDN_URL = "http://localhost:8080";
+
+/** Variables production cannot run without (spec: "required in production"). */
+export const PRODUCTION_REQUIRED = [
+  "DATABASE_URL",
+  "JWT_SECRET",
+  "ADMIN_CODE",
+  "PUBLIC_IDP_APP_ID",
+  "IDP_APP_SECRET",
+] as const;
+
+export type NodeEnv = "development" | "production" | "test";
+
+export class ConfigError extends Error {
+  readonly problems: string[];
+  constructor(problems: string[]) {
+    super(`Invalid configuration:\n  - ${problems.join("\n  - ")}`);
+    this.name = "ConfigError";
+    this.problems = problems;
+  }
+}
+
+const optionalString = z
+  .string()
+  .optional()
+  .transform((v) => (v === undefined || v.trim() === "" ? undefined : v.trim()));
+
+/** `true`/`false`/`1`/`0`/`yes`/`no` (any case); empty or unset is the default. */
+const flag = (defaultValue: boolean) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v.trim() === "") return defaultValue;
+      const s = v.trim().toLowerCase();
+      if (["true", "1", "yes", "on"].includes(s)) return true;
+      if (["false", "0", "no", "off"].includes(s)) return false;
+      ctx.addIssue({ code: "custom", message: `expected true or false, got "${v}"` });
+      return z.NEVER;
+    });
+
+/** A decimal integer within [min, max]; empty or unset is the default. */
+const integer = (defaultValue: number, min: number, max: number) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v.trim() === "") return defaultValue;
+      const s = v.trim();
+      const n = Number(s);
+      if (!/^-?\d+$/.test(s) || !Number.isSafeInteger(n) || n < min || n > max) {
+        ctx.addIssue({ code: "custom", message: `expected an integer from ${min} to ${max}, got "${v}"` });
+        return z.NEVER;
+      }
+      return n;
+    });
+
+/** An absolute URL with one of the given schemes, trailing slash removed. */
+const url = (schemes: string[], defaultValue?: string) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      const raw = v === undefined || v.trim() === "" ? defaultValue : v.trim();
+      if (raw === undefined) return undefined;
+      let parsed: URL;
+      try {
+        parsed = new URL(raw);
+      } catch {
+        ctx.addIssue({ code: "custom", message: `expected a URL, got "${raw}"` });
+        return z.NEVER;
+      }
+      if (!schemes.includes(parsed.protocol.slice(0, -1))) {
+        ctx.addIssue({ code: "custom", message: `expected a ${schemes.join(" or ")} URL, got "${raw}"` });
+        return z.NEVER;
+      }
+      return raw.replace(/\/+$/, "");
+    });
+
+const csv = z
+  .string()
+  .optional()
+  .transform((v) =>
+    (v ?? "")
+      .split(",")
+      .map((s) => s.trim().toLowerCase())
+      .filter((s) => s !== ""),
+  );
+
+const envSchema = z.object({
+  NODE_ENV: z
+    .string()
+    .optional()
+    .transform((v) => (v === undefined || v.trim() === "" ? "development" : v.trim()))
+    .pipe(z.enum(["development", "production", "test"], { message: "expected development, production or test" })),
+  PORT: integer(DEFAULT_PORT, 0, 65535),
+  HOST: optionalString,
+  TRUST_PROXY: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v.trim() === "" || v.trim() === "false") return false;
+      if (v.trim() === "true") return true;
+      if (/^\d{1,2}$/.test(v.trim())) return Number(v.trim());
+      ctx.addIssue({ code: "custom", message: `expected true, false or a number of proxy hops, got "${v}"` });
+      return z.NEVER;
+    }),
+  WORLD: optionalString,
+  DATABASE_URL: optionalString,
+  USE_LOCAL_POSTGRES: flag(false),
+  JWT_SECRET: optionalString,
+  ADMIN_CODE: optionalString,
+  PUBLIC_IDP_APP_ID: optionalString,
+  IDP_APP_SECRET: optionalString,
+  IDP_JWKS_URL: url(["http", "https"]),
+  PUBLIC_CDN_URL: url(["http", "https"]),
+  PUBLIC_API_URL: url(["http", "https"]),
+  PUBLIC_WS_URL: url(["ws", "wss"]),
+  PUBLIC_APP_URL: url(["http", "https"]),
+  CLIENT_URL: url(["http", "https"]),
+  AGENT_RT_API_URL: url(["http", "https"]),
+  AGENT_RT_URL: url(["http", "https", "ws", "wss"]),
+  AGENT_RT_PORT: integer(DEFAULT_AGENT_RT_PORT, 1, 65535),
+  VOICE_API_KEY: optionalString,
+  VOICE_API_SECRET: optionalString,
+  VOICE_URL: url(["http", "https", "ws", "wss"]),
+  SKIP_MANIFESTS: flag(false),
+  SKIP_ASSETS: flag(false),
+  CI: flag(false),
+  SAVE_INTERVAL: integer(DEFAULT_SAVE_INTERVAL_S, 1, 86_400),
+  DISABLE_RATE_LIMIT: flag(false),
+  COMMIT_HASH: optionalString,
+  LOG_LEVEL: z
+    .string()
+    .optional()
+    .transform((v) => (v === undefined || v.trim() === "" ? undefined : v.trim()))
+    .pipe(z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).optional()),
+  // CORS: the spec's fixed origins, as domains so that a studio can point them at its own.
+  CORS_FRONTEND_DOMAIN: optionalString,
+  CORS_STATIC_DOMAIN: optionalString,
+  CORS_API_ORIGIN: url(["http", "https"]),
+  CORS_APP_DOMAIN: optionalString,
+  CORS_SOCIAL_DOMAINS: csv,
+  CORS_IDP_DOMAIN: optionalString,
+});
+
+export interface CorsSettings {
+  /** Production frontend domain: https://D and https://www.D. */
+  frontendDomain: string;
+  /** Static-hosting domain: https://D (plus http://D) and preview subdomains over http or https. */
+  staticDomain: string;
+  /** Production API origin, exactly. */
+  apiOrigin: string;
+  /** Application-hosting domain: preview subdomains over https. */
+  appDomain: string;
+  /** Social-frame domains: subdomains over https. */
+  socialDomains: string[];
+  /** Identity-provider domain: subdomains over https. */
+  idpDomain: string;
+  /** Exact extra origins: PUBLIC_APP_URL, CLIENT_URL, agent-runtime addresses. */
+  extraOrigins: string[];
+}
+
+export interface Config {
+  nodeEnv: NodeEnv;
+  isProduction: boolean;
+  port: number;
+  host: string | undefined;
+  /** Express `trust proxy`: how client addresses (rate limits) are read behind a proxy. */
+  trustProxy: boolean | number;
+  /** Absolute path of the world directory (content, local data). */
+  worldDir: string;
+  databaseUrl: string | undefined;
+  useLocalPostgres: boolean;
+  jwtSecret: string | undefined;
+  adminCode: string | undefined;
+  idp: { appId: string | undefined; appSecret: string | undefined; jwksUrl: string | undefined };
+  /** True when no identity provider is configured: temporary identities (spec Authentication 4). */
+  anonymousMode: boolean;
+  publicCdnUrl: string;
+  publicApiUrl: string;
+  publicWsUrl: string;
+  publicAppUrl: string | undefined;
+  clientUrl: string | undefined;
+  agentRuntime: { apiUrl: string; url: string; port: number };
+  voice: { apiKey: string; apiSecret: string; url: string } | undefined;
+  skipManifests: boolean;
+  skipAssets: boolean;
+  ci: boolean;
+  saveIntervalS: number;
+  rateLimitDisabled: boolean;
+  commitHash: string | undefined;
+  logLevel: string;
+  cors: CorsSettings;
+}
+
+/** Origin form of a URL (scheme://host[:port]); agent-runtime ws URLs count as their http twin. */
+function originOf(raw: string): string {
+  const u = new URL(raw);
+  const scheme = u.protocol === "wss:" ? "https:" : u.protocol === "ws:" ? "http:" : u.protocol;
+  return `${scheme}//${u.host}`;
+}
+
+export function loadConfig(env: Record<string, string | undefined>, cwd = process.cwd()): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join(".") || "environment"}: ${i.message}`);
+    throw new ConfigError(problems);
+  }
+  const e = parsed.data;
+  const isProduction = e.NODE_ENV === "production";
+
+  const problems: string[] = [];
+  if (isProduction) {
+    const missing = PRODUCTION_REQUIRED.filter((name) => e[name] === undefined);
+    if (missing.length > 0) {
+      problems.push(`production requires these variables, which are not set: ${missing.join(", ")}`);
+    }
+    if (e.USE_LOCAL_POSTGRES) problems.push("USE_LOCAL_POSTGRES: development only, not allowed in production");
+  }
+  if (e.PUBLIC_WS_URL !== undefined && !new URL(e.PUBLIC_WS_URL).pathname.endsWith("/ws")) {
+    problems.push(`PUBLIC_WS_URL: must end in /ws, got "${e.PUBLIC_WS_URL}"`);
+  }
+  if ((e.PUBLIC_IDP_APP_ID === undefined) !== (e.IDP_APP_SECRET === undefined) && e.IDP_JWKS_URL === undefined) {
+    problems.push("PUBLIC_IDP_APP_ID and IDP_APP_SECRET must be set together (or IDP_JWKS_URL with the app id)");
+  }
+  const voiceParts = [e.VOICE_API_KEY, e.VOICE_API_SECRET, e.VOICE_URL].filter((v) => v !== undefined).length;
+  if (voiceParts !== 0 && voiceParts !== 3) {
+    problems.push("VOICE_API_KEY, VOICE_API_SECRET and VOICE_URL must be set together");
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+
+  const agentRtPort = e.AGENT_RT_PORT;
+  const agentRuntime = {
+    apiUrl: e.AGENT_RT_API_URL ?? `http://localhost:${agentRtPort}`,
+    url: e.AGENT_RT_URL ?? `http://localhost:${agentRtPort}`,
+    port: agentRtPort,
+  };
+  const publicAppUrl = e.PUBLIC_APP_URL;
+  const clientUrl = e.CLIENT_URL;
+  const extraOrigins = [publicAppUrl, clientUrl, agentRuntime.apiUrl, agentRuntime.url]
+    .filter((v): v is string => v !== undefined)
+    .map(originOf);
+
+  const config: Config = {
+    nodeEnv: e.NODE_ENV,
+    isProduction,
+    port: e.PORT,
+    host: e.HOST,
+    trustProxy: e.TRUST_PROXY,
+    worldDir: path.resolve(cwd, e.WORLD ?? "world"),
+    databaseUrl: e.DATABASE_URL,
+    useLocalPostgres: !isProduction && e.USE_LOCAL_POSTGRES,
+    jwtSecret: e.JWT_SECRET,
+    adminCode: e.ADMIN_CODE,
+    idp: { appId: e.PUBLIC_IDP_APP_ID, appSecret: e.IDP_APP_SECRET, jwksUrl: e.IDP_JWKS_URL },
+    anonymousMode: e.PUBLIC_IDP_APP_ID === undefined,
+    publicCdnUrl: e.PUBLIC_CDN_URL ?? DEFAULT_CDN_URL,
+    publicApiUrl: e.PUBLIC_API_URL ?? `http://localhost:${e.PORT}`,
+    publicWsUrl: e.PUBLIC_WS_URL ?? `ws://localhost:${e.PORT}/ws`,
+    publicAppUrl,
+    clientUrl,
+    agentRuntime,
+    voice:
+      e.VOICE_API_KEY !== undefined && e.VOICE_API_SECRET !== undefined && e.VOICE_URL !== undefined
+        ? { apiKey: e.VOICE_API_KEY, apiSecret: e.VOICE_API_SECRET, url: e.VOICE_URL }
+        : undefined,
+    skipManifests: e.SKIP_MANIFESTS,
+    skipAssets: e.SKIP_ASSETS,
+    ci: e.CI,
+    saveIntervalS: e.SAVE_INTERVAL,
+    rateLimitDisabled: !isProduction && e.DISABLE_RATE_LIMIT,
+    commitHash: e.COMMIT_HASH,
+    logLevel: e.LOG_LEVEL ?? (e.NODE_ENV === "test" ? "silent" : "info"),
+    cors: {
+      frontendDomain: (e.CORS_FRONTEND_DOMAIN ?? "rsworld.gg").toLowerCase(),
+      staticDomain: (e.CORS_STATIC_DOMAIN ?? "rsworld.pages.dev").toLowerCase(),
+      apiOrigin: e.CORS_API_ORIGIN ?? "https://api.rsworld.gg",
+      appDomain: (e.CORS_APP_DOMAIN ?? "up.railway.app").toLowerCase(),
+      socialDomains: e.CORS_SOCIAL_DOMAINS.length > 0 ? e.CORS_SOCIAL_DOMAINS : ["farcaster.xyz", "warpcast.com"],
+      idpDomain: (e.CORS_IDP_DOMAIN ?? "privy.io").toLowerCase(),
+      extraOrigins,
+    },
+  };
+  return Object.freeze(config);
+}
+
+/** The public client environment served by `/env.js`: `PUBLIC_*` values only, never a secret. */
+export function publicEnv(config: Config): Record<string, string> {
+  const out: Record<string, string> = {
+    PUBLIC_API_URL: config.publicApiUrl,
+    PUBLIC_WS_URL: config.publicWsUrl,
+    PUBLIC_CDN_URL: config.publicCdnUrl,
+  };
+  if (config.idp.appId !== undefined) out.PUBLIC_IDP_APP_ID = config.idp.appId;
+  if (config.publicAppUrl !== undefined) out.PUBLIC_APP_URL = config.publicAppUrl;
+  return out;
+}

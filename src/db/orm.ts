@@ -1,0 +1,133 @@
+/**
+ * Database setup: one code base, two dialects, chosen by URL.
+ * - `DATABASE_URL` unset: embedded SQLite in `<WORLD>/local/game.sqlite`, WAL on.
+ * - `sqlite:<path>`: SQLite at that path (`sqlite::memory:` for a throwaway database).
+ * - `postgres://…` / `postgresql://…`: PostgreSQL.
+ * - `USE_LOCAL_POSTGRES=true` (development): a PostgreSQL started here, data under the world dir.
+ *
+ * The committed migrations of the dialect (`src/db/migrations/<dialect>/`) run at startup.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { EntityCaseNamingStrategy, MikroORM } from "@mikro-orm/core";
+import { Migrator } from "@mikro-orm/migrations";
+import type { AbstractSqlDriver, SqlEntityManager } from "@mikro-orm/sqlite";
+import { ENTITIES } from "../../entities/index.ts";
+import type { Config } from "../config/env.ts";
+import type { Logger } from "../logger.ts";
+import { startLocalPostgres, type LocalPostgres } from "./localPostgres.ts";
+import { DatabaseProbe } from "./probe.ts";
+
+export type Dialect = "sqlite" | "postgresql";
+export type Orm = MikroORM<AbstractSqlDriver, SqlEntityManager>;
+
+export const MIGRATIONS_DIR = path.join(import.meta.dirname, "migrations");
+export const SQLITE_BUSY_TIMEOUT_MS = 5_000;
+export const PG_POOL_MAX = 10;
+
+export interface Database {
+  readonly orm: Orm;
+  readonly dialect: Dialect;
+  readonly probe: DatabaseProbe;
+  /** A fresh EntityManager for one unit of work. */
+  em(): SqlEntityManager;
+  close(): Promise<void>;
+}
+
+export function dialectOf(url: string): Dialect {
+  if (/^postgres(ql)?:\/\//i.test(url)) return "postgresql";
+  if (/^sqlite:/i.test(url)) return "sqlite";
+  throw new Error(`DATABASE_URL: unsupported database URL "${url.replace(/\/\/[^@]*@/, "//***@")}" (expected postgres://… or sqlite:<path>)`);
+}
+
+/** Options shared by both dialects (kept un-annotated: see MikroORM's `Options` variance). */
+function baseOptions(dialect: Dialect, logger: Logger) {
+  return {
+    entities: ENTITIES,
+    extensions: [Migrator],
+    // Column names are the entities' property names (the spec's record fields: `accountId`, …).
+    namingStrategy: EntityCaseNamingStrategy,
+    migrations: {
+      path: path.join(MIGRATIONS_DIR, dialect),
+      glob: "!(*.d).ts",
+      snapshot: false,
+      transactional: true,
+      allOrNothing: true,
+      emit: "ts" as const,
+      silent: true,
+    },
+    logger: (message: string) => logger.debug({ component: "orm" }, message),
+  };
+}
+
+/** Opens an ORM for a URL without running migrations (tools and tests use this). */
+export async function createOrm(url: string, logger: Logger): Promise<Orm> {
+  const dialect = dialectOf(url);
+  if (dialect === "postgresql") {
+    const { PostgreSqlDriver } = await import("@mikro-orm/postgresql");
+    return (await MikroORM.init({
+      ...baseOptions(dialect, logger),
+      driver: PostgreSqlDriver,
+      clientUrl: url,
+      pool: { min: 0, max: PG_POOL_MAX },
+    })) as unknown as Orm;
+  }
+  const { SqliteDriver } = await import("@mikro-orm/sqlite");
+  const file = url.slice("sqlite:".length);
+  if (file !== ":memory:") fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  return (await MikroORM.init({
+    ...baseOptions(dialect, logger),
+    driver: SqliteDriver,
+    dbName: file,
+    driverOptions: { timeout: SQLITE_BUSY_TIMEOUT_MS },
+  })) as unknown as Orm;
+}
+
+export async function openDatabase(config: Config, logger: Logger): Promise<Database> {
+  let localPg: LocalPostgres | undefined;
+  let url = config.databaseUrl;
+  if (url === undefined && config.useLocalPostgres) {
+    localPg = await startLocalPostgres(path.join(config.worldDir, "local", "postgres"), logger);
+    url = localPg.url;
+  }
+  url ??= `sqlite:${path.join(config.worldDir, "local", "game.sqlite")}`;
+  const dialect = dialectOf(url);
+
+  let orm: Orm;
+  try {
+    orm = await createOrm(url, logger);
+  } catch (err) {
+    await localPg?.stop();
+    throw err;
+  }
+  try {
+    await orm.connect();
+    if (dialect === "sqlite") {
+      // WAL: readers never block the writer; `normal` sync is durable at checkpoints and safe
+      // against corruption (a power cut can lose the last transactions, not the file).
+      await orm.em.getConnection().execute("pragma journal_mode = wal");
+      await orm.em.getConnection().execute("pragma synchronous = normal");
+    }
+    const applied = await orm.migrator.up();
+    if (applied.length > 0) logger.info({ dialect, migrations: applied.map((m) => m.name) }, "database migrated");
+  } catch (err) {
+    await orm.close(true);
+    await localPg?.stop();
+    throw err;
+  }
+
+  const probe = new DatabaseProbe(dialect, () => orm.em.getConnection().execute("select 1 as ok"));
+  let closed = false;
+  return {
+    orm,
+    dialect,
+    probe,
+    em: () => orm.em.fork(),
+    async close() {
+      if (closed) return;
+      closed = true;
+      await orm.close(true);
+      await localPg?.stop();
+    },
+  };
+}

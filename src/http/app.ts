@@ -1,0 +1,58 @@
+/**
+ * The Express application: CORS, body parsing, rate limits, routes, the admin-only monitor, and
+ * the common error handling. Colyseus mounts it on the same HTTP server as its matchmaker.
+ */
+import { monitor } from "@colyseus/monitor";
+import express, { type Application, type RequestHandler } from "express";
+import { requireAdmin, requireAuth } from "../auth/middleware.ts";
+import type { TokenService } from "../auth/tokens.ts";
+import type { Config } from "../config/env.ts";
+import type { DatabaseProbe } from "../db/probe.ts";
+import type { Logger } from "../logger.ts";
+import type { OriginCheck } from "./cors.ts";
+import { corsMiddleware } from "./cors.ts";
+import { errorHandler, HttpError, notFoundHandler } from "./errors.ts";
+import { createRateLimiters } from "./rateLimit.ts";
+import { authRoutes } from "./routes/auth.ts";
+import { healthRoutes } from "./routes/health.ts";
+
+/** JSON bodies larger than this are refused with 413. */
+export const JSON_BODY_LIMIT = "100kb";
+export const MONITOR_PATH = "/colyseus";
+
+export interface AppDeps {
+  config: Config;
+  logger: Logger;
+  tokens: TokenService;
+  adminCode: string;
+  probe: DatabaseProbe;
+  isAllowedOrigin: OriginCheck;
+  /** Extra routers mounted by later layers (content, API, agents) before the 404 handler. */
+  mount?: (app: Application, guards: { auth: RequestHandler; rest: RequestHandler; authAttempt: RequestHandler }) => void;
+}
+
+export function createApp(deps: AppDeps): Application {
+  const { config, logger } = deps;
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("trust proxy", config.trustProxy);
+
+  app.use(corsMiddleware(deps.isAllowedOrigin));
+  app.use(express.json({ limit: JSON_BODY_LIMIT }));
+
+  const limits = createRateLimiters(config.rateLimitDisabled);
+  const auth = requireAuth(deps.tokens);
+
+  app.use(healthRoutes(config, deps.probe));
+  app.use("/api", limits.rest);
+  app.use("/api/auth", limits.auth, authRoutes(config, deps.tokens));
+  // Failed admin logins count as authentication attempts; a logged-in admin's polling does not.
+  app.use(MONITOR_PATH, limits.adminAttempts, requireAdmin(deps.tokens, deps.adminCode), monitor() as unknown as RequestHandler);
+  deps.mount?.(app, { auth, rest: limits.rest, authAttempt: limits.auth });
+
+  app.use(notFoundHandler);
+  app.use(errorHandler(logger, config.isProduction));
+  return app;
+}
+
+export { HttpError };

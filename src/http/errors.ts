@@ -1,0 +1,74 @@
+/**
+ * One error body for every REST failure (PROTOCOL.md "REST"):
+ * `{"success": false, "error": {"code": "...", "message": "..."}}`, with the status of the spec's
+ * error table. Handlers throw an {@link HttpError}; anything else becomes a 500 whose details
+ * stay in the log (and, outside production, in the message).
+ */
+import type { ErrorRequestHandler, RequestHandler, Response } from "express";
+import type { Logger } from "../logger.ts";
+
+export class HttpError extends Error {
+  readonly status: number;
+  readonly code: string;
+  constructor(status: number, code: string, message: string) {
+    super(message);
+    this.name = "HttpError";
+    this.status = status;
+    this.code = code;
+  }
+}
+
+export class BadRequestError extends HttpError {
+  constructor(message: string, code = "BAD_REQUEST") {
+    super(400, code, message);
+  }
+}
+export class UnauthorizedError extends HttpError {
+  constructor(message = "missing or invalid authentication token", code = "UNAUTHORIZED") {
+    super(401, code, message);
+  }
+}
+export class ForbiddenError extends HttpError {
+  constructor(message = "insufficient permissions for this action", code = "FORBIDDEN") {
+    super(403, code, message);
+  }
+}
+export class NotFoundError extends HttpError {
+  constructor(message = "resource does not exist", code = "NOT_FOUND") {
+    super(404, code, message);
+  }
+}
+
+export function sendError(res: Response, status: number, code: string, message: string): void {
+  res.status(status).json({ success: false, error: { code, message } });
+}
+
+/** Unknown route: 404 in the common shape. */
+export const notFoundHandler: RequestHandler = (req, res) => {
+  sendError(res, 404, "NOT_FOUND", `no route for ${req.method} ${req.path}`);
+};
+
+/** Last middleware: maps thrown errors to the common shape; never leaks a stack in production. */
+export function errorHandler(logger: Logger, isProduction: boolean): ErrorRequestHandler {
+  return (err: unknown, req, res, next) => {
+    if (res.headersSent) {
+      next(err);
+      return;
+    }
+    if (err instanceof HttpError) {
+      sendError(res, err.status, err.code, err.message);
+      return;
+    }
+    // body-parser errors carry a status and a type: malformed JSON, too large, bad charset.
+    const e = err as { status?: number; type?: string; message?: string };
+    if (typeof e.status === "number" && e.status >= 400 && e.status < 500) {
+      const code = e.type === "entity.parse.failed" ? "MALFORMED_JSON" : e.type === "entity.too.large" ? "PAYLOAD_TOO_LARGE" : "BAD_REQUEST";
+      const message = e.type === "entity.parse.failed" ? "request body is not valid JSON" : (e.message ?? "bad request");
+      sendError(res, e.status, code, message);
+      return;
+    }
+    logger.error({ err, method: req.method, path: req.path }, "unhandled error in HTTP handler");
+    const message = isProduction ? "internal server error" : `internal server error: ${(err as Error)?.message ?? String(err)}`;
+    sendError(res, 500, "INTERNAL_ERROR", message);
+  };
+}

@@ -1,0 +1,46 @@
+/**
+ * `/health`, `/status` and `/env.js`.
+ *
+ * `/status` is the hosting platform's probe (polled every 30 s, restarts the service after 3 s of
+ * silence), so it never waits on the database for longer than {@link DB_PROBE_TIMEOUT_MS}: a hung
+ * database shows as `"database": "timeout"`, not as a hung probe.
+ */
+import { Router } from "express";
+import { publicEnv, type Config } from "../../config/env.ts";
+import type { DatabaseProbe } from "../../db/probe.ts";
+import { VERSION } from "../../version.ts";
+
+export const DB_PROBE_TIMEOUT_MS = 1_000;
+
+export function healthRoutes(config: Config, probe: DatabaseProbe): Router {
+  const router = Router();
+
+  router.get("/health", async (_req, res) => {
+    const db = await probe.check(DB_PROBE_TIMEOUT_MS);
+    res.status(db.status === "up" ? 200 : 503).json({
+      status: db.status === "up" ? "ok" : "degraded",
+      timestamp: new Date().toISOString(),
+      version: VERSION,
+      ...(config.commitHash ? { commit: config.commitHash } : {}),
+      database: { status: db.status, dialect: probe.dialect, latencyMs: db.latencyMs },
+    });
+  });
+
+  // Liveness: 200 while the process answers; the database state is informational.
+  router.get("/status", async (_req, res) => {
+    const db = await probe.check(DB_PROBE_TIMEOUT_MS);
+    res.status(200).json({
+      status: "ok",
+      timestamp: new Date().toISOString(),
+      uptimeS: Math.round(process.uptime()),
+      database: db.status,
+    });
+  });
+
+  const envScript = `window.env = Object.freeze(${JSON.stringify(publicEnv(config)).replace(/</g, "\\u003c")});\n`;
+  router.get("/env.js", (_req, res) => {
+    res.type("application/javascript").set("Cache-Control", "no-cache").send(envScript);
+  });
+
+  return router;
+}

@@ -1,0 +1,17 @@
+/**
+ * Structured logs (pino): JSON lines in production and test, pretty-printed in development.
+ */
+import { pino, type Logger } from "pino";
+import type { Config } from "./config/env.ts";
+
+export type { Logger };
+
+export function createLogger(config: Pick<Config, "nodeEnv" | "logLevel" | "commitHash">): Logger {
+  const pretty = config.nodeEnv === "development";
+  return pino({
+    level: config.logLevel,
+    base: { service: "rs-world-server", ...(config.commitHash ? { commit: config.commitHash } : {}) },
+    redact: { paths: ["req.headers.authorization", "*.token", "*.password"], censor: "[redacted]" },
+    ...(pretty ? { transport: { target: "pino-pretty", options: { translateTime: "SYS:HH:MM:ss.l" } } } : {}),
+  });
+}

@@ -1,0 +1,90 @@
+/**
+ * Composition root: one HTTP server on `PORT` carrying Express, the Colyseus server and the
+ * `/ws` endpoint, with WebSocket upgrades routed by path.
+ */
+import http, { type IncomingMessage } from "node:http";
+import type { AddressInfo } from "node:net";
+import { Server as ColyseusServer } from "@colyseus/core";
+import { WebSocketTransport } from "@colyseus/ws-transport";
+import { TokenService } from "./auth/tokens.ts";
+import type { Config } from "./config/env.ts";
+import { resolveSecrets } from "./config/secrets.ts";
+import { openDatabase, type Database } from "./db/orm.ts";
+import { createApp } from "./http/app.ts";
+import { createOriginCheck, installColyseusCors } from "./http/cors.ts";
+import type { Logger } from "./logger.ts";
+import { WsGateway } from "./ws/WsGateway.ts";
+
+/** Shutdown gives rooms and saves this long before the process watchdog takes over. */
+export const SHUTDOWN_GRACE_MS = 8_000;
+
+/**
+ * Colyseus' transport takes every upgrade on the server it is given; this one leaves `/ws` to
+ * the gateway.
+ */
+class PathFilteredTransport extends WebSocketTransport {
+  override listenForUpgrade(server: http.Server, filter?: (req: IncomingMessage) => boolean): void {
+    super.listenForUpgrade(server, (req) => !WsGateway.isWsPath(req) && (filter === undefined || filter(req)));
+  }
+}
+
+export interface GameServer {
+  readonly config: Config;
+  readonly port: number;
+  readonly httpServer: http.Server;
+  readonly colyseus: ColyseusServer;
+  readonly gateway: WsGateway;
+  readonly db: Database;
+  readonly tokens: TokenService;
+  readonly adminCode: string;
+  /** Stops accepting, lets rooms save, closes the database. Idempotent. */
+  close(): Promise<void>;
+}
+
+export async function startServer(config: Config, logger: Logger): Promise<GameServer> {
+  const secrets = resolveSecrets(config, logger);
+  const db = await openDatabase(config, logger);
+  try {
+    const tokens = new TokenService({ jwtSecret: secrets.jwtSecret, idp: config.idp });
+    const isAllowedOrigin = createOriginCheck(config.cors);
+    installColyseusCors(isAllowedOrigin);
+
+    const httpServer = http.createServer();
+    const app = createApp({ config, logger, tokens, adminCode: secrets.adminCode, probe: db.probe, isAllowedOrigin });
+    httpServer.on("request", app);
+
+    const gateway = new WsGateway({ tokens, anonymousMode: config.anonymousMode, logger: logger.child({ component: "ws" }) });
+    httpServer.on("upgrade", (req, socket, head) => {
+      if (WsGateway.isWsPath(req)) gateway.handleUpgrade(req, socket, head);
+    });
+
+    const transport = new PathFilteredTransport({ server: httpServer });
+    const colyseus = new ColyseusServer({
+      transport,
+      gracefullyShutdown: false,
+      greet: false,
+      logger: logger.child({ component: "colyseus" }),
+    });
+    await colyseus.listen(config.port, config.host);
+    const port = (httpServer.address() as AddressInfo).port;
+    logger.info({ port, dialect: db.dialect, anonymousMode: config.anonymousMode }, "server listening");
+
+    let closing: Promise<void> | undefined;
+    const close = (): Promise<void> => {
+      closing ??= (async () => {
+        logger.info("shutting down");
+        gateway.close();
+        await colyseus.gracefullyShutdown(false);
+        httpServer.closeAllConnections();
+        await db.close();
+        logger.info("shutdown complete");
+      })();
+      return closing;
+    };
+
+    return { config, port, httpServer, colyseus, gateway, db, tokens, adminCode: secrets.adminCode, close };
+  } catch (err) {
+    await db.close();
+    throw err;
+  }
+}

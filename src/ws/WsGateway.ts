@@ -1,0 +1,196 @@
+/**
+ * The `/ws` endpoint (PROTOCOL.md "/ws authentication and session start"): a plain WebSocket
+ * speaking JSON envelopes, for clients that do not use the Colyseus SDK (agents, tools).
+ *
+ * This layer authenticates and greets; what a session does after `welcome` is up to the
+ * {@link WsSessionHandler} given to it (the world plugs in here).
+ */
+import type { IncomingMessage } from "node:http";
+import type { Duplex } from "node:stream";
+import { WebSocketServer, type RawData, type WebSocket } from "ws";
+import { TokenError, type Principal, type TokenService } from "../auth/tokens.ts";
+import type { Logger } from "../logger.ts";
+import { encode, errorEvent, MAX_FRAME_BYTES, parseFrame, type Envelope } from "./envelope.ts";
+
+export const WS_PATH = "/ws";
+/** Without a `?token`, the first message must authenticate within this time (else 4001). */
+export const AUTH_TIMEOUT_MS = 10_000;
+export const CLOSE_NOT_AUTHENTICATED = 4001;
+export const CLOSE_FORBIDDEN = 4003;
+export const CLOSE_GOING_AWAY = 1001;
+
+/** One authenticated `/ws` connection. */
+export interface WsSession {
+  readonly principal: Principal;
+  /** Query parameters of the upgrade request (`characterId`, `name`, …). */
+  readonly query: URLSearchParams;
+  /** A service token issued to an anonymous connection, so it can come back as the same player. */
+  readonly issuedToken: string | undefined;
+  send(type: string, data: object): void;
+  sendError(code: Parameters<typeof errorEvent>[0], message: string, event?: string): void;
+  close(code: number, reason: string): void;
+  readonly isOpen: boolean;
+}
+
+export interface WsSessionHandler {
+  /** Called once per authenticated connection; sends `welcome` and what follows it. */
+  open(session: WsSession): void | Promise<void>;
+  message(session: WsSession, envelope: Envelope): void;
+  close(session: WsSession): void;
+}
+
+/** Until the world is attached: greet, then answer every event as unknown. */
+export const greetingOnlyHandler: WsSessionHandler = {
+  open(session) {
+    session.send("welcome", {
+      playerId: null,
+      characterId: null,
+      accountId: session.principal.accountId,
+      name: null,
+      anonymous: session.principal.anonymous,
+      ...(session.issuedToken !== undefined ? { token: session.issuedToken } : {}),
+      tick: 0,
+    });
+  },
+  message(session, envelope) {
+    session.sendError("UNKNOWN_EVENT", `unknown event "${envelope.type}"`, envelope.type);
+  },
+  close() {},
+};
+
+export interface WsGatewayOptions {
+  tokens: TokenService;
+  anonymousMode: boolean;
+  logger: Logger;
+  handler?: WsSessionHandler;
+}
+
+class Session implements WsSession {
+  readonly principal: Principal;
+  readonly query: URLSearchParams;
+  readonly issuedToken: string | undefined;
+  private readonly socket: WebSocket;
+  constructor(socket: WebSocket, principal: Principal, query: URLSearchParams, issuedToken: string | undefined) {
+    this.socket = socket;
+    this.principal = principal;
+    this.query = query;
+    this.issuedToken = issuedToken;
+  }
+  get isOpen(): boolean {
+    return this.socket.readyState === this.socket.OPEN;
+  }
+  send(type: string, data: object): void {
+    if (this.isOpen) this.socket.send(encode(type, data));
+  }
+  sendError(code: Parameters<typeof errorEvent>[0], message: string, event?: string): void {
+    if (this.isOpen) this.socket.send(errorEvent(code, message, event));
+  }
+  close(code: number, reason: string): void {
+    this.socket.close(code, reason);
+  }
+}
+
+export class WsGateway {
+  readonly wss: WebSocketServer;
+  private readonly options: WsGatewayOptions;
+  handler: WsSessionHandler;
+
+  constructor(options: WsGatewayOptions) {
+    this.options = options;
+    this.handler = options.handler ?? greetingOnlyHandler;
+    // Frames over the limit close the socket with 1009 (ws does this itself).
+    this.wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES, perMessageDeflate: false });
+  }
+
+  static isWsPath(req: IncomingMessage): boolean {
+    return new URL(req.url ?? "/", "ws://server").pathname === WS_PATH;
+  }
+
+  handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    this.wss.handleUpgrade(req, socket, head, (ws) => this.onConnection(ws, req));
+  }
+
+  private onConnection(ws: WebSocket, req: IncomingMessage): void {
+    const query = new URL(req.url ?? "/", "ws://server").searchParams;
+    ws.on("error", (err) => this.options.logger.debug({ err }, "/ws socket error"));
+    const queryToken = query.get("token");
+
+    if (queryToken !== null && queryToken !== "") {
+      this.authenticate(ws, query, queryToken);
+      return;
+    }
+    if (this.options.anonymousMode) {
+      const { principal, token } = this.options.tokens.issueAnonymous();
+      this.start(ws, principal, query, token);
+      return;
+    }
+    // No token yet: the first message must be `authenticate`.
+    const timer = setTimeout(() => {
+      ws.send(errorEvent("NOT_AUTHENTICATED", `no authenticate message within ${AUTH_TIMEOUT_MS / 1000} s`));
+      ws.close(CLOSE_NOT_AUTHENTICATED, "authentication timeout");
+    }, AUTH_TIMEOUT_MS);
+    ws.on("close", () => clearTimeout(timer));
+    ws.once("message", (raw: RawData, isBinary: boolean) => {
+      clearTimeout(timer);
+      const parsed = isBinary ? undefined : parseFrame(raw.toString());
+      const token = parsed?.ok && parsed.envelope.type === "authenticate" ? parsed.envelope.data.token : undefined;
+      if (typeof token !== "string" || token === "") {
+        ws.send(errorEvent("NOT_AUTHENTICATED", 'the first message must be {"type":"authenticate","data":{"token":"..."}}'));
+        ws.close(CLOSE_NOT_AUTHENTICATED, "not authenticated");
+        return;
+      }
+      this.authenticate(ws, query, token);
+    });
+  }
+
+  private authenticate(ws: WebSocket, query: URLSearchParams, token: string): void {
+    let principal: Principal;
+    try {
+      principal = this.options.tokens.verify(token);
+    } catch (err) {
+      if (!(err instanceof TokenError)) throw err;
+      ws.send(errorEvent("NOT_AUTHENTICATED", err.message));
+      ws.close(CLOSE_NOT_AUTHENTICATED, "invalid token");
+      return;
+    }
+    this.start(ws, principal, query, undefined);
+  }
+
+  private start(ws: WebSocket, principal: Principal, query: URLSearchParams, issuedToken: string | undefined): void {
+    const session = new Session(ws, principal, query, issuedToken);
+    const { logger } = this.options;
+    ws.on("message", (raw: RawData, isBinary: boolean) => {
+      if (isBinary) {
+        session.sendError("BAD_FRAME", "binary frames are not accepted; send JSON text frames");
+        return;
+      }
+      const parsed = parseFrame(raw.toString());
+      if (!parsed.ok) {
+        session.sendError(parsed.code, parsed.message, parsed.event);
+        return;
+      }
+      if (parsed.envelope.type === "authenticate") {
+        session.sendError("ALREADY_AUTHENTICATED", "this connection is already authenticated", "authenticate");
+        return;
+      }
+      try {
+        this.handler.message(session, parsed.envelope);
+      } catch (err) {
+        logger.error({ err, event: parsed.envelope.type }, "/ws handler failed");
+        session.sendError("INTERNAL_ERROR", "the server could not handle this event", parsed.envelope.type);
+      }
+    });
+    ws.on("close", () => this.handler.close(session));
+    Promise.resolve(this.handler.open(session)).catch((err: unknown) => {
+      logger.error({ err }, "/ws session start failed");
+      session.sendError("INTERNAL_ERROR", "the session could not start");
+      session.close(1011, "session start failed");
+    });
+  }
+
+  /** Closes every `/ws` connection (server shutdown). */
+  close(): void {
+    for (const client of this.wss.clients) client.close(CLOSE_GOING_AWAY, "server shutting down");
+    this.wss.close();
+  }
+}
