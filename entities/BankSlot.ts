@@ -10,7 +10,7 @@ export const BankSlot = defineEntity({
     itemId: p.string().length(64),
     /** Display order in the bank. */
     slot: p.integer().check("slot >= 0"),
-    quantity: p.integer().check("quantity between 1 and 2147483647"),
+    quantity: p.integer().check("quantity >= 1 and quantity <= 2147483647"),
   },
   uniques: [{ name: "bank_character_item_unique", properties: ["characterId", "itemId"] }],
 });

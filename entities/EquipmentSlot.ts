@@ -11,9 +11,9 @@ export const EquipmentSlot = defineEntity({
   properties: {
     id: p.integer().primary().autoincrement(),
     characterId: p.string().length(64),
-    slotType: p.string().length(16).check(`"slotType" in (${EQUIPMENT_SLOTS.map((s) => `'${s}'`).join(", ")})`),
+    slotType: p.string().length(16).check(EQUIPMENT_SLOTS.map((s) => `"slotType" = '${s}'`).join(" or ")),
     itemId: p.string().length(64),
-    quantity: p.integer().default(1).check("quantity between 1 and 2147483647"),
+    quantity: p.integer().default(1).check("quantity >= 1 and quantity <= 2147483647"),
   },
   uniques: [{ name: "equipment_character_slot_unique", properties: ["characterId", "slotType"] }],
 });

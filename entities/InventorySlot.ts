@@ -10,9 +10,9 @@ export const InventorySlot = defineEntity({
   properties: {
     id: p.integer().primary().autoincrement(),
     characterId: p.string().length(64),
-    slot: p.integer().check("slot between 0 and 27"),
+    slot: p.integer().check("slot >= 0 and slot <= 27"),
     itemId: p.string().length(64),
-    quantity: p.integer().check("quantity between 1 and 2147483647"),
+    quantity: p.integer().check("quantity >= 1 and quantity <= 2147483647"),
   },
   uniques: [{ name: "inventory_character_slot_unique", properties: ["characterId", "slot"] }],
 });

@@ -14,7 +14,7 @@ export const PlayerDeath = defineEntity({
     positionX: p.double(),
     positionZ: p.double(),
     /** `pending` while the death is being handled, `resolved` once its items are settled. */
-    status: p.string().length(16).default("pending").check("status in ('pending', 'resolved')"),
+    status: p.string().length(16).default("pending").check("status = 'pending' or status = 'resolved'"),
     /** What happened to the items (kept, dropped), for support and audits. */
     items: p.json<unknown[]>(),
     killedBy: p.string().length(64).nullable(),

@@ -11,7 +11,7 @@ export const User = defineEntity({
     /** Social-platform identifier (e.g. a social-frame user id), when linked. */
     socialId: p.string().length(191).nullable().unique("users_social_id_unique"),
     name: p.string().length(64).nullable(),
-    role: p.string().length(16).default("player").check("role in ('player', 'admin')"),
+    role: p.string().length(16).default("player").check("role = 'player' or role = 'admin'"),
     anonymous: p.boolean().default(false),
     createdAt: p.datetime().defaultRaw("current_timestamp").onCreate(() => new Date()),
     lastLoginAt: p.datetime().nullable(),

@@ -63,6 +63,8 @@ export interface WsGatewayOptions {
   anonymousMode: boolean;
   logger: Logger;
   handler?: WsSessionHandler;
+  /** Defaults to {@link AUTH_TIMEOUT_MS}. */
+  authTimeoutMs?: number;
 }
 
 class Session implements WsSession {
@@ -125,10 +127,11 @@ export class WsGateway {
       return;
     }
     // No token yet: the first message must be `authenticate`.
+    const timeoutMs = this.options.authTimeoutMs ?? AUTH_TIMEOUT_MS;
     const timer = setTimeout(() => {
-      ws.send(errorEvent("NOT_AUTHENTICATED", `no authenticate message within ${AUTH_TIMEOUT_MS / 1000} s`));
+      ws.send(errorEvent("NOT_AUTHENTICATED", `no authenticate message within ${timeoutMs / 1000} s`));
       ws.close(CLOSE_NOT_AUTHENTICATED, "authentication timeout");
-    }, AUTH_TIMEOUT_MS);
+    }, timeoutMs);
     ws.on("close", () => clearTimeout(timer));
     ws.once("message", (raw: RawData, isBinary: boolean) => {
       clearTimeout(timer);

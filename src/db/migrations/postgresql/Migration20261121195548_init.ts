@@ -1,8 +1,8 @@
 import { Migration } from '@mikro-orm/migrations';
 
-export class Migration20261121195319_init extends Migration {
+export class Migration20261121195548_init extends Migration {
 
-  override name = 'Migration20261121195319_init';
+  override name = 'Migration20261121195548_init';
 
   override up(): void | Promise<void> {
     this.addSql(`create table "agent_mappings" ("agentId" varchar(64) not null, "accountId" varchar(64) not null, "characterId" varchar(64) not null, "name" varchar(64) null, "goal" jsonb null, "goalsPaused" boolean not null default false, "createdAt" timestamptz not null default current_timestamp, "updatedAt" timestamptz not null default current_timestamp, primary key ("agentId"));`);
@@ -55,63 +55,63 @@ export class Migration20261121195319_init extends Migration {
     this.addSql(`alter table "worldChunks" add constraint "world_chunks_position_unique" unique ("chunkX", "chunkZ");`);
 
     this.addSql(`alter table "bank" add constraint "bank_slot_check" check (slot >= 0);`);
-    this.addSql(`alter table "bank" add constraint "bank_quantity_check" check (quantity between 1 and 2147483647);`);
+    this.addSql(`alter table "bank" add constraint "bank_quantity_check" check (quantity >= 1 and quantity <= 2147483647);`);
 
-    this.addSql(`alter table "characters" add constraint "characters_combatLevel_check" check ("combatLevel" between 3 and 126);`);
-    this.addSql(`alter table "characters" add constraint "characters_attackLevel_check" check ("attackLevel" between 1 and 99);`);
-    this.addSql(`alter table "characters" add constraint "characters_attackXp_check" check ("attackXp" between 0 and 200000000);`);
-    this.addSql(`alter table "characters" add constraint "characters_strengthLevel_check" check ("strengthLevel" between 1 and 99);`);
-    this.addSql(`alter table "characters" add constraint "characters_strengthXp_check" check ("strengthXp" between 0 and 200000000);`);
-    this.addSql(`alter table "characters" add constraint "characters_defenseLevel_check" check ("defenseLevel" between 1 and 99);`);
-    this.addSql(`alter table "characters" add constraint "characters_defenseXp_check" check ("defenseXp" between 0 and 200000000);`);
-    this.addSql(`alter table "characters" add constraint "characters_constitutionLevel_check" check ("constitutionLevel" between 1 and 99);`);
-    this.addSql(`alter table "characters" add constraint "characters_constitutionXp_check" check ("constitutionXp" between 0 and 200000000);`);
-    this.addSql(`alter table "characters" add constraint "characters_rangedLevel_check" check ("rangedLevel" between 1 and 99);`);
-    this.addSql(`alter table "characters" add constraint "characters_rangedXp_check" check ("rangedXp" between 0 and 200000000);`);
-    this.addSql(`alter table "characters" add constraint "characters_magicLevel_check" check ("magicLevel" between 1 and 99);`);
-    this.addSql(`alter table "characters" add constraint "characters_magicXp_check" check ("magicXp" between 0 and 200000000);`);
-    this.addSql(`alter table "characters" add constraint "characters_prayerLevel_check" check ("prayerLevel" between 1 and 99);`);
-    this.addSql(`alter table "characters" add constraint "characters_prayerXp_check" check ("prayerXp" between 0 and 200000000);`);
-    this.addSql(`alter table "characters" add constraint "characters_woodcuttingLevel_check" check ("woodcuttingLevel" between 1 and 99);`);
-    this.addSql(`alter table "characters" add constraint "characters_woodcuttingXp_check" check ("woodcuttingXp" between 0 and 200000000);`);
-    this.addSql(`alter table "characters" add constraint "characters_miningLevel_check" check ("miningLevel" between 1 and 99);`);
-    this.addSql(`alter table "characters" add constraint "characters_miningXp_check" check ("miningXp" between 0 and 200000000);`);
-    this.addSql(`alter table "characters" add constraint "characters_fishingLevel_check" check ("fishingLevel" between 1 and 99);`);
-    this.addSql(`alter table "characters" add constraint "characters_fishingXp_check" check ("fishingXp" between 0 and 200000000);`);
-    this.addSql(`alter table "characters" add constraint "characters_firemakingLevel_check" check ("firemakingLevel" between 1 and 99);`);
-    this.addSql(`alter table "characters" add constraint "characters_firemakingXp_check" check ("firemakingXp" between 0 and 200000000);`);
-    this.addSql(`alter table "characters" add constraint "characters_cookingLevel_check" check ("cookingLevel" between 1 and 99);`);
-    this.addSql(`alter table "characters" add constraint "characters_cookingXp_check" check ("cookingXp" between 0 and 200000000);`);
-    this.addSql(`alter table "characters" add constraint "characters_smithingLevel_check" check ("smithingLevel" between 1 and 99);`);
-    this.addSql(`alter table "characters" add constraint "characters_smithingXp_check" check ("smithingXp" between 0 and 200000000);`);
-    this.addSql(`alter table "characters" add constraint "characters_craftingLevel_check" check ("craftingLevel" between 1 and 99);`);
-    this.addSql(`alter table "characters" add constraint "characters_craftingXp_check" check ("craftingXp" between 0 and 200000000);`);
-    this.addSql(`alter table "characters" add constraint "characters_fletchingLevel_check" check ("fletchingLevel" between 1 and 99);`);
-    this.addSql(`alter table "characters" add constraint "characters_fletchingXp_check" check ("fletchingXp" between 0 and 200000000);`);
-    this.addSql(`alter table "characters" add constraint "characters_runecraftingLevel_check" check ("runecraftingLevel" between 1 and 99);`);
-    this.addSql(`alter table "characters" add constraint "characters_runecraftingXp_check" check ("runecraftingXp" between 0 and 200000000);`);
-    this.addSql(`alter table "characters" add constraint "characters_agilityLevel_check" check ("agilityLevel" between 1 and 99);`);
-    this.addSql(`alter table "characters" add constraint "characters_agilityXp_check" check ("agilityXp" between 0 and 200000000);`);
+    this.addSql(`alter table "characters" add constraint "characters_combatLevel_check" check ("combatLevel" >= 3 and "combatLevel" <= 126);`);
+    this.addSql(`alter table "characters" add constraint "characters_attackLevel_check" check ("attackLevel" >= 1 and "attackLevel" <= 99);`);
+    this.addSql(`alter table "characters" add constraint "characters_attackXp_check" check ("attackXp" >= 0 and "attackXp" <= 200000000);`);
+    this.addSql(`alter table "characters" add constraint "characters_strengthLevel_check" check ("strengthLevel" >= 1 and "strengthLevel" <= 99);`);
+    this.addSql(`alter table "characters" add constraint "characters_strengthXp_check" check ("strengthXp" >= 0 and "strengthXp" <= 200000000);`);
+    this.addSql(`alter table "characters" add constraint "characters_defenseLevel_check" check ("defenseLevel" >= 1 and "defenseLevel" <= 99);`);
+    this.addSql(`alter table "characters" add constraint "characters_defenseXp_check" check ("defenseXp" >= 0 and "defenseXp" <= 200000000);`);
+    this.addSql(`alter table "characters" add constraint "characters_constitutionLevel_check" check ("constitutionLevel" >= 1 and "constitutionLevel" <= 99);`);
+    this.addSql(`alter table "characters" add constraint "characters_constitutionXp_check" check ("constitutionXp" >= 0 and "constitutionXp" <= 200000000);`);
+    this.addSql(`alter table "characters" add constraint "characters_rangedLevel_check" check ("rangedLevel" >= 1 and "rangedLevel" <= 99);`);
+    this.addSql(`alter table "characters" add constraint "characters_rangedXp_check" check ("rangedXp" >= 0 and "rangedXp" <= 200000000);`);
+    this.addSql(`alter table "characters" add constraint "characters_magicLevel_check" check ("magicLevel" >= 1 and "magicLevel" <= 99);`);
+    this.addSql(`alter table "characters" add constraint "characters_magicXp_check" check ("magicXp" >= 0 and "magicXp" <= 200000000);`);
+    this.addSql(`alter table "characters" add constraint "characters_prayerLevel_check" check ("prayerLevel" >= 1 and "prayerLevel" <= 99);`);
+    this.addSql(`alter table "characters" add constraint "characters_prayerXp_check" check ("prayerXp" >= 0 and "prayerXp" <= 200000000);`);
+    this.addSql(`alter table "characters" add constraint "characters_woodcuttingLevel_check" check ("woodcuttingLevel" >= 1 and "woodcuttingLevel" <= 99);`);
+    this.addSql(`alter table "characters" add constraint "characters_woodcuttingXp_check" check ("woodcuttingXp" >= 0 and "woodcuttingXp" <= 200000000);`);
+    this.addSql(`alter table "characters" add constraint "characters_miningLevel_check" check ("miningLevel" >= 1 and "miningLevel" <= 99);`);
+    this.addSql(`alter table "characters" add constraint "characters_miningXp_check" check ("miningXp" >= 0 and "miningXp" <= 200000000);`);
+    this.addSql(`alter table "characters" add constraint "characters_fishingLevel_check" check ("fishingLevel" >= 1 and "fishingLevel" <= 99);`);
+    this.addSql(`alter table "characters" add constraint "characters_fishingXp_check" check ("fishingXp" >= 0 and "fishingXp" <= 200000000);`);
+    this.addSql(`alter table "characters" add constraint "characters_firemakingLevel_check" check ("firemakingLevel" >= 1 and "firemakingLevel" <= 99);`);
+    this.addSql(`alter table "characters" add constraint "characters_firemakingXp_check" check ("firemakingXp" >= 0 and "firemakingXp" <= 200000000);`);
+    this.addSql(`alter table "characters" add constraint "characters_cookingLevel_check" check ("cookingLevel" >= 1 and "cookingLevel" <= 99);`);
+    this.addSql(`alter table "characters" add constraint "characters_cookingXp_check" check ("cookingXp" >= 0 and "cookingXp" <= 200000000);`);
+    this.addSql(`alter table "characters" add constraint "characters_smithingLevel_check" check ("smithingLevel" >= 1 and "smithingLevel" <= 99);`);
+    this.addSql(`alter table "characters" add constraint "characters_smithingXp_check" check ("smithingXp" >= 0 and "smithingXp" <= 200000000);`);
+    this.addSql(`alter table "characters" add constraint "characters_craftingLevel_check" check ("craftingLevel" >= 1 and "craftingLevel" <= 99);`);
+    this.addSql(`alter table "characters" add constraint "characters_craftingXp_check" check ("craftingXp" >= 0 and "craftingXp" <= 200000000);`);
+    this.addSql(`alter table "characters" add constraint "characters_fletchingLevel_check" check ("fletchingLevel" >= 1 and "fletchingLevel" <= 99);`);
+    this.addSql(`alter table "characters" add constraint "characters_fletchingXp_check" check ("fletchingXp" >= 0 and "fletchingXp" <= 200000000);`);
+    this.addSql(`alter table "characters" add constraint "characters_runecraftingLevel_check" check ("runecraftingLevel" >= 1 and "runecraftingLevel" <= 99);`);
+    this.addSql(`alter table "characters" add constraint "characters_runecraftingXp_check" check ("runecraftingXp" >= 0 and "runecraftingXp" <= 200000000);`);
+    this.addSql(`alter table "characters" add constraint "characters_agilityLevel_check" check ("agilityLevel" >= 1 and "agilityLevel" <= 99);`);
+    this.addSql(`alter table "characters" add constraint "characters_agilityXp_check" check ("agilityXp" >= 0 and "agilityXp" <= 200000000);`);
     this.addSql(`alter table "characters" add constraint "characters_health_check" check (health >= 0);`);
-    this.addSql(`alter table "characters" add constraint "characters_coins_check" check (coins between 0 and 2147483647);`);
+    this.addSql(`alter table "characters" add constraint "characters_coins_check" check (coins >= 0 and coins <= 2147483647);`);
 
-    this.addSql(`alter table "equipment" add constraint "equipment_slotType_check" check ("slotType" in ('weapon', 'shield', 'helmet', 'body', 'legs', 'boots', 'gloves', 'cape', 'amulet', 'ring', 'arrows'));`);
-    this.addSql(`alter table "equipment" add constraint "equipment_quantity_check" check (quantity between 1 and 2147483647);`);
+    this.addSql(`alter table "equipment" add constraint "equipment_slotType_check" check ("slotType" = 'weapon' or "slotType" = 'shield' or "slotType" = 'helmet' or "slotType" = 'body' or "slotType" = 'legs' or "slotType" = 'boots' or "slotType" = 'gloves' or "slotType" = 'cape' or "slotType" = 'amulet' or "slotType" = 'ring' or "slotType" = 'arrows');`);
+    this.addSql(`alter table "equipment" add constraint "equipment_quantity_check" check (quantity >= 1 and quantity <= 2147483647);`);
 
     this.addSql(`alter table "friend_requests" add constraint "friend_requests_not_self" check ("fromAccountId" <> "toAccountId");`);
 
     this.addSql(`alter table "friendships" add constraint "friendships_not_self" check ("accountId" <> "friendAccountId");`);
 
-    this.addSql(`alter table "inventory" add constraint "inventory_slot_check" check (slot between 0 and 27);`);
-    this.addSql(`alter table "inventory" add constraint "inventory_quantity_check" check (quantity between 1 and 2147483647);`);
+    this.addSql(`alter table "inventory" add constraint "inventory_slot_check" check (slot >= 0 and slot <= 27);`);
+    this.addSql(`alter table "inventory" add constraint "inventory_quantity_check" check (quantity >= 1 and quantity <= 2147483647);`);
 
     this.addSql(`alter table "items" add constraint "items_value_check" check (value >= 0);`);
 
     this.addSql(`alter table "npcKills" add constraint "npcKills_killCount_check" check ("killCount" >= 0);`);
 
-    this.addSql(`alter table "playerDeaths" add constraint "playerDeaths_status_check" check (status in ('pending', 'resolved'));`);
+    this.addSql(`alter table "playerDeaths" add constraint "playerDeaths_status_check" check (status = 'pending' or status = 'resolved');`);
 
-    this.addSql(`alter table "users" add constraint "users_role_check" check (role in ('player', 'admin'));`);
+    this.addSql(`alter table "users" add constraint "users_role_check" check (role = 'player' or role = 'admin');`);
   }
 
   override down(): void | Promise<void> {

@@ -1,0 +1,191 @@
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { ConfigError, loadConfig, PRODUCTION_REQUIRED, publicEnv } from "../../src/config/env.ts";
+import { readDotEnv } from "../../src/config/dotenv.ts";
+import { runToExit } from "../support/process.ts";
+
+const PROD_SECRETS = {
+  NODE_ENV: "production",
+  DATABASE_URL: "postgresql://u:p@db.internal:5432/game",
+  JWT_SECRET: "s".repeat(32),
+  ADMIN_CODE: "admin-code",
+  PUBLIC_IDP_APP_ID: "app-id",
+  IDP_APP_SECRET: "idp-secret",
+};
+
+function problemsOf(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env);
+  } catch (err) {
+    assert.ok(err instanceof ConfigError, `expected ConfigError, got ${String(err)}`);
+    return err.problems;
+  }
+  assert.fail("expected the configuration to be refused");
+}
+
+describe("configuration", () => {
+  it("gives every variable of the spec's table its default with an empty environment", () => {
+    const c = loadConfig({}, "/srv/game");
+    assert.equal(c.nodeEnv, "development");
+    assert.equal(c.port, 5555);
+    assert.equal(c.worldDir, "/srv/game/world");
+    assert.equal(c.databaseUrl, undefined);
+    assert.equal(c.useLocalPostgres, false);
+    assert.equal(c.publicCdnUrl, "http://localhost:8080");
+    assert.equal(c.publicApiUrl, "http://localhost:5555");
+    assert.equal(c.publicWsUrl, "ws://localhost:5555/ws");
+    assert.equal(c.publicAppUrl, undefined);
+    assert.equal(c.clientUrl, undefined);
+    assert.deepEqual(c.agentRuntime, { apiUrl: "http://localhost:4001", url: "http://localhost:4001", port: 4001 });
+    assert.equal(c.voice, undefined);
+    assert.equal(c.skipManifests, false);
+    assert.equal(c.skipAssets, false);
+    assert.equal(c.ci, false);
+    assert.equal(c.saveIntervalS, 60);
+    assert.equal(c.rateLimitDisabled, false);
+    assert.equal(c.commitHash, undefined);
+    assert.equal(c.anonymousMode, true, "no identity provider configured means anonymous mode");
+  });
+
+  it("reads every variable it is given", () => {
+    const c = loadConfig({
+      PORT: "6000",
+      WORLD: "/data/w",
+      PUBLIC_CDN_URL: "https://cdn.example.com/",
+      PUBLIC_API_URL: "https://api.example.com",
+      PUBLIC_WS_URL: "wss://api.example.com/ws",
+      PUBLIC_APP_URL: "https://play.example.com",
+      CLIENT_URL: "https://client.example.com",
+      AGENT_RT_API_URL: "http://agents.internal:4100",
+      AGENT_RT_URL: "ws://agents.internal:4101",
+      AGENT_RT_PORT: "4100",
+      VOICE_API_KEY: "k",
+      VOICE_API_SECRET: "vs",
+      VOICE_URL: "wss://voice.example.com",
+      SKIP_MANIFESTS: "true",
+      SKIP_ASSETS: "1",
+      CI: "true",
+      SAVE_INTERVAL: "15",
+      COMMIT_HASH: "abc123",
+      PUBLIC_IDP_APP_ID: "app",
+      IDP_APP_SECRET: "secret",
+      USE_LOCAL_POSTGRES: "true",
+      DISABLE_RATE_LIMIT: "true",
+    });
+    assert.equal(c.port, 6000);
+    assert.equal(c.worldDir, "/data/w");
+    assert.equal(c.publicCdnUrl, "https://cdn.example.com", "trailing slash removed");
+    assert.equal(c.publicWsUrl, "wss://api.example.com/ws");
+    assert.deepEqual(c.agentRuntime, { apiUrl: "http://agents.internal:4100", url: "ws://agents.internal:4101", port: 4100 });
+    assert.deepEqual(c.voice, { apiKey: "k", apiSecret: "vs", url: "wss://voice.example.com" });
+    assert.equal(c.skipManifests, true);
+    assert.equal(c.skipAssets, true);
+    assert.equal(c.ci, true);
+    assert.equal(c.saveIntervalS, 15);
+    assert.equal(c.commitHash, "abc123");
+    assert.equal(c.anonymousMode, false);
+    assert.equal(c.useLocalPostgres, true);
+    assert.equal(c.rateLimitDisabled, true);
+    assert.deepEqual(c.cors.extraOrigins, [
+      "https://play.example.com",
+      "https://client.example.com",
+      "http://agents.internal:4100",
+      "http://agents.internal:4101",
+    ]);
+  });
+
+  it("accepts only development, production or test as NODE_ENV", () => {
+    for (const env of ["development", "production", "test"]) {
+      const extra = env === "production" ? PROD_SECRETS : {};
+      assert.equal(loadConfig({ ...extra, NODE_ENV: env }).nodeEnv, env);
+    }
+    const problems = problemsOf({ NODE_ENV: "staging" });
+    assert.match(problems.join("\n"), /NODE_ENV/);
+  });
+
+  it("names the variable of an invalid value", () => {
+    assert.match(problemsOf({ PORT: "abc" }).join("\n"), /^PORT: expected an integer/m);
+    assert.match(problemsOf({ PORT: "70000" }).join("\n"), /^PORT:/m);
+    assert.match(problemsOf({ SAVE_INTERVAL: "0" }).join("\n"), /^SAVE_INTERVAL:/m);
+    assert.match(problemsOf({ SKIP_MANIFESTS: "maybe" }).join("\n"), /^SKIP_MANIFESTS: expected true or false/m);
+    assert.match(problemsOf({ PUBLIC_CDN_URL: "not a url" }).join("\n"), /^PUBLIC_CDN_URL:/m);
+    assert.match(problemsOf({ PUBLIC_WS_URL: "wss://x.example.com/socket" }).join("\n"), /PUBLIC_WS_URL: must end in \/ws/);
+    assert.match(problemsOf({ VOICE_API_KEY: "k" }).join("\n"), /VOICE_API_KEY, VOICE_API_SECRET and VOICE_URL/);
+  });
+
+  it("lists every invalid variable at once", () => {
+    const problems = problemsOf({ PORT: "abc", SAVE_INTERVAL: "x", CI: "perhaps" });
+    assert.deepEqual(problems.map((p) => p.split(":")[0]).sort(), ["CI", "PORT", "SAVE_INTERVAL"]);
+  });
+
+  it("refuses production without its secrets, listing every missing one in one message", () => {
+    const problems = problemsOf({ NODE_ENV: "production" });
+    assert.equal(problems.length, 1);
+    for (const name of PRODUCTION_REQUIRED) assert.ok(problems[0]!.includes(name), `${name} is listed`);
+    const partial = problemsOf({ ...PROD_SECRETS, JWT_SECRET: "", ADMIN_CODE: "" });
+    assert.match(partial[0]!, /JWT_SECRET, ADMIN_CODE/);
+    assert.doesNotMatch(partial[0]!, /DATABASE_URL/);
+    assert.equal(loadConfig(PROD_SECRETS).isProduction, true);
+  });
+
+  it("honours DISABLE_RATE_LIMIT and USE_LOCAL_POSTGRES outside production only", () => {
+    assert.equal(loadConfig({ NODE_ENV: "development", DISABLE_RATE_LIMIT: "true" }).rateLimitDisabled, true);
+    assert.equal(loadConfig({ NODE_ENV: "test", DISABLE_RATE_LIMIT: "true" }).rateLimitDisabled, true);
+    assert.equal(loadConfig({ ...PROD_SECRETS, DISABLE_RATE_LIMIT: "true" }).rateLimitDisabled, false);
+    assert.match(problemsOf({ ...PROD_SECRETS, USE_LOCAL_POSTGRES: "true" }).join("\n"), /USE_LOCAL_POSTGRES/);
+  });
+
+  it("exposes only PUBLIC_* values to clients", () => {
+    const c = loadConfig({ ...PROD_SECRETS, PUBLIC_APP_URL: "https://play.example.com", VOICE_API_KEY: "k", VOICE_API_SECRET: "vs", VOICE_URL: "wss://v.example.com" });
+    const pub = publicEnv(c);
+    assert.deepEqual(Object.keys(pub).sort(), ["PUBLIC_API_URL", "PUBLIC_APP_URL", "PUBLIC_CDN_URL", "PUBLIC_IDP_APP_ID", "PUBLIC_WS_URL"]);
+    assert.equal(pub.PUBLIC_IDP_APP_ID, "app-id");
+    const text = JSON.stringify(pub);
+    for (const secret of ["s".repeat(32), "admin-code", "idp-secret", "vs", "u:p@"]) assert.ok(!text.includes(secret));
+  });
+
+  describe(".env files", () => {
+    let dir: string;
+    beforeEach(() => {
+      dir = fs.mkdtempSync(path.join(os.tmpdir(), "rsworld-env-"));
+    });
+    afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+    it("fills in unset variables, and the real environment wins", () => {
+      fs.writeFileSync(path.join(dir, ".env"), "PORT=7001\nSAVE_INTERVAL=5\n# comment\nCOMMIT_HASH=\"from-file\"\n");
+      const env = readDotEnv(dir, { SAVE_INTERVAL: "9" });
+      assert.equal(env.PORT, "7001");
+      assert.equal(env.SAVE_INTERVAL, "9");
+      assert.equal(env.COMMIT_HASH, "from-file");
+    });
+
+    it("is optional", () => {
+      assert.deepEqual(readDotEnv(dir, { A: "1" }), { A: "1" });
+    });
+  });
+
+  describe("the server process", function () {
+    this.timeout(30_000);
+
+    it("refuses to start in production without secrets, listing all of them, and exits non-zero", async () => {
+      const r = await runToExit({ NODE_ENV: "production" });
+      assert.equal(r.code, 78);
+      assert.match(r.stderr, /refusing to start/);
+      for (const name of PRODUCTION_REQUIRED) assert.ok(r.stderr.includes(name), `${name} missing from:\n${r.stderr}`);
+    });
+
+    it("reads .env from its working directory (PORT=abc there is refused by name)", async () => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), "rsworld-envproc-"));
+      try {
+        fs.writeFileSync(path.join(dir, ".env"), "PORT=abc\n");
+        const r = await runToExit({ NODE_ENV: "test" }, dir);
+        assert.equal(r.code, 78);
+        assert.match(r.stderr, /PORT: expected an integer/);
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  });
+});

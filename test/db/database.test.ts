@@ -1,0 +1,164 @@
+import assert from "node:assert/strict";
+import { CheckConstraintViolationException, UniqueConstraintViolationException } from "@mikro-orm/core";
+import { pino } from "pino";
+import { Character, ENTITIES, InventorySlot, BankSlot, EquipmentSlot, User } from "../../entities/index.ts";
+import { SKILLS } from "../../entities/skills.ts";
+import { loadConfig } from "../../src/config/env.ts";
+import { openDatabase, type Database } from "../../src/db/orm.ts";
+import { forEachDialect } from "../support/dialects.ts";
+
+const logger = pino({ level: "silent" });
+const SPEC_TABLES = ["users", "characters", "inventory", "equipment", "items", "worldChunks", "playerSessions", "playerDeaths", "npcKills", "friendships", "friend_requests", "ignore_lists"];
+const OUR_TABLES = ["bank", "trade_audit", "agent_mappings"];
+
+async function open(url: string): Promise<Database> {
+  return openDatabase(loadConfig({ NODE_ENV: "test", DATABASE_URL: url }), logger);
+}
+
+async function tableNames(db: Database): Promise<string[]> {
+  const sql =
+    db.dialect === "sqlite"
+      ? "select name from sqlite_master where type = 'table'"
+      : "select table_name as name from information_schema.tables where table_schema = current_schema()";
+  const rows = (await db.em().getConnection().execute(sql)) as { name: string }[];
+  return rows.map((r) => r.name);
+}
+
+forEachDialect("database", (ctx) => {
+  let db: Database;
+  before(async () => {
+    db = await open(ctx.url);
+  });
+  after(() => db?.close());
+
+  it("creates every table of the spec, plus bank, trade audit and agent mappings, at startup", async () => {
+    const tables = await tableNames(db);
+    for (const t of [...SPEC_TABLES, ...OUR_TABLES]) assert.ok(tables.includes(t), `table ${t} exists`);
+    assert.equal(ENTITIES.length, SPEC_TABLES.length + OUR_TABLES.length);
+  });
+
+  it("gives a new character every default of the spec's character record", async () => {
+    const em = db.em();
+    em.create(Character, { id: "c-defaults", accountId: "acc-1", name: "Defaults" });
+    await em.flush();
+    const rows = (await db.em().getConnection().execute(`select * from characters where id = 'c-defaults'`)) as Record<string, unknown>[];
+    const row = rows[0]!;
+    const expected: Record<string, number> = {
+      combatLevel: 3,
+      attackLevel: 1,
+      strengthLevel: 1,
+      defenseLevel: 1,
+      constitutionLevel: 10,
+      rangedLevel: 1,
+      woodcuttingLevel: 1,
+      fishingLevel: 1,
+      firemakingLevel: 1,
+      cookingLevel: 1,
+      health: 100,
+      coins: 0,
+      positionX: 0,
+      positionY: 10,
+      positionZ: 0,
+    };
+    for (const [col, value] of Object.entries(expected)) assert.equal(Number(row[col]), value, col);
+    assert.equal(row.accountId, "acc-1");
+    assert.equal(row.name, "Defaults");
+    for (const skill of SKILLS) {
+      assert.ok(`${skill}Level` in row, `${skill}Level column`);
+      assert.ok(`${skill}Xp` in row, `${skill}Xp column`);
+    }
+    assert.equal(Number(row.constitutionXp), 1154, "level 10 constitution starts at its xp");
+  });
+
+  describe("inventory", () => {
+    before(async () => {
+      const em = db.em();
+      em.create(Character, { id: "c-inv", accountId: "acc-2", name: "Inventory" });
+      await em.flush();
+    });
+
+    it("holds one row per character and slot", async () => {
+      const em = db.em();
+      em.create(InventorySlot, { characterId: "c-inv", slot: 0, itemId: "logs", quantity: 1 });
+      await em.flush();
+      const dup = db.em();
+      dup.create(InventorySlot, { characterId: "c-inv", slot: 0, itemId: "coins", quantity: 5 });
+      await assert.rejects(dup.flush(), UniqueConstraintViolationException);
+    });
+
+    for (const [what, slot, quantity] of [
+      ["slot -1", -1, 1],
+      ["slot 28", 28, 1],
+      ["quantity 0", 3, 0],
+      ["quantity -5", 4, -5],
+      ["quantity 2^31", 5, 2 ** 31],
+    ] as const) {
+      it(`refuses ${what} with a check constraint`, async () => {
+        const em = db.em();
+        em.create(InventorySlot, { characterId: "c-inv", slot, itemId: "logs", quantity });
+        await assert.rejects(em.flush(), (err: Error) => err instanceof CheckConstraintViolationException || /out of range|check/i.test(err.message));
+      });
+    }
+
+    it("stores the largest stack, 2,147,483,647", async () => {
+      const em = db.em();
+      em.create(InventorySlot, { characterId: "c-inv", slot: 27, itemId: "coins", quantity: 2_147_483_647 });
+      await em.flush();
+      const row = await db.em().findOneOrFail(InventorySlot, { characterId: "c-inv", slot: 27 });
+      assert.equal(row.quantity, 2_147_483_647);
+    });
+  });
+
+  it("keeps equipment unique per slot type and refuses unknown slot types", async () => {
+    const em = db.em();
+    em.create(EquipmentSlot, { characterId: "c-eq", slotType: "weapon", itemId: "bronze_sword" });
+    await em.flush();
+    const dup = db.em();
+    dup.create(EquipmentSlot, { characterId: "c-eq", slotType: "weapon", itemId: "iron_sword" });
+    await assert.rejects(dup.flush(), UniqueConstraintViolationException);
+    const bad = db.em();
+    bad.create(EquipmentSlot, { characterId: "c-eq", slotType: "tail", itemId: "x" });
+    await assert.rejects(bad.flush(), CheckConstraintViolationException);
+  });
+
+  it("keeps one bank stack per character and item", async () => {
+    const em = db.em();
+    em.create(BankSlot, { characterId: "c-bank", itemId: "logs", slot: 0, quantity: 10 });
+    await em.flush();
+    const dup = db.em();
+    dup.create(BankSlot, { characterId: "c-bank", itemId: "logs", slot: 1, quantity: 1 });
+    await assert.rejects(dup.flush(), UniqueConstraintViolationException);
+  });
+
+  it("refuses a user role other than player or admin", async () => {
+    const em = db.em();
+    em.create(User, { id: "u-bad", role: "root" });
+    await assert.rejects(em.flush(), CheckConstraintViolationException);
+  });
+
+  it("applies no migration twice and keeps data across a restart", async () => {
+    const em = db.em();
+    em.create(Character, { id: "c-persist", accountId: "acc-3", name: "Persistent", coins: 1234, positionX: 12 });
+    await em.flush();
+    await db.close();
+    db = await open(ctx.url);
+    const executed = await db.orm.migrator.getExecuted();
+    const pending = await db.orm.migrator.getPending();
+    assert.equal(pending.length, 0);
+    assert.ok(executed.length >= 1);
+    const c = await db.em().findOneOrFail(Character, "c-persist");
+    assert.equal(c.coins, 1234);
+    assert.equal(c.positionX, 12);
+  });
+
+  it("has no drift between the entities and the migrated schema", async () => {
+    assert.equal((await db.orm.schema.getUpdateSchemaSQL({ wrap: false })).trim(), "");
+  });
+
+  if (ctx.dialect === "sqlite") {
+    it("runs SQLite in WAL mode, in a file under the world directory by default", async () => {
+      const rows = (await db.em().getConnection().execute("pragma journal_mode")) as { journal_mode: string }[];
+      assert.equal(rows[0]!.journal_mode, "wal");
+    });
+  }
+});

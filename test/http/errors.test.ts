@@ -1,0 +1,124 @@
+import assert from "node:assert/strict";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { pino } from "pino";
+import { TokenService } from "../../src/auth/tokens.ts";
+import { loadConfig } from "../../src/config/env.ts";
+import { createApp } from "../../src/http/app.ts";
+import { createOriginCheck } from "../../src/http/cors.ts";
+import { BadRequestError } from "../../src/http/errors.ts";
+import { DatabaseProbe } from "../../src/db/probe.ts";
+import { startTestServer, type TestServer } from "../support/server.ts";
+
+/** The Express app alone, over real HTTP, with routes that fail on purpose. */
+async function appWithFailingRoutes(env: Record<string, string>): Promise<{ url: string; close(): Promise<void> }> {
+  const config = loadConfig({ LOG_LEVEL: "silent", ...env });
+  const app = createApp({
+    config,
+    logger: pino({ level: "silent" }),
+    tokens: new TokenService({ jwtSecret: "k".repeat(32), idp: config.idp }),
+    adminCode: "code",
+    probe: new DatabaseProbe("sqlite", async () => 1),
+    isAllowedOrigin: createOriginCheck(config.cors),
+    mount: (a) => {
+      a.get("/api/boom", () => {
+        throw new Error("secret internals at db.internal:5432");
+      });
+      a.get("/api/async-boom", async () => {
+        await Promise.resolve();
+        throw new Error("async internals");
+      });
+      a.post("/api/echo", (req, res) => {
+        if (typeof req.body?.n !== "number") throw new BadRequestError("n must be a number");
+        res.json({ success: true, n: req.body.n });
+      });
+    },
+  });
+  const server = http.createServer(app);
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}
+
+describe("HTTP errors", () => {
+  let t: TestServer;
+  before(async () => {
+    t = await startTestServer();
+  });
+  after(() => t.close());
+
+  it("answers a malformed JSON body with 400 and the common error shape", async () => {
+    const res = await fetch(`${t.baseUrl}/api/auth/anonymous`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: '{"broken": ',
+    });
+    assert.equal(res.status, 400);
+    assert.deepEqual(await res.json(), { success: false, error: { code: "MALFORMED_JSON", message: "request body is not valid JSON" } });
+  });
+
+  it("answers an oversized JSON body with 413", async () => {
+    const res = await fetch(`${t.baseUrl}/api/auth/anonymous`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ pad: "x".repeat(200_000) }),
+    });
+    assert.equal(res.status, 413);
+    assert.equal((await res.json()).error.code, "PAYLOAD_TOO_LARGE");
+  });
+
+  it("answers an unknown route with 404 and the common error shape", async () => {
+    for (const [method, path] of [["GET", "/no/such/thing"], ["POST", "/api/v9/nothing"], ["DELETE", "/health"]] as const) {
+      const res = await fetch(t.baseUrl + path, { method });
+      assert.equal(res.status, 404, `${method} ${path}`);
+      const body = await res.json();
+      assert.equal(body.success, false);
+      assert.equal(body.error.code, "NOT_FOUND");
+    }
+  });
+
+  describe("thrown errors", () => {
+    it("become a 500 without internals or a stack in production", async () => {
+      const app = await appWithFailingRoutes({ NODE_ENV: "production", JWT_SECRET: "x", ADMIN_CODE: "x", PUBLIC_IDP_APP_ID: "a", IDP_APP_SECRET: "b", DATABASE_URL: "postgres://h/db" });
+      try {
+        for (const p of ["/api/boom", "/api/async-boom"]) {
+          const res = await fetch(app.url + p);
+          assert.equal(res.status, 500);
+          const text = await res.text();
+          assert.deepEqual(JSON.parse(text), { success: false, error: { code: "INTERNAL_ERROR", message: "internal server error" } });
+          assert.doesNotMatch(text, /internals|at .*\.ts|Error:/);
+        }
+      } finally {
+        await app.close();
+      }
+    });
+
+    it("say what broke outside production, still without a stack", async () => {
+      const app = await appWithFailingRoutes({ NODE_ENV: "development" });
+      try {
+        const res = await fetch(`${app.url}/api/boom`);
+        assert.equal(res.status, 500);
+        const body = await res.json();
+        assert.match(body.error.message, /secret internals/);
+        assert.doesNotMatch(JSON.stringify(body), /\.ts:\d+/);
+      } finally {
+        await app.close();
+      }
+    });
+
+    it("keep their status when they are HTTP errors", async () => {
+      const app = await appWithFailingRoutes({ NODE_ENV: "test" });
+      try {
+        const bad = await fetch(`${app.url}/api/echo`, { method: "POST", headers: { "Content-Type": "application/json" }, body: '{"n":"x"}' });
+        assert.equal(bad.status, 400);
+        assert.deepEqual(await bad.json(), { success: false, error: { code: "BAD_REQUEST", message: "n must be a number" } });
+        const good = await fetch(`${app.url}/api/echo`, { method: "POST", headers: { "Content-Type": "application/json" }, body: '{"n":4}' });
+        assert.deepEqual(await good.json(), { success: true, n: 4 });
+      } finally {
+        await app.close();
+      }
+    });
+  });
+});

@@ -1,0 +1,107 @@
+import assert from "node:assert/strict";
+import { AUTH_LIMIT_PER_MIN } from "../../src/http/rateLimit.ts";
+import { startTestServer, type TestServer } from "../support/server.ts";
+
+const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString("base64")}`;
+
+describe("the Colyseus monitor at /colyseus", () => {
+  let t: TestServer;
+  beforeEach(async () => {
+    t = await startTestServer({ ADMIN_CODE: "let-me-in" });
+  });
+  afterEach(() => t.close());
+
+  const pages = ["/colyseus", "/colyseus/", "/colyseus/api", "/colyseus/api/room?roomId=x", "/colyseus/api/room/call?roomId=x&method=disconnect&args=[]"];
+
+  it("answers 401 with a basic-auth challenge without credentials, on every monitor path", async () => {
+    for (const p of pages) {
+      const res = await fetch(t.baseUrl + p, { redirect: "manual" });
+      assert.equal(res.status, 401, p);
+      assert.match(res.headers.get("www-authenticate") ?? "", /^Basic realm=/);
+      assert.equal((await res.json()).error.code, "UNAUTHORIZED");
+    }
+  });
+
+  it("answers 401 to a wrong admin code", async () => {
+    const res = await fetch(`${t.baseUrl}/colyseus/api`, { headers: { Authorization: basic("admin", "wrong") } });
+    assert.equal(res.status, 401);
+  });
+
+  it("answers 401 to a malformed or forged bearer token", async () => {
+    for (const token of ["garbage", "a.b.c", t.server.tokens.signServiceToken({ accountId: "x", role: "admin" }, 60).slice(0, -2) + "xx"]) {
+      const res = await fetch(`${t.baseUrl}/colyseus/api`, { headers: { Authorization: `Bearer ${token}` } });
+      assert.equal(res.status, 401, token);
+    }
+  });
+
+  it("serves the monitor API with the admin code as the basic-auth password", async () => {
+    const res = await fetch(`${t.baseUrl}/colyseus/api`, { headers: { Authorization: basic("anyone", "let-me-in") } });
+    assert.equal(res.status, 200);
+    const body = await res.json();
+    assert.ok(Array.isArray(body.rooms));
+    assert.ok(Array.isArray(body.columns));
+  });
+
+  it("serves the monitor UI to an admin", async () => {
+    const res = await fetch(`${t.baseUrl}/colyseus/`, { headers: { Authorization: basic("admin", "let-me-in") } });
+    assert.equal(res.status, 200);
+    assert.match(res.headers.get("content-type") ?? "", /text\/html/);
+  });
+
+  it("serves it to a bearer token with the admin role", async () => {
+    const token = t.server.tokens.signServiceToken({ accountId: "ops", role: "admin" }, 60);
+    const res = await fetch(`${t.baseUrl}/colyseus/api`, { headers: { Authorization: `Bearer ${token}` } });
+    assert.equal(res.status, 200);
+  });
+
+  it("answers 403 to a valid player token", async () => {
+    const token = t.server.tokens.signServiceToken({ accountId: "p1", role: "player" }, 60);
+    const res = await fetch(`${t.baseUrl}/colyseus/api`, { headers: { Authorization: `Bearer ${token}` } });
+    assert.equal(res.status, 403);
+    assert.equal((await res.json()).error.code, "FORBIDDEN");
+  });
+
+  it(`limits failed admin logins to ${AUTH_LIMIT_PER_MIN} a minute, then refuses even the right code`, async () => {
+    for (let i = 0; i < AUTH_LIMIT_PER_MIN; i++) {
+      const res = await fetch(`${t.baseUrl}/colyseus/api`, { headers: { Authorization: basic("admin", `guess-${i}`) } });
+      assert.equal(res.status, 401);
+    }
+    const blocked = await fetch(`${t.baseUrl}/colyseus/api`, { headers: { Authorization: basic("admin", "let-me-in") } });
+    assert.equal(blocked.status, 429);
+  });
+
+  it("does not count a signed-in admin's polling against the limit", async () => {
+    for (let i = 0; i < AUTH_LIMIT_PER_MIN + 5; i++) {
+      const res = await fetch(`${t.baseUrl}/colyseus/api`, { headers: { Authorization: basic("admin", "let-me-in") } });
+      assert.equal(res.status, 200);
+    }
+  });
+});
+
+describe("POST /api/auth/anonymous", () => {
+  it("issues a temporary identity and a token the server accepts, in anonymous mode", async () => {
+    const t = await startTestServer();
+    try {
+      const res = await fetch(`${t.baseUrl}/api/auth/anonymous`, { method: "POST" });
+      assert.equal(res.status, 201);
+      const body = await res.json();
+      assert.equal(body.success, true);
+      assert.match(body.accountId, /^anon-[0-9a-f-]{36}$/);
+      const principal = t.server.tokens.verify(body.token);
+      assert.deepEqual(principal, { accountId: body.accountId, role: "player", anonymous: true, source: "service" });
+    } finally {
+      await t.close();
+    }
+  });
+
+  it("is refused with 403 when an identity provider is configured", async () => {
+    const t = await startTestServer({ PUBLIC_IDP_APP_ID: "app", IDP_APP_SECRET: "secret" });
+    try {
+      const res = await fetch(`${t.baseUrl}/api/auth/anonymous`, { method: "POST" });
+      assert.equal(res.status, 403);
+      assert.equal((await res.json()).error.code, "ANONYMOUS_DISABLED");
+    } finally {
+      await t.close();
+    }
+  });
+});

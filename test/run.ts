@@ -1,0 +1,40 @@
+/**
+ * `npm test`: the whole suite. Finds a PostgreSQL server (TEST_PG_URL, else 127.0.0.1:5432
+ * database `test`) or starts an embedded one, so that every database test runs on SQLite and on
+ * PostgreSQL; then runs mocha over test/**\/*.test.ts. In CI (`CI=true`) a missing PostgreSQL is
+ * a failure. Ends with one line: `tests: N passed, N failed, N skipped`.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import Mocha from "mocha";
+import { providePostgres } from "./support/postgres.ts";
+
+const root = path.join(import.meta.dirname);
+const filter = process.argv.slice(2);
+const files = fs
+  .globSync("**/*.test.ts", { cwd: root })
+  .map((f) => path.join(root, f))
+  .filter((f) => filter.length === 0 || filter.some((part) => f.includes(part)))
+  .sort();
+
+const ci = /^(true|1)$/i.test(process.env.CI ?? "");
+const pgServer = await providePostgres();
+if (pgServer === undefined) {
+  if (ci) {
+    process.stderr.write("tests: no PostgreSQL server could be found or started; CI requires the PostgreSQL runs.\n");
+    process.exit(1);
+  }
+  process.stderr.write("\n*** WARNING: no PostgreSQL available: the PostgreSQL runs of the database tests are SKIPPED. ***\n\n");
+} else {
+  process.env.TEST_PG_URL = pgServer.adminUrl;
+  process.stdout.write(`tests: PostgreSQL at ${pgServer.adminUrl.replace(/\/\/[^@]*@/, "//")} (${pgServer.kind})\n`);
+}
+
+const mocha = new Mocha({ timeout: 30_000, slow: 2_000, reporter: "spec", forbidOnly: ci });
+for (const f of files) mocha.addFile(f);
+await mocha.loadFilesAsync();
+const runner = mocha.run();
+const stats = await new Promise<Mocha.Stats>((resolve) => runner.on("end", () => resolve(runner.stats!)));
+await pgServer?.stop();
+process.stdout.write(`\ntests: ${stats.passes} passed, ${stats.failures} failed, ${stats.pending} skipped\n`);
+process.exit(stats.failures > 0 || stats.tests === 0 ? 1 : 0);

@@ -1,0 +1,89 @@
+/** A raw `/ws` test client that queues every event and close it receives. */
+import WebSocket from "ws";
+
+export interface WsEvent {
+  type: string;
+  data: Record<string, unknown>;
+}
+
+export class WsTestClient {
+  readonly socket: WebSocket;
+  readonly events: WsEvent[] = [];
+  closed: { code: number; reason: string } | undefined;
+  private waiters: (() => void)[] = [];
+
+  private constructor(socket: WebSocket) {
+    this.socket = socket;
+    socket.on("message", (raw) => {
+      this.events.push(JSON.parse(raw.toString()) as WsEvent);
+      this.wake();
+    });
+    socket.on("close", (code, reason) => {
+      this.closed = { code, reason: reason.toString() };
+      this.wake();
+    });
+    socket.on("error", () => {});
+  }
+
+  static async connect(url: string): Promise<WsTestClient> {
+    const socket = new WebSocket(url);
+    const client = new WsTestClient(socket);
+    await new Promise<void>((resolve, reject) => {
+      socket.once("open", () => resolve());
+      socket.once("error", reject);
+      socket.once("unexpected-response", (_req, res) => reject(new Error(`upgrade refused: ${res.statusCode}`)));
+    });
+    return client;
+  }
+
+  private wake(): void {
+    for (const w of this.waiters.splice(0)) w();
+  }
+
+  send(type: string, data: object = {}): void {
+    this.socket.send(JSON.stringify({ type, data }));
+  }
+
+  sendRaw(raw: string | Buffer, binary = false): void {
+    this.socket.send(raw, { binary });
+  }
+
+  /** Resolves with (and removes) the first queued event of that type. */
+  async next(type: string, timeoutMs = 5_000): Promise<Record<string, unknown>> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const i = this.events.findIndex((e) => e.type === type);
+      if (i >= 0) return this.events.splice(i, 1)[0]!.data;
+      if (this.closed) throw new Error(`socket closed (${this.closed.code}) while waiting for "${type}"`);
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error(`no "${type}" within ${timeoutMs} ms; got ${JSON.stringify(this.events)}`);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, left);
+        this.waiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+  }
+
+  async waitClosed(timeoutMs = 5_000): Promise<{ code: number; reason: string }> {
+    const deadline = Date.now() + timeoutMs;
+    while (!this.closed) {
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error(`socket still open after ${timeoutMs} ms`);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, left);
+        this.waiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+    return this.closed;
+  }
+
+  close(): void {
+    this.socket.close();
+  }
+}
