@@ -16,6 +16,8 @@ export const DEFAULT_PORT = 5555;
 export const DEFAULT_AGENT_RT_PORT = 4001;
 export const DEFAULT_SAVE_INTERVAL_S = 60;
 export const DEFAULT_CDN_URL = "http://localhost:8080";
+/** Not 5432, so that a local PostgreSQL started for development never collides with a system one. */
+export const DEFAULT_LOCAL_POSTGRES_PORT = 54329;
 
 /** Variables production cannot run without (spec: "required in production"). */
 export const PRODUCTION_REQUIRED = [
@@ -125,6 +127,7 @@ const envSchema = z.object({
   WORLD: optionalString,
   DATABASE_URL: optionalString,
   USE_LOCAL_POSTGRES: flag(false),
+  LOCAL_POSTGRES_PORT: integer(DEFAULT_LOCAL_POSTGRES_PORT, 1, 65535),
   JWT_SECRET: optionalString,
   ADMIN_CODE: optionalString,
   PUBLIC_IDP_APP_ID: optionalString,
@@ -189,6 +192,7 @@ export interface Config {
   worldDir: string;
   databaseUrl: string | undefined;
   useLocalPostgres: boolean;
+  localPostgresPort: number;
   jwtSecret: string | undefined;
   adminCode: string | undefined;
   idp: { appId: string | undefined; appSecret: string | undefined; jwksUrl: string | undefined };
@@ -268,6 +272,7 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = proces
     worldDir: path.resolve(cwd, e.WORLD ?? "world"),
     databaseUrl: e.DATABASE_URL,
     useLocalPostgres: !isProduction && e.USE_LOCAL_POSTGRES,
+    localPostgresPort: e.LOCAL_POSTGRES_PORT,
     jwtSecret: e.JWT_SECRET,
     adminCode: e.ADMIN_CODE,
     idp: { appId: e.PUBLIC_IDP_APP_ID, appSecret: e.IDP_APP_SECRET, jwksUrl: e.IDP_JWKS_URL },

@@ -87,7 +87,7 @@ export async function openDatabase(config: Config, logger: Logger): Promise<Data
   let localPg: LocalPostgres | undefined;
   let url = config.databaseUrl;
   if (url === undefined && config.useLocalPostgres) {
-    localPg = await startLocalPostgres(path.join(config.worldDir, "local", "postgres"), logger);
+    localPg = await startLocalPostgres(path.join(config.worldDir, "local", "postgres"), config.localPostgresPort, logger);
     url = localPg.url;
   }
   url ??= `sqlite:${path.join(config.worldDir, "local", "game.sqlite")}`;

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import pkg from "../../package.json" with { type: "json" };
 import { forEachDialect } from "../support/dialects.ts";
+import { createTestDatabase, type TestDatabase } from "../support/postgres.ts";
 import { startTcpProxy, type TcpProxy } from "../support/tcpProxy.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 
@@ -38,18 +39,20 @@ forEachDialect("health endpoints", (db) => {
 describe("health endpoints with a hung database", function () {
   let proxy: TcpProxy;
   let t: TestServer;
+  let pgDb: TestDatabase;
   before(async function () {
     if (!process.env.TEST_PG_URL) this.skip();
-    const target = new URL(process.env.TEST_PG_URL!);
+    pgDb = await createTestDatabase();
+    const target = new URL(pgDb.url);
     proxy = await startTcpProxy(target.hostname, Number(target.port || 5432));
-    const viaProxy = new URL(process.env.TEST_PG_URL!);
-    viaProxy.host = `127.0.0.1:${proxy.port}`;
-    t = await startTestServer({ DATABASE_URL: viaProxy.toString() });
+    target.host = `127.0.0.1:${proxy.port}`;
+    t = await startTestServer({ DATABASE_URL: target.toString() });
   });
   after(async () => {
     proxy?.resume();
     await t?.close();
     await proxy?.close();
+    await pgDb?.drop();
   });
 
   it("GET /status still answers within 3 s, and says the database timed out", async () => {

@@ -1,0 +1,108 @@
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import { createRequire } from "node:module";
+import os from "node:os";
+import path from "node:path";
+import { ROOT, spawnServer, type Running } from "../support/process.ts";
+import { createTestDatabase } from "../support/postgres.ts";
+import { startTcpProxy } from "../support/tcpProxy.ts";
+import { WsTestClient } from "../support/wsClient.ts";
+
+const PROD_SECRETS = {
+  NODE_ENV: "production",
+  JWT_SECRET: "p".repeat(32),
+  ADMIN_CODE: "code",
+  PUBLIC_IDP_APP_ID: "app",
+  IDP_APP_SECRET: "secret",
+};
+
+describe("the server process", function () {
+  this.timeout(40_000);
+  let world: string;
+  let running: Running | undefined;
+  beforeEach(() => {
+    world = fs.mkdtempSync(path.join(os.tmpdir(), "rsworld-proc-"));
+  });
+  afterEach(() => {
+    running?.child.kill("SIGKILL");
+    running = undefined;
+    fs.rmSync(world, { recursive: true, force: true });
+  });
+
+  for (const signal of ["SIGTERM", "SIGINT"] as const) {
+    it(`shuts down gracefully on ${signal}: closes /ws clients, closes the database, exits 0`, async () => {
+      running = await spawnServer({ NODE_ENV: "test", LOG_LEVEL: "info", PORT: "0", WORLD: world });
+      const ws = await WsTestClient.connect(`ws://127.0.0.1:${running.port}/ws`);
+      await ws.next("welcome");
+      const started = Date.now();
+      running.child.kill(signal);
+      const closed = await ws.waitClosed(10_000);
+      assert.equal(closed.code, 1001);
+      const exit = await running.exited;
+      assert.equal(exit.code, 0, exit.stderr);
+      assert.ok(Date.now() - started < 10_000);
+      assert.match(exit.stdout, /"msg":"shutdown complete"/);
+      await assert.rejects(fetch(`http://127.0.0.1:${running.port}/health`), "no longer accepting");
+    });
+  }
+
+  it("exits within 10 s even when shutdown hangs (watchdog), with a non-zero code", async function () {
+    if (!process.env.TEST_PG_URL) this.skip();
+    const pgDb = await createTestDatabase();
+    const target = new URL(pgDb.url);
+    const proxy = await startTcpProxy(target.hostname, Number(target.port || 5432));
+    try {
+      target.host = `127.0.0.1:${proxy.port}`;
+      running = await spawnServer({ NODE_ENV: "test", LOG_LEVEL: "info", PORT: "0", WORLD: world, DATABASE_URL: target.toString() });
+      proxy.stall();
+      // A health probe now hangs on the database, holding its connection.
+      await fetch(`http://127.0.0.1:${running.port}/status`);
+      const started = Date.now();
+      running.child.kill("SIGTERM");
+      const exit = await running.exited;
+      const elapsed = Date.now() - started;
+      assert.equal(exit.code, 1);
+      assert.ok(elapsed >= 9_000 && elapsed < 12_000, `exited after ${elapsed} ms`);
+      assert.match(exit.stdout, /exiting anyway/);
+    } finally {
+      await proxy.close();
+      await pgDb.drop();
+    }
+  });
+
+  it("logs JSON lines in production", async () => {
+    running = await spawnServer({ ...PROD_SECRETS, LOG_LEVEL: "info", PORT: "0", WORLD: world, DATABASE_URL: `sqlite:${path.join(world, "db.sqlite")}` });
+    running.child.kill("SIGTERM");
+    const exit = await running.exited;
+    const lines = exit.stdout.trim().split("\n");
+    assert.ok(lines.length >= 3);
+    for (const line of lines) {
+      const entry = JSON.parse(line) as { level: number; time: number; msg: string };
+      assert.equal(typeof entry.level, "number");
+      assert.equal(typeof entry.time, "number");
+      assert.equal(typeof entry.msg, "string");
+    }
+  });
+
+  it("pretty-prints logs in development", async () => {
+    running = await spawnServer({ NODE_ENV: "development", LOG_LEVEL: "info", PORT: "0", WORLD: world });
+    running.child.kill("SIGTERM");
+    const exit = await running.exited;
+    assert.match(exit.stdout, /INFO.*server listening/);
+    assert.throws(() => JSON.parse(exit.stdout.trim().split("\n")[0]!));
+  });
+});
+
+describe("ecosystem.config.js", () => {
+  it("starts src/main.ts under PM2 as one process with the pinned Node", () => {
+    // PM2 loads the file with require(); do the same.
+    const cfg = createRequire(import.meta.url)(path.join(ROOT, "ecosystem.config.js")) as { apps: Record<string, unknown>[] };
+    assert.equal(cfg.apps.length, 1);
+    const app = cfg.apps[0]!;
+    assert.equal(app.script, "src/main.ts");
+    assert.equal(app.instances, 1);
+    assert.ok(fs.existsSync(path.join(ROOT, String(app.script))));
+    assert.ok(fs.existsSync(path.join(ROOT, String(app.interpreter))), "interpreter exists");
+    assert.ok(Number(app.kill_timeout) > 10_000, "PM2 waits longer than the shutdown watchdog");
+  });
+});
