@@ -20,6 +20,8 @@ const files = fs
 const ci = /^(true|1)$/i.test(process.env.CI ?? "");
 const pgServer = await providePostgres();
 if (pgServer === undefined) {
+  // Suites read TEST_PG_URL to decide; an unreachable one must not stay set.
+  delete process.env.TEST_PG_URL;
   if (ci) {
     process.stderr.write("tests: no PostgreSQL server could be found or started; CI requires the PostgreSQL runs.\n");
     process.exit(1);

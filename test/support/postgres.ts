@@ -1,6 +1,7 @@
 /**
  * PostgreSQL for the tests: a server found at TEST_PG_URL or 127.0.0.1:5432 (database `test`),
- * or, failing that, an embedded one started in a temporary directory. Each suite gets a fresh
+ * or, failing that, an embedded one started in a temporary directory (unless
+ * TEST_PG_EMBEDDED=false). Each suite gets a fresh
  * database of its own and drops it afterwards.
  */
 import { randomBytes } from "node:crypto";
@@ -46,6 +47,7 @@ export async function freePort(): Promise<number> {
 export async function providePostgres(): Promise<PgServer | undefined> {
   const url = process.env.TEST_PG_URL || DEFAULT_TEST_PG_URL;
   if (await canConnect(url)) return { adminUrl: url, kind: "existing", stop: async () => {} };
+  if (process.env.TEST_PG_EMBEDDED === "false") return undefined;
 
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "rsworld-test-pg-"));
   const port = await freePort();
