@@ -6,6 +6,7 @@
 import { ConfigError, loadConfig } from "./config/env.ts";
 import { readDotEnv } from "./config/dotenv.ts";
 import { createLogger } from "./logger.ts";
+import { ManifestValidationError } from "./manifests/validate.ts";
 import { startServer } from "./server.ts";
 
 export const SHUTDOWN_WATCHDOG_MS = 10_000;
@@ -22,7 +23,16 @@ async function main(): Promise<void> {
     throw err;
   }
   const logger = createLogger(config);
-  const server = await startServer(config, logger);
+  let server;
+  try {
+    server = await startServer(config, logger);
+  } catch (err) {
+    if (err instanceof ManifestValidationError) {
+      process.stderr.write(`rs-world-server: refusing to start.\n${err.message}\n`);
+      process.exit(65); // EX_DATAERR
+    }
+    throw err;
+  }
 
   let stopping = false;
   const stop = (signal: string) => {

@@ -9,9 +9,12 @@ import { WebSocketTransport } from "@colyseus/ws-transport";
 import { TokenService } from "./auth/tokens.ts";
 import type { Config } from "./config/env.ts";
 import { resolveSecrets } from "./config/secrets.ts";
+import { syncItemDefinitions } from "./db/itemDefinitions.ts";
 import { openDatabase, type Database } from "./db/orm.ts";
 import { createApp } from "./http/app.ts";
 import { createOriginCheck, installColyseusCors } from "./http/cors.ts";
+import { loadContent } from "./manifests/loader.ts";
+import type { ContentRegistry } from "./manifests/registry.ts";
 import type { Logger } from "./logger.ts";
 import { WsGateway } from "./ws/WsGateway.ts";
 
@@ -35,6 +38,7 @@ export interface GameServer {
   readonly colyseus: ColyseusServer;
   readonly gateway: WsGateway;
   readonly db: Database;
+  readonly content: ContentRegistry;
   readonly tokens: TokenService;
   readonly adminCode: string;
   /** Stops accepting, lets rooms save, closes the database. Idempotent. */
@@ -43,14 +47,24 @@ export interface GameServer {
 
 export async function startServer(config: Config, logger: Logger): Promise<GameServer> {
   const secrets = resolveSecrets(config, logger);
+  const { registry: content } = await loadContent({
+    dir: config.manifestDir,
+    cdnUrl: config.publicCdnUrl,
+    fallbackCdnUrl: config.fallbackCdnUrl,
+    alwaysFetch: config.isProduction || config.ci,
+    skip: config.skipManifests,
+    strictReferences: config.manifestsStrict,
+    logger: logger.child({ component: "manifests" }),
+  });
   const db = await openDatabase(config, logger);
   try {
+    await syncItemDefinitions(db, content);
     const tokens = new TokenService({ jwtSecret: secrets.jwtSecret, idp: config.idp });
     const isAllowedOrigin = createOriginCheck(config.cors);
     installColyseusCors(isAllowedOrigin);
 
     const httpServer = http.createServer();
-    const app = createApp({ config, logger, tokens, adminCode: secrets.adminCode, probe: db.probe, isAllowedOrigin });
+    const app = createApp({ config, logger, tokens, adminCode: secrets.adminCode, probe: db.probe, isAllowedOrigin, content });
     httpServer.on("request", app);
 
     const gateway = new WsGateway({ tokens, anonymousMode: config.anonymousMode, logger: logger.child({ component: "ws" }) });
@@ -82,7 +96,7 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
       return closing;
     };
 
-    return { config, port, httpServer, colyseus, gateway, db, tokens, adminCode: secrets.adminCode, close };
+    return { config, port, httpServer, colyseus, gateway, db, content, tokens, adminCode: secrets.adminCode, close };
   } catch (err) {
     await db.close();
     throw err;

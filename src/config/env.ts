@@ -16,6 +16,8 @@ export const DEFAULT_PORT = 5555;
 export const DEFAULT_AGENT_RT_PORT = 4001;
 export const DEFAULT_SAVE_INTERVAL_S = 60;
 export const DEFAULT_CDN_URL = "http://localhost:8080";
+/** The production content host, used to bootstrap a development machine whose local host is down. */
+export const DEFAULT_FALLBACK_CDN_URL = "https://cdn.rsworld.gg";
 /** Not 5432, so that a local PostgreSQL started for development never collides with a system one. */
 export const DEFAULT_LOCAL_POSTGRES_PORT = 54329;
 
@@ -145,6 +147,8 @@ const envSchema = z.object({
   VOICE_API_SECRET: optionalString,
   VOICE_URL: url(["http", "https", "ws", "wss"]),
   SKIP_MANIFESTS: flag(false),
+  MANIFEST_FALLBACK_CDN_URL: url(["http", "https"]),
+  MANIFESTS_STRICT: flag(false),
   SKIP_ASSETS: flag(false),
   CI: flag(false),
   SAVE_INTERVAL: integer(DEFAULT_SAVE_INTERVAL_S, 1, 86_400),
@@ -206,6 +210,12 @@ export interface Config {
   agentRuntime: { apiUrl: string; url: string; port: number };
   voice: { apiKey: string; apiSecret: string; url: string } | undefined;
   skipManifests: boolean;
+  /** Production content host for the development fallback. */
+  fallbackCdnUrl: string;
+  /** Dangling references in the content are errors instead of warnings. */
+  manifestsStrict: boolean;
+  /** `<WORLD>/assets/manifests`: the manifest cache. */
+  manifestDir: string;
   skipAssets: boolean;
   ci: boolean;
   saveIntervalS: number;
@@ -263,13 +273,14 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = proces
     .filter((v): v is string => v !== undefined)
     .map(originOf);
 
+  const worldDir = path.resolve(cwd, e.WORLD ?? "world");
   const config: Config = {
     nodeEnv: e.NODE_ENV,
     isProduction,
     port: e.PORT,
     host: e.HOST,
     trustProxy: e.TRUST_PROXY,
-    worldDir: path.resolve(cwd, e.WORLD ?? "world"),
+    worldDir,
     databaseUrl: e.DATABASE_URL,
     useLocalPostgres: !isProduction && e.USE_LOCAL_POSTGRES,
     localPostgresPort: e.LOCAL_POSTGRES_PORT,
@@ -288,6 +299,9 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = proces
         ? { apiKey: e.VOICE_API_KEY, apiSecret: e.VOICE_API_SECRET, url: e.VOICE_URL }
         : undefined,
     skipManifests: e.SKIP_MANIFESTS,
+    fallbackCdnUrl: e.MANIFEST_FALLBACK_CDN_URL ?? DEFAULT_FALLBACK_CDN_URL,
+    manifestsStrict: e.MANIFESTS_STRICT,
+    manifestDir: path.join(worldDir, "assets", "manifests"),
     skipAssets: e.SKIP_ASSETS,
     ci: e.CI,
     saveIntervalS: e.SAVE_INTERVAL,

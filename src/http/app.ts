@@ -14,7 +14,9 @@ import { corsMiddleware } from "./cors.ts";
 import { errorHandler, HttpError, notFoundHandler } from "./errors.ts";
 import { createRateLimiters } from "./rateLimit.ts";
 import { authRoutes } from "./routes/auth.ts";
+import { dataRoutes, manifestRoutes } from "./routes/content.ts";
 import { healthRoutes } from "./routes/health.ts";
+import type { ContentRegistry } from "../manifests/registry.ts";
 
 /** JSON bodies larger than this are refused with 413. */
 export const JSON_BODY_LIMIT = "100kb";
@@ -27,6 +29,7 @@ export interface AppDeps {
   adminCode: string;
   probe: DatabaseProbe;
   isAllowedOrigin: OriginCheck;
+  content: ContentRegistry;
   /** Extra routers mounted by later layers (content, API, agents) before the 404 handler. */
   mount?: (app: Application, guards: { auth: RequestHandler; rest: RequestHandler; authAttempt: RequestHandler }) => void;
 }
@@ -44,8 +47,10 @@ export function createApp(deps: AppDeps): Application {
   const auth = requireAuth(deps.tokens);
 
   app.use(healthRoutes(config, deps.probe));
+  app.use(manifestRoutes(config.manifestDir));
   app.use("/api", limits.rest);
   app.use("/api/auth", limits.auth, authRoutes(config, deps.tokens));
+  app.use(dataRoutes(deps.content, auth));
   // Failed admin logins count as authentication attempts; a logged-in admin's polling does not.
   app.use(MONITOR_PATH, limits.adminAttempts, requireAdmin(deps.tokens, deps.adminCode), monitor() as unknown as RequestHandler);
   deps.mount?.(app, { auth, rest: limits.rest, authAttempt: limits.auth });

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import net from "node:net";
-import os from "node:os";
 import path from "node:path";
 import { freePort } from "../support/postgres.ts";
+import { makeWorldDir } from "../support/world.ts";
 import { spawnServer, type Running } from "../support/process.ts";
 
 function portOpen(port: number): Promise<boolean> {
@@ -22,9 +22,8 @@ describe("USE_LOCAL_POSTGRES=true (development)", function () {
   let world: string;
   let running: Running | undefined;
   before(() => {
-    world = fs.mkdtempSync(path.join(os.tmpdir(), "rsworld-localpg-"));
-    // PostgreSQL refuses to run as root; it runs as the `postgres` user, which must reach the dir.
-    fs.chmodSync(world, 0o755);
+    // makeWorldDir leaves it 0755: PostgreSQL runs as the `postgres` user, which must reach it.
+    world = makeWorldDir();
   });
   after(() => {
     running?.child.kill("SIGKILL");

@@ -8,6 +8,7 @@ import { createApp } from "../../src/http/app.ts";
 import { createOriginCheck } from "../../src/http/cors.ts";
 import { BadRequestError } from "../../src/http/errors.ts";
 import { DatabaseProbe } from "../../src/db/probe.ts";
+import { buildRegistry } from "../../src/manifests/registry.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 
 /** The Express app alone, over real HTTP, with routes that fail on purpose. */
@@ -20,6 +21,7 @@ async function appWithFailingRoutes(env: Record<string, string>): Promise<{ url:
     adminCode: "code",
     probe: new DatabaseProbe("sqlite", async () => 1),
     isAllowedOrigin: createOriginCheck(config.cors),
+    content: buildRegistry(new Map()).registry,
     mount: (a) => {
       a.get("/api/boom", () => {
         throw new Error("secret internals at db.internal:5432");

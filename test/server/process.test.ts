@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import { createRequire } from "node:module";
-import os from "node:os";
 import path from "node:path";
 import { ROOT, spawnServer, type Running } from "../support/process.ts";
+import { makeWorldDir } from "../support/world.ts";
 import { createTestDatabase } from "../support/postgres.ts";
 import { startTcpProxy } from "../support/tcpProxy.ts";
 import { WsTestClient } from "../support/wsClient.ts";
@@ -21,7 +21,7 @@ describe("the server process", function () {
   let world: string;
   let running: Running | undefined;
   beforeEach(() => {
-    world = fs.mkdtempSync(path.join(os.tmpdir(), "rsworld-proc-"));
+    world = makeWorldDir();
   });
   afterEach(() => {
     running?.child.kill("SIGKILL");

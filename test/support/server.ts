@@ -1,13 +1,12 @@
 /**
- * A real server for a test: real HTTP on an ephemeral port, a temporary world directory, and the
- * database URL the test chooses (SQLite in the world dir by default).
+ * A real server for a test: real HTTP on an ephemeral port, a temporary world directory with the
+ * bundled content in it, and the database URL the test chooses (SQLite in the world dir by default).
  */
 import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { pino } from "pino";
 import { loadConfig } from "../../src/config/env.ts";
 import { startServer, type GameServer } from "../../src/server.ts";
+import { makeWorldDir, type WorldContent } from "./world.ts";
 
 export interface TestServer {
   server: GameServer;
@@ -17,10 +16,16 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
-  const worldDir = fs.mkdtempSync(path.join(os.tmpdir(), "rsworld-world-"));
+export async function startTestServer(env: Record<string, string> = {}, content: WorldContent = "bundled"): Promise<TestServer> {
+  const worldDir = makeWorldDir(content);
   const config = loadConfig({ NODE_ENV: "test", PORT: "0", HOST: "127.0.0.1", WORLD: worldDir, ...env });
-  const server = await startServer(config, pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" }));
+  let server: GameServer;
+  try {
+    server = await startServer(config, pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" }));
+  } catch (err) {
+    fs.rmSync(worldDir, { recursive: true, force: true });
+    throw err;
+  }
   return {
     server,
     baseUrl: `http://127.0.0.1:${server.port}`,

@@ -1,0 +1,101 @@
+/**
+ * Content endpoints:
+ * - `GET /manifests/{file}`: the cached manifests, with `Cache-Control: public, max-age=300,
+ *   must-revalidate`, a strong ETag and 304 on a matching `If-None-Match`; nested paths work;
+ *   traversal, hidden files and non-JSON paths are refused (400).
+ * - `GET /api/data/skill-unlocks` (public): `{<skill>: [{level, description, type}]}`, by level.
+ * - `GET /api/v1/world/areas` (bearer token): every world area.
+ */
+import { createHash } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { Router, type RequestHandler } from "express";
+import { isSafeManifestPath } from "../../manifests/catalog.ts";
+import type { ContentRegistry } from "../../manifests/registry.ts";
+import { BadRequestError, NotFoundError } from "../errors.ts";
+
+export const MANIFEST_CACHE_CONTROL = "public, max-age=300, must-revalidate";
+
+interface CachedFile {
+  mtimeMs: number;
+  size: number;
+  etag: string;
+  body: Buffer;
+}
+
+/** Reads a manifest, reusing the last read while the file's mtime and size are unchanged. */
+function manifestReader(dir: string): (file: string) => CachedFile | undefined {
+  const cache = new Map<string, CachedFile>();
+  return (file) => {
+    const full = path.join(dir, file);
+    let stat: fs.Stats;
+    try {
+      stat = fs.statSync(full);
+    } catch {
+      cache.delete(file);
+      return undefined;
+    }
+    if (!stat.isFile()) return undefined;
+    const hit = cache.get(file);
+    if (hit && hit.mtimeMs === stat.mtimeMs && hit.size === stat.size) return hit;
+    const body = fs.readFileSync(full);
+    const entry = { mtimeMs: stat.mtimeMs, size: stat.size, body, etag: `"${createHash("sha256").update(body).digest("base64url").slice(0, 27)}"` };
+    cache.set(file, entry);
+    return entry;
+  };
+}
+
+function etagMatches(header: string | undefined, etag: string): boolean {
+  if (header === undefined) return false;
+  return header.split(",").some((t) => {
+    const tag = t.trim();
+    return tag === "*" || tag === etag || tag === `W/${etag}`;
+  });
+}
+
+export function manifestRoutes(dir: string): Router {
+  const router = Router();
+  const read = manifestReader(dir);
+  router.get("/manifests/*file", (req, res) => {
+    const segments = (req.params as { file: string[] }).file;
+    const file = segments.join("/");
+    if (!isSafeManifestPath(file)) throw new BadRequestError(`not a manifest path: ${file}`, "INVALID_PATH");
+    const entry = read(file);
+    if (entry === undefined) throw new NotFoundError(`no manifest ${file}`);
+    res.set({ "Cache-Control": MANIFEST_CACHE_CONTROL, ETag: entry.etag });
+    if (etagMatches(req.get("if-none-match"), entry.etag)) {
+      res.status(304).end();
+      return;
+    }
+    res.type("application/json").send(entry.body);
+  });
+  return router;
+}
+
+export function dataRoutes(content: ContentRegistry, auth: RequestHandler): Router {
+  const router = Router();
+  router.get("/api/data/skill-unlocks", (_req, res) => {
+    res.set("Cache-Control", "public, max-age=300").json(content.skillUnlocks);
+  });
+  router.get("/api/v1/world/areas", auth, (_req, res) => {
+    res.json({
+      success: true,
+      areas: content.areas.map((a) => ({
+        id: a.id,
+        name: a.name,
+        description: a.description ?? null,
+        group: a.group,
+        difficultyLevel: a.difficultyLevel,
+        bounds: a.bounds,
+        biomeType: a.biomeType ?? null,
+        safeZone: a.safeZone,
+        pvpEnabled: a.pvpEnabled,
+        npcs: a.npcs,
+        resources: a.resources,
+        mobSpawns: a.mobSpawns,
+        stations: a.stations,
+      })),
+    });
+  });
+  return router;
+}

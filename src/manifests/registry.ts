@@ -1,0 +1,294 @@
+/**
+ * The typed, in-memory content registry the rest of the server reads. It is built from schema-valid
+ * manifests; cross-references are checked while building (every item id used by stores, drops,
+ * gathering yields and tools, recipes, the starter kit; every store, mob and resource an area
+ * places). A dangling reference is reported and the entry that holds it is left out, so the game
+ * never sees it.
+ */
+import type { ItemDef } from "./schemas/items.ts";
+import type { DropEntry, NpcDef } from "./schemas/npcs.ts";
+import { DROP_TIERS } from "./schemas/npcs.ts";
+import type { ResourceNodeDef } from "./schemas/gathering.ts";
+import type { CookingRecipe, CraftingRecipe, FiremakingRecipe, SmeltingRecipe, SmithingRecipe } from "./schemas/recipes.ts";
+import type { AreaDef, GameSettings } from "./schemas/world.ts";
+import type { SkillUnlock, StoreDef, ToolDef } from "./schemas/misc.ts";
+import { ITEM_FILES } from "./catalog.ts";
+import type { ManifestProblem } from "./validate.ts";
+
+export interface Bounds {
+  minX: number;
+  maxX: number;
+  minZ: number;
+  maxZ: number;
+}
+
+export interface WorldSettings {
+  spawn: { x: number; y: number; z: number };
+  starterKit: { itemId: string; quantity: number }[];
+  /** Walkable extent of the world (inclusive tiles). */
+  bounds: Bounds;
+  /** Tiles no one can walk on (inclusive rectangles). */
+  blocked: Bounds[];
+}
+
+export type PlacedArea = AreaDef & { group: string };
+export type GatheringSkill = "woodcutting" | "mining" | "fishing";
+export type ResourceNode = ResourceNodeDef & { gathering: GatheringSkill };
+
+export interface StationDef {
+  type: string;
+  name: string;
+  examine?: string | undefined;
+}
+
+export interface Recipes {
+  cooking: CookingRecipe[];
+  smelting: SmeltingRecipe[];
+  smithing: SmithingRecipe[];
+  firemaking: FiremakingRecipe[];
+  crafting: CraftingRecipe[];
+  fletching: CraftingRecipe[];
+}
+
+/** The default spawn (PROTOCOL.md: tile 0,0 at height 10). */
+export const DEFAULT_SPAWN = { x: 0, y: 10, z: 0 };
+/** World extent around the spawn when the content declares none. */
+export const DEFAULT_HALF_EXTENT = 100;
+
+export class ContentRegistry {
+  readonly files: readonly string[];
+  readonly items: ReadonlyMap<string, ItemDef>;
+  readonly npcs: ReadonlyMap<string, NpcDef>;
+  readonly areas: readonly PlacedArea[];
+  readonly resources: ReadonlyMap<string, ResourceNode>;
+  readonly recipes: Readonly<Recipes>;
+  readonly stores: ReadonlyMap<string, StoreDef>;
+  readonly stations: readonly StationDef[];
+  readonly tools: readonly ToolDef[];
+  readonly skillUnlocks: Readonly<Record<string, readonly SkillUnlock[]>>;
+  readonly world: Readonly<WorldSettings>;
+
+  constructor(parts: Omit<ContentRegistry, "item" | "hasItem">) {
+    this.files = parts.files;
+    this.items = parts.items;
+    this.npcs = parts.npcs;
+    this.areas = parts.areas;
+    this.resources = parts.resources;
+    this.recipes = parts.recipes;
+    this.stores = parts.stores;
+    this.stations = parts.stations;
+    this.tools = parts.tools;
+    this.skillUnlocks = parts.skillUnlocks;
+    this.world = parts.world;
+  }
+
+  item(id: string): ItemDef | undefined {
+    return this.items.get(id);
+  }
+
+  hasItem(id: string): boolean {
+    return this.items.has(id);
+  }
+}
+
+type Get = <T>(file: string) => T | undefined;
+
+/** Builds the registry from schema-valid data; returns the reference problems it found. */
+export function buildRegistry(data: ReadonlyMap<string, unknown>): { registry: ContentRegistry; problems: ManifestProblem[] } {
+  const get: Get = <T>(file: string) => data.get(file) as T | undefined;
+  const problems: ManifestProblem[] = [];
+  const report = (file: string, path: string, message: string) => problems.push({ file, path, message });
+  /** Keeps an entry when `ok`; otherwise reports it (and the caller drops it). */
+  const check = (ok: boolean, file: string, path: string, message: string): boolean => {
+    if (!ok) report(file, path, message);
+    return ok;
+  };
+
+  // Items: `items.json` and every `items/*.json`; an id defined twice keeps its first definition.
+  const items = new Map<string, ItemDef>();
+  const itemFiles = [...data.keys()].filter((f) => f === "items.json" || /^items\/[^/]+\.json$/.test(f));
+  itemFiles.sort((a, b) => order(a) - order(b) || a.localeCompare(b));
+  for (const file of itemFiles) {
+    get<ItemDef[]>(file)!.forEach((item, i) => {
+      if (items.has(item.id)) report(file, `$[${i}].id`, `duplicate item id "${item.id}"`);
+      else items.set(item.id, item);
+    });
+  }
+  const known = (id: string) => items.has(id);
+  const unknownItem = (id: string) => `unknown item "${id}"`;
+
+  // NPCs and their drop tables.
+  const npcs = new Map<string, NpcDef>();
+  get<NpcDef[]>("npcs.json")?.forEach((npc, i) => {
+    if (npcs.has(npc.id)) {
+      report("npcs.json", `$[${i}].id`, `duplicate NPC id "${npc.id}"`);
+      return;
+    }
+    if (npc.drops) {
+      const drops = npc.drops;
+      for (const tier of DROP_TIERS) {
+        drops[tier] = drops[tier].filter((d: DropEntry, j: number) => {
+          if (known(d.itemId)) return true;
+          report("npcs.json", `$[${i}].drops.${tier}[${j}].itemId`, unknownItem(d.itemId));
+          return false;
+        });
+      }
+      if (drops.defaultDrop && !known(drops.defaultDrop.itemId)) {
+        report("npcs.json", `$[${i}].drops.defaultDrop.itemId`, unknownItem(drops.defaultDrop.itemId));
+        drops.defaultDrop = { ...drops.defaultDrop, enabled: false };
+      }
+    }
+    npcs.set(npc.id, npc);
+  });
+
+  // Gathering nodes: yields and consumables must be items; the tool an item or a tool family.
+  const toolFamilyExists = (tool: string) => known(tool) || [...items.keys()].some((id) => id.endsWith(`_${tool}`));
+  const resources = new Map<string, ResourceNode>();
+  for (const [file, key, gathering] of [
+    ["gathering/woodcutting.json", "trees", "woodcutting"],
+    ["gathering/mining.json", "rocks", "mining"],
+    ["gathering/fishing.json", "spots", "fishing"],
+  ] as const) {
+    const nodes = get<Record<string, ResourceNodeDef[]>>(file)?.[key] ?? [];
+    nodes.forEach((node, i) => {
+      const at = `$.${key}[${i}]`;
+      if (!check(!resources.has(node.id), file, `${at}.id`, `duplicate resource id "${node.id}"`)) return;
+      if (!check(toolFamilyExists(node.toolRequired), file, `${at}.toolRequired`, `no item is or ends in "${node.toolRequired}": the node could never be gathered`)) return;
+      const yields = node.harvestYield.filter(
+        (y, j) =>
+          check(known(y.itemId), file, `${at}.harvestYield[${j}].itemId`, unknownItem(y.itemId)) &&
+          (y.secondaryRequired === undefined ||
+            check(known(y.secondaryRequired), file, `${at}.harvestYield[${j}].secondaryRequired`, unknownItem(y.secondaryRequired))),
+      );
+      if (yields.length > 0) resources.set(node.id, { ...node, harvestYield: yields, gathering });
+    });
+  }
+
+  // Recipes: every item they name must exist.
+  const recipeList = <T>(file: string, ids: (r: T) => [string, string][]): T[] => {
+    const list = get<{ recipes: T[] }>(file)?.recipes ?? [];
+    return list.filter((r, i) => {
+      const bad = ids(r).find(([, id]) => !known(id));
+      if (bad) report(file, `$.recipes[${i}].${bad[0]}`, unknownItem(bad[1]));
+      return bad === undefined;
+    });
+  };
+  const craftIds = (r: CraftingRecipe): [string, string][] => [
+    ["output", r.output],
+    ...r.inputs.map((x, j): [string, string] => [`inputs[${j}].item`, x.item]),
+    ...r.tools.map((t, j): [string, string] => [`tools[${j}]`, t]),
+    ...r.consumables.map((c, j): [string, string] => [`consumables[${j}].item`, c.item]),
+  ];
+  const recipes: Recipes = {
+    cooking: recipeList<CookingRecipe>("recipes/cooking.json", (r) => [
+      ["raw", r.raw],
+      ["cooked", r.cooked],
+      ...(r.burnt !== undefined ? ([["burnt", r.burnt]] as [string, string][]) : []),
+    ]),
+    smelting: recipeList<SmeltingRecipe>("recipes/smelting.json", (r) => [
+      ["output", r.output],
+      ...r.inputs.map((x, j): [string, string] => [`inputs[${j}].item`, x.item]),
+    ]),
+    smithing: recipeList<SmithingRecipe>("recipes/smithing.json", (r) => [
+      ["output", r.output],
+      ["bar", r.bar],
+    ]),
+    firemaking: recipeList<FiremakingRecipe>("recipes/firemaking.json", (r) => [["log", r.log]]),
+    crafting: recipeList<CraftingRecipe>("recipes/crafting.json", craftIds),
+    fletching: recipeList<CraftingRecipe>("recipes/fletching.json", craftIds),
+  };
+
+  // Stores: only items that exist are sold.
+  const stores = new Map<string, StoreDef>();
+  get<StoreDef[]>("stores.json")?.forEach((store, i) => {
+    if (!check(!stores.has(store.id), "stores.json", `$[${i}].id`, `duplicate store id "${store.id}"`)) return;
+    const stock = store.items.filter((s, j) => check(known(s.itemId), "stores.json", `$[${i}].items[${j}].itemId`, unknownItem(s.itemId)));
+    stores.set(store.id, { ...store, items: stock });
+  });
+
+  // Areas: the stores, mobs and resources they place must exist.
+  const areas: PlacedArea[] = [];
+  const groups = get<Record<string, Record<string, AreaDef>>>("world-areas.json") ?? {};
+  for (const [group, byId] of Object.entries(groups)) {
+    for (const [key, area] of Object.entries(byId)) {
+      const at = `$.${group}.${key}`;
+      areas.push({
+        ...area,
+        group,
+        npcs: area.npcs.filter(
+          (n, j) => n.storeId === undefined || check(stores.has(n.storeId), "world-areas.json", `${at}.npcs[${j}].storeId`, `unknown store "${n.storeId}"`),
+        ),
+        mobSpawns: area.mobSpawns.filter((m, j) => check(npcs.has(m.mobId), "world-areas.json", `${at}.mobSpawns[${j}].mobId`, `unknown NPC "${m.mobId}"`)),
+        resources: area.resources.filter((r, j) =>
+          check(resources.has(r.resourceId), "world-areas.json", `${at}.resources[${j}].resourceId`, `unknown resource "${r.resourceId}"`),
+        ),
+      });
+    }
+  }
+
+  const tools = (get<ToolDef[]>("tools.json") ?? []).filter((t, i) => check(known(t.itemId), "tools.json", `$[${i}].itemId`, unknownItem(t.itemId)));
+  get<{ arrows: { id: string }[] }>("ammunition.json")?.arrows.forEach((a, i) => check(known(a.id), "ammunition.json", `$.arrows[${i}].id`, unknownItem(a.id)));
+
+  const stations: StationDef[] = (get<{ stations: StationDef[] }>("stations.json")?.stations ?? []).map((s) => ({
+    type: s.type,
+    name: s.name,
+    examine: s.examine,
+  }));
+
+  // Skill unlocks, sorted by level (stable, so equal levels keep the file's order).
+  const unlockFile = get<{ skills: Record<string, SkillUnlock[]> }>("skill-unlocks.json");
+  const skillUnlocks: Record<string, SkillUnlock[]> = {};
+  for (const [skill, list] of Object.entries(unlockFile?.skills ?? {})) {
+    skillUnlocks[skill] = [...list].sort((a, b) => a.level - b.level).map((u) => ({ level: u.level, description: u.description, type: u.type }));
+  }
+
+  const game = get<{ game?: GameSettings }>("world-config.json")?.game;
+  const starterKit = (game?.starterKit ?? []).filter((s, i) =>
+    check(known(s.itemId), "world-config.json", `$.game.starterKit[${i}].itemId`, unknownItem(s.itemId)),
+  );
+  const spawn = game?.spawn ? { x: game.spawn.x, y: game.spawn.y ?? DEFAULT_SPAWN.y, z: game.spawn.z } : DEFAULT_SPAWN;
+  const world: WorldSettings = {
+    spawn,
+    starterKit: starterKit.map((s) => ({ itemId: s.itemId, quantity: s.quantity })),
+    bounds: game?.bounds ? pickBounds(game.bounds) : unionBounds(areas.map((a) => a.bounds), spawn),
+    blocked: (game?.blocked ?? []).map(pickBounds),
+  };
+
+  const registry = new ContentRegistry({
+    files: [...data.keys()].sort(),
+    items,
+    npcs,
+    areas,
+    resources,
+    recipes,
+    stores,
+    stations,
+    tools,
+    skillUnlocks,
+    world,
+  });
+  return { registry, problems };
+}
+
+/** `items.json` first, then the split files in the spec's order, then any other. */
+function order(file: string): number {
+  if (file === "items.json") return -1;
+  const i = ITEM_FILES.indexOf(file);
+  return i < 0 ? ITEM_FILES.length : i;
+}
+
+function pickBounds(b: Bounds): Bounds {
+  return { minX: b.minX, maxX: b.maxX, minZ: b.minZ, maxZ: b.maxZ };
+}
+
+function unionBounds(list: Bounds[], spawn: { x: number; z: number }): Bounds {
+  if (list.length === 0) {
+    return { minX: spawn.x - DEFAULT_HALF_EXTENT, maxX: spawn.x + DEFAULT_HALF_EXTENT, minZ: spawn.z - DEFAULT_HALF_EXTENT, maxZ: spawn.z + DEFAULT_HALF_EXTENT };
+  }
+  return {
+    minX: Math.min(...list.map((b) => b.minX)),
+    maxX: Math.max(...list.map((b) => b.maxX)),
+    minZ: Math.min(...list.map((b) => b.minZ)),
+    maxZ: Math.max(...list.map((b) => b.maxZ)),
+  };
+}
