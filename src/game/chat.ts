@@ -1,0 +1,62 @@
+/**
+ * Chat (`player:chat` → `chat:message` to players in view) and the in-game admin command.
+ * Messages are stripped of control characters, trimmed, and must be 1..255 characters; the
+ * server, not the client, says who sent them. Flooding is limited per player.
+ */
+import { randomUUID } from "node:crypto";
+import type { HandlerResult, World } from "./world/World.ts";
+import type { Player } from "./world/Player.ts";
+
+export const CHAT_MAX_LENGTH = 255;
+/** At most this many messages per window per player. */
+export const CHAT_LIMIT = 5;
+export const CHAT_WINDOW_MS = 5_000;
+/** Admin-code guesses per player per window. */
+export const ADMIN_ATTEMPTS = 5;
+export const ADMIN_WINDOW_MS = 10 * 60_000;
+
+// C0/C1 control characters, DEL, and the bidirectional overrides/isolates that can disguise text.
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+export function sanitizeChat(raw: string): string {
+  return raw.replace(CONTROL, "").trim();
+}
+
+/** Counts an event in a sliding window; false when the limit is already reached. */
+export function allow(times: number[], now: number, limit: number, windowMs: number): boolean {
+  while (times.length > 0 && times[0]! <= now - windowMs) times.shift();
+  if (times.length >= limit) return false;
+  times.push(now);
+  return true;
+}
+
+function system(world: World, to: string, message: string): void {
+  world.send(to, "chat:message", { id: randomUUID(), fromId: "system", fromName: "System", message, timestamp: world.now(), channel: "system" });
+}
+
+export function handleChat(world: World, player: Player, data: { message: string }, checkAdminCode: (code: string) => boolean): HandlerResult {
+  const message = sanitizeChat(data.message);
+  if (message.length === 0 || message.length > CHAT_MAX_LENGTH) {
+    return { code: "INVALID_PAYLOAD", message: `a chat message is 1 to ${CHAT_MAX_LENGTH} characters` };
+  }
+  const now = world.now();
+  const admin = /^\/admin(?:\s+(.*))?$/.exec(message);
+  if (admin) {
+    if (!allow(player.adminAttempts, now, ADMIN_ATTEMPTS, ADMIN_WINDOW_MS)) {
+      return { code: "RATE_LIMITED", message: "too many admin attempts; try again later" };
+    }
+    if (checkAdminCode(admin[1]?.trim() ?? "")) {
+      player.role = "admin";
+      player.adminAttempts.length = 0;
+      system(world, player.id, "Admin access granted.");
+    } else {
+      system(world, player.id, "Wrong admin code.");
+    }
+    return;
+  }
+  if (!allow(player.chatTimes, now, CHAT_LIMIT, CHAT_WINDOW_MS)) {
+    return { code: "RATE_LIMITED", message: `at most ${CHAT_LIMIT} chat messages every ${CHAT_WINDOW_MS / 1000} s` };
+  }
+  const out = { id: randomUUID(), fromId: player.id, fromName: player.data.name, message, timestamp: now, channel: "local" };
+  for (const p of world.playersNear(player)) world.send(p.id, "chat:message", out);
+}

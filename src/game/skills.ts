@@ -1,0 +1,51 @@
+/**
+ * The experience table and combat level (RuneScape's formulas).
+ * xp for level L: floor(sum_{n=1}^{L-1} floor(n + 300 * 2^(n/7)) / 4). Level 99 = 13,034,431 xp;
+ * xp is capped at 200,000,000.
+ */
+import { SKILLS, type Skill } from "../../entities/skills.ts";
+
+export { SKILLS, type Skill };
+export const MAX_LEVEL = 99;
+export const MAX_XP = 200_000_000;
+
+/** XP_FOR_LEVEL[L] = xp needed for level L (index 0 unused, XP_FOR_LEVEL[1] = 0). */
+export const XP_FOR_LEVEL: readonly number[] = (() => {
+  const table = [0, 0];
+  let points = 0;
+  for (let lvl = 1; lvl < MAX_LEVEL; lvl++) {
+    points += Math.floor(lvl + 300 * 2 ** (lvl / 7));
+    table.push(Math.floor(points / 4));
+  }
+  return table;
+})();
+
+export function levelForXp(xp: number): number {
+  let lo = 1;
+  let hi = MAX_LEVEL;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (XP_FOR_LEVEL[mid]! <= xp) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+export interface SkillLevels {
+  attack: number;
+  strength: number;
+  defense: number;
+  constitution: number;
+  ranged: number;
+  magic: number;
+  prayer: number;
+}
+
+/** RuneScape's combat level: base from defence/constitution/prayer, plus the best of melee, ranged, magic. */
+export function combatLevel(s: SkillLevels): number {
+  const base = 0.25 * (s.defense + s.constitution + Math.floor(s.prayer / 2));
+  const melee = 0.325 * (s.attack + s.strength);
+  const ranged = 0.325 * Math.floor(s.ranged * 1.5);
+  const magic = 0.325 * Math.floor(s.magic * 1.5);
+  return Math.floor(base + Math.max(melee, ranged, magic));
+}

@@ -1,0 +1,302 @@
+/**
+ * One world's simulation: pure and deterministic given its inputs, its clock and its random
+ * source; no I/O, no Colyseus, no Express. Transports enqueue inputs and read the outbox; a tick
+ * never awaits anything.
+ *
+ * Tick phases, in order (as LostCity's World.cycle()):
+ *   1. drain input queues      every player's queued commands, in arrival order
+ *   2. movement                 one step per tick walking, two running
+ *   3. actions                  (combat, gathering, … : the gameplay layer)
+ *   4. NPC AI                   (the gameplay layer)
+ *   5. respawns                 (the gameplay layer)
+ *   6. persistence              snapshot players due for saving, hand them to the saver
+ *   7. publish                  `player:sync` for changed private state; transports then read
+ *                               positions and the outbox
+ */
+import type { ContentRegistry } from "../../manifests/registry.ts";
+import { CollisionMap, chebyshev, type Tile } from "../map/CollisionMap.ts";
+import { findPath } from "../map/pathfinding.ts";
+import { SKILLS } from "../skills.ts";
+import { Player, type PlayerData } from "./Player.ts";
+
+export const TICK_MS = 600;
+/** Interest radius: a client sees what is within this many tiles (Chebyshev) of its player. */
+export const VIEW_RADIUS = 16;
+/** Spatial-index cell size; equal to the view radius so a view spans at most 3×3 cells. */
+const CELL = VIEW_RADIUS;
+/** Tiles per tick. */
+export const WALK_SPEED = 1;
+export const RUN_SPEED = 2;
+
+export interface OutboundMessage {
+  to: string;
+  type: string;
+  data: object;
+}
+
+export interface GameError {
+  code: string;
+  message: string;
+}
+
+/** What an input handler returns: nothing, or an error for the sender. */
+export type HandlerResult = void | GameError;
+
+export type InputHandler = (world: World, player: Player, data: never) => HandlerResult;
+
+export interface WorldOptions {
+  content: ContentRegistry;
+  /** Milliseconds; injectable so tests control time. */
+  now?: () => number;
+  /** Autosave cadence in ticks. */
+  saveIntervalTicks?: number;
+  /** Receives snapshots of players whose data changed (called from the persistence phase). */
+  onSave?: (snapshots: PlayerData[]) => void;
+  handlers: ReadonlyMap<string, InputHandler>;
+}
+
+/** Builds the collision map: bounds, blocked rectangles, and the tiles objects stand on. */
+export function buildCollision(content: ContentRegistry): CollisionMap {
+  const map = new CollisionMap(content.world.bounds);
+  for (const b of content.world.blocked) map.block(b);
+  for (const area of content.areas) {
+    for (const r of area.resources) map.blockTile(Math.round(r.position.x), Math.round(r.position.z));
+    for (const s of area.stations) map.blockTile(Math.round(s.position.x), Math.round(s.position.z));
+  }
+  return map;
+}
+
+export class World {
+  readonly content: ContentRegistry;
+  readonly collision: CollisionMap;
+  readonly players = new Map<string, Player>();
+  readonly now: () => number;
+  tick = 0;
+  private readonly handlers: ReadonlyMap<string, InputHandler>;
+  private readonly saveIntervalTicks: number;
+  private readonly onSave: ((snapshots: PlayerData[]) => void) | undefined;
+  private outbox: OutboundMessage[] = [];
+  /** Spatial index: cell key → players in it. */
+  private readonly cells = new Map<number, Set<Player>>();
+  private readonly cellOf = new Map<Player, number>();
+
+  constructor(options: WorldOptions) {
+    this.content = options.content;
+    this.collision = buildCollision(options.content);
+    this.now = options.now ?? Date.now;
+    this.handlers = options.handlers;
+    this.saveIntervalTicks = options.saveIntervalTicks ?? 100;
+    this.onSave = options.onSave;
+  }
+
+  // ---- players ---------------------------------------------------------------------------
+
+  /** Adds a loaded player; a player standing on a blocked tile is moved to the spawn. */
+  addPlayer(data: PlayerData): Player {
+    if (this.players.has(data.characterId)) throw new Error(`player ${data.characterId} is already in the world`);
+    const player = new Player(data);
+    if (!this.collision.isWalkable(Math.round(data.x), Math.round(data.z))) {
+      player.data.x = this.content.world.spawn.x;
+      player.data.z = this.content.world.spawn.z;
+    }
+    player.data.x = Math.round(player.data.x);
+    player.data.z = Math.round(player.data.z);
+    this.players.set(player.id, player);
+    this.index(player);
+    return player;
+  }
+
+  removePlayer(id: string): Player | undefined {
+    const player = this.players.get(id);
+    if (player === undefined) return undefined;
+    this.players.delete(id);
+    const key = this.cellOf.get(player);
+    if (key !== undefined) this.cells.get(key)?.delete(player);
+    this.cellOf.delete(player);
+    return player;
+  }
+
+  // ---- input -----------------------------------------------------------------------------
+
+  /** Queues a validated command for the player's next tick. */
+  enqueue(playerId: string, type: string, data: unknown): boolean {
+    const player = this.players.get(playerId);
+    if (player === undefined || !this.handlers.has(type)) return false;
+    player.inputs.push({ type, data });
+    return true;
+  }
+
+  // ---- output ----------------------------------------------------------------------------
+
+  send(to: string, type: string, data: object): void {
+    this.outbox.push({ to, type, data });
+  }
+
+  sendError(to: string, code: string, message: string, event?: string): void {
+    this.send(to, "error", event === undefined ? { code, message } : { code, message, event });
+  }
+
+  /** Messages produced since the last call, in order. */
+  drainOutbox(): OutboundMessage[] {
+    const out = this.outbox;
+    this.outbox = [];
+    return out;
+  }
+
+  // ---- interest --------------------------------------------------------------------------
+
+  private static key(cx: number, cz: number): number {
+    // Cells fit in 16 bits each way for worlds up to ±500k tiles.
+    return (cx + 32768) * 65536 + (cz + 32768);
+  }
+
+  private index(player: Player): void {
+    const key = World.key(Math.floor(player.x / CELL), Math.floor(player.z / CELL));
+    const old = this.cellOf.get(player);
+    if (old === key) return;
+    if (old !== undefined) this.cells.get(old)?.delete(player);
+    let set = this.cells.get(key);
+    if (set === undefined) this.cells.set(key, (set = new Set()));
+    set.add(player);
+    this.cellOf.set(player, key);
+  }
+
+  /** Players within {@link VIEW_RADIUS} of a tile (the player itself included). */
+  playersNear(at: Tile, radius = VIEW_RADIUS): Player[] {
+    const out: Player[] = [];
+    const cx0 = Math.floor((at.x - radius) / CELL);
+    const cx1 = Math.floor((at.x + radius) / CELL);
+    const cz0 = Math.floor((at.z - radius) / CELL);
+    const cz1 = Math.floor((at.z + radius) / CELL);
+    for (let cx = cx0; cx <= cx1; cx++) {
+      for (let cz = cz0; cz <= cz1; cz++) {
+        const set = this.cells.get(World.key(cx, cz));
+        if (set === undefined) continue;
+        for (const p of set) if (chebyshev(p, at) <= radius) out.push(p);
+      }
+    }
+    return out;
+  }
+
+  // ---- the tick --------------------------------------------------------------------------
+
+  step(): void {
+    this.tick++;
+    this.drainInputs();
+    this.processMovement();
+    this.processPersistence();
+    this.publish();
+  }
+
+  /** Phase 1: every player's queued commands, in arrival order. */
+  private drainInputs(): void {
+    for (const player of this.players.values()) {
+      if (player.inputs.length === 0) continue;
+      const inputs = player.inputs.splice(0);
+      for (const input of inputs) {
+        const handler = this.handlers.get(input.type)!;
+        const error = handler(this, player, input.data as never);
+        if (error) this.sendError(player.id, error.code, error.message, input.type);
+      }
+    }
+  }
+
+  /** Phase 2: walkers advance one tile, runners two, re-checking each step against collision. */
+  private processMovement(): void {
+    for (const player of this.players.values()) {
+      player.moved = false;
+      if (player.path.length === 0) continue;
+      const steps = player.running ? RUN_SPEED : WALK_SPEED;
+      for (let i = 0; i < steps && player.path.length > 0; i++) {
+        const next = player.path[0]!;
+        const dx = next.x - player.x;
+        const dz = next.z - player.z;
+        if (Math.abs(dx) > 1 || Math.abs(dz) > 1 || !this.collision.canStep(player.x, player.z, dx, dz)) {
+          player.path = [];
+          break;
+        }
+        player.path.shift();
+        player.data.x = next.x;
+        player.data.z = next.z;
+        player.moved = true;
+      }
+      if (player.moved) {
+        player.saveDue = true;
+        this.index(player);
+      }
+      if (player.path.length === 0) player.running = false;
+    }
+  }
+
+  /** Phase 6: every save interval, snapshot the players whose data changed. */
+  private processPersistence(): void {
+    if (this.onSave === undefined || this.tick % this.saveIntervalTicks !== 0) return;
+    const due = [...this.players.values()].filter((p) => p.saveDue);
+    if (due.length === 0) return;
+    for (const p of due) p.saveDue = false;
+    this.onSave(due.map((p) => snapshot(p)));
+  }
+
+  /** Phase 7: one `player:sync` per player whose private state changed this tick. */
+  private publish(): void {
+    for (const player of this.players.values()) {
+      if (!player.syncDue) continue;
+      player.syncDue = false;
+      this.send(player.id, "player:sync", playerSync(player));
+    }
+  }
+
+  // ---- commands used by handlers --------------------------------------------------------
+
+  /** Sets a path to a tile; a new command replaces the old path. */
+  walkTo(player: Player, target: Tile, run: boolean): HandlerResult {
+    const result = findPath(this.collision, player, target);
+    if (!result.ok) {
+      return result.reason === "TOO_FAR"
+        ? { code: "TOO_FAR", message: "that tile is more than 200 tiles away" }
+        : { code: "NO_PATH", message: "no way there from here" };
+    }
+    player.path = result.path;
+    player.running = run && result.path.length > 0;
+  }
+}
+
+/** A deep copy of the persistent data (the saver must not see later mutations). */
+export function snapshot(player: Player): PlayerData {
+  return structuredClone(player.data);
+}
+
+/** PROTOCOL.md `player:sync`: the full private state of a player. */
+export function playerSync(player: Player): object {
+  const d = player.data;
+  const skills: Record<string, { level: number; xp: number }> = {};
+  for (const s of SKILLS) skills[s] = { level: d.skills[s].level, xp: d.skills[s].xp };
+  return {
+    id: player.id,
+    name: d.name,
+    position: { x: d.x, y: d.y, z: d.z },
+    health: d.health,
+    maxHealth: player.maxHealth,
+    combatLevel: d.combatLevel,
+    coins: d.coins,
+    skills,
+    inventory: d.inventory.flatMap((s, slot) => (s === null ? [] : [{ slot, itemId: s.itemId, quantity: s.quantity }])),
+    equipment: Object.fromEntries(Object.entries(d.equipment).map(([slot, s]) => [slot, { itemId: s.itemId, quantity: s.quantity }])),
+    inTrade: false,
+  };
+}
+
+/** The public view of a player, as `world:update` entities carry it. */
+export function publicPlayer(player: Player): { id: string; kind: "player"; x: number; z: number; name: string; health: number; maxHealth: number; combatLevel: number; running: boolean } {
+  return {
+    id: player.id,
+    kind: "player",
+    x: player.x,
+    z: player.z,
+    name: player.data.name,
+    health: player.data.health,
+    maxHealth: player.maxHealth,
+    combatLevel: player.data.combatLevel,
+    running: player.running,
+  };
+}

@@ -1,0 +1,185 @@
+/**
+ * Loading and saving players. Saves are batched: many players per call, in short transactions of
+ * {@link SAVE_CHUNK} players, each replacing those players' inventory, equipment and bank rows
+ * wholesale, so a save is all-or-nothing per chunk and never half-writes a player.
+ */
+import { randomInt, randomUUID } from "node:crypto";
+import { UniqueConstraintViolationException } from "@mikro-orm/core";
+import type { SqlEntityManager } from "@mikro-orm/sqlite";
+import { BankSlot, Character, EquipmentSlot, InventorySlot, PlayerSession } from "../../entities/index.ts";
+import type { ICharacter } from "../../entities/Character.ts";
+import type { Database } from "../db/orm.ts";
+import type { ContentRegistry } from "../manifests/registry.ts";
+import { combatLevel, SKILLS, type Skill } from "../game/skills.ts";
+import { INVENTORY_SIZE, type ItemStack, type PlayerData, type SkillState } from "../game/world/Player.ts";
+
+export const SAVE_CHUNK = 100;
+export const NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9 _-]{1,14}[A-Za-z0-9]$/;
+
+export class PlayerLoadError extends Error {
+  readonly code: "FORBIDDEN" | "NOT_FOUND" | "INVALID_NAME" | "NAME_TAKEN";
+  constructor(code: PlayerLoadError["code"], message: string) {
+    super(message);
+    this.name = "PlayerLoadError";
+    this.code = code;
+  }
+}
+
+type CharacterRow = ICharacter;
+
+function skillsOf(row: CharacterRow): Record<Skill, SkillState> {
+  const out = {} as Record<Skill, SkillState>;
+  const r = row as unknown as Record<string, number>;
+  for (const s of SKILLS) out[s] = { level: r[`${s}Level`]!, xp: r[`${s}Xp`]! };
+  return out;
+}
+
+function skillColumns(skills: Record<Skill, SkillState>): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const s of SKILLS) {
+    out[`${s}Level`] = skills[s].level;
+    out[`${s}Xp`] = skills[s].xp;
+  }
+  return out;
+}
+
+async function loadData(em: SqlEntityManager, row: CharacterRow): Promise<PlayerData> {
+  const [inv, equip, bank] = await Promise.all([
+    em.find(InventorySlot, { characterId: row.id }),
+    em.find(EquipmentSlot, { characterId: row.id }),
+    em.find(BankSlot, { characterId: row.id }, { orderBy: { slot: "asc" } }),
+  ]);
+  const inventory: (ItemStack | null)[] = Array.from({ length: INVENTORY_SIZE }, () => null);
+  for (const s of inv) inventory[s.slot] = { itemId: s.itemId, quantity: s.quantity };
+  return {
+    characterId: row.id,
+    accountId: row.accountId,
+    name: row.name,
+    x: Number(row.positionX),
+    y: Number(row.positionY),
+    z: Number(row.positionZ),
+    health: row.health,
+    coins: row.coins,
+    combatLevel: row.combatLevel,
+    skills: skillsOf(row),
+    inventory,
+    equipment: Object.fromEntries(equip.map((e) => [e.slotType, { itemId: e.itemId, quantity: e.quantity }])),
+    bank: bank.map((b) => ({ itemId: b.itemId, quantity: b.quantity })),
+  };
+}
+
+export interface LoadRequest {
+  accountId: string;
+  characterId?: string | undefined;
+  /** Name for a new character (when the account has none). */
+  name?: string | undefined;
+}
+
+/**
+ * The account's character (the one asked for, or its first), created with the content's starter
+ * kit at the spawn when the account has none.
+ */
+export async function loadOrCreatePlayer(db: Database, content: ContentRegistry, req: LoadRequest): Promise<PlayerData> {
+  const em = db.em();
+  if (req.characterId !== undefined) {
+    const row = await em.findOne(Character, { id: req.characterId });
+    if (row === null) throw new PlayerLoadError("NOT_FOUND", "no such character");
+    if (row.accountId !== req.accountId) throw new PlayerLoadError("FORBIDDEN", "that character belongs to another account");
+    return loadData(em, row);
+  }
+  const existing = await em.findOne(Character, { accountId: req.accountId }, { orderBy: { createdAt: "asc", id: "asc" } });
+  if (existing !== null) return loadData(em, existing);
+  return createCharacter(db, content, req.accountId, req.name);
+}
+
+export async function createCharacter(db: Database, content: ContentRegistry, accountId: string, requestedName?: string): Promise<PlayerData> {
+  const chosen = requestedName?.trim();
+  if (chosen !== undefined && chosen !== "" && !NAME_PATTERN.test(chosen)) {
+    throw new PlayerLoadError("INVALID_NAME", "a name is 3 to 16 letters, digits, spaces, _ or -, starting and ending with a letter or digit");
+  }
+  const { spawn, starterKit } = content.world;
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const name = chosen || `Adventurer${randomInt(1000, 100000)}`;
+    const id = randomUUID();
+    try {
+      await db.em().transactional(async (em) => {
+        const character = em.create(Character, { id, accountId, name, positionX: spawn.x, positionY: spawn.y, positionZ: spawn.z });
+        character.combatLevel = combatLevel({ attack: 1, strength: 1, defense: 1, constitution: 10, ranged: 1, magic: 1, prayer: 1 });
+        let slot = 0;
+        for (const stack of starterKit) {
+          const item = content.item(stack.itemId);
+          if (stack.itemId === "coins") {
+            character.coins += stack.quantity;
+            continue;
+          }
+          // Non-stackable items take one slot each.
+          const copies = item?.stackable ? 1 : stack.quantity;
+          for (let i = 0; i < copies && slot < INVENTORY_SIZE; i++) {
+            em.create(InventorySlot, { characterId: id, slot: slot++, itemId: stack.itemId, quantity: item?.stackable ? stack.quantity : 1 });
+          }
+        }
+      });
+    } catch (err) {
+      if (err instanceof UniqueConstraintViolationException) {
+        if (chosen) throw new PlayerLoadError("NAME_TAKEN", `the name "${chosen}" is taken`);
+        continue;
+      }
+      throw err;
+    }
+    const em = db.em();
+    return loadData(em, await em.findOneOrFail(Character, { id }));
+  }
+  throw new Error("could not find a free name for a new character");
+}
+
+/** Saves players in chunked transactions; each player's rows are replaced as a whole. */
+export async function savePlayers(db: Database, players: readonly PlayerData[]): Promise<void> {
+  for (let i = 0; i < players.length; i += SAVE_CHUNK) {
+    const chunk = players.slice(i, i + SAVE_CHUNK);
+    await db.em().transactional(async (em) => {
+      const ids = chunk.map((p) => p.characterId);
+      for (const p of chunk) {
+        await em.nativeUpdate(
+          Character,
+          { id: p.characterId },
+          {
+            positionX: p.x,
+            positionY: p.y,
+            positionZ: p.z,
+            health: p.health,
+            coins: p.coins,
+            combatLevel: p.combatLevel,
+            ...skillColumns(p.skills),
+            updatedAt: new Date(),
+          },
+        );
+      }
+      await em.nativeDelete(InventorySlot, { characterId: { $in: ids } });
+      await em.nativeDelete(EquipmentSlot, { characterId: { $in: ids } });
+      await em.nativeDelete(BankSlot, { characterId: { $in: ids } });
+      const inventory = chunk.flatMap((p) =>
+        p.inventory.flatMap((s, slot) => (s === null ? [] : [{ characterId: p.characterId, slot, itemId: s.itemId, quantity: s.quantity }])),
+      );
+      const equipment = chunk.flatMap((p) =>
+        Object.entries(p.equipment).map(([slotType, s]) => ({ characterId: p.characterId, slotType, itemId: s.itemId, quantity: s.quantity })),
+      );
+      const bank = chunk.flatMap((p) => p.bank.map((s, slot) => ({ characterId: p.characterId, slot, itemId: s.itemId, quantity: s.quantity })));
+      if (inventory.length > 0) await em.insertMany(InventorySlot, inventory);
+      if (equipment.length > 0) await em.insertMany(EquipmentSlot, equipment);
+      if (bank.length > 0) await em.insertMany(BankSlot, bank);
+    });
+  }
+}
+
+export async function recordLogin(db: Database, s: { characterId: string; accountId: string; transport: string; remoteAddress?: string | undefined }): Promise<string> {
+  const id = randomUUID();
+  const em = db.em();
+  em.create(PlayerSession, { id, characterId: s.characterId, accountId: s.accountId, transport: s.transport, remoteAddress: s.remoteAddress ?? null });
+  await em.nativeUpdate(Character, { id: s.characterId }, { lastLoginAt: new Date() });
+  await em.flush();
+  return id;
+}
+
+export async function recordLogout(db: Database, sessionId: string, reason: string): Promise<void> {
+  await db.em().nativeUpdate(PlayerSession, { id: sessionId, logoutAt: null }, { logoutAt: new Date(), logoutReason: reason });
+}

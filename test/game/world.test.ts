@@ -1,0 +1,177 @@
+import assert from "node:assert/strict";
+import { CHAT_LIMIT, sanitizeChat } from "../../src/game/chat.ts";
+import { inputHandlers, validateEvent } from "../../src/game/events.ts";
+import { RUN_SPEED, VIEW_RADIUS, World, WALK_SPEED } from "../../src/game/world/World.ts";
+import { openWorldContent } from "../support/content.ts";
+import { playerData } from "../support/players.ts";
+
+function world(blocked: Parameters<typeof openWorldContent>[0] = [], now = () => 1_000_000) {
+  return new World({ content: openWorldContent(blocked), now, handlers: inputHandlers({ checkAdminCode: (c) => c === "sesame" }) });
+}
+
+function send(w: World, playerId: string, type: string, data: unknown) {
+  const v = validateEvent(type, data);
+  assert.ok(v.ok, JSON.stringify(v));
+  w.enqueue(playerId, type, v.data);
+}
+
+describe("the world tick", () => {
+  it("walks one tile per tick, and runs two", () => {
+    const w = world();
+    const a = w.addPlayer(playerData());
+    const b = w.addPlayer(playerData());
+    send(w, a.id, "player:move", { x: 10, z: 0 });
+    send(w, b.id, "player:move", { x: 0, z: 10, run: true });
+    w.step();
+    assert.deepEqual([a.x, a.z], [WALK_SPEED, 0]);
+    assert.deepEqual([b.x, b.z], [0, RUN_SPEED]);
+    for (let i = 0; i < 20; i++) w.step();
+    assert.deepEqual([a.x, a.z], [10, 0]);
+    assert.deepEqual([b.x, b.z], [0, 10]);
+    assert.equal(b.running, false, "running stops at the destination");
+  });
+
+  it("replaces the old path with a new command", () => {
+    const w = world();
+    const a = w.addPlayer(playerData());
+    send(w, a.id, "player:move", { x: 10, z: 0 });
+    w.step();
+    send(w, a.id, "player:move", { x: 1, z: 5 });
+    for (let i = 0; i < 10; i++) w.step();
+    assert.deepEqual([a.x, a.z], [1, 5]);
+  });
+
+  it("answers a move over 200 tiles with TOO_FAR and changes nothing", () => {
+    const w = world();
+    const a = w.addPlayer(playerData());
+    send(w, a.id, "player:move", { x: 40, z: 0 });
+    w.step();
+    w.drainOutbox();
+    send(w, a.id, "player:move", { x: 500, z: 0 });
+    w.step();
+    const err = w.drainOutbox().find((m) => m.type === "error");
+    assert.deepEqual(err?.data, { code: "TOO_FAR", message: "that tile is more than 200 tiles away", event: "player:move" });
+    assert.deepEqual(a.path.at(-1), { x: 40, z: 0 }, "the walk already under way goes on");
+  });
+
+  it("never walks onto a blocked tile", () => {
+    const w = world([{ minX: 3, maxX: 3, minZ: -50, maxZ: 5 }]);
+    const a = w.addPlayer(playerData());
+    send(w, a.id, "player:move", { x: 6, z: 0 });
+    for (let i = 0; i < 30; i++) {
+      w.step();
+      assert.ok(!(a.x === 3 && a.z <= 5), `at ${a.x},${a.z}`);
+    }
+    assert.deepEqual([a.x, a.z], [6, 0]);
+  });
+
+  it("puts a player loaded on a blocked tile back at the spawn", () => {
+    const w = world([{ minX: 5, maxX: 5, minZ: 5, maxZ: 5 }]);
+    const a = w.addPlayer(playerData({ x: 5, z: 5 }));
+    assert.deepEqual([a.x, a.z], [0, 0]);
+  });
+
+  it("sends player:sync once on the first tick and not again until private state changes", () => {
+    const w = world();
+    const a = w.addPlayer(playerData());
+    w.step();
+    assert.equal(w.drainOutbox().filter((m) => m.type === "player:sync" && m.to === a.id).length, 1);
+    w.step();
+    assert.equal(w.drainOutbox().filter((m) => m.type === "player:sync").length, 0);
+  });
+
+  it("finds the players within the view radius only", () => {
+    const w = world();
+    const a = w.addPlayer(playerData({ x: 0, z: 0 }));
+    const near = w.addPlayer(playerData({ x: VIEW_RADIUS, z: -VIEW_RADIUS }));
+    const far = w.addPlayer(playerData({ x: VIEW_RADIUS + 1, z: 0 }));
+    const ids = w.playersNear(a).map((p) => p.id).sort();
+    assert.deepEqual(ids, [a.id, near.id].sort());
+    assert.ok(!ids.includes(far.id));
+  });
+});
+
+describe("chat", () => {
+  it("reaches the players in view, from the server-given sender, sanitised", () => {
+    const w = world();
+    const a = w.addPlayer(playerData({ name: "Alice" }));
+    const b = w.addPlayer(playerData({ x: 5 }));
+    const far = w.addPlayer(playerData({ x: 40 }));
+    send(w, a.id, "player:chat", { message: "  hello\u0007 there\u202e  " });
+    w.step();
+    const msgs = w.drainOutbox().filter((m) => m.type === "chat:message");
+    assert.deepEqual(msgs.map((m) => m.to).sort(), [a.id, b.id].sort());
+    const data = msgs[0]!.data as Record<string, unknown>;
+    assert.equal(data.message, "hello there");
+    assert.equal(data.fromId, a.id);
+    assert.equal(data.fromName, "Alice");
+    assert.equal(data.channel, "local");
+    assert.ok(!msgs.some((m) => m.to === far.id));
+  });
+
+  it("refuses empty and over-long messages", () => {
+    const w = world();
+    const a = w.addPlayer(playerData());
+    send(w, a.id, "player:chat", { message: " \u0000\u0001 " });
+    send(w, a.id, "player:chat", { message: "x".repeat(256) });
+    w.step();
+    const out = w.drainOutbox();
+    assert.equal(out.filter((m) => m.type === "error").length, 2);
+    assert.equal(out.filter((m) => m.type === "chat:message").length, 0);
+    assert.equal(sanitizeChat("a\u0000b\tc\nd"), "abcd");
+  });
+
+  it(`limits a player to ${CHAT_LIMIT} messages in the window`, () => {
+    const w = world();
+    const a = w.addPlayer(playerData());
+    for (let i = 0; i < CHAT_LIMIT + 2; i++) send(w, a.id, "player:chat", { message: `m${i}` });
+    w.step();
+    const out = w.drainOutbox();
+    assert.equal(out.filter((m) => m.type === "chat:message").length, CHAT_LIMIT);
+    assert.equal(out.filter((m) => m.type === "error" && (m.data as { code: string }).code === "RATE_LIMITED").length, 2);
+  });
+
+  it("grants the admin role for the right admin code only, and limits guesses", () => {
+    let now = 1_000_000;
+    const w = world([], () => now);
+    const a = w.addPlayer(playerData());
+    send(w, a.id, "player:chat", { message: "/admin wrong" });
+    w.step();
+    assert.equal(a.role, "player");
+    const replies = w.drainOutbox().filter((m) => m.type === "chat:message");
+    assert.equal((replies[0]!.data as { channel: string }).channel, "system");
+    assert.ok(replies.every((m) => m.to === a.id), "the attempt is not broadcast");
+    for (let i = 0; i < 4; i++) send(w, a.id, "player:chat", { message: `/admin guess${i}` });
+    send(w, a.id, "player:chat", { message: "/admin sesame" });
+    w.step();
+    assert.equal(a.role, "player", "the sixth attempt in the window is refused even when right");
+    now += 11 * 60_000;
+    send(w, a.id, "player:chat", { message: "/admin sesame" });
+    w.step();
+    assert.equal(a.role, "admin");
+  });
+});
+
+describe("event validation", () => {
+  const bad: [string, unknown][] = [
+    ["player:move", {}],
+    ["player:move", { x: "1", z: 2 }],
+    ["player:move", { x: 1.5, z: 2 }],
+    ["player:move", { x: 1e308, z: 0 }],
+    ["player:move", { x: -1e20, z: 0 }],
+    ["player:move", { x: 1, z: 2, run: "yes" }],
+    ["player:move", null],
+    ["player:chat", { message: 5 }],
+    ["player:chat", {}],
+  ];
+  for (const [type, data] of bad) {
+    it(`refuses ${type} ${JSON.stringify(data)}`, () => {
+      const r = validateEvent(type, data);
+      assert.equal(r.ok, false);
+      if (!r.ok) assert.equal(r.code, "INVALID_PAYLOAD");
+    });
+  }
+  it("refuses unknown events", () => {
+    assert.deepEqual(validateEvent("player:fly", {}), { ok: false, code: "UNKNOWN_EVENT", message: 'unknown event "player:fly"' });
+  });
+});
