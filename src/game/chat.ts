@@ -16,6 +16,7 @@ export const ADMIN_ATTEMPTS = 5;
 export const ADMIN_WINDOW_MS = 10 * 60_000;
 
 // C0/C1 control characters, DEL, and the bidirectional overrides/isolates that can disguise text.
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
 export function sanitizeChat(raw: string): string {

@@ -59,6 +59,8 @@ export class Player {
   saveDue = false;
   /** Position changed this tick. */
   moved = false;
+  /** Bumped whenever what others see of this player changes (position, health, …). */
+  publicVersion = 0;
   /** When the last session went away (ms), while the player lingers for a reconnection. */
   disconnectedAt: number | undefined;
   /** Chat flood control: message times (ms) in the current window. */

@@ -222,6 +222,7 @@ export class World {
       }
       if (player.moved) {
         player.saveDue = true;
+        player.publicVersion++;
         this.index(player);
       }
       if (player.path.length === 0) player.running = false;
