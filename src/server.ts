@@ -4,8 +4,10 @@
  */
 import http, { type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
-import { Server as ColyseusServer } from "@colyseus/core";
+import { matchMaker, Server as ColyseusServer } from "@colyseus/core";
 import { WebSocketTransport } from "@colyseus/ws-transport";
+import { WORLD_ROOM, worldRoomClass } from "../rooms/WorldRoom.ts";
+import { safeEqual } from "./auth/middleware.ts";
 import { TokenService } from "./auth/tokens.ts";
 import type { Config } from "./config/env.ts";
 import { resolveSecrets } from "./config/secrets.ts";
@@ -15,7 +17,12 @@ import { createApp } from "./http/app.ts";
 import { createOriginCheck, installColyseusCors } from "./http/cors.ts";
 import { loadContent } from "./manifests/loader.ts";
 import type { ContentRegistry } from "./manifests/registry.ts";
+import { inputHandlers } from "./game/events.ts";
+import { World } from "./game/world/World.ts";
 import type { Logger } from "./logger.ts";
+import { Saver } from "./sessions/Saver.ts";
+import { WorldService } from "./sessions/WorldService.ts";
+import { worldSessionHandler } from "./ws/worldHandler.ts";
 import { WsGateway } from "./ws/WsGateway.ts";
 
 /** Shutdown gives rooms and saves this long before the process watchdog takes over. */
@@ -39,6 +46,7 @@ export interface GameServer {
   readonly gateway: WsGateway;
   readonly db: Database;
   readonly content: ContentRegistry;
+  readonly world: WorldService;
   readonly tokens: TokenService;
   readonly adminCode: string;
   /** Stops accepting, lets rooms save, closes the database. Idempotent. */
@@ -67,7 +75,24 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
     const app = createApp({ config, logger, tokens, adminCode: secrets.adminCode, probe: db.probe, isAllowedOrigin, content });
     httpServer.on("request", app);
 
-    const gateway = new WsGateway({ tokens, anonymousMode: config.anonymousMode, logger: logger.child({ component: "ws" }) });
+    const saver = new Saver(db, logger.child({ component: "saver" }));
+    const world = new World({
+      content,
+      saveIntervalTicks: Math.max(1, Math.round((config.saveIntervalS * 1000) / config.tickMs)),
+      onSave: (snapshots) => {
+        saver.enqueue(snapshots);
+        void saver.flush();
+      },
+      handlers: inputHandlers({ checkAdminCode: (code) => safeEqual(code, secrets.adminCode) }),
+    });
+    const service = new WorldService({ world, db, content, saver, logger: logger.child({ component: "world" }) });
+
+    const gateway = new WsGateway({
+      tokens,
+      anonymousMode: config.anonymousMode,
+      logger: logger.child({ component: "ws" }),
+      handler: worldSessionHandler(service, logger.child({ component: "ws" })),
+    });
     httpServer.on("upgrade", (req, socket, head) => {
       if (WsGateway.isWsPath(req)) gateway.handleUpgrade(req, socket, head);
     });
@@ -79,7 +104,10 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
       greet: false,
       logger: logger.child({ component: "colyseus" }),
     });
+    colyseus.define(WORLD_ROOM, worldRoomClass({ service, tokens, anonymousMode: config.anonymousMode, tickMs: config.tickMs }));
     await colyseus.listen(config.port, config.host);
+    // The world runs from startup, with or without Colyseus clients (/ws clients need it too).
+    await matchMaker.createRoom(WORLD_ROOM, {});
     const port = (httpServer.address() as AddressInfo).port;
     logger.info({ port, dialect: db.dialect, anonymousMode: config.anonymousMode }, "server listening");
 
@@ -88,6 +116,7 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
       closing ??= (async () => {
         logger.info("shutting down");
         gateway.close();
+        await service.shutdown();
         await colyseus.gracefullyShutdown(false);
         httpServer.closeAllConnections();
         await db.close();
@@ -96,7 +125,7 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
       return closing;
     };
 
-    return { config, port, httpServer, colyseus, gateway, db, content, tokens, adminCode: secrets.adminCode, close };
+    return { config, port, httpServer, colyseus, gateway, db, content, world: service, tokens, adminCode: secrets.adminCode, close };
   } catch (err) {
     await db.close();
     throw err;

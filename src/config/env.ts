@@ -15,6 +15,8 @@ import { z } from "zod";
 export const DEFAULT_PORT = 5555;
 export const DEFAULT_AGENT_RT_PORT = 4001;
 export const DEFAULT_SAVE_INTERVAL_S = 60;
+/** The game tick (PROTOCOL.md: 600 ms). Shorter only for tests and benchmarks. */
+export const DEFAULT_TICK_MS = 600;
 export const DEFAULT_CDN_URL = "http://localhost:8080";
 /** The production content host, used to bootstrap a development machine whose local host is down. */
 export const DEFAULT_FALLBACK_CDN_URL = "https://cdn.rsworld.gg";
@@ -152,6 +154,7 @@ const envSchema = z.object({
   SKIP_ASSETS: flag(false),
   CI: flag(false),
   SAVE_INTERVAL: integer(DEFAULT_SAVE_INTERVAL_S, 1, 86_400),
+  TICK_MS: integer(DEFAULT_TICK_MS, 10, 10_000),
   DISABLE_RATE_LIMIT: flag(false),
   COMMIT_HASH: optionalString,
   LOG_LEVEL: z
@@ -219,6 +222,7 @@ export interface Config {
   skipAssets: boolean;
   ci: boolean;
   saveIntervalS: number;
+  tickMs: number;
   rateLimitDisabled: boolean;
   commitHash: string | undefined;
   logLevel: string;
@@ -305,6 +309,7 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = proces
     skipAssets: e.SKIP_ASSETS,
     ci: e.CI,
     saveIntervalS: e.SAVE_INTERVAL,
+    tickMs: e.TICK_MS,
     rateLimitDisabled: !isProduction && e.DISABLE_RATE_LIMIT,
     commitHash: e.COMMIT_HASH,
     logLevel: e.LOG_LEVEL ?? (e.NODE_ENV === "test" ? "silent" : "info"),

@@ -10,6 +10,7 @@ import type { Duplex } from "node:stream";
 import { WebSocketServer, type RawData, type WebSocket } from "ws";
 import { TokenError, type Principal, type TokenService } from "../auth/tokens.ts";
 import type { Logger } from "../logger.ts";
+import { admit, InputLimiter } from "../sessions/inputLimiter.ts";
 import { encode, errorEvent, MAX_FRAME_BYTES, parseFrame, type Envelope } from "./envelope.ts";
 
 export const WS_PATH = "/ws";
@@ -162,7 +163,10 @@ export class WsGateway {
   private start(ws: WebSocket, principal: Principal, query: URLSearchParams, issuedToken: string | undefined): void {
     const session = new Session(ws, principal, query, issuedToken);
     const { logger } = this.options;
+    // Every frame counts against the limit, well-formed or not.
+    const limiter = new InputLimiter();
     ws.on("message", (raw: RawData, isBinary: boolean) => {
+      if (!admit(limiter, Date.now(), session)) return;
       if (isBinary) {
         session.sendError("BAD_FRAME", "binary frames are not accepted; send JSON text frames");
         return;

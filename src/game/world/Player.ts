@@ -61,6 +61,8 @@ export class Player {
   moved = false;
   /** Bumped whenever what others see of this player changes (position, health, …). */
   publicVersion = 0;
+  /** Bumped whenever the player's private state changed (each `player:sync`). */
+  privateVersion = 0;
   /** When the last session went away (ms), while the player lingers for a reconnection. */
   disconnectedAt: number | undefined;
   /** Chat flood control: message times (ms) in the current window. */

@@ -27,6 +27,8 @@ const CELL = VIEW_RADIUS;
 /** Tiles per tick. */
 export const WALK_SPEED = 1;
 export const RUN_SPEED = 2;
+/** Positions are synchronised as int16. */
+export const MAX_COORDINATE = 32_767;
 
 export interface OutboundMessage {
   to: string;
@@ -57,7 +59,11 @@ export interface WorldOptions {
 
 /** Builds the collision map: bounds, blocked rectangles, and the tiles objects stand on. */
 export function buildCollision(content: ContentRegistry): CollisionMap {
-  const map = new CollisionMap(content.world.bounds);
+  const b = content.world.bounds;
+  if (Math.max(Math.abs(b.minX), Math.abs(b.maxX), Math.abs(b.minZ), Math.abs(b.maxZ)) > MAX_COORDINATE) {
+    throw new Error(`world bounds ${JSON.stringify(b)} exceed ±${MAX_COORDINATE} tiles (positions are synchronised as int16)`);
+  }
+  const map = new CollisionMap(b);
   for (const b of content.world.blocked) map.block(b);
   for (const area of content.areas) {
     for (const r of area.resources) map.blockTile(Math.round(r.position.x), Math.round(r.position.z));
@@ -243,6 +249,7 @@ export class World {
     for (const player of this.players.values()) {
       if (!player.syncDue) continue;
       player.syncDue = false;
+      player.privateVersion++;
       this.send(player.id, "player:sync", playerSync(player));
     }
   }

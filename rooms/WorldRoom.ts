@@ -1,0 +1,259 @@
+/**
+ * WorldRoom (room name `world`): one world's synchronized state and its 600 ms tick. Thin: it
+ * authenticates, hands messages to the WorldService (validation, queues, game core), and mirrors
+ * the game's players into the schema state once per tick, followed by one patch.
+ *
+ * Interest management: each client's StateView holds the players within 16 tiles of its own;
+ * its own player is added with the owner tag, so private fields reach the owner only.
+ */
+import { CloseCode, Room, ServerError, type AuthContext, type Client } from "@colyseus/core";
+import { Encoder, StateView } from "@colyseus/schema";
+import { TokenError, type Principal, type TokenService } from "../src/auth/tokens.ts";
+import { SKILLS } from "../src/game/skills.ts";
+import type { Player } from "../src/game/world/Player.ts";
+import { playerSync, TICK_MS, type World } from "../src/game/world/World.ts";
+import { admit, InputLimiter } from "../src/sessions/inputLimiter.ts";
+import type { Connection, WorldService } from "../src/sessions/WorldService.ts";
+import { PlayerLoadError } from "../src/persistence/players.ts";
+import { EquippedState, ItemSlotState, PlayerState, SkillState, TAG_OWNER, WorldState } from "../schema/WorldState.ts";
+
+/** The shared per-patch buffer grows past its default with a few hundred views; start large. */
+Encoder.BUFFER_SIZE = 512 * 1024;
+
+export const WORLD_ROOM = "world";
+export const MAX_WORLD_CLIENTS = 10_000;
+/** Seconds a dropped Colyseus client may take to reconnect to the same seat. */
+export const RECONNECT_SECONDS = 30;
+
+export interface WorldRoomServices {
+  service: WorldService;
+  tokens: TokenService;
+  anonymousMode: boolean;
+  tickMs?: number;
+}
+
+export interface WorldAuth {
+  principal: Principal;
+  issuedToken: string | undefined;
+}
+
+interface ClientData {
+  playerId: string;
+  conn: ColyseusConnection;
+}
+
+type WorldClient = Client<{ auth: WorldAuth; userData: ClientData }>;
+
+/** A Colyseus client as a WorldService connection. */
+class ColyseusConnection implements Connection {
+  readonly transport = "colyseus" as const;
+  client: WorldClient;
+  /** Player ids currently in this client's view. */
+  readonly visible = new Set<string>();
+  readonly limiter = new InputLimiter();
+  private readonly room: WorldRoom;
+  constructor(room: WorldRoom, client: WorldClient) {
+    this.room = room;
+    this.client = client;
+  }
+  get remoteAddress(): string | undefined {
+    return undefined;
+  }
+  send(type: string, data: object): void {
+    this.client.send(type, data);
+  }
+  close(code: number): void {
+    this.client.leave(code);
+  }
+  afterTick(world: World, player: Player): void {
+    this.room.updateView(this, world, player);
+  }
+}
+
+/** Token from the SDK (`client.auth.token`) or, failing that, the `token` join option. */
+function authenticate(services: WorldRoomServices, token: string | undefined, options: { token?: unknown }): WorldAuth {
+  const raw = token || (typeof options?.token === "string" ? options.token : undefined);
+  if (!raw) {
+    if (!services.anonymousMode) throw new ServerError(401, "a bearer token is required");
+    const { principal, token: issued } = services.tokens.issueAnonymous();
+    return { principal, issuedToken: issued };
+  }
+  try {
+    return { principal: services.tokens.verify(raw), issuedToken: undefined };
+  } catch (err) {
+    if (err instanceof TokenError) throw new ServerError(401, err.message);
+    throw err;
+  }
+}
+
+/** The room class bound to one server's services (static onAuth is called unbound). */
+export function worldRoomClass(services: WorldRoomServices): typeof WorldRoom {
+  return class BoundWorldRoom extends WorldRoom {
+    static override async onAuth(token: string, options: { token?: unknown }, _context: AuthContext): Promise<WorldAuth> {
+      return authenticate(services, token, options);
+    }
+    override services = services;
+  };
+}
+
+export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> {
+  override state = new WorldState();
+  override maxClients = MAX_WORLD_CLIENTS;
+  override autoDispose = false;
+  /** Patches are sent once per game tick, right after it. */
+  override patchRate: number | null = null;
+  services!: WorldRoomServices;
+  private readonly schemaOf = new Map<string, PlayerState>();
+  private readonly mirrored = new Map<string, { pub: number; priv: number }>();
+
+  override onCreate(): void {
+    const { service } = this.services;
+    for (const p of service.world.players.values()) this.addSchema(p);
+    service.onPlayerAdded = (p) => this.addSchema(p);
+    service.onPlayerRemoved = (p) => this.removeSchema(p);
+    this.onMessage("*", (client: WorldClient, type: string | number, message: unknown) => {
+      const data = client.userData;
+      if (data === undefined || !admit(data.conn.limiter, Date.now(), data.conn)) return;
+      service.input(data.playerId, data.conn, String(type), message);
+    });
+    this.setSimulationInterval(() => this.tickOnce(), this.services.tickMs ?? TICK_MS);
+  }
+
+  override async onJoin(client: WorldClient, options: { characterId?: unknown; name?: unknown }): Promise<void> {
+    const { service } = this.services;
+    const auth = client.auth;
+    if (auth === undefined) throw new ServerError(401, "not authenticated");
+    const conn = new ColyseusConnection(this, client);
+    const characterId = typeof options?.characterId === "string" ? options.characterId : undefined;
+    const name = typeof options?.name === "string" ? options.name : undefined;
+    let player: Player;
+    try {
+      player = await service.attach(auth.principal, { characterId, name }, conn);
+    } catch (err) {
+      if (err instanceof PlayerLoadError) throw new ServerError(err.code === "FORBIDDEN" ? 403 : err.code === "NOT_FOUND" ? 404 : 400, err.message);
+      if ((err as { code?: string }).code === "FORBIDDEN") throw new ServerError(403, (err as Error).message);
+      throw err;
+    }
+    client.userData = { playerId: player.id, conn };
+    client.view = new StateView();
+    this.updateView(conn, service.world, player);
+    client.send("welcome", service.welcome(player, auth.principal, auth.issuedToken));
+    client.send("player:sync", playerSync(player));
+    player.syncDue = false;
+  }
+
+  override async onDrop(client: WorldClient, code?: number): Promise<void> {
+    if (code === CloseCode.WITH_ERROR || client.userData === undefined) return;
+    try {
+      await this.allowReconnection(client, RECONNECT_SECONDS);
+    } catch {
+      // The window passed; onLeave follows.
+    }
+  }
+
+  override onReconnect(client: WorldClient): void {
+    const data = client.userData;
+    if (data === undefined) return;
+    data.conn.client = client;
+    // A newer login may have taken the character over meanwhile.
+    if (this.services.service.connectionOf(data.playerId) !== data.conn) client.leave(4009);
+  }
+
+  override onLeave(client: WorldClient, code?: number): void {
+    const data = client.userData;
+    if (data !== undefined) {
+      // A consented leave logs out now; after a lost connection the reconnection window already passed.
+      this.services.service.detach(data.playerId, data.conn, code === CloseCode.CONSENTED ? "logout" : "expired");
+    }
+    client.view?.dispose();
+  }
+
+  override async onBeforeShutdown(): Promise<void> {
+    this.disconnect(CloseCode.SERVER_SHUTDOWN);
+  }
+
+  /** One tick: the game, then the schema mirror, then one patch for every client. */
+  tickOnce(): void {
+    const { service } = this.services;
+    service.tick();
+    this.state.tick = service.world.tick;
+    for (const player of service.world.players.values()) this.mirror(player);
+    this.broadcastPatch();
+  }
+
+  // ---- schema mirroring ------------------------------------------------------------------
+
+  private addSchema(player: Player): void {
+    if (this.schemaOf.has(player.id)) return;
+    const s = new PlayerState();
+    this.schemaOf.set(player.id, s);
+    this.state.players.set(player.id, s);
+    this.mirrored.set(player.id, { pub: -1, priv: -1 });
+    this.mirror(player);
+  }
+
+  private removeSchema(player: Player): void {
+    this.state.players.delete(player.id);
+    this.schemaOf.delete(player.id);
+    this.mirrored.delete(player.id);
+  }
+
+  private mirror(player: Player): void {
+    const s = this.schemaOf.get(player.id);
+    const seen = this.mirrored.get(player.id);
+    if (s === undefined || seen === undefined) return;
+    const d = player.data;
+    if (seen.pub !== player.publicVersion) {
+      seen.pub = player.publicVersion;
+      s.id = player.id;
+      s.name = d.name;
+      s.x = d.x;
+      s.z = d.z;
+      s.health = d.health;
+      s.maxHealth = player.maxHealth;
+      s.combatLevel = d.combatLevel;
+      s.running = player.running;
+    }
+    if (seen.priv !== player.privateVersion) {
+      seen.priv = player.privateVersion;
+      s.coins = d.coins;
+      s.inventory.clear();
+      d.inventory.forEach((stack, slot) => {
+        if (stack !== null) s.inventory.push(new ItemSlotState({ slot, itemId: stack.itemId, quantity: stack.quantity }));
+      });
+      for (const skill of SKILLS) {
+        const cur = s.skills.get(skill);
+        if (cur === undefined) s.skills.set(skill, new SkillState({ level: d.skills[skill].level, xp: d.skills[skill].xp }));
+        else {
+          cur.level = d.skills[skill].level;
+          cur.xp = d.skills[skill].xp;
+        }
+      }
+      for (const key of [...s.equipment.keys()]) if (!(key in d.equipment)) s.equipment.delete(key);
+      for (const [slot, stack] of Object.entries(d.equipment)) s.equipment.set(slot, new EquippedState({ itemId: stack.itemId, quantity: stack.quantity }));
+      s.bank.clear();
+      d.bank.forEach((stack, slot) => s.bank.push(new ItemSlotState({ slot, itemId: stack.itemId, quantity: stack.quantity })));
+    }
+  }
+
+  /** Brings a client's view in line with the players within its view radius. */
+  updateView(conn: ColyseusConnection, world: World, player: Player): void {
+    const view = conn.client.view;
+    if (view === undefined) return;
+    const near = new Set(world.playersNear(player).map((p) => p.id));
+    for (const id of near) {
+      if (conn.visible.has(id)) continue;
+      const s = this.schemaOf.get(id);
+      if (s === undefined) continue;
+      if (id === player.id) view.add(s, TAG_OWNER);
+      view.add(s);
+      conn.visible.add(id);
+    }
+    for (const id of conn.visible) {
+      if (near.has(id)) continue;
+      const s = this.schemaOf.get(id);
+      if (s !== undefined) view.remove(s);
+      conn.visible.delete(id);
+    }
+  }
+}

@@ -1,0 +1,59 @@
+/**
+ * The synchronized state of a world (what Colyseus clients auto-sync).
+ *
+ * `players` is filtered per client by its StateView: a client receives only the players within
+ * its view radius (16 tiles). Fields tagged {@link TAG_OWNER} (inventory, skills, equipment,
+ * bank, coins) reach the owning client only; everyone in view sees the public fields.
+ *
+ * Coordinates are int16: worlds must fit in ±32,767 tiles (checked at startup). Every primitive
+ * has a default: schema fields without one are undefined (and encode as 0).
+ */
+import { schema, t, type SchemaType } from "@colyseus/schema";
+
+/** View tag for private, owner-only fields (custom tags are powers of two). */
+export const TAG_OWNER = 1;
+
+export const ItemSlotState = schema(
+  {
+    slot: t.uint16().default(0),
+    itemId: t.string().default(""),
+    quantity: t.uint32().default(0),
+  },
+  "ItemSlot",
+);
+export type ItemSlotState = SchemaType<typeof ItemSlotState>;
+
+export const SkillState = schema({ level: t.uint8().default(0), xp: t.uint32().default(0) }, "Skill");
+export type SkillState = SchemaType<typeof SkillState>;
+
+export const EquippedState = schema({ itemId: t.string().default(""), quantity: t.uint32().default(0) }, "Equipped");
+export type EquippedState = SchemaType<typeof EquippedState>;
+
+export const PlayerState = schema(
+  {
+    id: t.string().default(""),
+    name: t.string().default(""),
+    x: t.int16().default(0),
+    z: t.int16().default(0),
+    health: t.uint16().default(0),
+    maxHealth: t.uint16().default(0),
+    combatLevel: t.uint8().default(0),
+    running: t.boolean().default(false),
+    coins: t.uint32().default(0).view(TAG_OWNER),
+    inventory: t.array(ItemSlotState).view(TAG_OWNER),
+    skills: t.map(SkillState).view(TAG_OWNER),
+    equipment: t.map(EquippedState).view(TAG_OWNER),
+    bank: t.array(ItemSlotState).view(TAG_OWNER),
+  },
+  "Player",
+);
+export type PlayerState = SchemaType<typeof PlayerState>;
+
+export const WorldState = schema(
+  {
+    tick: t.uint32().default(0),
+    players: t.map(PlayerState).view(),
+  },
+  "WorldState",
+);
+export type WorldState = SchemaType<typeof WorldState>;

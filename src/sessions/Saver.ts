@@ -1,0 +1,61 @@
+/**
+ * Background saving: snapshots are queued (the latest per character wins) and written by one
+ * save at a time, in batches, off the tick. `settled(id)` resolves once no save for that character
+ * is queued or running, so a re-login never loads older data than the world last had.
+ */
+import type { Database } from "../db/orm.ts";
+import type { PlayerData } from "../game/world/Player.ts";
+import type { Logger } from "../logger.ts";
+import { savePlayers } from "../persistence/players.ts";
+
+export class Saver {
+  private readonly db: Database;
+  private readonly logger: Logger;
+  private pending = new Map<string, PlayerData>();
+  private inFlight = new Set<string>();
+  private running: Promise<void> | undefined;
+
+  constructor(db: Database, logger: Logger) {
+    this.db = db;
+    this.logger = logger;
+  }
+
+  enqueue(snapshots: readonly PlayerData[]): void {
+    for (const s of snapshots) this.pending.set(s.characterId, s);
+  }
+
+  /** Writes everything queued (including what is queued while writing). */
+  flush(): Promise<void> {
+    this.running ??= this.drain().finally(() => {
+      this.running = undefined;
+    });
+    return this.running;
+  }
+
+  private async drain(): Promise<void> {
+    while (this.pending.size > 0) {
+      const batch = [...this.pending.values()];
+      this.pending = new Map();
+      this.inFlight = new Set(batch.map((s) => s.characterId));
+      try {
+        await savePlayers(this.db, batch);
+      } catch (err) {
+        // Put the batch back unless a newer snapshot arrived meanwhile; the next flush retries.
+        for (const s of batch) if (!this.pending.has(s.characterId)) this.pending.set(s.characterId, s);
+        this.logger.error({ err, players: batch.length }, "saving players failed; will retry");
+        this.inFlight.clear();
+        return;
+      }
+      this.inFlight.clear();
+    }
+  }
+
+  /** Resolves when the character has no queued or running save. */
+  async settled(characterId: string): Promise<void> {
+    while (this.pending.has(characterId) || this.inFlight.has(characterId)) await this.flush();
+  }
+
+  get queued(): number {
+    return this.pending.size;
+  }
+}

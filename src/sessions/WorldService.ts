@@ -1,0 +1,226 @@
+/**
+ * The bridge between connections (Colyseus clients, `/ws` sockets) and one World.
+ *
+ * - One live copy per character: a second login for a character that is already in the world
+ *   takes it over (the old connection is closed with {@link CLOSE_REPLACED}); there are never two.
+ *   Logins of one account are serialised, so two at once cannot both load it.
+ * - A dropped connection leaves its player in the world for {@link LINGER_MS}; a new connection
+ *   within that time continues the same player. After it, the player is saved and removed.
+ * - Every input from any transport goes through {@link input}: validation against the shared
+ *   event table, then the player's queue for the next tick. (Transports rate-limit before that.)
+ * - Saves: autosave every SAVE_INTERVAL through the world's persistence phase, plus an immediate
+ *   save when a player leaves, and a full save at shutdown. A player is only loaded after its last
+ *   save has completed.
+ */
+import { validateEvent } from "../game/events.ts";
+import type { Player } from "../game/world/Player.ts";
+import { snapshot, type World } from "../game/world/World.ts";
+import type { Principal } from "../auth/tokens.ts";
+import type { Database } from "../db/orm.ts";
+import type { Logger } from "../logger.ts";
+import type { ContentRegistry } from "../manifests/registry.ts";
+import { loadOrCreatePlayer, recordLogin, recordLogout } from "../persistence/players.ts";
+import type { Saver } from "./Saver.ts";
+
+export const LINGER_MS = 30_000;
+export const CLOSE_REPLACED = 4009;
+
+export type LogoutReason = "logout" | "disconnect" | "replaced" | "shutdown" | "kicked";
+
+/** A client connection of any transport. */
+export interface Connection {
+  readonly transport: "colyseus" | "ws";
+  readonly remoteAddress?: string | undefined;
+  send(type: string, data: object): void;
+  close(code: number, reason: string): void;
+  /** After every tick: publish what this connection should see (deltas, view changes). */
+  afterTick?(world: World, player: Player): void;
+  /** Set by the service: the `playerSessions` row of this connection. */
+  sessionRowId?: Promise<string | undefined>;
+}
+
+export interface AttachOptions {
+  characterId?: string | undefined;
+  name?: string | undefined;
+}
+
+export class WorldService {
+  readonly world: World;
+  private readonly db: Database;
+  private readonly content: ContentRegistry;
+  private readonly saver: Saver;
+  private readonly logger: Logger;
+  private readonly connections = new Map<string, Connection>();
+  private readonly lingering = new Map<string, NodeJS.Timeout>();
+  private readonly accountLocks = new Map<string, Promise<unknown>>();
+  /** Called when a player enters or leaves the world (schema mirroring). */
+  onPlayerAdded: (player: Player) => void = () => {};
+  onPlayerRemoved: (player: Player) => void = () => {};
+  private closed = false;
+
+  constructor(deps: { world: World; db: Database; content: ContentRegistry; saver: Saver; logger: Logger }) {
+    this.world = deps.world;
+    this.db = deps.db;
+    this.content = deps.content;
+    this.saver = deps.saver;
+    this.logger = deps.logger;
+  }
+
+  get onlineCount(): number {
+    return this.connections.size;
+  }
+
+  connectionOf(playerId: string): Connection | undefined {
+    return this.connections.get(playerId);
+  }
+
+  /** Runs `fn` after every earlier call for the same account has finished. */
+  private async serialize<T>(accountId: string, fn: () => Promise<T>): Promise<T> {
+    const previous = this.accountLocks.get(accountId) ?? Promise.resolve();
+    const run = previous.then(fn, fn);
+    const tail = run.catch(() => {});
+    this.accountLocks.set(accountId, tail);
+    try {
+      return await run;
+    } finally {
+      if (this.accountLocks.get(accountId) === tail) this.accountLocks.delete(accountId);
+    }
+  }
+
+  /** Puts a connection in control of the account's character, loading it if needed. */
+  attach(principal: Principal, options: AttachOptions, conn: Connection): Promise<Player> {
+    return this.serialize(principal.accountId, async () => {
+      if (this.closed) throw new Error("the world is shutting down");
+      const characterId = options.characterId ?? principal.characterId;
+      let player = characterId !== undefined ? this.world.players.get(characterId) : this.firstPlayerOf(principal.accountId);
+      if (player !== undefined && player.data.accountId !== principal.accountId) {
+        throw Object.assign(new Error("that character belongs to another account"), { code: "FORBIDDEN" });
+      }
+      if (player === undefined) {
+        if (characterId !== undefined) await this.saver.settled(characterId);
+        const data = await loadOrCreatePlayer(this.db, this.content, { accountId: principal.accountId, characterId, name: options.name });
+        await this.saver.settled(data.characterId);
+        player = this.world.players.get(data.characterId) ?? this.world.addPlayer(data);
+        if (principal.role === "admin") player.role = "admin";
+        this.onPlayerAdded(player);
+      }
+      const previous = this.connections.get(player.id);
+      if (previous !== undefined && previous !== conn) {
+        this.endSession(previous, "replaced");
+        try {
+          previous.send("error", { code: "SESSION_REPLACED", message: "this character logged in from another connection" });
+          previous.close(CLOSE_REPLACED, "replaced by a newer login");
+        } catch (err) {
+          this.logger.debug({ err }, "closing a replaced connection failed (already gone)");
+        }
+      }
+      this.cancelLinger(player.id);
+      player.disconnectedAt = undefined;
+      this.connections.set(player.id, conn);
+      conn.sessionRowId = recordLogin(this.db, { characterId: player.id, accountId: principal.accountId, transport: conn.transport, remoteAddress: conn.remoteAddress }).catch(
+        (err: unknown) => {
+          this.logger.warn({ err }, "could not record the login");
+          return undefined;
+        },
+      );
+      player.syncDue = true;
+      return player;
+    });
+  }
+
+  private firstPlayerOf(accountId: string): Player | undefined {
+    for (const p of this.world.players.values()) if (p.data.accountId === accountId) return p;
+    return undefined;
+  }
+
+  /** The welcome message of PROTOCOL.md. */
+  welcome(player: Player, principal: Principal, issuedToken: string | undefined): object {
+    return {
+      playerId: player.id,
+      characterId: player.id,
+      accountId: principal.accountId,
+      name: player.data.name,
+      anonymous: principal.anonymous,
+      ...(issuedToken !== undefined ? { token: issuedToken } : {}),
+      tick: this.world.tick,
+    };
+  }
+
+  /**
+   * A connection went away. `logout`: the player leaves now (saved). `disconnect`: it lingers
+   * for {@link LINGER_MS} in case the client comes back. `expired`: the transport already waited
+   * for a reconnection (Colyseus), so the player leaves now.
+   */
+  detach(playerId: string, conn: Connection, reason: "logout" | "disconnect" | "expired"): void {
+    if (this.connections.get(playerId) !== conn) return;
+    this.connections.delete(playerId);
+    this.endSession(conn, reason === "logout" ? "logout" : "disconnect");
+    const player = this.world.players.get(playerId);
+    if (player === undefined) return;
+    if (reason !== "disconnect") {
+      void this.removeAndSave(playerId);
+      return;
+    }
+    player.disconnectedAt = this.world.now();
+    this.lingering.set(
+      playerId,
+      setTimeout(() => {
+        this.lingering.delete(playerId);
+        if (!this.connections.has(playerId)) void this.removeAndSave(playerId);
+      }, LINGER_MS),
+    );
+  }
+
+  private cancelLinger(playerId: string): void {
+    const timer = this.lingering.get(playerId);
+    if (timer !== undefined) clearTimeout(timer);
+    this.lingering.delete(playerId);
+  }
+
+  private endSession(conn: Connection, reason: LogoutReason): void {
+    void conn.sessionRowId?.then((id) => (id === undefined ? undefined : recordLogout(this.db, id, reason))).catch((err: unknown) => {
+      this.logger.warn({ err }, "could not record the logout");
+    });
+  }
+
+  private async removeAndSave(playerId: string): Promise<void> {
+    const player = this.world.removePlayer(playerId);
+    if (player === undefined) return;
+    this.onPlayerRemoved(player);
+    this.saver.enqueue([snapshot(player)]);
+    await this.saver.flush();
+  }
+
+  /** One client message, from any transport. */
+  input(playerId: string, conn: Connection, type: string, data: unknown): void {
+    if (this.connections.get(playerId) !== conn) return;
+    const result = validateEvent(type, data);
+    if (!result.ok) {
+      conn.send("error", { code: result.code, message: result.message, event: type });
+      return;
+    }
+    this.world.enqueue(playerId, type, result.data);
+  }
+
+  /** One game tick, then delivery: outbox messages to their players, per-connection publishing. */
+  tick(): void {
+    this.world.step();
+    for (const msg of this.world.drainOutbox()) this.connections.get(msg.to)?.send(msg.type, msg.data);
+    for (const [playerId, conn] of this.connections) {
+      const player = this.world.players.get(playerId);
+      if (player !== undefined) conn.afterTick?.(this.world, player);
+    }
+  }
+
+  /** Shutdown: close every connection, save every player, wait for the saves. */
+  async shutdown(): Promise<void> {
+    this.closed = true;
+    for (const timer of this.lingering.values()) clearTimeout(timer);
+    this.lingering.clear();
+    for (const [, conn] of this.connections) this.endSession(conn, "shutdown");
+    this.connections.clear();
+    this.saver.enqueue([...this.world.players.values()].map(snapshot));
+    await this.saver.flush();
+    await Promise.allSettled([...this.accountLocks.values()]);
+  }
+}

@@ -1,0 +1,96 @@
+/**
+ * `/ws` sessions as full participants of the world: each authenticated socket is attached to its
+ * player through the WorldService (the same path as Colyseus clients), and after every tick gets
+ * a `world:update` delta of what is in its view.
+ *
+ * After authentication a socket receives, in order: `welcome`, `player:sync`, and a `world:update`
+ * with every entity in view. Messages that arrive while the player is still loading are kept and
+ * handled, in order, once it is in the world.
+ */
+import type { Player } from "../game/world/Player.ts";
+import { playerSync } from "../game/world/World.ts";
+import { ViewTracker } from "../game/world/ViewTracker.ts";
+import type { Logger } from "../logger.ts";
+import { PlayerLoadError } from "../persistence/players.ts";
+import type { Connection, WorldService } from "../sessions/WorldService.ts";
+import type { Envelope } from "./envelope.ts";
+import { CLOSE_FORBIDDEN, type WsSession, type WsSessionHandler } from "./WsGateway.ts";
+
+export const CLOSE_BAD_REQUEST = 4000;
+
+interface Attached {
+  player: Player | undefined;
+  conn: Connection;
+  pending: Envelope[];
+  closed: boolean;
+}
+
+export function worldSessionHandler(service: WorldService, logger: Logger): WsSessionHandler {
+  const sessions = new WeakMap<WsSession, Attached>();
+
+  return {
+    async open(session) {
+      const tracker = new ViewTracker();
+      const conn: Connection = {
+        transport: "ws",
+        send: (type, data) => session.send(type, data),
+        close: (code, reason) => session.close(code, reason),
+        afterTick: (world, player) => {
+          const update = tracker.update(world, player);
+          if (update !== undefined) session.send("world:update", update);
+        },
+      };
+      const state: Attached = { player: undefined, conn, pending: [], closed: false };
+      sessions.set(session, state);
+      let player: Player;
+      try {
+        player = await service.attach(
+          session.principal,
+          { characterId: session.query.get("characterId") ?? undefined, name: session.query.get("name") ?? undefined },
+          conn,
+        );
+      } catch (err) {
+        const code = err instanceof PlayerLoadError ? err.code : (err as { code?: string }).code;
+        if (code === "FORBIDDEN" || code === "NOT_FOUND") {
+          session.sendError("FORBIDDEN", (err as Error).message);
+          session.close(CLOSE_FORBIDDEN, "forbidden character");
+          return;
+        }
+        if (code === "INVALID_NAME" || code === "NAME_TAKEN") {
+          session.sendError("INVALID_PAYLOAD", (err as Error).message);
+          session.close(CLOSE_BAD_REQUEST, "bad name");
+          return;
+        }
+        throw err;
+      }
+      state.player = player;
+      if (state.closed) {
+        service.detach(player.id, conn, "disconnect");
+        return;
+      }
+      session.send("welcome", service.welcome(player, session.principal, session.issuedToken));
+      session.send("player:sync", playerSync(player));
+      player.syncDue = false;
+      session.send("world:update", tracker.update(service.world, player) ?? { tick: service.world.tick, entities: [], removed: [] });
+      for (const env of state.pending.splice(0)) service.input(player.id, conn, env.type, env.data);
+    },
+
+    message(session, envelope) {
+      const state = sessions.get(session);
+      if (state === undefined) return;
+      if (state.player === undefined) {
+        state.pending.push(envelope);
+        return;
+      }
+      service.input(state.player.id, state.conn, envelope.type, envelope.data);
+    },
+
+    close(session) {
+      const state = sessions.get(session);
+      if (state === undefined) return;
+      state.closed = true;
+      if (state.player !== undefined) service.detach(state.player.id, state.conn, "disconnect");
+      logger.debug({ account: session.principal.accountId }, "/ws session closed");
+    },
+  };
+}
