@@ -168,10 +168,6 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
     client.view?.dispose();
   }
 
-  override async onBeforeShutdown(): Promise<void> {
-    this.disconnect(CloseCode.SERVER_SHUTDOWN);
-  }
-
   /** One tick: the game, then the schema mirror, then one patch for every client. */
   tickOnce(): void {
     const { service } = this.services;
