@@ -16,14 +16,19 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export async function startTestServer(env: Record<string, string> = {}, content: WorldContent = "bundled"): Promise<TestServer> {
-  const worldDir = makeWorldDir(content);
+/**
+ * Starts a server on a fresh world directory, or on `reuseWorld` (a restart: that directory is
+ * then left in place at close).
+ */
+export async function startTestServer(env: Record<string, string> = {}, content: WorldContent = "bundled", reuseWorld?: string): Promise<TestServer> {
+  const worldDir = reuseWorld ?? makeWorldDir(content);
+  const ownsWorld = reuseWorld === undefined;
   const config = loadConfig({ NODE_ENV: "test", PORT: "0", HOST: "127.0.0.1", WORLD: worldDir, ...env });
   let server: GameServer;
   try {
     server = await startServer(config, pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" }));
   } catch (err) {
-    fs.rmSync(worldDir, { recursive: true, force: true });
+    if (ownsWorld) fs.rmSync(worldDir, { recursive: true, force: true });
     throw err;
   }
   return {
@@ -33,7 +38,7 @@ export async function startTestServer(env: Record<string, string> = {}, content:
     worldDir,
     async close() {
       await server.close();
-      fs.rmSync(worldDir, { recursive: true, force: true });
+      if (ownsWorld) fs.rmSync(worldDir, { recursive: true, force: true });
     },
   };
 }

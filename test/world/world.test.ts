@@ -1,0 +1,377 @@
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import { Character, PlayerSession } from "../../entities/index.ts";
+import { chebyshev } from "../../src/game/map/CollisionMap.ts";
+import { findPath } from "../../src/game/map/pathfinding.ts";
+import { VIEW_RADIUS } from "../../src/game/world/World.ts";
+import { CLOSE_REPLACED } from "../../src/sessions/WorldService.ts";
+import { CLOSE_RATE_LIMITED, MESSAGES_PER_SECOND } from "../../src/sessions/inputLimiter.ts";
+import { WorldTestClient } from "../support/colyseusClient.ts";
+import { forEachDialect } from "../support/dialects.ts";
+import { startTestServer, type TestServer } from "../support/server.ts";
+import { makeWorldDir } from "../support/world.ts";
+import { WsTestClient } from "../support/wsClient.ts";
+
+const FAST = { TICK_MS: "50" };
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+type Entity = { id: string; x: number; z: number };
+
+/** The latest position of an entity that a /ws client was told about, if it is in view. */
+function wsView(c: WsTestClient): Map<string, Entity> {
+  const seen = new Map<string, Entity>();
+  for (const e of c.events) {
+    if (e.type !== "world:update") continue;
+    for (const ent of (e.data.entities as Entity[]) ?? []) seen.set(ent.id, ent);
+    for (const id of (e.data.removed as string[]) ?? []) seen.delete(id);
+  }
+  return seen;
+}
+
+async function until<T>(probe: () => T | undefined, what: string, timeoutMs = 5_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = probe();
+    if (v !== undefined) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(20);
+  }
+}
+
+/** A walkable tile reachable from the spawn, exactly `distance` tiles away from it. */
+function reachableTileAt(t: TestServer, distance: number): { x: number; z: number } {
+  const world = t.server.world.world;
+  const spawn = { x: world.content.world.spawn.x, z: world.content.world.spawn.z };
+  for (let dz = -distance; dz <= distance; dz++) {
+    for (const dx of [-distance, distance]) {
+      const target = { x: spawn.x + dx, z: spawn.z + dz };
+      const r = findPath(world.collision, spawn, target);
+      if (r.ok && r.reachesTarget && r.path.length <= distance + 6) return target;
+    }
+  }
+  throw new Error("no reachable tile at that distance");
+}
+
+describe("the world: movement and visibility", function () {
+  this.timeout(20_000);
+  let t: TestServer;
+  before(async () => {
+    t = await startTestServer(FAST);
+  });
+  after(() => t.close());
+
+  it("two Colyseus clients and two /ws clients in one world see each other move", async () => {
+    const c1 = await WorldTestClient.join(t.baseUrl, { name: "ColyOne" });
+    const c2 = await WorldTestClient.join(t.baseUrl, { name: "ColyTwo" });
+    const w1 = await WsTestClient.connect(`${t.wsUrl}?name=WsOne`);
+    const w2 = await WsTestClient.connect(`${t.wsUrl}?name=WsTwo`);
+    const ids = [
+      String((await c1.next("welcome")).playerId),
+      String((await c2.next("welcome")).playerId),
+      String((await w1.next("welcome")).playerId),
+      String((await w2.next("welcome")).playerId),
+    ];
+    const targets = [
+      { x: 2, z: 1 },
+      { x: -2, z: 1 },
+      { x: 1, z: -1 },
+      { x: -1, z: -1 },
+    ];
+    c1.send("player:move", targets[0]);
+    c2.send("player:move", targets[1]);
+    w1.send("player:move", targets[2]!);
+    w2.send("player:move", targets[3]!);
+    const colyseus = [c1, c2];
+    const ws = [w1, w2];
+    for (const c of colyseus) {
+      for (let i = 0; i < 4; i++) {
+        await c.waitFor(() => {
+          const p = c.state().players[ids[i]!];
+          return p && p.x === targets[i]!.x && p.z === targets[i]!.z ? true : undefined;
+        }, 5_000, `Colyseus client sees player ${i} arrive`);
+      }
+    }
+    for (const w of ws) {
+      for (let i = 0; i < 4; i++) {
+        await until(() => {
+          const e = wsView(w).get(ids[i]!);
+          return e && e.x === targets[i]!.x && e.z === targets[i]!.z ? true : undefined;
+        }, `/ws client sees player ${i} arrive`);
+      }
+    }
+    for (const c of colyseus) await c.room.leave();
+    for (const w of ws) w.close();
+  });
+
+  it("never gives B's decoded state A's private data", async () => {
+    const a = await WorldTestClient.join(t.baseUrl, { name: "PrivateA" });
+    const b = await WorldTestClient.join(t.baseUrl, { name: "PrivateB" });
+    const aId = String((await a.next("welcome")).playerId);
+    const bId = String((await b.next("welcome")).playerId);
+    await b.waitFor(() => (b.state().players[aId] ? true : undefined), 5_000, "B sees A");
+    await a.waitFor(() => ((a.state().players[aId]?.inventory as unknown[] | undefined)?.length ? true : undefined), 5_000, "A sees its inventory");
+    const aSelf = a.state().players[aId]!;
+    assert.ok((aSelf.inventory as unknown[]).length > 0);
+    assert.ok(Object.keys(aSelf.skills as object).length > 0);
+    assert.equal(aSelf.coins, 25);
+    const aSeenByB = b.state().players[aId]!;
+    for (const key of ["coins", "inventory", "skills", "equipment", "bank"]) {
+      const v = aSeenByB[key];
+      assert.ok(v === undefined || (typeof v === "object" && Object.keys(v as object).length === 0), `B must not see A's ${key}: ${JSON.stringify(v)}`);
+    }
+    assert.equal(aSeenByB.name, "PrivateA", "public fields are visible");
+    // B's own private state is there.
+    assert.ok((b.state().players[bId]!.inventory as unknown[]).length > 0);
+    await a.room.leave();
+    await b.room.leave();
+  });
+
+  it("hides a player beyond the view radius and shows it again when near", async () => {
+    const far = reachableTileAt(t, VIEW_RADIUS + 4);
+    const a = await WsTestClient.connect(`${t.wsUrl}?name=Wanderer`);
+    const aId = String((await a.next("welcome")).playerId);
+    const b = await WorldTestClient.join(t.baseUrl, { name: "StayHome" });
+    const w = await WsTestClient.connect(`${t.wsUrl}?name=WatchHome`);
+    await w.next("welcome");
+    await b.waitFor(() => (b.state().players[aId] ? true : undefined), 5_000, "B sees A at first");
+    await until(() => (wsView(w).has(aId) ? true : undefined), "W sees A at first");
+
+    a.send("player:move", { ...far, run: true });
+    await b.waitFor(() => (b.state().players[aId] ? undefined : true), 8_000, "A leaves B's view");
+    await until(() => (wsView(w).has(aId) ? undefined : true), "A leaves W's view", 8_000);
+    const player = t.server.world.world.players.get(aId)!;
+    await until(() => (player.x === far.x && player.z === far.z ? true : undefined), "A arrives far away", 8_000);
+    assert.ok(chebyshev(player, { x: 0, z: 0 }) > VIEW_RADIUS);
+    assert.equal(b.state().players[aId], undefined);
+
+    a.send("player:move", { x: 1, z: 0, run: true });
+    await b.waitFor(() => (b.state().players[aId] ? true : undefined), 8_000, "A comes back into B's view");
+    await until(() => (wsView(w).has(aId) ? true : undefined), "A comes back into W's view", 8_000);
+    a.close();
+    w.close();
+    await b.room.leave();
+  });
+});
+
+describe("the world: bad input", function () {
+  this.timeout(20_000);
+  let t: TestServer;
+  before(async () => {
+    t = await startTestServer(FAST);
+  });
+  after(() => t.close());
+
+  it("answers a fuzz of bad frames with errors, stays healthy and changes no state", async () => {
+    const victim = await WsTestClient.connect(`${t.wsUrl}?name=FuzzTarget`);
+    const id = String((await victim.next("welcome")).playerId);
+    await sleep(200);
+    const player = t.server.world.world.players.get(id)!;
+    const before = JSON.stringify(player.data);
+    const frames = [
+      "not json",
+      "[]",
+      "[1,2]",
+      "null",
+      '"string"',
+      "{}",
+      '{"type":5,"data":{}}',
+      '{"type":"player:move","data":[]}',
+      '{"type":"player:move","data":{"x":NaN,"z":0}}',
+      '{"type":"player:move","data":{"x":1e308,"z":0}}',
+      '{"type":"player:move","data":{"x":"3","z":"4"}}',
+      '{"type":"player:move","data":{"x":1.5,"z":0}}',
+      '{"type":"player:move","data":{"x":-1e20,"z":1e20}}',
+      '{"type":"player:move","data":{"x":null,"z":{}}}',
+      '{"type":"player:move"}',
+      '{"type":"player:chat","data":{"message":["hi"]}}',
+      '{"type":"player:chat","data":{"message":""}}',
+      '{"type":"player:chat","data":{"message":"' + "x".repeat(5000) + '"}}',
+      '{"type":"__proto__","data":{"constructor":{"prototype":{"polluted":true}}}}',
+      '{"type":"player:move","data":{"__proto__":{"x":3},"z":1}}',
+    ];
+    for (const f of frames) victim.sendRaw(f);
+    await until(() => (victim.events.filter((e) => e.type === "error").length >= frames.length - 2 ? true : undefined), "errors for the bad frames");
+    await sleep(300);
+    assert.equal(JSON.stringify(player.data), before, "no state changed");
+    assert.equal(({} as Record<string, unknown>).polluted, undefined);
+    assert.equal(victim.closed, undefined, "the socket stays open");
+
+    const big = await WsTestClient.connect(`${t.wsUrl}?name=BigFrame`);
+    await big.next("welcome");
+    big.sendRaw(JSON.stringify({ type: "player:chat", data: { message: "x".repeat(1024 * 1024) } }));
+    assert.equal((await big.waitClosed()).code, 1009);
+
+    const c = await WorldTestClient.join(t.baseUrl, { name: "ColyFuzz" });
+    const cid = String((await c.next("welcome")).playerId);
+    const cBefore = JSON.stringify(t.server.world.world.players.get(cid)!.data);
+    for (const [type, data] of [
+      ["player:move", "x"],
+      ["player:move", { x: 1e308, z: 0 }],
+      ["player:move", null],
+      ["no:such:event", {}],
+      ["player:chat", { message: 42 }],
+    ] as const) {
+      c.send(type, data);
+    }
+    await c.waitFor(() => (c.events.filter((e) => e.type === "error").length >= 5 ? true : undefined), 5_000, "Colyseus errors");
+    assert.equal(JSON.stringify(t.server.world.world.players.get(cid)!.data), cBefore);
+    assert.equal((await fetch(`${t.baseUrl}/health`)).status, 200);
+    victim.close();
+    await c.room.leave();
+  });
+
+  it(`drops messages over ${MESSAGES_PER_SECOND} a second with one RATE_LIMITED error`, async () => {
+    const c = await WsTestClient.connect(`${t.wsUrl}?name=Flooder`);
+    await c.next("welcome");
+    // Aligned to the start of a second, so the burst falls in one window.
+    await sleep(1000 - (Date.now() % 1000) + 5);
+    for (let i = 0; i < MESSAGES_PER_SECOND + 40; i++) c.send("player:move", { x: 1, z: 1 });
+    await sleep(300);
+    const limited = c.events.filter((e) => e.type === "error" && e.data.code === "RATE_LIMITED");
+    assert.equal(limited.length, 1);
+    assert.equal(c.closed, undefined);
+    c.close();
+    assert.equal(CLOSE_RATE_LIMITED, 4029);
+  });
+});
+
+describe("the world: sessions", function () {
+  this.timeout(30_000);
+  let t: TestServer;
+  before(async () => {
+    t = await startTestServer(FAST);
+  });
+  after(() => t.close());
+
+  it("keeps a /ws player through a reconnection within 30 s", async () => {
+    const a = await WsTestClient.connect(`${t.wsUrl}?name=Returner`);
+    const welcome = await a.next("welcome");
+    const id = String(welcome.playerId);
+    a.send("player:move", { x: 2, z: 2 });
+    await until(() => (t.server.world.world.players.get(id)?.x === 2 ? true : undefined), "arrival");
+    a.close();
+    await sleep(200);
+    assert.ok(t.server.world.world.players.has(id), "the player lingers");
+    const back = await WsTestClient.connect(`${t.wsUrl}?token=${welcome.token}`);
+    const again = await back.next("welcome");
+    assert.equal(again.playerId, id);
+    const sync = await back.next("player:sync");
+    assert.deepEqual(sync.position, { x: 2, y: 10, z: 2 });
+    assert.equal([...t.server.world.world.players.values()].filter((p) => p.id === id).length, 1);
+    back.close();
+  });
+
+  it("keeps a Colyseus player through a dropped connection and a reconnection", async () => {
+    const a = await WorldTestClient.join(t.baseUrl, { name: "ColyBack" });
+    const id = String((await a.next("welcome")).playerId);
+    const sessionId = a.room.sessionId;
+    a.send("player:move", { x: -2, z: 2 });
+    await until(() => (t.server.world.world.players.get(id)?.x === -2 ? true : undefined), "arrival");
+    a.room.reconnection.enabled = false;
+    const token = a.room.reconnectionToken;
+    void a.room.leave(false);
+    await sleep(300);
+    assert.ok(t.server.world.world.players.has(id), "the player stays while the seat is held");
+    const room = await a.sdk.reconnect(token);
+    assert.equal(room.sessionId, sessionId);
+    const b = new WorldTestClient(t.baseUrl);
+    b.attach(room);
+    room.send("player:move", { x: -3, z: 2 });
+    await until(() => (t.server.world.world.players.get(id)?.x === -3 ? true : undefined), "the reconnected client controls the player");
+    await room.leave();
+  });
+
+  it("never makes two copies of a character: a second login takes over", async () => {
+    const first = await WsTestClient.connect(`${t.wsUrl}?name=Twice`);
+    const welcome = await first.next("welcome");
+    const id = String(welcome.playerId);
+    const second = await WsTestClient.connect(`${t.wsUrl}?token=${welcome.token}`);
+    assert.equal((await second.next("welcome")).playerId, id);
+    assert.equal((await first.next("error")).code, "SESSION_REPLACED");
+    assert.equal((await first.waitClosed()).code, CLOSE_REPLACED);
+    // A Colyseus login for the same account takes over from the /ws one.
+    const third = await WorldTestClient.join(t.baseUrl, { token: String(welcome.token) });
+    const thirdLeft = new Promise<number>((resolve) => third.room.onLeave((code: number) => resolve(code)));
+    assert.equal((await third.next("welcome")).playerId, id);
+    assert.equal((await second.waitClosed()).code, CLOSE_REPLACED);
+    const copies = [...t.server.world.world.players.values()].filter((p) => p.id === id);
+    assert.equal(copies.length, 1);
+    // Simultaneous logins of one account end with one player and one live connection.
+    const logins = await Promise.all([1, 2, 3].map(() => WsTestClient.connect(`${t.wsUrl}?token=${welcome.token}`)));
+    const welcomes = await Promise.all(logins.map((c) => c.next("welcome")));
+    assert.ok(welcomes.every((w) => w.playerId === id));
+    await sleep(300);
+    assert.equal(logins.filter((c) => c.closed === undefined).length, 1);
+    assert.equal([...t.server.world.world.players.values()].filter((p) => p.id === id).length, 1);
+    // …and the Colyseus session was taken over by them.
+    assert.equal(await thirdLeft, CLOSE_REPLACED);
+    assert.ok(third.events.some((e) => e.type === "error" && e.data.code === "SESSION_REPLACED"));
+    for (const c of logins) c.close();
+  });
+
+  it("records logins and logouts in playerSessions", async () => {
+    const c = await WorldTestClient.join(t.baseUrl, { name: "Sessioner" });
+    const id = String((await c.next("welcome")).playerId);
+    await sleep(200);
+    await c.room.leave();
+    await until(() => (t.server.world.world.players.has(id) ? undefined : true), "the player leaves on logout");
+    await sleep(200);
+    const rows = await t.server.db.em().find(PlayerSession, { characterId: id });
+    assert.equal(rows.length, 1);
+    assert.equal(rows[0]!.transport, "colyseus");
+    assert.ok(rows[0]!.loginAt instanceof Date);
+    assert.ok(rows[0]!.logoutAt instanceof Date);
+    assert.equal(rows[0]!.logoutReason, "logout");
+  });
+
+  it("refuses someone else's character with 4003", async () => {
+    const owner = await WsTestClient.connect(`${t.wsUrl}?name=Owner`);
+    const id = String((await owner.next("welcome")).characterId);
+    const thief = await WsTestClient.connect(`${t.wsUrl}?characterId=${id}`);
+    assert.equal((await thief.next("error")).code, "FORBIDDEN");
+    assert.equal((await thief.waitClosed()).code, 4003);
+    await assert.rejects(WorldTestClient.join(t.baseUrl, { characterId: id }));
+    owner.close();
+  });
+});
+
+forEachDialect("the world: persistence", (db) => {
+  it("autosaves every SAVE_INTERVAL, saves on leave, and a player's state survives a restart", async function () {
+    this.timeout(30_000);
+    const world = makeWorldDir();
+    const env = { ...FAST, SAVE_INTERVAL: "1", DATABASE_URL: db.url, JWT_SECRET: "restart-secret-0123456789abcdef" };
+    try {
+      let t = await startTestServer(env, "bundled", world);
+      const a = await WsTestClient.connect(`${t.wsUrl}?name=Survivor`);
+      const welcome = await a.next("welcome");
+      const id = String(welcome.characterId);
+      a.send("player:move", { x: 3, z: 2 });
+      // Autosave, while still connected.
+      const saved = await (async () => {
+        const deadline = Date.now() + 5_000;
+        while (Date.now() < deadline) {
+          const row = await t.server.db.em().findOne(Character, { id });
+          if (row && Number(row.positionX) === 3 && Number(row.positionZ) === 2) return row;
+          await sleep(100);
+        }
+        return undefined;
+      })();
+      assert.ok(saved, "the autosave wrote the new position while the player was online");
+      const inventoryBefore = t.server.world.world.players.get(id)!.data.inventory;
+      a.close();
+      await t.close();
+
+      t = await startTestServer(env, "bundled", world);
+      const b = await WsTestClient.connect(`${t.wsUrl}?token=${welcome.token}`);
+      const again = await b.next("welcome");
+      assert.equal(again.characterId, id);
+      const sync = await b.next("player:sync");
+      assert.deepEqual(sync.position, { x: 3, y: 10, z: 2 });
+      assert.deepEqual(t.server.world.world.players.get(id)!.data.inventory, inventoryBefore);
+      b.close();
+      await t.close();
+    } finally {
+      fs.rmSync(world, { recursive: true, force: true });
+    }
+  });
+});
