@@ -12,6 +12,7 @@ import { TokenError, type Principal, type TokenService } from "../src/auth/token
 import { SKILLS } from "../src/game/skills.ts";
 import type { Player } from "../src/game/world/Player.ts";
 import { playerSync, TICK_MS, type World } from "../src/game/world/World.ts";
+import type { ServerMetrics } from "../src/metrics.ts";
 import { admit, InputLimiter } from "../src/sessions/inputLimiter.ts";
 import type { Connection, WorldService } from "../src/sessions/WorldService.ts";
 import { PlayerLoadError } from "../src/persistence/players.ts";
@@ -27,6 +28,7 @@ export const RECONNECT_SECONDS = 30;
 
 export interface WorldRoomServices {
   service: WorldService;
+  metrics?: ServerMetrics;
   tokens: TokenService;
   anonymousMode: boolean;
   tickMs?: number;
@@ -170,11 +172,13 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
 
   /** One tick: the game, then the schema mirror, then one patch for every client. */
   tickOnce(): void {
+    const started = performance.now();
     const { service } = this.services;
     service.tick();
     this.state.tick = service.world.tick;
     for (const player of service.world.players.values()) this.mirror(player);
     this.broadcastPatch();
+    this.services.metrics?.recordTick(performance.now() - started);
   }
 
   // ---- schema mirroring ------------------------------------------------------------------

@@ -20,6 +20,7 @@ import type { ContentRegistry } from "./manifests/registry.ts";
 import { inputHandlers } from "./game/events.ts";
 import { World } from "./game/world/World.ts";
 import type { Logger } from "./logger.ts";
+import { ServerMetrics } from "./metrics.ts";
 import { Saver } from "./sessions/Saver.ts";
 import { WorldService } from "./sessions/WorldService.ts";
 import { worldSessionHandler } from "./ws/worldHandler.ts";
@@ -71,10 +72,8 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
     const isAllowedOrigin = createOriginCheck(config.cors);
     installColyseusCors(isAllowedOrigin);
 
+    const metrics = new ServerMetrics();
     const httpServer = http.createServer();
-    const app = createApp({ config, logger, tokens, adminCode: secrets.adminCode, probe: db.probe, isAllowedOrigin, content });
-    httpServer.on("request", app);
-
     const saver = new Saver(db, logger.child({ component: "saver" }));
     const world = new World({
       content,
@@ -86,6 +85,19 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
       handlers: inputHandlers({ checkAdminCode: (code) => safeEqual(code, secrets.adminCode) }),
     });
     const service = new WorldService({ world, db, content, saver, logger: logger.child({ component: "world" }) });
+
+    const app = createApp({
+      config,
+      logger,
+      tokens,
+      adminCode: secrets.adminCode,
+      probe: db.probe,
+      isAllowedOrigin,
+      content,
+      metrics: () => metrics.snapshot({ players: world.players.size, connections: service.onlineCount }),
+      resetMetrics: () => metrics.reset(),
+    });
+    httpServer.on("request", app);
 
     const gateway = new WsGateway({
       tokens,
@@ -104,7 +116,7 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
       greet: false,
       logger: logger.child({ component: "colyseus" }),
     });
-    colyseus.define(WORLD_ROOM, worldRoomClass({ service, tokens, anonymousMode: config.anonymousMode, tickMs: config.tickMs }));
+    colyseus.define(WORLD_ROOM, worldRoomClass({ service, metrics, tokens, anonymousMode: config.anonymousMode, tickMs: config.tickMs }));
     await colyseus.listen(config.port, config.host);
     // The world runs from startup, with or without Colyseus clients (/ws clients need it too).
     await matchMaker.createRoom(WORLD_ROOM, {});
@@ -120,6 +132,7 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
         await colyseus.gracefullyShutdown(false);
         httpServer.closeAllConnections();
         await db.close();
+        metrics.stop();
         logger.info("shutdown complete");
       })();
       return closing;

@@ -30,6 +30,9 @@ export interface AppDeps {
   probe: DatabaseProbe;
   isAllowedOrigin: OriginCheck;
   content: ContentRegistry;
+  /** Server metrics for admins (`GET /api/admin/metrics`). */
+  metrics?: () => object;
+  resetMetrics?: () => void;
   /** Extra routers mounted by later layers (content, API, agents) before the 404 handler. */
   mount?: (app: Application, guards: { auth: RequestHandler; rest: RequestHandler; authAttempt: RequestHandler }) => void;
 }
@@ -45,14 +48,22 @@ export function createApp(deps: AppDeps): Application {
 
   const limits = createRateLimiters(config.rateLimitDisabled);
   const auth = requireAuth(deps.tokens);
+  const admin = requireAdmin(deps.tokens, deps.adminCode);
 
   app.use(healthRoutes(config, deps.probe));
   app.use(manifestRoutes(config.manifestDir));
   app.use("/api", limits.rest);
   app.use("/api/auth", limits.auth, authRoutes(config, deps.tokens));
   app.use(dataRoutes(deps.content, auth));
+  app.get("/api/admin/metrics", limits.adminAttempts, admin, (_req, res) => {
+    res.json({ success: true, metrics: deps.metrics?.() ?? {} });
+  });
+  app.post("/api/admin/metrics/reset", limits.adminAttempts, admin, (_req, res) => {
+    deps.resetMetrics?.();
+    res.json({ success: true });
+  });
   // Failed admin logins count as authentication attempts; a logged-in admin's polling does not.
-  app.use(MONITOR_PATH, limits.adminAttempts, requireAdmin(deps.tokens, deps.adminCode), monitor() as unknown as RequestHandler);
+  app.use(MONITOR_PATH, limits.adminAttempts, admin, monitor() as unknown as RequestHandler);
   deps.mount?.(app, { auth, rest: limits.rest, authAttempt: limits.auth });
 
   app.use(notFoundHandler);

@@ -105,3 +105,27 @@ describe("POST /api/auth/anonymous", () => {
     }
   });
 });
+
+describe("GET /api/admin/metrics", () => {
+  it("gives admins tick, event-loop, CPU and memory figures, and nobody else", async () => {
+    const t = await startTestServer({ ADMIN_CODE: "metrics-code", TICK_MS: "20" });
+    try {
+      assert.equal((await fetch(`${t.baseUrl}/api/admin/metrics`)).status, 401);
+      const player = t.server.tokens.signServiceToken({ accountId: "p" }, 60);
+      assert.equal((await fetch(`${t.baseUrl}/api/admin/metrics`, { headers: { Authorization: `Bearer ${player}` } })).status, 403);
+      await new Promise((r) => setTimeout(r, 200));
+      const res = await fetch(`${t.baseUrl}/api/admin/metrics`, { headers: { Authorization: basic("ops", "metrics-code") } });
+      assert.equal(res.status, 200);
+      const { metrics } = await res.json();
+      assert.ok(metrics.ticks.count > 0, "ticks were counted");
+      assert.equal(typeof metrics.ticks.p99Ms, "number");
+      assert.equal(typeof metrics.eventLoopDelay.p99Ms, "number");
+      assert.ok(metrics.memory.rssBytes > 0);
+      assert.equal(metrics.players, 0);
+      const reset = await fetch(`${t.baseUrl}/api/admin/metrics/reset`, { method: "POST", headers: { Authorization: basic("ops", "metrics-code") } });
+      assert.equal(reset.status, 200);
+    } finally {
+      await t.close();
+    }
+  });
+});

@@ -1,0 +1,60 @@
+/**
+ * Server metrics for operators and benchmarks: tick durations (game step + schema mirror + patch),
+ * event-loop delay, CPU and memory. Served to admins at `GET /api/admin/metrics`.
+ */
+import { monitorEventLoopDelay } from "node:perf_hooks";
+
+/** Tick durations kept for percentiles (the last 100 minutes at 600 ms). */
+export const TICK_SAMPLES = 10_000;
+
+function percentile(sorted: Float64Array, p: number): number {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+export class ServerMetrics {
+  private readonly ticks = new Float64Array(TICK_SAMPLES);
+  private tickCount = 0;
+  private readonly loop: ReturnType<typeof monitorEventLoopDelay>;
+  private cpuStart = process.cpuUsage();
+  private since = performance.now();
+
+  constructor() {
+    this.loop = monitorEventLoopDelay({ resolution: 10 });
+    this.loop.enable();
+  }
+
+  recordTick(ms: number): void {
+    this.ticks[this.tickCount % TICK_SAMPLES] = ms;
+    this.tickCount++;
+  }
+
+  reset(): void {
+    this.tickCount = 0;
+    this.loop.reset();
+    this.cpuStart = process.cpuUsage();
+    this.since = performance.now();
+  }
+
+  snapshot(extra: Record<string, unknown> = {}): object {
+    const n = Math.min(this.tickCount, TICK_SAMPLES);
+    const sorted = this.ticks.slice(0, n).sort();
+    const elapsedMs = performance.now() - this.since;
+    const cpu = process.cpuUsage(this.cpuStart);
+    const mem = process.memoryUsage();
+    const ns = (v: number) => Math.round((v / 1e6) * 100) / 100;
+    return {
+      windowMs: Math.round(elapsedMs),
+      ticks: { count: this.tickCount, p50Ms: percentile(sorted, 50), p99Ms: percentile(sorted, 99), maxMs: n > 0 ? sorted[n - 1] : 0 },
+      eventLoopDelay: { p50Ms: ns(this.loop.percentile(50)), p99Ms: ns(this.loop.percentile(99)), maxMs: ns(this.loop.max) },
+      // CPU time over wall time: 1.0 is one core fully busy.
+      cpu: { userMs: Math.round(cpu.user / 1000), systemMs: Math.round(cpu.system / 1000), cores: Math.round(((cpu.user + cpu.system) / 1000 / elapsedMs) * 100) / 100 },
+      memory: { rssBytes: mem.rss, heapUsedBytes: mem.heapUsed },
+      ...extra,
+    };
+  }
+
+  stop(): void {
+    this.loop.disable();
+  }
+}
