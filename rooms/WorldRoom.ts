@@ -8,7 +8,8 @@
  */
 import { CloseCode, Room, ServerError, type AuthContext, type Client } from "@colyseus/core";
 import { Encoder, StateView } from "@colyseus/schema";
-import { TokenError, type Principal, type TokenService } from "../src/auth/tokens.ts";
+import type { Authenticator } from "../src/auth/Authenticator.ts";
+import { TokenError, type Principal } from "../src/auth/tokens.ts";
 import { SKILLS } from "../src/game/skills.ts";
 import type { Player } from "../src/game/world/Player.ts";
 import { playerSync, TICK_MS, type World } from "../src/game/world/World.ts";
@@ -29,7 +30,7 @@ export const RECONNECT_SECONDS = 30;
 export interface WorldRoomServices {
   service: WorldService;
   metrics?: ServerMetrics;
-  tokens: TokenService;
+  auth: Authenticator;
   anonymousMode: boolean;
   tickMs?: number;
 }
@@ -73,15 +74,15 @@ class ColyseusConnection implements Connection {
 }
 
 /** Token from the SDK (`client.auth.token`) or, failing that, the `token` join option. */
-function authenticate(services: WorldRoomServices, token: string | undefined, options: { token?: unknown }): WorldAuth {
+async function authenticate(services: WorldRoomServices, token: string | undefined, options: { token?: unknown }): Promise<WorldAuth> {
   const raw = token || (typeof options?.token === "string" ? options.token : undefined);
   if (!raw) {
     if (!services.anonymousMode) throw new ServerError(401, "a bearer token is required");
-    const { principal, token: issued } = services.tokens.issueAnonymous();
+    const { principal, token: issued } = await services.auth.issueAnonymous();
     return { principal, issuedToken: issued };
   }
   try {
-    return { principal: services.tokens.verify(raw), issuedToken: undefined };
+    return { principal: await services.auth.authenticate(raw), issuedToken: undefined };
   } catch (err) {
     if (err instanceof TokenError) throw new ServerError(401, err.message);
     throw err;

@@ -8,6 +8,7 @@ import { matchMaker, Server as ColyseusServer } from "@colyseus/core";
 import { WebSocketTransport } from "@colyseus/ws-transport";
 import { WORLD_ROOM, worldRoomClass } from "../rooms/WorldRoom.ts";
 import { safeEqual } from "./auth/middleware.ts";
+import { Authenticator } from "./auth/Authenticator.ts";
 import { TokenService } from "./auth/tokens.ts";
 import type { Config } from "./config/env.ts";
 import { resolveSecrets } from "./config/secrets.ts";
@@ -49,6 +50,7 @@ export interface GameServer {
   readonly content: ContentRegistry;
   readonly world: WorldService;
   readonly tokens: TokenService;
+  readonly auth: Authenticator;
   readonly adminCode: string;
   /** Stops accepting, lets rooms save, closes the database. Idempotent. */
   close(): Promise<void>;
@@ -69,6 +71,7 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
   try {
     await syncItemDefinitions(db, content);
     const tokens = new TokenService({ jwtSecret: secrets.jwtSecret, idp: config.idp });
+    const auth = new Authenticator(tokens, db);
     const isAllowedOrigin = createOriginCheck(config.cors);
     installColyseusCors(isAllowedOrigin);
 
@@ -89,7 +92,7 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
     const app = createApp({
       config,
       logger,
-      tokens,
+      auth,
       adminCode: secrets.adminCode,
       probe: db.probe,
       isAllowedOrigin,
@@ -100,7 +103,7 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
     httpServer.on("request", app);
 
     const gateway = new WsGateway({
-      tokens,
+      auth,
       anonymousMode: config.anonymousMode,
       logger: logger.child({ component: "ws" }),
       handler: worldSessionHandler(service, logger.child({ component: "ws" })),
@@ -116,7 +119,7 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
       greet: false,
       logger: logger.child({ component: "colyseus" }),
     });
-    colyseus.define(WORLD_ROOM, worldRoomClass({ service, metrics, tokens, anonymousMode: config.anonymousMode, tickMs: config.tickMs }));
+    colyseus.define(WORLD_ROOM, worldRoomClass({ service, metrics, auth, anonymousMode: config.anonymousMode, tickMs: config.tickMs }));
     await colyseus.listen(config.port, config.host);
     // The world runs from startup, with or without Colyseus clients (/ws clients need it too).
     await matchMaker.createRoom(WORLD_ROOM, {});
@@ -138,7 +141,7 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
       return closing;
     };
 
-    return { config, port, httpServer, colyseus, gateway, db, content, world: service, tokens, adminCode: secrets.adminCode, close };
+    return { config, port, httpServer, colyseus, gateway, db, content, world: service, tokens, auth, adminCode: secrets.adminCode, close };
   } catch (err) {
     await db.close();
     throw err;

@@ -5,7 +5,8 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { Request, RequestHandler } from "express";
 import { ForbiddenError, UnauthorizedError } from "../http/errors.ts";
-import { bearerToken, TokenError, type Principal, type TokenService } from "./tokens.ts";
+import type { Authenticator } from "./Authenticator.ts";
+import { bearerToken, TokenError, type Principal } from "./tokens.ts";
 
 declare module "express-serve-static-core" {
   interface Request {
@@ -18,20 +19,20 @@ export function safeEqual(a: string, b: string): boolean {
   return timingSafeEqual(createHash("sha256").update(a).digest(), createHash("sha256").update(b).digest());
 }
 
-function principalOf(req: Request, tokens: TokenService): Principal | undefined {
+async function principalOf(req: Request, auth: Authenticator): Promise<Principal | undefined> {
   const token = bearerToken(req.get("authorization"));
   if (token === undefined) return undefined;
   try {
-    return tokens.verify(token);
+    return await auth.authenticate(token);
   } catch (err) {
     if (err instanceof TokenError) throw new UnauthorizedError(err.message);
     throw err;
   }
 }
 
-export function requireAuth(tokens: TokenService): RequestHandler {
-  return (req, _res, next) => {
-    const principal = principalOf(req, tokens);
+export function requireAuth(auth: Authenticator): RequestHandler {
+  return async (req, _res, next) => {
+    const principal = await principalOf(req, auth);
     if (principal === undefined) throw new UnauthorizedError("missing bearer token");
     req.principal = principal;
     next();
@@ -53,15 +54,15 @@ export const ADMIN_REALM = 'Basic realm="rs-world-server admin", charset="UTF-8"
  * (any user name), or a bearer token with the admin role. No credentials: 401 with a basic-auth
  * challenge; a valid non-admin token: 403.
  */
-export function requireAdmin(tokens: TokenService, adminCode: string): RequestHandler {
-  return (req, res, next) => {
+export function requireAdmin(auth: Authenticator, adminCode: string): RequestHandler {
+  return async (req, res, next) => {
     const password = basicPassword(req.get("authorization"));
     if (password !== undefined) {
       if (safeEqual(password, adminCode)) return next();
       res.setHeader("WWW-Authenticate", ADMIN_REALM);
       throw new UnauthorizedError("wrong admin code");
     }
-    const principal = principalOf(req, tokens);
+    const principal = await principalOf(req, auth);
     if (principal === undefined) {
       res.setHeader("WWW-Authenticate", ADMIN_REALM);
       throw new UnauthorizedError("admin authentication required");

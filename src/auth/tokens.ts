@@ -2,12 +2,14 @@
  * Bearer tokens (PROTOCOL.md "Tokens"):
  * - service tokens (anonymous identities, agents, admins) are HS256 JWTs signed with `JWT_SECRET`;
  * - identity-provider tokens are JWTs whose `aud` is `PUBLIC_IDP_APP_ID`, verified with
- *   `IDP_APP_SECRET` (HS256).
+ *   `IDP_APP_SECRET` (HS256) or, when `IDP_JWKS_URL` is set, with the provider's published keys
+ *   (RS256/ES256/PS256/EdDSA).
  * Both are accepted wherever a bearer token is. The algorithm is pinned, so `alg: none` and
  * key-confusion tokens are refused.
  */
-import { randomUUID } from "node:crypto";
+import { randomUUID, type KeyObject } from "node:crypto";
 import jwt from "jsonwebtoken";
+import { JwksClient } from "./jwks.ts";
 
 export const SERVICE_TOKEN_ISSUER = "rs-world-server";
 /** Anonymous identities last a week: long enough to come back as the same temporary player. */
@@ -21,8 +23,12 @@ export interface Principal {
   role: Role;
   anonymous: boolean;
   source: "service" | "idp";
-  /** Agent tokens are scoped to one character. */
+  /** Agent tokens are scoped to one character… */
   characterId?: string;
+  /** …and name their agent. */
+  agentId?: string;
+  /** Identity-provider subject (`sub`), before it is mapped to an account. */
+  idpSubject?: string;
 }
 
 export class TokenError extends Error {
@@ -34,7 +40,7 @@ export class TokenError extends Error {
 
 export interface TokenSettings {
   jwtSecret: string;
-  idp: { appId: string | undefined; appSecret: string | undefined };
+  idp: { appId: string | undefined; appSecret: string | undefined; jwksUrl?: string | undefined };
 }
 
 interface ServiceClaims {
@@ -42,21 +48,27 @@ interface ServiceClaims {
   role: Role;
   anon?: boolean;
   cid?: string;
+  agt?: string;
 }
+
+const ASYMMETRIC: jwt.Algorithm[] = ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512"];
 
 export class TokenService {
   private readonly settings: TokenSettings;
+  private readonly jwks: JwksClient | undefined;
   constructor(settings: TokenSettings) {
     this.settings = settings;
+    this.jwks = settings.idp.jwksUrl !== undefined ? new JwksClient(settings.idp.jwksUrl) : undefined;
   }
 
   signServiceToken(
-    principal: { accountId: string; role?: Role; anonymous?: boolean; characterId?: string },
+    principal: { accountId: string; role?: Role; anonymous?: boolean; characterId?: string; agentId?: string },
     ttlSeconds: number,
   ): string {
     const claims: ServiceClaims = { sub: principal.accountId, role: principal.role ?? "player" };
     if (principal.anonymous) claims.anon = true;
     if (principal.characterId !== undefined) claims.cid = principal.characterId;
+    if (principal.agentId !== undefined) claims.agt = principal.agentId;
     return jwt.sign(claims, this.settings.jwtSecret, {
       algorithm: "HS256",
       issuer: SERVICE_TOKEN_ISSUER,
@@ -71,15 +83,15 @@ export class TokenService {
     return { principal, token: this.signServiceToken(principal, ANONYMOUS_TOKEN_TTL_S) };
   }
 
-  /** Verifies a bearer token of either kind; throws {@link TokenError} when it is not valid. */
-  verify(token: string): Principal {
+  /** Verifies a bearer token of either kind; rejects with {@link TokenError} when it is not valid. */
+  async verify(token: string): Promise<Principal> {
     if (typeof token !== "string" || token.length === 0 || token.length > 8192) {
       throw new TokenError("malformed token");
     }
     const decoded = jwt.decode(token, { complete: true });
     if (decoded === null || typeof decoded.payload !== "object") throw new TokenError("malformed token");
     if (decoded.payload.iss === SERVICE_TOKEN_ISSUER) return this.verifyService(token);
-    return this.verifyIdp(token);
+    return this.verifyIdp(token, decoded.header);
   }
 
   private verifyService(token: string): Principal {
@@ -98,22 +110,40 @@ export class TokenService {
     }
     const principal: Principal = { accountId: payload.sub, role, anonymous: payload.anon === true, source: "service" };
     if (typeof payload.cid === "string") principal.characterId = payload.cid;
+    if (typeof payload.agt === "string") principal.agentId = payload.agt;
     return principal;
   }
 
-  private verifyIdp(token: string): Principal {
+  private async verifyIdp(token: string, header: jwt.JwtHeader): Promise<Principal> {
     const { appId, appSecret } = this.settings.idp;
-    if (appId === undefined || appSecret === undefined) {
+    if (appId === undefined || (appSecret === undefined && this.jwks === undefined)) {
       throw new TokenError("identity-provider tokens are not accepted: no identity provider is configured");
+    }
+    let key: jwt.Secret | KeyObject;
+    let algorithms: jwt.Algorithm[];
+    if (this.jwks !== undefined) {
+      if (typeof header.kid !== "string") throw new TokenError("invalid identity-provider token: no key id");
+      let found;
+      try {
+        found = await this.jwks.key(header.kid);
+      } catch (err) {
+        throw new TokenError(`identity-provider keys unavailable: ${(err as Error).message}`);
+      }
+      if (found === undefined) throw new TokenError("invalid identity-provider token: unknown key id");
+      key = found;
+      algorithms = ASYMMETRIC;
+    } else {
+      key = appSecret!;
+      algorithms = ["HS256"];
     }
     let payload: jwt.JwtPayload;
     try {
-      payload = jwt.verify(token, appSecret, { algorithms: ["HS256"], audience: appId }) as jwt.JwtPayload;
+      payload = jwt.verify(token, key, { algorithms, audience: appId }) as jwt.JwtPayload;
     } catch (err) {
       throw new TokenError(`invalid identity-provider token: ${(err as Error).message}`);
     }
     if (typeof payload.sub !== "string" || payload.sub === "") throw new TokenError("invalid identity-provider token: no subject");
-    return { accountId: `idp:${payload.sub}`, role: "player", anonymous: false, source: "idp" };
+    return { accountId: `idp:${payload.sub}`, role: "player", anonymous: false, source: "idp", idpSubject: payload.sub };
   }
 }
 

@@ -5,7 +5,7 @@
 import { monitor } from "@colyseus/monitor";
 import express, { type Application, type RequestHandler } from "express";
 import { requireAdmin, requireAuth } from "../auth/middleware.ts";
-import type { TokenService } from "../auth/tokens.ts";
+import type { Authenticator } from "../auth/Authenticator.ts";
 import type { Config } from "../config/env.ts";
 import type { DatabaseProbe } from "../db/probe.ts";
 import type { Logger } from "../logger.ts";
@@ -25,7 +25,7 @@ export const MONITOR_PATH = "/colyseus";
 export interface AppDeps {
   config: Config;
   logger: Logger;
-  tokens: TokenService;
+  auth: Authenticator;
   adminCode: string;
   probe: DatabaseProbe;
   isAllowedOrigin: OriginCheck;
@@ -47,13 +47,13 @@ export function createApp(deps: AppDeps): Application {
   app.use(express.json({ limit: JSON_BODY_LIMIT }));
 
   const limits = createRateLimiters(config.rateLimitDisabled);
-  const auth = requireAuth(deps.tokens);
-  const admin = requireAdmin(deps.tokens, deps.adminCode);
+  const auth = requireAuth(deps.auth);
+  const admin = requireAdmin(deps.auth, deps.adminCode);
 
   app.use(healthRoutes(config, deps.probe));
   app.use(manifestRoutes(config.manifestDir));
   app.use("/api", limits.rest);
-  app.use("/api/auth", limits.auth, authRoutes(config, deps.tokens));
+  app.use("/api/auth", limits.auth, authRoutes(config, deps.auth));
   app.use(dataRoutes(deps.content, auth));
   app.get("/api/admin/metrics", limits.adminAttempts, admin, (_req, res) => {
     res.json({ success: true, metrics: deps.metrics?.() ?? {} });

@@ -8,7 +8,8 @@
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import { WebSocketServer, type RawData, type WebSocket } from "ws";
-import { TokenError, type Principal, type TokenService } from "../auth/tokens.ts";
+import type { Authenticator } from "../auth/Authenticator.ts";
+import { TokenError, type Principal } from "../auth/tokens.ts";
 import type { Logger } from "../logger.ts";
 import { admit, InputLimiter } from "../sessions/inputLimiter.ts";
 import { encode, errorEvent, MAX_FRAME_BYTES, parseFrame, type Envelope } from "./envelope.ts";
@@ -60,7 +61,7 @@ export const greetingOnlyHandler: WsSessionHandler = {
 };
 
 export interface WsGatewayOptions {
-  tokens: TokenService;
+  auth: Authenticator;
   anonymousMode: boolean;
   logger: Logger;
   handler?: WsSessionHandler;
@@ -119,12 +120,17 @@ export class WsGateway {
     const queryToken = query.get("token");
 
     if (queryToken !== null && queryToken !== "") {
-      this.authenticate(ws, query, queryToken);
+      void this.authenticate(ws, query, queryToken);
       return;
     }
     if (this.options.anonymousMode) {
-      const { principal, token } = this.options.tokens.issueAnonymous();
-      this.start(ws, principal, query, token);
+      this.options.auth.issueAnonymous().then(
+        ({ principal, token }) => this.start(ws, principal, query, token),
+        (err: unknown) => {
+          this.options.logger.error({ err }, "/ws: issuing an anonymous identity failed");
+          ws.close(1011, "server error");
+        },
+      );
       return;
     }
     // No token yet: the first message must be `authenticate`.
@@ -143,21 +149,25 @@ export class WsGateway {
         ws.close(CLOSE_NOT_AUTHENTICATED, "not authenticated");
         return;
       }
-      this.authenticate(ws, query, token);
+      void this.authenticate(ws, query, token);
     });
   }
 
-  private authenticate(ws: WebSocket, query: URLSearchParams, token: string): void {
+  private async authenticate(ws: WebSocket, query: URLSearchParams, token: string): Promise<void> {
     let principal: Principal;
     try {
-      principal = this.options.tokens.verify(token);
+      principal = await this.options.auth.authenticate(token);
     } catch (err) {
-      if (!(err instanceof TokenError)) throw err;
-      ws.send(errorEvent("NOT_AUTHENTICATED", err.message));
-      ws.close(CLOSE_NOT_AUTHENTICATED, "invalid token");
+      if (err instanceof TokenError) {
+        ws.send(errorEvent("NOT_AUTHENTICATED", err.message));
+        ws.close(CLOSE_NOT_AUTHENTICATED, "invalid token");
+      } else {
+        this.options.logger.error({ err }, "/ws authentication failed");
+        ws.close(1011, "server error");
+      }
       return;
     }
-    this.start(ws, principal, query, undefined);
+    if (ws.readyState === ws.OPEN) this.start(ws, principal, query, undefined);
   }
 
   private start(ws: WebSocket, principal: Principal, query: URLSearchParams, issuedToken: string | undefined): void {

@@ -2,7 +2,9 @@ import assert from "node:assert/strict";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { pino } from "pino";
+import { Authenticator } from "../../src/auth/Authenticator.ts";
 import { TokenService } from "../../src/auth/tokens.ts";
+import { openDatabase } from "../../src/db/orm.ts";
 import { loadConfig } from "../../src/config/env.ts";
 import { createApp } from "../../src/http/app.ts";
 import { createOriginCheck } from "../../src/http/cors.ts";
@@ -14,10 +16,11 @@ import { startTestServer, type TestServer } from "../support/server.ts";
 /** The Express app alone, over real HTTP, with routes that fail on purpose. */
 async function appWithFailingRoutes(env: Record<string, string>): Promise<{ url: string; close(): Promise<void> }> {
   const config = loadConfig({ LOG_LEVEL: "silent", ...env });
+  const db = await openDatabase(loadConfig({ NODE_ENV: "test", DATABASE_URL: "sqlite::memory:" }), pino({ level: "silent" }));
   const app = createApp({
     config,
     logger: pino({ level: "silent" }),
-    tokens: new TokenService({ jwtSecret: "k".repeat(32), idp: config.idp }),
+    auth: new Authenticator(new TokenService({ jwtSecret: "k".repeat(32), idp: config.idp }), db),
     adminCode: "code",
     probe: new DatabaseProbe("sqlite", async () => 1),
     isAllowedOrigin: createOriginCheck(config.cors),
@@ -40,7 +43,10 @@ async function appWithFailingRoutes(env: Record<string, string>): Promise<{ url:
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise<void>((r) => server.close(() => r())),
+    close: async () => {
+      await new Promise<void>((r) => server.close(() => r()));
+      await db.close();
+    },
   };
 }
 

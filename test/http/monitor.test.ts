@@ -87,7 +87,7 @@ describe("POST /api/auth/anonymous", () => {
       const body = await res.json();
       assert.equal(body.success, true);
       assert.match(body.accountId, /^anon-[0-9a-f-]{36}$/);
-      const principal = t.server.tokens.verify(body.token);
+      const principal = await t.server.tokens.verify(body.token);
       assert.deepEqual(principal, { accountId: body.accountId, role: "player", anonymous: true, source: "service" });
     } finally {
       await t.close();

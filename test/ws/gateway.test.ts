@@ -2,10 +2,14 @@ import assert from "node:assert/strict";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { Room } from "@colyseus/core";
+import { User } from "../../entities/index.ts";
 import { Client as ColyseusClient } from "@colyseus/sdk";
 import jwt from "jsonwebtoken";
 import { pino } from "pino";
+import { Authenticator } from "../../src/auth/Authenticator.ts";
 import { TokenService } from "../../src/auth/tokens.ts";
+import { loadConfig } from "../../src/config/env.ts";
+import { openDatabase } from "../../src/db/orm.ts";
 import { MAX_FRAME_BYTES } from "../../src/ws/envelope.ts";
 import { CLOSE_NOT_AUTHENTICATED, WsGateway } from "../../src/ws/WsGateway.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
@@ -32,7 +36,7 @@ describe("/ws in anonymous mode", () => {
     assert.equal(welcome.anonymous, true);
     assert.match(String(welcome.accountId), /^anon-/);
     assert.equal(typeof welcome.token, "string");
-    assert.equal(t.server.tokens.verify(String(welcome.token)).accountId, welcome.accountId);
+    assert.equal((await t.server.tokens.verify(String(welcome.token))).accountId, welcome.accountId);
     c.close();
 
     const again = await WsTestClient.connect(`${t.wsUrl}?token=${welcome.token}`);
@@ -114,18 +118,22 @@ describe("/ws with an identity provider configured", () => {
   const idpToken = (claims: object, opts: jwt.SignOptions = {}) =>
     jwt.sign({ sub: "user-1", ...claims }, "the-idp-secret", { algorithm: "HS256", audience: "the-app", expiresIn: 60, ...opts });
 
-  it("accepts an identity-provider token in the query", async () => {
+  it("accepts an identity-provider token in the query, creating the account's users row on first use", async () => {
     const c = await WsTestClient.connect(`${t.wsUrl}?token=${idpToken({})}`);
     const welcome = await c.next("welcome");
-    assert.equal(welcome.accountId, "idp:user-1");
+    const user = await t.server.db.em().findOneOrFail(User, { idpUserId: "user-1" });
+    assert.equal(welcome.accountId, user.id);
+    assert.equal(user.anonymous, false);
     assert.equal(welcome.anonymous, false);
     c.close();
   });
 
-  it("accepts a token sent as the first message", async () => {
+  it("accepts a token sent as the first message, as the same account", async () => {
     const c = await WsTestClient.connect(t.wsUrl);
     c.send("authenticate", { token: idpToken({}) });
-    assert.equal((await c.next("welcome")).accountId, "idp:user-1");
+    const user = await t.server.db.em().findOneOrFail(User, { idpUserId: "user-1" });
+    assert.equal((await c.next("welcome")).accountId, user.id);
+    assert.equal(await t.server.db.em().count(User, { idpUserId: "user-1" }), 1);
     c.close();
   });
 
@@ -152,7 +160,8 @@ describe("/ws with an identity provider configured", () => {
 describe("/ws authentication timeout", () => {
   it("closes with 4001 when no authenticate message arrives in time", async () => {
     const tokens = new TokenService({ jwtSecret: "k".repeat(32), idp: { appId: "a", appSecret: "b" } });
-    const gateway = new WsGateway({ tokens, anonymousMode: false, logger: pino({ level: "silent" }), authTimeoutMs: 200 });
+    const db = await openDatabase(loadConfig({ NODE_ENV: "test", DATABASE_URL: "sqlite::memory:" }), pino({ level: "silent" }));
+    const gateway = new WsGateway({ auth: new Authenticator(tokens, db), anonymousMode: false, logger: pino({ level: "silent" }), authTimeoutMs: 200 });
     const server = http.createServer();
     server.on("upgrade", (req, socket, head) => gateway.handleUpgrade(req, socket, head));
     await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
@@ -165,6 +174,7 @@ describe("/ws authentication timeout", () => {
       gateway.close();
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));
+      await db.close();
     }
   });
 });

@@ -5,19 +5,18 @@
  * temporary identity and its service token; with an identity provider configured, 403.
  */
 import { Router } from "express";
-import type { TokenService } from "../../auth/tokens.ts";
-import { ANONYMOUS_TOKEN_TTL_S } from "../../auth/tokens.ts";
+import type { Authenticator } from "../../auth/Authenticator.ts";
 import type { Config } from "../../config/env.ts";
 import { ForbiddenError } from "../errors.ts";
 
-export function authRoutes(config: Config, tokens: TokenService): Router {
+export function authRoutes(config: Config, auth: Authenticator): Router {
   const router = Router();
-  router.post("/anonymous", (_req, res) => {
+  router.post("/anonymous", async (_req, res) => {
     if (!config.anonymousMode) {
       throw new ForbiddenError("anonymous identities are disabled: sign in with the identity provider", "ANONYMOUS_DISABLED");
     }
-    const { principal, token } = tokens.issueAnonymous();
-    res.status(201).json({ success: true, accountId: principal.accountId, token, expiresIn: ANONYMOUS_TOKEN_TTL_S });
+    const { principal, token, expiresIn } = await auth.issueAnonymous();
+    res.status(201).json({ success: true, accountId: principal.accountId, token, expiresIn });
   });
   return router;
 }

@@ -1,0 +1,126 @@
+/**
+ * Shared by the world-load orchestrator (run.ts) and its bots (bots.ts): the bundled content and
+ * its walkable tiles, percentiles, and CPU/RSS readings from /proc.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { pino } from "pino";
+import type { CollisionMap } from "../../src/game/map/CollisionMap.ts";
+import { buildCollision } from "../../src/game/world/World.ts";
+import { loadContent } from "../../src/manifests/loader.ts";
+import type { ContentRegistry } from "../../src/manifests/registry.ts";
+
+export const ROOT = path.resolve(import.meta.dirname, "..", "..");
+export const BUNDLED_MANIFESTS = path.join(ROOT, "world", "assets", "manifests");
+
+/** Messages between the orchestrator and the bots process (over the fork IPC channel). */
+export type ToBots = { type: "start" } | { type: "stop" };
+export type FromBots =
+  | { type: "progress"; connected: number; failed: number; total: number }
+  | { type: "ready"; connected: number; failed: number; rampMs: number }
+  | { type: "report"; report: BotsReport }
+  | { type: "fatal"; message: string };
+
+/** What bots.ts writes for run.ts (and the bench input file it reads). */
+export interface BotsInput {
+  port: number;
+  /** One service token per bot; even indexes use the Colyseus SDK, odd ones `/ws`. */
+  tokens: string[];
+  /** Connections opened per second while ramping up. */
+  rampPerSecond: number;
+}
+
+export interface KindReport {
+  bots: number;
+  connected: number;
+  connectFailures: number;
+  /** Connections that closed during the measured window. */
+  disconnects: number;
+  movesSent: number;
+  /** Moves whose position change was timed (sent while the bot stood still). */
+  latencySamples: number;
+  /** Timed moves that saw no position change within the timeout. */
+  latencyTimeouts: number;
+  latencyP50Ms: number;
+  latencyP99Ms: number;
+  latencyMaxMs: number;
+  chatsSent: number;
+  chatsReceived: number;
+  /** WebSocket payload bytes received (state patches / JSON text). */
+  payloadBytesPerClientPerS: number;
+  /** TCP bytes received (payload + WebSocket framing), from the sockets' counters. */
+  wireBytesPerClientPerS: number;
+  messagesPerClientPerS: number;
+  errors: Record<string, number>;
+}
+
+export interface BotsReport {
+  windowMs: number;
+  colyseus: KindReport;
+  ws: KindReport;
+  /** The bots process itself: CPU (cores, 1.0 = one core busy) and event-loop delay. */
+  process: { cpuCores: number; eventLoopP99Ms: number; eventLoopMaxMs: number; rssBytes: number };
+}
+
+export function percentile(values: readonly number[], p: number): number {
+  if (values.length === 0) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+export function round(v: number, digits = 1): number {
+  const f = 10 ** digits;
+  return Math.round(v * f) / f;
+}
+
+export async function bundledContent(): Promise<ContentRegistry> {
+  const { registry } = await loadContent({
+    dir: BUNDLED_MANIFESTS,
+    cdnUrl: "http://unused.invalid",
+    fallbackCdnUrl: undefined,
+    alwaysFetch: false,
+    skip: false,
+    strictReferences: false,
+    logger: pino({ level: "silent" }),
+  });
+  return registry;
+}
+
+export async function bundledCollision(): Promise<CollisionMap> {
+  return buildCollision(await bundledContent());
+}
+
+/** Every walkable tile of the map. */
+export function walkableTiles(map: CollisionMap): { x: number; z: number }[] {
+  const out: { x: number; z: number }[] = [];
+  const b = map.bounds;
+  for (let z = b.minZ; z <= b.maxZ; z++) for (let x = b.minX; x <= b.maxX; x++) if (map.isWalkable(x, z)) out.push({ x, z });
+  return out;
+}
+
+/** CPU ticks (user + system) and RSS of a process, from /proc (Linux only). */
+export function procStat(pid: number): { cpuTicks: number; rssBytes: number } | undefined {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    // Fields after the command name, which is in parentheses and may contain spaces.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    const utime = Number(fields[11]);
+    const stime = Number(fields[12]);
+    const rssPages = Number(fields[21]);
+    return { cpuTicks: utime + stime, rssBytes: rssPages * 4096 };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whole-machine CPU counters: busy and total jiffies over all cores. */
+export function machineStat(): { busy: number; total: number } {
+  const line = fs.readFileSync("/proc/stat", "utf8").split("\n")[0]!;
+  const v = line.trim().split(/\s+/).slice(1).map(Number);
+  const idle = (v[3] ?? 0) + (v[4] ?? 0);
+  const total = v.slice(0, 8).reduce((a, b) => a + b, 0);
+  return { busy: total - idle, total };
+}
+
+/** Jiffies per second (USER_HZ); 100 on every Linux this runs on. */
+export const CLK_TCK = 100;

@@ -1,0 +1,348 @@
+/* eslint-disable no-console */
+/**
+ * World-load benchmark orchestrator: for each client count, a fresh server process (`node
+ * src/main.ts`) with N characters seeded at random walkable tiles, and a separate bots process
+ * (bots.ts) driving N clients (half Colyseus SDK, half `/ws`) for the measured window.
+ *
+ *   node bench/world-load/run.ts [--clients 100,500,1000,2000] [--seconds 60] [--out <json>]
+ *                                [--ramp 100] [--settle 5] [--keep]
+ *
+ * Reports per N: tick duration p50/p99, event-loop delay p99, server CPU and RSS (from the
+ * server's `/api/admin/metrics` and from /proc), the bots process's CPU, bytes per client per
+ * second, and move-to-position-update latency p50/p99 per client kind. See bench/README.md.
+ */
+import { fork, spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { pino } from "pino";
+import { TokenService } from "../../src/auth/tokens.ts";
+import { loadConfig } from "../../src/config/env.ts";
+import { openDatabase } from "../../src/db/orm.ts";
+import { createCharacter } from "../../src/persistence/players.ts";
+import { Character } from "../../entities/index.ts";
+import {
+  BUNDLED_MANIFESTS,
+  CLK_TCK,
+  ROOT,
+  bundledContent,
+  machineStat,
+  procStat,
+  round,
+  walkableTiles,
+  type BotsInput,
+  type BotsReport,
+  type FromBots,
+} from "./common.ts";
+import { buildCollision } from "../../src/game/world/World.ts";
+
+const JWT_SECRET = "world-load-bench-secret-0123456789abcdef";
+const ADMIN_CODE = "world-load-bench-admin";
+const MAIN = path.join(ROOT, "src", "main.ts");
+const BOTS = path.join(import.meta.dirname, "bots.ts");
+
+const { values: args } = parseArgs({
+  options: {
+    clients: { type: "string", default: "100,500,1000,2000" },
+    seconds: { type: "string", default: "60" },
+    out: { type: "string", default: path.join(import.meta.dirname, "results.json") },
+    ramp: { type: "string", default: "100" },
+    settle: { type: "string", default: "5" },
+    keep: { type: "boolean", default: false },
+  },
+});
+const clientCounts = args.clients.split(",").map((s) => Number(s.trim()));
+const seconds = Number(args.seconds);
+const rampPerSecond = Number(args.ramp);
+const settleMs = Number(args.settle) * 1000;
+if (clientCounts.some((n) => !Number.isInteger(n) || n < 2) || !(seconds > 0) || !(rampPerSecond > 0) || !(settleMs >= 0)) {
+  console.error("usage: run.ts [--clients 100,500,1000,2000] [--seconds 60] [--out file.json] [--ramp 100] [--settle 5] [--keep]");
+  process.exit(2);
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const log = (msg: string) => process.stderr.write(`[world-load ${new Date().toISOString().slice(11, 19)}] ${msg}\n`);
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const port = (srv.address() as net.AddressInfo).port;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+interface ServerMetricsSnapshot {
+  windowMs: number;
+  ticks: { count: number; p50Ms: number; p99Ms: number; maxMs: number };
+  eventLoopDelay: { p50Ms: number; p99Ms: number; maxMs: number };
+  cpu: { userMs: number; systemMs: number; cores: number };
+  memory: { rssBytes: number; heapUsedBytes: number };
+  players: number;
+  connections: number;
+}
+
+async function admin(port: number, method: "GET" | "POST", route: string): Promise<unknown> {
+  const res = await fetch(`http://127.0.0.1:${port}${route}`, {
+    method,
+    headers: { authorization: `Basic ${Buffer.from(`bench:${ADMIN_CODE}`).toString("base64")}` },
+    signal: AbortSignal.timeout(10_000),
+  });
+  if (!res.ok) throw new Error(`${method} ${route}: ${res.status} ${await res.text()}`);
+  return res.json();
+}
+
+/** Seeds one character per bot at random walkable tiles; returns one service token per account. */
+async function seed(env: Record<string, string>, n: number): Promise<string[]> {
+  const config = loadConfig(env, ROOT);
+  const logger = pino({ level: "silent" });
+  const db = await openDatabase(config, logger);
+  try {
+    const content = await bundledContent();
+    const tiles = walkableTiles(buildCollision(content));
+    const tokens = new TokenService({ jwtSecret: JWT_SECRET, idp: { appId: undefined, appSecret: undefined } });
+    const out: string[] = [];
+    const positions: { id: string; x: number; z: number }[] = [];
+    for (let i = 0; i < n; i++) {
+      const accountId = `bench-${i}`;
+      // The project's own character creation (starter kit and all), then a random position.
+      const data = await createCharacter(db, content, accountId, `Bot${i}`);
+      const tile = tiles[Math.floor(Math.random() * tiles.length)]!;
+      positions.push({ id: data.characterId, x: tile.x, z: tile.z });
+      out.push(tokens.signServiceToken({ accountId }, 24 * 3600));
+    }
+    await db.em().transactional(async (em) => {
+      for (const p of positions) await em.nativeUpdate(Character, { id: p.id }, { positionX: p.x, positionZ: p.z });
+    });
+    return out;
+  } finally {
+    await db.close();
+  }
+}
+
+interface Sample {
+  at: number;
+  server?: { cpuTicks: number; rssBytes: number } | undefined;
+  bots?: { cpuTicks: number; rssBytes: number } | undefined;
+  machine: { busy: number; total: number };
+}
+
+function sample(server: ChildProcess, bots: ChildProcess): Sample {
+  return { at: Date.now(), server: procStat(server.pid!), bots: procStat(bots.pid!), machine: machineStat() };
+}
+
+function cores(a: { cpuTicks: number } | undefined, b: { cpuTicks: number } | undefined, ms: number): number | undefined {
+  return a === undefined || b === undefined ? undefined : round((b.cpuTicks - a.cpuTicks) / CLK_TCK / (ms / 1000), 2);
+}
+
+export interface RunResult {
+  clients: number;
+  seconds: number;
+  ok: boolean;
+  error?: string;
+  setup?: { seedMs: number; serverStartMs: number; rampMs: number; connected: number; connectFailures: number };
+  server?: {
+    metrics: ServerMetricsSnapshot;
+    expectedTicks: number;
+    /** From /proc over the window: CPU cores used, RSS at the end and the peak of the samples. */
+    procCpuCores: number | undefined;
+    rssBytes: number | undefined;
+    rssPeakBytes: number;
+    exit: { code: number | null; signal: string | null; shutdownMs: number } | undefined;
+  };
+  bots?: BotsReport & { procCpuCores: number | undefined };
+  machine?: { cpus: number; busyCores: number; otherCores: number | undefined; loadavg: number[] };
+}
+
+async function runOne(n: number): Promise<RunResult> {
+  const result: RunResult = { clients: n, seconds, ok: false };
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "world-load-"));
+  let server: ChildProcess | undefined;
+  let bots: ChildProcess | undefined;
+  const serverLog = path.join(dir, "server.log");
+  const botsLog = path.join(dir, "bots.log");
+  try {
+    fs.cpSync(BUNDLED_MANIFESTS, path.join(dir, "world", "assets", "manifests"), { recursive: true, filter: (src) => !path.basename(src).startsWith(".") });
+    const port = await freePort();
+    const env: Record<string, string> = {
+      NODE_ENV: "test",
+      LOG_LEVEL: "warn",
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      WORLD: path.join(dir, "world"),
+      JWT_SECRET,
+      ADMIN_CODE,
+      DATABASE_URL: `sqlite:${path.join(dir, "bench.sqlite")}`,
+      SAVE_INTERVAL: "60",
+      // REST limits are per address and every bot is 127.0.0.1; the game's own input limits stay on.
+      DISABLE_RATE_LIMIT: "true",
+    };
+
+    let t = Date.now();
+    log(`N=${n}: seeding ${n} characters`);
+    const tokens = await seed(env, n);
+    const seedMs = Date.now() - t;
+
+    t = Date.now();
+    const logFd = fs.openSync(serverLog, "a");
+    server = spawn(process.execPath, [MAIN], { cwd: ROOT, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, stdio: ["ignore", logFd, logFd] });
+    fs.closeSync(logFd);
+    const serverExit = new Promise<{ code: number | null; signal: string | null }>((resolve) => server!.once("exit", (code, signal) => resolve({ code, signal })));
+    let exited = false;
+    void serverExit.then(() => (exited = true));
+    for (;;) {
+      if (exited) throw new Error(`server exited during startup:\n${fs.readFileSync(serverLog, "utf8").slice(-2000)}`);
+      if (Date.now() - t > 60_000) throw new Error("server did not answer /status within 60 s");
+      try {
+        if ((await fetch(`http://127.0.0.1:${port}/status`, { signal: AbortSignal.timeout(1_000) })).ok) break;
+      } catch {
+        // not listening yet
+      }
+      await sleep(100);
+    }
+    const serverStartMs = Date.now() - t;
+    log(`N=${n}: server up on port ${port} (pid ${server.pid}); starting bots`);
+
+    const input: BotsInput = { port, tokens, rampPerSecond };
+    const inputFile = path.join(dir, "bots-input.json");
+    fs.writeFileSync(inputFile, JSON.stringify(input));
+    const botsFd = fs.openSync(botsLog, "a");
+    bots = fork(BOTS, [inputFile], { execPath: process.execPath, stdio: ["ignore", botsFd, botsFd, "ipc"] });
+    fs.closeSync(botsFd);
+    const inbox: FromBots[] = [];
+    let botsExited = false;
+    bots.on("message", (m: FromBots) => {
+      if (m.type === "progress") log(`N=${n}: ${m.connected}/${m.total} connected, ${m.failed} failed`);
+      else inbox.push(m);
+    });
+    bots.once("exit", () => (botsExited = true));
+    const next = async (type: FromBots["type"], timeoutMs: number): Promise<FromBots> => {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const fatal = inbox.find((m) => m.type === "fatal");
+        if (fatal?.type === "fatal") throw new Error(`bots failed: ${fatal.message}`);
+        const i = inbox.findIndex((m) => m.type === type);
+        if (i >= 0) return inbox.splice(i, 1)[0]!;
+        if (botsExited) throw new Error(`bots process exited while waiting for "${type}":\n${fs.readFileSync(botsLog, "utf8").slice(-2000)}`);
+        if (exited) throw new Error(`server exited while waiting for "${type}":\n${fs.readFileSync(serverLog, "utf8").slice(-2000)}`);
+        if (Date.now() > deadline) throw new Error(`no "${type}" from the bots within ${timeoutMs} ms`);
+        await sleep(50);
+      }
+    };
+    const ready = await next("ready", (n / rampPerSecond) * 1000 + 120_000);
+    if (ready.type !== "ready") throw new Error("unexpected message");
+    result.setup = { seedMs, serverStartMs, rampMs: ready.rampMs, connected: ready.connected, connectFailures: ready.failed };
+    log(`N=${n}: ${ready.connected} connected (${ready.failed} failed) in ${ready.rampMs} ms; settling ${settleMs / 1000} s`);
+    if (ready.connected === 0) throw new Error(`no bot could connect:\n${fs.readFileSync(botsLog, "utf8").slice(-2000)}`);
+    await sleep(settleMs);
+
+    // The measured window.
+    await admin(port, "POST", "/api/admin/metrics/reset");
+    bots.send({ type: "start" });
+    const first = sample(server, bots);
+    const samples: Sample[] = [first];
+    log(`N=${n}: measuring for ${seconds} s`);
+    const end = Date.now() + seconds * 1000;
+    while (Date.now() < end) {
+      await sleep(Math.min(5_000, end - Date.now()));
+      samples.push(sample(server, bots));
+      if (exited) throw new Error(`server exited during the run:\n${fs.readFileSync(serverLog, "utf8").slice(-2000)}`);
+    }
+    const metrics = ((await admin(port, "GET", "/api/admin/metrics")) as { metrics: ServerMetricsSnapshot }).metrics;
+    const last = sample(server, bots);
+    bots.send({ type: "stop" });
+    const reported = await next("report", 60_000);
+    if (reported.type !== "report") throw new Error("unexpected message");
+    const windowMs = last.at - first.at;
+    const busyCores = round((last.machine.busy - first.machine.busy) / (last.machine.total - first.machine.total) * os.cpus().length, 2);
+    const serverCores = cores(first.server, last.server, windowMs);
+    const botsCores = cores(first.bots, last.bots, windowMs);
+
+    // Stop: the server first (it saves every player), then make sure the bots are gone.
+    t = Date.now();
+    server.kill("SIGTERM");
+    const exit = await Promise.race([serverExit, sleep(20_000).then(() => undefined)]);
+    const shutdownMs = Date.now() - t;
+    result.server = {
+      metrics,
+      expectedTicks: Math.floor(metrics.windowMs / 600),
+      procCpuCores: serverCores,
+      rssBytes: last.server?.rssBytes,
+      rssPeakBytes: Math.max(...samples.map((s) => s.server?.rssBytes ?? 0), last.server?.rssBytes ?? 0),
+      exit: exit === undefined ? undefined : { ...exit, shutdownMs },
+    };
+    result.bots = { ...reported.report, procCpuCores: botsCores };
+    result.machine = {
+      cpus: os.cpus().length,
+      busyCores,
+      otherCores: serverCores === undefined || botsCores === undefined ? undefined : round(Math.max(0, busyCores - serverCores - botsCores), 2),
+      loadavg: os.loadavg().map((v) => round(v, 2)),
+    };
+    if (exit === undefined) throw new Error("the server did not exit within 20 s of SIGTERM");
+    result.ok = true;
+  } catch (err) {
+    result.error = (err as Error).message;
+    log(`N=${n}: FAILED: ${result.error}`);
+  } finally {
+    if (bots !== undefined && bots.exitCode === null) {
+      await sleep(2_000);
+      if (bots.exitCode === null) bots.kill("SIGKILL");
+    }
+    if (server !== undefined && server.exitCode === null && server.signalCode === null) {
+      server.kill("SIGKILL");
+    }
+    if (args.keep) log(`N=${n}: kept ${dir}`);
+    else fs.rmSync(dir, { recursive: true, force: true });
+  }
+  return result;
+}
+
+function summary(r: RunResult): string {
+  if (!r.ok || r.server === undefined || r.bots === undefined) return `| ${r.clients} | failed: ${r.error ?? "?"} |`;
+  const m = r.server.metrics;
+  const b = r.bots;
+  const mib = (v: number | undefined) => (v === undefined ? "?" : `${Math.round(v / 2 ** 20)}`);
+  return [
+    "",
+    r.clients,
+    `${round(m.ticks.p50Ms, 1)} / ${round(m.ticks.p99Ms, 1)}`,
+    `${m.ticks.count}/${r.server.expectedTicks}`,
+    m.eventLoopDelay.p99Ms,
+    `${m.cpu.cores}`,
+    mib(m.memory.rssBytes),
+    `${b.procCpuCores ?? b.process.cpuCores}`,
+    `${round(b.colyseus.wireBytesPerClientPerS / 1024, 2)} / ${round(b.ws.wireBytesPerClientPerS / 1024, 2)}`,
+    `${b.colyseus.latencyP50Ms} / ${b.colyseus.latencyP99Ms}`,
+    `${b.ws.latencyP50Ms} / ${b.ws.latencyP99Ms}`,
+    "",
+  ].join(" | ").trim();
+}
+
+const results: RunResult[] = [];
+const started = new Date().toISOString();
+for (const n of clientCounts) {
+  const r = await runOne(n);
+  results.push(r);
+  process.stdout.write(`${JSON.stringify(r)}\n`);
+  // Written after every step, so a sweep that dies later keeps what it measured.
+  const doc = {
+    benchmark: "world-load",
+    started,
+    machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, totalMemBytes: os.totalmem(), node: process.version },
+    settings: { seconds, rampPerSecond, settleSeconds: settleMs / 1000, tickMs: 600 },
+    results,
+  };
+  fs.mkdirSync(path.dirname(path.resolve(args.out)), { recursive: true });
+  fs.writeFileSync(args.out, `${JSON.stringify(doc, null, 2)}\n`);
+  await sleep(2_000);
+}
+
+process.stderr.write(
+  "\n| clients | tick p50 / p99 ms | ticks | loop p99 ms | server cores | server RSS MiB | bot cores | KiB/client/s coly / ws | coly move p50 / p99 ms | ws move p50 / p99 ms |\n|---|---|---|---|---|---|---|---|---|---|\n",
+);
+for (const r of results) process.stderr.write(`${summary(r)}\n`);
+process.exit(results.every((r) => r.ok) ? 0 : 1);

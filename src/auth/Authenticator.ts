@@ -1,0 +1,85 @@
+/**
+ * Turns a bearer token into the account it acts for. Identity-provider subjects are mapped to a
+ * `users` row, created on their first use; service-token accounts (anonymous players, agents) get
+ * a row too, so that every account has one. The admin role comes from the token or from the row.
+ */
+import { randomUUID } from "node:crypto";
+import { UniqueConstraintViolationException } from "@mikro-orm/core";
+import { User } from "../../entities/index.ts";
+import type { Database } from "../db/orm.ts";
+import { ANONYMOUS_TOKEN_TTL_S, type Principal, type TokenService } from "./tokens.ts";
+
+/** How long a resolved account is trusted from memory before the database is asked again. */
+export const ACCOUNT_CACHE_MS = 60_000;
+const CACHE_LIMIT = 10_000;
+
+interface CachedAccount {
+  accountId: string;
+  admin: boolean;
+  at: number;
+}
+
+export class Authenticator {
+  readonly tokens: TokenService;
+  private readonly db: Database;
+  private readonly cache = new Map<string, CachedAccount>();
+
+  constructor(tokens: TokenService, db: Database) {
+    this.tokens = tokens;
+    this.db = db;
+  }
+
+  /** Verifies the token and resolves its account; rejects with TokenError when invalid. */
+  async authenticate(token: string): Promise<Principal> {
+    return this.resolve(await this.tokens.verify(token));
+  }
+
+  /** A new temporary identity (anonymous mode), with its `users` row. */
+  async issueAnonymous(): Promise<{ principal: Principal; token: string; expiresIn: number }> {
+    const { principal, token } = this.tokens.issueAnonymous();
+    await this.ensureUser(principal.accountId, { anonymous: true });
+    return { principal, token, expiresIn: ANONYMOUS_TOKEN_TTL_S };
+  }
+
+  async resolve(principal: Principal): Promise<Principal> {
+    const key = principal.idpSubject !== undefined ? `idp:${principal.idpSubject}` : `acc:${principal.accountId}`;
+    let account = this.cache.get(key);
+    if (account === undefined || Date.now() - account.at > ACCOUNT_CACHE_MS) {
+      account = principal.idpSubject !== undefined ? await this.userForSubject(principal.idpSubject) : await this.ensureUser(principal.accountId, { anonymous: principal.anonymous });
+      if (this.cache.size >= CACHE_LIMIT) this.cache.clear();
+      this.cache.set(key, account);
+    }
+    return { ...principal, accountId: account.accountId, role: principal.role === "admin" || account.admin ? "admin" : "player" };
+  }
+
+  private async userForSubject(subject: string): Promise<CachedAccount> {
+    const em = this.db.em();
+    let row = await em.findOne(User, { idpUserId: subject });
+    if (row === null) {
+      try {
+        const created = em.create(User, { id: randomUUID(), idpUserId: subject, anonymous: false, lastLoginAt: new Date() });
+        await em.flush();
+        row = created;
+      } catch (err) {
+        if (!(err instanceof UniqueConstraintViolationException)) throw err;
+        row = await this.db.em().findOneOrFail(User, { idpUserId: subject });
+      }
+    }
+    return { accountId: row.id, admin: row.role === "admin", at: Date.now() };
+  }
+
+  private async ensureUser(accountId: string, opts: { anonymous: boolean }): Promise<CachedAccount> {
+    const em = this.db.em();
+    let row = await em.findOne(User, { id: accountId });
+    if (row === null) {
+      try {
+        row = em.create(User, { id: accountId, anonymous: opts.anonymous });
+        await em.flush();
+      } catch (err) {
+        if (!(err instanceof UniqueConstraintViolationException)) throw err;
+        row = await this.db.em().findOneOrFail(User, { id: accountId });
+      }
+    }
+    return { accountId: row.id, admin: row.role === "admin", at: Date.now() };
+  }
+}
