@@ -18,7 +18,13 @@ import { createApp } from "./http/app.ts";
 import { createOriginCheck, installColyseusCors } from "./http/cors.ts";
 import { loadContent } from "./manifests/loader.ts";
 import type { ContentRegistry } from "./manifests/registry.ts";
+import { AgentService } from "./agents/AgentService.ts";
 import { inputHandlers } from "./game/events.ts";
+import { agentRoutes } from "./http/routes/agents.ts";
+import { apiRoutes } from "./http/routes/api.ts";
+import { voiceRoutes } from "./http/routes/voice.ts";
+import type { Application } from "express";
+import { z } from "zod";
 import { World } from "./game/world/World.ts";
 import type { Logger } from "./logger.ts";
 import { ServerMetrics } from "./metrics.ts";
@@ -51,6 +57,8 @@ export interface GameServer {
   readonly world: WorldService;
   readonly tokens: TokenService;
   readonly auth: Authenticator;
+  readonly agents: AgentService;
+  readonly app: Application;
   readonly adminCode: string;
   /** Stops accepting, lets rooms save, closes the database. Idempotent. */
   close(): Promise<void>;
@@ -88,6 +96,12 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
       handlers: inputHandlers({ checkAdminCode: (code) => safeEqual(code, secrets.adminCode) }),
     });
     const service = new WorldService({ world, db, content, saver, logger: logger.child({ component: "world" }) });
+    const agents = new AgentService({ db, world: service, content, tokens });
+    auth.agentIsLive = (agentId, characterId) => agents.isLive(agentId, characterId);
+    service.serviceEvents.set("agent:goalProgress", {
+      schema: z.strictObject({ goalId: z.string().min(1).max(64), progress: z.int().min(0).max(100) }),
+      handle: (principal, data: { goalId: string; progress: number }) => agents.reportProgress(principal, data),
+    });
 
     const app = createApp({
       config,
@@ -99,6 +113,11 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
       content,
       metrics: () => metrics.snapshot({ players: world.players.size, connections: service.onlineCount }),
       resetMetrics: () => metrics.reset(),
+      mount: (a, guards) => {
+        a.use(apiRoutes({ db, world: service, content, auth: guards.auth, tickMs: config.tickMs }));
+        a.use(agentRoutes(agents, guards.auth));
+        a.use(voiceRoutes({ config, db, world: service, content, auth: guards.auth }));
+      },
     });
     httpServer.on("request", app);
 
@@ -141,7 +160,7 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
       return closing;
     };
 
-    return { config, port, httpServer, colyseus, gateway, db, content, world: service, tokens, auth, adminCode: secrets.adminCode, close };
+    return { config, port, httpServer, colyseus, gateway, db, content, world: service, tokens, auth, agents, app, adminCode: secrets.adminCode, close };
   } catch (err) {
     await db.close();
     throw err;

@@ -94,6 +94,13 @@ abstract class Bot {
     this.timers.push(setTimeout(() => this.chatLoop(), rand(1_000, 30_000)));
   }
 
+  /** Brings the next move forward (see {@link BotsInput.quickStart}). */
+  moveSoon(): void {
+    if (!this.open) return;
+    clearTimeout(this.timers[0]);
+    this.timers[0] = setTimeout(() => this.moveLoop(), rand(100, 1_500));
+  }
+
   stop(): void {
     for (const t of this.timers) clearTimeout(t);
     this.timers = [];
@@ -368,6 +375,7 @@ process.on("message", (msg: ToBots) => {
     wireStart = new Map(bots.map((b) => [b, b.wireBytes()]));
     cpuStart = process.cpuUsage();
     loop.reset();
+    if (input.quickStart) for (const b of bots) b.moveSoon();
   } else if (msg.type === "stop") {
     const windowMs = Date.now() - windowStart;
     // Timed moves still waiting past the timeout count as timeouts.

@@ -28,6 +28,11 @@ export interface BotsInput {
   tokens: string[];
   /** Connections opened per second while ramping up. */
   rampPerSecond: number;
+  /**
+   * At the start of the window, every bot's next move is brought forward to within 1.5 s, so that
+   * a short run (the smoke test) times moves of every kind; long runs leave the rhythm alone.
+   */
+  quickStart: boolean;
 }
 
 export interface KindReport {

@@ -5,7 +5,10 @@
  * (bots.ts) driving N clients (half Colyseus SDK, half `/ws`) for the measured window.
  *
  *   node bench/world-load/run.ts [--clients 100,500,1000,2000] [--seconds 60] [--out <json>]
- *                                [--ramp 100] [--settle 5] [--keep]
+ *                                [--ramp 100] [--settle 5] [--keep] [--profile <dir>]
+ *
+ * `--profile <dir>` runs the server with `--cpu-prof` and leaves `server-<N>.cpuprofile` there
+ * (the whole process lifetime: startup, ramp and window).
  *
  * Reports per N: tick duration p50/p99, event-loop delay p99, server CPU and RSS (from the
  * server's `/api/admin/metrics` and from /proc), the bots process's CPU, bytes per client per
@@ -51,6 +54,7 @@ const { values: args } = parseArgs({
     ramp: { type: "string", default: "100" },
     settle: { type: "string", default: "5" },
     keep: { type: "boolean", default: false },
+    profile: { type: "string" },
   },
 });
 const clientCounts = args.clients.split(",").map((s) => Number(s.trim()));
@@ -58,7 +62,7 @@ const seconds = Number(args.seconds);
 const rampPerSecond = Number(args.ramp);
 const settleMs = Number(args.settle) * 1000;
 if (clientCounts.some((n) => !Number.isInteger(n) || n < 2) || !(seconds > 0) || !(rampPerSecond > 0) || !(settleMs >= 0)) {
-  console.error("usage: run.ts [--clients 100,500,1000,2000] [--seconds 60] [--out file.json] [--ramp 100] [--settle 5] [--keep]");
+  console.error("usage: run.ts [--clients 100,500,1000,2000] [--seconds 60] [--out file.json] [--ramp 100] [--settle 5] [--keep] [--profile dir]");
   process.exit(2);
 }
 
@@ -189,7 +193,8 @@ async function runOne(n: number): Promise<RunResult> {
 
     t = Date.now();
     const logFd = fs.openSync(serverLog, "a");
-    server = spawn(process.execPath, [MAIN], { cwd: ROOT, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, stdio: ["ignore", logFd, logFd] });
+    const nodeArgs = args.profile === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${path.resolve(args.profile)}`, `--cpu-prof-name=server-${n}.cpuprofile`];
+    server = spawn(process.execPath, [...nodeArgs, MAIN], { cwd: ROOT, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, stdio: ["ignore", logFd, logFd] });
     fs.closeSync(logFd);
     const serverExit = new Promise<{ code: number | null; signal: string | null }>((resolve) => server!.once("exit", (code, signal) => resolve({ code, signal })));
     let exited = false;
@@ -207,7 +212,7 @@ async function runOne(n: number): Promise<RunResult> {
     const serverStartMs = Date.now() - t;
     log(`N=${n}: server up on port ${port} (pid ${server.pid}); starting bots`);
 
-    const input: BotsInput = { port, tokens, rampPerSecond };
+    const input: BotsInput = { port, tokens, rampPerSecond, quickStart: seconds < 10 };
     const inputFile = path.join(dir, "bots-input.json");
     fs.writeFileSync(inputFile, JSON.stringify(input));
     const botsFd = fs.openSync(botsLog, "a");

@@ -7,7 +7,7 @@ import { randomUUID } from "node:crypto";
 import { UniqueConstraintViolationException } from "@mikro-orm/core";
 import { User } from "../../entities/index.ts";
 import type { Database } from "../db/orm.ts";
-import { ANONYMOUS_TOKEN_TTL_S, type Principal, type TokenService } from "./tokens.ts";
+import { ANONYMOUS_TOKEN_TTL_S, TokenError, type Principal, type TokenService } from "./tokens.ts";
 
 /** How long a resolved account is trusted from memory before the database is asked again. */
 export const ACCOUNT_CACHE_MS = 60_000;
@@ -23,6 +23,8 @@ export class Authenticator {
   readonly tokens: TokenService;
   private readonly db: Database;
   private readonly cache = new Map<string, CachedAccount>();
+  /** Set when agents exist: a deleted agent's token stops working at once. */
+  agentIsLive: ((agentId: string, characterId: string | undefined) => Promise<boolean>) | undefined;
 
   constructor(tokens: TokenService, db: Database) {
     this.tokens = tokens;
@@ -31,7 +33,11 @@ export class Authenticator {
 
   /** Verifies the token and resolves its account; rejects with TokenError when invalid. */
   async authenticate(token: string): Promise<Principal> {
-    return this.resolve(await this.tokens.verify(token));
+    const principal = await this.tokens.verify(token);
+    if (principal.agentId !== undefined && this.agentIsLive !== undefined && !(await this.agentIsLive(principal.agentId, principal.characterId))) {
+      throw new TokenError("this agent no longer exists");
+    }
+    return this.resolve(principal);
   }
 
   /** A new temporary identity (anonymous mode), with its `users` row. */

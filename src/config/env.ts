@@ -157,6 +157,7 @@ const envSchema = z.object({
   TICK_MS: integer(DEFAULT_TICK_MS, 10, 10_000),
   DISABLE_RATE_LIMIT: flag(false),
   COMMIT_HASH: optionalString,
+  CLIENT_BUILD_DIR: optionalString,
   LOG_LEVEL: z
     .string()
     .optional()
@@ -225,6 +226,8 @@ export interface Config {
   tickMs: number;
   rateLimitDisabled: boolean;
   commitHash: string | undefined;
+  /** A built client served in production when it has an index.html. */
+  clientBuildDir: string;
   logLevel: string;
   cors: CorsSettings;
 }
@@ -312,6 +315,7 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = proces
     tickMs: e.TICK_MS,
     rateLimitDisabled: !isProduction && e.DISABLE_RATE_LIMIT,
     commitHash: e.COMMIT_HASH,
+    clientBuildDir: path.resolve(cwd, e.CLIENT_BUILD_DIR ?? path.join("client", "dist")),
     logLevel: e.LOG_LEVEL ?? (e.NODE_ENV === "test" ? "silent" : "info"),
     cors: {
       frontendDomain: (e.CORS_FRONTEND_DOMAIN ?? "rsworld.gg").toLowerCase(),

@@ -12,6 +12,7 @@ import type { Logger } from "../logger.ts";
 import type { OriginCheck } from "./cors.ts";
 import { corsMiddleware } from "./cors.ts";
 import { errorHandler, HttpError, notFoundHandler } from "./errors.ts";
+import { clientBuildRoutes } from "./clientBuild.ts";
 import { createRateLimiters } from "./rateLimit.ts";
 import { authRoutes } from "./routes/auth.ts";
 import { dataRoutes, manifestRoutes } from "./routes/content.ts";
@@ -65,6 +66,14 @@ export function createApp(deps: AppDeps): Application {
   // Failed admin logins count as authentication attempts; a logged-in admin's polling does not.
   app.use(MONITOR_PATH, limits.adminAttempts, admin, monitor() as unknown as RequestHandler);
   deps.mount?.(app, { auth, rest: limits.rest, authAttempt: limits.auth });
+
+  if (config.isProduction) {
+    const client = clientBuildRoutes(config.clientBuildDir);
+    if (client !== undefined) {
+      app.use(client);
+      logger.info({ dir: config.clientBuildDir }, "serving the client build");
+    }
+  }
 
   app.use(notFoundHandler);
   app.use(errorHandler(logger, config.isProduction));

@@ -22,9 +22,18 @@ export interface Bounds {
   maxZ: number;
 }
 
+export interface CharacterTemplate {
+  id: string;
+  name: string;
+  description: string;
+  starterKit: { itemId: string; quantity: number }[];
+}
+
 export interface WorldSettings {
   spawn: { x: number; y: number; z: number };
   starterKit: { itemId: string; quantity: number }[];
+  /** The default template ("adventurer", the starter kit) first, then the content's. */
+  templates: CharacterTemplate[];
   /** Walkable extent of the world (inclusive tiles). */
   bounds: Bounds;
   /** Tiles no one can walk on (inclusive rectangles). */
@@ -246,10 +255,20 @@ export function buildRegistry(data: ReadonlyMap<string, unknown>): { registry: C
   const starterKit = (game?.starterKit ?? []).filter((s, i) =>
     check(known(s.itemId), "world-config.json", `$.game.starterKit[${i}].itemId`, unknownItem(s.itemId)),
   );
+  const templates: CharacterTemplate[] = [
+    { id: "adventurer", name: "Adventurer", description: "The standard starter kit.", starterKit: starterKit.map((s) => ({ itemId: s.itemId, quantity: s.quantity })) },
+  ];
+  (game?.templates ?? []).forEach((t, i) => {
+    const kit = t.starterKit.filter((s, j) => check(known(s.itemId), "world-config.json", `$.game.templates[${i}].starterKit[${j}].itemId`, unknownItem(s.itemId)));
+    if (check(!templates.some((x) => x.id === t.id), "world-config.json", `$.game.templates[${i}].id`, `duplicate template id "${t.id}"`)) {
+      templates.push({ id: t.id, name: t.name, description: t.description, starterKit: kit.map((s) => ({ itemId: s.itemId, quantity: s.quantity })) });
+    }
+  });
   const spawn = game?.spawn ? { x: game.spawn.x, y: game.spawn.y ?? DEFAULT_SPAWN.y, z: game.spawn.z } : DEFAULT_SPAWN;
   const world: WorldSettings = {
     spawn,
     starterKit: starterKit.map((s) => ({ itemId: s.itemId, quantity: s.quantity })),
+    templates,
     bounds: game?.bounds ? pickBounds(game.bounds) : unionBounds(areas.map((a) => a.bounds), spawn),
     blocked: (game?.blocked ?? []).map(pickBounds),
   };

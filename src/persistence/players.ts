@@ -43,7 +43,7 @@ function skillColumns(skills: Record<Skill, SkillState>): Record<string, number>
   return out;
 }
 
-async function loadData(em: SqlEntityManager, row: CharacterRow): Promise<PlayerData> {
+export async function loadData(em: SqlEntityManager, row: CharacterRow): Promise<PlayerData> {
   const [inv, equip, bank] = await Promise.all([
     em.find(InventorySlot, { characterId: row.id }),
     em.find(EquipmentSlot, { characterId: row.id }),
@@ -92,12 +92,18 @@ export async function loadOrCreatePlayer(db: Database, content: ContentRegistry,
   return createCharacter(db, content, req.accountId, req.name);
 }
 
-export async function createCharacter(db: Database, content: ContentRegistry, accountId: string, requestedName?: string): Promise<PlayerData> {
+export async function createCharacter(
+  db: Database,
+  content: ContentRegistry,
+  accountId: string,
+  requestedName?: string,
+  kit: readonly ItemStack[] = content.world.starterKit,
+): Promise<PlayerData> {
   const chosen = requestedName?.trim();
   if (chosen !== undefined && chosen !== "" && !NAME_PATTERN.test(chosen)) {
     throw new PlayerLoadError("INVALID_NAME", "a name is 3 to 16 letters, digits, spaces, _ or -, starting and ending with a letter or digit");
   }
-  const { spawn, starterKit } = content.world;
+  const { spawn } = content.world;
   for (let attempt = 0; attempt < 5; attempt++) {
     const name = chosen || `Adventurer${randomInt(1000, 100000)}`;
     const id = randomUUID();
@@ -106,7 +112,7 @@ export async function createCharacter(db: Database, content: ContentRegistry, ac
         const character = em.create(Character, { id, accountId, name, positionX: spawn.x, positionY: spawn.y, positionZ: spawn.z });
         character.combatLevel = combatLevel({ attack: 1, strength: 1, defense: 1, constitution: 10, ranged: 1, magic: 1, prayer: 1 });
         let slot = 0;
-        for (const stack of starterKit) {
+        for (const stack of kit) {
           const item = content.item(stack.itemId);
           if (stack.itemId === "coins") {
             character.coins += stack.quantity;
@@ -182,4 +188,48 @@ export async function recordLogin(db: Database, s: { characterId: string; accoun
 
 export async function recordLogout(db: Database, sessionId: string, reason: string): Promise<void> {
   await db.em().nativeUpdate(PlayerSession, { id: sessionId, logoutAt: null }, { logoutAt: new Date(), logoutReason: reason });
+}
+
+export interface CharacterSummary {
+  id: string;
+  accountId: string;
+  name: string;
+  combatLevel: number;
+  createdAt: Date;
+  lastLoginAt: Date | null;
+}
+
+export async function listCharacters(db: Database, accountId: string): Promise<CharacterSummary[]> {
+  const rows = await db.em().find(Character, { accountId }, { orderBy: { createdAt: "asc", id: "asc" } });
+  return rows.map((r) => ({ id: r.id, accountId: r.accountId, name: r.name, combatLevel: r.combatLevel, createdAt: r.createdAt, lastLoginAt: r.lastLoginAt ?? null }));
+}
+
+export async function findCharacter(db: Database, id: string): Promise<CharacterRow | null> {
+  return db.em().findOne(Character, { id });
+}
+
+export async function findCharacterByName(db: Database, name: string): Promise<CharacterRow | null> {
+  return db.em().findOne(Character, { name });
+}
+
+/** Deletes a character and every row that belongs to it, in one transaction. */
+export async function deleteCharacter(db: Database, id: string): Promise<void> {
+  await db.em().transactional(async (em) => {
+    await em.nativeDelete(InventorySlot, { characterId: id });
+    await em.nativeDelete(EquipmentSlot, { characterId: id });
+    await em.nativeDelete(BankSlot, { characterId: id });
+    await em.nativeDelete(Character, { id });
+  });
+}
+
+export async function renameCharacter(db: Database, id: string, name: string): Promise<void> {
+  if (!NAME_PATTERN.test(name)) {
+    throw new PlayerLoadError("INVALID_NAME", "a name is 3 to 16 letters, digits, spaces, _ or -, starting and ending with a letter or digit");
+  }
+  try {
+    await db.em().nativeUpdate(Character, { id }, { name });
+  } catch (err) {
+    if (err instanceof UniqueConstraintViolationException) throw new PlayerLoadError("NAME_TAKEN", `the name "${name}" is taken`);
+    throw err;
+  }
 }

@@ -16,6 +16,7 @@ import { validateEvent } from "../game/events.ts";
 import type { Player } from "../game/world/Player.ts";
 import { snapshot, type World } from "../game/world/World.ts";
 import type { Principal } from "../auth/tokens.ts";
+import type { z } from "zod";
 import type { Database } from "../db/orm.ts";
 import type { Logger } from "../logger.ts";
 import type { ContentRegistry } from "../manifests/registry.ts";
@@ -27,9 +28,20 @@ export const CLOSE_REPLACED = 4009;
 
 export type LogoutReason = "logout" | "disconnect" | "replaced" | "shutdown" | "kicked";
 
+/**
+ * Client events handled by a service rather than the game (agent progress reports): validated
+ * the same way, answered with an `error` on failure.
+ */
+export interface ServiceEvent {
+  schema: z.ZodType;
+  handle(principal: Principal, data: never): Promise<{ code: string; message: string } | void>;
+}
+
 /** A client connection of any transport. */
 export interface Connection {
   readonly transport: "colyseus" | "ws";
+  /** Who the connection acts for (set by the service when it attaches). */
+  principal?: Principal;
   readonly remoteAddress?: string | undefined;
   send(type: string, data: object): void;
   close(code: number, reason: string): void;
@@ -56,6 +68,8 @@ export class WorldService {
   /** Called when a player enters or leaves the world (schema mirroring). */
   onPlayerAdded: (player: Player) => void = () => {};
   onPlayerRemoved: (player: Player) => void = () => {};
+  /** Non-game client events, by name (registered by other services). */
+  readonly serviceEvents = new Map<string, ServiceEvent>();
   private closed = false;
 
   constructor(deps: { world: World; db: Database; content: ContentRegistry; saver: Saver; logger: Logger }) {
@@ -116,6 +130,7 @@ export class WorldService {
       }
       this.cancelLinger(player.id);
       player.disconnectedAt = undefined;
+      conn.principal = principal;
       this.connections.set(player.id, conn);
       conn.sessionRowId = recordLogin(this.db, { characterId: player.id, accountId: principal.accountId, transport: conn.transport, remoteAddress: conn.remoteAddress }).catch(
         (err: unknown) => {
@@ -194,6 +209,22 @@ export class WorldService {
   /** One client message, from any transport. */
   input(playerId: string, conn: Connection, type: string, data: unknown): void {
     if (this.connections.get(playerId) !== conn) return;
+    const serviceEvent = this.serviceEvents.get(type);
+    if (serviceEvent !== undefined) {
+      const parsed = serviceEvent.schema.safeParse(data);
+      if (!parsed.success) {
+        conn.send("error", { code: "INVALID_PAYLOAD", message: parsed.error.issues[0]!.message, event: type });
+        return;
+      }
+      serviceEvent.handle(conn.principal!, parsed.data as never).then(
+        (err) => err && conn.send("error", { ...err, event: type }),
+        (err: unknown) => {
+          this.logger.error({ err, event: type }, "service event failed");
+          conn.send("error", { code: "INTERNAL_ERROR", message: "the server could not handle this event", event: type });
+        },
+      );
+      return;
+    }
     const result = validateEvent(type, data);
     if (!result.ok) {
       conn.send("error", { code: result.code, message: result.message, event: type });

@@ -41,6 +41,8 @@ export interface PlayerData {
 export interface QueuedInput {
   type: string;
   data: unknown;
+  /** A server-side command (REST, agent control) instead of a client event. */
+  run?: (player: Player) => void;
 }
 
 export class Player {

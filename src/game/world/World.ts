@@ -124,6 +124,17 @@ export class World {
 
   // ---- input -----------------------------------------------------------------------------
 
+  /**
+   * Queues a server-side command (from REST or agent control) in the player's input queue, so it
+   * runs in order with the player's own inputs, inside the tick. False if the player is not here.
+   */
+  enqueueCommand(playerId: string, run: (player: Player) => void): boolean {
+    const player = this.players.get(playerId);
+    if (player === undefined) return false;
+    player.inputs.push({ type: "(server)", data: undefined, run });
+    return true;
+  }
+
   /** Queues a validated command for the player's next tick. */
   enqueue(playerId: string, type: string, data: unknown): boolean {
     const player = this.players.get(playerId);
@@ -200,6 +211,10 @@ export class World {
       if (player.inputs.length === 0) continue;
       const inputs = player.inputs.splice(0);
       for (const input of inputs) {
+        if (input.run !== undefined) {
+          input.run(player);
+          continue;
+        }
         const handler = this.handlers.get(input.type)!;
         const error = handler(this, player, input.data as never);
         if (error) this.sendError(player.id, error.code, error.message, input.type);

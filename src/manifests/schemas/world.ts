@@ -28,9 +28,18 @@ export type AreaDef = z.infer<typeof area>;
 export const worldAreasFile = z.record(z.string(), z.record(z.string(), area));
 
 /** Our engine's block in `world-config.json` (absent from sets made for other engines). */
+export const characterTemplate = z.looseObject({
+  id,
+  name: z.string().min(1),
+  description: z.string().default(""),
+  starterKit: z.array(itemStack).min(1),
+});
+
 export const gameSettings = z.looseObject({
   spawn: position.default({ x: 0, y: 10, z: 0 }),
   starterKit: z.array(itemStack).default([]),
+  /** Character templates: alternative starter kits a new character may choose. */
+  templates: z.array(characterTemplate).default([]),
   bounds: bounds.optional(),
   blocked: z.array(bounds.and(z.looseObject({ reason: z.string().optional() }))).default([]),
 });

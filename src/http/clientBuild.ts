@@ -1,0 +1,28 @@
+/**
+ * Production: serves a built client when one is present (`CLIENT_BUILD_DIR`, with an
+ * `index.html`), with an index fallback for client-side routes that never shadows the server's
+ * own paths.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import express, { Router } from "express";
+
+export const RESERVED_PREFIXES = ["/api", "/ws", "/manifests", "/colyseus", "/health", "/status", "/env.js", "/matchmake"];
+
+export function isReserved(p: string): boolean {
+  return RESERVED_PREFIXES.some((prefix) => p === prefix || p.startsWith(`${prefix}/`) || (prefix === "/env.js" && p.startsWith(prefix)));
+}
+
+export function clientBuildRoutes(dir: string): Router | undefined {
+  const index = path.join(dir, "index.html");
+  if (!fs.existsSync(index)) return undefined;
+  const router = Router();
+  const statics = express.static(dir, { index: false, fallthrough: true, maxAge: "1h" });
+  router.use((req, res, next) => (isReserved(req.path) ? next() : statics(req, res, next)));
+  router.get("/*splat", (req, res, next) => {
+    if (isReserved(req.path) || !req.accepts("html")) return next();
+    res.set("Cache-Control", "no-cache").sendFile(index);
+  });
+  router.get("/", (_req, res) => res.set("Cache-Control", "no-cache").sendFile(index));
+  return router;
+}

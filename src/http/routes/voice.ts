@@ -1,0 +1,40 @@
+/**
+ * `POST /api/voice/token`: a voice-room access token (LiveKit-compatible JWT, HS256 with
+ * `VOICE_API_SECRET`, issuer `VOICE_API_KEY`) for the room of the area the character stands in.
+ * Without the voice configuration: 503 `VOICE_NOT_CONFIGURED`.
+ */
+import { Router, type RequestHandler } from "express";
+import jwt from "jsonwebtoken";
+import { z } from "zod";
+import { accessCharacter } from "../../api/characters.ts";
+import type { Config } from "../../config/env.ts";
+import type { Database } from "../../db/orm.ts";
+import type { ContentRegistry } from "../../manifests/registry.ts";
+import { listCharacters } from "../../persistence/players.ts";
+import type { WorldService } from "../../sessions/WorldService.ts";
+import { HttpError, NotFoundError } from "../errors.ts";
+import { parseBody, principal } from "./api.ts";
+
+export const VOICE_TOKEN_TTL_S = 3600;
+
+export function voiceRoutes(deps: { config: Config; db: Database; world: WorldService; content: ContentRegistry; auth: RequestHandler }): Router {
+  const router = Router();
+  router.post("/api/voice/token", deps.auth, async (req, res) => {
+    const voice = deps.config.voice;
+    if (voice === undefined) throw new HttpError(503, "VOICE_NOT_CONFIGURED", "voice chat is not configured on this server");
+    const p = principal(req);
+    const body = parseBody(z.strictObject({ characterId: z.string().min(1).max(64).optional() }), req.body);
+    const characterId = body.characterId ?? p.characterId ?? (await listCharacters(deps.db, p.accountId))[0]?.id;
+    if (characterId === undefined) throw new NotFoundError("this account has no character yet");
+    const { data } = await accessCharacter(deps.db, deps.world, p, characterId);
+    const area = deps.content.areas.find((a) => data.x >= a.bounds.minX && data.x <= a.bounds.maxX && data.z >= a.bounds.minZ && data.z <= a.bounds.maxZ);
+    const room = `area-${area?.id ?? "wilderness"}`;
+    const token = jwt.sign(
+      { name: data.name, video: { room, roomJoin: true, canPublish: true, canSubscribe: true } },
+      voice.apiSecret,
+      { algorithm: "HS256", issuer: voice.apiKey, subject: data.characterId, expiresIn: VOICE_TOKEN_TTL_S, notBefore: 0, jwtid: data.characterId },
+    );
+    res.json({ success: true, token, url: voice.url, room, identity: data.characterId, expiresIn: VOICE_TOKEN_TTL_S });
+  });
+  return router;
+}
