@@ -13,6 +13,7 @@ import type { OriginCheck } from "./cors.ts";
 import { corsMiddleware } from "./cors.ts";
 import { errorHandler, HttpError, notFoundHandler } from "./errors.ts";
 import { clientBuildRoutes } from "./clientBuild.ts";
+import { openApiDocument } from "./openapi.ts";
 import { createRateLimiters } from "./rateLimit.ts";
 import { authRoutes } from "./routes/auth.ts";
 import { dataRoutes, manifestRoutes } from "./routes/content.ts";
@@ -54,7 +55,9 @@ export function createApp(deps: AppDeps): Application {
   app.use(healthRoutes(config, deps.probe));
   app.use(manifestRoutes(config.manifestDir));
   app.use("/api", limits.rest);
-  app.use("/api/auth", limits.auth, authRoutes(config, deps.auth));
+  app.use("/api/auth", limits.auth);
+  app.use(authRoutes(config, deps.auth));
+  app.get("/api/openapi.json", (_req, res) => res.json(openApiDocument()));
   app.use(dataRoutes(deps.content, auth));
   app.get("/api/admin/metrics", limits.adminAttempts, admin, (_req, res) => {
     res.json({ success: true, metrics: deps.metrics?.() ?? {} });

@@ -11,7 +11,7 @@ import { ForbiddenError } from "../errors.ts";
 
 export function authRoutes(config: Config, auth: Authenticator): Router {
   const router = Router();
-  router.post("/anonymous", async (_req, res) => {
+  router.post("/api/auth/anonymous", async (_req, res) => {
     if (!config.anonymousMode) {
       throw new ForbiddenError("anonymous identities are disabled: sign in with the identity provider", "ANONYMOUS_DISABLED");
     }

@@ -1,0 +1,103 @@
+/**
+ * The OpenAPI 3.1 document of the REST interface, served at `/api/openapi.json`. A test walks the
+ * Express router and fails when a mounted route is missing here (or documented but not mounted).
+ */
+import { VERSION } from "../version.ts";
+
+type Method = "get" | "post" | "put" | "patch" | "delete";
+
+interface Op {
+  summary: string;
+  auth: "none" | "bearer" | "admin";
+  body?: Record<string, unknown>;
+  responses?: Record<string, string>;
+}
+
+const errorBody = {
+  type: "object",
+  required: ["success", "error"],
+  properties: { success: { const: false }, error: { type: "object", required: ["code", "message"], properties: { code: { type: "string" }, message: { type: "string" } } } },
+};
+
+const str = { type: "string" };
+const goalBody = { type: "object", required: ["type"], properties: { type: str, target: str, description: str, source: { enum: ["manual", "autonomous"] } } };
+
+/** Every route, by path (OpenAPI `{param}` syntax) and method. */
+export const ROUTES: Record<string, Partial<Record<Method, Op>>> = {
+  "/health": { get: { summary: "Health: status, ISO timestamp, version, database state (503 when degraded)", auth: "none" } },
+  "/status": { get: { summary: "Liveness for the hosting platform; answers within 1 s", auth: "none" } },
+  "/env.js": { get: { summary: "Public client environment (PUBLIC_* values) as JavaScript", auth: "none" } },
+  "/manifests/{file}": { get: { summary: "A cached manifest (nested paths allowed); 5-minute cache, ETag, 304", auth: "none" } },
+  "/api/openapi.json": { get: { summary: "This document", auth: "none" } },
+  "/api/auth/anonymous": { post: { summary: "Anonymous mode: a temporary identity and its token (counts as an authentication attempt)", auth: "none" } },
+  "/api/data/skill-unlocks": { get: { summary: "Skill unlocks: {skill: [{level, description, type}]}, sorted by level", auth: "none" } },
+  "/api/v1/player": {
+    get: { summary: "The current player: account, current character, all characters", auth: "bearer" },
+    post: { summary: "Create the player (201) or rename it (200)", auth: "bearer", body: { type: "object", properties: { name: str, templateId: str } } },
+  },
+  "/api/v1/world": { get: { summary: "World snapshot: tick, world time, online players' public data, counts", auth: "bearer" } },
+  "/api/v1/world/areas": { get: { summary: "Every world area", auth: "bearer" } },
+  "/api/characters/{characterId}/skills": { get: { summary: "A character's skill levels and xp", auth: "bearer" } },
+  "/api/characters/{characterId}/position": { get: { summary: "A character's position and online status", auth: "bearer" } },
+  "/api/character": {
+    get: { summary: "Your characters", auth: "bearer" },
+    post: { summary: "Create a character (optionally from a template)", auth: "bearer", body: { type: "object", required: ["name"], properties: { name: str, templateId: str } } },
+  },
+  "/api/character/{characterId}": { delete: { summary: "Delete one of your characters (not while online)", auth: "bearer" } },
+  "/api/player/online": { get: { summary: "Online players' public data", auth: "bearer" } },
+  "/api/player/by-name/{name}": { get: { summary: "A player's public data by name", auth: "bearer" } },
+  "/api/template": { get: { summary: "Character templates from the content", auth: "bearer" } },
+  "/api/template/{templateId}": { get: { summary: "One character template", auth: "bearer" } },
+  "/api/agent": {
+    get: { summary: "Your agents", auth: "bearer" },
+    post: { summary: "Register an agent for one of your characters; returns its scoped token", auth: "bearer", body: { type: "object", required: ["characterId"], properties: { characterId: str, name: str } } },
+  },
+  "/api/agent/{agentId}": { delete: { summary: "Remove an agent (its tokens stop working)", auth: "bearer" } },
+  "/api/agent/{agentId}/token": { post: { summary: "A new scoped token for an agent", auth: "bearer" } },
+  "/api/agents/{agentId}/goal": {
+    get: { summary: "Current goal, progress, pause state and available goals", auth: "bearer" },
+    post: { summary: "Set a new goal", auth: "bearer", body: goalBody },
+  },
+  "/api/agents/{agentId}/goal/stop": { post: { summary: "Stop the goal and pause autonomous behaviour", auth: "bearer" } },
+  "/api/agents/{agentId}/goal/resume": { post: { summary: "Resume autonomous goal selection", auth: "bearer" } },
+  "/api/agents/{agentId}/message": { post: { summary: "Send a message to the agent", auth: "bearer", body: { type: "object", required: ["message"], properties: { message: str } } } },
+  "/api/agents/{agentId}/quick-actions": { get: { summary: "Nearby interactables, available goals, quick commands, inventory", auth: "bearer" } },
+  "/api/agents/mapping/{agentId}": { get: { summary: "Agent-to-character mapping", auth: "bearer" } },
+  "/api/voice/token": { post: { summary: "A voice-room token for the character's area (503 when voice is not configured)", auth: "bearer", body: { type: "object", properties: { characterId: str } } } },
+  "/api/admin/metrics": { get: { summary: "Server metrics: ticks, event-loop delay, CPU, memory", auth: "admin" } },
+  "/api/admin/metrics/reset": { post: { summary: "Start a new metrics window", auth: "admin" } },
+};
+
+export function openApiDocument(): object {
+  const paths: Record<string, Record<string, object>> = {};
+  for (const [p, ops] of Object.entries(ROUTES)) {
+    paths[p] = {};
+    for (const [method, op] of Object.entries(ops) as [Method, Op][]) {
+      const params = [...p.matchAll(/\{(\w+)\}/g)].map((m) => ({ name: m[1], in: "path", required: true, schema: str }));
+      paths[p][method] = {
+        summary: op.summary,
+        ...(params.length > 0 ? { parameters: params } : {}),
+        ...(op.auth === "bearer" ? { security: [{ bearer: [] }] } : op.auth === "admin" ? { security: [{ adminBasic: [] }, { bearer: [] }] } : { security: [] }),
+        ...(op.body ? { requestBody: { required: true, content: { "application/json": { schema: op.body } } } } : {}),
+        responses: {
+          "200": { description: "Success", content: { "application/json": { schema: { type: "object" } } } },
+          ...(op.auth !== "none" ? { "401": { description: "Missing or invalid token", content: { "application/json": { schema: errorBody } } } } : {}),
+          ...(op.auth !== "none" ? { "403": { description: "Not allowed", content: { "application/json": { schema: errorBody } } } } : {}),
+          "429": { description: "Rate limit exceeded", content: { "application/json": { schema: errorBody } } },
+        },
+      };
+    }
+  }
+  return {
+    openapi: "3.1.0",
+    info: { title: "rs-world-server", version: VERSION, description: "Authoritative multiplayer game server: REST interface. Real time: Colyseus room `world` and the `/ws` socket (see README)." },
+    components: {
+      securitySchemes: {
+        bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT" },
+        adminBasic: { type: "http", scheme: "basic", description: "Any user name; ADMIN_CODE as the password" },
+      },
+      schemas: { Error: errorBody },
+    },
+    paths,
+  };
+}

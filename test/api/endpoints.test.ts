@@ -1,0 +1,489 @@
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import jwt from "jsonwebtoken";
+import { InventorySlot } from "../../entities/index.ts";
+import { ROUTES } from "../../src/http/openapi.ts";
+import { MAX_CHARACTERS_PER_ACCOUNT } from "../../src/http/routes/api.ts";
+import { startTestServer, type TestServer } from "../support/server.ts";
+import { WsTestClient } from "../support/wsClient.ts";
+
+interface Reply {
+  status: number;
+  body: Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+}
+
+async function call(t: TestServer, method: string, p: string, token?: string, body?: unknown): Promise<Reply> {
+  const headers: Record<string, string> = {};
+  if (token !== undefined) headers.Authorization = `Bearer ${token}`;
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  const res = await fetch(t.baseUrl + p, { method, headers, body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body) });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : {} };
+}
+
+async function account(t: TestServer, name?: string): Promise<{ token: string; characterId: string }> {
+  const { body } = await call(t, "POST", "/api/auth/anonymous");
+  const token = String(body.token);
+  if (name === undefined) return { token, characterId: "" };
+  const created = await call(t, "POST", "/api/v1/player", token, { name });
+  assert.equal(created.status, 201, JSON.stringify(created.body));
+  return { token, characterId: String(created.body.player.characterId) };
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+// Anonymous identities count as authentication attempts (10/min): these suites need more.
+const ENV = { DISABLE_RATE_LIMIT: "true", TICK_MS: "50" };
+
+describe("REST API: authentication on every bearer route", () => {
+  let t: TestServer;
+  before(async () => {
+    t = await startTestServer(ENV);
+  });
+  after(() => t.close());
+
+  const bearerRoutes = Object.entries(ROUTES).flatMap(([p, ops]) =>
+    Object.entries(ops)
+      .filter(([, op]) => op.auth === "bearer")
+      .map(([m]) => [m.toUpperCase(), p.replace(/\{(\w+)\}/g, "some-id")] as const),
+  );
+
+  it("covers every bearer route of the document", () => assert.ok(bearerRoutes.length >= 20));
+
+  for (const [method, p] of bearerRoutes) {
+    it(`${method} ${p}: 401 without a token and with a bad one`, async () => {
+      const none = await call(t, method, p);
+      assert.equal(none.status, 401);
+      assert.equal(none.body.success, false);
+      const bad = await call(t, method, p, "eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0.");
+      assert.equal(bad.status, 401);
+    });
+  }
+});
+
+describe("REST API: players, world and characters", () => {
+  let t: TestServer;
+  let alice: { token: string; characterId: string };
+  let bob: { token: string; characterId: string };
+  before(async () => {
+    t = await startTestServer(ENV);
+    alice = await account(t, "Alice Api");
+    bob = await account(t, "Bob Api");
+  });
+  after(() => t.close());
+
+  describe("/api/v1/player", () => {
+    it("GET: no character yet, then the created one", async () => {
+      const fresh = await account(t);
+      const before = await call(t, "GET", "/api/v1/player", fresh.token);
+      assert.equal(before.status, 200);
+      assert.equal(before.body.player, null);
+      assert.deepEqual(before.body.characters, []);
+      assert.equal(before.body.account.anonymous, true);
+      const r = await call(t, "GET", "/api/v1/player", alice.token);
+      assert.equal(r.body.player.characterId, alice.characterId);
+      assert.equal(r.body.player.name, "Alice Api");
+      assert.deepEqual(r.body.player.position, { x: 0, y: 10, z: 0 });
+      assert.equal(r.body.characters.length, 1);
+    });
+
+    it("POST creates with 201 and a template's kit, then renames with 200", async () => {
+      const acc = await account(t);
+      const created = await call(t, "POST", "/api/v1/player", acc.token, { name: "Woody", templateId: "woodsman" });
+      assert.equal(created.status, 201);
+      const id = created.body.player.characterId;
+      const items = await t.server.db.em().find(InventorySlot, { characterId: id });
+      assert.ok(items.some((i) => i.itemId === "bronze_hatchet"));
+      const renamed = await call(t, "POST", "/api/v1/player", acc.token, { name: "Woody Two" });
+      assert.equal(renamed.status, 200);
+      assert.equal(renamed.body.player.name, "Woody Two");
+      assert.equal((await call(t, "GET", "/api/v1/player", acc.token)).body.player.name, "Woody Two");
+    });
+
+    it("renames a player who is online, in the live world too", async () => {
+      const acc = await account(t, "Live Name");
+      const ws = await WsTestClient.connect(`${t.wsUrl}?token=${acc.token}`);
+      await ws.next("welcome");
+      assert.equal((await call(t, "POST", "/api/v1/player", acc.token, { name: "Live Renamed" })).status, 200);
+      await sleep(200);
+      assert.equal(t.server.world.world.players.get(acc.characterId)!.data.name, "Live Renamed");
+      ws.close();
+    });
+
+    for (const [what, body, status, code] of [
+      ["a too-short name", { name: "x" }, 400, "INVALID_PAYLOAD"],
+      ["a name with forbidden characters", { name: "Bad!Name" }, 400, "INVALID_NAME"],
+      ["a name of the wrong type", { name: 42 }, 400, "INVALID_PAYLOAD"],
+      ["an unknown field", { name: "Fine Name", level: 99 }, 400, "INVALID_PAYLOAD"],
+      ["a taken name", { name: "Bob Api" }, 409, "NAME_TAKEN"],
+      ["nothing to change", {}, 400, "INVALID_PAYLOAD"],
+      ["malformed JSON", "{nope", 400, "MALFORMED_JSON"],
+    ] as const) {
+      it(`POST refuses ${what} (${status}) and changes nothing`, async () => {
+        const r = await call(t, "POST", "/api/v1/player", alice.token, body);
+        assert.equal(r.status, status);
+        assert.equal(r.body.error.code, code);
+        assert.equal((await call(t, "GET", "/api/v1/player", alice.token)).body.player.name, "Alice Api");
+      });
+    }
+
+    it("POST refuses an unknown template on creation", async () => {
+      const acc = await account(t);
+      const r = await call(t, "POST", "/api/v1/player", acc.token, { name: "Templated", templateId: "no-such" });
+      assert.equal(r.status, 400);
+      assert.equal((await call(t, "GET", "/api/v1/player", acc.token)).body.player, null);
+    });
+  });
+
+  it("GET /api/v1/world: tick, world time, online players' public data, counts", async () => {
+    const ws = await WsTestClient.connect(`${t.wsUrl}?token=${alice.token}`);
+    await ws.next("welcome");
+    const r = await call(t, "GET", "/api/v1/world", bob.token);
+    assert.equal(r.status, 200);
+    assert.equal(typeof r.body.tick, "number");
+    assert.ok(!Number.isNaN(Date.parse(r.body.worldTime)));
+    const me = r.body.players.find((p: { id: string }) => p.id === alice.characterId);
+    assert.deepEqual(Object.keys(me).sort(), ["combatLevel", "id", "name", "x", "z"]);
+    assert.ok(r.body.counts.online >= 1);
+    ws.close();
+  });
+
+  describe("/api/characters/:characterId/{skills,position}", () => {
+    it("gives the owner skills and position", async () => {
+      const skills = await call(t, "GET", `/api/characters/${alice.characterId}/skills`, alice.token);
+      assert.equal(skills.status, 200);
+      assert.deepEqual(skills.body.skills.constitution, { level: 10, xp: 1154 });
+      assert.deepEqual(skills.body.skills.woodcutting, { level: 1, xp: 0 });
+      const pos = await call(t, "GET", `/api/characters/${alice.characterId}/position`, alice.token);
+      assert.deepEqual(pos.body, { success: true, position: { x: 0, y: 10, z: 0 }, online: false });
+    });
+
+    it("says online and reads the live world when the character is connected", async () => {
+      const ws = await WsTestClient.connect(`${t.wsUrl}?token=${alice.token}`);
+      await ws.next("welcome");
+      ws.send("player:move", { x: 2, z: 1 });
+      await sleep(400);
+      const pos = await call(t, "GET", `/api/characters/${alice.characterId}/position`, alice.token);
+      assert.deepEqual(pos.body, { success: true, position: { x: 2, y: 10, z: 1 }, online: true });
+      ws.close();
+    });
+
+    it("refuses another account's character with 403 and an unknown one with 404", async () => {
+      for (const what of ["skills", "position"]) {
+        assert.equal((await call(t, "GET", `/api/characters/${alice.characterId}/${what}`, bob.token)).status, 403);
+        assert.equal((await call(t, "GET", `/api/characters/nope/${what}`, bob.token)).status, 404);
+      }
+    });
+
+    it("lets an admin read any character", async () => {
+      const admin = t.server.tokens.signServiceToken({ accountId: "ops-admin", role: "admin" }, 60);
+      assert.equal((await call(t, "GET", `/api/characters/${alice.characterId}/skills`, admin)).status, 200);
+    });
+  });
+
+  describe("/api/character", () => {
+    it("lists, creates (from a template) and deletes your characters", async () => {
+      const acc = await account(t, "Main Char");
+      const made = await call(t, "POST", "/api/character", acc.token, { name: "Alt Angler", templateId: "angler" });
+      assert.equal(made.status, 201);
+      const list = await call(t, "GET", "/api/character", acc.token);
+      assert.deepEqual(list.body.characters.map((c: { name: string }) => c.name), ["Main Char", "Alt Angler"]);
+      assert.equal(list.body.characters[1].online, false);
+      const del = await call(t, "DELETE", `/api/character/${made.body.character.id}`, acc.token);
+      assert.deepEqual(del.body, { success: true, deleted: made.body.character.id });
+      assert.equal((await call(t, "GET", "/api/character", acc.token)).body.characters.length, 1);
+      assert.equal(await t.server.db.em().count(InventorySlot, { characterId: made.body.character.id }), 0, "its items went with it");
+      assert.equal((await call(t, "DELETE", `/api/character/${made.body.character.id}`, acc.token)).status, 404);
+    });
+
+    it(`refuses a ${MAX_CHARACTERS_PER_ACCOUNT + 1}th character with 409`, async () => {
+      const acc = await account(t);
+      for (let i = 0; i < MAX_CHARACTERS_PER_ACCOUNT; i++) assert.equal((await call(t, "POST", "/api/character", acc.token, { name: `Many Chars ${i}` })).status, 201);
+      const r = await call(t, "POST", "/api/character", acc.token, { name: "One Too Many" });
+      assert.equal(r.status, 409);
+      assert.equal(r.body.error.code, "TOO_MANY_CHARACTERS");
+    });
+
+    it("refuses to delete another account's character (403) or an online one (409)", async () => {
+      assert.equal((await call(t, "DELETE", `/api/character/${alice.characterId}`, bob.token)).status, 403);
+      const ws = await WsTestClient.connect(`${t.wsUrl}?token=${bob.token}`);
+      await ws.next("welcome");
+      const r = await call(t, "DELETE", `/api/character/${bob.characterId}`, bob.token);
+      assert.equal(r.status, 409);
+      assert.equal(r.body.error.code, "CHARACTER_ONLINE");
+      ws.close();
+    });
+
+    it("refuses bad bodies with 400", async () => {
+      for (const body of [{}, { name: "" }, { name: "ok name", extra: 1 }, { name: ["x"] }]) {
+        assert.equal((await call(t, "POST", "/api/character", alice.token, body)).status, 400, JSON.stringify(body));
+      }
+    });
+  });
+
+  describe("/api/player and /api/template", () => {
+    it("lists online players and finds one by name", async () => {
+      const ws = await WsTestClient.connect(`${t.wsUrl}?token=${alice.token}`);
+      await ws.next("welcome");
+      const online = await call(t, "GET", "/api/player/online", bob.token);
+      assert.ok(online.body.players.some((p: { id: string }) => p.id === alice.characterId));
+      const byName = await call(t, "GET", `/api/player/by-name/${encodeURIComponent("Alice Api")}`, bob.token);
+      assert.deepEqual(byName.body.player, { id: alice.characterId, name: "Alice Api", combatLevel: 3, online: true });
+      assert.equal((await call(t, "GET", "/api/player/by-name/Nobody%20Here", bob.token)).status, 404);
+      ws.close();
+    });
+
+    it("lists character templates from the content, and one by id", async () => {
+      const list = await call(t, "GET", "/api/template", bob.token);
+      const ids = list.body.templates.map((x: { id: string }) => x.id);
+      assert.deepEqual(ids.slice(0, 1), ["adventurer"]);
+      assert.ok(ids.includes("woodsman"));
+      const one = await call(t, "GET", "/api/template/angler", bob.token);
+      assert.ok(one.body.template.starterKit.length > 0);
+      assert.equal((await call(t, "GET", "/api/template/nope", bob.token)).status, 404);
+    });
+  });
+});
+
+describe("REST API: agents", () => {
+  let t: TestServer;
+  let owner: { token: string; characterId: string };
+  let stranger: { token: string; characterId: string };
+  let agentId: string;
+  let agentToken: string;
+  before(async () => {
+    t = await startTestServer(ENV);
+    owner = await account(t, "Agent Owner");
+    stranger = await account(t, "Stranger");
+    const r = await call(t, "POST", "/api/agent", owner.token, { characterId: owner.characterId, name: "helper bot" });
+    assert.equal(r.status, 201);
+    agentId = r.body.agent.agentId;
+    agentToken = r.body.token;
+  });
+  after(() => t.close());
+
+  it("registers agents only for your own, existing characters", async () => {
+    assert.equal((await call(t, "POST", "/api/agent", stranger.token, { characterId: owner.characterId })).status, 403);
+    assert.equal((await call(t, "POST", "/api/agent", owner.token, { characterId: "no-such" })).status, 404);
+    assert.equal((await call(t, "POST", "/api/agent", owner.token, {})).status, 400);
+    const list = await call(t, "GET", "/api/agent", owner.token);
+    assert.deepEqual(list.body.agents.map((a: { agentId: string }) => a.agentId), [agentId]);
+    assert.deepEqual((await call(t, "GET", "/api/agent", stranger.token)).body.agents, []);
+  });
+
+  it("scopes an agent token to its character", async () => {
+    assert.equal((await call(t, "GET", `/api/characters/${owner.characterId}/skills`, agentToken)).status, 200);
+    const other = await call(t, "POST", "/api/character", owner.token, { name: "Owner Alt" });
+    assert.equal((await call(t, "GET", `/api/characters/${other.body.character.id}/skills`, agentToken)).status, 403);
+    assert.equal((await call(t, "GET", "/api/character", agentToken)).status, 403, "no account management");
+    assert.equal((await call(t, "POST", "/api/agent", agentToken, { characterId: owner.characterId })).status, 403);
+  });
+
+  it("maps the agent to its character, for the owner and the agent, not for others", async () => {
+    for (const token of [owner.token, agentToken]) {
+      const r = await call(t, "GET", `/api/agents/mapping/${agentId}`, token);
+      assert.equal(r.status, 200);
+      assert.equal(r.body.characterId, owner.characterId);
+      assert.equal(r.body.characterName, "Agent Owner");
+    }
+    assert.equal((await call(t, "GET", `/api/agents/mapping/${agentId}`, stranger.token)).status, 403);
+    assert.equal((await call(t, "GET", "/api/agents/mapping/unknown-agent", owner.token)).status, 404);
+  });
+
+  it("every agent-control route refuses another account (403) and unknown agents (404)", async () => {
+    for (const [method, p, body] of [
+      ["GET", "goal", undefined],
+      ["POST", "goal", { type: "explore" }],
+      ["POST", "goal/stop", undefined],
+      ["POST", "goal/resume", undefined],
+      ["POST", "message", { message: "hi" }],
+      ["GET", "quick-actions", undefined],
+    ] as const) {
+      assert.equal((await call(t, method, `/api/agents/${agentId}/${p}`, stranger.token, body)).status, 403, `${method} ${p}`);
+      assert.equal((await call(t, method, `/api/agents/unknown-agent/${p}`, owner.token, body)).status, 404, `${method} ${p}`);
+    }
+  });
+
+  it("derives available goals from the content and the character", async () => {
+    const r = await call(t, "GET", `/api/agents/${agentId}/goal`, owner.token);
+    assert.deepEqual(Object.keys(r.body).sort(), ["availableGoals", "goal", "goalsPaused", "success"]);
+    const types = r.body.availableGoals.map((g: { type: string }) => g.type);
+    // The starter kit has a hatchet, a pickaxe and a net; trees, rocks and spots exist.
+    for (const type of ["woodcutting", "mining", "fishing", "combat", "explore"]) assert.ok(types.includes(type), type);
+    assert.ok(!types.includes("cooking"), "nothing raw to cook yet");
+  });
+
+  it("sets, stops and resumes goals, pushing every change to the agent's live connection", async () => {
+    const ws = await WsTestClient.connect(`${t.wsUrl}?token=${agentToken}`);
+    await ws.next("welcome");
+    const set = await call(t, "POST", `/api/agents/${agentId}/goal`, owner.token, { type: "woodcutting" });
+    assert.equal(set.status, 200);
+    assert.equal(set.body.goal.type, "woodcutting");
+    assert.equal(set.body.goal.lockedBy, "manual");
+    assert.equal(set.body.goal.progress, 0);
+    assert.equal((await ws.next("agent:goal")).goal !== null, true);
+
+    // Progress reported by the agent over its connection.
+    ws.send("agent:goalProgress", { goalId: set.body.goal.id, progress: 40 });
+    await ws.next("agent:goal");
+    assert.equal((await call(t, "GET", `/api/agents/${agentId}/goal`, agentToken)).body.goal.progress, 40);
+    ws.send("agent:goalProgress", { goalId: "wrong", progress: 50 });
+    assert.equal((await ws.next("error")).code, "INVALID_GOAL");
+    ws.send("agent:goalProgress", { goalId: set.body.goal.id, progress: 101 });
+    assert.equal((await ws.next("error")).code, "INVALID_PAYLOAD");
+
+    // Stop: goal cleared, paused, path cancelled; automatic goals blocked, manual ones allowed.
+    ws.send("player:move", { x: 8, z: 8 });
+    await sleep(120);
+    const stop = await call(t, "POST", `/api/agents/${agentId}/goal/stop`, owner.token);
+    assert.deepEqual({ goal: stop.body.goal, goalsPaused: stop.body.goalsPaused }, { goal: null, goalsPaused: true });
+    assert.equal((await ws.next("agent:goal")).goalsPaused, true);
+    await sleep(150);
+    const player = t.server.world.world.players.get(owner.characterId)!;
+    assert.equal(player.path.length, 0, "the path was cancelled");
+    const auto = await call(t, "POST", `/api/agents/${agentId}/goal`, agentToken, { type: "explore", source: "autonomous" });
+    assert.equal(auto.status, 409);
+    assert.equal(auto.body.error.code, "GOALS_PAUSED");
+    assert.equal((await call(t, "POST", `/api/agents/${agentId}/goal`, owner.token, { type: "explore" })).status, 200);
+    await ws.next("agent:goal");
+    const resume = await call(t, "POST", `/api/agents/${agentId}/goal/resume`, owner.token);
+    assert.equal(resume.body.goalsPaused, false);
+    assert.equal((await call(t, "POST", `/api/agents/${agentId}/goal`, agentToken, { type: "explore", source: "autonomous" })).status, 200);
+    ws.close();
+  });
+
+  it("refuses goals that are not available, and bad goal bodies", async () => {
+    const r = await call(t, "POST", `/api/agents/${agentId}/goal`, owner.token, { type: "cooking" });
+    assert.equal(r.status, 422);
+    assert.equal(r.body.error.code, "GOAL_UNAVAILABLE");
+    for (const body of [{}, { type: 5 }, { type: "explore", source: "random" }, { type: "woodcutting", target: "no_such_tree" }]) {
+      const bad = await call(t, "POST", `/api/agents/${agentId}/goal`, owner.token, body);
+      assert.ok(bad.status === 400 || bad.status === 422, JSON.stringify(body));
+    }
+  });
+
+  it("persists goal state across a restart of the agent's reads", async () => {
+    await call(t, "POST", `/api/agents/${agentId}/goal`, owner.token, { type: "mining" });
+    const again = await call(t, "GET", `/api/agents/${agentId}/goal`, agentToken);
+    assert.equal(again.body.goal.type, "mining");
+  });
+
+  it("delivers messages to a connected agent, and says when it is not connected", async () => {
+    const offline = await call(t, "POST", `/api/agents/${agentId}/message`, owner.token, { message: "hello?" });
+    assert.equal(offline.body.delivered, false);
+    const ws = await WsTestClient.connect(`${t.wsUrl}?token=${agentToken}`);
+    await ws.next("welcome");
+    const online = await call(t, "POST", `/api/agents/${agentId}/message`, owner.token, { message: "chop some oaks" });
+    assert.equal(online.body.delivered, true);
+    const msg = await ws.next("agent:message");
+    assert.equal(msg.message, "chop some oaks");
+    assert.equal(msg.from, "owner");
+    for (const body of [{}, { message: "" }, { message: "x".repeat(501) }]) {
+      assert.equal((await call(t, "POST", `/api/agents/${agentId}/message`, owner.token, body)).status, 400);
+    }
+    ws.close();
+  });
+
+  it("gives quick actions: nearby interactables, goals, commands, inventory", async () => {
+    const r = await call(t, "GET", `/api/agents/${agentId}/quick-actions`, agentToken);
+    assert.equal(r.status, 200);
+    assert.ok(r.body.nearby.some((n: { kind: string; type: string }) => n.kind === "npc" && n.type === "bank"), "the bank is near the spawn");
+    assert.ok(r.body.availableGoals.length > 0);
+    assert.ok(r.body.quickCommands.some((c: { id: string }) => c.id === "stop"));
+    assert.ok(r.body.inventory.some((s: { itemId: string }) => s.itemId === "bronze_hatchet"));
+  });
+
+  it("issues new tokens, and a deleted agent's tokens stop working at once", async () => {
+    const made = await call(t, "POST", "/api/agent", owner.token, { characterId: owner.characterId, name: "temp" });
+    const second = await call(t, "POST", `/api/agent/${made.body.agent.agentId}/token`, owner.token);
+    assert.equal(second.status, 200);
+    assert.equal((await call(t, "GET", `/api/agents/${made.body.agent.agentId}/goal`, second.body.token)).status, 200);
+    assert.equal((await call(t, "DELETE", `/api/agent/${made.body.agent.agentId}`, stranger.token)).status, 403);
+    assert.equal((await call(t, "DELETE", `/api/agent/${made.body.agent.agentId}`, owner.token)).status, 200);
+    assert.equal((await call(t, "GET", `/api/characters/${owner.characterId}/skills`, made.body.token)).status, 401);
+    assert.equal((await call(t, "GET", `/api/characters/${owner.characterId}/skills`, second.body.token)).status, 401);
+  });
+});
+
+describe("REST API: voice", () => {
+  it("answers 503 when voice is not configured", async () => {
+    const t = await startTestServer(ENV);
+    try {
+      const acc = await account(t, "Quiet One");
+      const r = await call(t, "POST", "/api/voice/token", acc.token, {});
+      assert.equal(r.status, 503);
+      assert.equal(r.body.error.code, "VOICE_NOT_CONFIGURED");
+    } finally {
+      await t.close();
+    }
+  });
+
+  it("issues a LiveKit-compatible token for the room of the player's area", async () => {
+    const t = await startTestServer({ ...ENV, VOICE_API_KEY: "lk-key", VOICE_API_SECRET: "lk-secret-0123456789", VOICE_URL: "wss://voice.example.com" });
+    try {
+      const acc = await account(t, "Loud One");
+      const r = await call(t, "POST", "/api/voice/token", acc.token, {});
+      assert.equal(r.status, 200);
+      assert.equal(r.body.url, "wss://voice.example.com");
+      const claims = jwt.verify(r.body.token, "lk-secret-0123456789", { algorithms: ["HS256"], issuer: "lk-key" }) as jwt.JwtPayload;
+      assert.equal(claims.sub, acc.characterId);
+      const town = t.server.content.areas.find((a) => a.safeZone)!;
+      assert.equal(claims.video.room, `area-${town.id}`);
+      assert.equal(r.body.room, `area-${town.id}`);
+      assert.equal(claims.video.roomJoin, true);
+      assert.ok(claims.exp! - claims.iat! <= 3600);
+      const other = await account(t, "Other Voice");
+      assert.equal((await call(t, "POST", "/api/voice/token", other.token, { characterId: acc.characterId })).status, 403);
+      assert.equal((await call(t, "POST", "/api/voice/token", acc.token, { characterId: 7 })).status, 400);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe("production: the client build", () => {
+  let t: TestServer;
+  let dir: string;
+  before(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "rsworld-client-"));
+    fs.writeFileSync(path.join(dir, "index.html"), "<!doctype html><title>client</title>");
+    fs.writeFileSync(path.join(dir, "app.js"), "console.log('client')");
+    t = await startTestServer({
+      NODE_ENV: "production",
+      JWT_SECRET: "p".repeat(32),
+      ADMIN_CODE: "code",
+      PUBLIC_IDP_APP_ID: "app",
+      IDP_APP_SECRET: "secret",
+      DATABASE_URL: "sqlite::memory:",
+      CLIENT_BUILD_DIR: dir,
+      LOG_LEVEL: "silent",
+    });
+  });
+  after(async () => {
+    await t.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("serves the client and its files, with an index fallback for client routes", async () => {
+    for (const p of ["/", "/play", "/some/deep/route"]) {
+      const res = await fetch(t.baseUrl + p, { headers: { Accept: "text/html" } });
+      assert.equal(res.status, 200, p);
+      assert.match(await res.text(), /<title>client<\/title>/);
+    }
+    const js = await fetch(`${t.baseUrl}/app.js`);
+    assert.match(await js.text(), /client/);
+  });
+
+  it("never shadows the server's own paths", async () => {
+    const html = { headers: { Accept: "text/html" } };
+    assert.equal((await fetch(`${t.baseUrl}/api/nothing`, html)).status, 404);
+    assert.match((await fetch(`${t.baseUrl}/api/nothing`, html)).headers.get("content-type") ?? "", /json/);
+    assert.equal((await (await fetch(`${t.baseUrl}/health`, html)).json()).status, "ok");
+    assert.match((await fetch(`${t.baseUrl}/env.js`, html)).headers.get("content-type") ?? "", /javascript/);
+    assert.equal((await fetch(`${t.baseUrl}/manifests/npcs.json`, html)).status, 200);
+    assert.match((await fetch(`${t.baseUrl}/manifests/nothing.json`, html)).headers.get("content-type") ?? "", /json/);
+    assert.equal((await fetch(`${t.baseUrl}/colyseus/api`, html)).status, 401);
+    assert.equal((await fetch(`${t.baseUrl}/status`, html)).status, 200);
+  });
+});
