@@ -17,7 +17,8 @@ import type { ServerMetrics } from "../src/metrics.ts";
 import { admit, InputLimiter } from "../src/sessions/inputLimiter.ts";
 import type { Connection, WorldService } from "../src/sessions/WorldService.ts";
 import { PlayerLoadError } from "../src/persistence/players.ts";
-import { EquippedState, ItemSlotState, PlayerState, SkillState, TAG_OWNER, WorldState } from "../schema/WorldState.ts";
+import { EntityState, EquippedState, ItemSlotState, PlayerState, SkillState, TAG_OWNER, WorldState } from "../schema/WorldState.ts";
+import type { EntityView } from "../src/game/world/entities.ts";
 
 /** The shared per-patch buffer grows past its default with a few hundred views; start large. */
 Encoder.BUFFER_SIZE = 512 * 1024;
@@ -108,6 +109,8 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
   services!: WorldRoomServices;
   private readonly schemaOf = new Map<string, PlayerState>();
   private readonly mirrored = new Map<string, { pub: number; priv: number }>();
+  /** Non-player entities currently in the state, with the version last mirrored. */
+  private readonly entityVersions = new Map<string, number>();
 
   override onCreate(): void {
     const { service } = this.services;
@@ -178,6 +181,7 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
     service.tick();
     this.state.tick = service.world.tick;
     for (const player of service.world.players.values()) this.mirror(player);
+    this.mirrorEntities(service.world);
     this.broadcastPatch();
     this.services.metrics?.recordTick(performance.now() - started);
   }
@@ -237,7 +241,37 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
     }
   }
 
-  /** Brings a client's view in line with the players within its view radius. */
+  /** Every NPC, ground item, resource and object into the state; gone ones out. */
+  private mirrorEntities(world: World): void {
+    const present = new Set<string>();
+    const put = (view: EntityView, version: number) => {
+      present.add(view.id);
+      if (this.entityVersions.get(view.id) === version) return;
+      this.entityVersions.set(view.id, version);
+      let s = this.state.entities.get(view.id);
+      if (s === undefined) {
+        s = new EntityState();
+        s.id = view.id;
+        s.kind = view.kind;
+        this.state.entities.set(view.id, s);
+      }
+      s.x = view.x;
+      s.z = view.z;
+      if (view.kind === "npc") Object.assign(s, { ref: view.npcId, name: view.name, health: view.health, maxHealth: view.maxHealth, level: view.level });
+      else if (view.kind === "item") Object.assign(s, { ref: view.itemId, quantity: view.quantity });
+      else if (view.kind === "resource") Object.assign(s, { ref: view.resourceId, depleted: view.depleted });
+      else Object.assign(s, { ref: view.type });
+    };
+    // Everything, unfiltered (views filter per client below): a radius covering the world.
+    for (const { view, version } of world.entitiesNear({ x: 0, z: 0 }, "", Number.MAX_SAFE_INTEGER, true)) put(view, version);
+    for (const id of this.entityVersions.keys()) {
+      if (present.has(id)) continue;
+      this.entityVersions.delete(id);
+      this.state.entities.delete(id);
+    }
+  }
+
+  /** Brings a client's view in line with the players and entities within its view radius. */
   updateView(conn: ColyseusConnection, world: World, player: Player): void {
     const view = conn.client.view;
     if (view === undefined) return;
@@ -250,9 +284,17 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
       view.add(s);
       conn.visible.add(id);
     }
+    for (const { view: e } of world.entitiesNear(player, player.id)) {
+      near.add(e.id);
+      if (conn.visible.has(e.id)) continue;
+      const s = this.state.entities.get(e.id);
+      if (s === undefined) continue;
+      view.add(s);
+      conn.visible.add(e.id);
+    }
     for (const id of conn.visible) {
       if (near.has(id)) continue;
-      const s = this.schemaOf.get(id);
+      const s = this.schemaOf.get(id) ?? this.state.entities.get(id);
       if (s !== undefined) view.remove(s);
       conn.visible.delete(id);
     }

@@ -49,10 +49,31 @@ export const PlayerState = schema(
 );
 export type PlayerState = SchemaType<typeof PlayerState>;
 
+/** NPCs, ground items, resource nodes and objects, in one shape (`kind` says which). */
+export const EntityState = schema(
+  {
+    id: t.string().default(""),
+    kind: t.string().default(""),
+    x: t.int16().default(0),
+    z: t.int16().default(0),
+    /** npc id, item id, resource id or object type. */
+    ref: t.string().default(""),
+    name: t.string().default(""),
+    health: t.uint16().default(0),
+    maxHealth: t.uint16().default(0),
+    level: t.uint8().default(0),
+    quantity: t.uint32().default(0),
+    depleted: t.boolean().default(false),
+  },
+  "Entity",
+);
+export type EntityState = SchemaType<typeof EntityState>;
+
 export const WorldState = schema(
   {
     tick: t.uint32().default(0),
     players: t.map(PlayerState).view(),
+    entities: t.map(EntityState).view(),
   },
   "WorldState",
 );

@@ -20,6 +20,8 @@ import { loadContent } from "./manifests/loader.ts";
 import type { ContentRegistry } from "./manifests/registry.ts";
 import { AgentService } from "./agents/AgentService.ts";
 import { inputHandlers } from "./game/events.ts";
+import { StoreStock } from "./game/store.ts";
+import { GAMEPLAY } from "./game/systems.ts";
 import { agentRoutes } from "./http/routes/agents.ts";
 import { apiRoutes } from "./http/routes/api.ts";
 import { voiceRoutes } from "./http/routes/voice.ts";
@@ -93,7 +95,8 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
         saver.enqueue(snapshots);
         void saver.flush();
       },
-      handlers: inputHandlers({ checkAdminCode: (code) => safeEqual(code, secrets.adminCode) }),
+      handlers: inputHandlers({ checkAdminCode: (code) => safeEqual(code, secrets.adminCode), storeStock: new StoreStock() }),
+      systems: GAMEPLAY,
     });
     const service = new WorldService({ world, db, content, saver, logger: logger.child({ component: "world" }) });
     const agents = new AgentService({ db, world: service, content, tokens });

@@ -6,6 +6,7 @@
  *
  *   node bench/world-load/run.ts [--clients 100,500,1000,2000] [--seconds 60] [--out <json>]
  *                                [--ramp 100] [--settle 5] [--keep] [--profile <dir>]
+ *                                [--save-interval 60]
  *
  * `--profile <dir>` runs the server with `--cpu-prof` and leaves `server-<N>.cpuprofile` there
  * (the whole process lifetime: startup, ramp and window).
@@ -55,6 +56,7 @@ const { values: args } = parseArgs({
     settle: { type: "string", default: "5" },
     keep: { type: "boolean", default: false },
     profile: { type: "string" },
+    "save-interval": { type: "string", default: "60" },
   },
 });
 const clientCounts = args.clients.split(",").map((s) => Number(s.trim()));
@@ -62,7 +64,7 @@ const seconds = Number(args.seconds);
 const rampPerSecond = Number(args.ramp);
 const settleMs = Number(args.settle) * 1000;
 if (clientCounts.some((n) => !Number.isInteger(n) || n < 2) || !(seconds > 0) || !(rampPerSecond > 0) || !(settleMs >= 0)) {
-  console.error("usage: run.ts [--clients 100,500,1000,2000] [--seconds 60] [--out file.json] [--ramp 100] [--settle 5] [--keep] [--profile dir]");
+  console.error("usage: run.ts [--clients 100,500,1000,2000] [--seconds 60] [--out file.json] [--ramp 100] [--settle 5] [--keep] [--profile dir] [--save-interval 60]");
   process.exit(2);
 }
 
@@ -181,7 +183,7 @@ async function runOne(n: number): Promise<RunResult> {
       JWT_SECRET,
       ADMIN_CODE,
       DATABASE_URL: `sqlite:${path.join(dir, "bench.sqlite")}`,
-      SAVE_INTERVAL: "60",
+      SAVE_INTERVAL: args["save-interval"],
       // REST limits are per address and every bot is 127.0.0.1; the game's own input limits stay on.
       DISABLE_RATE_LIMIT: "true",
     };
@@ -338,7 +340,7 @@ for (const n of clientCounts) {
     benchmark: "world-load",
     started,
     machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, totalMemBytes: os.totalmem(), node: process.version },
-    settings: { seconds, rampPerSecond, settleSeconds: settleMs / 1000, tickMs: 600 },
+    settings: { seconds, rampPerSecond, settleSeconds: settleMs / 1000, tickMs: 600, saveIntervalS: Number(args["save-interval"]), database: "sqlite" },
     results,
   };
   fs.mkdirSync(path.dirname(path.resolve(args.out)), { recursive: true });

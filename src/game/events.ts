@@ -5,16 +5,28 @@
  * the player's next tick, where the handler runs.
  */
 import { z } from "zod";
+import { EQUIPMENT_SLOTS } from "../../entities/EquipmentSlot.ts";
+import { ACTIONS, handleAction } from "./actions.ts";
+import { deposit, withdraw } from "./bank.ts";
 import { handleChat } from "./chat.ts";
+import { MAX_STACK } from "./inventory.ts";
+import { unequip, useItem } from "./items.ts";
+import { buy, sell, type StoreStock } from "./store.ts";
+import { INVENTORY_SIZE } from "./world/Player.ts";
 import type { Player } from "./world/Player.ts";
 import type { HandlerResult, InputHandler, World } from "./world/World.ts";
 
 /** Tile coordinates a client may name: integers, far beyond any world, never NaN or 1e308. */
 const coordinate = z.int().min(-1_000_000).max(1_000_000);
+const slot = z.int().min(0).max(INVENTORY_SIZE - 1);
+const quantity = z.int().min(1).max(MAX_STACK);
+const ref = z.string().min(1).max(64);
 
 export interface EventContext {
   /** Timing-safe comparison against ADMIN_CODE. */
   checkAdminCode(code: string): boolean;
+  /** The world's store stock. */
+  storeStock: StoreStock;
 }
 
 export interface EventDefinition<S extends z.ZodType = z.ZodType> {
@@ -37,6 +49,41 @@ export const EVENTS = [
     name: "player:chat",
     schema: z.object({ message: z.string().max(4 * 255) }),
     handle: (world, player, data, ctx) => handleChat(world, player, data, ctx.checkAdminCode),
+  }),
+  define({
+    name: "player:action",
+    schema: z.object({ action: z.enum(ACTIONS), targetId: ref.optional(), slot: slot.optional() }),
+    handle: (world, player, data) => handleAction(world, player, data),
+  }),
+  define({
+    name: "inventory:use",
+    schema: z.object({ slot, targetSlot: slot.optional(), targetId: ref.optional() }),
+    handle: (world, player, data) => useItem(world, player, data),
+  }),
+  define({
+    name: "equipment:remove",
+    schema: z.object({ slot: z.enum(EQUIPMENT_SLOTS) }),
+    handle: (world, player, data) => unequip(world, player, data),
+  }),
+  define({
+    name: "bank:deposit",
+    schema: z.object({ slot, quantity }),
+    handle: (world, player, data) => deposit(world, player, data),
+  }),
+  define({
+    name: "bank:withdraw",
+    schema: z.object({ itemId: ref, quantity }),
+    handle: (world, player, data) => withdraw(world, player, data),
+  }),
+  define({
+    name: "store:buy",
+    schema: z.object({ storeId: ref, itemId: ref, quantity }),
+    handle: (world, player, data, ctx) => buy(world, ctx.storeStock, player, data),
+  }),
+  define({
+    name: "store:sell",
+    schema: z.object({ storeId: ref, slot, quantity }),
+    handle: (world, player, data) => sell(world, player, data),
   }),
 ] as const;
 

@@ -6,7 +6,7 @@
 import { randomInt, randomUUID } from "node:crypto";
 import { UniqueConstraintViolationException } from "@mikro-orm/core";
 import type { SqlEntityManager } from "@mikro-orm/sqlite";
-import { BankSlot, Character, EquipmentSlot, InventorySlot, PlayerSession } from "../../entities/index.ts";
+import { BankSlot, Character, EquipmentSlot, InventorySlot, NpcKill, PlayerDeath, PlayerSession } from "../../entities/index.ts";
 import type { ICharacter } from "../../entities/Character.ts";
 import type { Database } from "../db/orm.ts";
 import type { ContentRegistry } from "../manifests/registry.ts";
@@ -173,6 +173,30 @@ export async function savePlayers(db: Database, players: readonly PlayerData[]):
       if (inventory.length > 0) await em.insertMany(InventorySlot, inventory);
       if (equipment.length > 0) await em.insertMany(EquipmentSlot, equipment);
       if (bank.length > 0) await em.insertMany(BankSlot, bank);
+      for (const p of chunk) {
+        for (const [npcId, n] of Object.entries(p.kills ?? {})) {
+          const row = await em.findOne(NpcKill, { characterId: p.characterId, npcId });
+          if (row === null) await em.insertMany(NpcKill, [{ characterId: p.characterId, npcId, killCount: n, lastKillAt: new Date() }]);
+          else await em.nativeUpdate(NpcKill, { id: row.id }, { killCount: row.killCount + n, lastKillAt: new Date() });
+        }
+        // Death locks: a death already recorded (a retried save) is not recorded again.
+        for (const d of p.deaths ?? []) {
+          if ((await em.count(PlayerDeath, { id: d.id })) > 0) continue;
+          await em.insertMany(PlayerDeath, [
+            {
+              id: d.id,
+              characterId: p.characterId,
+              positionX: d.x,
+              positionZ: d.z,
+              status: "resolved",
+              items: d.items,
+              killedBy: d.killedBy,
+              diedAt: new Date(d.diedAt),
+              resolvedAt: new Date(),
+            },
+          ]);
+        }
+      }
     });
   }
 }

@@ -21,7 +21,7 @@ export class Saver {
   }
 
   enqueue(snapshots: readonly PlayerData[]): void {
-    for (const s of snapshots) this.pending.set(s.characterId, s);
+    for (const s of snapshots) this.pending.set(s.characterId, merge(this.pending.get(s.characterId), s));
   }
 
   /** Writes everything queued (including what is queued while writing). */
@@ -40,8 +40,11 @@ export class Saver {
       try {
         await savePlayers(this.db, batch);
       } catch (err) {
-        // Put the batch back unless a newer snapshot arrived meanwhile; the next flush retries.
-        for (const s of batch) if (!this.pending.has(s.characterId)) this.pending.set(s.characterId, s);
+        // Put the batch back (a newer snapshot wins, keeping the older one's kills and deaths).
+        for (const s of batch) {
+          const newer = this.pending.get(s.characterId);
+          this.pending.set(s.characterId, newer === undefined ? s : merge(s, newer));
+        }
         this.logger.error({ err, players: batch.length }, "saving players failed; will retry");
         this.inFlight.clear();
         return;
@@ -58,4 +61,16 @@ export class Saver {
   get queued(): number {
     return this.pending.size;
   }
+}
+
+/**
+ * The later snapshot, carrying the kills and deaths of the earlier one too (each snapshot hands
+ * over only what was recorded since the previous one, so none may be lost when one replaces
+ * another in the queue).
+ */
+function merge(older: PlayerData | undefined, newer: PlayerData): PlayerData {
+  if (older === undefined || (older.kills === undefined && older.deaths === undefined)) return newer;
+  const kills: Record<string, number> = { ...(older.kills ?? {}) };
+  for (const [id, n] of Object.entries(newer.kills ?? {})) kills[id] = (kills[id] ?? 0) + n;
+  return { ...newer, kills, deaths: [...(older.deaths ?? []), ...(newer.deaths ?? [])] };
 }

@@ -1,12 +1,13 @@
 import assert from "node:assert/strict";
 import { CHAT_LIMIT, sanitizeChat } from "../../src/game/chat.ts";
 import { inputHandlers, validateEvent } from "../../src/game/events.ts";
+import { StoreStock } from "../../src/game/store.ts";
 import { RUN_SPEED, VIEW_RADIUS, World, WALK_SPEED } from "../../src/game/world/World.ts";
 import { openWorldContent } from "../support/content.ts";
 import { playerData } from "../support/players.ts";
 
 function world(blocked: Parameters<typeof openWorldContent>[0] = [], now = () => 1_000_000) {
-  return new World({ content: openWorldContent(blocked), now, handlers: inputHandlers({ checkAdminCode: (c) => c === "sesame" }) });
+  return new World({ content: openWorldContent(blocked), now, handlers: inputHandlers({ checkAdminCode: (c) => c === "sesame", storeStock: new StoreStock() }) });
 }
 
 function send(w: World, playerId: string, type: string, data: unknown) {

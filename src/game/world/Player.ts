@@ -36,6 +36,26 @@ export interface PlayerData {
   equipment: Record<string, ItemStack>;
   /** One stack per item id, in display order. */
   bank: ItemStack[];
+  /** NPC kills (npc id → count) and deaths since the last save; written with this snapshot. */
+  kills?: Record<string, number>;
+  deaths?: DeathRecord[];
+}
+
+export type Action =
+  | { kind: "pickup"; targetId: string }
+  | { kind: "gather"; targetId: string }
+  | { kind: "attack"; targetId: string }
+  | { kind: "interact"; targetId: string }
+  | { kind: "cook"; targetId: string; itemId: string };
+
+/** A death, recorded as a `playerDeaths` lock row with the state it left behind. */
+export interface DeathRecord {
+  id: string;
+  x: number;
+  z: number;
+  killedBy: string | null;
+  items: { itemId: string; quantity: number; outcome: "dropped" | "kept" }[];
+  diedAt: number;
 }
 
 export interface QueuedInput {
@@ -71,6 +91,17 @@ export class Player {
   readonly chatTimes: number[] = [];
   /** Admin-command attempts (ms), to limit guessing. */
   readonly adminAttempts: number[] = [];
+  /** What the player is doing (walking to, then acting on, a target). */
+  action: Action | undefined;
+  /** No new skilling roll or attack before this tick. */
+  nextActionTick = 0;
+  /** No eating before this tick. */
+  nextEatTick = 0;
+  /** Kills and deaths not yet saved: written in the same transaction as the player's state. */
+  pendingKills = new Map<string, number>();
+  pendingDeaths: DeathRecord[] = [];
+  /** While a trade is open, other interfaces are blocked. */
+  inTrade = false;
 
   constructor(data: PlayerData) {
     this.id = data.characterId;

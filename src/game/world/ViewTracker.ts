@@ -5,10 +5,11 @@
  */
 import { publicPlayer, type World } from "./World.ts";
 import type { Player } from "./Player.ts";
+import type { EntityView } from "./entities.ts";
 
 export interface WorldUpdate {
   tick: number;
-  entities: ReturnType<typeof publicPlayer>[];
+  entities: (ReturnType<typeof publicPlayer> | EntityView)[];
   removed: string[];
 }
 
@@ -25,6 +26,12 @@ export class ViewTracker {
       if (this.sent.get(p.id) === p.publicVersion) continue;
       this.sent.set(p.id, p.publicVersion);
       entities.push(publicPlayer(p));
+    }
+    for (const { view, version } of world.entitiesNear(viewer, viewer.id)) {
+      seen.add(view.id);
+      if (this.sent.get(view.id) === version) continue;
+      this.sent.set(view.id, version);
+      entities.push(view);
     }
     const removed: string[] = [];
     for (const id of this.sent.keys()) {

@@ -18,6 +18,8 @@ import { CollisionMap, chebyshev, type Tile } from "../map/CollisionMap.ts";
 import { findPath } from "../map/pathfinding.ts";
 import { SKILLS } from "../skills.ts";
 import { Player, type PlayerData } from "./Player.ts";
+import type { EntityView, GroundItem, NpcInstance, ResourceInstance, StationInstance, WorldObject } from "./entities.ts";
+import { spawnNpcs, spawnResources, spawnStations } from "./spawn.ts";
 
 export const TICK_MS = 600;
 /** Interest radius: a client sees what is within this many tiles (Chebyshev) of its player. */
@@ -46,8 +48,33 @@ export type HandlerResult = void | GameError;
 
 export type InputHandler = (world: World, player: Player, data: never) => HandlerResult;
 
+/** The gameplay phases, supplied by the gameplay layer (a world without them only walks and talks). */
+export interface WorldSystems {
+  /** Phase 3: combat, gathering, pickups, … */
+  actions?(world: World): void;
+  /** Phase 4. */
+  npcs?(world: World): void;
+  /** Phase 5: depleted resources, dead NPCs, ground items, fires. */
+  respawns?(world: World): void;
+}
+
+/** A small, fast, seedable PRNG (mulberry32), so that a world can be replayed. */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
 export interface WorldOptions {
   content: ContentRegistry;
+  /** Random source for every game roll; a seeded one by default. */
+  random?: () => number;
+  systems?: WorldSystems;
   /** Milliseconds; injectable so tests control time. */
   now?: () => number;
   /** Autosave cadence in ticks. */
@@ -76,12 +103,22 @@ export class World {
   readonly content: ContentRegistry;
   readonly collision: CollisionMap;
   readonly players = new Map<string, Player>();
+  readonly groundItems = new Map<string, GroundItem>();
+  readonly resources: Map<string, ResourceInstance>;
+  readonly npcs: Map<string, NpcInstance>;
+  readonly objects = new Map<string, WorldObject>();
+  readonly stations: StationInstance[];
   readonly now: () => number;
+  readonly random: () => number;
+  readonly systems: WorldSystems;
   tick = 0;
+  private nextId = 1;
   private readonly handlers: ReadonlyMap<string, InputHandler>;
   private readonly saveIntervalTicks: number;
   private readonly onSave: ((snapshots: PlayerData[]) => void) | undefined;
   private outbox: OutboundMessage[] = [];
+  /** Players to save this tick, outside the autosave cadence (deaths). */
+  private readonly urgentSaves = new Set<Player>();
   /** Spatial index: cell key → players in it. */
   private readonly cells = new Map<number, Set<Player>>();
   private readonly cellOf = new Map<Player, number>();
@@ -90,6 +127,11 @@ export class World {
     this.content = options.content;
     this.collision = buildCollision(options.content);
     this.now = options.now ?? Date.now;
+    this.random = options.random ?? seededRandom(0x5eed);
+    this.systems = options.systems ?? {};
+    this.resources = spawnResources(options.content);
+    this.stations = spawnStations(options.content);
+    this.npcs = spawnNpcs(options.content, this.collision, this.random);
     this.handlers = options.handlers;
     this.saveIntervalTicks = options.saveIntervalTicks ?? 100;
     this.onSave = options.onSave;
@@ -197,12 +239,48 @@ export class World {
 
   // ---- the tick --------------------------------------------------------------------------
 
+  /** A new entity id, unique within this world's life. */
+  newId(prefix: string): string {
+    return `${prefix}-${this.nextId++}`;
+  }
+
   step(): void {
     this.tick++;
     this.drainInputs();
     this.processMovement();
+    this.systems.actions?.(this);
+    this.systems.npcs?.(this);
+    this.systems.respawns?.(this);
     this.processPersistence();
     this.publish();
+  }
+
+  /**
+   * Non-player entities within the view radius of a tile, as `viewerId` may see them (`all`:
+   * every ground item whoever owns it, for the synchronized state that views then filter).
+   */
+  entitiesNear(at: Tile, viewerId: string, radius = VIEW_RADIUS, all = false): { view: EntityView; version: number }[] {
+    const out: { view: EntityView; version: number }[] = [];
+    const near = (e: { x: number; z: number }) => chebyshev(e, at) <= radius;
+    for (const n of this.npcs.values()) {
+      if (n.deadUntil !== 0 || !near(n)) continue;
+      out.push({
+        version: n.version,
+        view: { id: n.id, kind: "npc", x: n.x, z: n.z, npcId: n.def.id, name: n.def.name, health: n.health, maxHealth: n.maxHealth, level: n.def.stats?.level ?? 1, dead: false },
+      });
+    }
+    for (const g of this.groundItems.values()) {
+      if (!near(g) || (!all && g.ownerId !== undefined && g.ownerId !== viewerId && this.tick < g.publicAtTick)) continue;
+      out.push({ version: g.version, view: { id: g.id, kind: "item", x: g.x, z: g.z, itemId: g.itemId, quantity: g.quantity } });
+    }
+    for (const r of this.resources.values()) {
+      if (!near(r)) continue;
+      out.push({ version: r.version, view: { id: r.id, kind: "resource", x: r.x, z: r.z, resourceId: r.node.id, depleted: r.depletedUntil !== 0 } });
+    }
+    for (const o of this.objects.values()) {
+      if (near(o)) out.push({ version: o.version, view: { id: o.id, kind: "object", x: o.x, z: o.z, type: o.type } });
+    }
+    return out;
   }
 
   /** Phase 1: every player's queued commands, in arrival order. */
@@ -250,10 +328,19 @@ export class World {
     }
   }
 
-  /** Phase 6: every save interval, snapshot the players whose data changed. */
+  /** Saves this player in this tick's persistence phase, whatever the autosave cadence. */
+  requestSave(player: Player): void {
+    this.urgentSaves.add(player);
+  }
+
+  /** Phase 6: every save interval, snapshot the players whose data changed (and urgent ones). */
   private processPersistence(): void {
-    if (this.onSave === undefined || this.tick % this.saveIntervalTicks !== 0) return;
-    const due = [...this.players.values()].filter((p) => p.saveDue);
+    if (this.onSave === undefined) return;
+    const everyone = this.tick % this.saveIntervalTicks === 0;
+    if (!everyone && this.urgentSaves.size === 0) return;
+    const candidates = everyone ? [...this.players.values()] : [...this.urgentSaves].filter((p) => this.players.get(p.id) === p);
+    this.urgentSaves.clear();
+    const due = candidates.filter((p) => p.saveDue || p.pendingKills.size > 0 || p.pendingDeaths.length > 0);
     if (due.length === 0) return;
     for (const p of due) p.saveDue = false;
     this.onSave(due.map((p) => snapshot(p)));
@@ -281,12 +368,21 @@ export class World {
     }
     player.path = result.path;
     player.running = run && result.path.length > 0;
+    player.action = undefined;
   }
 }
 
-/** A deep copy of the persistent data (the saver must not see later mutations). */
+/**
+ * A deep copy of the persistent data (the saver must not see later mutations), carrying the
+ * kills and deaths recorded since the last snapshot, which it hands over.
+ */
 export function snapshot(player: Player): PlayerData {
-  return structuredClone(player.data);
+  const data = structuredClone(player.data);
+  if (player.pendingKills.size > 0) data.kills = Object.fromEntries(player.pendingKills);
+  if (player.pendingDeaths.length > 0) data.deaths = player.pendingDeaths;
+  player.pendingKills = new Map();
+  player.pendingDeaths = [];
+  return data;
 }
 
 /** PROTOCOL.md `player:sync`: the full private state of a player. */
@@ -305,7 +401,8 @@ export function playerSync(player: Player): object {
     skills,
     inventory: d.inventory.flatMap((s, slot) => (s === null ? [] : [{ slot, itemId: s.itemId, quantity: s.quantity }])),
     equipment: Object.fromEntries(Object.entries(d.equipment).map(([slot, s]) => [slot, { itemId: s.itemId, quantity: s.quantity }])),
-    inTrade: false,
+    bank: d.bank.map((s) => ({ itemId: s.itemId, quantity: s.quantity })),
+    inTrade: player.inTrade,
   };
 }
 

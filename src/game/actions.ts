@@ -1,0 +1,216 @@
+/**
+ * `player:action {action, targetId?, slot?}` and the action phase of the tick (phase 3).
+ *
+ * Targeted actions (attack, gather, pickup, interact, cook) set the player's current action; each
+ * tick the player walks toward the target (paths limited to 200 tiles) and, once in reach, acts:
+ * pickups on the item's tile, gathering/cooking/melee next to the target, ranged within the
+ * weapon's range, banks and stores within 2 tiles. A new move or action replaces the old one.
+ */
+import { attackRange, playerAttacksNpc } from "./combat.ts";
+import { cookOnce, useItem } from "./items.ts";
+import { canGather, gatherOnce } from "./gathering.ts";
+import { dropAll, dropSlot, takeGroundItem, visibleTo } from "./groundItems.ts";
+import { chebyshev } from "./map/CollisionMap.ts";
+import { findPath, MAX_PATH_LENGTH } from "./map/pathfinding.ts";
+import { SERVICE_RANGE, tradeLock } from "./rules.ts";
+import type { Action, Player } from "./world/Player.ts";
+import type { GameError, HandlerResult, World } from "./world/World.ts";
+
+export const ACTIONS = ["attack", "gather", "pickup", "interact", "cook", "light", "examine", "drop", "dropAll", "stop"] as const;
+export type ActionName = (typeof ACTIONS)[number];
+
+export interface ActionInput {
+  action: ActionName;
+  targetId?: string | undefined;
+  slot?: number | undefined;
+}
+
+interface Target {
+  x: number;
+  z: number;
+  /** How close the player must be to act. */
+  reach: number;
+}
+
+function system(world: World, player: Player, message: string): void {
+  world.send(player.id, "chat:message", { id: world.newId("msg"), fromId: "system", fromName: "System", message, timestamp: world.now(), channel: "system" });
+}
+
+function targetOf(world: World, player: Player, action: Action): Target | GameError {
+  switch (action.kind) {
+    case "pickup": {
+      const item = world.groundItems.get(action.targetId);
+      if (item === undefined || !visibleTo(world, item, player.id)) return { code: "ITEM_GONE", message: "that item is gone" };
+      return { x: item.x, z: item.z, reach: 0 };
+    }
+    case "gather": {
+      const res = world.resources.get(action.targetId);
+      if (res === undefined) return { code: "INVALID_TARGET", message: "no such resource" };
+      return { x: res.x, z: res.z, reach: 1 };
+    }
+    case "attack": {
+      const npc = world.npcs.get(action.targetId);
+      if (npc === undefined || npc.deadUntil !== 0) return { code: "INVALID_TARGET", message: "that target is gone" };
+      return { x: npc.x, z: npc.z, reach: attackRange(world, player) };
+    }
+    case "interact": {
+      const npc = world.npcs.get(action.targetId);
+      if (npc === undefined || npc.deadUntil !== 0) return { code: "INVALID_TARGET", message: "no one to talk to" };
+      return { x: npc.x, z: npc.z, reach: npc.service?.type === "bank" || npc.service?.storeId !== undefined ? SERVICE_RANGE : 1 };
+    }
+    case "cook": {
+      const heat = world.objects.get(action.targetId) ?? world.stations.find((s) => s.id === action.targetId);
+      if (heat === undefined) return { code: "INVALID_TARGET", message: "the fire went out" };
+      return { x: heat.x, z: heat.z, reach: 1 };
+    }
+  }
+}
+
+/** Walks toward the target; true once in reach. Errors end the action. */
+function approach(world: World, player: Player, target: Target): boolean | GameError {
+  if (chebyshev(player, target) <= target.reach) {
+    player.path = [];
+    return true;
+  }
+  const last = player.path.at(-1);
+  if (last === undefined || chebyshev(last, target) > target.reach) {
+    const r = findPath(world.collision, player, target, MAX_PATH_LENGTH);
+    if (!r.ok) return r.reason === "TOO_FAR" ? { code: "TOO_FAR", message: "that is more than 200 tiles away" } : { code: "NO_PATH", message: "you can't reach that" };
+    if (r.path.length === 0 || chebyshev(r.path.at(-1)!, target) > Math.max(target.reach, 1)) {
+      return { code: "NO_PATH", message: "you can't reach that" };
+    }
+    player.path = r.path;
+  }
+  return false;
+}
+
+function openInterface(world: World, player: Player, npcId: string): void {
+  const npc = world.npcs.get(npcId)!;
+  if (npc.service?.type === "bank") {
+    world.send(player.id, "interface:open", { type: "bank", npcId, bank: player.data.bank.map((s) => ({ itemId: s.itemId, quantity: s.quantity })) });
+    return;
+  }
+  const storeId = npc.service?.storeId;
+  const store = storeId !== undefined ? world.content.stores.get(storeId) : undefined;
+  if (store !== undefined) {
+    world.send(player.id, "interface:open", { type: "store", npcId, storeId: store.id, name: store.name, items: store.items.map((i) => ({ itemId: i.itemId, price: i.price })) });
+    return;
+  }
+  system(world, player, `${npc.def.name} has nothing to say to you right now.`);
+}
+
+/** The `player:action` handler: immediate actions run now, targeted ones become the current action. */
+export function handleAction(world: World, player: Player, data: ActionInput): HandlerResult {
+  const needTarget = (): GameError | undefined => (data.targetId === undefined ? { code: "INVALID_PAYLOAD", message: `${data.action} needs a targetId` } : undefined);
+  const needSlot = (): GameError | undefined => (data.slot === undefined ? { code: "INVALID_PAYLOAD", message: `${data.action} needs a slot` } : undefined);
+  switch (data.action) {
+    case "stop":
+      player.action = undefined;
+      player.path = [];
+      player.running = false;
+      return;
+    case "drop":
+      return needSlot() ?? dropSlot(world, player, data.slot!);
+    case "dropAll":
+      return dropAll(world, player, data.targetId);
+    case "light": {
+      const missing = needSlot();
+      if (missing) return missing;
+      const tinderbox = player.data.inventory.findIndex((s) => s?.itemId === "tinderbox");
+      if (tinderbox < 0) return { code: "NO_TOOL", message: "you need a tinderbox" };
+      return useItem(world, player, { slot: data.slot!, targetSlot: tinderbox });
+    }
+    case "examine": {
+      const missing = needTarget();
+      if (missing) return missing;
+      const id = data.targetId!;
+      const npc = world.npcs.get(id);
+      const res = world.resources.get(id);
+      const item = world.groundItems.get(id);
+      const text = npc?.def.description ?? res?.node.examine ?? (item ? world.content.item(item.itemId)?.examine : undefined) ?? world.content.item(id)?.examine;
+      if (text === undefined) return { code: "INVALID_TARGET", message: "nothing to examine" };
+      system(world, player, text);
+      return;
+    }
+    case "cook": {
+      const missing = needTarget() ?? needSlot();
+      if (missing) return missing;
+      return useItem(world, player, { slot: data.slot!, targetId: data.targetId! });
+    }
+    case "attack":
+    case "gather":
+    case "pickup":
+    case "interact": {
+      const missing = needTarget();
+      if (missing) return missing;
+      if (data.action !== "interact") {
+        const busy = tradeLock(player);
+        if (busy) return busy;
+      }
+      const action = { kind: data.action, targetId: data.targetId! } as Action;
+      const target = targetOf(world, player, action);
+      if ("code" in target) return target;
+      if (action.kind === "gather") {
+        const blocked = canGather(world, player, world.resources.get(action.targetId)!);
+        if (blocked) return blocked;
+      }
+      if (action.kind === "attack" && world.npcs.get(action.targetId)!.def.combat?.attackable !== true) {
+        return { code: "NOT_ATTACKABLE", message: "you can't attack that" };
+      }
+      player.action = action;
+      return;
+    }
+  }
+}
+
+/** Phase 3: every player's current action advances one tick. */
+export function processActions(world: World): void {
+  for (const player of world.players.values()) {
+    const action = player.action;
+    if (action === undefined) continue;
+    const end = (error?: GameError) => {
+      player.action = undefined;
+      if (error) world.sendError(player.id, error.code, error.message, "player:action");
+    };
+    const target = targetOf(world, player, action);
+    if ("code" in target) {
+      end(action.kind === "pickup" ? target : undefined);
+      continue;
+    }
+    const there = approach(world, player, target);
+    if (there !== true) {
+      if (there !== false) end(there);
+      continue;
+    }
+    switch (action.kind) {
+      case "pickup":
+        end(takeGroundItem(world, player, action.targetId) ?? undefined);
+        break;
+      case "interact":
+        openInterface(world, player, action.targetId);
+        end();
+        break;
+      case "gather": {
+        const r = gatherOnce(world, player, world.resources.get(action.targetId)!);
+        if (r === "done") end();
+        else if (r !== undefined) end(r);
+        break;
+      }
+      case "attack":
+        if (world.tick >= player.nextActionTick) {
+          const err = playerAttacksNpc(world, player, world.npcs.get(action.targetId)!);
+          if (err) end(err);
+        }
+        break;
+      case "cook": {
+        if (world.tick < player.nextActionTick) break;
+        if (!cookOnce(world, player, action.targetId, action.itemId)) {
+          end();
+          break;
+        }
+        if (!player.data.inventory.some((s) => s?.itemId === action.itemId)) end();
+        break;
+      }
+    }
+  }
+}

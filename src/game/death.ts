@@ -1,0 +1,54 @@
+/**
+ * Player death (documented rule): at 0 health the player keeps its equipment and its three most
+ * valuable inventory stacks (by the item's value); everything else drops where it died, seen by
+ * the dead player alone for a minute, then by everyone. It respawns at once at the spawn point
+ * with full health.
+ *
+ * The death lock: a `playerDeaths` row (unique id per death) is written in the same transaction
+ * as the post-death state, and the player is saved at once. A crash before that save reloads the
+ * pre-death state (the dropped items lived only in memory); a crash after it reloads the
+ * post-death state; a retried save re-inserts nothing. Either way no item exists twice.
+ */
+import { spawnGroundItem } from "./groundItems.ts";
+import { transact } from "./inventory.ts";
+import type { Player } from "./world/Player.ts";
+import type { World } from "./world/World.ts";
+
+export const KEPT_ON_DEATH = 3;
+
+export function killPlayer(world: World, player: Player, killedBy: string | null): void {
+  const content = world.content;
+  const value = (slot: number) => {
+    const s = player.data.inventory[slot]!;
+    return content.item(s.itemId)?.value ?? 0;
+  };
+  const occupied = player.data.inventory.flatMap((s, i) => (s === null ? [] : [i]));
+  const kept = new Set([...occupied].sort((a, b) => value(b) - value(a) || a - b).slice(0, KEPT_ON_DEATH));
+  const at = { x: player.x, z: player.z };
+  const r = transact(player, content, (tx) => occupied.filter((slot) => !kept.has(slot)).map((slot) => tx.inv.removeFromSlot(slot)));
+  const dropped = r.ok ? r.value : [];
+  for (const stack of dropped) spawnGroundItem(world, stack.itemId, stack.quantity, at, player.id);
+  player.pendingDeaths.push({
+    id: `${player.id}:${world.tick}`,
+    x: at.x,
+    z: at.z,
+    killedBy,
+    items: [
+      ...dropped.map((s) => ({ itemId: s.itemId, quantity: s.quantity, outcome: "dropped" as const })),
+      ...[...kept].map((slot) => ({ ...player.data.inventory[slot]!, outcome: "kept" as const })),
+    ],
+    diedAt: world.now(),
+  });
+  for (const npc of world.npcs.values()) if (npc.targetId === player.id) npc.targetId = undefined;
+  player.data.health = player.maxHealth;
+  player.data.x = content.world.spawn.x;
+  player.data.z = content.world.spawn.z;
+  player.path = [];
+  player.action = undefined;
+  player.running = false;
+  player.publicVersion++;
+  player.syncDue = true;
+  player.saveDue = true;
+  world.requestSave(player);
+  world.send(player.id, "player:death", { killedBy, position: { ...at }, respawn: { x: player.x, y: player.data.y, z: player.z } });
+}

@@ -1,0 +1,155 @@
+/**
+ * Using items: `inventory:use {slot, targetSlot?, targetId?}` and `equipment:remove {slot}`.
+ * - alone: eat (food heals), bury (bones give prayer xp), equip (level requirements checked; the
+ *   item it replaces goes back to the inventory slot);
+ * - on another item: tinderbox and logs light a fire under the player;
+ * - on an object: raw food on a fire or range starts cooking.
+ * The item is always taken first, then its effect applies (never an effect without the removal).
+ */
+import { EQUIPMENT_SLOTS } from "../../entities/EquipmentSlot.ts";
+import { MAX_STACK, transact } from "./inventory.ts";
+import { addXp, levelOf, toSkill } from "./progression.ts";
+import { invError, tradeLock, within } from "./rules.ts";
+import { LIFEPOINTS_PER_HITPOINT } from "./world/entities.ts";
+import type { Player } from "./world/Player.ts";
+import type { HandlerResult, World } from "./world/World.ts";
+
+/** Ticks between bites (RuneScape: 3 ticks, 1.8 s). */
+export const EAT_DELAY_TICKS = 3;
+/** A lit fire burns for a minute. */
+export const FIRE_TICKS = 100;
+
+function successChance(level: number, required: number): number {
+  // 40% at the required level, +5 points per level above it, at most 100%.
+  return Math.min(1, 0.4 + (level - required) * 0.05);
+}
+
+export function useItem(world: World, player: Player, data: { slot: number; targetSlot?: number | undefined; targetId?: string | undefined }): HandlerResult {
+  const busy = tradeLock(player);
+  if (busy) return busy;
+  const stack = player.data.inventory[data.slot];
+  if (stack === null || stack === undefined) return { code: "INVALID_SLOT", message: `slot ${data.slot} is empty` };
+  const item = world.content.item(stack.itemId);
+  if (item === undefined) return { code: "INVALID_ITEM", message: "unknown item" };
+
+  if (data.targetSlot !== undefined) {
+    if (data.targetSlot === data.slot) return { code: "INVALID_SLOT", message: "use an item on another slot" };
+    const other = player.data.inventory[data.targetSlot];
+    if (other === null || other === undefined) return { code: "INVALID_SLOT", message: `slot ${data.targetSlot} is empty` };
+    const logsSlot = stack.itemId === "tinderbox" ? data.targetSlot : other.itemId === "tinderbox" ? data.slot : undefined;
+    if (logsSlot !== undefined) return lightFire(world, player, logsSlot);
+    return { code: "NOTHING_HAPPENS", message: "nothing interesting happens" };
+  }
+
+  if (data.targetId !== undefined) {
+    const recipe = world.content.recipes.cooking.find((r) => r.raw === stack.itemId);
+    const target = world.objects.get(data.targetId) ?? world.stations.find((s) => s.id === data.targetId && s.type === "range");
+    if (recipe === undefined || target === undefined) return { code: "NOTHING_HAPPENS", message: "nothing interesting happens" };
+    if (levelOf(player, "cooking") < recipe.level) return { code: "LEVEL_TOO_LOW", message: `you need cooking level ${recipe.level}` };
+    player.action = { kind: "cook", targetId: data.targetId, itemId: stack.itemId };
+    return;
+  }
+
+  if (item.healAmount !== undefined && item.healAmount > 0) return eat(world, player, data.slot, item.healAmount);
+  if (item.prayerXp !== undefined && item.prayerXp > 0) {
+    const xp = item.prayerXp;
+    const r = transact(player, world.content, (tx) => tx.inv.removeFromSlot(data.slot, 1));
+    if (!r.ok) return invError(r.error);
+    addXp(world, player, "prayer", xp);
+    return;
+  }
+  if (item.equipSlot !== undefined) return equip(world, player, data.slot);
+  return { code: "NOTHING_HAPPENS", message: `you can't use ${item.name} on its own` };
+}
+
+function eat(world: World, player: Player, slot: number, heal: number): HandlerResult {
+  if (world.tick < player.nextEatTick) return { code: "TOO_SOON", message: "you are still eating" };
+  const r = transact(player, world.content, (tx) => tx.inv.removeFromSlot(slot, 1));
+  if (!r.ok) return invError(r.error);
+  player.nextEatTick = world.tick + EAT_DELAY_TICKS;
+  player.data.health = Math.min(player.maxHealth, player.data.health + heal * LIFEPOINTS_PER_HITPOINT);
+  player.publicVersion++;
+}
+
+function equip(world: World, player: Player, slot: number): HandlerResult {
+  const stack = player.data.inventory[slot]!;
+  const item = world.content.item(stack.itemId)!;
+  const where = item.equipSlot!;
+  if (!(EQUIPMENT_SLOTS as readonly string[]).includes(where)) return { code: "INVALID_ITEM", message: `unknown equipment slot "${where}"` };
+  for (const [name, level] of Object.entries(item.requirements?.skills ?? {})) {
+    const skill = toSkill(name);
+    if (skill !== undefined && levelOf(player, skill) < level) return { code: "LEVEL_TOO_LOW", message: `you need ${name} level ${level} to wear that` };
+  }
+  const worn = player.data.equipment[where];
+  // Stackable ammunition joins a worn stack of the same item.
+  if (worn !== undefined && worn.itemId === stack.itemId && item.stackable) {
+    if (worn.quantity + stack.quantity > MAX_STACK) return { code: "STACK_OVERFLOW", message: "that stack would be too large" };
+    const r = transact(player, world.content, (tx) => tx.inv.removeFromSlot(slot));
+    if (!r.ok) return invError(r.error);
+    worn.quantity += stack.quantity;
+  } else {
+    const taken = transact(player, world.content, (tx) => {
+      const removed = tx.inv.removeFromSlot(slot);
+      if (worn !== undefined) tx.inv.slots[slot] = { ...worn };
+      return removed;
+    });
+    if (!taken.ok) return invError(taken.error);
+    player.data.equipment[where] = taken.value;
+  }
+  player.publicVersion++;
+}
+
+export function unequip(world: World, player: Player, data: { slot: string }): HandlerResult {
+  const busy = tradeLock(player);
+  if (busy) return busy;
+  const worn = player.data.equipment[data.slot];
+  if (worn === undefined) return { code: "INVALID_SLOT", message: `nothing is worn in ${data.slot}` };
+  const r = transact(player, world.content, (tx) => tx.inv.add(worn.itemId, worn.quantity));
+  if (!r.ok) return invError(r.error);
+  delete player.data.equipment[data.slot];
+  player.publicVersion++;
+}
+
+function lightFire(world: World, player: Player, logsSlot: number): HandlerResult {
+  const logs = player.data.inventory[logsSlot]!;
+  const recipe = world.content.recipes.firemaking.find((r) => r.log === logs.itemId);
+  if (recipe === undefined) return { code: "NOTHING_HAPPENS", message: "that will not burn" };
+  if (levelOf(player, "firemaking") < recipe.level) return { code: "LEVEL_TOO_LOW", message: `you need firemaking level ${recipe.level}` };
+  if (world.tick < player.nextActionTick) return { code: "TOO_SOON", message: "you are busy" };
+  for (const o of world.objects.values()) if (o.x === player.x && o.z === player.z) return { code: "BLOCKED", message: "you can't light a fire here" };
+  if (world.stations.some((s) => s.x === player.x && s.z === player.z)) return { code: "BLOCKED", message: "you can't light a fire here" };
+  player.nextActionTick = world.tick + recipe.ticks;
+  if (world.random() >= successChance(levelOf(player, "firemaking"), recipe.level)) {
+    world.send(player.id, "chat:message", { id: world.newId("msg"), fromId: "system", fromName: "System", message: "You fail to light the fire.", timestamp: world.now(), channel: "system" });
+    return;
+  }
+  const r = transact(player, world.content, (tx) => tx.inv.removeFromSlot(logsSlot, 1));
+  if (!r.ok) return invError(r.error);
+  const id = world.newId("fire");
+  world.objects.set(id, { id, type: "fire", x: player.x, z: player.z, expiresAtTick: world.tick + FIRE_TICKS, version: 0 });
+  addXp(world, player, "firemaking", recipe.xp);
+}
+
+/** One cooking step of a `cook` action (called when the player stands next to the heat). */
+export function cookOnce(world: World, player: Player, targetId: string, rawItemId: string): boolean {
+  const recipe = world.content.recipes.cooking.find((r) => r.raw === rawItemId);
+  const fire = world.objects.get(targetId);
+  const range = world.stations.find((s) => s.id === targetId);
+  if (recipe === undefined || (fire === undefined && range === undefined)) return false;
+  if (!within(player, fire ?? range!, 1)) return false;
+  const slot = player.data.inventory.findIndex((s) => s?.itemId === rawItemId);
+  if (slot < 0) return false;
+  const level = levelOf(player, "cooking");
+  const stopBurn = (range !== undefined ? recipe.stopBurnLevel?.range : recipe.stopBurnLevel?.fire) ?? recipe.level + 30;
+  // Burn chance falls linearly from 60% at the recipe's level to 0 at its stop-burn level.
+  const burnChance = level >= stopBurn ? 0 : 0.6 * ((stopBurn - level) / Math.max(1, stopBurn - recipe.level));
+  const burnt = recipe.burnt !== undefined && world.random() < burnChance;
+  const r = transact(player, world.content, (tx) => {
+    tx.inv.removeFromSlot(slot, 1);
+    tx.inv.add(burnt ? recipe.burnt! : recipe.cooked, 1);
+  });
+  if (!r.ok) return false;
+  if (!burnt) addXp(world, player, "cooking", recipe.xp);
+  player.nextActionTick = world.tick + recipe.ticks;
+  return true;
+}

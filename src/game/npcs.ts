@@ -1,0 +1,100 @@
+/**
+ * NPC AI (tick phase 4) and respawns (phase 5).
+ * - A mob with a target walks toward it (one tile a tick) and attacks in range at its attack
+ *   speed; it gives up past its leash range from its spawn point and walks home.
+ * - Aggressive mobs pick the nearest player within their aggression range whose combat level is
+ *   at most twice theirs (as in RuneScape), never inside a safe zone.
+ * - Otherwise mobs wander within their radius now and then.
+ */
+import { chebyshev } from "./map/CollisionMap.ts";
+import { npcAttacksPlayer } from "./combat.ts";
+import { despawnGroundItems } from "./groundItems.ts";
+import type { NpcInstance } from "./world/entities.ts";
+import type { World } from "./world/World.ts";
+
+/** Chance per tick that an idle mob takes a wandering step. */
+export const WANDER_CHANCE = 0.1;
+
+function inSafeZone(world: World, at: { x: number; z: number }): boolean {
+  return world.content.areas.some((a) => a.safeZone && at.x >= a.bounds.minX && at.x <= a.bounds.maxX && at.z >= a.bounds.minZ && at.z <= a.bounds.maxZ);
+}
+
+function stepToward(world: World, npc: NpcInstance, to: { x: number; z: number }): void {
+  const dx = Math.sign(to.x - npc.x);
+  const dz = Math.sign(to.z - npc.z);
+  for (const [sx, sz] of [
+    [dx, dz],
+    [dx, 0],
+    [0, dz],
+  ] as const) {
+    if ((sx !== 0 || sz !== 0) && world.collision.canStep(npc.x, npc.z, sx, sz)) {
+      npc.x += sx;
+      npc.z += sz;
+      npc.version++;
+      return;
+    }
+  }
+}
+
+export function processNpcs(world: World): void {
+  for (const npc of world.npcs.values()) {
+    if (npc.deadUntil !== 0 || npc.def.combat?.attackable !== true) continue;
+    const combat = npc.def.combat;
+    const leash = combat.leashRange;
+    let target = npc.targetId !== undefined ? world.players.get(npc.targetId) : undefined;
+    if (target !== undefined && (chebyshev(target, { x: npc.spawnX, z: npc.spawnZ }) > leash || inSafeZone(world, target))) target = undefined;
+    if (target === undefined && npc.targetId !== undefined) npc.targetId = undefined;
+
+    if (target === undefined && combat.aggressive && !inSafeZone(world, npc)) {
+      const level = npc.def.stats?.level ?? 1;
+      let best: number = Infinity;
+      for (const p of world.playersNear(npc, combat.aggroRange)) {
+        const d = chebyshev(p, npc);
+        if (p.data.combatLevel <= level * 2 && !inSafeZone(world, p) && d < best) {
+          best = d;
+          target = p;
+        }
+      }
+      if (target !== undefined) npc.targetId = target.id;
+    }
+
+    if (target !== undefined) {
+      if (chebyshev(target, npc) <= combat.combatRange) {
+        if (world.tick >= npc.nextAttackTick) npcAttacksPlayer(world, npc, target);
+      } else {
+        stepToward(world, npc, target);
+      }
+      continue;
+    }
+    if (npc.x !== npc.spawnX || npc.z !== npc.spawnZ) {
+      if (chebyshev(npc, { x: npc.spawnX, z: npc.spawnZ }) > npc.wanderRadius) {
+        stepToward(world, npc, { x: npc.spawnX, z: npc.spawnZ });
+        continue;
+      }
+    }
+    if (npc.wanderRadius > 0 && world.random() < WANDER_CHANCE) {
+      const to = { x: npc.x + Math.floor(world.random() * 3) - 1, z: npc.z + Math.floor(world.random() * 3) - 1 };
+      if (chebyshev(to, { x: npc.spawnX, z: npc.spawnZ }) <= npc.wanderRadius) stepToward(world, npc, to);
+    }
+  }
+}
+
+export function processRespawns(world: World): void {
+  for (const r of world.resources.values()) {
+    if (r.depletedUntil !== 0 && world.tick >= r.depletedUntil) {
+      r.depletedUntil = 0;
+      r.version++;
+    }
+  }
+  for (const npc of world.npcs.values()) {
+    if (npc.deadUntil !== 0 && world.tick >= npc.deadUntil) {
+      npc.deadUntil = 0;
+      npc.health = npc.maxHealth;
+      npc.x = npc.spawnX;
+      npc.z = npc.spawnZ;
+      npc.version++;
+    }
+  }
+  for (const [id, o] of world.objects) if (world.tick >= o.expiresAtTick) world.objects.delete(id);
+  despawnGroundItems(world);
+}

@@ -1,0 +1,6 @@
+/** The gameplay phases of the tick, as the World runs them (actions, NPC AI, respawns). */
+import { processActions } from "./actions.ts";
+import { processNpcs, processRespawns } from "./npcs.ts";
+import type { WorldSystems } from "./world/World.ts";
+
+export const GAMEPLAY: WorldSystems = { actions: processActions, npcs: processNpcs, respawns: processRespawns };

@@ -1,0 +1,78 @@
+/**
+ * Everything in the world besides players: ground items, resource nodes, NPCs, and temporary
+ * objects (fires). Each carries a `version`, bumped whenever what clients see of it changes, so
+ * interest management sends only what changed.
+ */
+import type { NpcDef } from "../../manifests/schemas/npcs.ts";
+import type { ResourceNode } from "../../manifests/registry.ts";
+
+/** Lifepoints per content hitpoint: players have 10 per constitution level (100 at level 10). */
+export const LIFEPOINTS_PER_HITPOINT = 10;
+
+export interface GroundItem {
+  id: string;
+  itemId: string;
+  quantity: number;
+  x: number;
+  z: number;
+  /** Only this player sees and may take it until `publicAtTick`. */
+  ownerId: string | undefined;
+  publicAtTick: number;
+  despawnAtTick: number;
+  version: number;
+}
+
+export interface ResourceInstance {
+  id: string;
+  node: ResourceNode;
+  x: number;
+  z: number;
+  /** 0 while available; else the tick it respawns. */
+  depletedUntil: number;
+  version: number;
+}
+
+export interface NpcInstance {
+  id: string;
+  def: NpcDef;
+  x: number;
+  z: number;
+  spawnX: number;
+  spawnZ: number;
+  wanderRadius: number;
+  health: number;
+  maxHealth: number;
+  /** Services offered at this NPC (bank, store), from the area placement. */
+  service: { type: string; storeId?: string | undefined } | undefined;
+  /** The player it is fighting. */
+  targetId: string | undefined;
+  nextAttackTick: number;
+  /** 0 while alive; else the tick it respawns. */
+  deadUntil: number;
+  /** Damage dealt to it per player (who gets the drop). */
+  damageBy: Map<string, number>;
+  version: number;
+}
+
+export interface WorldObject {
+  id: string;
+  type: "fire";
+  x: number;
+  z: number;
+  expiresAtTick: number;
+  version: number;
+}
+
+/** Stations placed by the content (range, furnace, anvil, bank booth, altar). */
+export interface StationInstance {
+  id: string;
+  type: string;
+  x: number;
+  z: number;
+}
+
+export type EntityView =
+  | { id: string; kind: "npc"; x: number; z: number; npcId: string; name: string; health: number; maxHealth: number; level: number; dead: boolean }
+  | { id: string; kind: "item"; x: number; z: number; itemId: string; quantity: number }
+  | { id: string; kind: "resource"; x: number; z: number; resourceId: string; depleted: boolean }
+  | { id: string; kind: "object"; x: number; z: number; type: string };
