@@ -3,7 +3,8 @@
  * - A mob with a target walks toward it (one tile a tick) and attacks in range at its attack
  *   speed; it gives up past its leash range from its spawn point and walks home.
  * - Aggressive mobs pick the nearest player within their aggression range whose combat level is
- *   at most twice theirs (as in RuneScape), never inside a safe zone.
+ *   at most twice theirs (as in RuneScape), never inside a safe zone (where mobs still fight
+ *   back when attacked).
  * - Otherwise mobs wander within their radius now and then.
  */
 import { chebyshev } from "./map/CollisionMap.ts";
@@ -42,7 +43,8 @@ export function processNpcs(world: World): void {
     const combat = npc.def.combat;
     const leash = combat.leashRange;
     let target = npc.targetId !== undefined ? world.players.get(npc.targetId) : undefined;
-    if (target !== undefined && (chebyshev(target, { x: npc.spawnX, z: npc.spawnZ }) > leash || inSafeZone(world, target))) target = undefined;
+    // Safe zones stop aggression, not retaliation: a mob attacked in town fights back.
+    if (target !== undefined && chebyshev(target, { x: npc.spawnX, z: npc.spawnZ }) > leash) target = undefined;
     if (target === undefined && npc.targetId !== undefined) npc.targetId = undefined;
 
     if (target === undefined && combat.aggressive && !inSafeZone(world, npc)) {

@@ -220,6 +220,19 @@ export class World {
     this.cellOf.set(player, key);
   }
 
+  /** Moves a player to a walkable tile at once (admin commands, tests); false if not walkable. */
+  teleport(player: Player, to: Tile): boolean {
+    if (!this.collision.isWalkable(to.x, to.z)) return false;
+    player.data.x = to.x;
+    player.data.z = to.z;
+    player.path = [];
+    player.action = undefined;
+    player.publicVersion++;
+    player.saveDue = true;
+    this.index(player);
+    return true;
+  }
+
   /** Players within {@link VIEW_RADIUS} of a tile (the player itself included). */
   playersNear(at: Tile, radius = VIEW_RADIUS): Player[] {
     const out: Player[] = [];

@@ -1,0 +1,139 @@
+import assert from "node:assert/strict";
+import { NpcKill, PlayerDeath } from "../../entities/index.ts";
+import { hitChance, maxHitHitpoints } from "../../src/game/combat.ts";
+import { killPlayer } from "../../src/game/death.ts";
+import { snapshot } from "../../src/game/world/World.ts";
+import { loadConfig } from "../../src/config/env.ts";
+import { openDatabase } from "../../src/db/orm.ts";
+import { createCharacter, loadOrCreatePlayer, savePlayers } from "../../src/persistence/players.ts";
+import { pino } from "pino";
+import { forEachDialect } from "../support/dialects.ts";
+import { bundledContent } from "../support/content.ts";
+import { count, gameWorld, holdings } from "../support/game.ts";
+
+function ratNear(g: Awaited<ReturnType<typeof gameWorld>>) {
+  const rats = [...g.world.npcs.values()].filter((n) => n.def.id === "meadow_rat");
+  assert.ok(rats.length > 0);
+  return rats[0]!;
+}
+
+describe("combat", () => {
+  it("uses the classic accuracy and max-hit formulas", () => {
+    assert.equal(maxHitHitpoints(1, 0), 1);
+    assert.equal(maxHitHitpoints(99, 0), 11);
+    assert.ok(Math.abs(hitChance(1000, 500) - (1 - 502 / 2002)) < 1e-12);
+    assert.ok(Math.abs(hitChance(500, 1000) - 500 / 2002) < 1e-12);
+  });
+
+  it("kills a rat: hits are announced to players in view, xp is given, the drop and the kill are the killer's", async () => {
+    const g = await gameWorld(11);
+    const rat = ratNear(g);
+    const p = g.add({ x: rat.x + 1, z: rat.z, equipment: { weapon: { itemId: "bronze_sword", quantity: 1 } } });
+    const watcher = g.add({ x: rat.x + 2, z: rat.z + 2 });
+    for (let i = 0; i < 400 && rat.deadUntil === 0; i++) {
+      if (p.action === undefined) g.send(p, "player:action", { action: "attack", targetId: rat.id });
+      g.tick();
+    }
+    assert.ok(rat.deadUntil > 0, "the rat died");
+    const hits = g.events(watcher, "combat:hit").filter((h) => h.targetId === rat.id);
+    assert.ok(hits.length > 0, "the watcher saw the hits");
+    assert.ok(hits.every((h) => h.attackerId === p.id && typeof h.damage === "number" && h.targetMaxHealth === rat.maxHealth));
+    assert.ok(p.data.skills.attack.xp > 0);
+    assert.ok(p.data.skills.constitution.xp > 1154);
+    assert.equal(p.pendingKills.get("meadow_rat"), 1);
+    const drops = [...g.world.groundItems.values()];
+    assert.ok(drops.length > 0, "the rat dropped something");
+    assert.ok(drops.every((d) => d.ownerId === p.id));
+    g.tick(rat.def.combat!.respawnTicks + 1);
+    assert.equal(rat.deadUntil, 0, "the rat respawned");
+    assert.equal(rat.health, rat.maxHealth);
+  });
+
+  it("refuses to attack a banker", async () => {
+    const g = await gameWorld();
+    const banker = [...g.world.npcs.values()].find((n) => n.service?.type === "bank")!;
+    const p = g.add({ x: banker.x + 1, z: banker.z });
+    g.send(p, "player:action", { action: "attack", targetId: banker.id });
+    g.tick();
+    assert.equal(g.errors(p)[0]!.code, "NOT_ATTACKABLE");
+  });
+
+  it("lets a rat fight back when attacked", async () => {
+    const g = await gameWorld(5);
+    const rat = ratNear(g);
+    const p = g.add({ x: rat.x + 1, z: rat.z });
+    g.send(p, "player:action", { action: "attack", targetId: rat.id });
+    g.tick(2);
+    assert.equal(rat.targetId, p.id);
+  });
+
+  it("keeps aggressive mobs out of the safe town, and lets them attack outside it", async () => {
+    const g = await gameWorld(9);
+    const hound = [...g.world.npcs.values()].find((n) => n.def.id === "cinder_hound")!;
+    const p = g.add({ x: hound.x, z: hound.z + 1 });
+    g.tick(3);
+    assert.equal(hound.targetId, p.id, "the hound goes for a nearby low-level player");
+    const inTown = g.add({ x: 0, z: 0 });
+    g.tick(3);
+    assert.notEqual(hound.targetId, inTown.id);
+  });
+});
+
+describe("death", () => {
+  it("dies and respawns without losing or duplicating items", async () => {
+    const g = await gameWorld();
+    const items = [
+      { itemId: "steel_sword", quantity: 1 },
+      { itemId: "bread", quantity: 1 },
+      { itemId: "logs", quantity: 1 },
+      { itemId: "iron_sword", quantity: 1 },
+      { itemId: "feathers", quantity: 40 },
+      { itemId: "bronze_sword", quantity: 1 },
+    ];
+    const p = g.add({ x: 5, z: 5, equipment: { weapon: { itemId: "bronze_dagger", quantity: 1 } } }, items);
+    const before = holdings(g.world, p);
+    killPlayer(g.world, p, "meadow_rat");
+    assert.deepEqual({ x: p.x, z: p.z, health: p.data.health }, { x: 0, z: 0, health: p.maxHealth });
+    assert.equal(p.data.equipment.weapon?.itemId, "bronze_dagger", "equipment is kept");
+    assert.equal(p.data.inventory.filter((s) => s !== null).length, 3, "three stacks are kept");
+    assert.ok(count(p, "steel_sword") === 1 && count(p, "iron_sword") === 1, "the most valuable ones");
+    assert.deepEqual(holdings(g.world, p), before, "nothing lost, nothing doubled");
+    const death = p.pendingDeaths[0]!;
+    assert.equal(death.items.filter((i) => i.outcome === "dropped").length, 3);
+    // Walk back and pick everything up.
+    for (const item of [...g.world.groundItems.values()]) {
+      g.send(p, "player:action", { action: "pickup", targetId: item.id });
+      g.tick(30);
+    }
+    assert.equal(g.world.groundItems.size, 0);
+    assert.deepEqual(holdings(g.world, p), before);
+    assert.deepEqual(g.events(p, "player:death").map((e) => e.killedBy), ["meadow_rat"]);
+  });
+});
+
+forEachDialect("kills and death locks", (ctx) => {
+  it("saves kill counts and a death lock with the player's state, exactly once each", async () => {
+    const content = await bundledContent();
+    const db = await openDatabase(loadConfig({ NODE_ENV: "test", DATABASE_URL: ctx.url }), pino({ level: "silent" }));
+    try {
+      const data = await createCharacter(db, content, `acc-death-${ctx.dialect}`, `Doomed ${ctx.dialect.slice(0, 4)}`);
+      const g = await gameWorld();
+      const p = g.world.addPlayer(data);
+      p.pendingKills.set("meadow_rat", 2);
+      killPlayer(g.world, p, "meadow_rat");
+      const snap = snapshot(p);
+      await savePlayers(db, [snap]);
+      await savePlayers(db, [snap]);
+      const deaths = await db.em().find(PlayerDeath, { characterId: p.id });
+      assert.equal(deaths.length, 1, "a replayed save records the death once");
+      assert.equal(deaths[0]!.status, "resolved");
+      const kills = await db.em().findOneOrFail(NpcKill, { characterId: p.id, npcId: "meadow_rat" });
+      assert.equal(kills.killCount, 4, "each save adds its own kills (two saves of 2)");
+      const reloaded = await loadOrCreatePlayer(db, content, { accountId: data.accountId });
+      assert.deepEqual({ x: reloaded.x, z: reloaded.z }, { x: 0, z: 0 });
+      assert.deepEqual(reloaded.inventory, p.data.inventory);
+    } finally {
+      await db.close();
+    }
+  });
+});

@@ -1,0 +1,280 @@
+import assert from "node:assert/strict";
+import { MAX_STACK } from "../../src/game/inventory.ts";
+import { DESPAWN_TICKS, PRIVATE_TICKS } from "../../src/game/groundItems.ts";
+import { count, gameWorld, holdings } from "../support/game.ts";
+
+const BANKER = { x: 3, z: -3 };
+const STORE = { x: -3, z: -4 };
+const bread = (n = 1) => Array.from({ length: n }, () => ({ itemId: "bread", quantity: 1 }));
+
+describe("eating and equipment", () => {
+  it("eats with a full inventory: heals, frees the slot, waits before the next bite", async () => {
+    const g = await gameWorld();
+    const p = g.add({ health: 40 }, bread(28));
+    g.send(p, "inventory:use", { slot: 5 });
+    g.send(p, "inventory:use", { slot: 6 });
+    g.tick();
+    assert.equal(p.data.health, 80, "bread heals 4 hitpoints = 40 lifepoints");
+    assert.equal(p.data.inventory[5], null);
+    assert.equal(count(p, "bread"), 27, "the second bite came too soon");
+    assert.equal(g.errors(p)[0]!.code, "TOO_SOON");
+    g.tick(3);
+    g.send(p, "inventory:use", { slot: 6 });
+    g.tick();
+    assert.equal(p.data.health, 100, "never above the maximum");
+  });
+
+  it("equips a sword, swaps it back, and checks level requirements", async () => {
+    const g = await gameWorld();
+    const p = g.add({}, [{ itemId: "bronze_sword", quantity: 1 }, { itemId: "steel_sword", quantity: 1 }, { itemId: "iron_sword", quantity: 1 }]);
+    g.send(p, "inventory:use", { slot: 0 });
+    g.tick();
+    assert.equal(p.data.equipment.weapon?.itemId, "bronze_sword");
+    assert.equal(p.data.inventory[0], null);
+    g.send(p, "inventory:use", { slot: 1 });
+    g.tick();
+    assert.equal(g.errors(p)[0]!.code, "LEVEL_TOO_LOW", "steel needs attack 5");
+    assert.equal(p.data.inventory[1]?.itemId, "steel_sword");
+    g.send(p, "inventory:use", { slot: 2 });
+    g.tick();
+    assert.equal(p.data.equipment.weapon?.itemId, "iron_sword");
+    assert.equal(p.data.inventory[2]?.itemId, "bronze_sword", "the old weapon took the slot");
+  });
+
+  it("unequips into the inventory, and refuses when it is full", async () => {
+    const g = await gameWorld();
+    const p = g.add({ equipment: { weapon: { itemId: "bronze_sword", quantity: 1 } } }, bread(28));
+    g.send(p, "equipment:remove", { slot: "weapon" });
+    g.tick();
+    assert.equal(g.errors(p)[0]!.code, "INVENTORY_FULL");
+    assert.equal(p.data.equipment.weapon?.itemId, "bronze_sword", "nothing changed");
+    g.send(p, "inventory:use", { slot: 0 });
+    g.tick(4);
+    g.send(p, "equipment:remove", { slot: "weapon" });
+    g.tick();
+    assert.equal(p.data.equipment.weapon, undefined);
+    assert.equal(count(p, "bronze_sword"), 1);
+  });
+});
+
+describe("banking", () => {
+  it("deposits and withdraws near a bank, stacking everything in the bank", async () => {
+    const g = await gameWorld();
+    const p = g.add({ ...BANKER }, [{ itemId: "logs", quantity: 1 }, { itemId: "logs", quantity: 1 }, { itemId: "logs", quantity: 1 }, { itemId: "bronze_arrow", quantity: 50 }]);
+    g.send(p, "bank:deposit", { slot: 0, quantity: 3 });
+    g.send(p, "bank:deposit", { slot: 3, quantity: 20 });
+    g.tick();
+    assert.deepEqual(p.data.bank, [
+      { itemId: "logs", quantity: 3 },
+      { itemId: "bronze_arrow", quantity: 20 },
+    ]);
+    assert.equal(count(p, "logs"), 0);
+    assert.equal(count(p, "bronze_arrow"), 30);
+    g.send(p, "bank:withdraw", { itemId: "logs", quantity: 2 });
+    g.tick();
+    assert.equal(count(p, "logs"), 2);
+    assert.deepEqual(p.data.bank[0], { itemId: "logs", quantity: 1 });
+    assert.equal(g.errors(p).length, 0);
+  });
+
+  it("withdraws a max-int stack", async () => {
+    const g = await gameWorld();
+    const p = g.add({ ...BANKER, bank: [{ itemId: "feathers", quantity: MAX_STACK }] });
+    g.send(p, "bank:withdraw", { itemId: "feathers", quantity: MAX_STACK });
+    g.tick();
+    assert.equal(count(p, "feathers"), MAX_STACK);
+    assert.deepEqual(p.data.bank, []);
+  });
+
+  it("refuses a withdrawal that would overflow a stack, and one that does not fit, changing nothing", async () => {
+    const g = await gameWorld();
+    const p = g.add({ ...BANKER, bank: [{ itemId: "feathers", quantity: 10 }, { itemId: "logs", quantity: 30 }] }, [{ itemId: "feathers", quantity: MAX_STACK - 5 }]);
+    const before = JSON.stringify(p.data);
+    g.send(p, "bank:withdraw", { itemId: "feathers", quantity: 10 });
+    g.send(p, "bank:withdraw", { itemId: "logs", quantity: 28 });
+    g.tick();
+    assert.deepEqual(g.errors(p).map((e) => e.code), ["STACK_OVERFLOW", "INVENTORY_FULL"]);
+    assert.equal(JSON.stringify(p.data), before);
+  });
+
+  it("refuses banking further than 2 tiles from a bank", async () => {
+    const g = await gameWorld();
+    const p = g.add({ x: 0, z: 5 }, [{ itemId: "logs", quantity: 1 }]);
+    g.send(p, "bank:deposit", { slot: 0, quantity: 1 });
+    g.tick();
+    assert.equal(g.errors(p)[0]!.code, "TOO_FAR");
+    assert.equal(count(p, "logs"), 1);
+  });
+
+  it("refuses unknown items, empty slots and quantities it does not hold", async () => {
+    const g = await gameWorld();
+    const p = g.add({ ...BANKER, bank: [{ itemId: "logs", quantity: 2 }] }, [{ itemId: "bronze_arrow", quantity: 5 }]);
+    const before = JSON.stringify(p.data);
+    g.send(p, "bank:withdraw", { itemId: "no_such_item", quantity: 1 });
+    g.send(p, "bank:withdraw", { itemId: "logs", quantity: 3 });
+    g.send(p, "bank:deposit", { slot: 7, quantity: 1 });
+    g.send(p, "bank:deposit", { slot: 0, quantity: 6 });
+    g.tick();
+    assert.deepEqual(g.errors(p).map((e) => e.code), ["INVALID_ITEM", "INVALID_QUANTITY", "INVALID_SLOT", "INVALID_QUANTITY"]);
+    assert.equal(JSON.stringify(p.data), before);
+  });
+
+  for (const [type, data] of [
+    ["bank:deposit", { slot: -1, quantity: 1 }],
+    ["bank:deposit", { slot: 28, quantity: 1 }],
+    ["bank:deposit", { slot: 0, quantity: 0 }],
+    ["bank:deposit", { slot: 0, quantity: -5 }],
+    ["bank:deposit", { slot: 0, quantity: 1.5 }],
+    ["bank:deposit", { slot: 0, quantity: 1e20 }],
+    ["bank:deposit", { slot: 0, quantity: 2 ** 31 }],
+    ["bank:deposit", { slot: "0", quantity: 1 }],
+    ["bank:deposit", { slot: 0 }],
+    ["bank:withdraw", { itemId: 5, quantity: 1 }],
+    ["bank:withdraw", { itemId: "", quantity: 1 }],
+    ["bank:withdraw", { itemId: "logs", quantity: "10" }],
+    ["store:buy", { storeId: "brackenford_general", itemId: "bread", quantity: 0 }],
+    ["store:sell", { storeId: "brackenford_general", slot: 99, quantity: 1 }],
+    ["inventory:use", { slot: -3 }],
+    ["inventory:use", { slot: 0, targetSlot: 40 }],
+    ["equipment:remove", { slot: "tail" }],
+    ["player:action", { action: "fly" }],
+    ["player:action", { action: "drop", slot: 1e9 }],
+  ] as const) {
+    it(`refuses ${type} ${JSON.stringify(data)} before it reaches the world`, async () => {
+      const g = await gameWorld();
+      const r = g.validate(type, data);
+      assert.equal(r.ok, false);
+      if (!r.ok) assert.equal(r.code, "INVALID_PAYLOAD");
+    });
+  }
+});
+
+describe("stores", () => {
+  it("buys with coins and sells at the buyback rate", async () => {
+    const g = await gameWorld();
+    const p = g.add({ ...STORE, coins: 100 }, [{ itemId: "copper_ore", quantity: 1 }]);
+    g.send(p, "store:buy", { storeId: "brackenford_general", itemId: "bread", quantity: 2 });
+    g.tick();
+    assert.equal(count(p, "bread"), 2);
+    assert.equal(p.data.coins, 100 - 2 * 12);
+    const value = g.world.content.item("copper_ore")!.value;
+    const rate = g.world.content.stores.get("brackenford_general")!.buybackRate;
+    g.send(p, "store:sell", { storeId: "brackenford_general", slot: 0, quantity: 1 });
+    g.tick();
+    assert.equal(count(p, "copper_ore"), 0);
+    assert.equal(p.data.coins, 76 + Math.floor(value * rate));
+  });
+
+  it("refuses without enough coins, beyond the stock, far away, and for untradeable items", async () => {
+    const g = await gameWorld();
+    const p = g.add({ ...STORE, coins: 10 }, [{ itemId: "settlers_charter", quantity: 1 }]);
+    g.send(p, "store:buy", { storeId: "brackenford_general", itemId: "bread", quantity: 1 });
+    g.send(p, "store:buy", { storeId: "brackenford_general", itemId: "fly_fishing_rod", quantity: 3 });
+    g.send(p, "store:buy", { storeId: "brackenford_general", itemId: "iron_sword", quantity: 1 });
+    g.send(p, "store:sell", { storeId: "brackenford_general", slot: 0, quantity: 1 });
+    g.tick();
+    assert.deepEqual(g.errors(p).map((e) => e.code), ["NOT_ENOUGH_COINS", "OUT_OF_STOCK", "INVALID_ITEM", "UNTRADEABLE_ITEM"]);
+    assert.equal(p.data.coins, 10);
+    const far = g.add({ x: 0, z: 10, coins: 500 });
+    g.send(far, "store:buy", { storeId: "brackenford_general", itemId: "bread", quantity: 1 });
+    g.tick();
+    assert.equal(g.errors(far)[0]!.code, "TOO_FAR");
+  });
+
+  it("sells limited stock down to zero and restocks it over time", async () => {
+    const g = await gameWorld();
+    const p = g.add({ ...STORE, coins: 1000 });
+    g.send(p, "store:buy", { storeId: "brackenford_general", itemId: "fly_fishing_rod", quantity: 2 });
+    g.tick();
+    g.send(p, "store:buy", { storeId: "brackenford_general", itemId: "fly_fishing_rod", quantity: 1 });
+    g.tick();
+    assert.equal(count(p, "fly_fishing_rod"), 2);
+    assert.equal(g.errors(p)[0]!.code, "OUT_OF_STOCK");
+    const restock = g.world.content.stores.get("brackenford_general")!.items.find((i) => i.itemId === "fly_fishing_rod")!.restockTime;
+    g.tick(Math.ceil((restock * 1000) / 600) + 1);
+    g.send(p, "store:buy", { storeId: "brackenford_general", itemId: "fly_fishing_rod", quantity: 1 });
+    g.tick();
+    assert.equal(count(p, "fly_fishing_rod"), 3);
+  });
+});
+
+describe("ground items", () => {
+  it("drops an item and picks it up again", async () => {
+    const g = await gameWorld();
+    const p = g.add({ x: 0, z: 1 }, [{ itemId: "logs", quantity: 1 }]);
+    g.send(p, "player:action", { action: "drop", slot: 0 });
+    g.tick();
+    assert.equal(count(p, "logs"), 0);
+    const [item] = [...g.world.groundItems.values()];
+    assert.deepEqual({ itemId: item!.itemId, x: item!.x, z: item!.z }, { itemId: "logs", x: 0, z: 1 });
+    g.send(p, "player:action", { action: "pickup", targetId: item!.id });
+    g.tick();
+    assert.equal(count(p, "logs"), 1);
+    assert.equal(g.world.groundItems.size, 0);
+  });
+
+  it("two players pick up one item in the same tick: exactly one gets it", async () => {
+    const g = await gameWorld();
+    const a = g.add({ x: 2, z: 1 });
+    const b = g.add({ x: 2, z: 1 });
+    const owner = g.add({ x: 2, z: 1 }, [{ itemId: "bronze_sword", quantity: 1 }]);
+    g.send(owner, "player:action", { action: "drop", slot: 0 });
+    g.tick(PRIVATE_TICKS + 1);
+    const [item] = [...g.world.groundItems.values()];
+    g.send(a, "player:action", { action: "pickup", targetId: item!.id });
+    g.send(b, "player:action", { action: "pickup", targetId: item!.id });
+    g.tick();
+    assert.equal(count(a, "bronze_sword") + count(b, "bronze_sword"), 1);
+    assert.equal(g.world.groundItems.size, 0);
+    const loser = count(a, "bronze_sword") === 1 ? b : a;
+    assert.equal(g.errors(loser)[0]!.code, "ITEM_GONE");
+  });
+
+  it("keeps a drop private to its owner for a minute, then public, then gone", async () => {
+    const g = await gameWorld();
+    const owner = g.add({ x: 1, z: 2 }, [{ itemId: "logs", quantity: 1 }]);
+    const other = g.add({ x: 1, z: 2 });
+    g.send(owner, "player:action", { action: "drop", slot: 0 });
+    g.tick();
+    const [item] = [...g.world.groundItems.values()];
+    assert.ok(g.world.entitiesNear(other, other.id).every((e) => e.view.id !== item!.id), "invisible to others");
+    g.send(other, "player:action", { action: "pickup", targetId: item!.id });
+    g.tick();
+    assert.equal(g.errors(other)[0]!.code, "ITEM_GONE");
+    g.tick(PRIVATE_TICKS);
+    assert.ok(g.world.entitiesNear(other, other.id).some((e) => e.view.id === item!.id), "public now");
+    g.tick(DESPAWN_TICKS);
+    assert.equal(g.world.groundItems.size, 0, "despawned");
+  });
+
+  it("drops everything with dropAll, at most 50 items, with conservation", async () => {
+    const g = await gameWorld();
+    const p = g.add({ x: 0, z: 2 }, [...bread(20), { itemId: "feathers", quantity: 500 }]);
+    const before = holdings(g.world, p);
+    g.send(p, "player:action", { action: "dropAll" });
+    g.tick();
+    assert.ok(p.data.inventory.every((s) => s === null));
+    assert.equal(g.world.groundItems.size, 21);
+    assert.deepEqual(holdings(g.world, p), before);
+  });
+
+  it("blocks banking, dropping, eating, equipping, stores, pickups and combat during a trade", async () => {
+    const g = await gameWorld();
+    const p = g.add({ ...BANKER, coins: 100, health: 50 }, [{ itemId: "logs", quantity: 1 }, { itemId: "bread", quantity: 1 }, { itemId: "bronze_sword", quantity: 1 }]);
+    p.inTrade = true;
+    const before = JSON.stringify(p.data);
+    g.send(p, "bank:deposit", { slot: 0, quantity: 1 });
+    g.send(p, "player:action", { action: "drop", slot: 0 });
+    g.send(p, "inventory:use", { slot: 1 });
+    g.send(p, "inventory:use", { slot: 2 });
+    g.send(p, "store:buy", { storeId: "brackenford_general", itemId: "bread", quantity: 1 });
+    g.send(p, "player:action", { action: "pickup", targetId: "item-1" });
+    g.send(p, "player:action", { action: "attack", targetId: [...g.world.npcs.keys()].find((k) => k.includes("rat"))! });
+    g.tick();
+    assert.deepEqual(
+      g.errors(p).map((e) => e.code),
+      Array(7).fill("PLAYER_BUSY"),
+    );
+    assert.equal(JSON.stringify(p.data), before);
+  });
+});
