@@ -137,3 +137,55 @@ forEachDialect("kills and death locks", (ctx) => {
     }
   });
 });
+
+describe("ranged combat and NPC interaction", () => {
+  it("shoots with a bow from range, one arrow a shot, and refuses without arrows", async () => {
+    const g = await gameWorld(21);
+    const rat = ratNear(g);
+    const p = g.add({ x: rat.x + 4, z: rat.z, equipment: { weapon: { itemId: "shortbow", quantity: 1 }, arrows: { itemId: "bronze_arrow", quantity: 3 } } });
+    g.send(p, "player:action", { action: "attack", targetId: rat.id });
+    g.tick(12);
+    const shots = g.events(p, "combat:hit").filter((h) => h.attackerId === p.id).length;
+    assert.ok(shots >= 1);
+    assert.equal(p.data.equipment.arrows?.quantity ?? 0, 3 - shots, "one arrow per shot");
+    assert.ok(Math.max(Math.abs(p.x - rat.spawnX), Math.abs(p.z - rat.spawnZ)) > 1 || rat.deadUntil > 0, "it shot from range");
+    if (rat.deadUntil === 0 && p.data.equipment.arrows === undefined) {
+      g.tick(10);
+      assert.ok(g.errors(p).some((e) => e.code === "NO_AMMO"));
+    }
+    assert.ok(p.data.skills.ranged.xp > 0 || shots > 0);
+  });
+
+  it("opens the bank and the store when talking to their keepers", async () => {
+    const g = await gameWorld();
+    const banker = [...g.world.npcs.values()].find((n) => n.service?.type === "bank")!;
+    const keeper = [...g.world.npcs.values()].find((n) => n.service?.storeId === "brackenford_general")!;
+    const p = g.add({ x: 0, z: 0, bank: [{ itemId: "logs", quantity: 4 }] });
+    g.send(p, "player:action", { action: "interact", targetId: banker.id });
+    g.tick(10);
+    const bank = g.events(p, "interface:open")[0]!;
+    assert.equal(bank.type, "bank");
+    assert.deepEqual(bank.bank, [{ itemId: "logs", quantity: 4 }]);
+    g.send(p, "player:action", { action: "interact", targetId: keeper.id });
+    g.tick(40);
+    const store = g.events(p, "interface:open")[1]!;
+    assert.equal(store.type, "store");
+    assert.equal(store.storeId, "brackenford_general");
+    assert.ok((store.items as unknown[]).length > 0);
+  });
+
+  it("keeps wandering mobs within their radius of their spawn point", async () => {
+    const g = await gameWorld(13);
+    const mobs = [...g.world.npcs.values()].filter((n) => n.def.combat?.attackable && n.wanderRadius > 0);
+    const moved = new Set<string>();
+    for (let i = 0; i < 300; i++) {
+      g.tick();
+      for (const m of mobs) {
+        if (m.x !== m.spawnX || m.z !== m.spawnZ) moved.add(m.id);
+        assert.ok(Math.max(Math.abs(m.x - m.spawnX), Math.abs(m.z - m.spawnZ)) <= m.wanderRadius, `${m.id} strayed`);
+        assert.ok(g.world.collision.isWalkable(m.x, m.z));
+      }
+    }
+    assert.ok(moved.size > 0, "some mobs wandered");
+  });
+});

@@ -375,3 +375,25 @@ forEachDialect("the world: persistence", (db) => {
     }
   });
 });
+
+describe("the world: entities on the wire", function () {
+  this.timeout(20_000);
+  it("sends NPCs and resources in view as world:update entities, and Colyseus clients get them in their state", async () => {
+    const t = await startTestServer(FAST);
+    try {
+      const w = await WsTestClient.connect(`${t.wsUrl}?name=Looker`);
+      await w.next("welcome");
+      const first = await w.next("world:update");
+      const kinds = new Set((first.entities as { kind: string }[]).map((e) => e.kind));
+      assert.ok(kinds.has("npc"), "the banker and shopkeepers are in view of the spawn");
+      const c = await WorldTestClient.join(t.baseUrl, { name: "LookerToo" });
+      await c.waitFor(() => (Object.values((c.state() as unknown as { entities: Record<string, { kind: string }> }).entities ?? {}).some((e) => e.kind === "npc") ? true : undefined), 5_000, "npc entities in the Colyseus state");
+      const far = Object.values((c.state() as unknown as { entities: Record<string, { x: number; z: number }> }).entities);
+      assert.ok(far.every((e) => Math.max(Math.abs(e.x), Math.abs(e.z)) <= 16 + 8), "only what is near (npcs may have wandered a little)");
+      w.close();
+      await c.room.leave();
+    } finally {
+      await t.close();
+    }
+  });
+});
