@@ -19,6 +19,7 @@ import type { Connection, WorldService } from "../src/sessions/WorldService.ts";
 import { PlayerLoadError } from "../src/persistence/players.ts";
 import { EntityState, EquippedState, ItemSlotState, PlayerState, SkillState, TAG_OWNER, WorldState } from "../schema/WorldState.ts";
 import type { EntityView } from "../src/game/world/entities.ts";
+import { Interest } from "../src/game/world/Interest.ts";
 
 /** The shared per-patch buffer grows past its default with a few hundred views; start large. */
 Encoder.BUFFER_SIZE = 512 * 1024;
@@ -52,12 +53,12 @@ type WorldClient = Client<{ auth: WorldAuth; userData: ClientData }>;
 class ColyseusConnection implements Connection {
   readonly transport = "colyseus" as const;
   client: WorldClient;
-  /** Player ids currently in this client's view. */
-  readonly visible = new Set<string>();
+  /** What this client sees (players and entities). */
+  readonly interest = new Interest();
+  /** Whether its view has been filled once. */
+  started = false;
   readonly limiter = new InputLimiter();
-  private readonly room: WorldRoom;
-  constructor(room: WorldRoom, client: WorldClient) {
-    this.room = room;
+  constructor(client: WorldClient) {
     this.client = client;
   }
   get remoteAddress(): string | undefined {
@@ -68,9 +69,6 @@ class ColyseusConnection implements Connection {
   }
   close(code: number): void {
     this.client.leave(code);
-  }
-  afterTick(world: World, player: Player): void {
-    this.room.updateView(this, world, player);
   }
 }
 
@@ -129,7 +127,7 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
     const { service } = this.services;
     const auth = client.auth;
     if (auth === undefined) throw new ServerError(401, "not authenticated");
-    const conn = new ColyseusConnection(this, client);
+    const conn = new ColyseusConnection(client);
     const characterId = typeof options?.characterId === "string" ? options.characterId : undefined;
     const name = typeof options?.name === "string" ? options.name : undefined;
     let player: Player;
@@ -179,9 +177,15 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
     const started = performance.now();
     const { service } = this.services;
     service.tick();
-    this.state.tick = service.world.tick;
-    for (const player of service.world.players.values()) this.mirror(player);
-    this.mirrorEntities(service.world);
+    const world = service.world;
+    this.state.tick = world.tick;
+    for (const player of world.players.values()) this.mirror(player);
+    this.mirrorEntities(world);
+    for (const client of this.clients) {
+      const data = client.userData;
+      const player = data && world.players.get(data.playerId);
+      if (player !== undefined) this.updateView(data!.conn, world, player);
+    }
     this.broadcastPatch();
     this.services.metrics?.recordTick(performance.now() - started);
   }
@@ -271,32 +275,26 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
     }
   }
 
-  /** Brings a client's view in line with the players and entities within its view radius. */
+  /** Brings a client's view in line with what is within its view radius (see Interest). */
   updateView(conn: ColyseusConnection, world: World, player: Player): void {
     const view = conn.client.view;
     if (view === undefined) return;
-    const near = new Set(world.playersNear(player).map((p) => p.id));
-    for (const id of near) {
-      if (conn.visible.has(id)) continue;
-      const s = this.schemaOf.get(id);
-      if (s === undefined) continue;
+    const change = conn.interest.refresh(world, player, !conn.started);
+    conn.started = true;
+    if (change === undefined) return;
+    for (const id of change.entered) {
+      const s = this.schemaOf.get(id) ?? this.state.entities.get(id);
+      if (s === undefined) {
+        // Not in the state (yet): let the next refresh see it again.
+        conn.interest.visible.delete(id);
+        continue;
+      }
       if (id === player.id) view.add(s, TAG_OWNER);
       view.add(s);
-      conn.visible.add(id);
     }
-    for (const { view: e } of world.entitiesNear(player, player.id)) {
-      near.add(e.id);
-      if (conn.visible.has(e.id)) continue;
-      const s = this.state.entities.get(e.id);
-      if (s === undefined) continue;
-      view.add(s);
-      conn.visible.add(e.id);
-    }
-    for (const id of conn.visible) {
-      if (near.has(id)) continue;
+    for (const id of change.left) {
       const s = this.schemaOf.get(id) ?? this.state.entities.get(id);
       if (s !== undefined) view.remove(s);
-      conn.visible.delete(id);
     }
   }
 }

@@ -29,6 +29,8 @@ export interface WsSession {
   /** A service token issued to an anonymous connection, so it can come back as the same player. */
   readonly issuedToken: string | undefined;
   send(type: string, data: object): void;
+  /** Sends a frame that is already encoded. */
+  sendRaw(frame: string): void;
   sendError(code: Parameters<typeof errorEvent>[0], message: string, event?: string): void;
   close(code: number, reason: string): void;
   readonly isOpen: boolean;
@@ -85,6 +87,9 @@ class Session implements WsSession {
   }
   send(type: string, data: object): void {
     if (this.isOpen) this.socket.send(encode(type, data));
+  }
+  sendRaw(frame: string): void {
+    if (this.isOpen) this.socket.send(frame);
   }
   sendError(code: Parameters<typeof errorEvent>[0], message: string, event?: string): void {
     if (this.isOpen) this.socket.send(errorEvent(code, message, event));

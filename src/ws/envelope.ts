@@ -44,8 +44,15 @@ export function parseFrame(raw: string): ParseResult {
   return { ok: true, envelope: { type, data: (data ?? {}) as Record<string, unknown> } };
 }
 
+/** Frames of messages sent to many connections (a chat line to everyone in view): encoded once. */
+const shared = new WeakMap<object, { type: string; frame: string }>();
+
 export function encode(type: string, data: object): string {
-  return JSON.stringify({ type, data });
+  const hit = shared.get(data);
+  if (hit !== undefined && hit.type === type) return hit.frame;
+  const frame = JSON.stringify({ type, data });
+  shared.set(data, { type, frame });
+  return frame;
 }
 
 export function errorEvent(code: WsErrorCode, message: string, event?: string): string {

@@ -36,8 +36,8 @@ export function worldSessionHandler(service: WorldService, logger: Logger): WsSe
         send: (type, data) => session.send(type, data),
         close: (code, reason) => session.close(code, reason),
         afterTick: (world, player) => {
-          const update = tracker.update(world, player);
-          if (update !== undefined) session.send("world:update", update);
+          const frame = tracker.frame(world, player);
+          if (frame !== undefined) session.sendRaw(frame);
         },
       };
       const state: Attached = { player: undefined, conn, pending: [], closed: false };
@@ -71,7 +71,7 @@ export function worldSessionHandler(service: WorldService, logger: Logger): WsSe
       session.send("welcome", service.welcome(player, session.principal, session.issuedToken));
       session.send("player:sync", playerSync(player));
       player.syncDue = false;
-      session.send("world:update", tracker.update(service.world, player) ?? { tick: service.world.tick, entities: [], removed: [] });
+      session.sendRaw(tracker.frame(service.world, player, true)!);
       for (const env of state.pending.splice(0)) service.input(player.id, conn, env.type, env.data);
     },
 

@@ -102,6 +102,8 @@ export class Player {
   pendingDeaths: DeathRecord[] = [];
   /** While a trade is open, other interfaces are blocked. */
   inTrade = false;
+  /** Which tick of each save interval saves this player (set by the world). */
+  saveSlot = 0;
 
   constructor(data: PlayerData) {
     this.id = data.characterId;

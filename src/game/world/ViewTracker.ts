@@ -1,51 +1,57 @@
 /**
- * Interest management for clients that receive `world:update` deltas (the `/ws` transport): per
- * client, what it was last told about each entity in view (by version), so each update carries
- * only what entered, changed or left its view since the last one.
+ * `world:update` deltas for one `/ws` connection: what entered, changed or left its view since
+ * the last update. Each changed entity is serialised once per version and the JSON reused for
+ * every viewer, and the frame is assembled as text, so the cost per viewer is a few map lookups
+ * and a string join.
  */
-import { publicPlayer, type World } from "./World.ts";
+import { Interest, lookupEntity } from "./Interest.ts";
 import type { Player } from "./Player.ts";
-import type { EntityView } from "./entities.ts";
+import type { World } from "./World.ts";
 
-export interface WorldUpdate {
-  tick: number;
-  entities: (ReturnType<typeof publicPlayer> | EntityView)[];
-  removed: string[];
+/** Serialised entities by id, per world, with the version they were serialised at. */
+const jsonCache = new WeakMap<World, { tick: number; byId: Map<string, { version: number; json: string }> }>();
+/** How often the cache drops entries of entities that no longer exist. */
+const PRUNE_TICKS = 100;
+
+function cacheOf(world: World): Map<string, { version: number; json: string }> {
+  let c = jsonCache.get(world);
+  if (c === undefined) jsonCache.set(world, (c = { tick: world.tick, byId: new Map() }));
+  if (world.tick - c.tick >= PRUNE_TICKS) {
+    c.tick = world.tick;
+    for (const id of c.byId.keys()) if (lookupEntity(world, id, "") === undefined && !world.groundItems.has(id)) c.byId.delete(id);
+  }
+  return c.byId;
 }
 
 export class ViewTracker {
+  readonly interest = new Interest();
   /** Entity id → the version last sent. */
   private readonly sent = new Map<string, number>();
+  private started = false;
 
-  /** The delta for this tick, or undefined when nothing changed in view. */
-  update(world: World, viewer: Player): WorldUpdate | undefined {
-    const entities: WorldUpdate["entities"] = [];
-    const seen = new Set<string>();
-    for (const p of world.playersNear(viewer)) {
-      seen.add(p.id);
-      if (this.sent.get(p.id) === p.publicVersion) continue;
-      this.sent.set(p.id, p.publicVersion);
-      entities.push(publicPlayer(p));
-    }
-    for (const { view, version } of world.entitiesNear(viewer, viewer.id)) {
-      seen.add(view.id);
-      if (this.sent.get(view.id) === version) continue;
-      this.sent.set(view.id, version);
-      entities.push(view);
-    }
-    const removed: string[] = [];
-    for (const id of this.sent.keys()) {
-      if (!seen.has(id)) {
+  /** The `world:update` frame for this tick, or undefined when nothing changed in view (`always`: the full first one). */
+  frame(world: World, viewer: Player, always = false): string | undefined {
+    const change = this.interest.refresh(world, viewer, !this.started);
+    this.started = true;
+    const removed: string[] = change?.left ?? [];
+    for (const id of removed) this.sent.delete(id);
+    const cache = cacheOf(world);
+    const parts: string[] = [];
+    for (const id of this.interest.visible) {
+      const e = lookupEntity(world, id, viewer.id);
+      if (e === undefined) {
         removed.push(id);
+        this.interest.visible.delete(id);
         this.sent.delete(id);
+        continue;
       }
+      if (this.sent.get(id) === e.version) continue;
+      this.sent.set(id, e.version);
+      let hit = cache.get(id);
+      if (hit === undefined || hit.version !== e.version) cache.set(id, (hit = { version: e.version, json: JSON.stringify(e.build()) }));
+      parts.push(hit.json);
     }
-    if (entities.length === 0 && removed.length === 0) return undefined;
-    return { tick: world.tick, entities, removed };
-  }
-
-  /** Forget everything (the next update is a full one). */
-  reset(): void {
-    this.sent.clear();
+    if (!always && parts.length === 0 && removed.length === 0) return undefined;
+    return `{"type":"world:update","data":{"tick":${world.tick},"entities":[${parts.join(",")}],"removed":${JSON.stringify(removed)}}}`;
   }
 }

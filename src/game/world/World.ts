@@ -143,6 +143,9 @@ export class World {
   addPlayer(data: PlayerData): Player {
     if (this.players.has(data.characterId)) throw new Error(`player ${data.characterId} is already in the world`);
     const player = new Player(data);
+    let h = 0;
+    for (let i = 0; i < player.id.length; i++) h = (h * 31 + player.id.charCodeAt(i)) >>> 0;
+    player.saveSlot = h;
     if (!this.collision.isWalkable(Math.round(data.x), Math.round(data.z))) {
       player.data.x = this.content.world.spawn.x;
       player.data.z = this.content.world.spawn.z;
@@ -346,13 +349,17 @@ export class World {
     this.urgentSaves.add(player);
   }
 
-  /** Phase 6: every save interval, snapshot the players whose data changed (and urgent ones). */
+  /**
+   * Phase 6: each player whose data changed is saved once per save interval, in its own tick of
+   * the interval (spread by a hash of its id, so saves trickle instead of arriving all at once);
+   * urgent ones (deaths) this tick.
+   */
   private processPersistence(): void {
     if (this.onSave === undefined) return;
-    const everyone = this.tick % this.saveIntervalTicks === 0;
-    if (!everyone && this.urgentSaves.size === 0) return;
-    const candidates = everyone ? [...this.players.values()] : [...this.urgentSaves].filter((p) => this.players.get(p.id) === p);
+    const slot = this.tick % this.saveIntervalTicks;
+    const candidates = [...this.urgentSaves].filter((p) => this.players.get(p.id) === p);
     this.urgentSaves.clear();
+    for (const p of this.players.values()) if (p.saveSlot % this.saveIntervalTicks === slot && !candidates.includes(p)) candidates.push(p);
     const due = candidates.filter((p) => p.saveDue || p.pendingKills.size > 0 || p.pendingDeaths.length > 0);
     if (due.length === 0) return;
     for (const p of due) p.saveDue = false;
@@ -385,12 +392,35 @@ export class World {
   }
 }
 
+/** A deep copy of player data, field by field (several times faster than structuredClone). */
+export function copyData(d: PlayerData): PlayerData {
+  const skills = {} as PlayerData["skills"];
+  for (const s of SKILLS) skills[s] = { level: d.skills[s].level, xp: d.skills[s].xp };
+  const equipment: PlayerData["equipment"] = {};
+  for (const k in d.equipment) equipment[k] = { itemId: d.equipment[k]!.itemId, quantity: d.equipment[k]!.quantity };
+  return {
+    characterId: d.characterId,
+    accountId: d.accountId,
+    name: d.name,
+    x: d.x,
+    y: d.y,
+    z: d.z,
+    health: d.health,
+    coins: d.coins,
+    combatLevel: d.combatLevel,
+    skills,
+    inventory: d.inventory.map((s) => (s === null ? null : { itemId: s.itemId, quantity: s.quantity })),
+    equipment,
+    bank: d.bank.map((s) => ({ itemId: s.itemId, quantity: s.quantity })),
+  };
+}
+
 /**
  * A deep copy of the persistent data (the saver must not see later mutations), carrying the
  * kills and deaths recorded since the last snapshot, which it hands over.
  */
 export function snapshot(player: Player): PlayerData {
-  const data = structuredClone(player.data);
+  const data = copyData(player.data);
   if (player.pendingKills.size > 0) data.kills = Object.fromEntries(player.pendingKills);
   if (player.pendingDeaths.length > 0) data.deaths = player.pendingDeaths;
   player.pendingKills = new Map();
