@@ -6,7 +6,7 @@
  * Interest management: each client's StateView holds the players within 16 tiles of its own;
  * its own player is added with the owner tag, so private fields reach the owner only.
  */
-import { CloseCode, Room, ServerError, type AuthContext, type Client } from "@colyseus/core";
+import { CloseCode, getMessageBytes, Protocol, Room, ServerError, type AuthContext, type Client } from "@colyseus/core";
 import { Encoder, StateView } from "@colyseus/schema";
 import type { Authenticator } from "../src/auth/Authenticator.ts";
 import { TokenError, type Principal } from "../src/auth/tokens.ts";
@@ -49,6 +49,14 @@ interface ClientData {
 
 type WorldClient = Client<{ auth: WorldAuth; userData: ClientData }>;
 
+/** Messages sent to many clients (a chat line to everyone in view) are encoded once. */
+const encoded = new WeakMap<object, { type: string; bytes: Uint8Array }>();
+
+/** The underlying TCP socket of a Colyseus client (ws-transport), to batch a tick's writes. */
+function tcpOf(client: WorldClient): { cork(): void; uncork(): void } | undefined {
+  return (client as unknown as { ref?: { _socket?: { cork(): void; uncork(): void } } }).ref?._socket;
+}
+
 /** A Colyseus client as a WorldService connection. */
 class ColyseusConnection implements Connection {
   readonly transport = "colyseus" as const;
@@ -65,10 +73,18 @@ class ColyseusConnection implements Connection {
     return undefined;
   }
   send(type: string, data: object): void {
-    this.client.send(type, data);
+    let hit = encoded.get(data);
+    if (hit === undefined || hit.type !== type) encoded.set(data, (hit = { type, bytes: getMessageBytes.raw(Protocol.ROOM_DATA, type, data) }));
+    this.client.enqueueRaw(hit.bytes);
   }
   close(code: number): void {
     this.client.leave(code);
+  }
+  cork(): void {
+    tcpOf(this.client)?.cork();
+  }
+  uncork(): void {
+    tcpOf(this.client)?.uncork();
   }
 }
 
@@ -176,6 +192,8 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
   tickOnce(): void {
     const started = performance.now();
     const { service } = this.services;
+    // Every socket is corked for the tick: a client's messages and its patch leave in one write.
+    service.cork();
     service.tick();
     const world = service.world;
     this.state.tick = world.tick;
@@ -187,6 +205,7 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
       if (player !== undefined) this.updateView(data!.conn, world, player);
     }
     this.broadcastPatch();
+    service.uncork();
     this.services.metrics?.recordTick(performance.now() - started);
   }
 

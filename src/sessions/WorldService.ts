@@ -47,6 +47,9 @@ export interface Connection {
   close(code: number, reason: string): void;
   /** After every tick: publish what this connection should see (deltas, view changes). */
   afterTick?(world: World, player: Player): void;
+  /** Batch writes during a tick (TCP cork), and release them. */
+  cork?(): void;
+  uncork?(): void;
   /** Set by the service: the `playerSessions` row of this connection. */
   sessionRowId?: Promise<string | undefined>;
 }
@@ -231,6 +234,14 @@ export class WorldService {
       return;
     }
     this.world.enqueue(playerId, type, result.data);
+  }
+
+  cork(): void {
+    for (const conn of this.connections.values()) conn.cork?.();
+  }
+
+  uncork(): void {
+    for (const conn of this.connections.values()) conn.uncork?.();
   }
 
   /** One game tick, then delivery: outbox messages to their players, per-connection publishing. */

@@ -31,6 +31,7 @@ export interface WsSession {
   send(type: string, data: object): void;
   /** Sends a frame that is already encoded. */
   sendRaw(frame: string): void;
+  readonly tcp?: { cork(): void; uncork(): void } | undefined;
   sendError(code: Parameters<typeof errorEvent>[0], message: string, event?: string): void;
   close(code: number, reason: string): void;
   readonly isOpen: boolean;
@@ -90,6 +91,10 @@ class Session implements WsSession {
   }
   sendRaw(frame: string): void {
     if (this.isOpen) this.socket.send(frame);
+  }
+  /** The TCP socket under the WebSocket, to batch a tick's writes. */
+  get tcp(): { cork(): void; uncork(): void } | undefined {
+    return (this.socket as unknown as { _socket?: { cork(): void; uncork(): void } })._socket;
   }
   sendError(code: Parameters<typeof errorEvent>[0], message: string, event?: string): void {
     if (this.isOpen) this.socket.send(errorEvent(code, message, event));

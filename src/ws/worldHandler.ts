@@ -39,6 +39,8 @@ export function worldSessionHandler(service: WorldService, logger: Logger): WsSe
           const frame = tracker.frame(world, player);
           if (frame !== undefined) session.sendRaw(frame);
         },
+        cork: () => session.tcp?.cork(),
+        uncork: () => session.tcp?.uncork(),
       };
       const state: Attached = { player: undefined, conn, pending: [], closed: false };
       sessions.set(session, state);

@@ -272,6 +272,20 @@ export class World {
   }
 
   /**
+   * Calls `fn` for every non-player entity within `radius` of a tile that `viewerId` may see,
+   * without building anything (interest refreshes call this for every connection).
+   */
+  forEachEntityNear(at: Tile, viewerId: string, radius: number, fn: (id: string, x: number, z: number) => void): void {
+    const near = (e: { x: number; z: number }) => Math.abs(e.x - at.x) <= radius && Math.abs(e.z - at.z) <= radius;
+    for (const n of this.npcs.values()) if (n.deadUntil === 0 && near(n)) fn(n.id, n.x, n.z);
+    for (const g of this.groundItems.values()) {
+      if (near(g) && (g.ownerId === undefined || g.ownerId === viewerId || this.tick >= g.publicAtTick)) fn(g.id, g.x, g.z);
+    }
+    for (const r of this.resources.values()) if (near(r)) fn(r.id, r.x, r.z);
+    for (const o of this.objects.values()) if (near(o)) fn(o.id, o.x, o.z);
+  }
+
+  /**
    * Non-player entities within the view radius of a tile, as `viewerId` may see them (`all`:
    * every ground item whoever owns it, for the synchronized state that views then filter).
    */
