@@ -63,11 +63,15 @@ export function takeGroundItem(world: World, player: Player, id: string): Handle
   const r = transact(player, world.content, (tx) => tx.inv.add(item.itemId, item.quantity));
   if (!r.ok) return invError(r.error);
   world.groundItems.delete(id);
+  item.gone = true;
 }
 
 export function despawnGroundItems(world: World): void {
   for (const [id, item] of world.groundItems) {
-    if (world.tick >= item.despawnAtTick) world.groundItems.delete(id);
+    if (world.tick >= item.despawnAtTick) {
+      world.groundItems.delete(id);
+      item.gone = true;
+    }
     else if (world.tick === item.publicAtTick) item.version++;
   }
 }

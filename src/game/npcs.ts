@@ -97,6 +97,11 @@ export function processRespawns(world: World): void {
       npc.version++;
     }
   }
-  for (const [id, o] of world.objects) if (world.tick >= o.expiresAtTick) world.objects.delete(id);
+  for (const [id, o] of world.objects) {
+    if (world.tick >= o.expiresAtTick) {
+      world.objects.delete(id);
+      o.gone = true;
+    }
+  }
   despawnGroundItems(world);
 }

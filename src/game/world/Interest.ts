@@ -1,5 +1,6 @@
 /**
- * Interest management for one connection: the set of entity ids it sees. Recomputing it is the
+ * Interest management for one connection: what it sees, as references to the entities
+ * themselves (so the per-tick check is a field read, not a lookup). Recomputing the set is the
  * expensive part, so it happens every {@link REFRESH_TICKS} ticks (staggered between
  * connections) for others walking in and out, and sooner when the viewer itself has moved
  * {@link REFRESH_DISTANCE} tiles. An entity joins the view within {@link VIEW_RADIUS} tiles and
@@ -7,19 +8,17 @@
  * players walking along the edge do not flicker in and out.
  */
 import type { EntityView } from "./entities.ts";
-import { publicPlayer, VIEW_RADIUS, type World } from "./World.ts";
-import type { Player } from "./Player.ts";
+import { Player } from "./Player.ts";
+import { publicPlayer, VIEW_RADIUS, type Entity, type World } from "./World.ts";
 
 export const REFRESH_TICKS = 4;
 export const REFRESH_DISTANCE = 3;
 export const KEEP_RADIUS = VIEW_RADIUS + REFRESH_DISTANCE;
 
-export type VisibleEntity = { view: ReturnType<typeof publicPlayer> | EntityView; version: number };
-
 let stagger = 0;
 
 export class Interest {
-  readonly visible = new Set<string>();
+  readonly visible = new Map<string, Entity>();
   private readonly phase = stagger++ % REFRESH_TICKS;
   private refreshed = -1;
   private at = { x: 0, z: 0 };
@@ -32,50 +31,42 @@ export class Interest {
     this.at = { x: viewer.x, z: viewer.z };
     const keep = new Set<string>();
     const entered: string[] = [];
-    const consider = (id: string, distance: number) => {
+    const vx = viewer.x;
+    const vz = viewer.z;
+    const consider = (e: Entity) => {
+      const id = e.id;
       if (this.visible.has(id)) keep.add(id);
-      else if (distance <= VIEW_RADIUS) {
+      else if (Math.max(Math.abs(e.x - vx), Math.abs(e.z - vz)) <= VIEW_RADIUS) {
         keep.add(id);
         entered.push(id);
+        this.visible.set(id, e);
       }
     };
-    for (const p of world.playersNear(viewer, KEEP_RADIUS)) consider(p.id, Math.max(Math.abs(p.x - viewer.x), Math.abs(p.z - viewer.z)));
-    world.forEachEntityNear(viewer, viewer.id, KEEP_RADIUS, (id, x, z) => consider(id, Math.max(Math.abs(x - viewer.x), Math.abs(z - viewer.z))));
+    for (const p of world.playersNear(viewer, KEEP_RADIUS)) consider(p);
+    world.forEachEntityNear(viewer, viewer.id, KEEP_RADIUS, consider);
     const left: string[] = [];
-    for (const id of this.visible) if (!keep.has(id)) left.push(id);
+    for (const id of this.visible.keys()) if (!keep.has(id)) left.push(id);
     for (const id of left) this.visible.delete(id);
-    for (const id of entered) this.visible.add(id);
     return { entered, left };
   }
 }
 
-/**
- * An entity's current version, and how to describe it (built only when needed); undefined when
- * it is gone or hidden from this viewer.
- */
-export function lookupEntity(world: World, id: string, viewerId: string): { version: number; build: () => VisibleEntity["view"] } | undefined {
-  // Entity ids carry their kind (`npc-`, `item-`, `res-`, `fire-`); players' are plain UUIDs.
-  const kind = id.charCodeAt(0) === 110 /* n */ && id.startsWith("npc-") ? "npc" : id.startsWith("item-") ? "item" : id.startsWith("res-") ? "res" : id.startsWith("fire-") ? "fire" : "player";
-  if (kind === "player") {
-    const p = world.players.get(id);
-    return p === undefined ? undefined : { version: p.publicVersion, build: () => publicPlayer(p) };
+/** The version of what clients see of an entity, or -1 when it is gone (or hidden) for this viewer. */
+export function visibleVersion(world: World, e: Entity, viewerId: string): number {
+  if (e instanceof Player) return e.gone ? -1 : e.publicVersion;
+  if ("deadUntil" in e) return e.deadUntil !== 0 ? -1 : e.version;
+  if ("ownerId" in e) return e.gone || (e.ownerId !== undefined && e.ownerId !== viewerId && world.tick < e.publicAtTick) ? -1 : e.version;
+  if ("gone" in e && e.gone) return -1;
+  return e.version;
+}
+
+/** What clients see of an entity. */
+export function describe(e: Entity): ReturnType<typeof publicPlayer> | EntityView {
+  if (e instanceof Player) return publicPlayer(e);
+  if ("deadUntil" in e) {
+    return { id: e.id, kind: "npc", x: e.x, z: e.z, npcId: e.def.id, name: e.def.name, health: e.health, maxHealth: e.maxHealth, level: e.def.stats?.level ?? 1, dead: false };
   }
-  const n = kind === "npc" ? world.npcs.get(id) : undefined;
-  if (n !== undefined) {
-    if (n.deadUntil !== 0) return undefined;
-    return {
-      version: n.version,
-      build: () => ({ id: n.id, kind: "npc", x: n.x, z: n.z, npcId: n.def.id, name: n.def.name, health: n.health, maxHealth: n.maxHealth, level: n.def.stats?.level ?? 1, dead: false }),
-    };
-  }
-  const g = kind === "item" ? world.groundItems.get(id) : undefined;
-  if (g !== undefined) {
-    if (g.ownerId !== undefined && g.ownerId !== viewerId && world.tick < g.publicAtTick) return undefined;
-    return { version: g.version, build: () => ({ id: g.id, kind: "item", x: g.x, z: g.z, itemId: g.itemId, quantity: g.quantity }) };
-  }
-  const r = kind === "res" ? world.resources.get(id) : undefined;
-  if (r !== undefined) return { version: r.version, build: () => ({ id: r.id, kind: "resource", x: r.x, z: r.z, resourceId: r.node.id, depleted: r.depletedUntil !== 0 }) };
-  const o = kind === "fire" ? world.objects.get(id) : undefined;
-  if (o !== undefined) return { version: o.version, build: () => ({ id: o.id, kind: "object", x: o.x, z: o.z, type: o.type }) };
-  return undefined;
+  if ("ownerId" in e) return { id: e.id, kind: "item", x: e.x, z: e.z, itemId: e.itemId, quantity: e.quantity };
+  if ("node" in e) return { id: e.id, kind: "resource", x: e.x, z: e.z, resourceId: e.node.id, depleted: e.depletedUntil !== 0 };
+  return { id: e.id, kind: "object", x: e.x, z: e.z, type: e.type };
 }

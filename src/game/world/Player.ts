@@ -104,6 +104,8 @@ export class Player {
   inTrade = false;
   /** Which tick of each save interval saves this player (set by the world). */
   saveSlot = 0;
+  /** Set when it leaves the world. */
+  gone = false;
 
   constructor(data: PlayerData) {
     this.id = data.characterId;

@@ -5,7 +5,7 @@
  * version and the JSON reused for every viewer, and the frame is assembled as text, so the cost
  * per viewer is a few map lookups and a string join.
  */
-import { Interest, lookupEntity } from "./Interest.ts";
+import { describe, Interest, visibleVersion } from "./Interest.ts";
 import type { Player } from "./Player.ts";
 import type { World } from "./World.ts";
 
@@ -34,7 +34,9 @@ function cacheOf(world: World): Map<string, Serialised> {
   if (c === undefined) jsonCache.set(world, (c = { tick: world.tick, byId: new Map() }));
   if (world.tick - c.tick >= PRUNE_TICKS) {
     c.tick = world.tick;
-    for (const id of c.byId.keys()) if (lookupEntity(world, id, "") === undefined && !world.groundItems.has(id)) c.byId.delete(id);
+    for (const id of c.byId.keys()) {
+      if (!world.players.has(id) && !world.npcs.has(id) && !world.groundItems.has(id) && !world.resources.has(id) && !world.objects.has(id)) c.byId.delete(id);
+    }
   }
   return c.byId;
 }
@@ -53,20 +55,20 @@ export class ViewTracker {
     for (const id of removed) this.sent.delete(id);
     const cache = cacheOf(world);
     const parts: string[] = [];
-    for (const id of this.interest.visible) {
-      const e = lookupEntity(world, id, viewer.id);
-      if (e === undefined) {
+    for (const [id, e] of this.interest.visible) {
+      const version = visibleVersion(world, e, viewer.id);
+      if (version < 0) {
         removed.push(id);
         this.interest.visible.delete(id);
         this.sent.delete(id);
         continue;
       }
       const last = this.sent.get(id);
-      if (last?.version === e.version) continue;
+      if (last?.version === version) continue;
       let hit = cache.get(id);
-      if (hit === undefined || hit.version !== e.version) cache.set(id, (hit = serialise(e.version, e.build())));
+      if (hit === undefined || hit.version !== version) cache.set(id, (hit = serialise(version, describe(e))));
       parts.push(last !== undefined && last.info === hit.info ? hit.compact : hit.full);
-      this.sent.set(id, { version: e.version, info: hit.info });
+      this.sent.set(id, { version, info: hit.info });
     }
     if (!always && parts.length === 0 && removed.length === 0) return undefined;
     return `{"type":"world:update","data":{"tick":${world.tick},"entities":[${parts.join(",")}],"removed":${JSON.stringify(removed)}}}`;

@@ -19,6 +19,9 @@ import { findPath } from "../map/pathfinding.ts";
 import { SKILLS } from "../skills.ts";
 import { Player, type PlayerData } from "./Player.ts";
 import type { EntityView, GroundItem, NpcInstance, ResourceInstance, StationInstance, WorldObject } from "./entities.ts";
+
+/** Anything in the world a client can see. */
+export type Entity = Player | NpcInstance | GroundItem | ResourceInstance | WorldObject;
 import { spawnNpcs, spawnResources, spawnStations } from "./spawn.ts";
 
 export const TICK_MS = 600;
@@ -161,6 +164,7 @@ export class World {
     const player = this.players.get(id);
     if (player === undefined) return undefined;
     this.players.delete(id);
+    player.gone = true;
     const key = this.cellOf.get(player);
     if (key !== undefined) this.cells.get(key)?.delete(player);
     this.cellOf.delete(player);
@@ -275,14 +279,14 @@ export class World {
    * Calls `fn` for every non-player entity within `radius` of a tile that `viewerId` may see,
    * without building anything (interest refreshes call this for every connection).
    */
-  forEachEntityNear(at: Tile, viewerId: string, radius: number, fn: (id: string, x: number, z: number) => void): void {
+  forEachEntityNear(at: Tile, viewerId: string, radius: number, fn: (entity: Entity) => void): void {
     const near = (e: { x: number; z: number }) => Math.abs(e.x - at.x) <= radius && Math.abs(e.z - at.z) <= radius;
-    for (const n of this.npcs.values()) if (n.deadUntil === 0 && near(n)) fn(n.id, n.x, n.z);
+    for (const n of this.npcs.values()) if (n.deadUntil === 0 && near(n)) fn(n);
     for (const g of this.groundItems.values()) {
-      if (near(g) && (g.ownerId === undefined || g.ownerId === viewerId || this.tick >= g.publicAtTick)) fn(g.id, g.x, g.z);
+      if (near(g) && (g.ownerId === undefined || g.ownerId === viewerId || this.tick >= g.publicAtTick)) fn(g);
     }
-    for (const r of this.resources.values()) if (near(r)) fn(r.id, r.x, r.z);
-    for (const o of this.objects.values()) if (near(o)) fn(o.id, o.x, o.z);
+    for (const r of this.resources.values()) if (near(r)) fn(r);
+    for (const o of this.objects.values()) if (near(o)) fn(o);
   }
 
   /**

@@ -20,6 +20,8 @@ export interface GroundItem {
   publicAtTick: number;
   despawnAtTick: number;
   version: number;
+  /** Set when it leaves the world (taken or despawned). */
+  gone?: boolean;
 }
 
 export interface ResourceInstance {
@@ -61,6 +63,7 @@ export interface WorldObject {
   z: number;
   expiresAtTick: number;
   version: number;
+  gone?: boolean;
 }
 
 /** Stations placed by the content (range, furnace, anvil, bank booth, altar). */
