@@ -31,6 +31,7 @@ import { World } from "./game/world/World.ts";
 import type { Logger } from "./logger.ts";
 import { ServerMetrics } from "./metrics.ts";
 import { Saver } from "./sessions/Saver.ts";
+import { TradeCommitter } from "./sessions/TradeCommitter.ts";
 import { WorldService } from "./sessions/WorldService.ts";
 import { worldSessionHandler } from "./ws/worldHandler.ts";
 import { WsGateway } from "./ws/WsGateway.ts";
@@ -99,6 +100,13 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
       systems: GAMEPLAY,
     });
     const service = new WorldService({ world, db, content, saver, logger: logger.child({ component: "world" }) });
+    const committer = new TradeCommitter({ db, world, saver, logger: logger.child({ component: "trades" }) });
+    world.trades.commit = (req) => committer.commit(req);
+    service.onShutdownDrain = async () => {
+      // Swaps under way are stored (or rolled back) and applied before the final save.
+      await committer.idle();
+      world.step();
+    };
     const agents = new AgentService({ db, world: service, content, tokens });
     auth.agentIsLive = (agentId, characterId) => agents.isLive(agentId, characterId);
     service.serviceEvents.set("agent:goalProgress", {

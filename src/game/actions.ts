@@ -168,6 +168,10 @@ export function processActions(world: World): void {
   for (const player of world.players.values()) {
     const action = player.action;
     if (action === undefined) continue;
+    if (player.inTrade) {
+      player.action = undefined;
+      continue;
+    }
     const end = (error?: GameError) => {
       player.action = undefined;
       if (error) world.sendError(player.id, error.code, error.message, "player:action");

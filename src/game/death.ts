@@ -17,6 +17,7 @@ import type { World } from "./world/World.ts";
 export const KEPT_ON_DEATH = 3;
 
 export function killPlayer(world: World, player: Player, killedBy: string | null): void {
+  world.trades.cancelFor(world, player.id, "died");
   const content = world.content;
   const value = (slot: number) => {
     const s = player.data.inventory[slot]!;

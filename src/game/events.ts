@@ -13,6 +13,8 @@ import { MAX_STACK } from "./inventory.ts";
 import { unequip, useItem } from "./items.ts";
 import { buy, sell, type StoreStock } from "./store.ts";
 import { INVENTORY_SIZE } from "./world/Player.ts";
+import { tradeErrorEvent } from "./trade/Trades.ts";
+import { MAX_OFFER_ITEMS } from "./trade/TradeSession.ts";
 import type { Player } from "./world/Player.ts";
 import type { HandlerResult, InputHandler, World } from "./world/World.ts";
 
@@ -21,6 +23,7 @@ const coordinate = z.int().min(-1_000_000).max(1_000_000);
 const slot = z.int().min(0).max(INVENTORY_SIZE - 1);
 const quantity = z.int().min(1).max(MAX_STACK);
 const ref = z.string().min(1).max(64);
+const tradeId = z.string().min(1).max(64);
 
 export interface EventContext {
   /** Timing-safe comparison against ADMIN_CODE. */
@@ -80,6 +83,7 @@ export const EVENTS = [
     schema: z.object({ storeId: ref, itemId: ref, quantity }),
     handle: (world, player, data, ctx) => buy(world, ctx.storeStock, player, data),
   }),
+  ...tradeEvents(),
   define({
     name: "store:sell",
     schema: z.object({ storeId: ref, slot, quantity }),
@@ -108,4 +112,53 @@ export function validateEvent(type: string, data: unknown): ValidationResult {
     return { ok: false, code: "INVALID_PAYLOAD", message: `${issue.path.join(".") || "data"}: ${issue.message}` };
   }
   return { ok: true, data: parsed.data };
+}
+
+/** The trade events of PROTOCOL.md; a refusal is a `tradeError` to the sender (not `error`). */
+function tradeEvents() {
+  const guarded =
+    <T extends object>(fn: (world: World, player: Player, data: T) => void) =>
+    (world: World, player: Player, data: T): HandlerResult => {
+      try {
+        fn(world, player, data);
+      } catch (err) {
+        tradeErrorEvent(world, player, err, (data as { tradeId?: string }).tradeId);
+      }
+    };
+  return [
+    define({
+      name: "tradeRequest",
+      schema: z.object({ targetPlayerId: z.string().min(1).max(64) }),
+      handle: guarded((world, player, data: { targetPlayerId: string }) => world.trades.request(world, player, data.targetPlayerId)),
+    }),
+    define({
+      name: "tradeRequestRespond",
+      schema: z.object({ tradeId, accept: z.boolean() }),
+      handle: guarded((world, player, data: { tradeId: string; accept: boolean }) => world.trades.respond(world, player, data.tradeId, data.accept)),
+    }),
+    define({
+      name: "tradeAddItem",
+      schema: z.object({ tradeId, inventorySlot: slot, quantity }),
+      handle: guarded((world, player, data: { tradeId: string; inventorySlot: number; quantity: number }) =>
+        world.trades.addItem(world, player, data.tradeId, data.inventorySlot, data.quantity),
+      ),
+    }),
+    define({
+      name: "tradeRemoveItem",
+      schema: z.object({ tradeId, tradeSlot: z.int().min(0).max(MAX_OFFER_ITEMS * 1000), quantity: quantity.optional() }),
+      handle: guarded((world, player, data: { tradeId: string; tradeSlot: number; quantity?: number | undefined }) =>
+        world.trades.removeItem(world, player, data.tradeId, data.tradeSlot, data.quantity),
+      ),
+    }),
+    define({
+      name: "tradeAccept",
+      schema: z.object({ tradeId }),
+      handle: guarded((world, player, data: { tradeId: string }) => world.trades.accept(world, player, data.tradeId)),
+    }),
+    define({
+      name: "tradeCancel",
+      schema: z.object({ tradeId }),
+      handle: guarded((world, player, data: { tradeId: string }) => world.trades.cancel(world, player, data.tradeId)),
+    }),
+  ];
 }

@@ -9,7 +9,7 @@ import { INVENTORY_SIZE, type ItemStack, type Player } from "./world/Player.ts";
 export const MAX_STACK = 2_147_483_647;
 export const BANK_SIZE = 500;
 
-export type InvErrorCode = "NOT_ENOUGH_SPACE" | "ITEM_NOT_FOUND" | "INVALID_QUANTITY" | "STACK_OVERFLOW" | "INVALID_SLOT" | "INVALID_ITEM";
+export type InvErrorCode = "NOT_ENOUGH_SPACE" | "ITEM_NOT_FOUND" | "INVALID_QUANTITY" | "STACK_OVERFLOW" | "INVALID_SLOT" | "INVALID_ITEM" | "PLAYER_BUSY";
 
 export class InvError extends Error {
   readonly code: InvErrorCode;
@@ -139,6 +139,8 @@ export interface Tx {
  * returns normally, none if it throws an InvError (returned as the result).
  */
 export function transact<T>(player: Player, content: ContentRegistry, steps: (tx: Tx) => T): { ok: true; value: T } | { ok: false; error: InvError } {
+  // A trade's swap is being stored: nothing may change these items until it has been.
+  if (player.tradeCommitting) return { ok: false, error: new InvError("PLAYER_BUSY", "a trade is being completed") };
   const tx: Tx = { inv: new InventoryTx(player.data.inventory, content), bank: new BankTx(player.data.bank), coins: player.data.coins };
   let value: T;
   try {

@@ -26,6 +26,7 @@ const INV_CODES: Record<InvError["code"], string> = {
   STACK_OVERFLOW: "STACK_OVERFLOW",
   INVALID_SLOT: "INVALID_SLOT",
   INVALID_ITEM: "INVALID_ITEM",
+  PLAYER_BUSY: "PLAYER_BUSY",
 };
 
 export function invError(err: InvError): GameError {

@@ -3,4 +3,11 @@ import { processActions } from "./actions.ts";
 import { processNpcs, processRespawns } from "./npcs.ts";
 import type { WorldSystems } from "./world/World.ts";
 
-export const GAMEPLAY: WorldSystems = { actions: processActions, npcs: processNpcs, respawns: processRespawns };
+export const GAMEPLAY: WorldSystems = {
+  actions: (world) => {
+    processActions(world);
+    world.trades.process(world);
+  },
+  npcs: processNpcs,
+  respawns: processRespawns,
+};

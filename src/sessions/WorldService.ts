@@ -71,6 +71,8 @@ export class WorldService {
   /** Called when a player enters or leaves the world (schema mirroring). */
   onPlayerAdded: (player: Player) => void = () => {};
   onPlayerRemoved: (player: Player) => void = () => {};
+  /** Waits for work that must finish before the final save (trade commits). */
+  onShutdownDrain: () => Promise<void> = async () => {};
   /** Non-game client events, by name (registered by other services). */
   readonly serviceEvents = new Map<string, ServiceEvent>();
   private closed = false;
@@ -123,6 +125,7 @@ export class WorldService {
       }
       const previous = this.connections.get(player.id);
       if (previous !== undefined && previous !== conn) {
+        this.world.trades.cancelFor(this.world, player.id, "disconnected");
         this.endSession(previous, "replaced");
         try {
           previous.send("error", { code: "SESSION_REPLACED", message: "this character logged in from another connection" });
@@ -172,6 +175,7 @@ export class WorldService {
   detach(playerId: string, conn: Connection, reason: "logout" | "disconnect" | "expired"): void {
     if (this.connections.get(playerId) !== conn) return;
     this.connections.delete(playerId);
+    this.world.trades.cancelFor(this.world, playerId, "disconnected");
     this.endSession(conn, reason === "logout" ? "logout" : "disconnect");
     const player = this.world.players.get(playerId);
     if (player === undefined) return;
@@ -202,6 +206,9 @@ export class WorldService {
   }
 
   private async removeAndSave(playerId: string): Promise<void> {
+    // A trade being stored must finish first: its swap, not an older snapshot, is the last word.
+    await this.world.trades.settled(playerId);
+    if (this.connections.has(playerId)) return;
     const player = this.world.removePlayer(playerId);
     if (player === undefined) return;
     this.onPlayerRemoved(player);
@@ -257,6 +264,8 @@ export class WorldService {
   /** Shutdown: close every connection, save every player, wait for the saves. */
   async shutdown(): Promise<void> {
     this.closed = true;
+    this.world.trades.cancelAll(this.world);
+    await this.onShutdownDrain();
     for (const timer of this.lingering.values()) clearTimeout(timer);
     this.lingering.clear();
     for (const [, conn] of this.connections) this.endSession(conn, "shutdown");

@@ -27,11 +27,11 @@ interface Results {
 describe("bench/world-load (smoke)", function () {
   this.timeout(90_000);
 
-  it("runs 10 bots of both kinds for 3 s and reports ticks, bytes and move latencies", async () => {
+  it("runs 10 bots of both kinds for 8 s and reports ticks, bytes and move latencies", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "world-load-test-"));
     const out = path.join(dir, "results.json");
     try {
-      const child = spawn(process.execPath, [RUN, "--clients", "10", "--seconds", "3", "--settle", "2", "--out", out], {
+      const child = spawn(process.execPath, [RUN, "--clients", "10", "--seconds", "8", "--settle", "2", "--out", out], {
         cwd: ROOT,
         stdio: ["ignore", "pipe", "pipe"],
       });

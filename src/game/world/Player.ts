@@ -102,6 +102,8 @@ export class Player {
   pendingDeaths: DeathRecord[] = [];
   /** While a trade is open, other interfaces are blocked. */
   inTrade = false;
+  /** While a trade's swap is being stored: no inventory change, no autosave. */
+  tradeCommitting = false;
   /** Which tick of each save interval saves this player (set by the world). */
   saveSlot = 0;
   /** Set when it leaves the world. */

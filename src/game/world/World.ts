@@ -23,6 +23,7 @@ import type { EntityView, GroundItem, NpcInstance, ResourceInstance, StationInst
 /** Anything in the world a client can see. */
 export type Entity = Player | NpcInstance | GroundItem | ResourceInstance | WorldObject;
 import { spawnNpcs, spawnResources, spawnStations } from "./spawn.ts";
+import { Trades } from "../trade/Trades.ts";
 
 export const TICK_MS = 600;
 /** Interest radius: a client sees what is within this many tiles (Chebyshev) of its player. */
@@ -111,6 +112,7 @@ export class World {
   readonly npcs: Map<string, NpcInstance>;
   readonly objects = new Map<string, WorldObject>();
   readonly stations: StationInstance[];
+  readonly trades = new Trades();
   readonly now: () => number;
   readonly random: () => number;
   readonly systems: WorldSystems;
@@ -378,7 +380,8 @@ export class World {
     const candidates = [...this.urgentSaves].filter((p) => this.players.get(p.id) === p);
     this.urgentSaves.clear();
     for (const p of this.players.values()) if (p.saveSlot % this.saveIntervalTicks === slot && !candidates.includes(p)) candidates.push(p);
-    const due = candidates.filter((p) => p.saveDue || p.pendingKills.size > 0 || p.pendingDeaths.length > 0);
+    // A player whose trade is being stored is saved by that trade's transaction, not here.
+    const due = candidates.filter((p) => !p.tradeCommitting && (p.saveDue || p.pendingKills.size > 0 || p.pendingDeaths.length > 0));
     if (due.length === 0) return;
     for (const p of due) p.saveDue = false;
     this.onSave(due.map((p) => snapshot(p)));

@@ -1,0 +1,76 @@
+/**
+ * Storing a trade's swap: one transaction that locks both characters' rows in id order
+ * (`SELECT … FOR UPDATE` on PostgreSQL; SQLite serialises writers), re-verifies that both
+ * stored inventories are exactly what the swap was computed from, replaces both inventories,
+ * and writes the audit row, keyed by the trade id, so that one trade can never be stored twice.
+ */
+import { LockMode } from "@mikro-orm/core";
+import { Character, InventorySlot, TradeAudit } from "../../entities/index.ts";
+import type { Database } from "../db/orm.ts";
+import type { ItemStack } from "../game/world/Player.ts";
+
+export class TradeCommitError extends Error {
+  readonly code: "ITEMS_CHANGED" | "ALREADY_COMPLETED" | "NOT_FOUND";
+  constructor(code: TradeCommitError["code"], message: string) {
+    super(message);
+    this.name = "TradeCommitError";
+    this.code = code;
+  }
+}
+
+export interface StoredSwap {
+  tradeId: string;
+  aId: string;
+  bId: string;
+  before: Map<string, (ItemStack | null)[]>;
+  after: Map<string, (ItemStack | null)[]>;
+  aGives: ItemStack[];
+  bGives: ItemStack[];
+  valueAToB: number;
+  valueBToA: number;
+}
+
+function sameInventory(stored: InventoryRow[], expected: (ItemStack | null)[]): boolean {
+  const bySlot = new Map(stored.map((r) => [r.slot, r]));
+  if (bySlot.size !== expected.filter((s) => s !== null).length) return false;
+  return expected.every((s, slot) => {
+    const row = bySlot.get(slot);
+    return s === null ? row === undefined : row !== undefined && row.itemId === s.itemId && row.quantity === s.quantity;
+  });
+}
+
+interface InventoryRow {
+  slot: number;
+  itemId: string;
+  quantity: number;
+}
+
+export async function storeSwap(db: Database, swap: StoredSwap): Promise<void> {
+  await db.em().transactional(async (em) => {
+    const ids = [swap.aId, swap.bId].sort();
+    const locked = await em.find(Character, { id: { $in: ids } }, { lockMode: LockMode.PESSIMISTIC_WRITE, orderBy: { id: "asc" }, fields: ["id"] });
+    if (locked.length !== 2) throw new TradeCommitError("NOT_FOUND", "a trading character no longer exists");
+    if ((await em.count(TradeAudit, { tradeId: swap.tradeId })) > 0) throw new TradeCommitError("ALREADY_COMPLETED", "this trade was already completed");
+    for (const id of ids) {
+      const rows = await em.find(InventorySlot, { characterId: id });
+      if (!sameInventory(rows, swap.before.get(id)!)) throw new TradeCommitError("ITEMS_CHANGED", "the stored inventory differs from the traded one");
+    }
+    await em.nativeDelete(InventorySlot, { characterId: { $in: ids } });
+    const rows = ids.flatMap((id) =>
+      swap.after.get(id)!.flatMap((s, slot) => (s === null ? [] : [{ characterId: id, slot, itemId: s.itemId, quantity: s.quantity }])),
+    );
+    if (rows.length > 0) await em.insertMany(InventorySlot, rows);
+    await em.insertMany(TradeAudit, [
+      {
+        tradeId: swap.tradeId,
+        playerAId: swap.aId,
+        playerBId: swap.bId,
+        itemsAToB: swap.aGives.map((s) => ({ itemId: s.itemId, quantity: s.quantity })),
+        itemsBToA: swap.bGives.map((s) => ({ itemId: s.itemId, quantity: s.quantity })),
+        valueAToB: swap.valueAToB,
+        valueBToA: swap.valueBToA,
+        completedAt: new Date(),
+      },
+    ]);
+  });
+}

@@ -1,0 +1,114 @@
+import assert from "node:assert/strict";
+import { pino } from "pino";
+import { InventorySlot, TradeAudit } from "../../entities/index.ts";
+import { loadConfig } from "../../src/config/env.ts";
+import { openDatabase, type Database } from "../../src/db/orm.ts";
+import type { ItemStack } from "../../src/game/world/Player.ts";
+import { createCharacter, loadOrCreatePlayer } from "../../src/persistence/players.ts";
+import { storeSwap, TradeCommitError } from "../../src/persistence/trades.ts";
+import { bundledContent } from "../support/content.ts";
+import { forEachDialect } from "../support/dialects.ts";
+import { startTestServer } from "../support/server.ts";
+import { WsTestClient } from "../support/wsClient.ts";
+
+const inv = (items: ItemStack[]): (ItemStack | null)[] => Array.from({ length: 28 }, (_, i) => items[i] ?? null);
+
+forEachDialect("storing a trade", (ctx) => {
+  let db: Database;
+  before(async () => {
+    db = await openDatabase(loadConfig({ NODE_ENV: "test", DATABASE_URL: ctx.url }), pino({ level: "silent" }));
+  });
+  after(() => db?.close());
+
+  async function twoCharacters(tag: string) {
+    const content = await bundledContent();
+    const a = await createCharacter(db, content, `acc-a-${tag}`, undefined, [{ itemId: "logs", quantity: 1 }]);
+    const b = await createCharacter(db, content, `acc-b-${tag}`, undefined, [{ itemId: "feathers", quantity: 5 }]);
+    return { a, b, content };
+  }
+
+  it("swaps both inventories and writes the audit row in one transaction, exactly once", async () => {
+    const { a, b, content } = await twoCharacters(`ok-${ctx.dialect}`);
+    const swap = {
+      tradeId: `trade-ok-${ctx.dialect}`,
+      aId: a.characterId,
+      bId: b.characterId,
+      before: new Map([[a.characterId, a.inventory], [b.characterId, b.inventory]]),
+      after: new Map([[a.characterId, inv([{ itemId: "feathers", quantity: 5 }])], [b.characterId, inv([{ itemId: "logs", quantity: 1 }])]]),
+      aGives: [{ itemId: "logs", quantity: 1 }],
+      bGives: [{ itemId: "feathers", quantity: 5 }],
+      valueAToB: 4,
+      valueBToA: 10,
+    };
+    await storeSwap(db, swap);
+    const ra = await loadOrCreatePlayer(db, content, { accountId: a.accountId });
+    const rb = await loadOrCreatePlayer(db, content, { accountId: b.accountId });
+    assert.deepEqual(ra.inventory[0], { itemId: "feathers", quantity: 5 });
+    assert.deepEqual(rb.inventory[0], { itemId: "logs", quantity: 1 });
+    const audit = await db.em().findOneOrFail(TradeAudit, { tradeId: swap.tradeId });
+    assert.deepEqual(audit.itemsAToB, [{ itemId: "logs", quantity: 1 }]);
+    assert.equal(Number(audit.valueBToA), 10);
+    // A replay (a second commit of the same trade) changes nothing.
+    const replay = { ...swap, before: swap.after, after: swap.before };
+    await assert.rejects(storeSwap(db, replay), (e: unknown) => e instanceof TradeCommitError && e.code === "ALREADY_COMPLETED");
+    assert.deepEqual((await loadOrCreatePlayer(db, content, { accountId: a.accountId })).inventory[0], { itemId: "feathers", quantity: 5 });
+    assert.equal(await db.em().count(TradeAudit, { tradeId: swap.tradeId }), 1);
+  });
+
+  it("rolls back when a stored inventory is not what the swap was computed from", async () => {
+    const { a, b, content } = await twoCharacters(`changed-${ctx.dialect}`);
+    const stale = inv([{ itemId: "logs", quantity: 2 }]);
+    await assert.rejects(
+      storeSwap(db, {
+        tradeId: `trade-changed-${ctx.dialect}`,
+        aId: a.characterId,
+        bId: b.characterId,
+        before: new Map([[a.characterId, stale], [b.characterId, b.inventory]]),
+        after: new Map([[a.characterId, inv([])], [b.characterId, inv([{ itemId: "logs", quantity: 2 }])]]),
+        aGives: [{ itemId: "logs", quantity: 2 }],
+        bGives: [],
+        valueAToB: 0,
+        valueBToA: 0,
+      }),
+      (e: unknown) => e instanceof TradeCommitError && e.code === "ITEMS_CHANGED",
+    );
+    assert.deepEqual((await loadOrCreatePlayer(db, content, { accountId: a.accountId })).inventory[0], { itemId: "logs", quantity: 1 });
+    assert.equal(await db.em().count(InventorySlot, { characterId: b.characterId }), 1);
+    assert.equal(await db.em().count(TradeAudit, { tradeId: `trade-changed-${ctx.dialect}` }), 0);
+  });
+
+  it("completes a trade end to end over /ws: the stored inventories and the audit log agree with the live ones", async function () {
+    this.timeout(20_000);
+    const t = await startTestServer({ DATABASE_URL: ctx.url, TICK_MS: "50", DISABLE_RATE_LIMIT: "true" });
+    try {
+      const ann = await WsTestClient.connect(`${t.wsUrl}?name=TraderAnn${ctx.dialect.slice(0, 2)}`);
+      const ben = await WsTestClient.connect(`${t.wsUrl}?name=TraderBen${ctx.dialect.slice(0, 2)}`);
+      const a = String((await ann.next("welcome")).playerId);
+      const b = String((await ben.next("welcome")).playerId);
+      const annInv = (await ann.next("player:sync")).inventory as { slot: number; itemId: string }[];
+      ann.send("tradeRequest", { targetPlayerId: b });
+      const tradeId = String((await ben.next("tradeIncoming")).tradeId);
+      ben.send("tradeRequestRespond", { tradeId, accept: true });
+      await ann.next("tradeStarted");
+      ann.send("tradeAddItem", { tradeId, inventorySlot: annInv[0]!.slot, quantity: 1 });
+      await ben.next("tradeUpdated");
+      ann.send("tradeAccept", { tradeId });
+      ben.send("tradeAccept", { tradeId });
+      await ann.next("tradeConfirmScreen");
+      ann.send("tradeAccept", { tradeId });
+      ben.send("tradeAccept", { tradeId });
+      const done = await ben.next("tradeCompleted", 10_000);
+      assert.deepEqual(done.receivedItems, [{ itemId: annInv[0]!.itemId, quantity: 1 }]);
+      const audit = await t.server.db.em().findOneOrFail(TradeAudit, { tradeId });
+      assert.deepEqual([audit.playerAId, audit.playerBId], [a, b]);
+      const stored = await t.server.db.em().find(InventorySlot, { characterId: b, itemId: annInv[0]!.itemId });
+      assert.ok(stored.length >= 1, "B's stored inventory has the item");
+      const live = t.server.world.world.players.get(b)!.data.inventory.filter((s) => s?.itemId === annInv[0]!.itemId).length;
+      assert.equal(stored.length, live);
+      ann.close();
+      ben.close();
+    } finally {
+      await t.close();
+    }
+  });
+});

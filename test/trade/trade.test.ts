@@ -1,0 +1,309 @@
+import assert from "node:assert/strict";
+import { INACTIVITY_TICKS, REQUEST_TICKS } from "../../src/game/trade/Trades.ts";
+import type { Player } from "../../src/game/world/Player.ts";
+import { count, gameWorld, type GameHarness } from "../support/game.ts";
+
+type Msg = Record<string, unknown>;
+
+/** Every item both players hold, bank and have on the ground: the conserved quantity. */
+function totals(g: GameHarness, players: Player[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  const add = (id: string, q: number) => (out[id] = (out[id] ?? 0) + q);
+  for (const p of players) {
+    for (const s of p.data.inventory) if (s) add(s.itemId, s.quantity);
+    for (const s of p.data.bank) add(s.itemId, s.quantity);
+  }
+  for (const i of g.world.groundItems.values()) add(i.itemId, i.quantity);
+  return out;
+}
+
+async function pair(aItems: Player["data"]["inventory"] = [], bItems: Player["data"]["inventory"] = []) {
+  const g = await gameWorld();
+  const a = g.add({ name: "Ann", x: 0, z: 1 }, aItems);
+  const b = g.add({ name: "Ben", x: 1, z: 1 }, bItems);
+  return { g, a, b };
+}
+
+/** Request and accept: returns the trade id. */
+function open(g: GameHarness, a: Player, b: Player): string {
+  g.send(a, "tradeRequest", { targetPlayerId: b.id });
+  g.tick();
+  const incoming = g.events(b, "tradeIncoming").at(-1)!;
+  g.send(b, "tradeRequestRespond", { tradeId: incoming.tradeId, accept: true });
+  g.tick();
+  return String(incoming.tradeId);
+}
+
+const tradeErrors = (g: GameHarness, p: Player) => g.events(p, "tradeError").map((e) => e.code);
+const cancelled = (g: GameHarness, p: Player) => g.events(p, "tradeCancelled") as Msg[];
+
+describe("trading", () => {
+  it("trades within 2 tiles: request, accept, offer, confirm, complete, seen from each side", async () => {
+    const { g, a, b } = await pair([{ itemId: "bronze_sword", quantity: 1 }, { itemId: "feathers", quantity: 100 }], [{ itemId: "logs", quantity: 1 }]);
+    const before = totals(g, [a, b]);
+    g.send(a, "tradeRequest", { targetPlayerId: b.id });
+    g.tick();
+    const incoming = g.events(b, "tradeIncoming")[0]!;
+    assert.deepEqual(incoming, { tradeId: incoming.tradeId, fromPlayerId: a.id, fromPlayerName: "Ann" });
+    const tradeId = String(incoming.tradeId);
+    g.send(b, "tradeRequestRespond", { tradeId, accept: true });
+    g.tick();
+    assert.deepEqual(g.events(a, "tradeStarted")[0], { tradeId, partnerId: b.id, partnerName: "Ben" });
+    assert.deepEqual(g.events(b, "tradeStarted")[0], { tradeId, partnerId: a.id, partnerName: "Ann" });
+    assert.ok(a.inTrade && b.inTrade);
+
+    g.send(a, "tradeAddItem", { tradeId, inventorySlot: 0, quantity: 1 });
+    g.send(a, "tradeAddItem", { tradeId, inventorySlot: 1, quantity: 40 });
+    g.send(b, "tradeAddItem", { tradeId, inventorySlot: 0, quantity: 1 });
+    g.tick();
+    const seenByB = g.events(b, "tradeUpdated").at(-1)!;
+    assert.deepEqual((seenByB.theirOffer as { items: { itemId: string; quantity: number }[] }).items.map((i) => [i.itemId, i.quantity]), [
+      ["bronze_sword", 1],
+      ["feathers", 40],
+    ]);
+    assert.deepEqual((seenByB.myOffer as { items: { itemId: string }[] }).items.map((i) => i.itemId), ["logs"]);
+
+    g.send(a, "tradeAccept", { tradeId });
+    g.send(b, "tradeAccept", { tradeId });
+    g.tick();
+    const confirm = g.events(a, "tradeConfirmScreen")[0]!;
+    const value = (id: string) => g.world.content.item(id)!.value;
+    assert.deepEqual(confirm.values, { myOfferValue: value("bronze_sword") + 40 * value("feathers"), theirOfferValue: value("logs"), net: value("logs") - value("bronze_sword") - 40 * value("feathers") });
+    g.send(a, "tradeAccept", { tradeId });
+    g.send(b, "tradeAccept", { tradeId });
+    g.tick();
+    assert.deepEqual(g.events(a, "tradeCompleted")[0], { tradeId, receivedItems: [{ itemId: "logs", quantity: 1 }] });
+    assert.deepEqual(g.events(b, "tradeCompleted")[0], { tradeId, receivedItems: [{ itemId: "bronze_sword", quantity: 1 }, { itemId: "feathers", quantity: 40 }] });
+    assert.equal(count(a, "logs"), 1);
+    assert.equal(count(a, "feathers"), 60);
+    assert.equal(count(b, "bronze_sword"), 1);
+    assert.equal(count(b, "feathers"), 40);
+    assert.deepEqual(totals(g, [a, b]), before);
+    assert.ok(!a.inTrade && !b.inTrade);
+  });
+
+  it("refuses requests to yourself, from too far, to busy or absent players", async () => {
+    const { g, a, b } = await pair();
+    const far = g.add({ x: 6, z: 1 });
+    g.send(a, "tradeRequest", { targetPlayerId: a.id });
+    g.send(a, "tradeRequest", { targetPlayerId: far.id });
+    g.send(a, "tradeRequest", { targetPlayerId: "nobody" });
+    g.tick();
+    assert.deepEqual(tradeErrors(g, a), ["SELF_TRADE", "TOO_FAR", "PLAYER_OFFLINE"]);
+    open(g, a, b);
+    const c = g.add({ x: 0, z: 2 });
+    g.send(c, "tradeRequest", { targetPlayerId: a.id });
+    g.tick();
+    assert.deepEqual(tradeErrors(g, c), ["PLAYER_BUSY"]);
+  });
+
+  it("expires a request after 30 seconds and tells both players once", async () => {
+    const { g, a, b } = await pair();
+    g.send(a, "tradeRequest", { targetPlayerId: b.id });
+    g.tick();
+    const tradeId = g.events(b, "tradeIncoming")[0]!.tradeId;
+    g.tick(REQUEST_TICKS + 1);
+    for (const p of [a, b]) assert.deepEqual(cancelled(g, p), [{ tradeId, reason: "timeout" }]);
+    g.send(b, "tradeRequestRespond", { tradeId, accept: true });
+    g.tick();
+    assert.deepEqual(tradeErrors(g, b), ["INVALID_TRADE"]);
+  });
+
+  it("declines: tradeCancelled with reason declined, exactly once each", async () => {
+    const { g, a, b } = await pair();
+    g.send(a, "tradeRequest", { targetPlayerId: b.id });
+    g.tick();
+    const tradeId = g.events(b, "tradeIncoming")[0]!.tradeId;
+    g.send(b, "tradeRequestRespond", { tradeId, accept: false });
+    g.tick(5);
+    for (const p of [a, b]) assert.deepEqual(cancelled(g, p), [{ tradeId, reason: "declined" }]);
+    assert.ok(!a.inTrade && !b.inTrade);
+  });
+
+  describe("adversarial offers (each leaves every item where it was)", () => {
+    const bad: [string, unknown][] = [
+      ["quantity 0", { inventorySlot: 0, quantity: 0 }],
+      ["quantity -1", { inventorySlot: 0, quantity: -1 }],
+      ["quantity 1.5", { inventorySlot: 0, quantity: 1.5 }],
+      ['quantity "10"', { inventorySlot: 0, quantity: "10" }],
+      ["quantity 2^31", { inventorySlot: 0, quantity: 2 ** 31 }],
+      ["quantity 2^53", { inventorySlot: 0, quantity: 2 ** 53 }],
+      ["quantity NaN (null on the wire)", { inventorySlot: 0, quantity: null }],
+      ["no quantity", { inventorySlot: 0 }],
+      ["slot -1", { inventorySlot: -1, quantity: 1 }],
+      ["slot 28", { inventorySlot: 28, quantity: 1 }],
+      ["no slot", { quantity: 1 }],
+    ];
+    for (const [what, data] of bad) {
+      it(`refuses ${what} before it reaches the trade`, async () => {
+        const { g } = await pair();
+        const r = g.validate("tradeAddItem", { tradeId: "t", ...(data as object) });
+        assert.equal(r.ok, false);
+      });
+    }
+
+    it("refuses an empty slot, a slot only the partner has filled, and untradeable items", async () => {
+      const { g, a, b } = await pair([{ itemId: "settlers_charter", quantity: 1 }], [null, null, null, { itemId: "logs", quantity: 1 }]);
+      const before = totals(g, [a, b]);
+      const tradeId = open(g, a, b);
+      g.send(a, "tradeAddItem", { tradeId, inventorySlot: 5, quantity: 1 });
+      g.send(a, "tradeAddItem", { tradeId, inventorySlot: 3, quantity: 1 });
+      g.send(a, "tradeAddItem", { tradeId, inventorySlot: 0, quantity: 1 });
+      g.tick();
+      assert.deepEqual(tradeErrors(g, a), ["INVALID_SLOT", "INVALID_SLOT", "UNTRADEABLE_ITEM"]);
+      assert.deepEqual(totals(g, [a, b]), before);
+    });
+
+    it("refuses offering one stack twice beyond what it holds", async () => {
+      const { g, a, b } = await pair([{ itemId: "feathers", quantity: 10 }]);
+      const tradeId = open(g, a, b);
+      g.send(a, "tradeAddItem", { tradeId, inventorySlot: 0, quantity: 7 });
+      g.send(a, "tradeAddItem", { tradeId, inventorySlot: 0, quantity: 4 });
+      g.tick();
+      assert.deepEqual(tradeErrors(g, a), ["INVALID_QUANTITY"]);
+      const offer = g.events(b, "tradeUpdated").at(-1)!.theirOffer as { items: { quantity: number }[] };
+      assert.deepEqual(offer.items.map((i) => i.quantity), [7]);
+    });
+
+    it("clears both acceptances when an offer changes after the partner accepted", async () => {
+      const { g, a, b } = await pair([{ itemId: "logs", quantity: 1 }, { itemId: "feathers", quantity: 5 }]);
+      const tradeId = open(g, a, b);
+      g.send(a, "tradeAddItem", { tradeId, inventorySlot: 0, quantity: 1 });
+      g.send(b, "tradeAccept", { tradeId });
+      g.tick();
+      assert.equal((g.events(a, "tradeUpdated").at(-1)!.theirOffer as { accepted: boolean }).accepted, true);
+      g.send(a, "tradeAddItem", { tradeId, inventorySlot: 1, quantity: 5 });
+      g.send(a, "tradeAccept", { tradeId });
+      g.tick();
+      assert.equal(g.events(a, "tradeConfirmScreen").length, 0, "B's old acceptance does not count");
+    });
+
+    it("returns to the offer screen on an edit in the confirmation screen; a replayed accept then needs both again", async () => {
+      const { g, a, b } = await pair([{ itemId: "logs", quantity: 1 }, { itemId: "feathers", quantity: 5 }]);
+      const before = totals(g, [a, b]);
+      const tradeId = open(g, a, b);
+      g.send(a, "tradeAddItem", { tradeId, inventorySlot: 0, quantity: 1 });
+      g.send(a, "tradeAccept", { tradeId });
+      g.send(b, "tradeAccept", { tradeId });
+      g.tick();
+      assert.equal(g.events(a, "tradeConfirmScreen").length, 1);
+      g.send(a, "tradeRemoveItem", { tradeId, tradeSlot: 0 });
+      g.send(b, "tradeAccept", { tradeId });
+      g.send(b, "tradeAccept", { tradeId });
+      g.tick();
+      assert.equal(g.events(a, "tradeCompleted").length, 0, "no swap from stale acceptances");
+      assert.deepEqual(totals(g, [a, b]), before);
+      assert.equal(g.world.trades.sessions.get(tradeId)!.screen, "offer");
+    });
+
+    it("swaps once when both accept the confirmation in the same tick, and refuses replays", async () => {
+      const { g, a, b } = await pair([{ itemId: "logs", quantity: 1 }]);
+      const before = totals(g, [a, b]);
+      const tradeId = open(g, a, b);
+      g.send(a, "tradeAddItem", { tradeId, inventorySlot: 0, quantity: 1 });
+      g.send(a, "tradeAccept", { tradeId });
+      g.send(b, "tradeAccept", { tradeId });
+      g.tick();
+      for (let i = 0; i < 3; i++) {
+        g.send(a, "tradeAccept", { tradeId });
+        g.send(b, "tradeAccept", { tradeId });
+      }
+      g.tick(2);
+      assert.equal(g.events(a, "tradeCompleted").length, 1);
+      assert.equal(count(b, "logs"), 1);
+      assert.deepEqual(totals(g, [a, b]), before);
+    });
+
+    it("refuses to complete into a full inventory or an overflowing stack, changing nothing", async () => {
+      const full = Array.from({ length: 28 }, () => ({ itemId: "bread", quantity: 1 }));
+      const { g, a, b } = await pair([{ itemId: "logs", quantity: 1 }, { itemId: "feathers", quantity: 10 }], full);
+      const before = totals(g, [a, b]);
+      const tradeId = open(g, a, b);
+      g.send(a, "tradeAddItem", { tradeId, inventorySlot: 0, quantity: 1 });
+      for (const p of [a, b]) g.send(p, "tradeAccept", { tradeId });
+      g.tick();
+      for (const p of [a, b]) g.send(p, "tradeAccept", { tradeId });
+      g.tick();
+      assert.deepEqual(tradeErrors(g, a), ["INVENTORY_FULL"]);
+      assert.deepEqual(totals(g, [a, b]), before);
+      assert.equal(g.world.trades.sessions.get(tradeId)!.screen, "offer");
+
+      const o = await pair([{ itemId: "feathers", quantity: 10 }], [{ itemId: "feathers", quantity: 2 ** 31 - 5 }]);
+      const id2 = open(o.g, o.a, o.b);
+      o.g.send(o.a, "tradeAddItem", { tradeId: id2, inventorySlot: 0, quantity: 10 });
+      for (const p of [o.a, o.b]) o.g.send(p, "tradeAccept", { tradeId: id2 });
+      o.g.tick();
+      for (const p of [o.a, o.b]) o.g.send(p, "tradeAccept", { tradeId: id2 });
+      o.g.tick();
+      assert.deepEqual(tradeErrors(o.g, o.a), ["STACK_OVERFLOW"]);
+      assert.equal(count(o.b, "feathers"), 2 ** 31 - 5);
+    });
+
+    it("blocks banking and dropping during a trade, and cancels it when a player walks away", async () => {
+      const { g, a, b } = await pair([{ itemId: "logs", quantity: 1 }]);
+      const before = totals(g, [a, b]);
+      const tradeId = open(g, a, b);
+      g.send(a, "player:action", { action: "drop", slot: 0 });
+      g.send(a, "bank:deposit", { slot: 0, quantity: 1 });
+      g.tick();
+      assert.deepEqual(g.errors(a).map((e) => e.code), ["PLAYER_BUSY", "PLAYER_BUSY"]);
+      g.send(a, "player:move", { x: 0, z: 8 });
+      g.tick(6);
+      for (const p of [a, b]) assert.deepEqual(cancelled(g, p), [{ tradeId, reason: "moved_away" }]);
+      assert.deepEqual(totals(g, [a, b]), before);
+    });
+
+    it("lets A ask B and C at once, but trade with only one of them", async () => {
+      const g = await gameWorld();
+      const a = g.add({ x: 0, z: 1 }, [{ itemId: "logs", quantity: 1 }]);
+      const b = g.add({ x: 1, z: 1 });
+      const c = g.add({ x: -1, z: 1 });
+      g.send(a, "tradeRequest", { targetPlayerId: b.id });
+      g.send(a, "tradeRequest", { targetPlayerId: c.id });
+      g.tick();
+      const tb = g.events(b, "tradeIncoming")[0]!.tradeId;
+      const tc = g.events(c, "tradeIncoming")[0]!.tradeId;
+      g.send(b, "tradeRequestRespond", { tradeId: tb, accept: true });
+      g.send(c, "tradeRequestRespond", { tradeId: tc, accept: true });
+      g.tick();
+      assert.equal(g.world.trades.sessionOf(a.id)?.id, tb);
+      assert.deepEqual(tradeErrors(g, c), ["PLAYER_BUSY"]);
+      assert.deepEqual(cancelled(g, c), [{ tradeId: tc, reason: "cancelled" }]);
+      assert.deepEqual(cancelled(g, a).filter((e) => e.tradeId === tc), [{ tradeId: tc, reason: "cancelled" }]);
+      assert.equal(g.world.trades.sessions.size, 1);
+    });
+
+    it("cancels on a disconnect, a death and 5 minutes of inactivity, each reaching both players once", async () => {
+      for (const [reason, act] of [
+        ["disconnected", (g: GameHarness, a: Player) => g.world.removePlayer(a.id)],
+        ["died", (g: GameHarness, a: Player) => (a.data.health = 0, import("../../src/game/death.ts").then((m) => m.killPlayer(g.world, a, "test")))],
+        ["timeout", (g: GameHarness) => g.tick(INACTIVITY_TICKS + 1)],
+      ] as const) {
+        const { g, a, b } = await pair([{ itemId: "logs", quantity: 1 }]);
+        const tradeId = open(g, a, b);
+        g.send(a, "tradeAddItem", { tradeId, inventorySlot: 0, quantity: 1 });
+        g.tick();
+        await act(g, a);
+        g.tick(2);
+        assert.deepEqual(cancelled(g, b), [{ tradeId, reason }], reason);
+        assert.deepEqual(cancelled(g, a), [{ tradeId, reason }], reason);
+        assert.equal(g.world.trades.sessions.size, 0);
+        assert.ok(!b.inTrade);
+      }
+    });
+
+    it("survives a flood of 1,000 trade messages without a change or a swap", async () => {
+      const { g, a, b } = await pair([{ itemId: "feathers", quantity: 5 }]);
+      const before = totals(g, [a, b]);
+      const tradeId = open(g, a, b);
+      for (let i = 0; i < 1000; i++) {
+        const r = g.validate("tradeAddItem", { tradeId, inventorySlot: i % 40, quantity: i % 7 === 0 ? 0 : 99 });
+        if (r.ok) g.world.enqueue(a.id, "tradeAddItem", r.data);
+      }
+      g.tick(2);
+      assert.ok(tradeErrors(g, a).length > 0);
+      assert.equal(g.events(a, "tradeCompleted").length, 0);
+      assert.deepEqual(totals(g, [a, b]), before);
+    });
+  });
+});
