@@ -7,6 +7,7 @@ import type { AddressInfo } from "node:net";
 import { matchMaker, Server as ColyseusServer } from "@colyseus/core";
 import { WebSocketTransport } from "@colyseus/ws-transport";
 import { WORLD_ROOM, worldRoomClass } from "../rooms/WorldRoom.ts";
+import { TRADE_ROOM, tradeRoomClass, type TradeRoom } from "../rooms/TradeRoom.ts";
 import { safeEqual } from "./auth/middleware.ts";
 import { Authenticator } from "./auth/Authenticator.ts";
 import { TokenService } from "./auth/tokens.ts";
@@ -150,6 +151,32 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
       logger: logger.child({ component: "colyseus" }),
     });
     colyseus.define(WORLD_ROOM, worldRoomClass({ service, metrics, auth, anonymousMode: config.anonymousMode, tickMs: config.tickMs }));
+    colyseus.define(TRADE_ROOM, tradeRoomClass({ service, auth }));
+    // One TradeRoom per trade: created when it starts, kept in step, closed when it ends.
+    const tradeRooms = new Map<string, Promise<TradeRoom | undefined>>();
+    world.trades.onStarted = (session) => {
+      tradeRooms.set(
+        session.id,
+        matchMaker
+          .createRoom(TRADE_ROOM, { tradeId: session.id })
+          .then((listing) => {
+            const room = matchMaker.getLocalRoomById(listing.roomId) as TradeRoom | undefined;
+            const live = world.trades.sessions.get(session.id);
+            if (room && live) room.sync(live);
+            return room;
+          })
+          .catch((err: unknown) => {
+            logger.warn({ err, tradeId: session.id }, "could not create the trade room");
+            return undefined;
+          }),
+      );
+    };
+    world.trades.onChanged = (session) => void tradeRooms.get(session.id)?.then((room) => room?.sync(session));
+    world.trades.onEnded = (session) => {
+      const room = tradeRooms.get(session.id);
+      tradeRooms.delete(session.id);
+      void room?.then((r) => r?.disconnect());
+    };
     await colyseus.listen(config.port, config.host);
     // The world runs from startup, with or without Colyseus clients (/ws clients need it too).
     await matchMaker.createRoom(WORLD_ROOM, {});

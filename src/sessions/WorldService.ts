@@ -251,6 +251,16 @@ export class WorldService {
     for (const conn of this.connections.values()) conn.uncork?.();
   }
 
+  /**
+   * A message from a secondary channel (a TradeRoom): validated like any input, then queued for
+   * the player. Refusals go to `reply`.
+   */
+  inputDirect(playerId: string, type: string, data: unknown, reply: (code: string, message: string) => void): void {
+    const result = validateEvent(type, data);
+    if (!result.ok) return reply(result.code, result.message);
+    if (!this.world.enqueue(playerId, type, result.data)) reply("NOT_IN_TRADE", "you are not in the world");
+  }
+
   /** One game tick, then delivery: outbox messages to their players, per-connection publishing. */
   tick(): void {
     this.world.step();

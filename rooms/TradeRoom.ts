@@ -1,0 +1,86 @@
+/**
+ * TradeRoom (room name `trade`, room id = the trade id): one per trade session, for Colyseus
+ * clients. It holds the session's state in sync for the two participants (nobody else may join)
+ * and accepts the same trade messages as the world room and `/ws`, which all go through the one
+ * event table into the world. `/ws` clients are not in this room: they get the same events on
+ * their socket. The room closes when the trade ends.
+ */
+import { Room, ServerError, type AuthContext, type Client } from "@colyseus/core";
+import type { Authenticator } from "../src/auth/Authenticator.ts";
+import { TokenError, type Principal } from "../src/auth/tokens.ts";
+import type { TradeSession } from "../src/game/trade/TradeSession.ts";
+import type { WorldService } from "../src/sessions/WorldService.ts";
+import { OfferItemState, TradeState, type TradeSideState } from "../schema/TradeState.ts";
+
+export const TRADE_ROOM = "trade";
+export const TRADE_EVENTS = new Set(["tradeAddItem", "tradeRemoveItem", "tradeAccept", "tradeCancel"]);
+
+export interface TradeRoomServices {
+  service: WorldService;
+  auth: Authenticator;
+}
+
+type TradeClient = Client<{ auth: { principal: Principal }; userData: { playerId: string } }>;
+
+export function tradeRoomClass(services: TradeRoomServices): typeof TradeRoom {
+  return class BoundTradeRoom extends TradeRoom {
+    static override async onAuth(token: string, options: { token?: unknown }, _context: AuthContext): Promise<{ principal: Principal }> {
+      const raw = token || (typeof options?.token === "string" ? options.token : undefined);
+      if (!raw) throw new ServerError(401, "a bearer token is required");
+      try {
+        return { principal: await services.auth.authenticate(raw) };
+      } catch (err) {
+        if (err instanceof TokenError) throw new ServerError(401, err.message);
+        throw err;
+      }
+    }
+    override services = services;
+  };
+}
+
+export class TradeRoom extends Room<{ state: TradeState; client: TradeClient }> {
+  override state = new TradeState();
+  override maxClients = 2;
+  override autoDispose = false;
+  services!: TradeRoomServices;
+
+  override onCreate(options: { tradeId: string }): void {
+    this.roomId = options.tradeId;
+    this.state.tradeId = options.tradeId;
+    this.onMessage("*", (client: TradeClient, type: string | number, message: unknown) => {
+      const playerId = client.userData?.playerId;
+      if (playerId === undefined) return;
+      if (!TRADE_EVENTS.has(String(type))) {
+        client.send("error", { code: "UNKNOWN_EVENT", message: `the trade room takes ${[...TRADE_EVENTS].join(", ")}`, event: String(type) });
+        return;
+      }
+      this.services.service.inputDirect(playerId, String(type), message, (code, msg) => client.send("error", { code, message: msg, event: String(type) }));
+    });
+  }
+
+  override onJoin(client: TradeClient): void {
+    const session = this.services.service.world.trades.sessions.get(this.roomId);
+    const principal = client.auth?.principal;
+    if (session === undefined) throw new ServerError(404, "no such trade");
+    const playerId = [session.a.playerId, session.b.playerId].find((id) => {
+      const p = this.services.service.world.players.get(id);
+      return p !== undefined && p.data.accountId === principal?.accountId && (principal.characterId === undefined || principal.characterId === id);
+    });
+    if (playerId === undefined) throw new ServerError(403, "you are not part of this trade");
+    client.userData = { playerId };
+  }
+
+  /** Mirrors the session into the synchronized state. */
+  sync(session: TradeSession): void {
+    this.state.screen = session.screen;
+    const copy = (target: TradeSideState, side: TradeSession["a"]) => {
+      target.playerId = side.playerId;
+      target.name = side.name;
+      target.accepted = side.accepted;
+      target.items.clear();
+      for (const o of side.items) target.items.push(new OfferItemState({ tradeSlot: o.tradeSlot, inventorySlot: o.inventorySlot, itemId: o.itemId, quantity: o.quantity }));
+    };
+    copy(this.state.a, session.a);
+    copy(this.state.b, session.b);
+  }
+}
