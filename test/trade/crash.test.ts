@@ -1,0 +1,103 @@
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import { pino } from "pino";
+import { InventorySlot, TradeAudit } from "../../entities/index.ts";
+import { loadConfig } from "../../src/config/env.ts";
+import { openDatabase } from "../../src/db/orm.ts";
+import { forEachDialect } from "../support/dialects.ts";
+import { spawnServer, type Running } from "../support/process.ts";
+import { makeWorldDir } from "../support/world.ts";
+import { WsTestClient } from "../support/wsClient.ts";
+
+/** Delays between the last accepts and the SIGKILL: before, during and after the commit. */
+const KILL_AFTER_MS = [0, 3, 8, 15, 25, 40, 70, 120, 250, 500];
+const PAIRS = 10;
+
+type Bag = Record<string, number>;
+const bagOf = (rows: { itemId: string; quantity: number }[]): Bag => {
+  const out: Bag = {};
+  for (const r of rows) out[r.itemId] = (out[r.itemId] ?? 0) + r.quantity;
+  return out;
+};
+const move = (bag: Bag, itemId: string, q: number): Bag => {
+  const out = { ...bag, [itemId]: (bag[itemId] ?? 0) + q };
+  if (out[itemId] === 0) delete out[itemId];
+  return out;
+};
+const same = (a: Bag, b: Bag) => JSON.stringify(Object.entries(a).sort()) === JSON.stringify(Object.entries(b).sort());
+
+forEachDialect("trades survive SIGKILL", (ctx) => {
+  it(`keeps every pair wholly before or wholly after its trade across ${KILL_AFTER_MS.length * PAIRS} trades`, async function () {
+    this.timeout(240_000);
+    const world = makeWorldDir();
+    const dbUrl = ctx.dialect === "sqlite" ? `sqlite:${path.join(world, "crash.sqlite")}` : ctx.url;
+    const env = { NODE_ENV: "test", LOG_LEVEL: "info", PORT: "0", WORLD: world, DATABASE_URL: dbUrl, JWT_SECRET: "crash-secret-0123456789abcdef", TICK_MS: "50", DISABLE_RATE_LIMIT: "true" };
+    const outcomes = { before: 0, after: 0 };
+    let server: Running | undefined;
+    try {
+      for (let cycle = 0; cycle < KILL_AFTER_MS.length; cycle++) {
+        server = await spawnServer(env);
+        const url = `ws://127.0.0.1:${server.port}/ws`;
+        const clients = await Promise.all(Array.from({ length: PAIRS * 2 }, (_, i) => WsTestClient.connect(`${url}?name=Crash${cycle}x${i}`)));
+        const ids = await Promise.all(clients.map(async (c) => String((await c.next("welcome")).characterId)));
+        const inventories = await Promise.all(clients.map(async (c) => (await c.next("player:sync")).inventory as { slot: number; itemId: string; quantity: number }[]));
+        const trades = await Promise.all(
+          Array.from({ length: PAIRS }, async (_, p) => {
+            const [a, b] = [clients[2 * p]!, clients[2 * p + 1]!];
+            a.send("tradeRequest", { targetPlayerId: ids[2 * p + 1]! });
+            const tradeId = String((await b.next("tradeIncoming")).tradeId);
+            b.send("tradeRequestRespond", { tradeId, accept: true });
+            await a.next("tradeStarted");
+            const giveA = inventories[2 * p]![0]!;
+            const giveB = inventories[2 * p + 1]![1]!;
+            a.send("tradeAddItem", { tradeId, inventorySlot: giveA.slot, quantity: 1 });
+            b.send("tradeAddItem", { tradeId, inventorySlot: giveB.slot, quantity: 1 });
+            await a.next("tradeUpdated");
+            await a.next("tradeUpdated");
+            a.send("tradeAccept", { tradeId });
+            b.send("tradeAccept", { tradeId });
+            await a.next("tradeConfirmScreen");
+            return { tradeId, a: ids[2 * p]!, b: ids[2 * p + 1]!, giveA, giveB, sockets: [a, b] as const };
+          }),
+        );
+        for (const t of trades) for (const s of t.sockets) s.send("tradeAccept", { tradeId: t.tradeId });
+        await new Promise((r) => setTimeout(r, KILL_AFTER_MS[cycle]));
+        server.child.kill("SIGKILL");
+        await server.exited;
+        for (const c of clients) c.close();
+
+        // Restart on the same database: the server must come back, and the stored state be whole.
+        server = await spawnServer(env);
+        const db = await openDatabase(loadConfig({ NODE_ENV: "test", WORLD: world, DATABASE_URL: dbUrl }), pino({ level: "silent" }));
+        try {
+          for (const t of trades) {
+            const beforeA = bagOf(inventories[ids.indexOf(t.a)]!);
+            const beforeB = bagOf(inventories[ids.indexOf(t.b)]!);
+            const afterA = move(move(beforeA, t.giveA.itemId, -1), t.giveB.itemId, 1);
+            const afterB = move(move(beforeB, t.giveB.itemId, -1), t.giveA.itemId, 1);
+            const storedA = bagOf(await db.em().find(InventorySlot, { characterId: t.a }));
+            const storedB = bagOf(await db.em().find(InventorySlot, { characterId: t.b }));
+            const audited = (await db.em().count(TradeAudit, { tradeId: t.tradeId })) === 1;
+            const wasBefore = same(storedA, beforeA) && same(storedB, beforeB);
+            const wasAfter = same(storedA, afterA) && same(storedB, afterB);
+            assert.ok(wasBefore || wasAfter, `trade ${t.tradeId} (kill after ${KILL_AFTER_MS[cycle]} ms) is half done: ${JSON.stringify({ storedA, storedB, beforeA, beforeB })}`);
+            assert.equal(audited, wasAfter, `the audit log agrees for ${t.tradeId}`);
+            outcomes[wasAfter ? "after" : "before"]++;
+          }
+        } finally {
+          await db.close();
+        }
+        server.child.kill("SIGTERM");
+        assert.equal((await server.exited).code, 0);
+        server = undefined;
+      }
+      assert.equal(outcomes.before + outcomes.after, KILL_AFTER_MS.length * PAIRS);
+      assert.ok(outcomes.after > 0, "some trades completed before their kill");
+      process.stdout.write(`      (${ctx.dialect}: ${outcomes.before} before, ${outcomes.after} after)\n`);
+    } finally {
+      server?.child.kill("SIGKILL");
+      fs.rmSync(world, { recursive: true, force: true });
+    }
+  });
+});
