@@ -194,6 +194,57 @@ forEachDialect("trading through the server", (ctx) => {
     assert.deepEqual(totals(strip(after)), totals(strip(before)));
     for (const p of [ann, ben, eve]) p.ws.close();
   });
+  it("refuses every malformed offer over /ws, and both accepting at once (10 times each) stores one swap", async function () {
+    this.timeout(20_000);
+    const ann = await join(t, `name=BadAnn${tag}`);
+    const ben = await join(t, `name=BadBen${tag}`);
+    const ids = [ann.id, ben.id];
+    const before = liveItems(t, ids);
+    const storedBefore = await storedItems(t, ids);
+    const tradeId = await openTrade(ann, ben);
+    const slot = ann.inventory[0]!.slot;
+    const empty = [...Array(28).keys()].find((i) => !ann.inventory.some((s) => s.slot === i))!;
+    const raw = (data: string) => `{"type":"tradeAddItem","data":{"tradeId":"${tradeId}",${data}}}`;
+    const bad: [string, string, string][] = [
+      ["quantity 0", raw(`"inventorySlot":${slot},"quantity":0`), "error"],
+      ["quantity -1", raw(`"inventorySlot":${slot},"quantity":-1`), "error"],
+      ["quantity NaN", raw(`"inventorySlot":${slot},"quantity":NaN`), "error"],
+      ["quantity 1.5", raw(`"inventorySlot":${slot},"quantity":1.5`), "error"],
+      ['quantity "10"', raw(`"inventorySlot":${slot},"quantity":"10"`), "error"],
+      ["quantity 2^31", raw(`"inventorySlot":${slot},"quantity":${2 ** 31}`), "error"],
+      ["quantity 2^53", raw(`"inventorySlot":${slot},"quantity":${2 ** 53}`), "error"],
+      ["no quantity", raw(`"inventorySlot":${slot}`), "error"],
+      ["slot -1", raw(`"inventorySlot":-1,"quantity":1`), "error"],
+      ["slot 28", raw(`"inventorySlot":28,"quantity":1`), "error"],
+      ["an empty slot", raw(`"inventorySlot":${empty},"quantity":1`), "tradeError"],
+      ["more than the stack", raw(`"inventorySlot":${slot},"quantity":${ann.inventory[0]!.quantity + 1}`), "tradeError"],
+    ];
+    for (const [what, message, reply] of bad) {
+      ann.ws.sendRaw(message);
+      const got = await ann.ws.next(reply);
+      assert.ok(typeof got.code === "string", what);
+    }
+    await settle();
+    assert.deepEqual(eventsOf(ben.ws, "tradeUpdated"), [], "no malformed offer reached the trade");
+    assert.deepEqual(eventsOf(ann.ws, "tradeUpdated"), []);
+
+    ann.ws.send("tradeAddItem", { tradeId, inventorySlot: slot, quantity: 1 });
+    await ben.ws.next("tradeUpdated");
+    for (let i = 0; i < 10; i++) for (const p of [ann, ben]) p.ws.send("tradeAccept", { tradeId });
+    await ann.ws.next("tradeConfirmScreen");
+    for (let i = 0; i < 10; i++) for (const p of [ann, ben]) p.ws.send("tradeAccept", { tradeId });
+    await ben.ws.next("tradeCompleted", 10_000);
+    await settle(1_500); // one autosave after the swap
+    assert.equal(eventsOf(ben.ws, "tradeCompleted").length + eventsOf(ann.ws, "tradeCompleted").length, 1, "each player completed once (Ben's was taken above)");
+    assert.equal(await t.server.db.em().count(TradeAudit, { tradeId }), 1);
+    const after = liveItems(t, ids);
+    const strip = (l: string[]) => totals(l.map((s) => s.slice(s.indexOf(":") + 1)));
+    assert.deepEqual(strip(after), strip(before), "live items conserved");
+    assert.deepEqual(strip(await storedItems(t, ids)), strip(storedBefore), "stored items conserved");
+    assert.deepEqual(await storedItems(t, ids), after, "stored equals live");
+    ann.ws.close();
+    ben.ws.close();
+  });
 });
 
 function totals(stacks: string[]): Record<string, number> {

@@ -292,6 +292,44 @@ describe("trading", () => {
       }
     });
 
+    it("cancels on a disconnect at the request and on the confirmation screen, once each, changing nothing", async () => {
+      // At the request: the asker leaves before the answer.
+      {
+        const { g, a, b } = await pair([{ itemId: "logs", quantity: 1 }]);
+        g.send(a, "tradeRequest", { targetPlayerId: b.id });
+        g.tick();
+        const tradeId = String(g.events(b, "tradeIncoming")[0]!.tradeId);
+        g.world.removePlayer(a.id);
+        g.tick(2);
+        assert.deepEqual(cancelled(g, b), [{ tradeId, reason: "disconnected" }]);
+        g.send(b, "tradeRequestRespond", { tradeId, accept: true });
+        g.tick();
+        assert.deepEqual(tradeErrors(g, b), ["INVALID_TRADE"]);
+        assert.equal(g.world.trades.sessions.size, 0);
+      }
+      // On the confirmation screen, after both accepted the offers.
+      {
+        const { g, a, b } = await pair([{ itemId: "logs", quantity: 1 }], [{ itemId: "feathers", quantity: 5 }]);
+        const before = totals(g, [a, b]);
+        const tradeId = open(g, a, b);
+        g.send(a, "tradeAddItem", { tradeId, inventorySlot: 0, quantity: 1 });
+        g.send(b, "tradeAddItem", { tradeId, inventorySlot: 0, quantity: 5 });
+        g.tick();
+        for (const p of [a, b]) g.send(p, "tradeAccept", { tradeId });
+        g.tick();
+        assert.equal(g.events(a, "tradeConfirmScreen").length, 1);
+        g.send(a, "tradeAccept", { tradeId });
+        g.tick();
+        g.world.removePlayer(b.id);
+        g.tick(2);
+        assert.deepEqual(cancelled(g, a), [{ tradeId, reason: "disconnected" }]);
+        assert.deepEqual(cancelled(g, b), [{ tradeId, reason: "disconnected" }]);
+        assert.equal(g.events(a, "tradeCompleted").length, 0);
+        assert.deepEqual(totals(g, [a, b]), before);
+        assert.ok(!a.inTrade);
+      }
+    });
+
     it("survives a flood of 1,000 trade messages without a change or a swap", async () => {
       const { g, a, b } = await pair([{ itemId: "feathers", quantity: 5 }]);
       const before = totals(g, [a, b]);
