@@ -1,7 +1,9 @@
 /**
  * Background saving: snapshots are queued (the latest per character wins) and written by one
  * save at a time, in batches, off the tick. `settled(id)` resolves once no save for that character
- * is queued or running, so a re-login never loads older data than the world last had.
+ * is queued or running, so a re-login never loads older data than the world last had. It waits
+ * for that character's batch only, not for the queue to empty: under load other players keep
+ * joining the queue, and a trade waiting on its two players must not wait on everyone.
  */
 import type { Database } from "../db/orm.ts";
 import type { PlayerData } from "../game/world/Player.ts";
@@ -14,6 +16,8 @@ export class Saver {
   private pending = new Map<string, PlayerData>();
   private inFlight = new Set<string>();
   private running: Promise<void> | undefined;
+  /** Woken whenever a batch ends (stored or failed) and when a drain stops. */
+  private batchWaiters: (() => void)[] = [];
 
   constructor(db: Database, logger: Logger) {
     this.db = db;
@@ -28,6 +32,7 @@ export class Saver {
   flush(): Promise<void> {
     this.running ??= this.drain().finally(() => {
       this.running = undefined;
+      this.wakeBatchWaiters();
     });
     return this.running;
   }
@@ -47,15 +52,24 @@ export class Saver {
         }
         this.logger.error({ err, players: batch.length }, "saving players failed; will retry");
         this.inFlight.clear();
-        return;
+        return; // the waiters wake once `running` is cleared, so their retry starts a new drain
       }
       this.inFlight.clear();
+      this.wakeBatchWaiters();
     }
+  }
+
+  private wakeBatchWaiters(): void {
+    for (const wake of this.batchWaiters.splice(0)) wake();
   }
 
   /** Resolves when the character has no queued or running save. */
   async settled(characterId: string): Promise<void> {
-    while (this.pending.has(characterId) || this.inFlight.has(characterId)) await this.flush();
+    while (this.pending.has(characterId) || this.inFlight.has(characterId)) {
+      const batchEnded = new Promise<void>((resolve) => this.batchWaiters.push(resolve));
+      void this.flush();
+      await batchEnded;
+    }
   }
 
   get queued(): number {

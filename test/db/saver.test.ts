@@ -1,0 +1,48 @@
+import assert from "node:assert/strict";
+import { pino } from "pino";
+import { loadConfig } from "../../src/config/env.ts";
+import { openDatabase, type Database } from "../../src/db/orm.ts";
+import { loadOrCreatePlayer, createCharacter } from "../../src/persistence/players.ts";
+import { Saver } from "../../src/sessions/Saver.ts";
+import { bundledContent } from "../support/content.ts";
+import { forEachDialect } from "../support/dialects.ts";
+
+forEachDialect("background saving", (ctx) => {
+  let db: Database;
+  before(async () => {
+    db = await openDatabase(loadConfig({ NODE_ENV: "test", DATABASE_URL: ctx.url }), pino({ level: "silent" }));
+  });
+  after(() => db?.close());
+
+  it("settles one character after its own batch while others keep joining the queue", async function () {
+    this.timeout(15_000);
+    const content = await bundledContent();
+    const tag = `${ctx.dialect}-${Date.now()}`;
+    const a = await createCharacter(db, content, `saver-a-${tag}`);
+    const b = await createCharacter(db, content, `saver-b-${tag}`);
+    const saver = new Saver(db, pino({ level: "silent" }));
+    // B is saved again and again, as a busy world queues players every tick: the queue never empties.
+    let x = 0;
+    let stop = false;
+    const busy = (async () => {
+      while (!stop) {
+        saver.enqueue([{ ...b, x: ++x % 50 }]);
+        void saver.flush();
+        await new Promise((r) => setImmediate(r));
+      }
+    })();
+    try {
+      await new Promise((r) => setTimeout(r, 50));
+      saver.enqueue([{ ...a, x: 7, z: 9 }]);
+      const settled = saver.settled(a.characterId).then(() => "settled" as const);
+      const outcome = await Promise.race([settled, new Promise((r) => setTimeout(() => r("still waiting"), 3_000))]);
+      assert.equal(outcome, "settled", "a's save is not held up by b's");
+      const stored = await loadOrCreatePlayer(db, content, { accountId: a.accountId, characterId: a.characterId });
+      assert.deepEqual([stored.x, stored.z], [7, 9]);
+    } finally {
+      stop = true;
+      await busy;
+      await saver.settled(b.characterId);
+    }
+  });
+});
