@@ -3,6 +3,7 @@
  * its walkable tiles, percentiles, and CPU/RSS readings from /proc.
  */
 import fs from "node:fs";
+import net from "node:net";
 import path from "node:path";
 import { pino } from "pino";
 import type { CollisionMap } from "../../src/game/map/CollisionMap.ts";
@@ -129,3 +130,39 @@ export function machineStat(): { busy: number; total: number } {
 
 /** Jiffies per second (USER_HZ); 100 on every Linux this runs on. */
 export const CLK_TCK = 100;
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A TCP port nobody listens on right now, for a server process the bench starts. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const port = (srv.address() as net.AddressInfo).port;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** `GET /api/admin/metrics` of src/metrics.ts. */
+export interface ServerMetricsSnapshot {
+  windowMs: number;
+  ticks: { count: number; p50Ms: number; p99Ms: number; maxMs: number };
+  eventLoopDelay: { p50Ms: number; p99Ms: number; maxMs: number };
+  cpu: { userMs: number; systemMs: number; cores: number };
+  memory: { rssBytes: number; heapUsedBytes: number };
+  players: number;
+  connections: number;
+}
+
+/** An admin API call on the bench's server (HTTP Basic with the admin code it was started with). */
+export async function adminCall(port: number, adminCode: string, method: "GET" | "POST", route: string): Promise<unknown> {
+  const res = await fetch(`http://127.0.0.1:${port}${route}`, {
+    method,
+    headers: { authorization: `Basic ${Buffer.from(`bench:${adminCode}`).toString("base64")}` },
+    signal: AbortSignal.timeout(10_000),
+  });
+  if (!res.ok) throw new Error(`${method} ${route}: ${res.status} ${await res.text()}`);
+  return res.json();
+}

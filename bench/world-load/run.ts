@@ -17,7 +17,6 @@
  */
 import { fork, spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -31,7 +30,11 @@ import {
   BUNDLED_MANIFESTS,
   CLK_TCK,
   ROOT,
+  adminCall,
   bundledContent,
+  freePort,
+  sleep,
+  type ServerMetricsSnapshot,
   machineStat,
   procStat,
   round,
@@ -68,39 +71,8 @@ if (clientCounts.some((n) => !Number.isInteger(n) || n < 2) || !(seconds > 0) ||
   process.exit(2);
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const log = (msg: string) => process.stderr.write(`[world-load ${new Date().toISOString().slice(11, 19)}] ${msg}\n`);
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-interface ServerMetricsSnapshot {
-  windowMs: number;
-  ticks: { count: number; p50Ms: number; p99Ms: number; maxMs: number };
-  eventLoopDelay: { p50Ms: number; p99Ms: number; maxMs: number };
-  cpu: { userMs: number; systemMs: number; cores: number };
-  memory: { rssBytes: number; heapUsedBytes: number };
-  players: number;
-  connections: number;
-}
-
-async function admin(port: number, method: "GET" | "POST", route: string): Promise<unknown> {
-  const res = await fetch(`http://127.0.0.1:${port}${route}`, {
-    method,
-    headers: { authorization: `Basic ${Buffer.from(`bench:${ADMIN_CODE}`).toString("base64")}` },
-    signal: AbortSignal.timeout(10_000),
-  });
-  if (!res.ok) throw new Error(`${method} ${route}: ${res.status} ${await res.text()}`);
-  return res.json();
-}
+const admin = (port: number, method: "GET" | "POST", route: string) => adminCall(port, ADMIN_CODE, method, route);
 
 /** Seeds one character per bot at random walkable tiles; returns one service token per account. */
 async function seed(env: Record<string, string>, n: number): Promise<string[]> {

@@ -1,0 +1,467 @@
+/* eslint-disable no-console */
+/**
+ * Trade-throughput benchmark orchestrator: for each database and pair count, a fresh server
+ * process (`node src/main.ts`) on a fresh database with 2 × P characters seeded in pairs standing
+ * next to each other, and a separate bots process (bots.ts) in which every pair trades in a loop
+ * for the measured window. Afterwards, with the server stopped, the database is checked: every
+ * item seeded is still there exactly once, each pair still holds its own items between the two of
+ * them, and the `trade_audit` rows are exactly the trades the bots saw complete.
+ *
+ *   node bench/trade/run.ts [--pairs 10,50,100] [--seconds 30] [--db sqlite,postgresql]
+ *                           [--tick-ms 600] [--warmup 5] [--save-interval 60] [--out <json>] [--keep]
+ *
+ * PostgreSQL: a fresh database per run on the server at TEST_PG_URL (default
+ * postgresql://postgres@127.0.0.1:5432/test, used as the admin connection), dropped afterwards.
+ * See bench/README.md.
+ */
+import { fork, spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import pg from "pg";
+import { pino } from "pino";
+import { Character, InventorySlot, TradeAudit } from "../../entities/index.ts";
+import { TokenService } from "../../src/auth/tokens.ts";
+import { loadConfig } from "../../src/config/env.ts";
+import { openDatabase } from "../../src/db/orm.ts";
+import { chebyshev } from "../../src/game/map/CollisionMap.ts";
+import { buildCollision } from "../../src/game/world/World.ts";
+import { createCharacter } from "../../src/persistence/players.ts";
+import {
+  BUNDLED_MANIFESTS,
+  CLK_TCK,
+  ROOT,
+  adminCall,
+  bundledContent,
+  freePort,
+  machineStat,
+  procStat,
+  round,
+  sleep,
+  walkableTiles,
+  type ServerMetricsSnapshot,
+} from "../world-load/common.ts";
+import { ITEMS, type BotsInput, type BotsReport, type FromBots, type ItemId, type PairInput } from "./common.ts";
+
+const JWT_SECRET = "trade-bench-secret-0123456789abcdef0123";
+const ADMIN_CODE = "trade-bench-admin";
+const MAIN = path.join(ROOT, "src", "main.ts");
+const BOTS = path.join(import.meta.dirname, "bots.ts");
+const DEFAULT_PG_ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/test";
+
+const { values: args } = parseArgs({
+  options: {
+    pairs: { type: "string", default: "10,50,100" },
+    seconds: { type: "string", default: "30" },
+    db: { type: "string", default: "sqlite,postgresql" },
+    "tick-ms": { type: "string", default: "600" },
+    warmup: { type: "string", default: "5" },
+    "save-interval": { type: "string", default: "60" },
+    out: { type: "string", default: path.join(import.meta.dirname, "results.json") },
+    keep: { type: "boolean", default: false },
+  },
+});
+const pairCounts = args.pairs.split(",").map((s) => Number(s.trim()));
+const dbs = args.db.split(",").map((s) => s.trim());
+const seconds = Number(args.seconds);
+const tickMs = Number(args["tick-ms"]);
+const warmupMs = Number(args.warmup) * 1000;
+if (
+  pairCounts.some((n) => !Number.isInteger(n) || n < 1) ||
+  dbs.some((d) => d !== "sqlite" && d !== "postgresql") ||
+  !(seconds > 0) ||
+  !Number.isInteger(tickMs) ||
+  tickMs < 10 ||
+  !(warmupMs >= 0)
+) {
+  console.error("usage: run.ts [--pairs 10,50,100] [--seconds 30] [--db sqlite,postgresql] [--tick-ms 600] [--warmup 5] [--save-interval 60] [--out file.json] [--keep]");
+  process.exit(2);
+}
+type Db = "sqlite" | "postgresql";
+
+const log = (msg: string) => process.stderr.write(`[trade ${new Date().toISOString().slice(11, 19)}] ${msg}\n`);
+const admin = (port: number, method: "GET" | "POST", route: string) => adminCall(port, ADMIN_CODE, method, route);
+
+/** A fresh PostgreSQL database for one run, on the server of the admin URL. */
+async function createPgDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const adminUrl = process.env.TEST_PG_URL || DEFAULT_PG_ADMIN_URL;
+  const name = `bench_trade_${process.pid}_${randomBytes(4).toString("hex")}`;
+  const run = async (sql: string) => {
+    const c = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 5_000 });
+    await c.connect();
+    try {
+      await c.query(sql);
+    } finally {
+      await c.end();
+    }
+  };
+  await run(`create database "${name}"`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => run(`drop database if exists "${name}" with (force)`) };
+}
+
+interface Seeded {
+  pairs: PairInput[];
+  /** Item totals over every character, as seeded. */
+  totals: Record<ItemId, number>;
+}
+
+/**
+ * Seeds 2 × n characters on their own accounts, with only the bench items (5 logs, 100 feathers),
+ * each pair on two walkable tiles 1 tile apart inside the town's safe zone (no aggressive mobs),
+ * pairs spread at random; one service token per account.
+ */
+async function seed(env: Record<string, string>, n: number): Promise<Seeded> {
+  const config = loadConfig(env, ROOT);
+  const db = await openDatabase(config, pino({ level: "silent" }));
+  try {
+    const content = await bundledContent();
+    const map = buildCollision(content);
+    const safe = content.areas.filter((a) => a.safeZone).map((a) => a.bounds);
+    const inSafe = (t: { x: number; z: number }) => safe.some((b) => t.x >= b.minX && t.x <= b.maxX && t.z >= b.minZ && t.z <= b.maxZ);
+    const tiles = walkableTiles(map).filter(inSafe);
+    if (tiles.length === 0) throw new Error("no walkable tile in a safe zone");
+    const used = new Set<string>();
+    const key = (t: { x: number; z: number }) => `${t.x},${t.z}`;
+    const spot = (): { a: { x: number; z: number }; b: { x: number; z: number } } => {
+      for (let attempt = 0; attempt < 10_000; attempt++) {
+        const a = tiles[Math.floor(Math.random() * tiles.length)]!;
+        const near = tiles.filter((t) => chebyshev(t, a) === 1 && !used.has(key(t)));
+        if (used.has(key(a)) || near.length === 0) continue;
+        const b = near[Math.floor(Math.random() * near.length)]!;
+        used.add(key(a));
+        used.add(key(b));
+        return { a, b };
+      }
+      throw new Error("no free pair of tiles");
+    };
+    const kit = (Object.keys(ITEMS) as ItemId[]).map((itemId) => ({ itemId, quantity: ITEMS[itemId] }));
+    const tokens = new TokenService({ jwtSecret: JWT_SECRET, idp: { appId: undefined, appSecret: undefined } });
+    const pairs: PairInput[] = [];
+    const positions: { id: string; x: number; z: number }[] = [];
+    for (let i = 0; i < n; i++) {
+      const where = spot();
+      const one = async (side: "a" | "b") => {
+        const accountId = `trade-bench-${i}-${side}`;
+        const data = await createCharacter(db, content, accountId, `Trader${i}${side}`, kit);
+        positions.push({ id: data.characterId, ...where[side] });
+        return { token: tokens.signServiceToken({ accountId }, 24 * 3600), playerId: data.characterId };
+      };
+      pairs.push({ kind: i % 2 === 0 ? "colyseus" : "ws", a: await one("a"), b: await one("b") });
+    }
+    await db.em().transactional(async (em) => {
+      for (const p of positions) await em.nativeUpdate(Character, { id: p.id }, { positionX: p.x, positionZ: p.z });
+    });
+    const totals = { logs: 0, feathers: 0 };
+    for (const row of await db.em().find(InventorySlot, {})) if (row.itemId in totals) totals[row.itemId as ItemId] += row.quantity;
+    return { pairs, totals };
+  } finally {
+    await db.close();
+  }
+}
+
+export interface Integrity {
+  ok: boolean;
+  problems: string[];
+  seeded: Record<ItemId, number>;
+  stored: Record<string, number>;
+  auditRows: number;
+  botsCompleted: number;
+  /** Trade ids the bots saw complete that have no audit row, and audit rows the bots never saw. */
+  missingInAudit: number;
+  unknownInAudit: number;
+}
+
+/** Reads the database of a stopped server and checks it against the seed and the bots' report. */
+async function verify(env: Record<string, string>, seeded: Seeded, report: BotsReport): Promise<Integrity> {
+  const db = await openDatabase(loadConfig(env, ROOT), pino({ level: "silent" }));
+  try {
+    const em = db.em();
+    const rows = await em.find(InventorySlot, {});
+    const audit = await em.find(TradeAudit, {});
+    const problems: string[] = [];
+    const stored: Record<string, number> = {};
+    const byChar = new Map<string, Record<string, number>>();
+    for (const r of rows) {
+      stored[r.itemId] = (stored[r.itemId] ?? 0) + r.quantity;
+      const c = byChar.get(r.characterId) ?? {};
+      c[r.itemId] = (c[r.itemId] ?? 0) + r.quantity;
+      byChar.set(r.characterId, c);
+    }
+    for (const item of Object.keys(stored)) if (!(item in ITEMS)) problems.push(`item ${item} (${stored[item]}) was never seeded`);
+    for (const item of Object.keys(ITEMS) as ItemId[]) {
+      if ((stored[item] ?? 0) !== seeded.totals[item]) problems.push(`${item}: ${stored[item] ?? 0} stored, ${seeded.totals[item]} seeded`);
+    }
+    // Each pair only trades with itself: the two of them still hold exactly their seed.
+    let pairViolations = 0;
+    for (const [i, p] of seeded.pairs.entries()) {
+      const a = byChar.get(p.a.playerId) ?? {};
+      const b = byChar.get(p.b.playerId) ?? {};
+      for (const item of Object.keys(ITEMS) as ItemId[]) {
+        const sum = (a[item] ?? 0) + (b[item] ?? 0);
+        if (sum !== 2 * ITEMS[item] && pairViolations++ < 10) problems.push(`pair ${i}: ${item} ${a[item] ?? 0} + ${b[item] ?? 0} = ${sum}, seeded ${2 * ITEMS[item]}`);
+      }
+    }
+    const auditIds = new Set(audit.map((r) => r.tradeId));
+    const seen = new Set(report.completedTradeIds);
+    const missing = [...seen].filter((id) => !auditIds.has(id));
+    const unknown = [...auditIds].filter((id) => !seen.has(id));
+    if (audit.length !== seen.size) problems.push(`${audit.length} trade_audit rows, ${seen.size} trades completed at the bots`);
+    if (missing.length > 0) problems.push(`${missing.length} completed trades without an audit row, e.g. ${missing.slice(0, 3).join(", ")}`);
+    if (unknown.length > 0) problems.push(`${unknown.length} audit rows for trades no bot saw complete, e.g. ${unknown.slice(0, 3).join(", ")}`);
+    const pairOf = new Map(seeded.pairs.flatMap((p) => [[p.a.playerId, p], [p.b.playerId, p]] as const));
+    let badAudit = 0;
+    for (const r of audit) {
+      const one = (list: { itemId: string; quantity: number }[]) => list.length === 1 && list[0]!.quantity === 1 && list[0]!.itemId in ITEMS;
+      const p = pairOf.get(r.playerAId);
+      if ((p === undefined || (p.b.playerId !== r.playerBId && p.a.playerId !== r.playerBId) || !one(r.itemsAToB) || !one(r.itemsBToA)) && badAudit++ < 3) {
+        problems.push(`audit row ${r.tradeId} is not a 1-for-1 swap within a pair: ${JSON.stringify(r)}`);
+      }
+    }
+    if (report.halfCompleted > 0) problems.push(`${report.halfCompleted} trades reached only one of their two players`);
+    return {
+      ok: problems.length === 0,
+      problems,
+      seeded: seeded.totals,
+      stored,
+      auditRows: audit.length,
+      botsCompleted: seen.size,
+      missingInAudit: missing.length,
+      unknownInAudit: unknown.length,
+    };
+  } finally {
+    await db.close();
+  }
+}
+
+export interface RunResult {
+  db: Db;
+  pairs: number;
+  seconds: number;
+  tickMs: number;
+  ok: boolean;
+  error?: string;
+  setup?: { seedMs: number; serverStartMs: number; rampMs: number; connected: number; connectFailures: number };
+  trades?: BotsReport & { procCpuCores: number | undefined };
+  server?: {
+    metrics: ServerMetricsSnapshot;
+    /** From /proc over the window (1.0 = one core busy). */
+    procCpuCores: number | undefined;
+    rssBytes: number | undefined;
+    exit: { code: number | null; signal: string | null; shutdownMs: number } | undefined;
+  };
+  /** Whole machine over the window, in cores: busy, and busy minus server and bots (PostgreSQL's processes, …). */
+  machine?: { cpus: number; busyCores: number; otherCores: number | undefined };
+  integrity?: Integrity;
+}
+
+async function runOne(dbKind: Db, n: number): Promise<RunResult> {
+  const result: RunResult = { db: dbKind, pairs: n, seconds, tickMs, ok: false };
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "trade-bench-"));
+  let server: ChildProcess | undefined;
+  let bots: ChildProcess | undefined;
+  let pgDb: { url: string; drop(): Promise<void> } | undefined;
+  const serverLog = path.join(dir, "server.log");
+  const botsLog = path.join(dir, "bots.log");
+  const tag = `${dbKind} P=${n}`;
+  try {
+    fs.cpSync(BUNDLED_MANIFESTS, path.join(dir, "world", "assets", "manifests"), { recursive: true, filter: (src) => !path.basename(src).startsWith(".") });
+    if (dbKind === "postgresql") pgDb = await createPgDatabase();
+    const port = await freePort();
+    const env: Record<string, string> = {
+      NODE_ENV: "test",
+      LOG_LEVEL: "warn",
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      WORLD: path.join(dir, "world"),
+      JWT_SECRET,
+      ADMIN_CODE,
+      DATABASE_URL: pgDb?.url ?? `sqlite:${path.join(dir, "bench.sqlite")}`,
+      SAVE_INTERVAL: args["save-interval"],
+      TICK_MS: String(tickMs),
+      // REST limits are per address and every bot is 127.0.0.1; the game's own input limits stay on.
+      DISABLE_RATE_LIMIT: "true",
+    };
+
+    let t = Date.now();
+    log(`${tag}: seeding ${2 * n} characters`);
+    const seeded = await seed(env, n);
+    const seedMs = Date.now() - t;
+
+    t = Date.now();
+    const logFd = fs.openSync(serverLog, "a");
+    server = spawn(process.execPath, [MAIN], { cwd: ROOT, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, stdio: ["ignore", logFd, logFd] });
+    fs.closeSync(logFd);
+    const serverExit = new Promise<{ code: number | null; signal: string | null }>((resolve) => server!.once("exit", (code, signal) => resolve({ code, signal })));
+    let exited = false;
+    void serverExit.then(() => (exited = true));
+    const tail = (file: string) => (fs.existsSync(file) ? fs.readFileSync(file, "utf8").slice(-2000) : "");
+    for (;;) {
+      if (exited) throw new Error(`server exited during startup:\n${tail(serverLog)}`);
+      if (Date.now() - t > 60_000) throw new Error("server did not answer /status within 60 s");
+      try {
+        if ((await fetch(`http://127.0.0.1:${port}/status`, { signal: AbortSignal.timeout(1_000) })).ok) break;
+      } catch {
+        // not listening yet
+      }
+      await sleep(100);
+    }
+    const serverStartMs = Date.now() - t;
+    log(`${tag}: server up on port ${port} (pid ${server.pid}); starting bots`);
+
+    const input: BotsInput = { port, pairs: seeded.pairs, rampPerSecond: 100, stuckMs: Math.max(15_000, 25 * tickMs) };
+    const inputFile = path.join(dir, "bots-input.json");
+    fs.writeFileSync(inputFile, JSON.stringify(input));
+    const botsFd = fs.openSync(botsLog, "a");
+    bots = fork(BOTS, [inputFile], { execPath: process.execPath, stdio: ["ignore", botsFd, botsFd, "ipc"] });
+    fs.closeSync(botsFd);
+    const inbox: FromBots[] = [];
+    let botsExited = false;
+    bots.on("message", (m: FromBots) => {
+      if (m.type === "progress") log(`${tag}: ${m.connected}/${m.total} connected, ${m.failed} failed`);
+      else inbox.push(m);
+    });
+    bots.once("exit", () => (botsExited = true));
+    const next = async (type: FromBots["type"], timeoutMs: number): Promise<FromBots> => {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const fatal = inbox.find((m) => m.type === "fatal");
+        if (fatal?.type === "fatal") throw new Error(`bots failed: ${fatal.message}`);
+        const i = inbox.findIndex((m) => m.type === type);
+        if (i >= 0) return inbox.splice(i, 1)[0]!;
+        if (botsExited) throw new Error(`bots process exited while waiting for "${type}":\n${tail(botsLog)}`);
+        if (exited) throw new Error(`server exited while waiting for "${type}":\n${tail(serverLog)}`);
+        if (Date.now() > deadline) throw new Error(`no "${type}" from the bots within ${timeoutMs} ms`);
+        await sleep(50);
+      }
+    };
+    const ready = await next("ready", (2 * n / input.rampPerSecond) * 1000 + 120_000);
+    if (ready.type !== "ready") throw new Error("unexpected message");
+    result.setup = { seedMs, serverStartMs, rampMs: ready.rampMs, connected: ready.connected, connectFailures: ready.failed };
+    log(`${tag}: ${ready.connected} connected (${ready.failed} failed) in ${ready.rampMs} ms; trading, ${warmupMs / 1000} s warm-up`);
+    if (ready.failed > 0) throw new Error(`${ready.failed} bots could not connect:\n${tail(botsLog)}`);
+
+    bots.send({ type: "trade" });
+    await sleep(warmupMs);
+    await admin(port, "POST", "/api/admin/metrics/reset");
+    bots.send({ type: "start" });
+    const first = { at: Date.now(), server: procStat(server.pid!), bots: procStat(bots.pid!), machine: machineStat() };
+    log(`${tag}: measuring for ${seconds} s`);
+    const end = Date.now() + seconds * 1000;
+    while (Date.now() < end) {
+      await sleep(Math.min(1_000, end - Date.now()));
+      if (exited) throw new Error(`server exited during the run:\n${tail(serverLog)}`);
+    }
+    const metrics = ((await admin(port, "GET", "/api/admin/metrics")) as { metrics: ServerMetricsSnapshot }).metrics;
+    const last = { at: Date.now(), server: procStat(server.pid!), bots: procStat(bots.pid!), machine: machineStat() };
+    bots.send({ type: "stop" });
+    const reported = await next("report", input.stuckMs + 30_000);
+    if (reported.type !== "report") throw new Error("unexpected message");
+    const windowS = (last.at - first.at) / 1000;
+    const cores = (a: { cpuTicks: number } | undefined, b: { cpuTicks: number } | undefined) =>
+      a === undefined || b === undefined ? undefined : round((b.cpuTicks - a.cpuTicks) / CLK_TCK / windowS, 2);
+    result.trades = { ...reported.report, procCpuCores: cores(first.bots, last.bots) };
+    const busyCores = round(((last.machine.busy - first.machine.busy) / (last.machine.total - first.machine.total)) * os.cpus().length, 2);
+    const serverCores = cores(first.server, last.server);
+    const botsCores = cores(first.bots, last.bots);
+    result.machine = {
+      cpus: os.cpus().length,
+      busyCores,
+      otherCores: serverCores === undefined || botsCores === undefined ? undefined : round(Math.max(0, busyCores - serverCores - botsCores), 2),
+    };
+    const r = reported.report;
+    log(`${tag}: ${r.completed} trades in the window (${r.perSecond}/s), p50 ${r.latencyP50Ms} ms, p99 ${r.latencyP99Ms} ms; ${r.completedTradeIds.length} in all`);
+
+    // Stop: the server first (it saves every player), then check what it left in the database.
+    t = Date.now();
+    server.kill("SIGTERM");
+    const exit = await Promise.race([serverExit, sleep(30_000).then(() => undefined)]);
+    result.server = {
+      metrics,
+      procCpuCores: cores(first.server, last.server),
+      rssBytes: last.server?.rssBytes,
+      exit: exit === undefined ? undefined : { ...exit, shutdownMs: Date.now() - t },
+    };
+    if (exit === undefined) throw new Error("the server did not exit within 30 s of SIGTERM");
+    if (exit.code !== 0) throw new Error(`the server exited with ${exit.code ?? exit.signal}:\n${tail(serverLog)}`);
+
+    const integrity = await verify(env, seeded, r);
+    result.integrity = integrity;
+    if (!integrity.ok) {
+      log(`${tag}: *** INTEGRITY FAILURE ***\n  ${integrity.problems.join("\n  ")}`);
+      throw new Error(`integrity check failed: ${integrity.problems.join("; ")}`);
+    }
+    log(`${tag}: integrity ok: ${JSON.stringify(integrity.stored)} stored = seeded; ${integrity.auditRows} audit rows = ${integrity.botsCompleted} completed trades`);
+    const errorLines = fs.readFileSync(serverLog, "utf8").split("\n").filter((l) => l.includes('"level":50') || l.includes('"level":60'));
+    if (errorLines.length > 0) log(`${tag}: the server logged ${errorLines.length} errors:\n${errorLines.slice(0, 5).join("\n")}`);
+    result.ok = true;
+  } catch (err) {
+    result.error = (err as Error).message;
+    log(`${tag}: FAILED: ${result.error}`);
+  } finally {
+    if (bots !== undefined && bots.exitCode === null) {
+      await sleep(2_000);
+      if (bots.exitCode === null) bots.kill("SIGKILL");
+    }
+    if (server !== undefined && server.exitCode === null && server.signalCode === null) server.kill("SIGKILL");
+    if (pgDb !== undefined) {
+      if (args.keep) log(`${tag}: kept database ${pgDb.url}`);
+      else await pgDb.drop().catch((err: unknown) => log(`${tag}: could not drop ${pgDb!.url}: ${(err as Error).message}`));
+    }
+    if (args.keep) log(`${tag}: kept ${dir}`);
+    else fs.rmSync(dir, { recursive: true, force: true });
+  }
+  return result;
+}
+
+function summary(r: RunResult): string {
+  if (!r.ok || r.trades === undefined || r.server === undefined) return `| ${r.db} | ${r.pairs} | failed: ${r.error?.split("\n")[0] ?? "?"} |`;
+  const t = r.trades;
+  const errors = Object.values(t.tradeErrors).reduce((a, b) => a + b, 0);
+  const cancelled = Object.values(t.tradeCancelled).reduce((a, b) => a + b, 0);
+  return [
+    "",
+    r.db,
+    r.pairs,
+    t.completed,
+    t.perSecond,
+    `${t.latencyP50Ms} / ${t.latencyP99Ms}`,
+    `${t.phasesP50Ms.request} / ${t.phasesP50Ms.offer} / ${t.phasesP50Ms.commit}`,
+    `${errors} / ${cancelled} / ${t.stuck}`,
+    `${r.server.procCpuCores ?? r.server.metrics.cpu.cores} / ${r.trades.procCpuCores ?? "?"} / ${r.machine?.otherCores ?? "?"}`,
+    `${round(r.server.metrics.ticks.p50Ms, 1)} / ${round(r.server.metrics.ticks.p99Ms, 1)}`,
+    r.integrity?.ok ? `ok (${r.integrity.auditRows})` : "FAILED",
+    "",
+  ].join(" | ").trim();
+}
+
+const results: RunResult[] = [];
+const started = new Date().toISOString();
+for (const d of dbs as Db[]) {
+  for (const n of pairCounts) {
+    const r = await runOne(d, n);
+    results.push(r);
+    process.stdout.write(`${JSON.stringify({ ...r, trades: r.trades && { ...r.trades, completedTradeIds: r.trades.completedTradeIds.length } })}\n`);
+    // Written after every step, so a sweep that dies later keeps what it measured.
+    const doc = {
+      benchmark: "trade",
+      started,
+      machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, totalMemBytes: os.totalmem(), node: process.version },
+      settings: { seconds, warmupSeconds: warmupMs / 1000, tickMs, saveIntervalS: Number(args["save-interval"]), items: ITEMS },
+      // The trade ids are only needed for the integrity check: the file keeps their count.
+      results: results.map((x) => ({ ...x, trades: x.trades && { ...x.trades, completedTradeIds: x.trades.completedTradeIds.length } })),
+    };
+    fs.mkdirSync(path.dirname(path.resolve(args.out)), { recursive: true });
+    fs.writeFileSync(args.out, `${JSON.stringify(doc, null, 2)}\n`);
+    await sleep(1_000);
+  }
+}
+
+process.stderr.write(
+  "\n| db | pairs | trades | trades/s | latency p50 / p99 ms | request / offer / commit p50 ms | tradeError / cancelled / stuck | CPU cores: server / bots / other | tick p50 / p99 ms | integrity (audit rows) |\n|---|---|---|---|---|---|---|---|---|---|\n",
+);
+for (const r of results) process.stderr.write(`${summary(r)}\n`);
+process.exit(results.every((r) => r.ok) ? 0 : 1);
