@@ -239,14 +239,27 @@ describe("trading", () => {
       assert.equal(count(o.b, "feathers"), 2 ** 31 - 5);
     });
 
-    it("blocks banking and dropping during a trade, and cancels it when a player walks away", async () => {
+    it("blocks banking, dropping, eating, equipping, stores, pickup, gathering and combat during a trade, and cancels it when a player walks away", async () => {
       const { g, a, b } = await pair([{ itemId: "logs", quantity: 1 }]);
       const before = totals(g, [a, b]);
       const tradeId = open(g, a, b);
-      g.send(a, "player:action", { action: "drop", slot: 0 });
-      g.send(a, "bank:deposit", { slot: 0, quantity: 1 });
+      const blocked: [string, object][] = [
+        ["player:action", { action: "drop", slot: 0 }],
+        ["player:action", { action: "dropAll" }],
+        ["bank:deposit", { slot: 0, quantity: 1 }],
+        ["bank:withdraw", { itemId: "logs", quantity: 1 }],
+        ["inventory:use", { slot: 0 }], // eat and equip go through here
+        ["equipment:remove", { slot: "weapon" }],
+        ["store:buy", { storeId: "brackenford_general", itemId: "logs", quantity: 1 }],
+        ["store:sell", { storeId: "brackenford_general", slot: 0, quantity: 1 }],
+        ["player:action", { action: "pickup", targetId: "ground-1" }],
+        ["player:action", { action: "attack", targetId: b.id }],
+        ["player:action", { action: "gather", targetId: "tree-1" }],
+      ];
+      for (const [type, data] of blocked) g.send(a, type, data);
       g.tick();
-      assert.deepEqual(g.errors(a).map((e) => e.code), ["PLAYER_BUSY", "PLAYER_BUSY"]);
+      assert.deepEqual(g.errors(a).map((e) => e.code), blocked.map(() => "PLAYER_BUSY"));
+      assert.equal(a.action, undefined);
       g.send(a, "player:move", { x: 0, z: 8 });
       g.tick(6);
       for (const p of [a, b]) assert.deepEqual(cancelled(g, p), [{ tradeId, reason: "moved_away" }]);
