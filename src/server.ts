@@ -104,9 +104,10 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
     const committer = new TradeCommitter({ db, world, saver, logger: logger.child({ component: "trades" }) });
     world.trades.commit = (req) => committer.commit(req);
     service.onShutdownDrain = async () => {
-      // Swaps under way are stored (or rolled back) and applied before the final save.
+      // Swaps under way are stored (or rolled back), then one tick applies them and delivers
+      // the outcome (and the shutdown's trade cancellations) to the clients still connected.
       await committer.idle();
-      world.step();
+      service.tick();
     };
     const agents = new AgentService({ db, world: service, content, tokens });
     auth.agentIsLive = (agentId, characterId) => agents.isLive(agentId, characterId);
@@ -187,6 +188,8 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
     const close = (): Promise<void> => {
       closing ??= (async () => {
         logger.info("shutting down");
+        // Clients hear of their cancelled trades before their sockets close.
+        await service.quiesce();
         gateway.close();
         await service.shutdown();
         await colyseus.gracefullyShutdown(false);

@@ -76,6 +76,7 @@ export class WorldService {
   /** Non-game client events, by name (registered by other services). */
   readonly serviceEvents = new Map<string, ServiceEvent>();
   private closed = false;
+  private quiescing: Promise<void> | undefined;
 
   constructor(deps: { world: World; db: Database; content: ContentRegistry; saver: Saver; logger: Logger }) {
     this.world = deps.world;
@@ -272,10 +273,22 @@ export class WorldService {
   }
 
   /** Shutdown: close every connection, save every player, wait for the saves. */
+  /**
+   * The first phase of a shutdown, while the sockets are still open: no more logins, every open
+   * trade cancelled (`server_error`), swaps under way stored or rolled back, and one last tick that
+   * delivers all of it to the clients.
+   */
+  quiesce(): Promise<void> {
+    this.quiescing ??= (async () => {
+      this.closed = true;
+      this.world.trades.cancelAll(this.world);
+      await this.onShutdownDrain();
+    })();
+    return this.quiescing;
+  }
+
   async shutdown(): Promise<void> {
-    this.closed = true;
-    this.world.trades.cancelAll(this.world);
-    await this.onShutdownDrain();
+    await this.quiesce();
     for (const timer of this.lingering.values()) clearTimeout(timer);
     this.lingering.clear();
     for (const [, conn] of this.connections) this.endSession(conn, "shutdown");

@@ -54,11 +54,33 @@ function liveItems(t: TestServer, ids: string[]): string[] {
 
 forEachDialect("trading through the server", (ctx) => {
   let t: TestServer;
+  let closed = false;
   const tag = ctx.dialect.slice(0, 2);
   beforeEach(async () => {
     t = await startTestServer({ DATABASE_URL: ctx.url, TICK_MS: "50", DISABLE_RATE_LIMIT: "true", SAVE_INTERVAL: "1" });
+    closed = false;
   });
-  afterEach(async () => t?.close());
+  afterEach(async () => {
+    if (!closed) await t?.close();
+  });
+
+  it("a server shutdown cancels an open trade once for each player, reason server_error, before the sockets close", async function () {
+    this.timeout(20_000);
+    const ann = await join(t, `name=ShutAnn${tag}`);
+    const ben = await join(t, `name=ShutBen${tag}`);
+    const tradeId = await openTrade(ann, ben);
+    ann.ws.send("tradeAddItem", { tradeId, inventorySlot: ann.inventory[0]!.slot, quantity: 1 });
+    await ben.ws.next("tradeUpdated");
+    const before = liveItems(t, [ann.id, ben.id]);
+    closed = true;
+    await t.close();
+    for (const p of [ann, ben]) {
+      await p.ws.waitClosed();
+      assert.deepEqual(eventsOf(p.ws, "tradeCancelled"), [{ tradeId, reason: "server_error" }]);
+      assert.equal(eventsOf(p.ws, "tradeCompleted").length, 0);
+    }
+    assert.deepEqual(liveItems(t, [ann.id, ben.id]), before);
+  });
 
   it("a second login mid-trade cancels the trade once for both players and changes no item", async function () {
     this.timeout(20_000);
