@@ -82,6 +82,30 @@ forEachDialect("trading through the server", (ctx) => {
     assert.deepEqual(liveItems(t, [ann.id, ben.id]), before);
   });
 
+  it("survives a flood of 1,000 trade messages over /ws: rate limited, no swap, no item changed", async function () {
+    this.timeout(20_000);
+    const ann = await join(t, `name=FloodAnn${tag}`);
+    const ben = await join(t, `name=FloodBen${tag}`);
+    const ids = [ann.id, ben.id];
+    const before = liveItems(t, ids);
+    const tradeId = await openTrade(ann, ben);
+    const kinds = ["tradeAddItem", "tradeRemoveItem", "tradeAccept", "tradeRequest", "tradeRequestRespond"];
+    for (let i = 0; i < 1000; i++) {
+      const type = kinds[i % kinds.length]!;
+      ann.ws.send(type, { tradeId, inventorySlot: i % 40, tradeSlot: i % 30, quantity: i % 7 === 0 ? 0 : 99, targetPlayerId: ben.id, accept: i % 2 === 0 });
+    }
+    await settle(1_000);
+    assert.ok(eventsOf(ann.ws, "error").some((e) => e.code === "RATE_LIMITED"), "the flood is limited");
+    // The server is still serving the other player, and nothing was swapped or changed.
+    ben.ws.send("tradeCancel", { tradeId });
+    assert.deepEqual(await ben.ws.next("tradeCancelled"), { tradeId, reason: "cancelled" });
+    assert.equal(eventsOf(ben.ws, "tradeCompleted").length + eventsOf(ann.ws, "tradeCompleted").length, 0);
+    assert.equal(await t.server.db.em().count(TradeAudit, { tradeId }), 0);
+    assert.deepEqual(liveItems(t, ids), before);
+    ann.ws.close();
+    ben.ws.close();
+  });
+
   it("a second login mid-trade cancels the trade once for both players and changes no item", async function () {
     this.timeout(20_000);
     const ann = await join(t, `name=SecondAnn${tag}`);
