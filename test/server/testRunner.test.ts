@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
+import fs from "node:fs";
 import path from "node:path";
 import { ROOT } from "../support/process.ts";
 
@@ -25,6 +26,23 @@ describe("the test runner", function () {
     const r = await runSuite({ ...noPostgres, CI: "true" }, "config/env");
     assert.equal(r.code, 1);
     assert.match(r.out, /CI requires the PostgreSQL runs/);
+  });
+
+  it("fails in CI when any test is skipped, and passes the same skip outside CI", async () => {
+    // A throwaway suite that skips itself, as a test does when a fixture is missing.
+    const name = `skip-probe-${process.pid}.test.ts`;
+    const file = path.join(ROOT, "test", name);
+    fs.writeFileSync(file, 'describe("probe", () => { it("skips", function () { this.skip(); }); });\n');
+    try {
+      const inCi = await runSuite({ CI: "true", TEST_PG_URL: process.env.TEST_PG_URL ?? "" }, name);
+      assert.equal(inCi.code, 1, inCi.out);
+      assert.match(inCi.out, /1 skipped; CI requires every test to run/);
+      const outside = await runSuite({ ...noPostgres }, name);
+      assert.equal(outside.code, 0, outside.out);
+      assert.match(outside.out, /tests: 0 passed, 0 failed, 1 skipped/);
+    } finally {
+      fs.rmSync(file, { force: true });
+    }
   });
 
   it("outside CI, runs the SQLite half and reports the PostgreSQL half as skipped, loudly", async () => {
