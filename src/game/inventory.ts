@@ -5,20 +5,14 @@
  */
 import type { ContentRegistry } from "../manifests/registry.ts";
 import { INVENTORY_SIZE, type ItemStack, type Player } from "./world/Player.ts";
+import { CodedError } from "../codedError.ts";
 
 export const MAX_STACK = 2_147_483_647;
 export const BANK_SIZE = 500;
 
 export type InvErrorCode = "NOT_ENOUGH_SPACE" | "ITEM_NOT_FOUND" | "INVALID_QUANTITY" | "STACK_OVERFLOW" | "INVALID_SLOT" | "INVALID_ITEM" | "PLAYER_BUSY";
 
-export class InvError extends Error {
-  readonly code: InvErrorCode;
-  constructor(code: InvErrorCode, message: string) {
-    super(message);
-    this.name = "InvError";
-    this.code = code;
-  }
-}
+export class InvError extends CodedError<InvErrorCode> {}
 
 export function validQuantity(q: number): boolean {
   return Number.isSafeInteger(q) && q >= 1 && q <= MAX_STACK;

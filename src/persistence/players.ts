@@ -12,18 +12,12 @@ import type { Database } from "../db/orm.ts";
 import type { ContentRegistry } from "../manifests/registry.ts";
 import { combatLevel, SKILLS, type Skill } from "../game/skills.ts";
 import { INVENTORY_SIZE, type ItemStack, type PlayerData, type SkillState } from "../game/world/Player.ts";
+import { CodedError } from "../codedError.ts";
 
 export const SAVE_CHUNK = 100;
 export const NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9 _-]{1,14}[A-Za-z0-9]$/;
 
-export class PlayerLoadError extends Error {
-  readonly code: "FORBIDDEN" | "NOT_FOUND" | "INVALID_NAME" | "NAME_TAKEN";
-  constructor(code: PlayerLoadError["code"], message: string) {
-    super(message);
-    this.name = "PlayerLoadError";
-    this.code = code;
-  }
-}
+export class PlayerLoadError extends CodedError<"FORBIDDEN" | "NOT_FOUND" | "INVALID_NAME" | "NAME_TAKEN"> {}
 
 type CharacterRow = ICharacter;
 

@@ -8,15 +8,9 @@ import { LockMode } from "@mikro-orm/core";
 import { Character, InventorySlot, TradeAudit } from "../../entities/index.ts";
 import type { Database } from "../db/orm.ts";
 import type { ItemStack } from "../game/world/Player.ts";
+import { CodedError } from "../codedError.ts";
 
-export class TradeCommitError extends Error {
-  readonly code: "ITEMS_CHANGED" | "ALREADY_COMPLETED" | "NOT_FOUND";
-  constructor(code: TradeCommitError["code"], message: string) {
-    super(message);
-    this.name = "TradeCommitError";
-    this.code = code;
-  }
-}
+export class TradeCommitError extends CodedError<"ITEMS_CHANGED" | "ALREADY_COMPLETED" | "NOT_FOUND"> {}
 
 export interface StoredSwap {
   tradeId: string;

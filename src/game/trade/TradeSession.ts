@@ -9,6 +9,7 @@
 import type { ContentRegistry } from "../../manifests/registry.ts";
 import { InventoryTx, InvError, validQuantity } from "../inventory.ts";
 import type { ItemStack, Player } from "../world/Player.ts";
+import { CodedError } from "../../codedError.ts";
 
 export type TradeScreen = "offer" | "confirm" | "committing";
 
@@ -26,14 +27,7 @@ export interface TradeSide {
   accepted: boolean;
 }
 
-export class TradeError extends Error {
-  readonly code: string;
-  constructor(code: string, message: string) {
-    super(message);
-    this.name = "TradeError";
-    this.code = code;
-  }
-}
+export class TradeError extends CodedError {}
 
 /** Offer slots per side (the trade window of RuneScape holds 28). */
 export const MAX_OFFER_ITEMS = 28;
