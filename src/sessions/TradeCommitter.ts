@@ -5,7 +5,7 @@
  */
 import type { Database } from "../db/orm.ts";
 import type { CommitRequest } from "../game/trade/Trades.ts";
-import type { World } from "../game/world/World.ts";
+import { snapshot, type World } from "../game/world/World.ts";
 import type { Logger } from "../logger.ts";
 import { storeSwap, TradeCommitError } from "../persistence/trades.ts";
 import type { Saver } from "./Saver.ts";
@@ -28,6 +28,11 @@ export class TradeCommitter {
     const { session, swap } = req;
     const world = this.world;
     const worth = (list: { itemId: string; quantity: number }[]) => list.reduce((n, s) => n + (world.content.item(s.itemId)?.value ?? 0) * s.quantity, 0);
+    // Both players' unsaved changes (a purchase, a pickup since the last autosave) are queued now,
+    // in the tick, so the stored inventories are the ones the swap was computed from.
+    const players = [session.a.playerId, session.b.playerId].flatMap((id) => world.players.get(id) ?? []);
+    for (const p of players) p.saveDue = false;
+    this.saver.enqueue(players.map(snapshot));
     const work = (async () => {
       try {
         await this.saver.settled(session.a.playerId);

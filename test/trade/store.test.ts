@@ -77,6 +77,41 @@ forEachDialect("storing a trade", (ctx) => {
     assert.equal(await db.em().count(TradeAudit, { tradeId: `trade-changed-${ctx.dialect}` }), 0);
   });
 
+  it("completes a trade right after an unsaved inventory change (no autosave in between), storing both", async function () {
+    this.timeout(20_000);
+    const t = await startTestServer({ DATABASE_URL: ctx.url, TICK_MS: "50", DISABLE_RATE_LIMIT: "true" }); // autosave every 60 s
+    try {
+      const ann = await WsTestClient.connect(`${t.wsUrl}?name=FreshAnn${ctx.dialect.slice(0, 2)}`);
+      const ben = await WsTestClient.connect(`${t.wsUrl}?name=FreshBen${ctx.dialect.slice(0, 2)}`);
+      const annId = String((await ann.next("welcome")).playerId);
+      const b = String((await ben.next("welcome")).playerId);
+      const annInv = (await ann.next("player:sync")).inventory as { slot: number; itemId: string }[];
+      assert.ok(annInv.length >= 2, "the starter kit has two stacks");
+      // Drop one stack: the live inventory now differs from the stored one until the next autosave.
+      ann.send("player:action", { action: "drop", slot: annInv[0]!.slot });
+      await ann.next("player:sync");
+      ann.send("tradeRequest", { targetPlayerId: b });
+      const tradeId = String((await ben.next("tradeIncoming")).tradeId);
+      ben.send("tradeRequestRespond", { tradeId, accept: true });
+      await ann.next("tradeStarted");
+      ann.send("tradeAddItem", { tradeId, inventorySlot: annInv[1]!.slot, quantity: 1 });
+      await ben.next("tradeUpdated");
+      for (const c of [ann, ben]) c.send("tradeAccept", { tradeId });
+      await ann.next("tradeConfirmScreen");
+      for (const c of [ann, ben]) c.send("tradeAccept", { tradeId });
+      const done = await ben.next("tradeCompleted", 10_000);
+      assert.deepEqual(done.receivedItems, [{ itemId: annInv[1]!.itemId, quantity: 1 }]);
+      assert.equal(await t.server.db.em().count(TradeAudit, { tradeId }), 1);
+      const stored = await t.server.db.em().count(InventorySlot, { characterId: annId });
+      const live = t.server.world.world.players.get(annId)!.data.inventory.filter((s) => s !== null).length;
+      assert.equal(stored, live, "Ann's stored inventory is her live one: the drop and the trade");
+      ann.close();
+      ben.close();
+    } finally {
+      await t.close();
+    }
+  });
+
   it("completes a trade end to end over /ws: the stored inventories and the audit log agree with the live ones", async function () {
     this.timeout(20_000);
     const t = await startTestServer({ DATABASE_URL: ctx.url, TICK_MS: "50", DISABLE_RATE_LIMIT: "true" });
