@@ -111,6 +111,9 @@ export class WorldService {
   attach(principal: Principal, options: AttachOptions, conn: Connection): Promise<Player> {
     return this.serialize(principal.accountId, async () => {
       if (this.closed) throw new Error("the world is shutting down");
+      if (principal.characterId !== undefined && options.characterId !== undefined && options.characterId !== principal.characterId) {
+        throw Object.assign(new Error("this token is scoped to another character"), { code: "FORBIDDEN" });
+      }
       const characterId = options.characterId ?? principal.characterId;
       let player = characterId !== undefined ? this.world.players.get(characterId) : this.firstPlayerOf(principal.accountId);
       if (player !== undefined && player.data.accountId !== principal.accountId) {

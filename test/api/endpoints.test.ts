@@ -7,6 +7,7 @@ import { InventorySlot } from "../../entities/index.ts";
 import { ROUTES } from "../../src/http/openapi.ts";
 import { MAX_CHARACTERS_PER_ACCOUNT } from "../../src/http/routes/api.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
+import { WorldTestClient } from "../support/colyseusClient.ts";
 import { WsTestClient } from "../support/wsClient.ts";
 
 interface Reply {
@@ -278,6 +279,12 @@ describe("REST API: agents", () => {
     assert.equal((await call(t, "GET", `/api/characters/${other.body.character.id}/skills`, agentToken)).status, 403);
     assert.equal((await call(t, "GET", "/api/character", agentToken)).status, 403, "no account management");
     assert.equal((await call(t, "POST", "/api/agent", agentToken, { characterId: owner.characterId })).status, 403);
+    // In the world too: the token cannot name its account's other character, on either transport.
+    const ws = await WsTestClient.connect(`${t.wsUrl}?token=${agentToken}&characterId=${other.body.character.id}`);
+    assert.equal((await ws.next("error")).code, "FORBIDDEN");
+    assert.equal((await ws.waitClosed()).code, 4003);
+    await assert.rejects(WorldTestClient.join(t.baseUrl, { token: agentToken, characterId: other.body.character.id }));
+    assert.equal(t.server.world.world.players.has(other.body.character.id), false);
   });
 
   it("maps the agent to its character, for the owner and the agent, not for others", async () => {
