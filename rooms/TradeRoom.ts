@@ -11,16 +11,19 @@ import { TokenError, type Principal } from "../src/auth/tokens.ts";
 import type { TradeSession } from "../src/game/trade/TradeSession.ts";
 import type { WorldService } from "../src/sessions/WorldService.ts";
 import { OfferItemState, TradeState, type TradeSideState } from "../schema/TradeState.ts";
+import { admit, InputLimiter } from "../src/sessions/inputLimiter.ts";
 
 export const TRADE_ROOM = "trade";
 export const TRADE_EVENTS = new Set(["tradeAddItem", "tradeRemoveItem", "tradeAccept", "tradeCancel"]);
 
 export interface TradeRoomServices {
   service: WorldService;
+  /** Only the server knows it: see WorldRoomServices.createKey. */
+  createKey: string;
   auth: Authenticator;
 }
 
-type TradeClient = Client<{ auth: { principal: Principal }; userData: { playerId: string } }>;
+type TradeClient = Client<{ auth: { principal: Principal }; userData: { playerId: string; limiter: InputLimiter } }>;
 
 export function tradeRoomClass(services: TradeRoomServices): typeof TradeRoom {
   return class BoundTradeRoom extends TradeRoom {
@@ -44,12 +47,16 @@ export class TradeRoom extends Room<{ state: TradeState; client: TradeClient }> 
   override autoDispose = false;
   services!: TradeRoomServices;
 
-  override onCreate(options: { tradeId: string }): void {
+  override onCreate(options: { tradeId: string; createKey?: unknown }): void {
+    if (options?.createKey !== this.services.createKey) throw new ServerError(403, "rooms are created by the server");
     this.roomId = options.tradeId;
     this.state.tradeId = options.tradeId;
     this.onMessage("*", (client: TradeClient, type: string | number, message: unknown) => {
-      const playerId = client.userData?.playerId;
-      if (playerId === undefined) return;
+      const userData = client.userData;
+      if (userData === undefined) return;
+      const { playerId } = userData;
+      // The same per-connection message limit as the world's transports (PROTOCOL.md).
+      if (!admit(userData.limiter, Date.now(), { send: (t, d) => client.send(t, d), close: (code, reason) => client.leave(code, reason) })) return;
       if (!TRADE_EVENTS.has(String(type))) {
         client.send("error", { code: "UNKNOWN_EVENT", message: `the trade room takes ${[...TRADE_EVENTS].join(", ")}`, event: String(type) });
         return;
@@ -67,7 +74,7 @@ export class TradeRoom extends Room<{ state: TradeState; client: TradeClient }> 
       return p !== undefined && p.data.accountId === principal?.accountId && (principal.characterId === undefined || principal.characterId === id);
     });
     if (playerId === undefined) throw new ServerError(403, "you are not part of this trade");
-    client.userData = { playerId };
+    client.userData = { playerId, limiter: new InputLimiter() };
   }
 
   /** Mirrors the session into the synchronized state. */

@@ -31,6 +31,8 @@ export const RECONNECT_SECONDS = 30;
 
 export interface WorldRoomServices {
   service: WorldService;
+  /** Only the server knows it: rooms are created by the server, never by a client's matchmaking call. */
+  createKey: string;
   metrics?: ServerMetrics;
   auth: Authenticator;
   anonymousMode: boolean;
@@ -126,7 +128,8 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
   /** Non-player entities currently in the state, with the version last mirrored. */
   private readonly entityVersions = new Map<string, number>();
 
-  override onCreate(): void {
+  override onCreate(options: { createKey?: unknown }): void {
+    if (options?.createKey !== this.services.createKey) throw new ServerError(403, "rooms are created by the server");
     const { service } = this.services;
     for (const p of service.world.players.values()) this.addSchema(p);
     service.onPlayerAdded = (p) => this.addSchema(p);

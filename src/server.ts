@@ -2,6 +2,7 @@
  * Composition root: one HTTP server on `PORT` carrying Express, the Colyseus server and the
  * `/ws` endpoint, with WebSocket upgrades routed by path.
  */
+import { randomUUID } from "node:crypto";
 import http, { type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import { matchMaker, Server as ColyseusServer } from "@colyseus/core";
@@ -151,15 +152,17 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
       greet: false,
       logger: logger.child({ component: "colyseus" }),
     });
-    colyseus.define(WORLD_ROOM, worldRoomClass({ service, metrics, auth, anonymousMode: config.anonymousMode, tickMs: config.tickMs }));
-    colyseus.define(TRADE_ROOM, tradeRoomClass({ service, auth }));
+    // Clients join rooms; only the server creates them (with this key, which never leaves the process).
+    const createKey = randomUUID();
+    colyseus.define(WORLD_ROOM, worldRoomClass({ service, metrics, auth, anonymousMode: config.anonymousMode, tickMs: config.tickMs, createKey }));
+    colyseus.define(TRADE_ROOM, tradeRoomClass({ service, auth, createKey }));
     // One TradeRoom per trade: created when it starts, kept in step, closed when it ends.
     const tradeRooms = new Map<string, Promise<TradeRoom | undefined>>();
     world.trades.onStarted = (session) => {
       tradeRooms.set(
         session.id,
         matchMaker
-          .createRoom(TRADE_ROOM, { tradeId: session.id })
+          .createRoom(TRADE_ROOM, { tradeId: session.id, createKey })
           .then((listing) => {
             const room = matchMaker.getLocalRoomById(listing.roomId) as TradeRoom | undefined;
             const live = world.trades.sessions.get(session.id);
@@ -180,7 +183,7 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
     };
     await colyseus.listen(config.port, config.host);
     // The world runs from startup, with or without Colyseus clients (/ws clients need it too).
-    await matchMaker.createRoom(WORLD_ROOM, {});
+    await matchMaker.createRoom(WORLD_ROOM, { createKey });
     const port = (httpServer.address() as AddressInfo).port;
     logger.info({ port, dialect: db.dialect, anonymousMode: config.anonymousMode }, "server listening");
 

@@ -49,4 +49,43 @@ describe("TradeRoom (Colyseus)", function () {
     await left;
     for (const c of [ann, ben, stranger]) await c.room.leave();
   });
+
+  it("refuses rooms made by clients: no second world, no trade room for a made-up trade", async () => {
+    const eve = await WorldTestClient.join(t.baseUrl, { name: "RoomEve" });
+    eve.sdk.auth.token = String((await eve.next("welcome")).token);
+    const worldRooms = async () => (await fetchRooms()).filter((r) => r.name === "world").length;
+    assert.equal(await worldRooms(), 1);
+    await assert.rejects(eve.sdk.create("world", {}), "a second world room");
+    await assert.rejects(eve.sdk.create("trade", { tradeId: "made-up" }), "a trade room by create");
+    await assert.rejects(eve.sdk.joinOrCreate("trade", { tradeId: "made-up-2" }), "a trade room by joinOrCreate");
+    await assert.rejects(eve.sdk.create("world", { createKey: "guess" }), "a guessed key");
+    assert.equal(await worldRooms(), 1);
+    assert.equal((await fetchRooms()).filter((r) => r.name === "trade").length, 0);
+    await eve.room.leave();
+  });
+
+  it("holds trade-room messages to the per-connection limit", async () => {
+    const ann = await WorldTestClient.join(t.baseUrl, { name: "FloodRoomAnn" });
+    const ben = await WorldTestClient.join(t.baseUrl, { name: "FloodRoomBen" });
+    const annWelcome = await ann.next("welcome");
+    const benWelcome = await ben.next("welcome");
+    ann.send("tradeRequest", { targetPlayerId: benWelcome.playerId });
+    const tradeId = String((await ben.next("tradeIncoming")).tradeId);
+    ben.send("tradeRequestRespond", { tradeId, accept: true });
+    await ann.next("tradeStarted");
+    ann.sdk.auth.token = String(annWelcome.token);
+    const annRoom: Room = await ann.sdk.joinById(tradeId);
+    const errors: { code: string }[] = [];
+    annRoom.onMessage("error", (e: { code: string }) => errors.push(e));
+    for (let i = 0; i < 200; i++) annRoom.send("tradeAccept", { tradeId });
+    await ann.waitFor(() => (errors.some((e) => e.code === "RATE_LIMITED") ? true : undefined), 5_000, "RATE_LIMITED from the trade room");
+    ben.send("tradeCancel", { tradeId });
+    await ann.next("tradeCancelled");
+    for (const c of [ann, ben]) await c.room.leave();
+  });
+
+  async function fetchRooms(): Promise<{ name: string; roomId: string }[]> {
+    const { matchMaker } = await import("@colyseus/core");
+    return (await matchMaker.query({})) as { name: string; roomId: string }[];
+  }
 });
