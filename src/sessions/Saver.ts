@@ -15,6 +15,7 @@ export class Saver {
   private readonly logger: Logger;
   private pending = new Map<string, PlayerData>();
   private inFlight = new Set<string>();
+  private inFlightAccounts = new Set<string>();
   private running: Promise<void> | undefined;
   /** Woken whenever a batch ends (stored or failed) and when a drain stops. */
   private batchWaiters: (() => void)[] = [];
@@ -42,6 +43,7 @@ export class Saver {
       const batch = [...this.pending.values()];
       this.pending = new Map();
       this.inFlight = new Set(batch.map((s) => s.characterId));
+      this.inFlightAccounts = new Set(batch.map((s) => s.accountId));
       try {
         await savePlayers(this.db, batch);
       } catch (err) {
@@ -52,9 +54,11 @@ export class Saver {
         }
         this.logger.error({ err, players: batch.length }, "saving players failed; will retry");
         this.inFlight.clear();
+        this.inFlightAccounts.clear();
         return; // the waiters wake once `running` is cleared, so their retry starts a new drain
       }
       this.inFlight.clear();
+      this.inFlightAccounts.clear();
       this.wakeBatchWaiters();
     }
   }
@@ -64,8 +68,17 @@ export class Saver {
   }
 
   /** Resolves when the character has no queued or running save. */
-  async settled(characterId: string): Promise<void> {
-    while (this.pending.has(characterId) || this.inFlight.has(characterId)) {
+  settled(characterId: string): Promise<void> {
+    return this.waitWhile(() => this.pending.has(characterId) || this.inFlight.has(characterId));
+  }
+
+  /** Resolves when no character of the account has a queued or running save (a login that does not yet know which character it loads). */
+  settledAccount(accountId: string): Promise<void> {
+    return this.waitWhile(() => this.inFlightAccounts.has(accountId) || [...this.pending.values()].some((s) => s.accountId === accountId));
+  }
+
+  private async waitWhile(busy: () => boolean): Promise<void> {
+    while (busy()) {
       const batchEnded = new Promise<void>((resolve) => this.batchWaiters.push(resolve));
       void this.flush();
       await batchEnded;

@@ -120,9 +120,10 @@ export class WorldService {
         throw Object.assign(new Error("that character belongs to another account"), { code: "FORBIDDEN" });
       }
       if (player === undefined) {
-        if (characterId !== undefined) await this.saver.settled(characterId);
+        // Whatever is being saved of this character (or, not knowing which, of the account) is
+        // written before it is read: a load must never see rows older than the world last had.
+        await (characterId !== undefined ? this.saver.settled(characterId) : this.saver.settledAccount(principal.accountId));
         const data = await loadOrCreatePlayer(this.db, this.content, { accountId: principal.accountId, characterId, name: options.name });
-        await this.saver.settled(data.characterId);
         player = this.world.players.get(data.characterId) ?? this.world.addPlayer(data);
         if (principal.role === "admin") player.role = "admin";
         this.onPlayerAdded(player);

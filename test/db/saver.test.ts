@@ -39,6 +39,12 @@ forEachDialect("background saving", (ctx) => {
       assert.equal(outcome, "settled", "a's save is not held up by b's");
       const stored = await loadOrCreatePlayer(db, content, { accountId: a.accountId, characterId: a.characterId });
       assert.deepEqual([stored.x, stored.z], [7, 9]);
+      // A login that knows only the account waits for that account's saves the same way.
+      saver.enqueue([{ ...a, x: 11, z: 12 }]);
+      const byAccount = saver.settledAccount(a.accountId).then(() => "settled" as const);
+      assert.equal(await Promise.race([byAccount, new Promise((r) => setTimeout(() => r("still waiting"), 3_000))]), "settled");
+      const reloaded = await loadOrCreatePlayer(db, content, { accountId: a.accountId });
+      assert.deepEqual([reloaded.characterId, reloaded.x, reloaded.z], [a.characterId, 11, 12], "the login reads the saved state, never the older rows");
     } finally {
       stop = true;
       await busy;
