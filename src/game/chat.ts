@@ -13,6 +13,11 @@ export const CHAT_LIMIT = 5;
 export const CHAT_WINDOW_MS = 5_000;
 /** Admin-code guesses per player per window. */
 export const ADMIN_ATTEMPTS = 5;
+/**
+ * Admin attempts across the whole world per window: a player's own budget alone could be renewed
+ * by reconnecting or by minting anonymous players.
+ */
+export const ADMIN_ATTEMPTS_WORLD = 20;
 export const ADMIN_WINDOW_MS = 10 * 60_000;
 
 // C0/C1 control characters, DEL, and the bidirectional overrides/isolates that can disguise text.
@@ -43,7 +48,7 @@ export function handleChat(world: World, player: Player, data: { message: string
   const now = world.now();
   const admin = /^\/admin(?:\s+(.*))?$/.exec(message);
   if (admin) {
-    if (!allow(player.adminAttempts, now, ADMIN_ATTEMPTS, ADMIN_WINDOW_MS)) {
+    if (!allow(player.adminAttempts, now, ADMIN_ATTEMPTS, ADMIN_WINDOW_MS) || !allow(world.adminAttempts, now, ADMIN_ATTEMPTS_WORLD, ADMIN_WINDOW_MS)) {
       return { code: "RATE_LIMITED", message: "too many admin attempts; try again later" };
     }
     if (checkAdminCode(admin[1]?.trim() ?? "")) {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { CHAT_LIMIT, sanitizeChat } from "../../src/game/chat.ts";
+import { ADMIN_ATTEMPTS, ADMIN_ATTEMPTS_WORLD, CHAT_LIMIT, sanitizeChat } from "../../src/game/chat.ts";
 import { inputHandlers, validateEvent } from "../../src/game/events.ts";
 import { StoreStock } from "../../src/game/store.ts";
 import { RUN_SPEED, VIEW_RADIUS, World, WALK_SPEED } from "../../src/game/world/World.ts";
@@ -150,6 +150,18 @@ describe("chat", () => {
     send(w, a.id, "player:chat", { message: "/admin sesame" });
     w.step();
     assert.equal(a.role, "admin");
+  });
+
+  it("limits /admin attempts across the world, so fresh players cannot renew the budget", () => {
+    const w = world([], () => 1_000_000);
+    const players = Array.from({ length: ADMIN_ATTEMPTS_WORLD / ADMIN_ATTEMPTS + 1 }, () => w.addPlayer(playerData()));
+    for (const p of players.slice(0, -1)) for (let i = 0; i < ADMIN_ATTEMPTS; i++) send(w, p.id, "player:chat", { message: `/admin guess${i}` });
+    w.step();
+    const last = players.at(-1)!;
+    send(w, last.id, "player:chat", { message: "/admin sesame" });
+    w.step();
+    assert.equal(last.role, "player", "the world's budget is spent: even the right code waits");
+    assert.ok(w.drainOutbox().some((m) => m.to === last.id && m.type === "error" && (m.data as { code: string }).code === "RATE_LIMITED"));
   });
 });
 
