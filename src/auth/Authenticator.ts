@@ -55,7 +55,9 @@ export class Authenticator {
       if (this.cache.size >= CACHE_LIMIT) this.cache.clear();
       this.cache.set(key, account);
     }
-    return { ...principal, accountId: account.accountId, role: principal.role === "admin" || account.admin ? "admin" : "player" };
+    // An agent acts as its one character, never with its owner's admin rights.
+    const admin = principal.agentId === undefined && (principal.role === "admin" || account.admin);
+    return { ...principal, accountId: account.accountId, role: admin ? "admin" : "player" };
   }
 
   private async userForSubject(subject: string): Promise<CachedAccount> {

@@ -287,6 +287,16 @@ describe("REST API: agents", () => {
     assert.equal(t.server.world.world.players.has(other.body.character.id), false);
   });
 
+  it("never gives an agent token admin rights, even one claiming them", async () => {
+    const agent = await t.server.auth.authenticate(agentToken);
+    const claimsAdmin = t.server.tokens.signServiceToken(
+      { accountId: agent.accountId, characterId: agent.characterId, agentId: agent.agentId, role: "admin" },
+      60,
+    );
+    assert.equal((await t.server.auth.authenticate(claimsAdmin)).role, "player");
+    assert.equal((await call(t, "GET", `/api/characters/${stranger.characterId}/skills`, claimsAdmin)).status, 403);
+  });
+
   it("maps the agent to its character, for the owner and the agent, not for others", async () => {
     for (const token of [owner.token, agentToken]) {
       const r = await call(t, "GET", `/api/agents/mapping/${agentId}`, token);
