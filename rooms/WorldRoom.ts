@@ -7,7 +7,7 @@
  * its own player is added with the owner tag, so private fields reach the owner only.
  */
 import { CloseCode, getMessageBytes, Protocol, Room, ServerError, type AuthContext, type Client } from "@colyseus/core";
-import { Encoder, StateView } from "@colyseus/schema";
+import { Encoder, StateView, type ChangeTree } from "@colyseus/schema";
 import type { Authenticator } from "../src/auth/Authenticator.ts";
 import { TokenError, type Principal } from "../src/auth/tokens.ts";
 import { SKILLS } from "../src/game/skills.ts";
@@ -50,6 +50,23 @@ interface ClientData {
 }
 
 type WorldClient = Client<{ auth: WorldAuth; userData: ClientData }>;
+
+/**
+ * A client's view. Removing a player from a view walks the player's whole subtree to clear this
+ * view's bits, private collections included (inventory, skills, equipment, bank: dozens of trees),
+ * although another client's view never sees them. Nothing below a tree this view cannot see can
+ * be visible to it (`add` marks every ancestor, and a child inherits visibility only from a
+ * visible parent), so the walk stops at invisible trees.
+ */
+export class WorldView extends StateView {
+  protected override _recursiveDeleteVisibleChangeTree(changeTree: ChangeTree): void {
+    changeTree.forEachChild((child) => {
+      if (!this.isVisible(child)) return;
+      this.unmarkVisible(child);
+      this._recursiveDeleteVisibleChangeTree(child);
+    });
+  }
+}
 
 /** Messages sent to many clients (a chat line to everyone in view) are encoded once. */
 const encoded = new WeakMap<object, { type: string; bytes: Uint8Array }>();
@@ -158,7 +175,7 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
       throw err;
     }
     client.userData = { playerId: player.id, conn };
-    client.view = new StateView();
+    client.view = new WorldView();
     this.updateView(conn, service.world, player);
     client.send("welcome", service.welcome(player, auth.principal, auth.issuedToken));
     client.send("player:sync", playerSync(player));

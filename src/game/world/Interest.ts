@@ -9,6 +9,7 @@
  */
 import type { EntityView } from "./entities.ts";
 import { Player } from "./Player.ts";
+import type { Published } from "./ViewTracker.ts";
 import { publicPlayer, VIEW_RADIUS, type Entity, type World } from "./World.ts";
 
 export const REFRESH_TICKS = 4;
@@ -17,47 +18,55 @@ export const KEEP_RADIUS = VIEW_RADIUS + REFRESH_DISTANCE;
 
 let stagger = 0;
 
+/** One entity in a connection's view. */
+export interface Seen {
+  entity: Entity;
+  /** The refresh that last found it within range. */
+  stamp: number;
+  /** `/ws` connections: its serialised form, and the revisions last sent (see ViewTracker). */
+  pub: Published | undefined;
+  sentRev: number;
+  sentInfoRev: number;
+}
+
 export class Interest {
-  readonly visible = new Map<string, Entity>();
+  readonly visible = new Map<string, Seen>();
   private readonly phase = stagger++ % REFRESH_TICKS;
   private refreshed = -1;
-  private at = { x: 0, z: 0 };
+  private generation = 0;
+  private atX = 0;
+  private atZ = 0;
 
   /** Recomputes the visible set when due; returns the ids that entered and left, or undefined. */
   refresh(world: World, viewer: Player, force = false): { entered: string[]; left: string[] } | undefined {
-    const walked = Math.max(Math.abs(viewer.x - this.at.x), Math.abs(viewer.z - this.at.z));
-    if (!force && this.refreshed >= 0 && walked < REFRESH_DISTANCE && (world.tick + this.phase) % REFRESH_TICKS !== 0) return undefined;
-    this.refreshed = world.tick;
-    this.at = { x: viewer.x, z: viewer.z };
-    const keep = new Set<string>();
-    const entered: string[] = [];
     const vx = viewer.x;
     const vz = viewer.z;
+    const walked = Math.max(Math.abs(vx - this.atX), Math.abs(vz - this.atZ));
+    if (!force && this.refreshed >= 0 && walked < REFRESH_DISTANCE && (world.tick + this.phase) % REFRESH_TICKS !== 0) return undefined;
+    this.refreshed = world.tick;
+    this.atX = vx;
+    this.atZ = vz;
+    const generation = ++this.generation;
+    const visible = this.visible;
+    const entered: string[] = [];
     const consider = (e: Entity) => {
-      const id = e.id;
-      if (this.visible.has(id)) keep.add(id);
+      const seen = visible.get(e.id);
+      if (seen !== undefined) seen.stamp = generation;
       else if (Math.max(Math.abs(e.x - vx), Math.abs(e.z - vz)) <= VIEW_RADIUS) {
-        keep.add(id);
-        entered.push(id);
-        this.visible.set(id, e);
+        visible.set(e.id, { entity: e, stamp: generation, pub: undefined, sentRev: -1, sentInfoRev: -1 });
+        entered.push(e.id);
       }
     };
-    for (const p of world.playersNear(viewer, KEEP_RADIUS)) consider(p);
+    world.forEachPlayerNear(viewer, KEEP_RADIUS, consider);
     world.forEachEntityNear(viewer, viewer.id, KEEP_RADIUS, consider);
     const left: string[] = [];
-    for (const id of this.visible.keys()) if (!keep.has(id)) left.push(id);
-    for (const id of left) this.visible.delete(id);
+    for (const [id, seen] of visible) {
+      if (seen.stamp === generation) continue;
+      left.push(id);
+      visible.delete(id);
+    }
     return { entered, left };
   }
-}
-
-/** The version of what clients see of an entity, or -1 when it is gone (or hidden) for this viewer. */
-export function visibleVersion(world: World, e: Entity, viewerId: string): number {
-  if (e instanceof Player) return e.gone ? -1 : e.publicVersion;
-  if ("deadUntil" in e) return e.deadUntil !== 0 ? -1 : e.version;
-  if ("ownerId" in e) return e.gone || (e.ownerId !== undefined && e.ownerId !== viewerId && world.tick < e.publicAtTick) ? -1 : e.version;
-  if ("gone" in e && e.gone) return -1;
-  return e.version;
 }
 
 /** What clients see of an entity. */

@@ -28,8 +28,8 @@ import { Trades } from "../trade/Trades.ts";
 export const TICK_MS = 600;
 /** Interest radius: a client sees what is within this many tiles (Chebyshev) of its player. */
 export const VIEW_RADIUS = 16;
-/** Spatial-index cell size; equal to the view radius so a view spans at most 3×3 cells. */
-const CELL = VIEW_RADIUS;
+/** Spatial-index cell size in tiles: a view (33 × 33 tiles) spans 5 × 5 or 6 × 6 cells. */
+const CELL = 8;
 /** Tiles per tick. */
 export const WALK_SPEED = 1;
 export const RUN_SPEED = 2;
@@ -259,6 +259,23 @@ export class World {
       }
     }
     return out;
+  }
+
+  /** Calls `fn` for every player within `radius` of a tile, without building a list. */
+  forEachPlayerNear(at: Tile, radius: number, fn: (player: Player) => void): void {
+    const x = at.x;
+    const z = at.z;
+    const cx0 = Math.floor((x - radius) / CELL);
+    const cx1 = Math.floor((x + radius) / CELL);
+    const cz0 = Math.floor((z - radius) / CELL);
+    const cz1 = Math.floor((z + radius) / CELL);
+    for (let cx = cx0; cx <= cx1; cx++) {
+      for (let cz = cz0; cz <= cz1; cz++) {
+        const set = this.cells.get(World.key(cx, cz));
+        if (set === undefined) continue;
+        for (const p of set) if (Math.abs(p.x - x) <= radius && Math.abs(p.z - z) <= radius) fn(p);
+      }
+    }
   }
 
   // ---- the tick --------------------------------------------------------------------------

@@ -1,0 +1,65 @@
+/* eslint-disable no-console */
+/**
+ * Micro-benchmark of the per-tick publishing work, without sockets: N players walking randomly in
+ * one world (the bundled content, the real gameplay phases), and one `/ws` view tracker per
+ * viewer. Reports the time per tick of the game step, of every viewer's interest refresh and of
+ * every viewer's `world:update` frame.
+ *
+ *   node bench/publish/run.ts [--players 1000] [--viewers 500] [--ticks 200]
+ */
+import { parseArgs } from "node:util";
+import { gameWorld } from "../../test/support/game.ts";
+import { ViewTracker } from "../../src/game/world/ViewTracker.ts";
+
+const { values } = parseArgs({ options: { players: { type: "string", default: "1000" }, viewers: { type: "string", default: "500" }, ticks: { type: "string", default: "200" } } });
+const players = Number(values.players);
+const viewers = Number(values.viewers);
+const ticks = Number(values.ticks);
+
+const g = await gameWorld(7);
+const { world } = g;
+const b = world.collision.bounds;
+let seed = 12345;
+const rnd = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+const walkable = (): { x: number; z: number } => {
+  for (;;) {
+    const x = b.minX + Math.floor(rnd() * (b.maxX - b.minX + 1));
+    const z = b.minZ + Math.floor(rnd() * (b.maxZ - b.minZ + 1));
+    if (world.collision.isWalkable(x, z)) return { x, z };
+  }
+};
+const all = Array.from({ length: players }, () => g.add(walkable()));
+const trackers = all.slice(0, viewers).map((p) => ({ p, t: new ViewTracker() }));
+for (const { p, t } of trackers) t.frame(world, p, true);
+
+const step: number[] = [];
+const publish: number[] = [];
+let bytes = 0;
+for (let i = 0; i < ticks; i++) {
+  for (const p of all) {
+    if (p.path.length === 0 && rnd() < 0.3) {
+      const to = { x: p.x + Math.floor(rnd() * 13) - 6, z: p.z + Math.floor(rnd() * 13) - 6 };
+      if (world.collision.isWalkable(to.x, to.z)) g.send(p, "player:move", to);
+    }
+  }
+  let t0 = performance.now();
+  g.tick();
+  g.clearSent();
+  step.push(performance.now() - t0);
+  t0 = performance.now();
+  for (const { p, t } of trackers) bytes += t.frame(world, p)?.length ?? 0;
+  publish.push(performance.now() - t0);
+}
+const pct = (xs: number[], q: number) => [...xs].sort((a, c) => a - c)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!.toFixed(2);
+const skip = Math.floor(ticks / 10);
+console.log(
+  JSON.stringify({
+    players,
+    viewers,
+    ticks,
+    stepP50Ms: pct(step.slice(skip), 0.5),
+    publishP50Ms: pct(publish.slice(skip), 0.5),
+    publishP99Ms: pct(publish.slice(skip), 0.99),
+    bytesPerViewerPerTick: Math.round(bytes / ticks / viewers),
+  }),
+);
