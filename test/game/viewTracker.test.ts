@@ -1,0 +1,155 @@
+/**
+ * The `/ws` delta tracker: what each viewer's `world:update` carries, tick by tick, in a world
+ * with the bundled content and the real gameplay phases.
+ */
+import assert from "node:assert/strict";
+import { spawnGroundItem } from "../../src/game/groundItems.ts";
+import { KEEP_RADIUS } from "../../src/game/world/Interest.ts";
+import type { Player } from "../../src/game/world/Player.ts";
+import { ViewTracker } from "../../src/game/world/ViewTracker.ts";
+import { VIEW_RADIUS } from "../../src/game/world/World.ts";
+import { gameWorld, type GameHarness } from "../support/game.ts";
+import { playerData } from "../support/players.ts";
+
+interface Update {
+  tick: number;
+  entities: Record<string, unknown>[];
+  removed: string[];
+}
+
+function frame(g: GameHarness, t: ViewTracker, viewer: Player, always = false): Update | undefined {
+  const text = t.frame(g.world, viewer, always);
+  if (text === undefined) return undefined;
+  const env = JSON.parse(text) as { type: string; data: Update };
+  assert.equal(env.type, "world:update");
+  return env.data;
+}
+
+const byId = (u: Update | undefined, id: string) => u?.entities.find((e) => e.id === id);
+
+/** Ticks until the viewer's frame carries `id` (a view refreshes at least every 4 ticks). */
+function nextSight(g: GameHarness, t: ViewTracker, viewer: Player, id: string): Record<string, unknown> | undefined {
+  for (let i = 0; i < 4; i++) {
+    g.tick();
+    const e = byId(frame(g, t, viewer), id);
+    if (e !== undefined) return e;
+  }
+  return undefined;
+}
+
+/** A walkable tile with `n` walkable tiles east of it, away from the content's NPCs and resources. */
+function openRow(g: GameHarness, n: number): { x: number; z: number } {
+  const { collision, content } = g.world;
+  const b = collision.bounds;
+  for (let z = b.minZ; z <= b.maxZ; z++) {
+    for (let x = b.minX; x + n <= b.maxX; x++) {
+      let ok = true;
+      for (let i = 0; i <= n && ok; i++) ok = collision.isWalkable(x + i, z);
+      if (ok && Math.hypot(x - content.world.spawn.x, z - content.world.spawn.z) > 0) return { x, z };
+    }
+  }
+  throw new Error("no open row");
+}
+
+describe("ViewTracker (/ws deltas)", () => {
+  let g: GameHarness;
+  let at: { x: number; z: number };
+  beforeEach(async () => {
+    g = await gameWorld(3);
+    at = openRow(g, KEEP_RADIUS + 4);
+  });
+
+  it("sends everything in view first, then only what changed: position-only when only the position did", () => {
+    const viewer = g.add({ ...at });
+    const other = g.add({ x: at.x + 2, z: at.z });
+    const far = g.add({ x: at.x + VIEW_RADIUS + 2, z: at.z });
+    assert.equal(far.x, at.x + VIEW_RADIUS + 2, "placed where asked");
+    const t = new ViewTracker();
+    const first = frame(g, t, viewer, true)!;
+    assert.deepEqual(byId(first, other.id), { id: other.id, kind: "player", x: other.x, z: other.z, name: other.data.name, health: other.data.health, maxHealth: other.maxHealth, combatLevel: other.data.combatLevel, running: false });
+    assert.ok(byId(first, viewer.id), "the viewer itself");
+    assert.equal(byId(first, far.id), undefined, "beyond the view radius");
+
+    g.tick();
+    assert.equal(frame(g, t, viewer), undefined, "nothing changed");
+
+    g.send(other, "player:move", { x: other.x + 1, z: other.z });
+    g.tick();
+    const moved = frame(g, t, viewer)!;
+    assert.deepEqual(moved.entities, [{ id: other.id, kind: "player", x: other.x, z: other.z }]);
+
+    other.data.health -= 7;
+    other.publicVersion++;
+    g.tick();
+    assert.deepEqual(byId(frame(g, t, viewer), other.id)?.health, other.data.health, "a detail changed: the whole entity");
+  });
+
+  it("drops a player that leaves the world, and a player that walks out of range; both come back whole", () => {
+    const viewer = g.add({ ...at });
+    const other = g.add({ x: at.x + 3, z: at.z });
+    const t = new ViewTracker();
+    frame(g, t, viewer, true);
+    g.world.removePlayer(other.id);
+    g.tick();
+    assert.deepEqual(frame(g, t, viewer), { tick: g.world.tick, entities: [], removed: [other.id] });
+
+    const back = g.world.addPlayer(playerData({ characterId: other.id, name: other.data.name, x: at.x + 3, z: at.z }));
+    assert.equal(nextSight(g, t, viewer, back.id)?.name, other.data.name, "logged in again: whole");
+
+    g.world.teleport(back, { x: at.x + KEEP_RADIUS + 1, z: at.z });
+    const removed: string[] = [];
+    for (let i = 0; i < 4 && removed.length === 0; i++) {
+      g.tick();
+      removed.push(...(frame(g, t, viewer)?.removed ?? []));
+    }
+    assert.deepEqual(removed, [back.id], "out of range: removed at the next refresh");
+    g.world.teleport(back, { x: at.x + 1, z: at.z });
+    assert.equal(nextSight(g, t, viewer, back.id)?.name, other.data.name, "back in range: whole");
+  });
+
+  it("re-sends a player whose character logged in again within one tick (a new object, the same id)", () => {
+    const viewer = g.add({ ...at });
+    const other = g.add({ x: at.x + 3, z: at.z });
+    const t = new ViewTracker();
+    frame(g, t, viewer, true);
+    g.world.removePlayer(other.id);
+    g.world.addPlayer(playerData({ characterId: other.id, name: "Renamed", x: at.x + 4, z: at.z }));
+    g.tick();
+    const u = frame(g, t, viewer)!;
+    assert.deepEqual(u.removed, []);
+    assert.deepEqual(byId(u, other.id), { id: other.id, kind: "player", x: at.x + 4, z: at.z, name: "Renamed", health: 100, maxHealth: 100, combatLevel: 3, running: false });
+  });
+
+  it("shows an owned ground item to its owner at once and to others once it is public", () => {
+    const owner = g.add({ ...at });
+    const other = g.add({ x: at.x + 1, z: at.z });
+    const to = new ViewTracker();
+    const tt = new ViewTracker();
+    frame(g, to, owner, true);
+    frame(g, tt, other, true);
+    const item = spawnGroundItem(g.world, "logs", 2, { x: at.x + 2, z: at.z }, owner.id);
+    g.tick();
+    // The owner's view picks it up at its next refresh (within 4 ticks).
+    let seenByOwner: Record<string, unknown> | undefined;
+    let seenByOther: Record<string, unknown> | undefined;
+    for (let i = 0; i < 4 && seenByOwner === undefined; i++) {
+      seenByOwner = byId(frame(g, to, owner), item.id);
+      seenByOther ??= byId(frame(g, tt, other), item.id);
+      g.tick();
+    }
+    assert.deepEqual(seenByOwner, { id: item.id, kind: "item", x: item.x, z: item.z, itemId: "logs", quantity: 2 });
+    assert.equal(seenByOther, undefined, "private to its owner");
+    while (g.world.tick < item.publicAtTick + 4) {
+      g.tick();
+      seenByOther ??= byId(frame(g, tt, other), item.id);
+      frame(g, to, owner);
+    }
+    assert.equal(seenByOther?.itemId, "logs", "public now");
+
+    item.gone = true;
+    g.world.groundItems.delete(item.id);
+    g.tick();
+    assert.deepEqual(frame(g, to, owner)?.removed, [item.id]);
+    assert.deepEqual(frame(g, tt, other)?.removed, [item.id]);
+  });
+});
