@@ -18,6 +18,7 @@ import { monitorEventLoopDelay } from "node:perf_hooks";
 import WebSocket from "ws";
 import type { CollisionMap } from "../../src/game/map/CollisionMap.ts";
 import { findPath } from "../../src/game/map/pathfinding.ts";
+import { seededRandom } from "../../src/game/world/World.ts";
 import { bundledCollision, percentile, round, type BotsInput, type BotsReport, type FromBots, type KindReport, type ToBots } from "./common.ts";
 
 // Make the SDK use `ws` (it falls back to it when there is no global WebSocket).
@@ -58,7 +59,8 @@ let windowStart = Number.POSITIVE_INFINITY;
 let stopping = false;
 
 const send = (msg: FromBots) => process.send?.(msg);
-const rand = (min: number, max: number) => min + Math.random() * (max - min);
+const random = seededRandom(input.seed);
+const rand = (min: number, max: number) => min + random() * (max - min);
 
 abstract class Bot {
   readonly index: number;

@@ -34,6 +34,8 @@ export interface BotsInput {
    * a short run (the smoke test) times moves of every kind; long runs leave the rhythm alone.
    */
   quickStart: boolean;
+  /** Seed of the bots' random moves and chat timing (the same seed gives the same walks). */
+  seed: number;
 }
 
 export interface KindReport {

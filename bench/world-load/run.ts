@@ -43,7 +43,7 @@ import {
   type BotsReport,
   type FromBots,
 } from "./common.ts";
-import { buildCollision } from "../../src/game/world/World.ts";
+import { buildCollision, seededRandom } from "../../src/game/world/World.ts";
 
 const JWT_SECRET = "world-load-bench-secret-0123456789abcdef";
 const ADMIN_CODE = "world-load-bench-admin";
@@ -60,14 +60,16 @@ const { values: args } = parseArgs({
     keep: { type: "boolean", default: false },
     profile: { type: "string" },
     "save-interval": { type: "string", default: "60" },
+    seed: { type: "string", default: "1" },
   },
 });
 const clientCounts = args.clients.split(",").map((s) => Number(s.trim()));
 const seconds = Number(args.seconds);
 const rampPerSecond = Number(args.ramp);
 const settleMs = Number(args.settle) * 1000;
-if (clientCounts.some((n) => !Number.isInteger(n) || n < 2) || !(seconds > 0) || !(rampPerSecond > 0) || !(settleMs >= 0)) {
-  console.error("usage: run.ts [--clients 100,500,1000,2000] [--seconds 60] [--out file.json] [--ramp 100] [--settle 5] [--keep] [--profile dir] [--save-interval 60]");
+const seedValue = Number(args.seed);
+if (clientCounts.some((n) => !Number.isInteger(n) || n < 2) || !(seconds > 0) || !(rampPerSecond > 0) || !(settleMs >= 0) || !Number.isInteger(seedValue)) {
+  console.error("usage: run.ts [--clients 100,500,1000,2000] [--seconds 60] [--out file.json] [--ramp 100] [--settle 5] [--keep] [--profile dir] [--save-interval 60] [--seed 1]");
   process.exit(2);
 }
 
@@ -82,6 +84,7 @@ async function seed(env: Record<string, string>, n: number): Promise<string[]> {
   try {
     const content = await bundledContent();
     const tiles = walkableTiles(buildCollision(content));
+    const random = seededRandom(seedValue);
     const tokens = new TokenService({ jwtSecret: JWT_SECRET, idp: { appId: undefined, appSecret: undefined } });
     const out: string[] = [];
     const positions: { id: string; x: number; z: number }[] = [];
@@ -89,7 +92,7 @@ async function seed(env: Record<string, string>, n: number): Promise<string[]> {
       const accountId = `bench-${i}`;
       // The project's own character creation (starter kit and all), then a random position.
       const data = await createCharacter(db, content, accountId, `Bot${i}`);
-      const tile = tiles[Math.floor(Math.random() * tiles.length)]!;
+      const tile = tiles[Math.floor(random() * tiles.length)]!;
       positions.push({ id: data.characterId, x: tile.x, z: tile.z });
       out.push(tokens.signServiceToken({ accountId }, 24 * 3600));
     }
@@ -167,7 +170,7 @@ async function runOne(n: number): Promise<RunResult> {
 
     t = Date.now();
     const logFd = fs.openSync(serverLog, "a");
-    const nodeArgs = args.profile === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${path.resolve(args.profile)}`, `--cpu-prof-name=server-${n}.cpuprofile`];
+    const nodeArgs = (process.env.BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean).concat(args.profile === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${path.resolve(args.profile)}`, `--cpu-prof-name=server-${n}.cpuprofile`]);
     server = spawn(process.execPath, [...nodeArgs, MAIN], { cwd: ROOT, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, stdio: ["ignore", logFd, logFd] });
     fs.closeSync(logFd);
     const serverExit = new Promise<{ code: number | null; signal: string | null }>((resolve) => server!.once("exit", (code, signal) => resolve({ code, signal })));
@@ -186,7 +189,7 @@ async function runOne(n: number): Promise<RunResult> {
     const serverStartMs = Date.now() - t;
     log(`N=${n}: server up on port ${port} (pid ${server.pid}); starting bots`);
 
-    const input: BotsInput = { port, tokens, rampPerSecond, quickStart: seconds < 10 };
+    const input: BotsInput = { port, tokens, rampPerSecond, quickStart: seconds < 10, seed: seedValue };
     const inputFile = path.join(dir, "bots-input.json");
     fs.writeFileSync(inputFile, JSON.stringify(input));
     const botsFd = fs.openSync(botsLog, "a");

@@ -71,8 +71,8 @@ describe("WorldView", () => {
     a.skills.get("woodcutting")!.xp = 25;
     patch(encoder, [ca, cb]);
     assert.equal(players(cb).a, undefined, "A left B's view");
-    assert.equal(cb.view.isVisible(a[$changes]), false);
-    for (const tree of [a.inventory[$changes], a.skills[$changes], a.inventory[1]![$changes]]) assert.equal(cb.view.isVisible(tree), false);
+    assert.equal(cb.view.isVisible(a[$changes]!), false);
+    for (const tree of [a.inventory[$changes]!, a.skills[$changes]!, a.inventory[1]![$changes]!]) assert.equal(cb.view.isVisible(tree), false);
     assert.deepEqual(players(ca).a!.inventory, [
       { slot: 0, itemId: "bronze_axe", quantity: 1 },
       { slot: 1, itemId: "logs", quantity: 3 },
