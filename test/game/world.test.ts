@@ -4,6 +4,7 @@ import { inputHandlers, validateEvent } from "../../src/game/events.ts";
 import { StoreStock } from "../../src/game/store.ts";
 import { RUN_SPEED, VIEW_RADIUS, World, WALK_SPEED } from "../../src/game/world/World.ts";
 import { openWorldContent } from "../support/content.ts";
+import { gameWorld } from "../support/game.ts";
 import { playerData } from "../support/players.ts";
 
 function world(blocked: Parameters<typeof openWorldContent>[0] = [], now = () => 1_000_000) {
@@ -89,6 +90,28 @@ describe("the world tick", () => {
     const ids = w.playersNear(a).map((p) => p.id).sort();
     assert.deepEqual(ids, [a.id, near.id].sort());
     assert.ok(!ids.includes(far.id));
+  });
+
+  it("finds the same players and resource nodes through its cells as a scan of everything would", async () => {
+    const g = await gameWorld(5);
+    const w = g.world;
+    const b = w.collision.bounds;
+    for (let i = 0; i < 60; i++) g.add({ x: b.minX + ((i * 37) % (b.maxX - b.minX)), z: b.minZ + ((i * 53) % (b.maxZ - b.minZ)) });
+    assert.ok(w.resources.size > 10, "the bundled content has resource nodes");
+    for (let x = b.minX - 20; x <= b.maxX + 20; x += 7) {
+      for (let z = b.minZ - 20; z <= b.maxZ + 20; z += 11) {
+        for (const radius of [0, 5, VIEW_RADIUS, VIEW_RADIUS + 3]) {
+          const near = (e: { x: number; z: number }) => Math.max(Math.abs(e.x - x), Math.abs(e.z - z)) <= radius;
+          const players: string[] = [];
+          w.forEachPlayerNear({ x, z }, radius, (p) => players.push(p.id));
+          assert.deepEqual(players.sort(), [...w.players.values()].filter(near).map((p) => p.id).sort());
+          const found: string[] = [];
+          w.forEachEntityNear({ x, z }, "", radius, (e) => found.push(e.id));
+          const expected = [...w.npcs.values(), ...w.resources.values()].filter((e) => near(e) && !("deadUntil" in e && e.deadUntil !== 0)).map((e) => e.id);
+          assert.deepEqual(found.sort(), expected.sort(), `entities within ${radius} of ${x},${z}`);
+        }
+      }
+    }
   });
 });
 

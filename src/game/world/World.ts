@@ -306,8 +306,33 @@ export class World {
     for (const g of this.groundItems.values()) {
       if (near(g) && (g.ownerId === undefined || g.ownerId === viewerId || this.tick >= g.publicAtTick)) fn(g);
     }
-    for (const r of this.resources.values()) if (near(r)) fn(r);
+    // Resource nodes never move: only the cells around the tile.
+    const cells = this.resourceCells();
+    const cx1 = Math.floor((at.x + radius) / CELL);
+    const cz1 = Math.floor((at.z + radius) / CELL);
+    for (let cx = Math.floor((at.x - radius) / CELL); cx <= cx1; cx++) {
+      for (let cz = Math.floor((at.z - radius) / CELL); cz <= cz1; cz++) {
+        const list = cells.get(World.key(cx, cz));
+        if (list !== undefined) for (const r of list) if (near(r)) fn(r);
+      }
+    }
     for (const o of this.objects.values()) if (near(o)) fn(o);
+  }
+
+  private resourceIndex: { size: number; cells: Map<number, ResourceInstance[]> } | undefined;
+
+  /** Resource nodes by spatial cell (built once; again only if the set of nodes changes). */
+  private resourceCells(): Map<number, ResourceInstance[]> {
+    if (this.resourceIndex?.size === this.resources.size) return this.resourceIndex.cells;
+    const cells = new Map<number, ResourceInstance[]>();
+    for (const r of this.resources.values()) {
+      const key = World.key(Math.floor(r.x / CELL), Math.floor(r.z / CELL));
+      const list = cells.get(key);
+      if (list === undefined) cells.set(key, [r]);
+      else list.push(r);
+    }
+    this.resourceIndex = { size: this.resources.size, cells };
+    return cells;
   }
 
   /**
