@@ -15,6 +15,8 @@ function percentile(sorted: Float64Array, p: number): number {
 export class ServerMetrics {
   private readonly ticks = new Float64Array(TICK_SAMPLES);
   private tickCount = 0;
+  /** Milliseconds per tick phase, summed over the window. */
+  private phaseTotals: Record<string, number> = {};
   private readonly loop: ReturnType<typeof monitorEventLoopDelay>;
   private cpuStart = process.cpuUsage();
   private since = performance.now();
@@ -24,13 +26,16 @@ export class ServerMetrics {
     this.loop.enable();
   }
 
-  recordTick(ms: number): void {
+  /** One tick's duration, and optionally how long each of its phases took. */
+  recordTick(ms: number, phases?: Record<string, number>): void {
     this.ticks[this.tickCount % TICK_SAMPLES] = ms;
     this.tickCount++;
+    if (phases !== undefined) for (const [k, v] of Object.entries(phases)) this.phaseTotals[k] = (this.phaseTotals[k] ?? 0) + v;
   }
 
   reset(): void {
     this.tickCount = 0;
+    this.phaseTotals = {};
     this.loop.reset();
     this.cpuStart = process.cpuUsage();
     this.since = performance.now();
@@ -45,7 +50,14 @@ export class ServerMetrics {
     const ns = (v: number) => Math.round((v / 1e6) * 100) / 100;
     return {
       windowMs: Math.round(elapsedMs),
-      ticks: { count: this.tickCount, p50Ms: percentile(sorted, 50), p99Ms: percentile(sorted, 99), maxMs: n > 0 ? sorted[n - 1] : 0 },
+      ticks: {
+        count: this.tickCount,
+        p50Ms: percentile(sorted, 50),
+        p99Ms: percentile(sorted, 99),
+        maxMs: n > 0 ? sorted[n - 1] : 0,
+        // Mean milliseconds per tick spent in each phase (game, publishing, flushing sockets).
+        phasesMeanMs: Object.fromEntries(Object.entries(this.phaseTotals).map(([k, v]) => [k, this.tickCount > 0 ? Math.round((v / this.tickCount) * 100) / 100 : 0])),
+      },
       eventLoopDelay: { p50Ms: ns(this.loop.percentile(50)), p99Ms: ns(this.loop.percentile(99)), maxMs: ns(this.loop.max) },
       // CPU time over wall time: 1.0 is one core fully busy.
       cpu: { userMs: Math.round(cpu.user / 1000), systemMs: Math.round(cpu.system / 1000), cores: Math.round(((cpu.user + cpu.system) / 1000 / elapsedMs) * 100) / 100 },

@@ -248,6 +248,9 @@ export class WorldService {
     this.world.enqueue(playerId, type, result.data);
   }
 
+  /** How long the last tick's game step took, and delivering its messages and `/ws` deltas. */
+  readonly lastTickTimes = { gameMs: 0, deliverMs: 0 };
+
   cork(): void {
     for (const conn of this.connections.values()) conn.cork?.();
   }
@@ -268,12 +271,16 @@ export class WorldService {
 
   /** One game tick, then delivery: outbox messages to their players, per-connection publishing. */
   tick(): void {
+    const started = performance.now();
     this.world.step();
+    const stepped = performance.now();
+    this.lastTickTimes.gameMs = stepped - started;
     for (const msg of this.world.drainOutbox()) this.connections.get(msg.to)?.send(msg.type, msg.data);
     for (const [playerId, conn] of this.connections) {
       const player = this.world.players.get(playerId);
       if (player !== undefined) conn.afterTick?.(this.world, player);
     }
+    this.lastTickTimes.deliverMs = performance.now() - stepped;
   }
 
   /** Shutdown: close every connection, save every player, wait for the saves. */
