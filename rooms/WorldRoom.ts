@@ -208,13 +208,13 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
     client.view?.dispose();
   }
 
-  /** One tick: the game, then the schema mirror, then one patch for every client. */
+  /** One tick: the game and its messages, the schema mirror and one patch per Colyseus client, then the `/ws` deltas. */
   tickOnce(): void {
     const started = performance.now();
     const { service } = this.services;
     // Every socket is corked for the tick: a client's messages and its patch leave in one write.
     service.cork();
-    service.tick();
+    service.step();
     const world = service.world;
     const t1 = performance.now();
     this.state.tick = world.tick;
@@ -229,10 +229,25 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
     const t3 = performance.now();
     this.broadcastPatch();
     const t4 = performance.now();
-    service.uncork();
+    // Colyseus clients have everything of this tick: it leaves now, and they decode it while the
+    // `/ws` deltas are built.
+    service.uncork("colyseus");
     const t5 = performance.now();
-    const { gameMs, deliverMs } = service.lastTickTimes;
-    this.services.metrics?.recordTick(t5 - started, { game: gameMs, messagesAndWs: deliverMs, schemaMirror: t2 - t1, colyseusViews: t3 - t2, colyseusPatch: t4 - t3, socketFlush: t5 - t4 });
+    service.publish();
+    const t6 = performance.now();
+    service.uncork();
+    const t7 = performance.now();
+    const { gameMs, messagesMs } = service.lastTickTimes;
+    this.services.metrics?.recordTick(t7 - started, {
+      game: gameMs,
+      messages: messagesMs,
+      schemaMirror: t2 - t1,
+      colyseusViews: t3 - t2,
+      colyseusPatch: t4 - t3,
+      colyseusFlush: t5 - t4,
+      wsDeltas: t6 - t5,
+      wsFlush: t7 - t6,
+    });
   }
 
   // ---- schema mirroring ------------------------------------------------------------------

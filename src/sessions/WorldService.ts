@@ -248,15 +248,16 @@ export class WorldService {
     this.world.enqueue(playerId, type, result.data);
   }
 
-  /** How long the last tick's game step took, and delivering its messages and `/ws` deltas. */
-  readonly lastTickTimes = { gameMs: 0, deliverMs: 0 };
+  /** How long the last tick's game step took, delivering its messages, and the `/ws` deltas. */
+  readonly lastTickTimes = { gameMs: 0, messagesMs: 0, publishMs: 0 };
 
   cork(): void {
     for (const conn of this.connections.values()) conn.cork?.();
   }
 
-  uncork(): void {
-    for (const conn of this.connections.values()) conn.uncork?.();
+  /** Releases the batched writes: of every connection, or of one transport's. */
+  uncork(transport?: Connection["transport"]): void {
+    for (const conn of this.connections.values()) if (transport === undefined || conn.transport === transport) conn.uncork?.();
   }
 
   /**
@@ -271,16 +272,28 @@ export class WorldService {
 
   /** One game tick, then delivery: outbox messages to their players, per-connection publishing. */
   tick(): void {
+    this.step();
+    this.publish();
+  }
+
+  /** The game step, then its messages to their players. */
+  step(): void {
     const started = performance.now();
     this.world.step();
     const stepped = performance.now();
-    this.lastTickTimes.gameMs = stepped - started;
     for (const msg of this.world.drainOutbox()) this.connections.get(msg.to)?.send(msg.type, msg.data);
+    this.lastTickTimes.gameMs = stepped - started;
+    this.lastTickTimes.messagesMs = performance.now() - stepped;
+  }
+
+  /** Per-connection publishing after a step (`/ws` deltas). */
+  publish(): void {
+    const started = performance.now();
     for (const [playerId, conn] of this.connections) {
       const player = this.world.players.get(playerId);
       if (player !== undefined) conn.afterTick?.(this.world, player);
     }
-    this.lastTickTimes.deliverMs = performance.now() - stepped;
+    this.lastTickTimes.publishMs = performance.now() - started;
   }
 
   /** Shutdown: close every connection, save every player, wait for the saves. */
