@@ -15,6 +15,10 @@ const { values } = parseArgs({ options: { players: { type: "string", default: "1
 const players = Number(values.players);
 const viewers = Number(values.viewers);
 const ticks = Number(values.ticks);
+if (![players, viewers, ticks].every((n) => Number.isInteger(n) && n > 0) || viewers > players) {
+  console.error("usage: run.ts [--players 1000] [--viewers 500 (at most --players)] [--ticks 200]");
+  process.exit(2);
+}
 
 const g = await gameWorld(7);
 const { world } = g;
