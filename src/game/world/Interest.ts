@@ -20,6 +20,7 @@ let stagger = 0;
 
 /** One entity in a connection's view. */
 export interface Seen {
+  readonly id: string;
   entity: Entity;
   /** The refresh that last found it within range. */
   stamp: number;
@@ -53,17 +54,17 @@ export class Interest {
       const seen = visible.get(e.id);
       if (seen !== undefined) seen.stamp = generation;
       else if (Math.max(Math.abs(e.x - vx), Math.abs(e.z - vz)) <= VIEW_RADIUS) {
-        visible.set(e.id, { entity: e, stamp: generation, pub: undefined, sentRev: -1, sentInfoRev: -1 });
+        visible.set(e.id, { id: e.id, entity: e, stamp: generation, pub: undefined, sentRev: -1, sentInfoRev: -1 });
         entered.push(e.id);
       }
     };
     world.forEachPlayerNear(viewer, KEEP_RADIUS, consider);
     world.forEachEntityNear(viewer, viewer.id, KEEP_RADIUS, consider);
     const left: string[] = [];
-    for (const [id, seen] of visible) {
+    for (const seen of visible.values()) {
       if (seen.stamp === generation) continue;
-      left.push(id);
-      visible.delete(id);
+      left.push(seen.id);
+      visible.delete(seen.id);
     }
     return { entered, left };
   }

@@ -129,13 +129,13 @@ export class ViewTracker {
     const tick = world.tick;
     const viewerId = viewer.id;
     const parts: string[] = [];
-    for (const [id, seen] of visible) {
+    for (const seen of visible.values()) {
       let pub = seen.pub;
       if (pub === undefined) pub = seen.pub = publishedOf(world, byId, seen.entity);
       if (pub === undefined || !pub.live || (pub.ownerId !== undefined && pub.ownerId !== viewerId && tick < pub.publicAtTick)) {
         // Gone or hidden: out of the view, so that it enters again (whole) if it comes back.
-        visible.delete(id);
-        if (seen.sentRev >= 0) removed.push(id);
+        visible.delete(seen.id);
+        if (seen.sentRev >= 0) removed.push(seen.id);
         continue;
       }
       if (seen.sentRev === pub.rev) continue;
