@@ -28,6 +28,7 @@ export function spawnGroundItem(world: World, itemId: string, quantity: number, 
     publicAtTick: world.tick + (ownerId === undefined ? 0 : PRIVATE_TICKS),
     despawnAtTick: world.tick + DESPAWN_TICKS,
     version: 0,
+    mark: 0,
   };
   world.groundItems.set(id, item);
   return item;

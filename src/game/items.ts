@@ -126,7 +126,7 @@ function lightFire(world: World, player: Player, logsSlot: number): HandlerResul
   const r = transact(player, world.content, (tx) => tx.inv.removeFromSlot(logsSlot, 1));
   if (!r.ok) return invError(r.error);
   const id = world.newId("fire");
-  world.objects.set(id, { id, type: "fire", x: player.x, z: player.z, expiresAtTick: world.tick + FIRE_TICKS, version: 0 });
+  world.objects.set(id, { id, type: "fire", x: player.x, z: player.z, expiresAtTick: world.tick + FIRE_TICKS, version: 0, mark: 0 });
   addXp(world, player, "firemaking", recipe.xp);
 }
 

@@ -96,7 +96,15 @@ describe("the world tick", () => {
     const g = await gameWorld(5);
     const w = g.world;
     const b = w.collision.bounds;
-    for (let i = 0; i < 60; i++) g.add({ x: b.minX + ((i * 37) % (b.maxX - b.minX)), z: b.minZ + ((i * 53) % (b.maxZ - b.minZ)) });
+    const added = Array.from({ length: 60 }, (_, i) => g.add({ x: b.minX + ((i * 37) % (b.maxX - b.minX)), z: b.minZ + ((i * 53) % (b.maxZ - b.minZ)) }));
+    // Players leave and move between cells (teleports and walks), so the index has been updated.
+    for (const p of added.filter((_, i) => i % 7 === 0)) w.removePlayer(p.id);
+    for (const [i, p] of added.entries()) {
+      if (i % 7 === 0) continue;
+      if (i % 3 === 0) w.teleport(p, w.content.world.spawn);
+      else g.send(p, "player:move", { x: Math.min(b.maxX, p.x + 12), z: p.z });
+    }
+    g.tick(12);
     assert.ok(w.resources.size > 10, "the bundled content has resource nodes");
     for (let x = b.minX - 20; x <= b.maxX + 20; x += 7) {
       for (let z = b.minZ - 20; z <= b.maxZ + 20; z += 11) {

@@ -17,13 +17,13 @@ export const REFRESH_DISTANCE = 3;
 export const KEEP_RADIUS = VIEW_RADIUS + REFRESH_DISTANCE;
 
 let stagger = 0;
+/** The last mark handed out (see Interest.refresh); one sequence for all connections. */
+let markToken = 0;
 
 /** One entity in a connection's view. */
 export interface Seen {
   readonly id: string;
   entity: Entity;
-  /** The refresh that last found it within range. */
-  stamp: number;
   /** `/ws` connections: its serialised form, and the revisions last sent (see ViewTracker). */
   pub: Published | undefined;
   sentRev: number;
@@ -34,7 +34,6 @@ export class Interest {
   readonly visible = new Map<string, Seen>();
   private readonly phase = stagger++ % REFRESH_TICKS;
   private refreshed = -1;
-  private generation = 0;
   private atX = 0;
   private atZ = 0;
 
@@ -47,14 +46,20 @@ export class Interest {
     this.refreshed = world.tick;
     this.atX = vx;
     this.atZ = vz;
-    const generation = ++this.generation;
+    // Marks on the entities themselves instead of set lookups: everything in view now gets
+    // `before`; the scan turns what it finds in range into `kept`, or adds it when it is new;
+    // what still carries `before` afterwards has left. Tokens are unique across all refreshes.
+    const before = ++markToken;
+    const kept = ++markToken;
     const visible = this.visible;
+    for (const seen of visible.values()) seen.entity.mark = before;
     const entered: string[] = [];
     const consider = (e: Entity) => {
-      const seen = visible.get(e.id);
-      if (seen !== undefined) seen.stamp = generation;
-      else if (Math.max(Math.abs(e.x - vx), Math.abs(e.z - vz)) <= VIEW_RADIUS) {
-        visible.set(e.id, { id: e.id, entity: e, stamp: generation, pub: undefined, sentRev: -1, sentInfoRev: -1 });
+      const mark = e.mark;
+      if (mark === before) e.mark = kept;
+      else if (mark !== kept && Math.max(Math.abs(e.x - vx), Math.abs(e.z - vz)) <= VIEW_RADIUS) {
+        e.mark = kept;
+        visible.set(e.id, { id: e.id, entity: e, pub: undefined, sentRev: -1, sentInfoRev: -1 });
         entered.push(e.id);
       }
     };
@@ -62,7 +67,7 @@ export class Interest {
     world.forEachEntityNear(viewer, viewer.id, KEEP_RADIUS, consider);
     const left: string[] = [];
     for (const seen of visible.values()) {
-      if (seen.stamp === generation) continue;
+      if (seen.entity.mark === kept) continue;
       left.push(seen.id);
       visible.delete(seen.id);
     }

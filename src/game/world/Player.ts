@@ -83,6 +83,11 @@ export class Player {
   moved = false;
   /** Bumped whenever what others see of this player changes (position, health, …). */
   publicVersion = 0;
+  /** Scratch mark of the interest refresh running now (see Interest.refresh). */
+  mark = 0;
+  /** Its spatial cell in the world's index and its slot there (-1: not indexed). */
+  cellKey = -1;
+  cellSlot = -1;
   /** Bumped whenever the player's private state changed (each `player:sync`). */
   privateVersion = 0;
   /** When the last session went away (ms), while the player lingers for a reconnection. */

@@ -127,8 +127,8 @@ export class World {
   /** Players to save this tick, outside the autosave cadence (deaths). */
   private readonly urgentSaves = new Set<Player>();
   /** Spatial index: cell key → players in it. */
-  private readonly cells = new Map<number, Set<Player>>();
-  private readonly cellOf = new Map<Player, number>();
+  /** Players by spatial cell; a player knows its cell and its slot in the cell's list. */
+  private readonly cells = new Map<number, Player[]>();
 
   constructor(options: WorldOptions) {
     this.content = options.content;
@@ -169,9 +169,7 @@ export class World {
     if (player === undefined) return undefined;
     this.players.delete(id);
     player.gone = true;
-    const key = this.cellOf.get(player);
-    if (key !== undefined) this.cells.get(key)?.delete(player);
-    this.cellOf.delete(player);
+    this.unindex(player);
     return player;
   }
 
@@ -222,13 +220,25 @@ export class World {
 
   private index(player: Player): void {
     const key = World.key(Math.floor(player.x / CELL), Math.floor(player.z / CELL));
-    const old = this.cellOf.get(player);
-    if (old === key) return;
-    if (old !== undefined) this.cells.get(old)?.delete(player);
-    let set = this.cells.get(key);
-    if (set === undefined) this.cells.set(key, (set = new Set()));
-    set.add(player);
-    this.cellOf.set(player, key);
+    if (player.cellKey === key) return;
+    this.unindex(player);
+    let list = this.cells.get(key);
+    if (list === undefined) this.cells.set(key, (list = []));
+    player.cellKey = key;
+    player.cellSlot = list.length;
+    list.push(player);
+  }
+
+  private unindex(player: Player): void {
+    if (player.cellKey < 0) return;
+    const list = this.cells.get(player.cellKey)!;
+    const last = list.pop()!;
+    if (last !== player) {
+      list[player.cellSlot] = last;
+      last.cellSlot = player.cellSlot;
+    }
+    player.cellKey = -1;
+    player.cellSlot = -1;
   }
 
   /** Moves a player to a walkable tile at once (admin commands, tests); false if not walkable. */
@@ -253,9 +263,9 @@ export class World {
     const cz1 = Math.floor((at.z + radius) / CELL);
     for (let cx = cx0; cx <= cx1; cx++) {
       for (let cz = cz0; cz <= cz1; cz++) {
-        const set = this.cells.get(World.key(cx, cz));
-        if (set === undefined) continue;
-        for (const p of set) if (chebyshev(p, at) <= radius) out.push(p);
+        const list = this.cells.get(World.key(cx, cz));
+        if (list === undefined) continue;
+        for (let i = 0; i < list.length; i++) if (chebyshev(list[i]!, at) <= radius) out.push(list[i]!);
       }
     }
     return out;
@@ -271,9 +281,12 @@ export class World {
     const cz1 = Math.floor((z + radius) / CELL);
     for (let cx = cx0; cx <= cx1; cx++) {
       for (let cz = cz0; cz <= cz1; cz++) {
-        const set = this.cells.get(World.key(cx, cz));
-        if (set === undefined) continue;
-        for (const p of set) if (Math.abs(p.x - x) <= radius && Math.abs(p.z - z) <= radius) fn(p);
+        const list = this.cells.get(World.key(cx, cz));
+        if (list === undefined) continue;
+        for (let i = 0; i < list.length; i++) {
+          const p = list[i]!;
+          if (Math.abs(p.x - x) <= radius && Math.abs(p.z - z) <= radius) fn(p);
+        }
       }
     }
   }

@@ -20,6 +20,8 @@ export interface GroundItem {
   publicAtTick: number;
   despawnAtTick: number;
   version: number;
+  /** Scratch mark of the interest refresh running now (see Interest.refresh). */
+  mark?: number;
   /** Set when it leaves the world (taken or despawned). */
   gone?: boolean;
 }
@@ -32,6 +34,8 @@ export interface ResourceInstance {
   /** 0 while available; else the tick it respawns. */
   depletedUntil: number;
   version: number;
+  /** Scratch mark of the interest refresh running now (see Interest.refresh). */
+  mark?: number;
 }
 
 export interface NpcInstance {
@@ -54,6 +58,8 @@ export interface NpcInstance {
   /** Damage dealt to it per player (who gets the drop). */
   damageBy: Map<string, number>;
   version: number;
+  /** Scratch mark of the interest refresh running now (see Interest.refresh). */
+  mark?: number;
 }
 
 export interface WorldObject {
@@ -63,6 +69,8 @@ export interface WorldObject {
   z: number;
   expiresAtTick: number;
   version: number;
+  /** Scratch mark of the interest refresh running now (see Interest.refresh). */
+  mark?: number;
   gone?: boolean;
 }
 

@@ -18,7 +18,7 @@ export function spawnResources(content: ContentRegistry): Map<string, ResourceIn
       const node = content.resources.get(r.resourceId);
       if (node === undefined) return;
       const id = `res-${area.id}-${i}`;
-      out.set(id, { id, node, x: Math.round(r.position.x), z: Math.round(r.position.z), depletedUntil: 0, version: 0 });
+      out.set(id, { id, node, x: Math.round(r.position.x), z: Math.round(r.position.z), depletedUntil: 0, version: 0, mark: 0 });
     });
   }
   return out;
@@ -52,6 +52,7 @@ export function spawnNpcs(content: ContentRegistry, collision: CollisionMap, ran
     deadUntil: 0,
     damageBy: new Map(),
     version: 0,
+    mark: 0,
   });
   for (const area of content.areas) {
     for (const n of area.npcs) {
