@@ -17,6 +17,8 @@ export class ServerMetrics {
   private tickCount = 0;
   /** Milliseconds per tick phase, summed over the window. */
   private phaseTotals: Record<string, number> = {};
+  /** The slowest tick of the window and its phases: where a spike went. */
+  private slowest: { ms: number; atTick: number; phases: Record<string, number> } | undefined;
   private readonly loop: ReturnType<typeof monitorEventLoopDelay>;
   private cpuStart = process.cpuUsage();
   private since = performance.now();
@@ -31,11 +33,13 @@ export class ServerMetrics {
     this.ticks[this.tickCount % TICK_SAMPLES] = ms;
     this.tickCount++;
     if (phases !== undefined) for (const [k, v] of Object.entries(phases)) this.phaseTotals[k] = (this.phaseTotals[k] ?? 0) + v;
+    if (this.slowest === undefined || ms > this.slowest.ms) this.slowest = { ms, atTick: this.tickCount, phases: phases ?? {} };
   }
 
   reset(): void {
     this.tickCount = 0;
     this.phaseTotals = {};
+    this.slowest = undefined;
     this.loop.reset();
     this.cpuStart = process.cpuUsage();
     this.since = performance.now();
@@ -57,6 +61,11 @@ export class ServerMetrics {
         maxMs: n > 0 ? sorted[n - 1] : 0,
         // Mean milliseconds per tick spent in each phase (game, publishing, flushing sockets).
         phasesMeanMs: Object.fromEntries(Object.entries(this.phaseTotals).map(([k, v]) => [k, this.tickCount > 0 ? Math.round((v / this.tickCount) * 100) / 100 : 0])),
+        // The slowest tick: its duration, its number in the window, and its phases (ms).
+        slowest:
+          this.slowest === undefined
+            ? null
+            : { ms: this.slowest.ms, atTick: this.slowest.atTick, phasesMs: Object.fromEntries(Object.entries(this.slowest.phases).map(([k, v]) => [k, Math.round(v * 100) / 100])) },
       },
       eventLoopDelay: { p50Ms: ns(this.loop.percentile(50)), p99Ms: ns(this.loop.percentile(99)), maxMs: ns(this.loop.max) },
       // CPU time over wall time: 1.0 is one core fully busy.

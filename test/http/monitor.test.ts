@@ -122,6 +122,8 @@ describe("GET /api/admin/metrics", () => {
       const phases = metrics.ticks.phasesMeanMs as Record<string, number>;
       assert.deepEqual(Object.keys(phases).sort(), ["colyseusFlush", "colyseusPatch", "colyseusViews", "game", "messages", "schemaMirror", "wsDeltas", "wsFlush"]);
       for (const v of Object.values(phases)) assert.ok(v >= 0 && v <= metrics.ticks.maxMs, `a phase takes part of a tick: ${v}`);
+      assert.equal(metrics.ticks.slowest.ms, metrics.ticks.maxMs, "the slowest tick is the longest one");
+      assert.deepEqual(Object.keys(metrics.ticks.slowest.phasesMs).sort(), Object.keys(phases).sort());
       assert.equal(typeof metrics.eventLoopDelay.p99Ms, "number");
       assert.ok(metrics.memory.rssBytes > 0);
       assert.equal(metrics.players, 0);
