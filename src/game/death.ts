@@ -8,6 +8,9 @@
  * as the post-death state, and the player is saved at once. A crash before that save reloads the
  * pre-death state (the dropped items lived only in memory); a crash after it reloads the
  * post-death state; a retried save re-inserts nothing. Either way no item exists twice.
+ *
+ * A player killed while its trade's swap is being stored dies when the trade has ended (stored or
+ * rolled back), with the inventory it holds then: the death is never skipped.
  */
 import { spawnGroundItem } from "./groundItems.ts";
 import { transact } from "./inventory.ts";
@@ -17,6 +20,12 @@ import type { World } from "./world/World.ts";
 export const KEPT_ON_DEATH = 3;
 
 export function killPlayer(world: World, player: Player, killedBy: string | null): void {
+  // A trade's swap is being stored and these items may not change until it is: the player stays
+  // at 0 health for those ticks and dies when the trade ends, with what it holds then (Trades.end).
+  if (player.tradeCommitting) {
+    player.deathAfterTrade ??= { killedBy };
+    return;
+  }
   world.trades.cancelFor(world, player.id, "died");
   const content = world.content;
   const value = (slot: number) => {

@@ -358,3 +358,53 @@ describe("trading", () => {
     });
   });
 });
+
+describe("a death while the swap is being stored", () => {
+  it("waits for the trade to end, then drops from what the player holds after it", async () => {
+    const { g, a, b } = await pair(
+      [
+        { itemId: "bronze_sword", quantity: 1 },
+        { itemId: "feathers", quantity: 100 },
+        { itemId: "logs", quantity: 1 },
+        { itemId: "bronze_axe", quantity: 1 },
+        { itemId: "tinderbox", quantity: 1 },
+      ],
+      [{ itemId: "logs", quantity: 2 }],
+    );
+    const pending: { session: { id: string }; swap: Parameters<typeof g.world.trades.finish>[2] }[] = [];
+    g.world.trades.commit = (req) => pending.push(req);
+    const tradeId = open(g, a, b);
+    g.send(a, "tradeAddItem", { tradeId, inventorySlot: 1, quantity: 100 });
+    g.send(b, "tradeAddItem", { tradeId, inventorySlot: 0, quantity: 2 });
+    g.tick();
+    for (let i = 0; i < 2; i++) {
+      g.send(a, "tradeAccept", { tradeId });
+      g.send(b, "tradeAccept", { tradeId });
+      g.tick();
+    }
+    assert.equal(pending.length, 1, "the swap is being stored");
+    assert.ok(a.tradeCommitting);
+    const { killPlayer } = await import("../../src/game/death.ts");
+    a.data.health = 0;
+    killPlayer(g.world, a, "goblin");
+    killPlayer(g.world, a, "goblin");
+    assert.equal(g.events(a, "player:death").length, 0, "not while the swap is being stored");
+    assert.equal(count(a, "feathers"), 100, "its items are untouched meanwhile");
+
+    const afterTrade = pending[0]!.swap.inventories.get(a.id)!.filter((s) => s !== null).length;
+    g.world.trades.finish(g.world, tradeId, pending[0]!.swap);
+    g.tick();
+    assert.equal(g.events(a, "player:death").length, 1, "once the trade has ended, exactly once");
+    assert.deepEqual(g.events(a, "tradeCompleted").map((e) => e.tradeId), [tradeId]);
+    assert.equal(count(a, "feathers"), 0, "the feathers went to Ben");
+    assert.equal(count(b, "feathers"), 100);
+    // A kept its three most valuable stacks of what it held after the trade; the rest lies where it died.
+    const held = a.data.inventory.filter((s) => s !== null).length;
+    assert.equal(held, 3);
+    const dropped = [...g.world.groundItems.values()].filter((i) => i.ownerId === a.id).map((i) => i.itemId);
+    assert.equal(dropped.length, afterTrade - 3, `dropped ${dropped.join(", ")}`);
+    assert.ok(dropped.filter((id) => id === "logs").length >= 1, "Ben's logs were A's by then, and can drop");
+    assert.equal(a.data.health, a.maxHealth, "respawned");
+    assert.equal(a.deathAfterTrade, undefined);
+  });
+});

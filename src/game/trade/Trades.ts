@@ -14,6 +14,7 @@ import { randomUUID } from "node:crypto";
 import { chebyshev } from "../map/CollisionMap.ts";
 import type { ItemStack, Player } from "../world/Player.ts";
 import type { World } from "../world/World.ts";
+import { killPlayer } from "../death.ts";
 import { computeSwap, TradeError, TradeSession, type SwapResult } from "./TradeSession.ts";
 
 export const TRADE_RANGE = 2;
@@ -224,6 +225,11 @@ export class Trades {
         p.inTrade = false;
         p.tradeCommitting = false;
         p.syncDue = true;
+        if (p.deathAfterTrade !== undefined) {
+          const { killedBy } = p.deathAfterTrade;
+          p.deathAfterTrade = undefined;
+          killPlayer(world, p, killedBy);
+        }
       }
       for (const resolve of this.settledWaiters.get(id) ?? []) resolve();
       this.settledWaiters.delete(id);

@@ -109,6 +109,8 @@ export class Player {
   inTrade = false;
   /** While a trade's swap is being stored: no inventory change, no autosave. */
   tradeCommitting = false;
+  /** Killed while its trade's swap was being stored: the death happens once the trade has ended. */
+  deathAfterTrade: { killedBy: string | null } | undefined = undefined;
   /** Which tick of each save interval saves this player (set by the world). */
   saveSlot = 0;
   /** Set when it leaves the world. */
