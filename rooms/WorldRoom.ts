@@ -12,7 +12,7 @@ import type { Authenticator } from "../src/auth/Authenticator.ts";
 import { TokenError, type Principal } from "../src/auth/tokens.ts";
 import { SKILLS } from "../src/game/skills.ts";
 import type { Player } from "../src/game/world/Player.ts";
-import { playerSync, TICK_MS, type World } from "../src/game/world/World.ts";
+import { describe, playerSync, TICK_MS, type World } from "../src/game/world/World.ts";
 import type { ServerMetrics } from "../src/metrics.ts";
 import { admit, InputLimiter } from "../src/sessions/inputLimiter.ts";
 import type { Connection, WorldService } from "../src/sessions/WorldService.ts";
@@ -305,13 +305,14 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
     }
   }
 
-  /** Every NPC, ground item, resource and object into the state; gone ones out. */
+  /** Every NPC, ground item, resource and object into the state (views filter per client); gone ones out. */
   private mirrorEntities(world: World): void {
     const present = new Set<string>();
-    const put = (view: EntityView, version: number) => {
-      present.add(view.id);
-      if (this.entityVersions.get(view.id) === version) return;
-      this.entityVersions.set(view.id, version);
+    world.forEachShown(false, (e, version) => {
+      present.add(e.id);
+      if (this.entityVersions.get(e.id) === version) return;
+      this.entityVersions.set(e.id, version);
+      const view = describe(e) as EntityView;
       let s = this.state.entities.get(view.id);
       if (s === undefined) {
         s = new EntityState();
@@ -325,9 +326,7 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
       else if (view.kind === "item") Object.assign(s, { ref: view.itemId, quantity: view.quantity });
       else if (view.kind === "resource") Object.assign(s, { ref: view.resourceId, depleted: view.depleted });
       else Object.assign(s, { ref: view.type });
-    };
-    // Everything, unfiltered (views filter per client below): a radius covering the world.
-    for (const { view, version } of world.entitiesNear({ x: 0, z: 0 }, "", Number.MAX_SAFE_INTEGER, true)) put(view, version);
+    });
     for (const id of this.entityVersions.keys()) {
       if (present.has(id)) continue;
       this.entityVersions.delete(id);

@@ -7,10 +7,9 @@
  * leaves it only beyond {@link KEEP_RADIUS}, so nothing in view is dropped between refreshes and
  * players walking along the edge do not flicker in and out.
  */
-import type { EntityView } from "./entities.ts";
-import { Player } from "./Player.ts";
+import type { Player } from "./Player.ts";
 import type { Published } from "./ViewTracker.ts";
-import { publicPlayer, VIEW_RADIUS, type Entity, type World } from "./World.ts";
+import { VIEW_RADIUS, type Entity, type World } from "./World.ts";
 
 export const REFRESH_TICKS = 4;
 export const REFRESH_DISTANCE = 3;
@@ -73,15 +72,4 @@ export class Interest {
     }
     return { entered, left };
   }
-}
-
-/** What clients see of an entity. */
-export function describe(e: Entity): ReturnType<typeof publicPlayer> | EntityView {
-  if (e instanceof Player) return publicPlayer(e);
-  if ("deadUntil" in e) {
-    return { id: e.id, kind: "npc", x: e.x, z: e.z, npcId: e.def.id, name: e.def.name, health: e.health, maxHealth: e.maxHealth, level: e.def.stats?.level ?? 1, dead: false };
-  }
-  if ("ownerId" in e) return { id: e.id, kind: "item", x: e.x, z: e.z, itemId: e.itemId, quantity: e.quantity };
-  if ("node" in e) return { id: e.id, kind: "resource", x: e.x, z: e.z, resourceId: e.node.id, depleted: e.depletedUntil !== 0 };
-  return { id: e.id, kind: "object", x: e.x, z: e.z, type: e.type };
 }

@@ -8,9 +8,9 @@
  * given a new revision. What is left per viewer is a walk over its view comparing two integers per
  * entity, and the frame assembled as text from the shared strings.
  */
-import { describe, Interest } from "./Interest.ts";
-import { Player } from "./Player.ts";
-import type { Entity, World } from "./World.ts";
+import { Interest } from "./Interest.ts";
+import type { Player } from "./Player.ts";
+import { describe, versionOf, type Entity, type World } from "./World.ts";
 
 /** One entity as every viewer sees it this tick, serialised once. */
 export interface Published {
@@ -77,14 +77,6 @@ function publish(c: Cache, e: Entity, version: number, tick: number): Published 
   return pub;
 }
 
-/** The version of what clients see of an entity, or -1 while it is gone or hidden. */
-function versionOf(e: Entity): number {
-  if (e instanceof Player) return e.gone ? -1 : e.publicVersion;
-  if ("deadUntil" in e) return e.deadUntil !== 0 ? -1 : e.version;
-  if ("gone" in e && e.gone) return -1;
-  return e.version;
-}
-
 /**
  * Every visible entity of the world, serialised as of this tick. The first call in a tick walks
  * the world once: what changed is serialised again, what left is marked so every view drops it.
@@ -94,11 +86,8 @@ export function publishedEntities(world: World): Map<string, Published> {
   if (c === undefined) caches.set(world, (c = { tick: -1, nextRev: 0, byId: new Map() }));
   if (c.tick === world.tick) return c.byId;
   const tick = (c.tick = world.tick);
-  for (const p of world.players.values()) if (!p.gone) publish(c, p, p.publicVersion, tick);
-  for (const n of world.npcs.values()) if (n.deadUntil === 0) publish(c, n, n.version, tick);
-  for (const g of world.groundItems.values()) if (!g.gone) publish(c, g, g.version, tick);
-  for (const r of world.resources.values()) publish(c, r, r.version, tick);
-  for (const o of world.objects.values()) if (!o.gone) publish(c, o, o.version, tick);
+  const cache = c;
+  world.forEachShown(true, (e, version) => publish(cache, e, version, tick));
   for (const [id, pub] of c.byId) {
     if (pub.seen === tick) continue;
     pub.live = false;

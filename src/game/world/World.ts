@@ -14,7 +14,7 @@
  *                               positions and the outbox
  */
 import type { ContentRegistry } from "../../manifests/registry.ts";
-import { CollisionMap, chebyshev, type Tile } from "../map/CollisionMap.ts";
+import { CollisionMap, type Tile } from "../map/CollisionMap.ts";
 import { findPath } from "../map/pathfinding.ts";
 import { SKILLS } from "../skills.ts";
 import { Player, type PlayerData } from "./Player.ts";
@@ -257,17 +257,7 @@ export class World {
   /** Players within {@link VIEW_RADIUS} of a tile (the player itself included). */
   playersNear(at: Tile, radius = VIEW_RADIUS): Player[] {
     const out: Player[] = [];
-    const cx0 = Math.floor((at.x - radius) / CELL);
-    const cx1 = Math.floor((at.x + radius) / CELL);
-    const cz0 = Math.floor((at.z - radius) / CELL);
-    const cz1 = Math.floor((at.z + radius) / CELL);
-    for (let cx = cx0; cx <= cx1; cx++) {
-      for (let cz = cz0; cz <= cz1; cz++) {
-        const list = this.cells.get(World.key(cx, cz));
-        if (list === undefined) continue;
-        for (let i = 0; i < list.length; i++) if (chebyshev(list[i]!, at) <= radius) out.push(list[i]!);
-      }
-    }
+    this.forEachPlayerNear(at, radius, (p) => out.push(p));
     return out;
   }
 
@@ -348,32 +338,20 @@ export class World {
     return cells;
   }
 
-  /**
-   * Non-player entities within the view radius of a tile, as `viewerId` may see them (`all`:
-   * every ground item whoever owns it, for the synchronized state that views then filter).
-   */
-  entitiesNear(at: Tile, viewerId: string, radius = VIEW_RADIUS, all = false): { view: EntityView; version: number }[] {
+  /** Non-player entities within the view radius of a tile, as `viewerId` may see them, with their versions. */
+  entitiesNear(at: Tile, viewerId: string, radius = VIEW_RADIUS): { view: EntityView; version: number }[] {
     const out: { view: EntityView; version: number }[] = [];
-    const near = (e: { x: number; z: number }) => chebyshev(e, at) <= radius;
-    for (const n of this.npcs.values()) {
-      if (n.deadUntil !== 0 || !near(n)) continue;
-      out.push({
-        version: n.version,
-        view: { id: n.id, kind: "npc", x: n.x, z: n.z, npcId: n.def.id, name: n.def.name, health: n.health, maxHealth: n.maxHealth, level: n.def.stats?.level ?? 1, dead: false },
-      });
-    }
-    for (const g of this.groundItems.values()) {
-      if (!near(g) || (!all && g.ownerId !== undefined && g.ownerId !== viewerId && this.tick < g.publicAtTick)) continue;
-      out.push({ version: g.version, view: { id: g.id, kind: "item", x: g.x, z: g.z, itemId: g.itemId, quantity: g.quantity } });
-    }
-    for (const r of this.resources.values()) {
-      if (!near(r)) continue;
-      out.push({ version: r.version, view: { id: r.id, kind: "resource", x: r.x, z: r.z, resourceId: r.node.id, depleted: r.depletedUntil !== 0 } });
-    }
-    for (const o of this.objects.values()) {
-      if (near(o)) out.push({ version: o.version, view: { id: o.id, kind: "object", x: o.x, z: o.z, type: o.type } });
-    }
+    this.forEachEntityNear(at, viewerId, radius, (e) => out.push({ view: describe(e) as EntityView, version: versionOf(e) }));
     return out;
+  }
+
+  /** Every entity clients may see (players too, unless `players` is false), with its visible version. */
+  forEachShown(players: boolean, fn: (entity: Entity, version: number) => void): void {
+    if (players) for (const p of this.players.values()) if (!p.gone) fn(p, p.publicVersion);
+    for (const n of this.npcs.values()) if (n.deadUntil === 0) fn(n, n.version);
+    for (const g of this.groundItems.values()) if (!g.gone) fn(g, g.version);
+    for (const r of this.resources.values()) fn(r, r.version);
+    for (const o of this.objects.values()) if (!o.gone) fn(o, o.version);
   }
 
   /** Phase 1: every player's queued commands, in arrival order. */
@@ -540,4 +518,23 @@ export function publicPlayer(player: Player): { id: string; kind: "player"; x: n
     combatLevel: player.data.combatLevel,
     running: player.running,
   };
+}
+
+/** What clients see of an entity. */
+export function describe(e: Entity): ReturnType<typeof publicPlayer> | EntityView {
+  if (e instanceof Player) return publicPlayer(e);
+  if ("deadUntil" in e) {
+    return { id: e.id, kind: "npc", x: e.x, z: e.z, npcId: e.def.id, name: e.def.name, health: e.health, maxHealth: e.maxHealth, level: e.def.stats?.level ?? 1, dead: false };
+  }
+  if ("ownerId" in e) return { id: e.id, kind: "item", x: e.x, z: e.z, itemId: e.itemId, quantity: e.quantity };
+  if ("node" in e) return { id: e.id, kind: "resource", x: e.x, z: e.z, resourceId: e.node.id, depleted: e.depletedUntil !== 0 };
+  return { id: e.id, kind: "object", x: e.x, z: e.z, type: e.type };
+}
+
+/** The version of what clients see of an entity, or -1 while it is gone or hidden (a dead NPC). */
+export function versionOf(e: Entity): number {
+  if (e instanceof Player) return e.gone ? -1 : e.publicVersion;
+  if ("deadUntil" in e) return e.deadUntil !== 0 ? -1 : e.version;
+  if ("gone" in e && e.gone) return -1;
+  return e.version;
 }
