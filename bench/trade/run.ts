@@ -41,6 +41,8 @@ import {
   round,
   sleep,
   walkableTiles,
+  endSweep,
+  writeResults,
   type ServerMetricsSnapshot,
 } from "../world-load/common.ts";
 import { ITEMS, type BotsInput, type BotsReport, type FromBots, type ItemId, type PairInput } from "./common.ts";
@@ -445,23 +447,20 @@ for (const d of dbs as Db[]) {
     const r = await runOne(d, n);
     results.push(r);
     process.stdout.write(`${JSON.stringify({ ...r, trades: r.trades && { ...r.trades, completedTradeIds: r.trades.completedTradeIds.length } })}\n`);
-    // Written after every step, so a sweep that dies later keeps what it measured.
-    const doc = {
-      benchmark: "trade",
+    // The trade ids are only needed for the integrity check: the file keeps their count.
+    writeResults(
+      args.out,
+      "trade",
       started,
-      machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, totalMemBytes: os.totalmem(), node: process.version },
-      settings: { seconds, warmupSeconds: warmupMs / 1000, tickMs, saveIntervalS: Number(args["save-interval"]), items: ITEMS },
-      // The trade ids are only needed for the integrity check: the file keeps their count.
-      results: results.map((x) => ({ ...x, trades: x.trades && { ...x.trades, completedTradeIds: x.trades.completedTradeIds.length } })),
-    };
-    fs.mkdirSync(path.dirname(path.resolve(args.out)), { recursive: true });
-    fs.writeFileSync(args.out, `${JSON.stringify(doc, null, 2)}\n`);
+      { seconds, warmupSeconds: warmupMs / 1000, tickMs, saveIntervalS: Number(args["save-interval"]), items: ITEMS },
+      results.map((x) => ({ ...x, trades: x.trades && { ...x.trades, completedTradeIds: x.trades.completedTradeIds.length } })),
+    );
     await sleep(1_000);
   }
 }
 
-process.stderr.write(
-  "\n| db | pairs | trades | trades/s | latency p50 / p99 ms | request / offer / commit p50 ms | tradeError / cancelled / stuck | CPU cores: server / bots / other | tick p50 / p99 ms | integrity (audit rows) |\n|---|---|---|---|---|---|---|---|---|---|\n",
+endSweep(
+  ["db", "pairs", "trades", "trades/s", "latency p50 / p99 ms", "request / offer / commit p50 ms", "tradeError / cancelled / stuck", "CPU cores: server / bots / other", "tick p50 / p99 ms", "integrity (audit rows)"],
+  results.map(summary),
+  results.every((r) => r.ok),
 );
-for (const r of results) process.stderr.write(`${summary(r)}\n`);
-process.exit(results.every((r) => r.ok) ? 0 : 1);

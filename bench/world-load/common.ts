@@ -4,6 +4,7 @@
  */
 import fs from "node:fs";
 import net from "node:net";
+import os from "node:os";
 import path from "node:path";
 import { pino } from "pino";
 import type { CollisionMap } from "../../src/game/map/CollisionMap.ts";
@@ -167,4 +168,21 @@ export async function adminCall(port: number, adminCode: string, method: "GET" |
   });
   if (!res.ok) throw new Error(`${method} ${route}: ${res.status} ${await res.text()}`);
   return res.json();
+}
+
+/**
+ * Writes a sweep's results file: the steps so far, with the machine and the settings. Called after
+ * every step, so a sweep that dies later keeps what it measured.
+ */
+export function writeResults(out: string, benchmark: string, started: string, settings: object, results: object[]): void {
+  const machine = { cpus: os.cpus().length, model: os.cpus()[0]?.model, totalMemBytes: os.totalmem(), node: process.version };
+  fs.mkdirSync(path.dirname(path.resolve(out)), { recursive: true });
+  fs.writeFileSync(out, `${JSON.stringify({ benchmark, started, machine, settings, results }, null, 2)}\n`);
+}
+
+/** Prints the sweep's summary (a markdown table) and exits: 0 when every step went well. */
+export function endSweep(columns: string[], rows: string[], ok: boolean): never {
+  process.stderr.write(`\n| ${columns.join(" | ")} |\n|${columns.map(() => "---").join("|")}|\n`);
+  for (const row of rows) process.stderr.write(`${row}\n`);
+  process.exit(ok ? 0 : 1);
 }

@@ -42,6 +42,8 @@ import {
   type BotsInput,
   type BotsReport,
   type FromBots,
+  endSweep,
+  writeResults,
 } from "./common.ts";
 import { buildCollision, seededRandom } from "../../src/game/world/World.ts";
 
@@ -310,21 +312,12 @@ for (const n of clientCounts) {
   const r = await runOne(n);
   results.push(r);
   process.stdout.write(`${JSON.stringify(r)}\n`);
-  // Written after every step, so a sweep that dies later keeps what it measured.
-  const doc = {
-    benchmark: "world-load",
-    started,
-    machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, totalMemBytes: os.totalmem(), node: process.version },
-    settings: { seconds, rampPerSecond, settleSeconds: settleMs / 1000, tickMs: 600, saveIntervalS: Number(args["save-interval"]), database: "sqlite" },
-    results,
-  };
-  fs.mkdirSync(path.dirname(path.resolve(args.out)), { recursive: true });
-  fs.writeFileSync(args.out, `${JSON.stringify(doc, null, 2)}\n`);
+  writeResults(args.out, "world-load", started, { seconds, rampPerSecond, settleSeconds: settleMs / 1000, tickMs: 600, saveIntervalS: Number(args["save-interval"]), database: "sqlite" }, results);
   await sleep(2_000);
 }
 
-process.stderr.write(
-  "\n| clients | tick p50 / p99 ms | ticks | loop p99 ms | server cores | server RSS MiB | bot cores | KiB/client/s coly / ws | coly move p50 / p99 ms | ws move p50 / p99 ms |\n|---|---|---|---|---|---|---|---|---|---|\n",
+endSweep(
+  ["clients", "tick p50 / p99 ms", "ticks", "loop p99 ms", "server cores", "server RSS MiB", "bot cores", "KiB/client/s coly / ws", "coly move p50 / p99 ms", "ws move p50 / p99 ms"],
+  results.map(summary),
+  results.every((r) => r.ok),
 );
-for (const r of results) process.stderr.write(`${summary(r)}\n`);
-process.exit(results.every((r) => r.ok) ? 0 : 1);

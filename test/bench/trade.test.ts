@@ -1,11 +1,5 @@
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-
-const ROOT = path.resolve(import.meta.dirname, "..", "..");
-const RUN = path.join(ROOT, "bench", "trade", "run.ts");
+import { runBench } from "../support/bench.ts";
 
 interface Results {
   results: {
@@ -23,34 +17,18 @@ describe("bench/trade (smoke)", function () {
   this.timeout(60_000);
 
   it("runs 2 trading pairs on SQLite for 6 s at a 100 ms tick, and the database adds up afterwards", async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "trade-bench-test-"));
-    const out = path.join(dir, "results.json");
-    try {
-      const child = spawn(process.execPath, [RUN, "--pairs", "2", "--seconds", "6", "--db", "sqlite", "--tick-ms", "100", "--warmup", "2", "--out", out], {
-        cwd: ROOT,
-        stdio: ["ignore", "pipe", "pipe"],
-      });
-      let stderr = "";
-      child.stdout.resume();
-      child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
-      const code = await new Promise<number | null>((resolve) => child.on("exit", (c) => resolve(c)));
-      assert.equal(code, 0, stderr);
-
-      const doc = JSON.parse(fs.readFileSync(out, "utf8")) as Results;
-      const r = doc.results[0]!;
-      assert.equal(r.pairs, 2);
-      assert.ok(r.ok, r.error);
-      assert.ok(r.trades.completed > 0, "trades completed in the window");
-      assert.ok(r.trades.byKind.colyseus.completed > 0 && r.trades.byKind.ws.completed > 0, "both transports traded");
-      assert.ok(r.trades.latencyP50Ms > 0 && r.trades.latencyP50Ms < 5_000, `latency ${r.trades.latencyP50Ms} ms`);
-      assert.equal(r.trades.stuck, 0);
-      assert.equal(r.server.exit.code, 0, "the server shut down cleanly");
-      assert.ok(r.integrity.ok, r.integrity.problems.join("; "));
-      assert.deepEqual(r.integrity.stored, r.integrity.seeded);
-      assert.equal(r.integrity.auditRows, r.integrity.botsCompleted);
-      assert.equal(r.integrity.auditRows, r.trades.completedTradeIds);
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+    const doc = await runBench<Results>("trade", ["--pairs", "2", "--seconds", "6", "--db", "sqlite", "--tick-ms", "100", "--warmup", "2"]);
+    const r = doc.results[0]!;
+    assert.equal(r.pairs, 2);
+    assert.ok(r.ok, r.error);
+    assert.ok(r.trades.completed > 0, "trades completed in the window");
+    assert.ok(r.trades.byKind.colyseus.completed > 0 && r.trades.byKind.ws.completed > 0, "both transports traded");
+    assert.ok(r.trades.latencyP50Ms > 0 && r.trades.latencyP50Ms < 5_000, `latency ${r.trades.latencyP50Ms} ms`);
+    assert.equal(r.trades.stuck, 0);
+    assert.equal(r.server.exit.code, 0, "the server shut down cleanly");
+    assert.ok(r.integrity.ok, r.integrity.problems.join("; "));
+    assert.deepEqual(r.integrity.stored, r.integrity.seeded);
+    assert.equal(r.integrity.auditRows, r.integrity.botsCompleted);
+    assert.equal(r.integrity.auditRows, r.trades.completedTradeIds);
   });
 });

@@ -1,11 +1,5 @@
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-
-const ROOT = path.resolve(import.meta.dirname, "..", "..");
-const RUN = path.join(ROOT, "bench", "world-load", "run.ts");
+import { runBench } from "../support/bench.ts";
 
 interface KindReport {
   connected: number;
@@ -28,35 +22,19 @@ describe("bench/world-load (smoke)", function () {
   this.timeout(90_000);
 
   it("runs 10 bots of both kinds for 8 s and reports ticks, bytes and move latencies", async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "world-load-test-"));
-    const out = path.join(dir, "results.json");
-    try {
-      const child = spawn(process.execPath, [RUN, "--clients", "10", "--seconds", "8", "--settle", "2", "--out", out], {
-        cwd: ROOT,
-        stdio: ["ignore", "pipe", "pipe"],
-      });
-      let stderr = "";
-      child.stdout.resume();
-      child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
-      const code = await new Promise<number | null>((resolve) => child.on("exit", (c) => resolve(c)));
-      assert.equal(code, 0, stderr);
-
-      const doc = JSON.parse(fs.readFileSync(out, "utf8")) as Results;
-      const r = doc.results[0]!;
-      assert.equal(r.clients, 10);
-      assert.ok(r.ok, r.error);
-      assert.ok(r.server.metrics.ticks.count > 0, "the server ticked during the window");
-      assert.equal(r.server.metrics.players, 10);
-      assert.equal(r.server.exit.code, 0, "the server shut down cleanly");
-      for (const kind of ["colyseus", "ws"] as const) {
-        const k = r.bots[kind];
-        assert.equal(k.connected, 5, `${kind} bots connected`);
-        assert.ok(k.latencySamples > 0, `${kind} bots timed some moves`);
-        assert.ok(k.latencyP50Ms > 0 && k.latencyP50Ms < 5_000, `${kind} latency ${k.latencyP50Ms} ms`);
-        assert.ok(k.wireBytesPerClientPerS > 0, `${kind} bots received bytes`);
-      }
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
+    const doc = await runBench<Results>("world-load", ["--clients", "10", "--seconds", "8", "--settle", "2"]);
+    const r = doc.results[0]!;
+    assert.equal(r.clients, 10);
+    assert.ok(r.ok, r.error);
+    assert.ok(r.server.metrics.ticks.count > 0, "the server ticked during the window");
+    assert.equal(r.server.metrics.players, 10);
+    assert.equal(r.server.exit.code, 0, "the server shut down cleanly");
+    for (const kind of ["colyseus", "ws"] as const) {
+      const k = r.bots[kind];
+      assert.equal(k.connected, 5, `${kind} bots connected`);
+      assert.ok(k.latencySamples > 0, `${kind} bots timed some moves`);
+      assert.ok(k.latencyP50Ms > 0 && k.latencyP50Ms < 5_000, `${kind} latency ${k.latencyP50Ms} ms`);
+      assert.ok(k.wireBytesPerClientPerS > 0, `${kind} bots received bytes`);
     }
   });
 });
