@@ -4,7 +4,7 @@
  * item takes that many of it from the inventory; a withdrawal must fit whole (no partial
  * withdrawals, no overflow), else nothing moves.
  */
-import { transact } from "./inventory.ts";
+import { giveItem, transact } from "./inventory.ts";
 import { invError, SERVICE_RANGE, tradeLock, within } from "./rules.ts";
 import type { Player } from "./world/Player.ts";
 import type { HandlerResult, World } from "./world/World.ts";
@@ -36,7 +36,7 @@ export function withdraw(world: World, player: Player, data: { itemId: string; q
   if (!world.content.hasItem(data.itemId)) return { code: "INVALID_ITEM", message: `unknown item "${data.itemId}"` };
   const r = transact(player, world.content, (tx) => {
     tx.bank.remove(data.itemId, data.quantity);
-    tx.inv.add(data.itemId, data.quantity);
+    giveItem(tx, data.itemId, data.quantity);
   });
   return r.ok ? undefined : invError(r.error);
 }

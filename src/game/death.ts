@@ -12,6 +12,7 @@
  * A player killed while its trade's swap is being stored dies when the trade has ended (stored or
  * rolled back), with the inventory it holds then: the death is never skipped.
  */
+import { randomUUID } from "node:crypto";
 import { spawnGroundItem } from "./groundItems.ts";
 import { transact } from "./inventory.ts";
 import type { Player } from "./world/Player.ts";
@@ -39,7 +40,8 @@ export function killPlayer(world: World, player: Player, killedBy: string | null
   const dropped = r.ok ? r.value : [];
   for (const stack of dropped) spawnGroundItem(world, stack.itemId, stack.quantity, at, player.id);
   player.pendingDeaths.push({
-    id: `${player.id}:${world.tick}`,
+    // Unique across restarts (the tick counter starts again at 0): the id is the death's lock row.
+    id: randomUUID(),
     x: at.x,
     z: at.z,
     killedBy,

@@ -4,7 +4,7 @@
  * is decided within a tick in player order, so of two players picking up one item in the same
  * tick exactly one gets it. Ground items live in memory only, as in RuneScape.
  */
-import { transact } from "./inventory.ts";
+import { giveItem, transact } from "./inventory.ts";
 import { invError, tradeLock } from "./rules.ts";
 import type { GroundItem } from "./world/entities.ts";
 import type { Player } from "./world/Player.ts";
@@ -44,6 +44,15 @@ export function dropSlot(world: World, player: Player, slot: number): HandlerRes
   const r = transact(player, world.content, (tx) => tx.inv.removeFromSlot(slot));
   if (!r.ok) return invError(r.error);
   spawnGroundItem(world, r.value.itemId, r.value.quantity, player, player.id);
+  savedDrop(world, player);
+}
+
+/**
+ * A drop is stored at once, not at the next autosave: once the item is public someone else may
+ * take it and be saved, and a crash must not bring it back to the dropper as well.
+ */
+function savedDrop(world: World, player: Player): void {
+  world.requestSave(player);
 }
 
 /** Drops every slot (or every slot of one item), at most {@link DROP_ALL_LIMIT}. */
@@ -55,13 +64,15 @@ export function dropAll(world: World, player: Player, itemId: string | undefined
   const r = transact(player, world.content, (tx) => slots.map((slot) => tx.inv.removeFromSlot(slot)));
   if (!r.ok) return invError(r.error);
   for (const stack of r.value) spawnGroundItem(world, stack.itemId, stack.quantity, player, player.id);
+  savedDrop(world, player);
 }
 
 /** Takes a ground item the player stands on; false when it is gone (someone was first). */
 export function takeGroundItem(world: World, player: Player, id: string): HandlerResult {
   const item = world.groundItems.get(id);
   if (item === undefined || !visibleTo(world, item, player.id)) return { code: "ITEM_GONE", message: "that item is gone" };
-  const r = transact(player, world.content, (tx) => tx.inv.add(item.itemId, item.quantity));
+  // Coins go to the balance, like every other way of getting coins.
+  const r = transact(player, world.content, (tx) => giveItem(tx, item.itemId, item.quantity));
   if (!r.ok) return invError(r.error);
   world.groundItems.delete(id);
   item.gone = true;

@@ -5,7 +5,7 @@
  * without buyback refuse). Stock restocks by one every `restockTime` seconds toward its level.
  */
 import type { StoreDef } from "../manifests/schemas/misc.ts";
-import { MAX_STACK, transact } from "./inventory.ts";
+import { giveItem, MAX_STACK, transact } from "./inventory.ts";
 import { invError, SERVICE_RANGE, tradeLock, within } from "./rules.ts";
 import type { Player } from "./world/Player.ts";
 import { TICK_MS, type HandlerResult, type World } from "./world/World.ts";
@@ -34,6 +34,8 @@ export class StoreStock {
         this.lastRestock.set(k, since + gained * every);
       }
     }
+    // Full again: the restock clock starts over at the next purchase (`take`), not from the old one.
+    if (current >= entry.stockQuantity) this.lastRestock.delete(k);
     this.stock.set(k, current);
     return current;
   }
@@ -67,7 +69,7 @@ export function buy(world: World, stock: StoreStock, player: Player, data: { sto
   if (player.data.coins < cost) return { code: "NOT_ENOUGH_COINS", message: `that costs ${cost} coins` };
   const r = transact(player, world.content, (tx) => {
     tx.coins -= cost;
-    tx.inv.add(data.itemId, data.quantity);
+    giveItem(tx, data.itemId, data.quantity);
   });
   if (!r.ok) return invError(r.error);
   stock.take(store, data.itemId, data.quantity, world.tick);

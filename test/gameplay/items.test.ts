@@ -198,7 +198,56 @@ describe("stores", () => {
   });
 });
 
+describe("stores: restocking after a full stock", () => {
+  it("counts the restock time from the next purchase, not from before the stock was full again", async () => {
+    const g = await gameWorld();
+    const p = g.add({ ...STORE, coins: 10_000 });
+    const store = g.world.content.stores.get("brackenford_general")!;
+    const entry = store.items.find((i) => i.itemId === "fly_fishing_rod")!;
+    const every = Math.round((entry.restockTime * 1000) / 600);
+    g.send(p, "store:buy", { storeId: store.id, itemId: "fly_fishing_rod", quantity: 1 });
+    g.tick(every + 1);
+    // Restocked: the store sees it full (this asks for one more than it has), then it stays full a long time.
+    g.send(p, "store:buy", { storeId: store.id, itemId: "fly_fishing_rod", quantity: entry.stockQuantity + 1 });
+    g.tick(every * entry.stockQuantity * 5);
+    g.send(p, "store:buy", { storeId: store.id, itemId: "fly_fishing_rod", quantity: entry.stockQuantity });
+    g.tick();
+    assert.equal(count(p, "fly_fishing_rod"), 1 + entry.stockQuantity);
+    g.send(p, "store:buy", { storeId: store.id, itemId: "fly_fishing_rod", quantity: 1 });
+    g.tick();
+    assert.deepEqual(g.errors(p).map((e) => e.code), ["OUT_OF_STOCK", "OUT_OF_STOCK"], "sold out until a restock interval has passed");
+  });
+});
+
 describe("ground items", () => {
+  it("puts picked-up coins in the coin balance, like every other way of getting coins", async () => {
+    const g = await gameWorld();
+    const p = g.add({ x: 0, z: 1, coins: 5 });
+    const { spawnGroundItem } = await import("../../src/game/groundItems.ts");
+    const item = spawnGroundItem(g.world, "coins", 40, { x: 0, z: 1 }, p.id);
+    g.send(p, "player:action", { action: "pickup", targetId: item.id });
+    g.tick();
+    assert.deepEqual(g.errors(p), []);
+    assert.equal(p.data.coins, 45);
+    assert.equal(count(p, "coins"), 0, "no coins item in the inventory");
+  });
+
+  it("stores a drop at once, not at the next autosave", async () => {
+    const g = await gameWorld();
+    const saved: string[] = [];
+    (g.world as unknown as { onSave: (s: { characterId: string }[]) => void }).onSave = (snaps) => saved.push(...snaps.map((x) => x.characterId));
+    const p = g.add({ x: 0, z: 1 }, [{ itemId: "logs", quantity: 1 }, { itemId: "logs", quantity: 1 }]);
+    g.tick();
+    saved.length = 0;
+    g.send(p, "player:action", { action: "drop", slot: 0 });
+    g.tick();
+    assert.deepEqual(saved, [p.id], "drop");
+    saved.length = 0;
+    g.send(p, "player:action", { action: "dropAll" });
+    g.tick();
+    assert.deepEqual(saved, [p.id], "dropAll");
+  });
+
   it("drops an item and picks it up again", async () => {
     const g = await gameWorld();
     const p = g.add({ x: 0, z: 1 }, [{ itemId: "logs", quantity: 1 }]);
