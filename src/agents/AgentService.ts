@@ -118,6 +118,7 @@ export class AgentService {
 
   async remove(agent: IAgentMapping): Promise<void> {
     await this.db.em().nativeDelete(AgentMapping, { agentId: agent.agentId });
+    this.world.revokeAgent(agent.agentId, agent.characterId);
   }
 
   /** 404 unknown agent; 403 unless the owner's account (not another agent), the agent itself, or an admin. */

@@ -12,6 +12,7 @@
  *   save when a player leaves, and a full save at shutdown. A player is only loaded after its last
  *   save has completed.
  */
+import { CLOSE_NOT_AUTHENTICATED } from "../ws/WsGateway.ts";
 import { validateEvent } from "../game/events.ts";
 import type { Player } from "../game/world/Player.ts";
 import { snapshot, type World } from "../game/world/World.ts";
@@ -152,6 +153,24 @@ export class WorldService {
       player.syncDue = true;
       return player;
     });
+  }
+
+  /**
+   * A deleted agent's live session ends at once (its tokens stop working at the next
+   * authentication, but a socket that is already open would otherwise go on): `error`
+   * NOT_AUTHENTICATED, close 4001, and the character logs out. A Colyseus client cannot come back
+   * through its reconnection window, because the connection no longer controls the character.
+   */
+  revokeAgent(agentId: string, characterId: string): void {
+    const conn = this.connections.get(characterId);
+    if (conn === undefined || conn.principal?.agentId !== agentId) return;
+    this.detach(characterId, conn, "logout");
+    try {
+      conn.send("error", { code: "NOT_AUTHENTICATED", message: "this agent was deleted" });
+      conn.close(CLOSE_NOT_AUTHENTICATED, "agent deleted");
+    } catch (err) {
+      this.logger.debug({ err }, "closing a revoked agent's connection failed (already gone)");
+    }
   }
 
   private firstPlayerOf(accountId: string): Player | undefined {

@@ -8,6 +8,7 @@ import { ROUTES } from "../../src/http/openapi.ts";
 import { MAX_CHARACTERS_PER_ACCOUNT } from "../../src/http/routes/api.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 import { WorldTestClient } from "../support/colyseusClient.ts";
+import { until } from "../support/until.ts";
 import { WsTestClient } from "../support/wsClient.ts";
 
 interface Reply {
@@ -421,6 +422,32 @@ describe("REST API: agents", () => {
     assert.equal((await call(t, "GET", `/api/characters/${owner.characterId}/skills`, made.body.token)).status, 401);
     assert.equal((await call(t, "GET", `/api/characters/${owner.characterId}/skills`, second.body.token)).status, 401);
   });
+
+  for (const transport of ["ws", "colyseus"] as const) {
+    it(`ends a deleted agent's open ${transport} session at once (not only its later requests)`, async () => {
+      const made = await call(t, "POST", "/api/agent", owner.token, { characterId: owner.characterId, name: `live-${transport}` });
+      assert.equal(made.status, 201, JSON.stringify(made.body));
+      const token = String(made.body.token);
+      let closed: () => Promise<number>;
+      if (transport === "ws") {
+        const ws = await WsTestClient.connect(`${t.wsUrl}?token=${token}`);
+        await ws.next("welcome");
+        closed = async () => {
+          const err = await ws.next("error");
+          assert.equal(err.code, "NOT_AUTHENTICATED");
+          return (await ws.waitClosed()).code;
+        };
+      } else {
+        const c = await WorldTestClient.join(t.baseUrl, { token });
+        await c.next("welcome");
+        closed = () => new Promise<number>((resolve) => c.room.onLeave((code: number) => resolve(code)));
+      }
+      const waiting = closed();
+      assert.equal((await call(t, "DELETE", `/api/agent/${made.body.agent.agentId}`, owner.token)).status, 200);
+      assert.equal(await waiting, 4001);
+      await until(() => (t.server.world.connectionOf(owner.characterId) === undefined ? true : undefined), "the character has no session any more");
+    });
+  }
 });
 
 describe("REST API: voice", () => {

@@ -8,6 +8,7 @@ import { CLOSE_REPLACED } from "../../src/sessions/WorldService.ts";
 import { CLOSE_RATE_LIMITED, MESSAGES_PER_SECOND } from "../../src/sessions/inputLimiter.ts";
 import { WorldTestClient } from "../support/colyseusClient.ts";
 import { forEachDialect } from "../support/dialects.ts";
+import { until } from "../support/until.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 import { makeWorldDir } from "../support/world.ts";
 import { WsTestClient } from "../support/wsClient.ts";
@@ -26,16 +27,6 @@ function wsView(c: WsTestClient): Map<string, Entity> {
     for (const id of (e.data.removed as string[]) ?? []) seen.delete(id);
   }
   return seen;
-}
-
-async function until<T>(probe: () => T | undefined, what: string, timeoutMs = 5_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = probe();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(20);
-  }
 }
 
 /** A walkable tile reachable from the spawn, exactly `distance` tiles away from it. */
