@@ -188,11 +188,9 @@ export class AgentService {
   }
 
   async stop(agent: IAgentMapping): Promise<void> {
-    // Cancel the current path in the tick, like any command for this player.
-    this.world.world.enqueueCommand(agent.characterId, (player) => {
-      player.path = [];
-      player.running = false;
-    });
+    // The game's own stop action, queued like any input of this player: path, running and the
+    // current action (a gathering or a fight) all end.
+    this.world.world.enqueue(agent.characterId, "player:action", { action: "stop" });
     await this.save(agent, { goal: null, goalsPaused: true });
   }
 

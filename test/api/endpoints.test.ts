@@ -360,6 +360,7 @@ describe("REST API: agents", () => {
     await sleep(150);
     const player = t.server.world.world.players.get(owner.characterId)!;
     assert.equal(player.path.length, 0, "the path was cancelled");
+    assert.equal(player.action, undefined, "no current action either");
     const auto = await call(t, "POST", `/api/agents/${agentId}/goal`, agentToken, { type: "explore", source: "autonomous" });
     assert.equal(auto.status, 409);
     assert.equal(auto.body.error.code, "GOALS_PAUSED");
