@@ -108,6 +108,12 @@ export class TokenService {
     if (typeof payload.sub !== "string" || payload.sub === "" || (role !== "player" && role !== "admin")) {
       throw new TokenError("invalid service token: bad claims");
     }
+    if (typeof payload.exp !== "number") throw new TokenError("invalid service token: no expiry");
+    // Anonymous identities exist only in anonymous mode (no identity provider): one minted by a
+    // server in that mode with the same secret (a staging copy) is no identity here.
+    if (payload.anon === true && this.settings.idp.appId !== undefined) {
+      throw new TokenError("anonymous tokens are not accepted: an identity provider is configured");
+    }
     const principal: Principal = { accountId: payload.sub, role, anonymous: payload.anon === true, source: "service" };
     if (typeof payload.cid === "string") principal.characterId = payload.cid;
     if (typeof payload.agt === "string") principal.agentId = payload.agt;
@@ -143,6 +149,8 @@ export class TokenService {
       throw new TokenError(`invalid identity-provider token: ${(err as Error).message}`);
     }
     if (typeof payload.sub !== "string" || payload.sub === "") throw new TokenError("invalid identity-provider token: no subject");
+    // jsonwebtoken checks `exp` only when it is there: a token without one would never expire.
+    if (typeof payload.exp !== "number") throw new TokenError("invalid identity-provider token: no expiry");
     return { accountId: `idp:${payload.sub}`, role: "player", anonymous: false, source: "idp", idpSubject: payload.sub };
   }
 }

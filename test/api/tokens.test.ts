@@ -9,11 +9,13 @@ import { startTestServer, type TestServer } from "../support/server.ts";
 const get = (t: TestServer, token?: string) =>
   fetch(`${t.baseUrl}/api/v1/player`, { headers: token === undefined ? {} : { Authorization: `Bearer ${token}` } });
 
+const SERVICE_SECRET = "service-secret-".repeat(4);
+
 describe("tokens", () => {
   describe("with an identity provider (shared secret)", () => {
     let t: TestServer;
     before(async () => {
-      t = await startTestServer({ PUBLIC_IDP_APP_ID: "the-app", IDP_APP_SECRET: "idp-secret" });
+      t = await startTestServer({ PUBLIC_IDP_APP_ID: "the-app", IDP_APP_SECRET: "idp-secret", JWT_SECRET: SERVICE_SECRET });
     });
     after(() => t.close());
     const idp = (claims: object, opts: jwt.SignOptions = {}, secret = "idp-secret") =>
@@ -34,6 +36,9 @@ describe("tokens", () => {
       ["a service token with a wrong key", () => jwt.sign({ sub: "x", role: "admin" }, "guess", { algorithm: "HS256", issuer: "rs-world-server" })],
       ["an expired service token", () => t.server.tokens.signServiceToken({ accountId: "x" }, -5)],
       ["garbage", () => "not-a-jwt"],
+      ["a provider token without an expiry", () => jwt.sign({ sub: "user-77" }, "idp-secret", { algorithm: "HS256", audience: "the-app" })],
+      ["a service token without an expiry", () => jwt.sign({ sub: "x", role: "player" }, SERVICE_SECRET, { algorithm: "HS256", issuer: "rs-world-server" })],
+      ["an anonymous token (minted by a server in anonymous mode with the same secret)", () => t.server.tokens.signServiceToken({ accountId: "anon-x", anonymous: true }, 600)],
     ] as const) {
       it(`refuses ${what} with 401`, async () => {
         const res = await get(t, token());
