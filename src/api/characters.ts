@@ -15,20 +15,19 @@ export interface CharacterView {
 }
 
 /**
- * 404 for an unknown character; 403 for another account's (admins may read any) or, with an
- * agent token, for any character but the agent's own.
+ * 404 for an unknown character; 403 for another account's or, with an agent token, for any
+ * character but the agent's own. `read`: admins may read any character; `act` (deleting it,
+ * speaking as it): only its own account may.
  */
-export async function accessCharacter(db: Database, world: WorldService, principal: Principal, characterId: string): Promise<CharacterView> {
+export async function accessCharacter(db: Database, world: WorldService, principal: Principal, characterId: string, mode: "read" | "act" = "read"): Promise<CharacterView> {
   const live = world.world.players.get(characterId);
-  const accountId = live?.data.accountId ?? (await findCharacter(db, characterId))?.accountId;
+  const row = live === undefined ? await findCharacter(db, characterId) : undefined;
+  const accountId = live?.data.accountId ?? row?.accountId;
   if (accountId === undefined) throw new NotFoundError(`no character ${characterId}`);
   if (principal.characterId !== undefined && principal.characterId !== characterId) {
     throw new ForbiddenError("this token is scoped to another character");
   }
-  if (accountId !== principal.accountId && principal.role !== "admin") throw new ForbiddenError("that character belongs to another account");
+  if (accountId !== principal.accountId && !(mode === "read" && principal.role === "admin")) throw new ForbiddenError("that character belongs to another account");
   if (live !== undefined) return { data: live.data, online: world.connectionOf(characterId) !== undefined };
-  const em = db.em();
-  const row = await findCharacter(db, characterId);
-  if (row === null) throw new NotFoundError(`no character ${characterId}`);
-  return { data: await loadData(em, row), online: false };
+  return { data: await loadData(db.em(), row!), online: false };
 }

@@ -480,6 +480,9 @@ describe("REST API: voice", () => {
       assert.ok(claims.exp! - claims.iat! <= 3600);
       const other = await account(t, "Other Voice");
       assert.equal((await call(t, "POST", "/api/voice/token", other.token, { characterId: acc.characterId })).status, 403);
+      // Admins may read any character, but not speak as one.
+      const admin = t.server.tokens.signServiceToken({ accountId: "ops-admin", role: "admin" }, 60);
+      assert.equal((await call(t, "POST", "/api/voice/token", admin, { characterId: acc.characterId })).status, 403);
       assert.equal((await call(t, "POST", "/api/voice/token", acc.token, { characterId: 7 })).status, 400);
     } finally {
       await t.close();

@@ -170,7 +170,7 @@ export function apiRoutes({ db, world, content, auth, tickMs }: ApiDeps): Router
   router.delete("/api/character/:characterId", auth, async (req, res) => {
     const p = accountScope(req);
     const id = String(req.params.characterId);
-    await accessCharacter(db, world, { ...p, role: "player" }, id);
+    await accessCharacter(db, world, p, id, "act");
     if (world.world.players.has(id)) throw new HttpError(409, "CHARACTER_ONLINE", "log the character out before deleting it");
     await deleteCharacter(db, id);
     res.json({ success: true, deleted: id });

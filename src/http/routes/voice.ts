@@ -26,7 +26,7 @@ export function voiceRoutes(deps: { config: Config; db: Database; world: WorldSe
     const body = parseBody(z.strictObject({ characterId: z.string().min(1).max(64).optional() }), req.body);
     const characterId = body.characterId ?? p.characterId ?? (await listCharacters(deps.db, p.accountId))[0]?.id;
     if (characterId === undefined) throw new NotFoundError("this account has no character yet");
-    const { data } = await accessCharacter(deps.db, deps.world, p, characterId);
+    const { data } = await accessCharacter(deps.db, deps.world, p, characterId, "act");
     const area = deps.content.areas.find((a) => data.x >= a.bounds.minX && data.x <= a.bounds.maxX && data.z >= a.bounds.minZ && data.z <= a.bounds.maxZ);
     const room = `area-${area?.id ?? "wilderness"}`;
     const token = jwt.sign(
