@@ -279,6 +279,13 @@ describe("REST API: agents", () => {
     const other = await call(t, "POST", "/api/character", owner.token, { name: "Owner Alt" });
     assert.equal((await call(t, "GET", `/api/characters/${other.body.character.id}/skills`, agentToken)).status, 403);
     assert.equal((await call(t, "GET", "/api/character", agentToken)).status, 403, "no account management");
+    const me = await call(t, "GET", "/api/v1/player", agentToken);
+    assert.equal(me.body.player.characterId, owner.characterId);
+    assert.deepEqual(
+      me.body.characters.map((c: { id?: string; characterId?: string }) => c.id ?? c.characterId),
+      [owner.characterId],
+      "the account's other characters are not listed to an agent",
+    );
     assert.equal((await call(t, "POST", "/api/agent", agentToken, { characterId: owner.characterId })).status, 403);
     // In the world too: the token cannot name its account's other character, on either transport.
     const ws = await WsTestClient.connect(`${t.wsUrl}?token=${agentToken}&characterId=${other.body.character.id}`);

@@ -74,7 +74,8 @@ export function apiRoutes({ db, world, content, auth, tickMs }: ApiDeps): Router
   const summary = (c: CharacterSummary) => ({ ...c, online: world.connectionOf(c.id) !== undefined });
 
   async function currentPlayer(p: Principal) {
-    const characters = await listCharacters(db, p.accountId);
+    // A token scoped to one character (an agent's) sees that character only, not the account's others.
+    const characters = (await listCharacters(db, p.accountId)).filter((c) => p.characterId === undefined || c.id === p.characterId);
     const id = p.characterId ?? characters[0]?.id;
     if (id === undefined) return { characters, player: null };
     const { data, online } = await accessCharacter(db, world, p, id);
