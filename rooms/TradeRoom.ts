@@ -74,6 +74,8 @@ export class TradeRoom extends Room<{ state: TradeState; client: TradeClient }> 
       return p !== undefined && p.data.accountId === principal?.accountId && (principal.characterId === undefined || principal.characterId === id);
     });
     if (playerId === undefined) throw new ServerError(403, "you are not part of this trade");
+    // Two seats, one per participant: a second connection of the same player would lock the partner out.
+    if (this.clients.some((c) => c !== client && c.userData?.playerId === playerId)) throw new ServerError(409, "you are already in this trade room");
     client.userData = { playerId, limiter: new InputLimiter() };
   }
 

@@ -27,6 +27,7 @@ describe("TradeRoom (Colyseus)", function () {
     ann.sdk.auth.token = String(annWelcome.token);
     ben.sdk.auth.token = String(benWelcome.token);
     const annRoom: Room = await ann.sdk.joinById(tradeId);
+    await assert.rejects(ann.sdk.joinById(tradeId), "a participant holds one seat, not both");
     const benRoom: Room = await ben.sdk.joinById(tradeId);
     const state = (r: Room) => (r.state as { toJSON(): { tradeId: string; screen: string; a: { playerId: string; items: { itemId: string }[] } } }).toJSON();
     assert.equal(state(annRoom).tradeId, tradeId);
