@@ -10,6 +10,9 @@ import type { PlayerData } from "../game/world/Player.ts";
 import type { Logger } from "../logger.ts";
 import { savePlayers } from "../persistence/players.ts";
 
+/** After a failed save, the next attempt waits 100 ms, doubling up to this. */
+export const MAX_RETRY_DELAY_MS = 5_000;
+
 export class Saver {
   private readonly db: Database;
   private readonly logger: Logger;
@@ -19,6 +22,8 @@ export class Saver {
   private running: Promise<void> | undefined;
   /** Woken whenever a batch ends (stored or failed) and when a drain stops. */
   private batchWaiters: (() => void)[] = [];
+  /** Failed attempts in a row (a database outage): waiters retry with a growing pause, not in a tight loop. */
+  private failures = 0;
 
   constructor(db: Database, logger: Logger) {
     this.db = db;
@@ -52,11 +57,13 @@ export class Saver {
           const newer = this.pending.get(s.characterId);
           this.pending.set(s.characterId, newer === undefined ? s : merge(s, newer));
         }
-        this.logger.error({ err, players: batch.length }, "saving players failed; will retry");
+        this.failures++;
+        this.logger.error({ err, players: batch.length, failures: this.failures }, "saving players failed; will retry");
         this.inFlight.clear();
         this.inFlightAccounts.clear();
         return; // the waiters wake once `running` is cleared, so their retry starts a new drain
       }
+      this.failures = 0;
       this.inFlight.clear();
       this.inFlightAccounts.clear();
       this.wakeBatchWaiters();
@@ -79,6 +86,7 @@ export class Saver {
 
   private async waitWhile(busy: () => boolean): Promise<void> {
     while (busy()) {
+      if (this.failures > 0) await new Promise((r) => setTimeout(r, Math.min(MAX_RETRY_DELAY_MS, 100 * 2 ** (this.failures - 1))));
       const batchEnded = new Promise<void>((resolve) => this.batchWaiters.push(resolve));
       void this.flush();
       await batchEnded;

@@ -51,4 +51,30 @@ forEachDialect("background saving", (ctx) => {
       await saver.settled(b.characterId);
     }
   });
+
+  it("retries a failing database with a growing pause, not in a tight loop, and stores the save once it is back", async function () {
+    this.timeout(15_000);
+    const content = await bundledContent();
+    const c = await createCharacter(db, content, `saver-flaky-${ctx.dialect}-${Date.now()}`);
+    let down = true;
+    let attempts = 0;
+    const flaky = Object.create(db) as Database;
+    flaky.em = () => {
+      if (down) {
+        attempts++;
+        throw new Error("the database is down");
+      }
+      return db.em();
+    };
+    const saver = new Saver(flaky, pino({ level: "silent" }));
+    saver.enqueue([{ ...c, x: 3, z: 4 }]);
+    const settled = saver.settled(c.characterId);
+    await new Promise((r) => setTimeout(r, 1_000));
+    // 0, 100, 300, 700 ms: a handful of attempts in a second, not thousands.
+    assert.ok(attempts >= 2 && attempts <= 6, `${attempts} attempts in a second`);
+    down = false;
+    await settled;
+    const stored = await loadOrCreatePlayer(db, content, { accountId: c.accountId, characterId: c.characterId });
+    assert.deepEqual([stored.x, stored.z], [3, 4]);
+  });
 });
