@@ -20,6 +20,7 @@ import { PlayerLoadError } from "../src/persistence/players.ts";
 import { EntityState, EquippedState, ItemSlotState, PlayerState, SkillState, TAG_OWNER, WorldState } from "../schema/WorldState.ts";
 import type { EntityView } from "../src/game/world/entities.ts";
 import { Interest } from "../src/game/world/Interest.ts";
+import { indexVisibleChanges } from "./visibleChanges.ts";
 
 /** The shared per-patch buffer grows past its default with a few hundred views; start large. */
 Encoder.BUFFER_SIZE = 512 * 1024;
@@ -148,6 +149,10 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
   override onCreate(options: { createKey?: unknown }): void {
     if (options?.createKey !== this.services.createKey) throw new ServerError(403, "rooms are created by the server");
     const { service } = this.services;
+    // Each client's patch walks only the changed trees its view may see (see visibleChanges.ts).
+    const encoder = (this as unknown as { _serializer: { encoder?: Encoder } })._serializer.encoder;
+    if (encoder === undefined) throw new Error("WorldRoom: the schema serializer has no encoder");
+    indexVisibleChanges(encoder);
     for (const p of service.world.players.values()) this.addSchema(p);
     service.onPlayerAdded = (p) => this.addSchema(p);
     service.onPlayerRemoved = (p) => this.removeSchema(p);

@@ -1,0 +1,135 @@
+/**
+ * Per-view patch encoding in time proportional to what each view sees.
+ *
+ * `Encoder.encodeView` walks the whole queue of changed trees once per view and drops the ones the
+ * view cannot see: with V views and C changed trees that is V × C visibility checks per patch
+ * (1,000 players, half of them walking: ~500 views × ~600 trees, the largest single cost of a
+ * tick). A tree's visibility is a bitmap indexed by view id (`ChangeTree.visibleViews`), so one
+ * pass over the queue can hand every changed tree to exactly the views that may see it.
+ *
+ * {@link indexVisibleChanges} wraps an encoder: the first `encodeView` after the shared pass builds,
+ * from one walk of the queue, a sub-queue per view (same order), and each `encodeView` then walks
+ * its own sub-queue instead of the whole one. The encoder still applies its own visibility check
+ * and field filters to every tree it is given, so the output is byte-for-byte the same as long as
+ * the sub-queue holds every tree the view could see: trees with the view's bit set, and trees whose
+ * visibility comes from a parent (`isVisibilitySharedWithParent`, resolved lazily by the encoder)
+ * when the view sees that parent, its chain upwards, or one of its filtered extra parents.
+ * `test/world/visibleChanges.test.ts` checks the equality against the unwrapped encoder.
+ */
+import { $changes, type Encoder, type StateView } from "@colyseus/schema";
+
+/** The parts of @colyseus/schema's internals this relies on (0.18 / schema 5). */
+interface Tree {
+  visibleViews: number[] | undefined;
+  readonly isVisibilitySharedWithParent: boolean;
+  readonly isFiltered: boolean;
+  readonly parent: { [$changes]: Tree } | undefined;
+  extraParents: { ref: { [$changes]: Tree }; next: unknown } | undefined;
+}
+interface QueueNode {
+  changeTree: Tree;
+  next: QueueNode | undefined;
+}
+interface Queue {
+  next: QueueNode | undefined;
+  tail: QueueNode | undefined;
+  nextPosition: number;
+}
+interface Internals {
+  root: { changes: Queue };
+  encode(it: { offset: number }, view?: StateView, buffer?: Uint8Array, initialOffset?: number): Uint8Array;
+  encodeView(view: StateView, sharedOffset: number, it: { offset: number }, bytes?: Uint8Array): Uint8Array;
+  discardChanges(): void;
+}
+
+/** ORs into `out` the bitmap of views that may see `tree` (its own, and its visibility parents'). */
+function orViews(tree: Tree, out: number[], depth: number): void {
+  const own = tree.visibleViews;
+  if (own !== undefined) for (let w = 0; w < own.length; w++) out[w] = (out[w] ?? 0) | own[w]!;
+  if (!tree.isVisibilitySharedWithParent || depth > 64) return;
+  const parent = tree.parent?.[$changes];
+  if (parent !== undefined) orViews(parent, out, depth + 1);
+  for (let e = tree.extraParents; e !== undefined; e = e.next as Tree["extraParents"]) {
+    const extra = e.ref[$changes];
+    if (extra.isFiltered) orViews(extra, out, depth + 1);
+  }
+}
+
+/** Makes `encoder.encodeView` walk only the changed trees each view may see (see the file comment). */
+export function indexVisibleChanges(encoder: Encoder): void {
+  const enc = encoder as unknown as Internals;
+  const encodeView = enc.encodeView.bind(enc);
+  const encode = enc.encode.bind(enc);
+  const discardChanges = enc.discardChanges.bind(enc);
+  /** Per view id: its sub-queue of this patch. Reused across patches (the nodes too). */
+  const queues: Queue[] = [];
+  const builtAt: number[] = [];
+  const pool: QueueNode[] = [];
+  let used = 0;
+  /** Bumped whenever the change queue may have changed; a sub-queue is current iff built at this generation. */
+  let generation = 1;
+  let built = 0;
+
+  const append = (id: number, tree: Tree) => {
+    let q = queues[id];
+    if (q === undefined) q = queues[id] = { next: undefined, tail: undefined, nextPosition: 0 };
+    if (builtAt[id] !== generation) {
+      builtAt[id] = generation;
+      q.next = q.tail = undefined;
+    }
+    let node = pool[used];
+    if (node === undefined) node = pool[used] = { changeTree: tree, next: undefined };
+    used++;
+    node.changeTree = tree;
+    node.next = undefined;
+    if (q.tail === undefined) q.next = node;
+    else q.tail.next = node;
+    q.tail = node;
+  };
+
+  const build = () => {
+    built = generation;
+    used = 0;
+    const words: number[] = [];
+    for (let cur = enc.root.changes.next; cur !== undefined; cur = cur.next) {
+      const tree = cur.changeTree;
+      let bits: number[] | undefined = tree.visibleViews;
+      if (tree.isVisibilitySharedWithParent) {
+        words.length = 0;
+        orViews(tree, words, 0);
+        bits = words;
+      }
+      if (bits === undefined) continue;
+      for (let w = 0; w < bits.length; w++) {
+        let word = bits[w]!;
+        while (word !== 0) {
+          const low = word & -word;
+          word ^= low;
+          append(w * 32 + (31 - Math.clz32(low)), tree);
+        }
+      }
+    }
+  };
+
+  const empty: Queue = { next: undefined, tail: undefined, nextPosition: 0 };
+  enc.encode = (it, view, buffer, initialOffset) => {
+    if (view === undefined) generation++;
+    return encode(it, view, buffer, initialOffset);
+  };
+  enc.discardChanges = () => {
+    generation++;
+    discardChanges();
+  };
+  enc.encodeView = (view, sharedOffset, it, bytes) => {
+    if (built !== generation) build();
+    const id = (view as unknown as { id: number }).id;
+    const mine = builtAt[id] === generation ? queues[id]! : empty;
+    const all = enc.root.changes;
+    enc.root.changes = mine;
+    try {
+      return encodeView(view, sharedOffset, it, bytes);
+    } finally {
+      enc.root.changes = all;
+    }
+  };
+}
