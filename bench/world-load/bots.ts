@@ -301,7 +301,12 @@ class WsBot extends Bot {
   }
 }
 
-const bots: Bot[] = input.tokens.map((_, i) => (i % 2 === 0 ? new ColyseusBot(i) : new WsBot(i)));
+const bots: Bot[] = input.tokens.flatMap((_, i) => {
+  const kind: Kind = i % 2 === 0 ? "colyseus" : "ws";
+  if (input.kind !== undefined && input.kind !== kind) return [];
+  if (input.share !== undefined && Math.floor(i / 2) % input.share.of !== input.share.index) return [];
+  return [kind === "colyseus" ? new ColyseusBot(i) : new WsBot(i)];
+});
 const loop = monitorEventLoopDelay({ resolution: 10 });
 loop.enable();
 
@@ -310,9 +315,10 @@ async function connectAll(): Promise<number> {
   const gap = 1000 / input.rampPerSecond;
   const joins: Promise<void>[] = [];
   let lastProgress = Date.now();
-  for (let i = 0; i < bots.length; i++) {
-    const bot = bots[i]!;
-    const at = started + i * gap;
+  for (let k = 0; k < bots.length; k++) {
+    const bot = bots[k]!;
+    const i = bot.index;
+    const at = started + k * gap;
     const wait = at - Date.now();
     if (wait > 0) await new Promise((r) => setTimeout(r, wait));
     joins.push(
@@ -362,6 +368,7 @@ function kindReport(kind: Kind, windowMs: number): KindReport {
     wireBytesPerClientPerS: perClientPerS(wire),
     messagesPerClientPerS: perClientPerS(s.messages),
     errors: s.errors,
+    latencies: s.latencies,
   };
 }
 

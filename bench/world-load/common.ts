@@ -37,6 +37,10 @@ export interface BotsInput {
   quickStart: boolean;
   /** Seed of the bots' random moves and chat timing (the same seed gives the same walks). */
   seed: number;
+  /** Only this kind's bots (the tokens of the other kind's indexes are left unused); both when absent. */
+  kind?: "colyseus" | "ws" | undefined;
+  /** Of those, only every `of`-th starting at `index` (several processes per kind). */
+  share?: { of: number; index: number } | undefined;
 }
 
 export interface KindReport {
@@ -61,6 +65,8 @@ export interface KindReport {
   wireBytesPerClientPerS: number;
   messagesPerClientPerS: number;
   errors: Record<string, number>;
+  /** The raw latency samples, for merging the reports of several processes (dropped from results). */
+  latencies?: number[] | undefined;
 }
 
 export interface BotsReport {

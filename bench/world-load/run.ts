@@ -6,7 +6,7 @@
  *
  *   node bench/world-load/run.ts [--clients 100,500,1000,2000] [--seconds 60] [--out <json>]
  *                                [--ramp 100] [--settle 5] [--keep] [--profile <dir>]
- *                                [--save-interval 60]
+ *                                [--save-interval 60] [--seed 1] [--bot-processes 1|2|4|…]
  *
  * `--profile <dir>` runs the server with `--cpu-prof` and leaves `server-<N>.cpuprofile` there
  * (the whole process lifetime: startup, ramp and window).
@@ -42,6 +42,8 @@ import {
   type BotsInput,
   type BotsReport,
   type FromBots,
+  type KindReport,
+  percentile,
   endSweep,
   writeResults,
 } from "./common.ts";
@@ -63,6 +65,7 @@ const { values: args } = parseArgs({
     profile: { type: "string" },
     "save-interval": { type: "string", default: "60" },
     seed: { type: "string", default: "1" },
+    "bot-processes": { type: "string", default: "1" },
   },
 });
 const clientCounts = args.clients.split(",").map((s) => Number(s.trim()));
@@ -70,8 +73,16 @@ const seconds = Number(args.seconds);
 const rampPerSecond = Number(args.ramp);
 const settleMs = Number(args.settle) * 1000;
 const seedValue = Number(args.seed);
-if (clientCounts.some((n) => !Number.isInteger(n) || n < 2) || !(seconds > 0) || !(rampPerSecond > 0) || !(settleMs >= 0) || !Number.isInteger(seedValue)) {
-  console.error("usage: run.ts [--clients 100,500,1000,2000] [--seconds 60] [--out file.json] [--ramp 100] [--settle 5] [--keep] [--profile dir] [--save-interval 60] [--seed 1]");
+const botProcesses = Number(args["bot-processes"]);
+if (
+  clientCounts.some((n) => !Number.isInteger(n) || n < 2) ||
+  !(seconds > 0) ||
+  !(rampPerSecond > 0) ||
+  !(settleMs >= 0) ||
+  !Number.isInteger(seedValue) ||
+  !(botProcesses === 1 || (Number.isInteger(botProcesses) && botProcesses >= 2 && botProcesses <= 16 && botProcesses % 2 === 0))
+) {
+  console.error("usage: run.ts [--clients 100,500,1000,2000] [--seconds 60] [--out file.json] [--ramp 100] [--settle 5] [--keep] [--profile dir] [--save-interval 60] [--seed 1] [--bot-processes 1|2|4|…]");
   process.exit(2);
 }
 
@@ -114,12 +125,59 @@ interface Sample {
   machine: { busy: number; total: number };
 }
 
-function sample(server: ChildProcess, bots: ChildProcess): Sample {
-  return { at: Date.now(), server: procStat(server.pid!), bots: procStat(bots.pid!), machine: machineStat() };
+function sample(server: ChildProcess, bots: ChildProcess[]): Sample {
+  const each = bots.map((b) => procStat(b.pid!));
+  const sum = each.some((b) => b === undefined) ? undefined : { cpuTicks: each.reduce((a, b) => a + b!.cpuTicks, 0), rssBytes: each.reduce((a, b) => a + b!.rssBytes, 0) };
+  return { at: Date.now(), server: procStat(server.pid!), bots: sum, machine: machineStat() };
 }
 
 function cores(a: { cpuTicks: number } | undefined, b: { cpuTicks: number } | undefined, ms: number): number | undefined {
   return a === undefined || b === undefined ? undefined : round((b.cpuTicks - a.cpuTicks) / CLK_TCK / (ms / 1000), 2);
+}
+
+/** One kind's figures over the processes that ran it: counts summed, percentiles over all samples, rates weighted by clients. */
+function mergeKind(parts: KindReport[]): KindReport {
+  const ran = parts.filter((k) => k.bots > 0);
+  if (ran.length === 0) return parts[0]!;
+  const sum = (f: (k: KindReport) => number) => ran.reduce((a, k) => a + f(k), 0);
+  const clients = Math.max(1, sum((k) => k.connected));
+  const perClient = (f: (k: KindReport) => number) => round(sum((k) => f(k) * k.connected) / clients, 1);
+  const latencies = ran.flatMap((k) => k.latencies ?? []);
+  const errors: Record<string, number> = {};
+  for (const k of ran) for (const [code, count] of Object.entries(k.errors)) errors[code] = (errors[code] ?? 0) + count;
+  return {
+    bots: sum((k) => k.bots),
+    connected: sum((k) => k.connected),
+    connectFailures: sum((k) => k.connectFailures),
+    disconnects: sum((k) => k.disconnects),
+    movesSent: sum((k) => k.movesSent),
+    latencySamples: latencies.length,
+    latencyTimeouts: sum((k) => k.latencyTimeouts),
+    latencyP50Ms: percentile(latencies, 50),
+    latencyP99Ms: percentile(latencies, 99),
+    latencyMaxMs: Math.max(0, ...ran.map((k) => k.latencyMaxMs)),
+    chatsSent: sum((k) => k.chatsSent),
+    chatsReceived: sum((k) => k.chatsReceived),
+    payloadBytesPerClientPerS: perClient((k) => k.payloadBytesPerClientPerS),
+    wireBytesPerClientPerS: perClient((k) => k.wireBytesPerClientPerS),
+    messagesPerClientPerS: perClient((k) => k.messagesPerClientPerS),
+    errors,
+  };
+}
+
+/** One report from the bots processes: CPU and RSS summed, delays the worst. */
+function mergeReports(reports: BotsReport[]): BotsReport {
+  return {
+    windowMs: Math.max(...reports.map((r) => r.windowMs)),
+    colyseus: mergeKind(reports.map((r) => r.colyseus)),
+    ws: mergeKind(reports.map((r) => r.ws)),
+    process: {
+      cpuCores: round(reports.reduce((a, r) => a + r.process.cpuCores, 0), 2),
+      eventLoopP99Ms: Math.max(...reports.map((r) => r.process.eventLoopP99Ms)),
+      eventLoopMaxMs: Math.max(...reports.map((r) => r.process.eventLoopMaxMs)),
+      rssBytes: reports.reduce((a, r) => a + r.process.rssBytes, 0),
+    },
+  };
 }
 
 export interface RunResult {
@@ -145,7 +203,7 @@ async function runOne(n: number): Promise<RunResult> {
   const result: RunResult = { clients: n, seconds, ok: false };
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "world-load-"));
   let server: ChildProcess | undefined;
-  let bots: ChildProcess | undefined;
+  const bots: ChildProcess[] = [];
   const serverLog = path.join(dir, "server.log");
   const botsLog = path.join(dir, "bots.log");
   try {
@@ -191,34 +249,52 @@ async function runOne(n: number): Promise<RunResult> {
     const serverStartMs = Date.now() - t;
     log(`N=${n}: server up on port ${port} (pid ${server.pid}); starting bots`);
 
-    const input: BotsInput = { port, tokens, rampPerSecond, quickStart: seconds < 10, seed: seedValue };
-    const inputFile = path.join(dir, "bots-input.json");
-    fs.writeFileSync(inputFile, JSON.stringify(input));
-    const botsFd = fs.openSync(botsLog, "a");
-    bots = fork(BOTS, [inputFile], { execPath: process.execPath, stdio: ["ignore", botsFd, botsFd, "ipc"] });
-    fs.closeSync(botsFd);
-    const inbox: FromBots[] = [];
+    // One bots process, or several (`--bot-processes N`, N even): each runs one kind's bots, the
+    // kinds alternating, so that a kind's client-side work (decoding) does not delay the other
+    // kind's measurements; see bench/README.md.
+    const inboxes: FromBots[][] = [];
     let botsExited = false;
-    bots.on("message", (m: FromBots) => {
-      if (m.type === "progress") log(`N=${n}: ${m.connected}/${m.total} connected, ${m.failed} failed`);
-      else inbox.push(m);
-    });
-    bots.once("exit", () => (botsExited = true));
-    const next = async (type: FromBots["type"], timeoutMs: number): Promise<FromBots> => {
+    for (let i = 0; i < botProcesses; i++) {
+      const kind = botProcesses === 1 ? undefined : i % 2 === 0 ? "colyseus" : "ws";
+      const share = { of: Math.max(1, botProcesses / 2), index: Math.floor(i / 2) };
+      const input: BotsInput = { port, tokens, rampPerSecond: rampPerSecond / botProcesses, quickStart: seconds < 10, seed: seedValue + i, kind, share };
+      const inputFile = path.join(dir, `bots-input-${i}.json`);
+      fs.writeFileSync(inputFile, JSON.stringify(input));
+      const botsFd = fs.openSync(botsLog, "a");
+      const proc = fork(BOTS, [inputFile], { execPath: process.execPath, stdio: ["ignore", botsFd, botsFd, "ipc"] });
+      fs.closeSync(botsFd);
+      bots.push(proc);
+      const inbox: FromBots[] = [];
+      inboxes.push(inbox);
+      proc.on("message", (m: FromBots) => {
+        if (m.type === "progress") log(`N=${n}: ${kind ?? "all"}: ${m.connected}/${m.total} connected, ${m.failed} failed`);
+        else inbox.push(m);
+      });
+      proc.once("exit", () => (botsExited = true));
+    }
+    const nextOf = async (inbox: FromBots[], type: FromBots["type"], timeoutMs: number): Promise<FromBots> => {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
         const fatal = inbox.find((m) => m.type === "fatal");
         if (fatal?.type === "fatal") throw new Error(`bots failed: ${fatal.message}`);
         const i = inbox.findIndex((m) => m.type === type);
         if (i >= 0) return inbox.splice(i, 1)[0]!;
-        if (botsExited) throw new Error(`bots process exited while waiting for "${type}":\n${fs.readFileSync(botsLog, "utf8").slice(-2000)}`);
+        if (botsExited) throw new Error(`a bots process exited while waiting for "${type}":\n${fs.readFileSync(botsLog, "utf8").slice(-2000)}`);
         if (exited) throw new Error(`server exited while waiting for "${type}":\n${fs.readFileSync(serverLog, "utf8").slice(-2000)}`);
         if (Date.now() > deadline) throw new Error(`no "${type}" from the bots within ${timeoutMs} ms`);
         await sleep(50);
       }
     };
-    const ready = await next("ready", (n / rampPerSecond) * 1000 + 120_000);
-    if (ready.type !== "ready") throw new Error("unexpected message");
+    /** The message of this type from every bots process (in process order). */
+    const next = async (type: FromBots["type"], timeoutMs: number): Promise<FromBots[]> => Promise.all(inboxes.map((inbox) => nextOf(inbox, type, timeoutMs)));
+    const readies = await next("ready", (n / rampPerSecond) * 1000 + 120_000);
+    const ready = { connected: 0, failed: 0, rampMs: 0 };
+    for (const r of readies) {
+      if (r.type !== "ready") throw new Error("unexpected message");
+      ready.connected += r.connected;
+      ready.failed += r.failed;
+      ready.rampMs = Math.max(ready.rampMs, r.rampMs);
+    }
     result.setup = { seedMs, serverStartMs, rampMs: ready.rampMs, connected: ready.connected, connectFailures: ready.failed };
     log(`N=${n}: ${ready.connected} connected (${ready.failed} failed) in ${ready.rampMs} ms; settling ${settleMs / 1000} s`);
     if (ready.connected === 0) throw new Error(`no bot could connect:\n${fs.readFileSync(botsLog, "utf8").slice(-2000)}`);
@@ -226,7 +302,7 @@ async function runOne(n: number): Promise<RunResult> {
 
     // The measured window.
     await admin(port, "POST", "/api/admin/metrics/reset");
-    bots.send({ type: "start" });
+    for (const b of bots) b.send({ type: "start" });
     const first = sample(server, bots);
     const samples: Sample[] = [first];
     log(`N=${n}: measuring for ${seconds} s`);
@@ -238,9 +314,12 @@ async function runOne(n: number): Promise<RunResult> {
     }
     const metrics = ((await admin(port, "GET", "/api/admin/metrics")) as { metrics: ServerMetricsSnapshot }).metrics;
     const last = sample(server, bots);
-    bots.send({ type: "stop" });
-    const reported = await next("report", 60_000);
-    if (reported.type !== "report") throw new Error("unexpected message");
+    for (const b of bots) b.send({ type: "stop" });
+    const reports = (await next("report", 60_000)).map((m) => {
+      if (m.type !== "report") throw new Error("unexpected message");
+      return m.report;
+    });
+    const reported = { report: mergeReports(reports) };
     const windowMs = last.at - first.at;
     const busyCores = round((last.machine.busy - first.machine.busy) / (last.machine.total - first.machine.total) * os.cpus().length, 2);
     const serverCores = cores(first.server, last.server, windowMs);
@@ -272,9 +351,9 @@ async function runOne(n: number): Promise<RunResult> {
     result.error = (err as Error).message;
     log(`N=${n}: FAILED: ${result.error}`);
   } finally {
-    if (bots !== undefined && bots.exitCode === null) {
+    if (bots.some((b) => b.exitCode === null)) {
       await sleep(2_000);
-      if (bots.exitCode === null) bots.kill("SIGKILL");
+      for (const b of bots) if (b.exitCode === null) b.kill("SIGKILL");
     }
     if (server !== undefined && server.exitCode === null && server.signalCode === null) {
       server.kill("SIGKILL");
@@ -312,7 +391,7 @@ for (const n of clientCounts) {
   const r = await runOne(n);
   results.push(r);
   process.stdout.write(`${JSON.stringify(r)}\n`);
-  writeResults(args.out, "world-load", started, { seconds, rampPerSecond, settleSeconds: settleMs / 1000, tickMs: 600, saveIntervalS: Number(args["save-interval"]), database: "sqlite" }, results);
+  writeResults(args.out, "world-load", started, { seconds, rampPerSecond, botProcesses, settleSeconds: settleMs / 1000, tickMs: 600, saveIntervalS: Number(args["save-interval"]), database: "sqlite" }, results);
   await sleep(2_000);
 }
 

@@ -37,4 +37,21 @@ describe("bench/world-load (smoke)", function () {
       assert.ok(k.wireBytesPerClientPerS > 0, `${kind} bots received bytes`);
     }
   });
+
+  it("splits the bots over processes by kind (--bot-processes 4) and merges their reports", async () => {
+    const doc = await runBench<Results>("world-load", ["--clients", "12", "--seconds", "6", "--settle", "2", "--bot-processes", "4"]);
+    const r = doc.results[0]!;
+    assert.ok(r.ok, r.error);
+    assert.equal(r.server.metrics.players, 12);
+    for (const kind of ["colyseus", "ws"] as const) {
+      const k = r.bots[kind];
+      assert.equal(k.connected, 6, `${kind} bots connected over two processes`);
+      assert.ok(k.latencySamples > 0, `${kind} bots timed some moves`);
+      assert.equal((k as { latencies?: unknown }).latencies, undefined, "raw samples are not written to the results");
+    }
+  });
+
+  it("refuses an odd number of bot processes", async () => {
+    await assert.rejects(runBench("world-load", ["--clients", "10", "--seconds", "1", "--bot-processes", "3"]), /usage: run\.ts/);
+  });
 });
