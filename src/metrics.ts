@@ -7,9 +7,15 @@ import { monitorEventLoopDelay } from "node:perf_hooks";
 /** Tick durations kept for percentiles (the last 100 minutes at 600 ms). */
 export const TICK_SAMPLES = 10_000;
 
-function percentile(sorted: Float64Array, p: number): number {
-  if (sorted.length === 0) return 0;
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+/**
+ * The p-th percentile of ascending values by nearest rank: the smallest value with at least p % of
+ * the values at or below it (p99 of 100 values is the 99th, not the largest). 0 when empty.
+ */
+export function percentileOfSorted(sorted: ArrayLike<number>, p: number): number {
+  const n = sorted.length;
+  if (n === 0) return 0;
+  const rank = Math.ceil((p / 100) * n);
+  return sorted[Math.min(n - 1, Math.max(0, rank - 1))]!;
 }
 
 export class ServerMetrics {
@@ -56,8 +62,8 @@ export class ServerMetrics {
       windowMs: Math.round(elapsedMs),
       ticks: {
         count: this.tickCount,
-        p50Ms: percentile(sorted, 50),
-        p99Ms: percentile(sorted, 99),
+        p50Ms: percentileOfSorted(sorted, 50),
+        p99Ms: percentileOfSorted(sorted, 99),
         maxMs: n > 0 ? sorted[n - 1] : 0,
         // Mean milliseconds per tick spent in each phase (game, publishing, flushing sockets).
         phasesMeanMs: Object.fromEntries(Object.entries(this.phaseTotals).map(([k, v]) => [k, this.tickCount > 0 ? Math.round((v / this.tickCount) * 100) / 100 : 0])),

@@ -11,6 +11,7 @@ import type { CollisionMap } from "../../src/game/map/CollisionMap.ts";
 import { buildCollision } from "../../src/game/world/World.ts";
 import { loadContent } from "../../src/manifests/loader.ts";
 import type { ContentRegistry } from "../../src/manifests/registry.ts";
+import { percentileOfSorted } from "../../src/metrics.ts";
 
 export const ROOT = path.resolve(import.meta.dirname, "..", "..");
 export const BUNDLED_MANIFESTS = path.join(ROOT, "world", "assets", "manifests");
@@ -77,10 +78,9 @@ export interface BotsReport {
   process: { cpuCores: number; eventLoopP99Ms: number; eventLoopMaxMs: number; rssBytes: number };
 }
 
+/** Nearest-rank percentile (the server's own definition, src/metrics.ts). */
 export function percentile(values: readonly number[], p: number): number {
-  if (values.length === 0) return 0;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+  return percentileOfSorted([...values].sort((a, b) => a - b), p);
 }
 
 export function round(v: number, digits = 1): number {

@@ -1,0 +1,41 @@
+/**
+ * Percentiles by nearest rank (src/metrics.ts), used for the server's tick times and by the
+ * benchmarks. The earlier formula took index floor(p·n), one rank too high: the p99 of 100 ticks
+ * was the slowest tick.
+ */
+import assert from "node:assert/strict";
+import { percentileOfSorted, ServerMetrics } from "../../src/metrics.ts";
+import { percentile } from "../../bench/world-load/common.ts";
+
+const range = (n: number) => Float64Array.from({ length: n }, (_, i) => i + 1);
+
+describe("percentiles (nearest rank)", () => {
+  it("p99 of 1..100 is 99, p50 is 50, p100 the largest, p0 the smallest", () => {
+    assert.equal(percentileOfSorted(range(100), 99), 99);
+    assert.equal(percentileOfSorted(range(100), 50), 50);
+    assert.equal(percentileOfSorted(range(100), 100), 100);
+    assert.equal(percentileOfSorted(range(100), 0), 1);
+    assert.equal(percentileOfSorted(range(1000), 99), 990);
+    assert.equal(percentileOfSorted(range(1), 99), 1);
+    assert.equal(percentileOfSorted(range(3), 50), 2);
+    assert.equal(percentileOfSorted(new Float64Array(0), 99), 0);
+  });
+
+  it("the benchmarks' percentile sorts numerically and agrees", () => {
+    const shuffled = [100, 3, 20, 1, 99, 5, 42, 7, 8, 9];
+    assert.equal(percentile(shuffled, 50), 8);
+    assert.equal(percentile(shuffled, 90), 99);
+    assert.equal(percentile(shuffled, 99), 100);
+    assert.equal(percentile([], 99), 0);
+  });
+
+  it("the server's tick p99 over 100 ticks is the second slowest, and max the slowest", () => {
+    const m = new ServerMetrics();
+    for (let i = 100; i >= 1; i--) m.recordTick(i);
+    const snap = m.snapshot() as { ticks: { count: number; p50Ms: number; p99Ms: number; maxMs: number } };
+    assert.equal(snap.ticks.count, 100);
+    assert.equal(snap.ticks.p50Ms, 50);
+    assert.equal(snap.ticks.p99Ms, 99);
+    assert.equal(snap.ticks.maxMs, 100);
+  });
+});
