@@ -132,8 +132,12 @@ export async function createCharacter(
   throw new Error("could not find a free name for a new character");
 }
 
-/** Saves players in chunked transactions; each player's rows are replaced as a whole. */
-export async function savePlayers(db: Database, players: readonly PlayerData[]): Promise<void> {
+/**
+ * Saves players in chunked transactions; each player's rows are replaced as a whole. `onStored` is
+ * told each chunk once its transaction has committed: when a later chunk fails, the caller knows
+ * which snapshots are in the database (their kill counts added) and must not be written again.
+ */
+export async function savePlayers(db: Database, players: readonly PlayerData[], onStored?: (chunk: readonly PlayerData[]) => void): Promise<void> {
   for (let i = 0; i < players.length; i += SAVE_CHUNK) {
     const chunk = players.slice(i, i + SAVE_CHUNK);
     await db.em().transactional(async (em) => {
@@ -192,6 +196,7 @@ export async function savePlayers(db: Database, players: readonly PlayerData[]):
         }
       }
     });
+    onStored?.(chunk);
   }
 }
 

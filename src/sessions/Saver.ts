@@ -49,11 +49,16 @@ export class Saver {
       this.pending = new Map();
       this.inFlight = new Set(batch.map((s) => s.characterId));
       this.inFlightAccounts = new Set(batch.map((s) => s.accountId));
+      const stored = new Set<string>();
       try {
-        await savePlayers(this.db, batch);
+        await savePlayers(this.db, batch, (chunk) => {
+          for (const s of chunk) stored.add(s.characterId);
+        });
       } catch (err) {
-        // Put the batch back (a newer snapshot wins, keeping the older one's kills and deaths).
+        // Put back what was not stored (a newer snapshot wins, keeping the older one's kills and
+        // deaths). Chunks that committed stay out: their kill counts are already added.
         for (const s of batch) {
+          if (stored.has(s.characterId)) continue;
           const newer = this.pending.get(s.characterId);
           this.pending.set(s.characterId, newer === undefined ? s : merge(s, newer));
         }

@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { pino } from "pino";
 import { loadConfig } from "../../src/config/env.ts";
 import { openDatabase, type Database } from "../../src/db/orm.ts";
-import { loadOrCreatePlayer, createCharacter } from "../../src/persistence/players.ts";
+import { loadOrCreatePlayer, createCharacter, SAVE_CHUNK } from "../../src/persistence/players.ts";
+import { NpcKill } from "../../entities/index.ts";
 import { Saver } from "../../src/sessions/Saver.ts";
 import { bundledContent } from "../support/content.ts";
 import { forEachDialect } from "../support/dialects.ts";
@@ -76,5 +77,36 @@ forEachDialect("background saving", (ctx) => {
     await settled;
     const stored = await loadOrCreatePlayer(db, content, { accountId: c.accountId, characterId: c.characterId });
     assert.deepEqual([stored.x, stored.z], [3, 4]);
+  });
+
+  it("after a batch fails part-way, stores the rest once and never adds a committed chunk's kills twice", async function () {
+    this.timeout(60_000);
+    const content = await bundledContent();
+    const tag = `${ctx.dialect}-${Date.now()}`;
+    // One batch of SAVE_CHUNK + 1 players: two transactions; the second fails once.
+    const players = [];
+    for (let i = 0; i <= SAVE_CHUNK; i++) players.push(await createCharacter(db, content, `saver-part-${i}-${tag}`));
+    const first = players[0]!;
+    const last = players[SAVE_CHUNK]!;
+    let transactions = 0;
+    let failed = 0;
+    const flaky = Object.create(db) as Database;
+    flaky.em = () => {
+      transactions++;
+      if (transactions === 2) {
+        failed++;
+        throw new Error("the database went away between chunks");
+      }
+      return db.em();
+    };
+    const saver = new Saver(flaky, pino({ level: "silent" }));
+    saver.enqueue(players.map((p) => ({ ...p, kills: { goblin: 1 } })));
+    await saver.settled(last.characterId);
+    await saver.settled(first.characterId);
+    assert.equal(failed, 1, "the second chunk failed once");
+    const kills = async (characterId: string) => (await db.em().findOne(NpcKill, { characterId, npcId: "goblin" }))?.killCount;
+    assert.equal(await kills(first.characterId), 1, "the committed chunk's kill is counted once");
+    assert.equal(await kills(last.characterId), 1, "the failed chunk's kill is stored on the retry");
+    assert.equal(saver.queued, 0);
   });
 });
