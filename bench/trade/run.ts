@@ -42,6 +42,7 @@ import {
   sleep,
   walkableTiles,
   endSweep,
+  startFlags,
   writeResults,
   type ServerMetricsSnapshot,
 } from "../world-load/common.ts";
@@ -295,7 +296,7 @@ async function runOne(dbKind: Db, n: number): Promise<RunResult> {
 
     t = Date.now();
     const logFd = fs.openSync(serverLog, "a");
-    server = spawn(process.execPath, [MAIN], { cwd: ROOT, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, stdio: ["ignore", logFd, logFd] });
+    server = spawn(process.execPath, [...startFlags(), MAIN], { cwd: ROOT, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, stdio: ["ignore", logFd, logFd] });
     fs.closeSync(logFd);
     const serverExit = new Promise<{ code: number | null; signal: string | null }>((resolve) => server!.once("exit", (code, signal) => resolve({ code, signal })));
     let exited = false;

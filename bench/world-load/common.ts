@@ -78,6 +78,14 @@ export interface BotsReport {
   process: { cpuCores: number; eventLoopP99Ms: number; eventLoopMaxMs: number; rssBytes: number };
 }
 
+/** The V8/Node flags `npm start` gives the server (package.json), so the benchmarks run it the same way. */
+export function startFlags(): string[] {
+  const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { scripts: { start: string } };
+  const words = pkg.scripts.start.split(/\s+/);
+  if (words[0] !== "node") throw new Error(`package.json's start script does not start with node: ${pkg.scripts.start}`);
+  return words.slice(1).filter((w) => w.startsWith("--"));
+}
+
 /** Nearest-rank percentile (the server's own definition, src/metrics.ts). */
 export function percentile(values: readonly number[], p: number): number {
   return percentileOfSorted([...values].sort((a, b) => a - b), p);

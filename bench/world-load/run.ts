@@ -45,6 +45,7 @@ import {
   type KindReport,
   percentile,
   endSweep,
+  startFlags,
   writeResults,
 } from "./common.ts";
 import { buildCollision, seededRandom } from "../../src/game/world/World.ts";
@@ -230,7 +231,7 @@ async function runOne(n: number): Promise<RunResult> {
 
     t = Date.now();
     const logFd = fs.openSync(serverLog, "a");
-    const nodeArgs = (process.env.BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean).concat(args.profile === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${path.resolve(args.profile)}`, `--cpu-prof-name=server-${n}.cpuprofile`]);
+    const nodeArgs = [...startFlags(), ...(process.env.BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean)].concat(args.profile === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${path.resolve(args.profile)}`, `--cpu-prof-name=server-${n}.cpuprofile`]);
     server = spawn(process.execPath, [...nodeArgs, MAIN], { cwd: ROOT, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, stdio: ["ignore", logFd, logFd] });
     fs.closeSync(logFd);
     const serverExit = new Promise<{ code: number | null; signal: string | null }>((resolve) => server!.once("exit", (code, signal) => resolve({ code, signal })));
