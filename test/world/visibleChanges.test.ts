@@ -144,7 +144,7 @@ describe("indexVisibleChanges", () => {
         for (const [id, v] of s.views) {
           const me = s.state.players.get(id)!;
           const near = (o: { x: number; z: number }) => Math.max(Math.abs(o.x - me.x), Math.abs(o.z - me.z)) <= 16;
-          s.state.players.forEach((o, oid) => {
+          const track = (o: PlayerState | EntityState, oid: string) => {
             if (oid === id) return;
             if (near(o) && !v.sees.has(oid)) {
               v.view.add(o);
@@ -153,16 +153,9 @@ describe("indexVisibleChanges", () => {
               v.view.remove(o);
               v.sees.delete(oid);
             }
-          });
-          s.state.entities.forEach((e, eid) => {
-            if (near(e) && !v.sees.has(eid)) {
-              v.view.add(e);
-              v.sees.add(eid);
-            } else if (!near(e) && v.sees.has(eid)) {
-              v.view.remove(e);
-              v.sees.delete(eid);
-            }
-          });
+          };
+          s.state.players.forEach(track);
+          s.state.entities.forEach(track);
           for (const seen of [...v.sees]) if (seen.startsWith("e") && !s.state.entities.has(seen)) v.sees.delete(seen);
         }
       }
