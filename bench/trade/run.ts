@@ -14,7 +14,7 @@
  * postgresql://postgres@127.0.0.1:5432/test, used as the admin connection), dropped afterwards.
  * See bench/README.md.
  */
-import { fork, spawn, type ChildProcess } from "node:child_process";
+import { fork, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
@@ -30,7 +30,7 @@ import { chebyshev } from "../../src/game/map/CollisionMap.ts";
 import { buildCollision } from "../../src/game/world/World.ts";
 import { createCharacter } from "../../src/persistence/players.ts";
 import {
-  BUNDLED_MANIFESTS,
+  benchServerEnv,
   CLK_TCK,
   ROOT,
   adminCall,
@@ -42,7 +42,8 @@ import {
   sleep,
   walkableTiles,
   endSweep,
-  startFlags,
+  startBenchServer,
+  tail,
   writeResults,
   type ServerMetricsSnapshot,
 } from "../world-load/common.ts";
@@ -50,7 +51,6 @@ import { ITEMS, type BotsInput, type BotsReport, type FromBots, type ItemId, typ
 
 const JWT_SECRET = "trade-bench-secret-0123456789abcdef0123";
 const ADMIN_CODE = "trade-bench-admin";
-const MAIN = path.join(ROOT, "src", "main.ts");
 const BOTS = path.join(import.meta.dirname, "bots.ts");
 const DEFAULT_PG_ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/test";
 
@@ -271,23 +271,15 @@ async function runOne(dbKind: Db, n: number): Promise<RunResult> {
   const botsLog = path.join(dir, "bots.log");
   const tag = `${dbKind} P=${n}`;
   try {
-    fs.cpSync(BUNDLED_MANIFESTS, path.join(dir, "world", "assets", "manifests"), { recursive: true, filter: (src) => !path.basename(src).startsWith(".") });
     if (dbKind === "postgresql") pgDb = await createPgDatabase();
     const port = await freePort();
-    const env: Record<string, string> = {
-      NODE_ENV: "test",
-      LOG_LEVEL: "warn",
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      WORLD: path.join(dir, "world"),
+    const env = benchServerEnv(dir, port, {
       JWT_SECRET,
       ADMIN_CODE,
       DATABASE_URL: pgDb?.url ?? `sqlite:${path.join(dir, "bench.sqlite")}`,
       SAVE_INTERVAL: args["save-interval"],
       TICK_MS: String(tickMs),
-      // REST limits are per address and every bot is 127.0.0.1; the game's own input limits stay on.
-      DISABLE_RATE_LIMIT: "true",
-    };
+    });
 
     let t = Date.now();
     log(`${tag}: seeding ${2 * n} characters`);
@@ -295,23 +287,8 @@ async function runOne(dbKind: Db, n: number): Promise<RunResult> {
     const seedMs = Date.now() - t;
 
     t = Date.now();
-    const logFd = fs.openSync(serverLog, "a");
-    server = spawn(process.execPath, [...startFlags(), MAIN], { cwd: ROOT, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, stdio: ["ignore", logFd, logFd] });
-    fs.closeSync(logFd);
-    const serverExit = new Promise<{ code: number | null; signal: string | null }>((resolve) => server!.once("exit", (code, signal) => resolve({ code, signal })));
-    let exited = false;
-    void serverExit.then(() => (exited = true));
-    const tail = (file: string) => (fs.existsSync(file) ? fs.readFileSync(file, "utf8").slice(-2000) : "");
-    for (;;) {
-      if (exited) throw new Error(`server exited during startup:\n${tail(serverLog)}`);
-      if (Date.now() - t > 60_000) throw new Error("server did not answer /status within 60 s");
-      try {
-        if ((await fetch(`http://127.0.0.1:${port}/status`, { signal: AbortSignal.timeout(1_000) })).ok) break;
-      } catch {
-        // not listening yet
-      }
-      await sleep(100);
-    }
+    const running = await startBenchServer(env, serverLog);
+    server = running.proc;
     const serverStartMs = Date.now() - t;
     log(`${tag}: server up on port ${port} (pid ${server.pid}); starting bots`);
 
@@ -336,7 +313,7 @@ async function runOne(dbKind: Db, n: number): Promise<RunResult> {
         const i = inbox.findIndex((m) => m.type === type);
         if (i >= 0) return inbox.splice(i, 1)[0]!;
         if (botsExited) throw new Error(`bots process exited while waiting for "${type}":\n${tail(botsLog)}`);
-        if (exited) throw new Error(`server exited while waiting for "${type}":\n${tail(serverLog)}`);
+        if (running.exited) throw new Error(`server exited while waiting for "${type}":\n${tail(serverLog)}`);
         if (Date.now() > deadline) throw new Error(`no "${type}" from the bots within ${timeoutMs} ms`);
         await sleep(50);
       }
@@ -356,7 +333,7 @@ async function runOne(dbKind: Db, n: number): Promise<RunResult> {
     const end = Date.now() + seconds * 1000;
     while (Date.now() < end) {
       await sleep(Math.min(1_000, end - Date.now()));
-      if (exited) throw new Error(`server exited during the run:\n${tail(serverLog)}`);
+      if (running.exited) throw new Error(`server exited during the run:\n${tail(serverLog)}`);
     }
     const metrics = ((await admin(port, "GET", "/api/admin/metrics")) as { metrics: ServerMetricsSnapshot }).metrics;
     const last = { at: Date.now(), server: procStat(server.pid!), bots: procStat(bots.pid!), machine: machineStat() };
@@ -381,7 +358,7 @@ async function runOne(dbKind: Db, n: number): Promise<RunResult> {
     // Stop: the server first (it saves every player), then check what it left in the database.
     t = Date.now();
     server.kill("SIGTERM");
-    const exit = await Promise.race([serverExit, sleep(30_000).then(() => undefined)]);
+    const exit = await Promise.race([running.exit, sleep(30_000).then(() => undefined)]);
     result.server = {
       metrics,
       procCpuCores: cores(first.server, last.server),

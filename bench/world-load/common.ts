@@ -2,6 +2,7 @@
  * Shared by the world-load orchestrator (run.ts) and its bots (bots.ts): the bundled content and
  * its walkable tiles, percentiles, and CPU/RSS readings from /proc.
  */
+import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
@@ -84,6 +85,65 @@ export function startFlags(): string[] {
   const words = pkg.scripts.start.split(/\s+/);
   if (words[0] !== "node") throw new Error(`package.json's start script does not start with node: ${pkg.scripts.start}`);
   return words.slice(1).filter((w) => w.startsWith("--"));
+}
+
+/** The last 2,000 characters of a log file ("" when there is none yet). */
+export function tail(file: string): string {
+  return fs.existsSync(file) ? fs.readFileSync(file, "utf8").slice(-2000) : "";
+}
+
+/**
+ * A benchmark server's environment: a world in `dir` with the bundled manifests, on `port`, with
+ * the per-address REST limits off (every bot is 127.0.0.1; the game's own input limits stay on).
+ */
+export function benchServerEnv(dir: string, port: number, settings: Record<string, string>): Record<string, string> {
+  fs.cpSync(BUNDLED_MANIFESTS, path.join(dir, "world", "assets", "manifests"), { recursive: true, filter: (src) => !path.basename(src).startsWith(".") });
+  return { NODE_ENV: "test", LOG_LEVEL: "warn", PORT: String(port), HOST: "127.0.0.1", WORLD: path.join(dir, "world"), DISABLE_RATE_LIMIT: "true", ...settings };
+}
+
+/** A benchmark's server process (`node src/main.ts` with `npm start`'s flags). */
+export interface BenchServer {
+  readonly proc: ChildProcess;
+  /** Resolves when the process has exited. */
+  readonly exit: Promise<{ code: number | null; signal: string | null }>;
+  readonly exited: boolean;
+}
+
+/** Starts the server and waits until `/status` answers (60 s at most); a server that fails to start is killed. */
+export async function startBenchServer(env: Record<string, string>, logFile: string, extraNodeArgs: string[] = []): Promise<BenchServer> {
+  const started = Date.now();
+  const logFd = fs.openSync(logFile, "a");
+  const proc = spawn(process.execPath, [...startFlags(), ...extraNodeArgs, path.join(ROOT, "src", "main.ts")], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+    stdio: ["ignore", logFd, logFd],
+  });
+  fs.closeSync(logFd);
+  let exited = false;
+  const exit = new Promise<{ code: number | null; signal: string | null }>((resolve) => proc.once("exit", (code, signal) => resolve({ code, signal })));
+  void exit.then(() => (exited = true));
+  try {
+    for (;;) {
+      if (exited) throw new Error(`server exited during startup:\n${tail(logFile)}`);
+      if (Date.now() - started > 60_000) throw new Error("server did not answer /status within 60 s");
+      try {
+        if ((await fetch(`http://127.0.0.1:${env.PORT}/status`, { signal: AbortSignal.timeout(1_000) })).ok) break;
+      } catch {
+        // not listening yet
+      }
+      await sleep(100);
+    }
+  } catch (err) {
+    if (!exited) proc.kill("SIGKILL");
+    throw err;
+  }
+  return {
+    proc,
+    exit,
+    get exited() {
+      return exited;
+    },
+  };
 }
 
 /** Nearest-rank percentile (the server's own definition, src/metrics.ts). */

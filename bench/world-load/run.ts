@@ -15,7 +15,7 @@
  * server's `/api/admin/metrics` and from /proc), the bots process's CPU, bytes per client per
  * second, and move-to-position-update latency p50/p99 per client kind. See bench/README.md.
  */
-import { fork, spawn, type ChildProcess } from "node:child_process";
+import { fork, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -27,7 +27,7 @@ import { openDatabase } from "../../src/db/orm.ts";
 import { createCharacter } from "../../src/persistence/players.ts";
 import { Character } from "../../entities/index.ts";
 import {
-  BUNDLED_MANIFESTS,
+  benchServerEnv,
   CLK_TCK,
   ROOT,
   adminCall,
@@ -45,14 +45,14 @@ import {
   type KindReport,
   percentile,
   endSweep,
-  startFlags,
+  startBenchServer,
+  tail,
   writeResults,
 } from "./common.ts";
 import { buildCollision, seededRandom } from "../../src/game/world/World.ts";
 
 const JWT_SECRET = "world-load-bench-secret-0123456789abcdef";
 const ADMIN_CODE = "world-load-bench-admin";
-const MAIN = path.join(ROOT, "src", "main.ts");
 const BOTS = path.join(import.meta.dirname, "bots.ts");
 
 const { values: args } = parseArgs({
@@ -208,21 +208,13 @@ async function runOne(n: number): Promise<RunResult> {
   const serverLog = path.join(dir, "server.log");
   const botsLog = path.join(dir, "bots.log");
   try {
-    fs.cpSync(BUNDLED_MANIFESTS, path.join(dir, "world", "assets", "manifests"), { recursive: true, filter: (src) => !path.basename(src).startsWith(".") });
     const port = await freePort();
-    const env: Record<string, string> = {
-      NODE_ENV: "test",
-      LOG_LEVEL: "warn",
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      WORLD: path.join(dir, "world"),
+    const env = benchServerEnv(dir, port, {
       JWT_SECRET,
       ADMIN_CODE,
       DATABASE_URL: `sqlite:${path.join(dir, "bench.sqlite")}`,
       SAVE_INTERVAL: args["save-interval"],
-      // REST limits are per address and every bot is 127.0.0.1; the game's own input limits stay on.
-      DISABLE_RATE_LIMIT: "true",
-    };
+    });
 
     let t = Date.now();
     log(`N=${n}: seeding ${n} characters`);
@@ -230,23 +222,9 @@ async function runOne(n: number): Promise<RunResult> {
     const seedMs = Date.now() - t;
 
     t = Date.now();
-    const logFd = fs.openSync(serverLog, "a");
-    const nodeArgs = [...startFlags(), ...(process.env.BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean)].concat(args.profile === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${path.resolve(args.profile)}`, `--cpu-prof-name=server-${n}.cpuprofile`]);
-    server = spawn(process.execPath, [...nodeArgs, MAIN], { cwd: ROOT, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, stdio: ["ignore", logFd, logFd] });
-    fs.closeSync(logFd);
-    const serverExit = new Promise<{ code: number | null; signal: string | null }>((resolve) => server!.once("exit", (code, signal) => resolve({ code, signal })));
-    let exited = false;
-    void serverExit.then(() => (exited = true));
-    for (;;) {
-      if (exited) throw new Error(`server exited during startup:\n${fs.readFileSync(serverLog, "utf8").slice(-2000)}`);
-      if (Date.now() - t > 60_000) throw new Error("server did not answer /status within 60 s");
-      try {
-        if ((await fetch(`http://127.0.0.1:${port}/status`, { signal: AbortSignal.timeout(1_000) })).ok) break;
-      } catch {
-        // not listening yet
-      }
-      await sleep(100);
-    }
+    const profile = args.profile === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${path.resolve(args.profile)}`, `--cpu-prof-name=server-${n}.cpuprofile`];
+    const running = await startBenchServer(env, serverLog, [...(process.env.BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean), ...profile]);
+    server = running.proc;
     const serverStartMs = Date.now() - t;
     log(`N=${n}: server up on port ${port} (pid ${server.pid}); starting bots`);
 
@@ -280,8 +258,8 @@ async function runOne(n: number): Promise<RunResult> {
         if (fatal?.type === "fatal") throw new Error(`bots failed: ${fatal.message}`);
         const i = inbox.findIndex((m) => m.type === type);
         if (i >= 0) return inbox.splice(i, 1)[0]!;
-        if (botsExited) throw new Error(`a bots process exited while waiting for "${type}":\n${fs.readFileSync(botsLog, "utf8").slice(-2000)}`);
-        if (exited) throw new Error(`server exited while waiting for "${type}":\n${fs.readFileSync(serverLog, "utf8").slice(-2000)}`);
+        if (botsExited) throw new Error(`a bots process exited while waiting for "${type}":\n${tail(botsLog)}`);
+        if (running.exited) throw new Error(`server exited while waiting for "${type}":\n${tail(serverLog)}`);
         if (Date.now() > deadline) throw new Error(`no "${type}" from the bots within ${timeoutMs} ms`);
         await sleep(50);
       }
@@ -298,7 +276,7 @@ async function runOne(n: number): Promise<RunResult> {
     }
     result.setup = { seedMs, serverStartMs, rampMs: ready.rampMs, connected: ready.connected, connectFailures: ready.failed };
     log(`N=${n}: ${ready.connected} connected (${ready.failed} failed) in ${ready.rampMs} ms; settling ${settleMs / 1000} s`);
-    if (ready.connected === 0) throw new Error(`no bot could connect:\n${fs.readFileSync(botsLog, "utf8").slice(-2000)}`);
+    if (ready.connected === 0) throw new Error(`no bot could connect:\n${tail(botsLog)}`);
     await sleep(settleMs);
 
     // The measured window.
@@ -311,7 +289,7 @@ async function runOne(n: number): Promise<RunResult> {
     while (Date.now() < end) {
       await sleep(Math.min(5_000, end - Date.now()));
       samples.push(sample(server, bots));
-      if (exited) throw new Error(`server exited during the run:\n${fs.readFileSync(serverLog, "utf8").slice(-2000)}`);
+      if (running.exited) throw new Error(`server exited during the run:\n${tail(serverLog)}`);
     }
     const metrics = ((await admin(port, "GET", "/api/admin/metrics")) as { metrics: ServerMetricsSnapshot }).metrics;
     const last = sample(server, bots);
@@ -329,7 +307,7 @@ async function runOne(n: number): Promise<RunResult> {
     // Stop: the server first (it saves every player), then make sure the bots are gone.
     t = Date.now();
     server.kill("SIGTERM");
-    const exit = await Promise.race([serverExit, sleep(20_000).then(() => undefined)]);
+    const exit = await Promise.race([running.exit, sleep(20_000).then(() => undefined)]);
     const shutdownMs = Date.now() - t;
     result.server = {
       metrics,
