@@ -25,13 +25,18 @@ async function pair(aItems: Player["data"]["inventory"] = [], bItems: Player["da
 }
 
 /** Request and accept: returns the trade id. */
-function open(g: GameHarness, a: Player, b: Player): string {
+/** A asks B to trade; returns the id B was offered. */
+function request(g: GameHarness, a: Player, b: Player): string {
   g.send(a, "tradeRequest", { targetPlayerId: b.id });
   g.tick();
-  const incoming = g.events(b, "tradeIncoming").at(-1)!;
-  g.send(b, "tradeRequestRespond", { tradeId: incoming.tradeId, accept: true });
+  return String(g.events(b, "tradeIncoming").at(-1)!.tradeId);
+}
+
+function open(g: GameHarness, a: Player, b: Player): string {
+  const tradeId = request(g, a, b);
+  g.send(b, "tradeRequestRespond", { tradeId, accept: true });
   g.tick();
-  return String(incoming.tradeId);
+  return tradeId;
 }
 
 const tradeErrors = (g: GameHarness, p: Player) => g.events(p, "tradeError").map((e) => e.code);
@@ -99,9 +104,7 @@ describe("trading", () => {
 
   it("expires a request after 30 seconds and tells both players once", async () => {
     const { g, a, b } = await pair();
-    g.send(a, "tradeRequest", { targetPlayerId: b.id });
-    g.tick();
-    const tradeId = g.events(b, "tradeIncoming")[0]!.tradeId;
+    const tradeId = request(g, a, b);
     g.tick(REQUEST_TICKS + 1);
     for (const p of [a, b]) assert.deepEqual(cancelled(g, p), [{ tradeId, reason: "timeout" }]);
     g.send(b, "tradeRequestRespond", { tradeId, accept: true });
@@ -111,9 +114,7 @@ describe("trading", () => {
 
   it("declines: tradeCancelled with reason declined, exactly once each", async () => {
     const { g, a, b } = await pair();
-    g.send(a, "tradeRequest", { targetPlayerId: b.id });
-    g.tick();
-    const tradeId = g.events(b, "tradeIncoming")[0]!.tradeId;
+    const tradeId = request(g, a, b);
     g.send(b, "tradeRequestRespond", { tradeId, accept: false });
     g.tick(5);
     for (const p of [a, b]) assert.deepEqual(cancelled(g, p), [{ tradeId, reason: "declined" }]);
@@ -309,9 +310,7 @@ describe("trading", () => {
       // At the request: the asker leaves before the answer.
       {
         const { g, a, b } = await pair([{ itemId: "logs", quantity: 1 }]);
-        g.send(a, "tradeRequest", { targetPlayerId: b.id });
-        g.tick();
-        const tradeId = String(g.events(b, "tradeIncoming")[0]!.tradeId);
+        const tradeId = request(g, a, b);
         g.world.removePlayer(a.id);
         g.tick(2);
         assert.deepEqual(cancelled(g, b), [{ tradeId, reason: "disconnected" }]);
