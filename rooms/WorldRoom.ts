@@ -213,7 +213,10 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
     client.view?.dispose();
   }
 
-  /** One tick: the game and its messages, the schema mirror and one patch per Colyseus client, then the `/ws` deltas. */
+  /**
+   * One tick: the game and its messages, the schema mirror, the `/ws` diff to its worker, one patch
+   * per Colyseus client, then the `/ws` deltas the worker built meanwhile.
+   */
   tickOnce(): void {
     const started = performance.now();
     const { service } = this.services;
@@ -225,6 +228,9 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
     this.state.tick = world.tick;
     for (const player of world.players.values()) this.mirror(player);
     this.mirrorEntities(world);
+    const t1b = performance.now();
+    // The `/ws` deltas are built in a worker while this thread encodes the Colyseus patches.
+    service.publishStart();
     const t2 = performance.now();
     for (const client of this.clients) {
       const data = client.userData;
@@ -238,7 +244,7 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
     // `/ws` deltas are built.
     service.uncork("colyseus");
     const t5 = performance.now();
-    service.publish();
+    service.publishFinish();
     const t6 = performance.now();
     service.uncork();
     const t7 = performance.now();
@@ -246,7 +252,8 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
     this.services.metrics?.recordTick(t7 - started, {
       game: gameMs,
       messages: messagesMs,
-      schemaMirror: t2 - t1,
+      schemaMirror: t1b - t1,
+      wsFeed: t2 - t1b,
       colyseusViews: t3 - t2,
       colyseusPatch: t4 - t3,
       colyseusFlush: t5 - t4,

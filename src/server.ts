@@ -36,6 +36,7 @@ import { Saver } from "./sessions/Saver.ts";
 import { TradeCommitter } from "./sessions/TradeCommitter.ts";
 import { WorldService } from "./sessions/WorldService.ts";
 import { worldSessionHandler } from "./ws/worldHandler.ts";
+import { WsDeltas } from "./ws/WsDeltas.ts";
 import { WsGateway } from "./ws/WsGateway.ts";
 
 /** Shutdown gives rooms and saves this long before the process watchdog takes over. */
@@ -81,6 +82,7 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
     logger: logger.child({ component: "manifests" }),
   });
   const db = await openDatabase(config, logger);
+  let deltas: WsDeltas | undefined;
   try {
     await syncItemDefinitions(db, content);
     const tokens = new TokenService({ jwtSecret: secrets.jwtSecret, idp: config.idp });
@@ -102,6 +104,8 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
       systems: GAMEPLAY,
     });
     const service = new WorldService({ world, db, content, saver, logger: logger.child({ component: "world" }) });
+    const wsDeltas = (deltas = new WsDeltas({ logger: logger.child({ component: "ws-deltas" }) }));
+    service.deltas = wsDeltas;
     const committer = new TradeCommitter({ db, world, saver, logger: logger.child({ component: "trades" }) });
     world.trades.commit = (req) => committer.commit(req);
     service.onShutdownDrain = async () => {
@@ -139,7 +143,7 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
       auth,
       anonymousMode: config.anonymousMode,
       logger: logger.child({ component: "ws" }),
-      handler: worldSessionHandler(service, logger.child({ component: "ws" })),
+      handler: worldSessionHandler(service, wsDeltas, logger.child({ component: "ws" })),
     });
     httpServer.on("upgrade", (req, socket, head) => {
       if (WsGateway.isWsPath(req)) gateway.handleUpgrade(req, socket, head);
@@ -195,6 +199,7 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
         await service.quiesce();
         gateway.close();
         await service.shutdown();
+        await wsDeltas.close();
         await colyseus.gracefullyShutdown(false);
         httpServer.closeAllConnections();
         await db.close();
@@ -206,6 +211,7 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
 
     return { config, port, httpServer, colyseus, gateway, db, content, world: service, tokens, auth, agents, app, adminCode: secrets.adminCode, close };
   } catch (err) {
+    await deltas?.close();
     await db.close();
     throw err;
   }

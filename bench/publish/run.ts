@@ -10,6 +10,7 @@
 import { parseArgs } from "node:util";
 import { gameWorld } from "../../test/support/game.ts";
 import { ViewTracker } from "../../src/game/world/ViewTracker.ts";
+import { replicaOf } from "../../test/support/viewReplica.ts";
 
 const { values } = parseArgs({ options: { players: { type: "string", default: "1000" }, viewers: { type: "string", default: "500" }, ticks: { type: "string", default: "200" } } });
 const players = Number(values.players);
@@ -34,7 +35,7 @@ const walkable = (): { x: number; z: number } => {
 };
 const all = Array.from({ length: players }, () => g.add(walkable()));
 const trackers = all.slice(0, viewers).map((p) => ({ p, t: new ViewTracker() }));
-for (const { p, t } of trackers) t.frame(world, p, true);
+for (const { p, t } of trackers) t.frame(replicaOf(world), p.id, true);
 
 const step: number[] = [];
 const publish: number[] = [];
@@ -51,7 +52,8 @@ for (let i = 0; i < ticks; i++) {
   g.clearSent();
   step.push(performance.now() - t0);
   t0 = performance.now();
-  for (const { p, t } of trackers) bytes += t.frame(world, p)?.length ?? 0;
+  const view = replicaOf(world);
+  for (const { p, t } of trackers) bytes += t.frame(view, p.id)?.length ?? 0;
   publish.push(performance.now() - t0);
 }
 const pct = (xs: number[], q: number) => [...xs].sort((a, c) => a - c)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!.toFixed(2);

@@ -46,8 +46,6 @@ export interface Connection {
   readonly remoteAddress?: string | undefined;
   send(type: string, data: object): void;
   close(code: number, reason: string): void;
-  /** After every tick: publish what this connection should see (deltas, view changes). */
-  afterTick?(world: World, player: Player): void;
   /** Batch writes during a tick (TCP cork), and release them. */
   cork?(): void;
   uncork?(): void;
@@ -72,6 +70,8 @@ export class WorldService {
   /** Called when a player enters or leaves the world (schema mirroring). */
   onPlayerAdded: (player: Player) => void = () => {};
   onPlayerRemoved: (player: Player) => void = () => {};
+  /** The `/ws` deltas, started after each game step and delivered at the end of the tick. */
+  deltas: { start(world: World): void; finish(): void } | undefined;
   /** Waits for work that must finish before the final save (trade commits). */
   onShutdownDrain: () => Promise<void> = async () => {};
   /** Non-game client events, by name (registered by other services). */
@@ -267,8 +267,8 @@ export class WorldService {
     this.world.enqueue(playerId, type, result.data);
   }
 
-  /** How long the last tick's game step took, delivering its messages, and the `/ws` deltas. */
-  readonly lastTickTimes = { gameMs: 0, messagesMs: 0, publishMs: 0 };
+  /** How long the last tick's game step took, and delivering its messages. */
+  readonly lastTickTimes = { gameMs: 0, messagesMs: 0 };
 
   cork(): void {
     for (const conn of this.connections.values()) conn.cork?.();
@@ -289,10 +289,11 @@ export class WorldService {
     if (!this.world.enqueue(playerId, type, result.data)) reply("NOT_IN_TRADE", "you are not in the world");
   }
 
-  /** One game tick, then delivery: outbox messages to their players, per-connection publishing. */
+  /** One game tick, then delivery: outbox messages to their players, the `/ws` deltas. */
   tick(): void {
     this.step();
-    this.publish();
+    this.publishStart();
+    this.publishFinish();
   }
 
   /** The game step, then its messages to their players. */
@@ -305,14 +306,14 @@ export class WorldService {
     this.lastTickTimes.messagesMs = performance.now() - stepped;
   }
 
-  /** Per-connection publishing after a step (`/ws` deltas). */
-  publish(): void {
-    const started = performance.now();
-    for (const [playerId, conn] of this.connections) {
-      const player = this.world.players.get(playerId);
-      if (player !== undefined) conn.afterTick?.(this.world, player);
-    }
-    this.lastTickTimes.publishMs = performance.now() - started;
+  /** After a step: what the `/ws` connections see is handed to their delta builder. */
+  publishStart(): void {
+    this.deltas?.start(this.world);
+  }
+
+  /** The `/ws` deltas of this tick, to their connections. */
+  publishFinish(): void {
+    this.deltas?.finish();
   }
 
   /** Shutdown: close every connection, save every player, wait for the saves. */

@@ -1,19 +1,19 @@
 /**
  * `/ws` sessions as full participants of the world: each authenticated socket is attached to its
  * player through the WorldService (the same path as Colyseus clients), and after every tick gets
- * a `world:update` delta of what is in its view.
+ * a `world:update` delta of what is in its view (built by {@link WsDeltas}).
  *
- * After authentication a socket receives, in order: `welcome`, `player:sync`, and a `world:update`
- * with every entity in view. Messages that arrive while the player is still loading are kept and
- * handled, in order, once it is in the world.
+ * After authentication a socket receives, in order: `welcome`, `player:sync`, and, with the next
+ * tick, a `world:update` with every entity in view. Messages that arrive while the player is still
+ * loading are kept and handled, in order, once it is in the world.
  */
 import type { Player } from "../game/world/Player.ts";
 import { playerSync } from "../game/world/World.ts";
-import { ViewTracker } from "../game/world/ViewTracker.ts";
 import type { Logger } from "../logger.ts";
 import { PlayerLoadError } from "../persistence/players.ts";
 import type { Connection, WorldService } from "../sessions/WorldService.ts";
 import type { Envelope } from "./envelope.ts";
+import type { WsDeltas } from "./WsDeltas.ts";
 import { CLOSE_FORBIDDEN, type WsSession, type WsSessionHandler } from "./WsGateway.ts";
 
 export const CLOSE_BAD_REQUEST = 4000;
@@ -23,26 +23,23 @@ interface Attached {
   conn: Connection;
   pending: Envelope[];
   closed: boolean;
+  /** Its id with the delta builder, once it is in the world. */
+  viewer: number | undefined;
 }
 
-export function worldSessionHandler(service: WorldService, logger: Logger): WsSessionHandler {
+export function worldSessionHandler(service: WorldService, deltas: WsDeltas, logger: Logger): WsSessionHandler {
   const sessions = new WeakMap<WsSession, Attached>();
 
   return {
     async open(session) {
-      const tracker = new ViewTracker();
       const conn: Connection = {
         transport: "ws",
         send: (type, data) => session.send(type, data),
         close: (code, reason) => session.close(code, reason),
-        afterTick: (world, player) => {
-          const frame = tracker.frame(world, player);
-          if (frame !== undefined) session.sendRaw(frame);
-        },
         cork: () => session.tcp?.cork(),
         uncork: () => session.tcp?.uncork(),
       };
-      const state: Attached = { player: undefined, conn, pending: [], closed: false };
+      const state: Attached = { player: undefined, conn, pending: [], closed: false, viewer: undefined };
       sessions.set(session, state);
       let player: Player;
       try {
@@ -73,7 +70,7 @@ export function worldSessionHandler(service: WorldService, logger: Logger): WsSe
       session.send("welcome", service.welcome(player, session.principal, session.issuedToken));
       session.send("player:sync", playerSync(player));
       player.syncDue = false;
-      session.sendRaw(tracker.frame(service.world, player, true)!);
+      state.viewer = deltas.add(player.id, (frame) => session.sendRaw(frame));
       for (const env of state.pending.splice(0)) service.input(player.id, conn, env.type, env.data);
     },
 
@@ -91,6 +88,7 @@ export function worldSessionHandler(service: WorldService, logger: Logger): WsSe
       const state = sessions.get(session);
       if (state === undefined) return;
       state.closed = true;
+      if (state.viewer !== undefined) deltas.remove(state.viewer);
       if (state.player !== undefined) service.detach(state.player.id, state.conn, "disconnect");
       logger.debug({ account: session.principal.accountId }, "/ws session closed");
     },

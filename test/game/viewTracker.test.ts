@@ -10,6 +10,7 @@ import { ViewTracker } from "../../src/game/world/ViewTracker.ts";
 import { VIEW_RADIUS } from "../../src/game/world/World.ts";
 import { gameWorld, type GameHarness } from "../support/game.ts";
 import { playerData } from "../support/players.ts";
+import { replicaOf } from "../support/viewReplica.ts";
 
 interface Update {
   tick: number;
@@ -18,7 +19,7 @@ interface Update {
 }
 
 function frame(g: GameHarness, t: ViewTracker, viewer: Player, always = false): Update | undefined {
-  const text = t.frame(g.world, viewer, always);
+  const text = t.frame(replicaOf(g.world), viewer.id, always);
   if (text === undefined) return undefined;
   const env = JSON.parse(text) as { type: string; data: Update };
   assert.equal(env.type, "world:update");

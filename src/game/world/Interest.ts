@@ -7,9 +7,8 @@
  * leaves it only beyond {@link KEEP_RADIUS}, so nothing in view is dropped between refreshes and
  * players walking along the edge do not flicker in and out.
  */
-import type { Player } from "./Player.ts";
-import type { Published } from "./ViewTracker.ts";
-import { VIEW_RADIUS, type Entity, type World } from "./World.ts";
+import type { Tile } from "../map/CollisionMap.ts";
+import { VIEW_RADIUS, type Entity } from "./World.ts";
 
 export const REFRESH_TICKS = 4;
 export const REFRESH_DISTANCE = 3;
@@ -19,25 +18,45 @@ let stagger = 0;
 /** The last mark handed out (see Interest.refresh); one sequence for all connections. */
 let markToken = 0;
 
-/** One entity in a connection's view. */
-export interface Seen {
+/** Something a view can hold: the world's own entities, or their `/ws` replicas (see ViewWorld). */
+export interface Placed {
   readonly id: string;
-  entity: Entity;
-  /** `/ws` connections: its serialised form, and the revisions last sent (see ViewTracker). */
-  pub: Published | undefined;
+  x: number;
+  z: number;
+  /** Scratch mark of the refresh running now. */
+  mark?: number;
+}
+
+/** Where a view's contents come from: the World itself, or the `/ws` replica of it. */
+export interface Spatial<E extends Placed> {
+  readonly tick: number;
+  /** Everything within `radius` of a tile that `viewerId` may see, players included. */
+  forEachNear(at: Tile, viewerId: string, radius: number, fn: (entity: E) => void): void;
+}
+
+/** One entity in a connection's view. */
+export interface Seen<E extends Placed = Entity> {
+  readonly id: string;
+  entity: E;
+  /** `/ws` connections: the revisions last sent (see ViewTracker). */
   sentRev: number;
   sentInfoRev: number;
 }
 
-export class Interest {
-  readonly visible = new Map<string, Seen>();
-  private readonly phase = stagger++ % REFRESH_TICKS;
+export class Interest<E extends Placed = Entity> {
+  readonly visible = new Map<string, Seen<E>>();
+  private readonly phase: number;
   private refreshed = -1;
   private atX = 0;
   private atZ = 0;
 
+  /** `phase`: which of every {@link REFRESH_TICKS} ticks its periodic refresh falls on (staggered by default). */
+  constructor(phase = stagger++) {
+    this.phase = phase % REFRESH_TICKS;
+  }
+
   /** Recomputes the visible set when due; returns the ids that entered and left, or undefined. */
-  refresh(world: World, viewer: Player, force = false): { entered: string[]; left: string[] } | undefined {
+  refresh(world: Spatial<E>, viewer: Placed, force = false): { entered: string[]; left: string[] } | undefined {
     const vx = viewer.x;
     const vz = viewer.z;
     const walked = Math.max(Math.abs(vx - this.atX), Math.abs(vz - this.atZ));
@@ -53,17 +72,16 @@ export class Interest {
     const visible = this.visible;
     for (const seen of visible.values()) seen.entity.mark = before;
     const entered: string[] = [];
-    const consider = (e: Entity) => {
+    const consider = (e: E) => {
       const mark = e.mark;
       if (mark === before) e.mark = kept;
       else if (mark !== kept && Math.max(Math.abs(e.x - vx), Math.abs(e.z - vz)) <= VIEW_RADIUS) {
         e.mark = kept;
-        visible.set(e.id, { id: e.id, entity: e, pub: undefined, sentRev: -1, sentInfoRev: -1 });
+        visible.set(e.id, { id: e.id, entity: e, sentRev: -1, sentInfoRev: -1 });
         entered.push(e.id);
       }
     };
-    world.forEachPlayerNear(viewer, KEEP_RADIUS, consider);
-    world.forEachEntityNear(viewer, viewer.id, KEEP_RADIUS, consider);
+    world.forEachNear(viewer, viewer.id, KEEP_RADIUS, consider);
     const left: string[] = [];
     for (const seen of visible.values()) {
       if (seen.entity.mark === kept) continue;

@@ -29,7 +29,13 @@ export const TICK_MS = 600;
 /** Interest radius: a client sees what is within this many tiles (Chebyshev) of its player. */
 export const VIEW_RADIUS = 16;
 /** Spatial-index cell size in tiles: a view (33 × 33 tiles) spans 5 × 5 or 6 × 6 cells. */
-const CELL = 8;
+export const CELL = 8;
+
+/** The spatial-index key of a cell (cell coordinates, not tiles). */
+export function cellKey(cx: number, cz: number): number {
+  // Cells fit in 16 bits each way for worlds up to ±500k tiles.
+  return (cx + 32768) * 65536 + (cz + 32768);
+}
 /** Tiles per tick. */
 export const WALK_SPEED = 1;
 export const RUN_SPEED = 2;
@@ -213,13 +219,8 @@ export class World {
 
   // ---- interest --------------------------------------------------------------------------
 
-  private static key(cx: number, cz: number): number {
-    // Cells fit in 16 bits each way for worlds up to ±500k tiles.
-    return (cx + 32768) * 65536 + (cz + 32768);
-  }
-
   private index(player: Player): void {
-    const key = World.key(Math.floor(player.x / CELL), Math.floor(player.z / CELL));
+    const key = cellKey(Math.floor(player.x / CELL), Math.floor(player.z / CELL));
     if (player.cellKey === key) return;
     this.unindex(player);
     let list = this.cells.get(key);
@@ -271,7 +272,7 @@ export class World {
     const cz1 = Math.floor((z + radius) / CELL);
     for (let cx = cx0; cx <= cx1; cx++) {
       for (let cz = cz0; cz <= cz1; cz++) {
-        const list = this.cells.get(World.key(cx, cz));
+        const list = this.cells.get(cellKey(cx, cz));
         if (list === undefined) continue;
         for (let i = 0; i < list.length; i++) {
           const p = list[i]!;
@@ -299,6 +300,12 @@ export class World {
     this.publish();
   }
 
+  /** Players, then the other entities, within `radius` of a tile that `viewerId` may see (see Interest). */
+  forEachNear(at: Tile, viewerId: string, radius: number, fn: (entity: Entity) => void): void {
+    this.forEachPlayerNear(at, radius, fn);
+    this.forEachEntityNear(at, viewerId, radius, fn);
+  }
+
   /**
    * Calls `fn` for every non-player entity within `radius` of a tile that `viewerId` may see,
    * without building anything (interest refreshes call this for every connection).
@@ -315,7 +322,7 @@ export class World {
     const cz1 = Math.floor((at.z + radius) / CELL);
     for (let cx = Math.floor((at.x - radius) / CELL); cx <= cx1; cx++) {
       for (let cz = Math.floor((at.z - radius) / CELL); cz <= cz1; cz++) {
-        const list = cells.get(World.key(cx, cz));
+        const list = cells.get(cellKey(cx, cz));
         if (list !== undefined) for (const r of list) if (near(r)) fn(r);
       }
     }
@@ -329,7 +336,7 @@ export class World {
     if (this.resourceIndex?.size === this.resources.size) return this.resourceIndex.cells;
     const cells = new Map<number, ResourceInstance[]>();
     for (const r of this.resources.values()) {
-      const key = World.key(Math.floor(r.x / CELL), Math.floor(r.z / CELL));
+      const key = cellKey(Math.floor(r.x / CELL), Math.floor(r.z / CELL));
       const list = cells.get(key);
       if (list === undefined) cells.set(key, [r]);
       else list.push(r);

@@ -1,0 +1,181 @@
+/**
+ * What `/ws` clients can see of a world, as a replica that can live in another thread.
+ *
+ * The World's thread walks its entities once per tick ({@link ViewFeed.diff}) and sends what
+ * changed as a flat list of primitives (cheap to copy between threads). A {@link ViewWorld} applies
+ * those diffs and holds every visible entity in the form every viewer is sent (serialised once),
+ * with a spatial index, so that interest and `world:update` frames (see ViewTracker) can be built
+ * without touching the World.
+ */
+import type { Tile } from "../map/CollisionMap.ts";
+import type { Spatial } from "./Interest.ts";
+import { CELL, cellKey, describe, type Entity, type World } from "./World.ts";
+
+/** Values per changed entity in {@link WorldDiff.changes}. */
+export const CHANGE_STRIDE = 7;
+
+/**
+ * One tick's changes. `changes` holds {@link CHANGE_STRIDE} values per entity: id, kind, x, z,
+ * info (the entity's JSON without its position, or null when that did not change since the last
+ * diff), the owner of a private ground item (or null), and the tick it becomes public.
+ */
+export interface WorldDiff {
+  tick: number;
+  changes: (string | number | null)[];
+  /** Ids that left the world (or are hidden, like a dead NPC) since the last diff. */
+  removed: string[];
+}
+
+interface Sent {
+  entity: Entity;
+  version: number;
+  info: string;
+  tick: number;
+}
+
+/** Builds the diffs of one World, on its thread. */
+export class ViewFeed {
+  private readonly sent = new Map<string, Sent>();
+
+  /** What changed since the last call (everything, the first time). */
+  diff(world: World): WorldDiff {
+    const tick = world.tick;
+    const changes: WorldDiff["changes"] = [];
+    const sent = this.sent;
+    world.forEachShown(true, (e, version) => {
+      const s = sent.get(e.id);
+      if (s !== undefined && s.entity === e && s.version === version) {
+        s.tick = tick;
+        return;
+      }
+      const { x, z, ...rest } = describe(e);
+      const info = JSON.stringify(rest);
+      const infoChanged = s === undefined || s.info !== info;
+      if (s === undefined) sent.set(e.id, { entity: e, version, info, tick });
+      else Object.assign(s, { entity: e, version, info, tick });
+      const owned = "ownerId" in e ? e : undefined;
+      changes.push(e.id, rest.kind, x, z, infoChanged ? info : null, owned?.ownerId ?? null, owned?.publicAtTick ?? 0);
+    });
+    const removed: string[] = [];
+    for (const [id, s] of sent) {
+      if (s.tick === tick) continue;
+      sent.delete(id);
+      removed.push(id);
+    }
+    return { tick, changes, removed };
+  }
+}
+
+/** One entity as every viewer sees it. */
+export interface Shown {
+  readonly id: string;
+  kind: string;
+  x: number;
+  z: number;
+  /** Changes whenever what is sent of it does (unique within its ViewWorld). */
+  rev: number;
+  /** Changes whenever anything but the position does. */
+  infoRev: number;
+  /** Everything but the position. */
+  info: string;
+  /** The whole entity. */
+  full: string;
+  /** `{id, kind, x, z}`. */
+  compact: string;
+  /** Ground items: only this player sees it until `publicAtTick`. */
+  ownerId: string | undefined;
+  publicAtTick: number;
+  /** False once it has left the world: every view drops it. */
+  live: boolean;
+  mark?: number;
+  cell: number;
+  slot: number;
+}
+
+/** The replica: every entity clients may see, indexed by cell. */
+export class ViewWorld implements Spatial<Shown> {
+  tick = -1;
+  readonly byId = new Map<string, Shown>();
+  private readonly cells = new Map<number, Shown[]>();
+  private nextRev = 0;
+
+  apply(diff: WorldDiff): void {
+    this.tick = diff.tick;
+    for (const id of diff.removed) {
+      const e = this.byId.get(id);
+      if (e === undefined) continue;
+      e.live = false;
+      this.unindex(e);
+      this.byId.delete(id);
+    }
+    const c = diff.changes;
+    for (let i = 0; i < c.length; i += CHANGE_STRIDE) {
+      const id = c[i] as string;
+      const x = c[i + 2] as number;
+      const z = c[i + 3] as number;
+      const info = c[i + 4] as string | null;
+      let e = this.byId.get(id);
+      if (e === undefined) {
+        if (info === null) throw new Error(`ViewWorld: a change to unknown entity ${id} without its info`);
+        e = { id, kind: c[i + 1] as string, x, z, rev: -1, infoRev: -1, info, full: "", compact: "", ownerId: undefined, publicAtTick: 0, live: true, cell: -1, slot: -1 };
+        this.byId.set(id, e);
+      }
+      e.x = x;
+      e.z = z;
+      const rev = this.nextRev++;
+      if (info !== null || e.infoRev < 0) {
+        if (info !== null) e.info = info;
+        e.infoRev = rev;
+      }
+      e.rev = rev;
+      e.full = `${e.info.slice(0, -1)},"x":${x},"z":${z}}`;
+      e.compact = `{"id":${JSON.stringify(id)},"kind":"${e.kind}","x":${x},"z":${z}}`;
+      e.ownerId = (c[i + 5] as string | null) ?? undefined;
+      e.publicAtTick = c[i + 6] as number;
+      this.index(e);
+    }
+  }
+
+  forEachNear(at: Tile, viewerId: string, radius: number, fn: (entity: Shown) => void): void {
+    const x = at.x;
+    const z = at.z;
+    const tick = this.tick;
+    const cx1 = Math.floor((x + radius) / CELL);
+    const cz1 = Math.floor((z + radius) / CELL);
+    for (let cx = Math.floor((x - radius) / CELL); cx <= cx1; cx++) {
+      for (let cz = Math.floor((z - radius) / CELL); cz <= cz1; cz++) {
+        const list = this.cells.get(cellKey(cx, cz));
+        if (list === undefined) continue;
+        for (let i = 0; i < list.length; i++) {
+          const e = list[i]!;
+          if (Math.abs(e.x - x) > radius || Math.abs(e.z - z) > radius) continue;
+          if (e.ownerId !== undefined && e.ownerId !== viewerId && tick < e.publicAtTick) continue;
+          fn(e);
+        }
+      }
+    }
+  }
+
+  private index(e: Shown): void {
+    const key = cellKey(Math.floor(e.x / CELL), Math.floor(e.z / CELL));
+    if (e.cell === key) return;
+    this.unindex(e);
+    let list = this.cells.get(key);
+    if (list === undefined) this.cells.set(key, (list = []));
+    e.cell = key;
+    e.slot = list.length;
+    list.push(e);
+  }
+
+  private unindex(e: Shown): void {
+    if (e.cell < 0) return;
+    const list = this.cells.get(e.cell)!;
+    const last = list.pop()!;
+    if (last !== e) {
+      list[e.slot] = last;
+      last.slot = e.slot;
+    }
+    e.cell = -1;
+    e.slot = -1;
+  }
+}

@@ -1,0 +1,162 @@
+/**
+ * The `world:update` deltas of every `/ws` connection, built in a worker thread.
+ *
+ * Per tick the World's thread calls {@link WsDeltas.start} right after the game step: one walk
+ * over the world gives the diff of what clients can see (see ViewFeed), which goes to the worker.
+ * While the worker brings every `/ws` viewer's interest up to date and builds its frame, the
+ * World's thread encodes and sends the Colyseus patches. {@link WsDeltas.finish} then blocks until
+ * the worker's answer is in (Atomics.wait on a shared counter, so no event-loop turn is needed)
+ * and writes the frames to their sockets, in the same tick.
+ *
+ * Sockets never leave the World's thread. A connection's first frame (everything in its view)
+ * comes with the first tick after it joined.
+ *
+ * If the worker fails, the deltas are built on the World's thread from then on (logged as an
+ * error), starting over with a full frame per connection. An answer that takes longer than
+ * `waitMs` is delivered at the next tick instead, ahead of that tick's frames.
+ */
+import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from "node:worker_threads";
+import { DeltaBuilder, type DeltaInput } from "../game/world/ViewTracker.ts";
+import { ViewFeed } from "../game/world/ViewWorld.ts";
+import type { World } from "../game/world/World.ts";
+import type { Logger } from "../logger.ts";
+
+/** How long `finish` waits for the worker before it lets the tick go on. */
+export const DEFAULT_WAIT_MS = 1_000;
+
+type Reply = { tick: number; frames: (number | string)[] } | { tick: number; error: string };
+
+interface Sink {
+  playerId: string;
+  send: (frame: string) => void;
+}
+
+export interface WsDeltasOptions {
+  logger: Logger;
+  /** False: build the deltas on the calling thread (the fallback; tests compare both). */
+  worker?: boolean;
+  waitMs?: number;
+}
+
+export class WsDeltas {
+  private readonly logger: Logger;
+  private readonly waitMs: number;
+  private feed = new ViewFeed();
+  private readonly sinks = new Map<number, Sink>();
+  private joined: [number, string][] = [];
+  private left: number[] = [];
+  private nextId = 1;
+  private worker: { thread: Worker; port: MessagePort; signal: Int32Array } | undefined;
+  private inline: DeltaBuilder | undefined;
+  private inlineFrames: (number | string)[] = [];
+  /** The tick of the last diff the worker has not answered yet (-1: none). */
+  private awaiting = -1;
+  private closed = false;
+
+  constructor(options: WsDeltasOptions) {
+    this.logger = options.logger;
+    this.waitMs = options.waitMs ?? DEFAULT_WAIT_MS;
+    if (options.worker === false) {
+      this.inline = new DeltaBuilder();
+      return;
+    }
+    const { port1, port2 } = new MessageChannel();
+    const signal = new Int32Array(new SharedArrayBuffer(4));
+    const thread = new Worker(new URL("./deltaWorker.ts", import.meta.url), { workerData: { port: port2, signal }, transferList: [port2], name: "ws-deltas" });
+    this.worker = { thread, port: port1, signal };
+    thread.on("error", (err) => this.fail("the /ws delta worker failed", err));
+    thread.on("exit", (code) => {
+      if (!this.closed) this.fail("the /ws delta worker exited", new Error(`exit code ${code}`));
+    });
+  }
+
+  /** Whether the deltas are built in the worker (false after a failure, or when asked). */
+  get threaded(): boolean {
+    return this.worker !== undefined;
+  }
+
+  /** A connection whose player is `playerId`: its frames go to `send`, from the next tick on. */
+  add(playerId: string, send: (frame: string) => void): number {
+    const id = this.nextId++;
+    this.sinks.set(id, { playerId, send });
+    this.joined.push([id, playerId]);
+    return id;
+  }
+
+  remove(id: number): void {
+    if (!this.sinks.delete(id)) return;
+    this.left.push(id);
+  }
+
+  /** After the game step: this tick's diff goes to the worker (or is built now, without one). */
+  start(world: World): void {
+    if (this.closed) return;
+    const input: DeltaInput = { ...this.feed.diff(world), joined: this.joined, left: this.left };
+    this.joined = [];
+    this.left = [];
+    if (this.worker !== undefined) {
+      this.worker.port.postMessage(input);
+      this.awaiting = input.tick;
+    } else {
+      this.inlineFrames = this.inline!.step(input);
+    }
+  }
+
+  /** Writes this tick's frames to their connections, waiting for the worker if it is not done. */
+  finish(): void {
+    if (this.worker === undefined) {
+      const frames = this.inlineFrames;
+      this.inlineFrames = [];
+      this.deliver(frames);
+      return;
+    }
+    const { port, signal } = this.worker;
+    const deadline = performance.now() + this.waitMs;
+    while (this.awaiting >= 0) {
+      const seen = Atomics.load(signal, 0);
+      const received = receiveMessageOnPort(port) as { message: Reply } | undefined;
+      if (received !== undefined) {
+        const reply = received.message;
+        if ("error" in reply) {
+          this.fail("the /ws delta worker could not build a tick's frames", new Error(reply.error));
+          return;
+        }
+        if (reply.tick === this.awaiting) this.awaiting = -1;
+        this.deliver(reply.frames);
+        continue;
+      }
+      const left = deadline - performance.now();
+      if (left <= 0) {
+        this.logger.warn({ tick: this.awaiting, waitMs: this.waitMs }, "the /ws deltas are late; they go out with the next tick");
+        return;
+      }
+      Atomics.wait(signal, 0, seen, left);
+    }
+  }
+
+  private deliver(frames: (number | string)[]): void {
+    for (let i = 0; i < frames.length; i += 2) this.sinks.get(frames[i] as number)?.send(frames[i + 1] as string);
+  }
+
+  /** From now on, build on this thread, starting over: every connection gets a full frame again. */
+  private fail(message: string, err: unknown): void {
+    if (this.worker === undefined || this.closed) return;
+    this.logger.error({ err }, `${message}; building the /ws deltas on the main thread from now on`);
+    const { thread } = this.worker;
+    this.worker = undefined;
+    this.awaiting = -1;
+    void thread.terminate();
+    this.inline = new DeltaBuilder();
+    this.feed = new ViewFeed();
+    this.joined = [...this.sinks].map(([id, s]) => [id, s.playerId]);
+    this.left = [];
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    const thread = this.worker?.thread;
+    this.worker = undefined;
+    if (thread !== undefined) await thread.terminate();
+  }
+}

@@ -1,0 +1,206 @@
+/**
+ * WsDeltas: the `/ws` frames built in the worker thread are exactly those built on the calling
+ * thread, tick by tick, through viewers joining and leaving, players logging out and in, ground
+ * items and teleports; a late worker's frames arrive later but complete and in order; a failed
+ * worker is replaced by building on the main thread, with a full frame for every viewer.
+ */
+import assert from "node:assert/strict";
+import { pino } from "pino";
+import { spawnGroundItem } from "../../src/game/groundItems.ts";
+import type { Player } from "../../src/game/world/Player.ts";
+import { WsDeltas } from "../../src/ws/WsDeltas.ts";
+import { gameWorld, type GameHarness } from "../support/game.ts";
+import { playerData } from "../support/players.ts";
+import { until } from "../support/until.ts";
+
+const logger = pino({ level: "silent" });
+
+/** A seeded walk of `players` players around one spot, with the random events of a busy world. */
+function scenario(g: GameHarness, players: number, seed: number) {
+  let s = seed;
+  const rnd = () => ((s = (s * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+  const { collision, content } = g.world;
+  const spawn = content.world.spawn;
+  const near = (r: number) => {
+    for (;;) {
+      const x = Math.round(spawn.x) + Math.floor(rnd() * (2 * r + 1)) - r;
+      const z = Math.round(spawn.z) + Math.floor(rnd() * (2 * r + 1)) - r;
+      if (collision.isWalkable(x, z)) return { x, z };
+    }
+  };
+  const all: Player[] = Array.from({ length: players }, () => g.add(near(20)));
+  return {
+    all,
+    rnd,
+    /** One tick's random inputs and events. */
+    stir() {
+      for (const p of all) {
+        if (g.world.players.get(p.id) !== p) continue;
+        if (p.path.length === 0 && rnd() < 0.4) {
+          const to = near(40);
+          g.send(p, "player:move", to);
+        }
+      }
+      const r = rnd();
+      if (r < 0.1) spawnGroundItem(g.world, "logs", 1, near(20), rnd() < 0.5 ? all[0]!.id : undefined);
+      else if (r < 0.15) {
+        // Logs out and straight back in: a new object with the same id.
+        const i = 1 + Math.floor(rnd() * (all.length - 1));
+        const old = all[i]!;
+        g.world.removePlayer(old.id);
+        all[i] = g.world.addPlayer(playerData({ characterId: old.id, name: old.data.name, ...near(20) }));
+      } else if (r < 0.2) g.world.teleport(all[Math.floor(rnd() * all.length)]!, near(60));
+    },
+  };
+}
+
+type Streams = Map<number, string[]>;
+
+/** The same frames in the same order (the first difference is reported, not the whole streams). */
+function sameStream(actual: string[] | undefined, expected: string[], what: string): void {
+  assert.ok(actual !== undefined, `${what}: no stream`);
+  const n = Math.max(actual.length, expected.length);
+  for (let i = 0; i < n; i++) if (actual[i] !== expected[i]) assert.fail(`${what}: frame ${i} of ${expected.length} differs (got ${actual.length}):\n  got      ${actual[i]?.slice(0, 300)}\n  expected ${expected[i]?.slice(0, 300)}`);
+}
+
+function attach(deltas: WsDeltas, playerId: string, streams: Streams, key: number): number {
+  streams.set(key, []);
+  return deltas.add(playerId, (frame) => streams.get(key)!.push(frame));
+}
+
+describe("WsDeltas (the /ws delta worker)", function () {
+  this.timeout(60_000);
+  let g: GameHarness;
+  const open: WsDeltas[] = [];
+  const make = (worker: boolean, waitMs?: number) => {
+    const d = new WsDeltas({ logger, worker, waitMs });
+    open.push(d);
+    return d;
+  };
+  beforeEach(async () => {
+    g = await gameWorld(11);
+  });
+  afterEach(async () => {
+    for (const d of open.splice(0)) await d.close();
+  });
+
+  it("delivers, every tick, exactly the frames built on the main thread", () => {
+    const world = scenario(g, 80, 7);
+    const threaded = make(true);
+    const inline = make(false);
+    const a: Streams = new Map();
+    const b: Streams = new Map();
+    const ids = new Map<number, [number, number]>();
+    let key = 0;
+    const join = (p: Player) => {
+      key++;
+      ids.set(key, [attach(threaded, p.id, a, key), attach(inline, p.id, b, key)]);
+    };
+    for (const p of world.all.slice(0, 30)) join(p);
+    let frames = 0;
+    for (let tick = 0; tick < 150; tick++) {
+      world.stir();
+      g.tick();
+      g.clearSent();
+      if (world.rnd() < 0.3) join(world.all[Math.floor(world.rnd() * world.all.length)]!);
+      if (world.rnd() < 0.2 && ids.size > 1) {
+        const [k, [ta, tb]] = [...ids][Math.floor(world.rnd() * ids.size)]!;
+        threaded.remove(ta);
+        inline.remove(tb);
+        ids.delete(k);
+      }
+      threaded.start(g.world);
+      inline.start(g.world);
+      threaded.finish();
+      inline.finish();
+      assert.ok(threaded.threaded, "still in the worker");
+      for (const [k, stream] of b) {
+        sameStream(a.get(k), stream, `viewer ${k} at tick ${g.world.tick}`);
+        frames += stream.length;
+      }
+    }
+    assert.ok(frames > 1_000, `a busy world (${frames} frames)`);
+    // The frames say what they should: some carry players' moves, some removals.
+    const all = [...b.values()].flat().map((f) => JSON.parse(f) as { type: string; data: { entities: unknown[]; removed: string[] } });
+    assert.ok(all.every((f) => f.type === "world:update"));
+    assert.ok(all.some((f) => f.data.removed.length > 0));
+    assert.ok(all.some((f) => f.data.entities.length > 0));
+  });
+
+  it("gives a late answer with the next tick: nothing lost, nothing out of order", () => {
+    const world = scenario(g, 60, 3);
+    const late = make(true, 0);
+    const inline = make(false);
+    const a: Streams = new Map();
+    const b: Streams = new Map();
+    world.all.slice(0, 20).forEach((p, i) => {
+      attach(late, p.id, a, i);
+      attach(inline, p.id, b, i);
+    });
+    let lateTicks = 0;
+    for (let tick = 0; tick < 60; tick++) {
+      world.stir();
+      g.tick();
+      late.start(g.world);
+      inline.start(g.world);
+      late.finish();
+      inline.finish();
+      if (a.get(0)!.length < b.get(0)!.length) lateTicks++;
+    }
+    assert.ok(lateTicks > 0, "with no time to wait, some answers came a tick late");
+    // A quiet world: no new frames, and whatever was still on its way arrives.
+    const deadline = Date.now() + 10_000;
+    while ([...b].some(([k, s]) => a.get(k)!.length < s.length) && Date.now() < deadline) {
+      g.tick();
+      late.start(g.world);
+      late.finish();
+    }
+    for (const [k, stream] of b) sameStream(a.get(k), stream, `viewer ${k}`);
+  });
+
+  it("builds on the main thread when the worker dies, starting each viewer over with a full frame", async () => {
+    const world = scenario(g, 40, 5);
+    const deltas = make(true);
+    const a: Streams = new Map();
+    world.all.slice(0, 10).forEach((p, i) => attach(deltas, p.id, a, i));
+    for (let i = 0; i < 3; i++) {
+      world.stir();
+      g.tick();
+      deltas.start(g.world);
+      deltas.finish();
+    }
+    assert.ok(a.get(0)!.length >= 1);
+    await (deltas as unknown as { worker: { thread: { terminate(): Promise<number> } } }).worker.thread.terminate();
+    await until(() => !deltas.threaded, "falls back to the main thread");
+    for (const s of a.values()) s.splice(0);
+    g.tick();
+    deltas.start(g.world);
+    deltas.finish();
+    for (const [i, s] of a) {
+      assert.equal(s.length, 1, `viewer ${i}: one frame`);
+      const f = JSON.parse(s[0]!) as { data: { entities: { id: string; name?: string }[] } };
+      const self = f.data.entities.find((e) => e.id === world.all[i]!.id);
+      assert.ok(self?.name, `viewer ${i}: the full frame has the viewer itself, whole`);
+    }
+  });
+
+  it("drops frames for a viewer that left, and sends nothing after close", async () => {
+    const world = scenario(g, 20, 9);
+    const deltas = make(true);
+    const a: Streams = new Map();
+    const id = attach(deltas, world.all[0]!.id, a, 0);
+    attach(deltas, world.all[1]!.id, a, 1);
+    g.tick();
+    deltas.start(g.world);
+    deltas.remove(id);
+    deltas.finish();
+    assert.equal(a.get(0)!.length, 0, "left before its first frame was delivered");
+    assert.equal(a.get(1)!.length, 1);
+    await deltas.close();
+    world.stir();
+    g.tick();
+    deltas.start(g.world);
+    deltas.finish();
+    assert.equal(a.get(1)!.length, 1, "closed: nothing more");
+  });
+});
