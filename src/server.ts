@@ -104,7 +104,7 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
       systems: GAMEPLAY,
     });
     const service = new WorldService({ world, db, content, saver, logger: logger.child({ component: "world" }) });
-    const wsDeltas = (deltas = new WsDeltas({ logger: logger.child({ component: "ws-deltas" }) }));
+    const wsDeltas = (deltas = new WsDeltas({ logger: logger.child({ component: "ws-deltas" }), worker: config.wsDeltasWorker }));
     service.deltas = wsDeltas;
     const committer = new TradeCommitter({ db, world, saver, logger: logger.child({ component: "trades" }) });
     world.trades.commit = (req) => committer.commit(req);

@@ -155,6 +155,7 @@ const envSchema = z.object({
   CI: flag(false),
   SAVE_INTERVAL: integer(DEFAULT_SAVE_INTERVAL_S, 1, 86_400),
   TICK_MS: integer(DEFAULT_TICK_MS, 10, 10_000),
+  WS_DELTAS_WORKER: flag(false),
   DISABLE_RATE_LIMIT: flag(false),
   COMMIT_HASH: optionalString,
   CLIENT_BUILD_DIR: optionalString,
@@ -224,6 +225,8 @@ export interface Config {
   ci: boolean;
   saveIntervalS: number;
   tickMs: number;
+  /** Build the `/ws` deltas in a worker thread (see src/ws/WsDeltas.ts). */
+  wsDeltasWorker: boolean;
   rateLimitDisabled: boolean;
   commitHash: string | undefined;
   /** A built client served in production when it has an index.html. */
@@ -313,6 +316,7 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = proces
     ci: e.CI,
     saveIntervalS: e.SAVE_INTERVAL,
     tickMs: e.TICK_MS,
+    wsDeltasWorker: e.WS_DELTAS_WORKER,
     rateLimitDisabled: !isProduction && e.DISABLE_RATE_LIMIT,
     commitHash: e.COMMIT_HASH,
     clientBuildDir: path.resolve(cwd, e.CLIENT_BUILD_DIR ?? path.join("client", "dist")),

@@ -33,7 +33,7 @@ interface Sink {
 
 export interface WsDeltasOptions {
   logger: Logger;
-  /** False: build the deltas on the calling thread (the fallback; tests compare both). */
+  /** True: build the deltas in a worker thread; false (the default): on the calling thread. */
   worker?: boolean;
   waitMs?: number;
 }
@@ -56,7 +56,7 @@ export class WsDeltas {
   constructor(options: WsDeltasOptions) {
     this.logger = options.logger;
     this.waitMs = options.waitMs ?? DEFAULT_WAIT_MS;
-    if (options.worker === false) {
+    if (options.worker !== true) {
       this.inline = new DeltaBuilder();
       return;
     }
@@ -90,7 +90,9 @@ export class WsDeltas {
 
   /** After the game step: this tick's diff goes to the worker (or is built now, without one). */
   start(world: World): void {
-    if (this.closed) return;
+    // Without `/ws` connections there is nothing to build. The next diff still covers everything
+    // since the last one, so the replica catches up when one connects.
+    if (this.closed || (this.sinks.size === 0 && this.left.length === 0)) return;
     const input: DeltaInput = { ...this.feed.diff(world), joined: this.joined, left: this.left };
     this.joined = [];
     this.left = [];

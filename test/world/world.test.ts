@@ -10,6 +10,7 @@ import { WorldTestClient } from "../support/colyseusClient.ts";
 import { forEachDialect } from "../support/dialects.ts";
 import { until } from "../support/until.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
+import type { WsDeltas } from "../../src/ws/WsDeltas.ts";
 import { makeWorldDir } from "../support/world.ts";
 import { WsTestClient } from "../support/wsClient.ts";
 
@@ -43,11 +44,12 @@ function reachableTileAt(t: TestServer, distance: number): { x: number; z: numbe
   throw new Error("no reachable tile at that distance");
 }
 
-describe("the world: movement and visibility", function () {
+for (const worker of [false, true]) describe(`the world: movement and visibility${worker ? " (/ws deltas in a worker thread)" : ""}`, function () {
   this.timeout(20_000);
   let t: TestServer;
   before(async () => {
-    t = await startTestServer(FAST);
+    t = await startTestServer({ ...FAST, WS_DELTAS_WORKER: String(worker) });
+    assert.equal((t.server.world.deltas as WsDeltas).threaded, worker, "the configured delta builder");
   });
   after(() => t.close());
 

@@ -60,7 +60,14 @@ type Streams = Map<number, string[]>;
 function sameStream(actual: string[] | undefined, expected: string[], what: string): void {
   assert.ok(actual !== undefined, `${what}: no stream`);
   const n = Math.max(actual.length, expected.length);
-  for (let i = 0; i < n; i++) if (actual[i] !== expected[i]) assert.fail(`${what}: frame ${i} of ${expected.length} differs (got ${actual.length}):\n  got      ${actual[i]?.slice(0, 300)}\n  expected ${expected[i]?.slice(0, 300)}`);
+  for (let i = 0; i < n; i++) {
+    const got: string = actual[i] ?? "";
+    const want: string = expected[i] ?? "";
+    if (got === want) continue;
+    let j = 0;
+    while (j < got.length && got[j] === want[j]) j++;
+    assert.fail(`${what}: frame ${i} of ${expected.length} (got ${actual.length}), from character ${j}:\n  got      …${got.slice(Math.max(0, j - 150), j + 150)}\n  expected …${want.slice(Math.max(0, j - 150), j + 150)}`);
+  }
 }
 
 function attach(deltas: WsDeltas, playerId: string, streams: Streams, key: number): number {
@@ -74,6 +81,7 @@ describe("WsDeltas (the /ws delta worker)", function () {
   const open: WsDeltas[] = [];
   const make = (worker: boolean, waitMs?: number) => {
     const d = new WsDeltas({ logger, worker, waitMs });
+    assert.equal(d.threaded, worker);
     open.push(d);
     return d;
   };
@@ -148,13 +156,9 @@ describe("WsDeltas (the /ws delta worker)", function () {
       if (a.get(0)!.length < b.get(0)!.length) lateTicks++;
     }
     assert.ok(lateTicks > 0, "with no time to wait, some answers came a tick late");
-    // A quiet world: no new frames, and whatever was still on its way arrives.
+    // No new ticks: whatever was still on its way arrives.
     const deadline = Date.now() + 10_000;
-    while ([...b].some(([k, s]) => a.get(k)!.length < s.length) && Date.now() < deadline) {
-      g.tick();
-      late.start(g.world);
-      late.finish();
-    }
+    while ([...b].some(([k, s]) => a.get(k)!.length < s.length) && Date.now() < deadline) late.finish();
     for (const [k, stream] of b) sameStream(a.get(k), stream, `viewer ${k}`);
   });
 
@@ -182,6 +186,61 @@ describe("WsDeltas (the /ws delta worker)", function () {
       const self = f.data.entities.find((e) => e.id === world.all[i]!.id);
       assert.ok(self?.name, `viewer ${i}: the full frame has the viewer itself, whole`);
     }
+  });
+
+  it("skips the work while no /ws connection is open, and catches up when one joins", () => {
+    const world = scenario(g, 60, 13);
+    const threaded = make(true);
+    const posted: unknown[] = [];
+    const port = (threaded as unknown as { worker: { port: { postMessage(m: unknown): void } } }).worker.port;
+    const post = port.postMessage.bind(port);
+    port.postMessage = (m: unknown) => {
+      posted.push(m);
+      post(m);
+    };
+    const run = (ticks: number) => {
+      for (let i = 0; i < ticks; i++) {
+        world.stir();
+        g.tick();
+        threaded.start(g.world);
+        threaded.finish();
+      }
+    };
+    run(5);
+    assert.equal(posted.length, 0, "nothing sent to the worker");
+    // One viewer for a while: the replica fills; then it leaves (one more tick tells the worker).
+    const first = threaded.add(world.all[0]!.id, () => {});
+    run(5);
+    threaded.remove(first);
+    run(30);
+    assert.equal(posted.length, 6, "five ticks with the viewer, one for its leaving, then nothing");
+    // A viewer joins now: its frames are those of a builder that starts from scratch at this tick.
+    const fresh = make(false);
+    // Viewer ids set each view's refresh phase: take the id the first viewer used above, too.
+    fresh.remove(fresh.add("nobody", () => {}));
+    const a: Streams = new Map();
+    const b: Streams = new Map();
+    const viewers = world.all.slice(0, 10).filter((p) => g.world.players.get(p.id) === p);
+    viewers.forEach((p, i) => {
+      attach(threaded, p.id, a, i);
+      attach(fresh, p.id, b, i);
+    });
+    for (let i = 0; i < 20; i++) {
+      world.stir();
+      g.tick();
+      threaded.start(g.world);
+      fresh.start(g.world);
+      threaded.finish();
+      fresh.finish();
+    }
+    assert.equal(posted.length, 26);
+    // The same content; the order of entities within a frame follows each replica's own history.
+    const sorted = (frames: string[] | undefined) =>
+      (frames ?? []).map((f) => {
+        const { type, data } = JSON.parse(f) as { type: string; data: { tick: number; entities: { id: string }[]; removed: string[] } };
+        return JSON.stringify({ type, tick: data.tick, entities: data.entities.sort((x, y) => x.id.localeCompare(y.id)), removed: data.removed.sort() });
+      });
+    for (const [k, stream] of b) sameStream(sorted(a.get(k)), sorted(stream), `viewer ${k}`);
   });
 
   it("drops frames for a viewer that left, and sends nothing after close", async () => {
