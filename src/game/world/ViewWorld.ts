@@ -9,7 +9,7 @@
  */
 import type { Tile } from "../map/CollisionMap.ts";
 import type { Spatial } from "./Interest.ts";
-import { CELL, cellKey, describe, type Entity, type World } from "./World.ts";
+import { CELL, cellKey, describe, indexInCell, unindexFromCell, type Entity, type World } from "./World.ts";
 
 /** Values per changed entity in {@link WorldDiff.changes}. */
 export const CHANGE_STRIDE = 7;
@@ -88,8 +88,8 @@ export interface Shown {
   /** False once it has left the world: every view drops it. */
   live: boolean;
   mark?: number;
-  cell: number;
-  slot: number;
+  cellKey: number;
+  cellSlot: number;
 }
 
 /** The replica: every entity clients may see, indexed by cell. */
@@ -105,7 +105,7 @@ export class ViewWorld implements Spatial<Shown> {
       const e = this.byId.get(id);
       if (e === undefined) continue;
       e.live = false;
-      this.unindex(e);
+      unindexFromCell(this.cells, e);
       this.byId.delete(id);
     }
     const c = diff.changes;
@@ -117,7 +117,7 @@ export class ViewWorld implements Spatial<Shown> {
       let e = this.byId.get(id);
       if (e === undefined) {
         if (info === null) throw new Error(`ViewWorld: a change to unknown entity ${id} without its info`);
-        e = { id, kind: c[i + 1] as string, x, z, rev: -1, infoRev: -1, info, full: "", compact: "", ownerId: undefined, publicAtTick: 0, live: true, cell: -1, slot: -1 };
+        e = { id, kind: c[i + 1] as string, x, z, rev: -1, infoRev: -1, info, full: "", compact: "", ownerId: undefined, publicAtTick: 0, live: true, cellKey: -1, cellSlot: -1 };
         this.byId.set(id, e);
       }
       e.x = x;
@@ -132,7 +132,7 @@ export class ViewWorld implements Spatial<Shown> {
       e.compact = `{"id":${JSON.stringify(id)},"kind":"${e.kind}","x":${x},"z":${z}}`;
       e.ownerId = (c[i + 5] as string | null) ?? undefined;
       e.publicAtTick = c[i + 6] as number;
-      this.index(e);
+      indexInCell(this.cells, e);
     }
   }
 
@@ -154,28 +154,5 @@ export class ViewWorld implements Spatial<Shown> {
         }
       }
     }
-  }
-
-  private index(e: Shown): void {
-    const key = cellKey(Math.floor(e.x / CELL), Math.floor(e.z / CELL));
-    if (e.cell === key) return;
-    this.unindex(e);
-    let list = this.cells.get(key);
-    if (list === undefined) this.cells.set(key, (list = []));
-    e.cell = key;
-    e.slot = list.length;
-    list.push(e);
-  }
-
-  private unindex(e: Shown): void {
-    if (e.cell < 0) return;
-    const list = this.cells.get(e.cell)!;
-    const last = list.pop()!;
-    if (last !== e) {
-      list[e.slot] = last;
-      last.slot = e.slot;
-    }
-    e.cell = -1;
-    e.slot = -1;
   }
 }

@@ -31,6 +31,39 @@ export const VIEW_RADIUS = 16;
 /** Spatial-index cell size in tiles: a view (33 × 33 tiles) spans 5 × 5 or 6 × 6 cells. */
 export const CELL = 8;
 
+/** Something kept in a spatial index: its cell's key and its place in that cell's list (-1: none). */
+export interface Celled {
+  x: number;
+  z: number;
+  cellKey: number;
+  cellSlot: number;
+}
+
+/** Puts `e` in the list of the cell it stands in (moving it out of its old one). */
+export function indexInCell<T extends Celled>(cells: Map<number, T[]>, e: T): void {
+  const key = cellKey(Math.floor(e.x / CELL), Math.floor(e.z / CELL));
+  if (e.cellKey === key) return;
+  unindexFromCell(cells, e);
+  let list = cells.get(key);
+  if (list === undefined) cells.set(key, (list = []));
+  e.cellKey = key;
+  e.cellSlot = list.length;
+  list.push(e);
+}
+
+/** Takes `e` out of its cell's list (the last of the list takes its place). */
+export function unindexFromCell<T extends Celled>(cells: Map<number, T[]>, e: T): void {
+  if (e.cellKey < 0) return;
+  const list = cells.get(e.cellKey)!;
+  const last = list.pop()!;
+  if (last !== e) {
+    list[e.cellSlot] = last;
+    last.cellSlot = e.cellSlot;
+  }
+  e.cellKey = -1;
+  e.cellSlot = -1;
+}
+
 /** The spatial-index key of a cell (cell coordinates, not tiles). */
 export function cellKey(cx: number, cz: number): number {
   // Cells fit in 16 bits each way for worlds up to ±500k tiles.
@@ -220,26 +253,11 @@ export class World {
   // ---- interest --------------------------------------------------------------------------
 
   private index(player: Player): void {
-    const key = cellKey(Math.floor(player.x / CELL), Math.floor(player.z / CELL));
-    if (player.cellKey === key) return;
-    this.unindex(player);
-    let list = this.cells.get(key);
-    if (list === undefined) this.cells.set(key, (list = []));
-    player.cellKey = key;
-    player.cellSlot = list.length;
-    list.push(player);
+    indexInCell(this.cells, player);
   }
 
   private unindex(player: Player): void {
-    if (player.cellKey < 0) return;
-    const list = this.cells.get(player.cellKey)!;
-    const last = list.pop()!;
-    if (last !== player) {
-      list[player.cellSlot] = last;
-      last.cellSlot = player.cellSlot;
-    }
-    player.cellKey = -1;
-    player.cellSlot = -1;
+    unindexFromCell(this.cells, player);
   }
 
   /** Moves a player to a walkable tile at once (admin commands, tests); false if not walkable. */
