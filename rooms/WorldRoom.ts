@@ -214,8 +214,8 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
   }
 
   /**
-   * One tick: the game and its messages, the schema mirror, the `/ws` diff to its worker, one patch
-   * per Colyseus client, then the `/ws` deltas the worker built meanwhile.
+   * One tick: the game and its messages, the schema mirror, one patch per Colyseus client (sent at
+   * once), then the `/ws` deltas (built now, or by the worker meanwhile: see WsDeltas).
    */
   tickOnce(): void {
     const started = performance.now();
@@ -229,7 +229,7 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
     for (const player of world.players.values()) this.mirror(player);
     this.mirrorEntities(world);
     const t1b = performance.now();
-    // The `/ws` deltas are built in a worker while this thread encodes the Colyseus patches.
+    // With a worker, the `/ws` deltas are built there while this thread encodes the Colyseus patches.
     service.publishStart();
     const t2 = performance.now();
     for (const client of this.clients) {
@@ -241,7 +241,7 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
     this.broadcastPatch();
     const t4 = performance.now();
     // Colyseus clients have everything of this tick: it leaves now, and they decode it while the
-    // `/ws` deltas are built.
+    // `/ws` deltas are finished.
     service.uncork("colyseus");
     const t5 = performance.now();
     service.publishFinish();

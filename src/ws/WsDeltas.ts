@@ -1,12 +1,15 @@
 /**
  * The `world:update` deltas of every `/ws` connection, built in a worker thread.
  *
- * Per tick the World's thread calls {@link WsDeltas.start} right after the game step: one walk
- * over the world gives the diff of what clients can see (see ViewFeed), which goes to the worker.
- * While the worker brings every `/ws` viewer's interest up to date and builds its frame, the
- * World's thread encodes and sends the Colyseus patches. {@link WsDeltas.finish} then blocks until
- * the worker's answer is in (Atomics.wait on a shared counter, so no event-loop turn is needed)
- * and writes the frames to their sockets, in the same tick.
+ * Per tick the World's thread calls {@link WsDeltas.start} right after the game step and
+ * {@link WsDeltas.finish} once the Colyseus patches are out. By default `finish` does the work:
+ * one walk over the world gives the diff of what clients can see (see ViewFeed), a DeltaBuilder
+ * applies it and builds every `/ws` viewer's frame, and the frames go to their sockets.
+ *
+ * With `worker: true`, `start` sends the diff to a worker thread, which builds the frames while
+ * the World's thread encodes and sends the Colyseus patches; `finish` then blocks until the
+ * worker's answer is in (Atomics.wait on a shared counter, so no event-loop turn is needed) and
+ * writes the frames, in the same tick.
  *
  * Sockets never leave the World's thread. A connection's first frame (everything in its view)
  * comes with the first tick after it joined.
@@ -48,7 +51,8 @@ export class WsDeltas {
   private nextId = 1;
   private worker: { thread: Worker; port: MessagePort; signal: Int32Array } | undefined;
   private inline: DeltaBuilder | undefined;
-  private inlineFrames: (number | string)[] = [];
+  /** Without a worker: the world whose deltas `finish` builds (after the Colyseus bytes are out). */
+  private due: World | undefined;
   /** The tick of the last diff the worker has not answered yet (-1: none). */
   private awaiting = -1;
   private closed = false;
@@ -88,28 +92,33 @@ export class WsDeltas {
     this.left.push(id);
   }
 
-  /** After the game step: this tick's diff goes to the worker (or is built now, without one). */
+  /** After the game step: this tick's diff goes to the worker (without one, `finish` builds it). */
   start(world: World): void {
     // Without `/ws` connections there is nothing to build. The next diff still covers everything
     // since the last one, so the replica catches up when one connects.
     if (this.closed || (this.sinks.size === 0 && this.left.length === 0)) return;
+    if (this.worker === undefined) {
+      this.due = world;
+      return;
+    }
+    this.worker.port.postMessage(this.input(world));
+    this.awaiting = world.tick;
+  }
+
+  /** The diff since the last tick sent, with the viewers that came and went meanwhile. */
+  private input(world: World): DeltaInput {
     const input: DeltaInput = { ...this.feed.diff(world), joined: this.joined, left: this.left };
     this.joined = [];
     this.left = [];
-    if (this.worker !== undefined) {
-      this.worker.port.postMessage(input);
-      this.awaiting = input.tick;
-    } else {
-      this.inlineFrames = this.inline!.step(input);
-    }
+    return input;
   }
 
   /** Writes this tick's frames to their connections, waiting for the worker if it is not done. */
   finish(): void {
     if (this.worker === undefined) {
-      const frames = this.inlineFrames;
-      this.inlineFrames = [];
-      this.deliver(frames);
+      const world = this.due;
+      this.due = undefined;
+      if (world !== undefined && this.inline !== undefined) this.deliver(this.inline.step(this.input(world)));
       return;
     }
     const { port, signal } = this.worker;
