@@ -9,7 +9,7 @@
  */
 import type { Tile } from "../map/CollisionMap.ts";
 import type { Spatial } from "./Interest.ts";
-import { CELL, cellKey, describe, indexInCell, unindexFromCell, type Entity, type World } from "./World.ts";
+import { describe, forEachInCells, indexInCell, unindexFromCell, type Entity, type World } from "./World.ts";
 
 /** Values per changed entity in {@link WorldDiff.changes}. */
 export const CHANGE_STRIDE = 7;
@@ -52,7 +52,12 @@ export class ViewFeed {
       const info = JSON.stringify(rest);
       const infoChanged = s === undefined || s.info !== info;
       if (s === undefined) sent.set(e.id, { entity: e, version, info, tick });
-      else Object.assign(s, { entity: e, version, info, tick });
+      else {
+        s.entity = e;
+        s.version = version;
+        s.info = info;
+        s.tick = tick;
+      }
       const owned = "ownerId" in e ? e : undefined;
       changes.push(e.id, rest.kind, x, z, infoChanged ? info : null, owned?.ownerId ?? null, owned?.publicAtTick ?? 0);
     });
@@ -137,22 +142,9 @@ export class ViewWorld implements Spatial<Shown> {
   }
 
   forEachNear(at: Tile, viewerId: string, radius: number, fn: (entity: Shown) => void): void {
-    const x = at.x;
-    const z = at.z;
     const tick = this.tick;
-    const cx1 = Math.floor((x + radius) / CELL);
-    const cz1 = Math.floor((z + radius) / CELL);
-    for (let cx = Math.floor((x - radius) / CELL); cx <= cx1; cx++) {
-      for (let cz = Math.floor((z - radius) / CELL); cz <= cz1; cz++) {
-        const list = this.cells.get(cellKey(cx, cz));
-        if (list === undefined) continue;
-        for (let i = 0; i < list.length; i++) {
-          const e = list[i]!;
-          if (Math.abs(e.x - x) > radius || Math.abs(e.z - z) > radius) continue;
-          if (e.ownerId !== undefined && e.ownerId !== viewerId && tick < e.publicAtTick) continue;
-          fn(e);
-        }
-      }
-    }
+    forEachInCells(this.cells, at, radius, (e) => {
+      if (e.ownerId === undefined || e.ownerId === viewerId || tick >= e.publicAtTick) fn(e);
+    });
   }
 }

@@ -64,6 +64,24 @@ export function unindexFromCell<T extends Celled>(cells: Map<number, T[]>, e: T)
   e.cellSlot = -1;
 }
 
+/** Calls `fn` for everything in `cells` within `radius` tiles (Chebyshev) of a tile. */
+export function forEachInCells<T extends { x: number; z: number }>(cells: Map<number, T[]>, at: Tile, radius: number, fn: (e: T) => void): void {
+  const x = at.x;
+  const z = at.z;
+  const cx1 = Math.floor((x + radius) / CELL);
+  const cz1 = Math.floor((z + radius) / CELL);
+  for (let cx = Math.floor((x - radius) / CELL); cx <= cx1; cx++) {
+    for (let cz = Math.floor((z - radius) / CELL); cz <= cz1; cz++) {
+      const list = cells.get(cellKey(cx, cz));
+      if (list === undefined) continue;
+      for (let i = 0; i < list.length; i++) {
+        const e = list[i]!;
+        if (Math.abs(e.x - x) <= radius && Math.abs(e.z - z) <= radius) fn(e);
+      }
+    }
+  }
+}
+
 /** The spatial-index key of a cell (cell coordinates, not tiles). */
 export function cellKey(cx: number, cz: number): number {
   // Cells fit in 16 bits each way for worlds up to ±500k tiles.
@@ -282,22 +300,7 @@ export class World {
 
   /** Calls `fn` for every player within `radius` of a tile, without building a list. */
   forEachPlayerNear(at: Tile, radius: number, fn: (player: Player) => void): void {
-    const x = at.x;
-    const z = at.z;
-    const cx0 = Math.floor((x - radius) / CELL);
-    const cx1 = Math.floor((x + radius) / CELL);
-    const cz0 = Math.floor((z - radius) / CELL);
-    const cz1 = Math.floor((z + radius) / CELL);
-    for (let cx = cx0; cx <= cx1; cx++) {
-      for (let cz = cz0; cz <= cz1; cz++) {
-        const list = this.cells.get(cellKey(cx, cz));
-        if (list === undefined) continue;
-        for (let i = 0; i < list.length; i++) {
-          const p = list[i]!;
-          if (Math.abs(p.x - x) <= radius && Math.abs(p.z - z) <= radius) fn(p);
-        }
-      }
-    }
+    forEachInCells(this.cells, at, radius, fn);
   }
 
   // ---- the tick --------------------------------------------------------------------------
@@ -335,15 +338,7 @@ export class World {
       if (near(g) && (g.ownerId === undefined || g.ownerId === viewerId || this.tick >= g.publicAtTick)) fn(g);
     }
     // Resource nodes never move: only the cells around the tile.
-    const cells = this.resourceCells();
-    const cx1 = Math.floor((at.x + radius) / CELL);
-    const cz1 = Math.floor((at.z + radius) / CELL);
-    for (let cx = Math.floor((at.x - radius) / CELL); cx <= cx1; cx++) {
-      for (let cz = Math.floor((at.z - radius) / CELL); cz <= cz1; cz++) {
-        const list = cells.get(cellKey(cx, cz));
-        if (list !== undefined) for (const r of list) if (near(r)) fn(r);
-      }
-    }
+    forEachInCells(this.resourceCells(), at, radius, fn);
     for (const o of this.objects.values()) if (near(o)) fn(o);
   }
 
