@@ -44,14 +44,8 @@ export function dropSlot(world: World, player: Player, slot: number): HandlerRes
   const r = transact(player, world.content, (tx) => tx.inv.removeFromSlot(slot));
   if (!r.ok) return invError(r.error);
   spawnGroundItem(world, r.value.itemId, r.value.quantity, player, player.id);
-  savedDrop(world, player);
-}
-
-/**
- * A drop is stored at once, not at the next autosave: once the item is public someone else may
- * take it and be saved, and a crash must not bring it back to the dropper as well.
- */
-function savedDrop(world: World, player: Player): void {
+  // Stored at once, not at the next autosave: once the item is public someone else may take it and
+  // be saved, and a crash must not bring it back to the dropper as well.
   world.requestSave(player);
 }
 
@@ -64,7 +58,7 @@ export function dropAll(world: World, player: Player, itemId: string | undefined
   const r = transact(player, world.content, (tx) => slots.map((slot) => tx.inv.removeFromSlot(slot)));
   if (!r.ok) return invError(r.error);
   for (const stack of r.value) spawnGroundItem(world, stack.itemId, stack.quantity, player, player.id);
-  savedDrop(world, player);
+  world.requestSave(player); // as dropSlot
 }
 
 /** Takes a ground item the player stands on; false when it is gone (someone was first). */

@@ -32,6 +32,14 @@ function scenario(g: GameHarness, players: number, seed: number) {
   return {
     all,
     rnd,
+    /** One tick of the world, then each builder's start and finish (all start before any finishes, as in a server tick). */
+    tick(...builders: WsDeltas[]) {
+      this.stir();
+      g.tick();
+      g.clearSent();
+      for (const b of builders) b.start(g.world);
+      for (const b of builders) b.finish();
+    },
     /** One tick's random inputs and events. */
     stir() {
       for (const p of all) {
@@ -107,9 +115,6 @@ describe("WsDeltas (the /ws delta worker)", function () {
     for (const p of world.all.slice(0, 30)) join(p);
     let frames = 0;
     for (let tick = 0; tick < 150; tick++) {
-      world.stir();
-      g.tick();
-      g.clearSent();
       if (world.rnd() < 0.3) join(world.all[Math.floor(world.rnd() * world.all.length)]!);
       if (world.rnd() < 0.2 && ids.size > 1) {
         const [k, [ta, tb]] = [...ids][Math.floor(world.rnd() * ids.size)]!;
@@ -117,10 +122,7 @@ describe("WsDeltas (the /ws delta worker)", function () {
         inline.remove(tb);
         ids.delete(k);
       }
-      threaded.start(g.world);
-      inline.start(g.world);
-      threaded.finish();
-      inline.finish();
+      world.tick(threaded, inline);
       assert.ok(threaded.threaded, "still in the worker");
       for (const [k, stream] of b) {
         sameStream(a.get(k), stream, `viewer ${k} at tick ${g.world.tick}`);
@@ -147,12 +149,7 @@ describe("WsDeltas (the /ws delta worker)", function () {
     });
     let lateTicks = 0;
     for (let tick = 0; tick < 60; tick++) {
-      world.stir();
-      g.tick();
-      late.start(g.world);
-      inline.start(g.world);
-      late.finish();
-      inline.finish();
+      world.tick(late, inline);
       if (a.get(0)!.length < b.get(0)!.length) lateTicks++;
     }
     assert.ok(lateTicks > 0, "with no time to wait, some answers came a tick late");
@@ -168,10 +165,7 @@ describe("WsDeltas (the /ws delta worker)", function () {
     const a: Streams = new Map();
     world.all.slice(0, 10).forEach((p, i) => attach(deltas, p.id, a, i));
     for (let i = 0; i < 3; i++) {
-      world.stir();
-      g.tick();
-      deltas.start(g.world);
-      deltas.finish();
+      world.tick(deltas);
     }
     assert.ok(a.get(0)!.length >= 1);
     await (deltas as unknown as { worker: { thread: { terminate(): Promise<number> } } }).worker.thread.terminate();
@@ -200,10 +194,7 @@ describe("WsDeltas (the /ws delta worker)", function () {
     };
     const run = (ticks: number) => {
       for (let i = 0; i < ticks; i++) {
-        world.stir();
-        g.tick();
-        threaded.start(g.world);
-        threaded.finish();
+        world.tick(threaded);
       }
     };
     run(5);
@@ -226,12 +217,7 @@ describe("WsDeltas (the /ws delta worker)", function () {
       attach(fresh, p.id, b, i);
     });
     for (let i = 0; i < 20; i++) {
-      world.stir();
-      g.tick();
-      threaded.start(g.world);
-      fresh.start(g.world);
-      threaded.finish();
-      fresh.finish();
+      world.tick(threaded, fresh);
     }
     assert.equal(posted.length, 26);
     // The same content; the order of entities within a frame follows each replica's own history.
@@ -256,10 +242,7 @@ describe("WsDeltas (the /ws delta worker)", function () {
     assert.equal(a.get(0)!.length, 0, "left before its first frame was delivered");
     assert.equal(a.get(1)!.length, 1);
     await deltas.close();
-    world.stir();
-    g.tick();
-    deltas.start(g.world);
-    deltas.finish();
+    world.tick(deltas);
     assert.equal(a.get(1)!.length, 1, "closed: nothing more");
   });
 });
