@@ -128,8 +128,8 @@ export class ViewWorld implements Spatial<Shown> {
       e.x = x;
       e.z = z;
       const rev = this.nextRev++;
-      if (info !== null || e.infoRev < 0) {
-        if (info !== null) e.info = info;
+      if (info !== null) {
+        e.info = info;
         e.infoRev = rev;
       }
       e.rev = rev;
