@@ -14,6 +14,14 @@
  * the sub-queue holds every tree the view could see: trees with the view's bit set, and trees whose
  * visibility comes from a parent (`isVisibilitySharedWithParent`, resolved lazily by the encoder)
  * when the view sees that parent, its chain upwards, or one of its filtered extra parents.
+ *
+ * The view pass then encodes each changed Schema tree once per patch, not once per view: what a
+ * view gets of a Schema tree depends on the view only through custom tags (TAG_OWNER: the owner's
+ * private fields) and through visibility, which is checked first. So the first view without a tag
+ * on the tree has its bytes encoded into a per-patch cache, and every other such view copies them.
+ * Collections (whose entries are filtered by each entry's visibility) and trees the view holds a
+ * tag on are encoded per view, as before, in the same order.
+ *
  * `test/world/visibleChanges.test.ts` checks the equality against the unwrapped encoder.
  */
 import { $changes, type Encoder, type StateView } from "@colyseus/schema";
@@ -21,6 +29,9 @@ import { $changes, type Encoder, type StateView } from "@colyseus/schema";
 /** The parts of @colyseus/schema's internals this relies on (0.18 / schema 5). */
 interface Tree {
   visibleViews: number[] | undefined;
+  readonly encDescriptor: { readonly isSchema: boolean; readonly hasAnyView: boolean };
+  has(): boolean;
+  readonly tagViews: Map<number, number[]> | undefined;
   readonly isVisibilitySharedWithParent: boolean;
   readonly isFiltered: boolean;
   readonly parent: { [$changes]: Tree } | undefined;
@@ -35,11 +46,27 @@ interface Queue {
   tail: QueueNode | undefined;
   nextPosition: number;
 }
+interface View {
+  readonly id: number;
+  readonly _slot: number;
+  readonly _bit: number;
+  isChangeTreeVisible(tree: Tree): boolean;
+}
 interface Internals {
-  root: { changes: Queue };
+  root: { changes: Queue; pendingFilterRefresh: unknown[] };
+  sharedBuffer: Uint8Array;
+  ensureCapacity(buffer: Uint8Array, offset: number): Uint8Array;
   encode(it: { offset: number }, view?: StateView, buffer?: Uint8Array, initialOffset?: number): Uint8Array;
   encodeView(view: StateView, sharedOffset: number, it: { offset: number }, bytes?: Uint8Array): Uint8Array;
   discardChanges(): void;
+}
+
+/** Whether `view` was added to `tree` with any custom tag (`tagViews`: tag bit → bitmap of views). */
+function holdsAnyTag(view: View, tree: Tree): boolean {
+  const tags = tree.tagViews;
+  if (tags === undefined) return false;
+  for (const views of tags.values()) if (view._slot < views.length && (views[view._slot]! & view._bit) !== 0) return true;
+  return false;
 }
 
 /** ORs into `out` the bitmap of views that may see `tree` (its own, and its visibility parents'). */
@@ -111,10 +138,83 @@ export function indexVisibleChanges(encoder: Encoder): void {
     }
   };
 
+  /** This patch's per-tree bytes for views without a tag on the tree: [start, end) in `cache`. */
+  let cache: Uint8Array = new Uint8Array(64 * 1024);
+  let cacheEnd = 0;
+  const cached = new Map<Tree, number>();
+  const ranges: number[] = [];
+  let cachedAt = 0;
+  /** A one-tree queue, to have the encoder's own pass encode a single tree. */
+  const single: QueueNode = { changeTree: undefined as unknown as Tree, next: undefined };
+  const one: Queue = { next: single, tail: single, nextPosition: 0 };
+  /** `tree` alone through the encoder's view pass at `buffer[it.offset]`; returns the (maybe grown) buffer. */
+  const encodeOne = (tree: Tree, view: StateView, buffer: Uint8Array, it: { offset: number }): Uint8Array => {
+    const mine = enc.root.changes;
+    single.changeTree = tree;
+    enc.root.changes = one;
+    try {
+      const out = encode(it, view, buffer);
+      // On overflow the encoder re-encodes into a larger buffer and returns a view of it.
+      return out.buffer === buffer.buffer ? buffer : new Uint8Array(out.buffer);
+    } finally {
+      enc.root.changes = mine;
+    }
+  };
+  /** The encoder's view pass over the view's sub-queue, with Schema trees' bytes shared between views. */
+  const encodeViewPass = (it: { offset: number }, stateView: StateView, buffer: Uint8Array): Uint8Array => {
+    if (cachedAt !== generation) {
+      cachedAt = generation;
+      cached.clear();
+      ranges.length = 0;
+      cacheEnd = 0;
+    }
+    const view = stateView as unknown as View;
+    for (let cur = enc.root.changes.next; cur !== undefined; cur = cur.next) {
+      const tree = cur.changeTree;
+      if (!view.isChangeTreeVisible(tree) || !tree.has()) continue;
+      // Keeps BUFFER_SIZE free past the offset (and grows the shared buffer in place of the old one).
+      buffer = enc.ensureCapacity(buffer, it.offset);
+      const desc = tree.encDescriptor;
+      if (!desc.isSchema || (desc.hasAnyView && holdsAnyTag(view, tree))) {
+        buffer = encodeOne(tree, stateView, buffer, it);
+        continue;
+      }
+      let slot = cached.get(tree);
+      if (slot === undefined) {
+        if (cacheEnd + 64 * 1024 > cache.length) {
+          const grown = new Uint8Array(cache.length * 2);
+          grown.set(cache.subarray(0, cacheEnd));
+          cache = grown;
+        }
+        const at = { offset: cacheEnd };
+        cache = encodeOne(tree, stateView, cache, at);
+        slot = ranges.length;
+        ranges.push(cacheEnd, at.offset);
+        cached.set(tree, slot);
+        cacheEnd = at.offset;
+      }
+      const start = ranges[slot]!;
+      const end = ranges[slot + 1]!;
+      let o = it.offset;
+      if (end - start > 32) {
+        buffer.set(cache.subarray(start, end), o);
+        o += end - start;
+      } else for (let i = start; i < end; i++) buffer[o++] = cache[i]!;
+      it.offset = o;
+    }
+    return buffer.subarray(0, it.offset);
+  };
+
   const empty: Queue = { next: undefined, tail: undefined, nextPosition: 0 };
   enc.encode = (it, view, buffer, initialOffset) => {
-    if (view === undefined) generation++;
-    return encode(it, view, buffer, initialOffset);
+    if (view === undefined) {
+      generation++;
+      return encode(it, view, buffer, initialOffset);
+    }
+    // The view pass of encodeView (the only caller with a view). Filter re-derivations still
+    // pending are settled by the encoder's own pass; rare, so that pass does all of this view.
+    if (enc.root.pendingFilterRefresh.length > 0 || (initialOffset !== undefined && initialOffset !== it.offset)) return encode(it, view, buffer, initialOffset);
+    return encodeViewPass(it, view, buffer ?? enc.sharedBuffer);
   };
   enc.discardChanges = () => {
     generation++;
