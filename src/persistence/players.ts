@@ -6,7 +6,7 @@
 import { randomInt, randomUUID } from "node:crypto";
 import { UniqueConstraintViolationException } from "@mikro-orm/core";
 import type { SqlEntityManager } from "@mikro-orm/sqlite";
-import { BankSlot, Character, EquipmentSlot, InventorySlot, NpcKill, PlayerDeath, PlayerSession } from "../../entities/index.ts";
+import { AgentMapping, BankSlot, Character, EquipmentSlot, InventorySlot, NpcKill, PlayerDeath, PlayerSession } from "../../entities/index.ts";
 import type { ICharacter } from "../../entities/Character.ts";
 import type { Database } from "../db/orm.ts";
 import type { ContentRegistry } from "../manifests/registry.ts";
@@ -235,13 +235,20 @@ export async function findCharacterByName(db: Database, name: string): Promise<C
   return db.em().findOne(Character, { name });
 }
 
-/** Deletes a character and every row that belongs to it, in one transaction. */
-export async function deleteCharacter(db: Database, id: string): Promise<void> {
-  await db.em().transactional(async (em) => {
+/**
+ * Deletes a character and every row that is its own (items, kill counts, deaths, and the agents
+ * that play it), in one transaction; false when there was no such character. The login history
+ * (`player_sessions`) and trade audits stay: they are records about accounts, not game state.
+ */
+export async function deleteCharacter(db: Database, id: string): Promise<boolean> {
+  return db.em().transactional(async (em) => {
     await em.nativeDelete(InventorySlot, { characterId: id });
     await em.nativeDelete(EquipmentSlot, { characterId: id });
     await em.nativeDelete(BankSlot, { characterId: id });
-    await em.nativeDelete(Character, { id });
+    await em.nativeDelete(NpcKill, { characterId: id });
+    await em.nativeDelete(PlayerDeath, { characterId: id });
+    await em.nativeDelete(AgentMapping, { characterId: id });
+    return (await em.nativeDelete(Character, { id })) > 0;
   });
 }
 

@@ -21,7 +21,7 @@ import type { z } from "zod";
 import type { Database } from "../db/orm.ts";
 import type { Logger } from "../logger.ts";
 import type { ContentRegistry } from "../manifests/registry.ts";
-import { loadOrCreatePlayer, recordLogin, recordLogout } from "../persistence/players.ts";
+import { deleteCharacter, loadOrCreatePlayer, recordLogin, recordLogout } from "../persistence/players.ts";
 import type { Saver } from "./Saver.ts";
 
 export const LINGER_MS = 30_000;
@@ -93,6 +93,29 @@ export class WorldService {
 
   connectionOf(playerId: string): Connection | undefined {
     return this.connections.get(playerId);
+  }
+
+  /**
+   * Runs `fn` under the account's lock, which logins (`attach`) also take: character creation and
+   * deletion use it, so that an account's character count is checked and changed by one caller at
+   * a time and no login loads a character that is being deleted.
+   */
+  withAccount<T>(accountId: string, fn: () => Promise<T>): Promise<T> {
+    return this.serialize(accountId, fn);
+  }
+
+  /**
+   * Deletes an offline character of the account under the account's lock; whatever of it is still
+   * queued or being saved (its last session's logout) is written first, so that no save lands
+   * after its rows are gone. "online" when it is in the world (nothing is deleted), "missing" when
+   * there was no such character.
+   */
+  deleteCharacter(accountId: string, characterId: string): Promise<"deleted" | "online" | "missing"> {
+    return this.serialize(accountId, async () => {
+      if (this.world.players.has(characterId)) return "online";
+      await this.saver.settled(characterId);
+      return (await deleteCharacter(this.db, characterId)) ? "deleted" : "missing";
+    });
   }
 
   /** Runs `fn` after every earlier call for the same account has finished. */

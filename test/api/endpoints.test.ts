@@ -3,7 +3,9 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import jwt from "jsonwebtoken";
-import { InventorySlot } from "../../entities/index.ts";
+import { AgentMapping, Character, InventorySlot, NpcKill } from "../../entities/index.ts";
+import { loadOrCreatePlayer } from "../../src/persistence/players.ts";
+import type { Saver } from "../../src/sessions/Saver.ts";
 import { ROUTES } from "../../src/http/openapi.ts";
 import { MAX_CHARACTERS_PER_ACCOUNT } from "../../src/http/routes/api.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
@@ -215,6 +217,74 @@ describe("REST API: players, world and characters", () => {
       assert.equal(r.status, 409);
       assert.equal(r.body.error.code, "CHARACTER_ONLINE");
       ws.close();
+    });
+
+    /** Holds the account's lock (the one logins take) until the returned function is called. */
+    async function holdAccount(accountId: string): Promise<() => void> {
+      let release!: () => void;
+      const held = new Promise<void>((r) => (release = r));
+      let holding!: () => void;
+      const started = new Promise<void>((r) => (holding = r));
+      void t.server.world.withAccount(accountId, async () => {
+        holding();
+        await held;
+      });
+      await started;
+      return release;
+    }
+    const accountIdOf = async (token: string) => String((await call(t, "GET", "/api/v1/player", token)).body.account.id);
+    const pending = <T>(p: Promise<T>) => {
+      const state = { done: false };
+      void p.then(() => (state.done = true));
+      return state;
+    };
+
+    it("creates characters under the account's lock, so racing creations stop at the limit", async () => {
+      const acc = await account(t, "Racing Main");
+      for (let i = 1; i < MAX_CHARACTERS_PER_ACCOUNT - 1; i++) assert.equal((await call(t, "POST", "/api/character", acc.token, { name: `Racer ${i}` })).status, 201);
+      const release = await holdAccount(await accountIdOf(acc.token));
+      const tries = ["Racer X", "Racer Y", "Racer Z"].map((name) => call(t, "POST", "/api/character", acc.token, { name }));
+      const states = tries.map(pending);
+      await sleep(300);
+      assert.deepEqual(states.map((st) => st.done), [false, false, false], "no creation completes while a login of the account is under way");
+      release();
+      assert.deepEqual((await Promise.all(tries)).map((r) => r.status).sort(), [201, 409, 409]);
+      assert.equal((await call(t, "GET", "/api/character", acc.token)).body.characters.length, MAX_CHARACTERS_PER_ACCOUNT);
+    });
+
+    it("creates one player when first calls to /api/v1/player race", async () => {
+      const acc = await account(t);
+      const release = await holdAccount(await accountIdOf(acc.token));
+      const tries = [1, 2, 3].map((i) => call(t, "POST", "/api/v1/player", acc.token, { name: `First Call ${i}` }));
+      const states = tries.map(pending);
+      await sleep(300);
+      assert.deepEqual(states.map((st) => st.done), [false, false, false]);
+      release();
+      const statuses = (await Promise.all(tries)).map((r) => r.status);
+      assert.equal(statuses.filter((st) => st === 201).length, 1, JSON.stringify(statuses));
+      assert.equal((await call(t, "GET", "/api/character", acc.token)).body.characters.length, 1);
+    });
+
+    it("writes a character's queued save before deleting it, so no rows of it come back", async () => {
+      const acc = await account(t, "Keeps Main");
+      const made = await call(t, "POST", "/api/character", acc.token, { name: "Doomed Alt" });
+      const altId = String(made.body.character.id);
+      const accountId = await accountIdOf(acc.token);
+      // The last save of a session that just ended, still queued when the delete comes in.
+      const saver = (t.server.world as unknown as { saver: Saver }).saver;
+      const data = await loadOrCreatePlayer(t.server.db, t.server.content, { accountId, characterId: altId });
+      saver.enqueue([data]);
+      // Rows of its own besides items: kill counts and an agent that plays it.
+      await t.server.db.em().insertMany(NpcKill, [{ characterId: altId, npcId: "goblin", killCount: 3, lastKillAt: new Date() }]);
+      await t.server.db.em().insertMany(AgentMapping, [{ agentId: `agent-of-${altId}`.slice(0, 64), accountId, characterId: altId }]);
+      const del = await call(t, "DELETE", `/api/character/${altId}`, acc.token);
+      assert.equal(del.status, 200, JSON.stringify(del.body));
+      await saver.flush();
+      assert.equal(await t.server.db.em().count(InventorySlot, { characterId: altId }), 0, "no inventory rows of the deleted character");
+      assert.equal(await t.server.db.em().count(Character, { id: altId }), 0);
+      assert.equal(await t.server.db.em().count(NpcKill, { characterId: altId }), 0, "its kill counts went with it");
+      assert.equal(await t.server.db.em().count(AgentMapping, { characterId: altId }), 0, "and the agents that played it");
+      assert.equal(saver.queued, 0);
     });
 
     it("refuses bad bodies with 400", async () => {

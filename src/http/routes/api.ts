@@ -16,7 +16,6 @@ import type { Player } from "../../game/world/Player.ts";
 import type { ContentRegistry } from "../../manifests/registry.ts";
 import {
   createCharacter,
-  deleteCharacter,
   findCharacterByName,
   listCharacters,
   PlayerLoadError,
@@ -102,11 +101,16 @@ export function apiRoutes({ db, world, content, auth, tickMs }: ApiDeps): Router
   router.post("/api/v1/player", auth, async (req, res) => {
     const p = accountScope(req);
     const body = parseBody(z.strictObject({ name: nameSchema.optional(), templateId: z.string().optional() }), req.body);
-    const characters = await listCharacters(db, p.accountId);
-    if (characters.length === 0) {
+    // Under the account's lock, so that two first calls (or one and a first login) create one player.
+    const characters = await world.withAccount(p.accountId, async () => {
+      const existing = await listCharacters(db, p.accountId);
+      if (existing.length > 0) return existing;
       const template = content.world.templates.find((t) => t.id === (body.templateId ?? "adventurer"));
       if (template === undefined) throw new BadRequestError(`unknown template "${body.templateId}"`, "INVALID_TEMPLATE");
       await createCharacter(db, content, p.accountId, body.name, template.starterKit).catch(loadErrorToHttp);
+      return [];
+    });
+    if (characters.length === 0) {
       const created = await currentPlayer(p);
       res.status(201).json({ success: true, player: created.player, characters: created.characters.map(summary) });
       return;
@@ -158,13 +162,17 @@ export function apiRoutes({ db, world, content, auth, tickMs }: ApiDeps): Router
   router.post("/api/character", auth, async (req, res) => {
     const p = accountScope(req);
     const body = parseBody(z.strictObject({ name: nameSchema, templateId: z.string().optional() }), req.body);
-    const existing = await listCharacters(db, p.accountId);
-    if (existing.length >= MAX_CHARACTERS_PER_ACCOUNT) {
-      throw new HttpError(409, "TOO_MANY_CHARACTERS", `an account has at most ${MAX_CHARACTERS_PER_ACCOUNT} characters`);
-    }
     const template = content.world.templates.find((t) => t.id === (body.templateId ?? "adventurer"));
     if (template === undefined) throw new BadRequestError(`unknown template "${body.templateId}"`, "INVALID_TEMPLATE");
-    const data = await createCharacter(db, content, p.accountId, body.name, template.starterKit).catch(loadErrorToHttp);
+    // Under the account's lock: two creations (or a creation and a first login, which creates a
+    // character too) cannot both pass the count check.
+    const data = await world.withAccount(p.accountId, async () => {
+      const existing = await listCharacters(db, p.accountId);
+      if (existing.length >= MAX_CHARACTERS_PER_ACCOUNT) {
+        throw new HttpError(409, "TOO_MANY_CHARACTERS", `an account has at most ${MAX_CHARACTERS_PER_ACCOUNT} characters`);
+      }
+      return createCharacter(db, content, p.accountId, body.name, template.starterKit).catch(loadErrorToHttp);
+    });
     res.status(201).json({ success: true, character: { id: data.characterId, name: data.name, combatLevel: data.combatLevel, online: false } });
   });
 
@@ -172,8 +180,9 @@ export function apiRoutes({ db, world, content, auth, tickMs }: ApiDeps): Router
     const p = accountScope(req);
     const id = String(req.params.characterId);
     await accessCharacter(db, world, p, id, "act");
-    if (world.world.players.has(id)) throw new HttpError(409, "CHARACTER_ONLINE", "log the character out before deleting it");
-    await deleteCharacter(db, id);
+    const outcome = await world.deleteCharacter(p.accountId, id);
+    if (outcome === "online") throw new HttpError(409, "CHARACTER_ONLINE", "log the character out before deleting it");
+    if (outcome === "missing") throw new NotFoundError(`no character ${id}`);
     res.json({ success: true, deleted: id });
   });
 
