@@ -2,7 +2,7 @@
  * Server metrics for operators and benchmarks: tick durations (game step + schema mirror + patch),
  * event-loop delay, CPU and memory. Served to admins at `GET /api/admin/metrics`.
  */
-import { monitorEventLoopDelay } from "node:perf_hooks";
+import { constants, monitorEventLoopDelay, PerformanceObserver, type PerformanceEntry } from "node:perf_hooks";
 
 /** Tick durations kept for percentiles (the last 100 minutes at 600 ms). */
 export const TICK_SAMPLES = 10_000;
@@ -18,6 +18,16 @@ export function percentileOfSorted(sorted: ArrayLike<number>, p: number): number
   return sorted[Math.min(n - 1, Math.max(0, rank - 1))]!;
 }
 
+interface GcBucket {
+  count: number;
+  ms: number;
+  maxMs: number;
+}
+function emptyGc(): { minor: GcBucket; major: GcBucket } {
+  const bucket = () => ({ count: 0, ms: 0, maxMs: 0 });
+  return { minor: bucket(), major: bucket() };
+}
+
 export class ServerMetrics {
   private readonly ticks = new Float64Array(TICK_SAMPLES);
   private tickCount = 0;
@@ -28,11 +38,28 @@ export class ServerMetrics {
   private readonly loop: ReturnType<typeof monitorEventLoopDelay>;
   private cpuStart = process.cpuUsage();
   private since = performance.now();
+  /** Garbage-collection pauses in the window, by kind. */
+  private gc = emptyGc();
+  private readonly gcObserver: PerformanceObserver;
 
   constructor() {
     this.loop = monitorEventLoopDelay({ resolution: 10 });
     this.loop.enable();
+    this.gcObserver = new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) this.recordGc(entry);
+    });
+    this.gcObserver.observe({ entryTypes: ["gc"] });
   }
+
+  private recordGc(entry: PerformanceEntry): void {
+    const detail = (entry as PerformanceEntry & { detail?: unknown }).detail as { kind?: number; flags?: number } | undefined;
+    if (detail === undefined) return;
+    const bucket = detail.kind === constants.NODE_PERFORMANCE_GC_MAJOR ? this.gc.major : this.gc.minor;
+    bucket.count++;
+    bucket.ms += entry.duration;
+    bucket.maxMs = Math.max(bucket.maxMs, entry.duration);
+  }
+
 
   /** One tick's duration, and optionally how long each of its phases took. */
   recordTick(ms: number, phases?: Record<string, number>): void {
@@ -47,6 +74,7 @@ export class ServerMetrics {
     this.phaseTotals = {};
     this.slowest = undefined;
     this.loop.reset();
+    this.gc = emptyGc();
     this.cpuStart = process.cpuUsage();
     this.since = performance.now();
   }
@@ -77,11 +105,15 @@ export class ServerMetrics {
       // CPU time over wall time: 1.0 is one core fully busy.
       cpu: { userMs: Math.round(cpu.user / 1000), systemMs: Math.round(cpu.system / 1000), cores: Math.round(((cpu.user + cpu.system) / 1000 / elapsedMs) * 100) / 100 },
       memory: { rssBytes: mem.rss, heapUsedBytes: mem.heapUsed },
+      // V8's pauses by kind (count, total and longest ms): minor (scavenges) and major (its final
+      // pause only: the incremental marking steps before it, taken from running code, are not reported).
+      gc: Object.fromEntries(Object.entries(this.gc).map(([k, v]) => [k, { count: v.count, ms: Math.round(v.ms * 100) / 100, maxMs: Math.round(v.maxMs * 100) / 100 }])),
       ...extra,
     };
   }
 
   stop(): void {
     this.loop.disable();
+    this.gcObserver.disconnect();
   }
 }

@@ -67,6 +67,7 @@ const { values: args } = parseArgs({
     "save-interval": { type: "string", default: "60" },
     seed: { type: "string", default: "1" },
     "bot-processes": { type: "string", default: "1" },
+    "server-env": { type: "string", multiple: true, default: [] },
   },
 });
 const clientCounts = args.clients.split(",").map((s) => Number(s.trim()));
@@ -75,6 +76,14 @@ const rampPerSecond = Number(args.ramp);
 const settleMs = Number(args.settle) * 1000;
 const seedValue = Number(args.seed);
 const botProcesses = Number(args["bot-processes"]);
+/** `--server-env KEY=VALUE` (repeatable): more settings for the server, e.g. `IDLE_GC=false` for an A/B run. */
+const serverEnv = Object.fromEntries(
+  args["server-env"].map((kv) => {
+    const eq = kv.indexOf("=");
+    if (eq <= 0) throw new Error(`--server-env ${kv}: expected KEY=VALUE`);
+    return [kv.slice(0, eq), kv.slice(eq + 1)];
+  }),
+);
 if (
   clientCounts.some((n) => !Number.isInteger(n) || n < 2) ||
   !(seconds > 0) ||
@@ -214,6 +223,7 @@ async function runOne(n: number): Promise<RunResult> {
       ADMIN_CODE,
       DATABASE_URL: `sqlite:${path.join(dir, "bench.sqlite")}`,
       SAVE_INTERVAL: args["save-interval"],
+      ...serverEnv,
     });
 
     let t = Date.now();
@@ -370,7 +380,7 @@ for (const n of clientCounts) {
   const r = await runOne(n);
   results.push(r);
   process.stdout.write(`${JSON.stringify(r)}\n`);
-  writeResults(args.out, "world-load", started, { seconds, rampPerSecond, botProcesses, settleSeconds: settleMs / 1000, tickMs: 600, saveIntervalS: Number(args["save-interval"]), database: "sqlite" }, results);
+  writeResults(args.out, "world-load", started, { seconds, rampPerSecond, botProcesses, settleSeconds: settleMs / 1000, tickMs: 600, saveIntervalS: Number(args["save-interval"]), database: "sqlite", serverEnv }, results);
   await sleep(2_000);
 }
 
