@@ -12,6 +12,8 @@ import type { TradeSession } from "../src/game/trade/TradeSession.ts";
 import type { WorldService } from "../src/sessions/WorldService.ts";
 import { OfferItemState, TradeState, type TradeSideState } from "../schema/TradeState.ts";
 import { admit, InputLimiter } from "../src/sessions/inputLimiter.ts";
+import type { AuthAttempts } from "../src/auth/attemptLimiter.ts";
+import { tooManyAttempts } from "./WorldRoom.ts";
 
 export const TRADE_ROOM = "trade";
 export const TRADE_EVENTS = new Set(["tradeAddItem", "tradeRemoveItem", "tradeAccept", "tradeCancel"]);
@@ -21,19 +23,26 @@ export interface TradeRoomServices {
   /** Only the server knows it: see WorldRoomServices.createKey. */
   createKey: string;
   auth: Authenticator;
+  /** Authentication attempts per client address (see AttemptLimiter); none: unlimited. */
+  attempts?: AuthAttempts;
 }
 
 type TradeClient = Client<{ auth: { principal: Principal }; userData: { playerId: string; limiter: InputLimiter } }>;
 
 export function tradeRoomClass(services: TradeRoomServices): typeof TradeRoom {
   return class BoundTradeRoom extends TradeRoom {
-    static override async onAuth(token: string, options: { token?: unknown }, _context: AuthContext): Promise<{ principal: Principal }> {
+    static override async onAuth(token: string, options: { token?: unknown }, context: AuthContext): Promise<{ principal: Principal }> {
       const raw = token || (typeof options?.token === "string" ? options.token : undefined);
       if (!raw) throw new ServerError(401, "a bearer token is required");
+      const failures = services.attempts?.failedTokens;
+      if (failures !== undefined && !failures.allows(context?.ip)) throw tooManyAttempts(failures, context?.ip);
       try {
         return { principal: await services.auth.authenticate(raw) };
       } catch (err) {
-        if (err instanceof TokenError) throw new ServerError(401, err.message);
+        if (err instanceof TokenError) {
+          failures?.take(context?.ip);
+          throw new ServerError(401, err.message);
+        }
         throw err;
       }
     }

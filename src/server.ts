@@ -32,6 +32,8 @@ import { z } from "zod";
 import { World } from "./game/world/World.ts";
 import type { Logger } from "./logger.ts";
 import { ServerMetrics } from "./metrics.ts";
+import { authAttempts } from "./auth/attemptLimiter.ts";
+import { clientAddress, pinRealIp, type TrustFn } from "./http/clientAddress.ts";
 import { Saver } from "./sessions/Saver.ts";
 import { TradeCommitter } from "./sessions/TradeCommitter.ts";
 import { WorldService } from "./sessions/WorldService.ts";
@@ -138,12 +140,17 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
       },
     });
     httpServer.on("request", app);
+    // Authentication attempts per client address on the socket transports (REST has its own limiter).
+    const trust = app.get("trust proxy fn") as TrustFn;
+    const attempts = config.rateLimitDisabled ? undefined : authAttempts();
 
     const gateway = new WsGateway({
       auth,
       anonymousMode: config.anonymousMode,
       logger: logger.child({ component: "ws" }),
       handler: worldSessionHandler(service, wsDeltas, logger.child({ component: "ws" })),
+      attempts,
+      clientAddress: (req) => clientAddress(trust, req),
     });
     httpServer.on("upgrade", (req, socket, head) => {
       if (WsGateway.isWsPath(req)) gateway.handleUpgrade(req, socket, head);
@@ -158,8 +165,8 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
     });
     // Clients join rooms; only the server creates them (with this key, which never leaves the process).
     const createKey = randomUUID();
-    colyseus.define(WORLD_ROOM, worldRoomClass({ service, metrics, auth, anonymousMode: config.anonymousMode, tickMs: config.tickMs, createKey }));
-    colyseus.define(TRADE_ROOM, tradeRoomClass({ service, auth, createKey }));
+    colyseus.define(WORLD_ROOM, worldRoomClass({ service, metrics, auth, anonymousMode: config.anonymousMode, tickMs: config.tickMs, createKey, attempts }));
+    colyseus.define(TRADE_ROOM, tradeRoomClass({ service, auth, createKey, attempts }));
     // One TradeRoom per trade: created when it starts, kept in step, closed when it ends.
     const tradeRooms = new Map<string, Promise<TradeRoom | undefined>>();
     world.trades.onStarted = (session) => {
@@ -186,6 +193,9 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
       void room?.then((r) => r?.disconnect());
     };
     await colyseus.listen(config.port, config.host);
+    // First of all listeners: Colyseus put its router in front of everything when it started listening.
+    httpServer.prependListener("request", (req) => pinRealIp(trust, req));
+    httpServer.prependListener("upgrade", (req) => pinRealIp(trust, req));
     // The world runs from startup, with or without Colyseus clients (/ws clients need it too).
     await matchMaker.createRoom(WORLD_ROOM, { createKey });
     const port = (httpServer.address() as AddressInfo).port;

@@ -11,7 +11,9 @@ import { WebSocketServer, type RawData, type WebSocket } from "ws";
 import type { Authenticator } from "../auth/Authenticator.ts";
 import { TokenError, type Principal } from "../auth/tokens.ts";
 import type { Logger } from "../logger.ts";
-import { admit, InputLimiter } from "../sessions/inputLimiter.ts";
+import { admit, CLOSE_RATE_LIMITED, InputLimiter } from "../sessions/inputLimiter.ts";
+import type { AttemptLimiter, AuthAttempts } from "../auth/attemptLimiter.ts";
+import { AUTH_LIMIT_PER_MIN } from "../http/rateLimit.ts";
 import { encode, errorEvent, MAX_FRAME_BYTES, parseFrame, type Envelope } from "./envelope.ts";
 
 export const WS_PATH = "/ws";
@@ -70,6 +72,10 @@ export interface WsGatewayOptions {
   handler?: WsSessionHandler;
   /** Defaults to {@link AUTH_TIMEOUT_MS}. */
   authTimeoutMs?: number;
+  /** Authentication attempts per client address (see AttemptLimiter); none: unlimited. */
+  attempts?: AuthAttempts;
+  /** The client's address behind the configured proxies (TRUST_PROXY); defaults to the peer's. */
+  clientAddress?: (req: IncomingMessage) => string | undefined;
 }
 
 class Session implements WsSession {
@@ -128,12 +134,16 @@ export class WsGateway {
     const query = new URL(req.url ?? "/", "ws://server").searchParams;
     ws.on("error", (err) => this.options.logger.debug({ err }, "/ws socket error"));
     const queryToken = query.get("token");
+    const address = this.options.clientAddress?.(req) ?? req.socket.remoteAddress;
 
     if (queryToken !== null && queryToken !== "") {
-      void this.authenticate(ws, query, queryToken);
+      void this.authenticate(ws, query, queryToken, address);
       return;
     }
     if (this.options.anonymousMode) {
+      // Each of these creates an identity: every one counts.
+      const anonymous = this.options.attempts?.anonymous;
+      if (anonymous?.take(address) === false) return this.refuseAttempt(ws, anonymous, address);
       this.options.auth.issueAnonymous().then(
         ({ principal, token }) => this.start(ws, principal, query, token),
         (err: unknown) => {
@@ -159,16 +169,27 @@ export class WsGateway {
         ws.close(CLOSE_NOT_AUTHENTICATED, "not authenticated");
         return;
       }
-      void this.authenticate(ws, query, token);
+      void this.authenticate(ws, query, token, address);
     });
   }
 
-  private async authenticate(ws: WebSocket, query: URLSearchParams, token: string): Promise<void> {
+  /** Too many authentication attempts from this address: `error` RATE_LIMITED, close 4029. */
+  private refuseAttempt(ws: WebSocket, limiter: AttemptLimiter, address: string | undefined): void {
+    const retry = limiter.retryAfterS(address);
+    ws.send(errorEvent("RATE_LIMITED", `too many authentication attempts: at most ${AUTH_LIMIT_PER_MIN} per minute; retry in ${retry} s`));
+    ws.close(CLOSE_RATE_LIMITED, "too many authentication attempts");
+  }
+
+  private async authenticate(ws: WebSocket, query: URLSearchParams, token: string, address: string | undefined): Promise<void> {
+    const failures = this.options.attempts?.failedTokens;
+    // Failures count; past the limit no token from this address is checked.
+    if (failures !== undefined && !failures.allows(address)) return this.refuseAttempt(ws, failures, address);
     let principal: Principal;
     try {
       principal = await this.options.auth.authenticate(token);
     } catch (err) {
       if (err instanceof TokenError) {
+        failures?.take(address);
         ws.send(errorEvent("NOT_AUTHENTICATED", err.message));
         ws.close(CLOSE_NOT_AUTHENTICATED, "invalid token");
       } else {

@@ -1,0 +1,71 @@
+/**
+ * Authentication attempts per client address on the socket transports (`/ws` and Colyseus joins):
+ * the REST limit (spec "Limits": {@link AUTH_LIMIT_PER_MIN} attempts per minute) for what would
+ * otherwise go around it. Two budgets per address ({@link AuthAttempts}): new anonymous identities
+ * (a connection without a token in anonymous mode creates one, with its `users` row, every time),
+ * and failed token checks (past the limit no token from the address is checked until the window
+ * ends). A client whose token is good is never counted.
+ */
+import { AUTH_LIMIT_PER_MIN, RATE_WINDOW_MS } from "../http/rateLimit.ts";
+
+/** Addresses tracked at most; past it, expired windows are dropped (and, if none, all). */
+const MAX_ADDRESSES = 100_000;
+
+export class AttemptLimiter {
+  private readonly windows = new Map<string, { start: number; count: number }>();
+  private readonly limit: number;
+  private readonly windowMs: number;
+  private readonly now: () => number;
+
+  constructor(options: { limit?: number; windowMs?: number; now?: () => number } = {}) {
+    this.limit = options.limit ?? AUTH_LIMIT_PER_MIN;
+    this.windowMs = options.windowMs ?? RATE_WINDOW_MS;
+    this.now = options.now ?? Date.now;
+  }
+
+  private window(address: string | undefined): { start: number; count: number } {
+    const key = address ?? "unknown";
+    const t = this.now();
+    let w = this.windows.get(key);
+    if (w === undefined || t - w.start >= this.windowMs) {
+      if (w === undefined && this.windows.size >= MAX_ADDRESSES) this.prune(t);
+      w = { start: t, count: 0 };
+      this.windows.set(key, w);
+    }
+    return w;
+  }
+
+  /** Whether the address may make another attempt now (nothing is counted). */
+  allows(address: string | undefined): boolean {
+    return this.window(address).count < this.limit;
+  }
+
+  /** Counts one attempt; false (and not counted) when the address is already at the limit. */
+  take(address: string | undefined): boolean {
+    const w = this.window(address);
+    if (w.count >= this.limit) return false;
+    w.count++;
+    return true;
+  }
+
+  /** Seconds until the address's window ends (for `Retry-After`-style messages). */
+  retryAfterS(address: string | undefined): number {
+    const w = this.window(address);
+    return Math.max(1, Math.ceil((w.start + this.windowMs - this.now()) / 1000));
+  }
+
+  private prune(t: number): void {
+    for (const [k, w] of this.windows) if (t - w.start >= this.windowMs) this.windows.delete(k);
+    if (this.windows.size >= MAX_ADDRESSES) this.windows.clear();
+  }
+}
+
+/** The two budgets of the socket transports (see the file comment). */
+export interface AuthAttempts {
+  anonymous: AttemptLimiter;
+  failedTokens: AttemptLimiter;
+}
+
+export function authAttempts(): AuthAttempts {
+  return { anonymous: new AttemptLimiter(), failedTokens: new AttemptLimiter() };
+}
