@@ -7,13 +7,13 @@
  */
 import { Room, ServerError, type AuthContext, type Client } from "@colyseus/core";
 import type { Authenticator } from "../src/auth/Authenticator.ts";
-import { TokenError, type Principal } from "../src/auth/tokens.ts";
+import type { Principal } from "../src/auth/tokens.ts";
 import type { TradeSession } from "../src/game/trade/TradeSession.ts";
 import type { WorldService } from "../src/sessions/WorldService.ts";
 import { OfferItemState, TradeState, type TradeSideState } from "../schema/TradeState.ts";
 import { admit, InputLimiter } from "../src/sessions/inputLimiter.ts";
 import type { AuthAttempts } from "../src/auth/attemptLimiter.ts";
-import { tooManyAttempts } from "./WorldRoom.ts";
+import { asJoinError } from "./WorldRoom.ts";
 
 export const TRADE_ROOM = "trade";
 export const TRADE_EVENTS = new Set(["tradeAddItem", "tradeRemoveItem", "tradeAccept", "tradeCancel"]);
@@ -23,8 +23,8 @@ export interface TradeRoomServices {
   /** Only the server knows it: see WorldRoomServices.createKey. */
   createKey: string;
   auth: Authenticator;
-  /** Authentication attempts per client address (see AttemptLimiter); none: unlimited. */
-  attempts?: AuthAttempts;
+  /** Authentication attempts per client address (see AuthAttempts). */
+  attempts: AuthAttempts;
 }
 
 type TradeClient = Client<{ auth: { principal: Principal }; userData: { playerId: string; limiter: InputLimiter } }>;
@@ -34,17 +34,7 @@ export function tradeRoomClass(services: TradeRoomServices): typeof TradeRoom {
     static override async onAuth(token: string, options: { token?: unknown }, context: AuthContext): Promise<{ principal: Principal }> {
       const raw = token || (typeof options?.token === "string" ? options.token : undefined);
       if (!raw) throw new ServerError(401, "a bearer token is required");
-      const failures = services.attempts?.failedTokens;
-      if (failures !== undefined && !failures.allows(context?.ip)) throw tooManyAttempts(failures, context?.ip);
-      try {
-        return { principal: await services.auth.authenticate(raw) };
-      } catch (err) {
-        if (err instanceof TokenError) {
-          failures?.take(context?.ip);
-          throw new ServerError(401, err.message);
-        }
-        throw err;
-      }
+      return asJoinError(async () => ({ principal: await services.attempts.checkToken(context?.ip, () => services.auth.authenticate(raw)) }));
     }
     override services = services;
   };

@@ -20,8 +20,7 @@ import { PlayerLoadError } from "../src/persistence/players.ts";
 import { EntityState, EquippedState, ItemSlotState, PlayerState, SkillState, TAG_OWNER, WorldState } from "../schema/WorldState.ts";
 import type { EntityView } from "../src/game/world/entities.ts";
 import { Interest } from "../src/game/world/Interest.ts";
-import type { AttemptLimiter, AuthAttempts } from "../src/auth/attemptLimiter.ts";
-import { AUTH_LIMIT_PER_MIN } from "../src/http/rateLimit.ts";
+import { TooManyAttempts, type AuthAttempts } from "../src/auth/attemptLimiter.ts";
 import { indexVisibleChanges } from "./visibleChanges.ts";
 
 /** The shared per-patch buffer grows past its default with a few hundred views; start large. */
@@ -40,8 +39,8 @@ export interface WorldRoomServices {
   auth: Authenticator;
   anonymousMode: boolean;
   tickMs?: number;
-  /** Authentication attempts per client address (see AttemptLimiter); none: unlimited. */
-  attempts?: AuthAttempts;
+  /** Authentication attempts per client address (see AuthAttempts). */
+  attempts: AuthAttempts;
 }
 
 export interface WorldAuth {
@@ -112,39 +111,31 @@ class ColyseusConnection implements Connection {
   }
 }
 
-/** 429 for a join over an attempt limit (Colyseus SDKs reject the join with this code and message). */
-export function tooManyAttempts(limiter: AttemptLimiter, address: string | undefined): ServerError {
-  return new ServerError(429, `too many authentication attempts: at most ${AUTH_LIMIT_PER_MIN} per minute; retry in ${limiter.retryAfterS(address)} s`);
-}
-
 /**
- * The client's address for the attempt limits: Colyseus reads it from `X-Real-IP`, which the server
- * sets on every request to the address behind its trusted proxies (src/http/clientAddress.ts).
+ * Token from the SDK (`client.auth.token`) or, failing that, the `token` join option. `address`:
+ * Colyseus' `AuthContext.ip`, read from `X-Real-IP`, which the server sets on every request to the
+ * address behind its trusted proxies (src/http/clientAddress.ts).
  */
-function clientAddressOf(context: AuthContext | undefined): string | undefined {
-  return context?.ip;
-}
-
-/** Token from the SDK (`client.auth.token`) or, failing that, the `token` join option. */
 async function authenticate(services: WorldRoomServices, token: string | undefined, options: { token?: unknown }, address: string | undefined): Promise<WorldAuth> {
   const raw = token || (typeof options?.token === "string" ? options.token : undefined);
-  const { attempts } = services;
-  if (!raw) {
-    if (!services.anonymousMode) throw new ServerError(401, "a bearer token is required");
-    // Each creates an identity: every one counts (see AttemptLimiter).
-    if (attempts?.anonymous.take(address) === false) throw tooManyAttempts(attempts.anonymous, address);
-    const { principal, token: issued } = await services.auth.issueAnonymous();
-    return { principal, issuedToken: issued };
-  }
-  // Failures count; past the limit no token from this address is checked.
-  if (attempts !== undefined && !attempts.failedTokens.allows(address)) throw tooManyAttempts(attempts.failedTokens, address);
-  try {
-    return { principal: await services.auth.authenticate(raw), issuedToken: undefined };
-  } catch (err) {
-    if (err instanceof TokenError) {
-      attempts?.failedTokens.take(address);
-      throw new ServerError(401, err.message);
+  if (!raw && !services.anonymousMode) throw new ServerError(401, "a bearer token is required");
+  return asJoinError(async () => {
+    if (!raw) {
+      services.attempts.anonymousIdentity(address);
+      const { principal, token: issued } = await services.auth.issueAnonymous();
+      return { principal, issuedToken: issued };
     }
+    return { principal: await services.attempts.checkToken(address, () => services.auth.authenticate(raw)), issuedToken: undefined };
+  });
+}
+
+/** Runs a join's authentication: a bad token is a 401, too many attempts a 429 (what the SDK rejects the join with). */
+export async function asJoinError<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (err instanceof TokenError) throw new ServerError(401, err.message);
+    if (err instanceof TooManyAttempts) throw new ServerError(429, err.message);
     throw err;
   }
 }
@@ -153,7 +144,7 @@ async function authenticate(services: WorldRoomServices, token: string | undefin
 export function worldRoomClass(services: WorldRoomServices): typeof WorldRoom {
   return class BoundWorldRoom extends WorldRoom {
     static override async onAuth(token: string, options: { token?: unknown }, context: AuthContext): Promise<WorldAuth> {
-      return authenticate(services, token, options, clientAddressOf(context));
+      return authenticate(services, token, options, context?.ip);
     }
     override services = services;
   };

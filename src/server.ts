@@ -32,7 +32,7 @@ import { z } from "zod";
 import { World } from "./game/world/World.ts";
 import type { Logger } from "./logger.ts";
 import { ServerMetrics } from "./metrics.ts";
-import { authAttempts } from "./auth/attemptLimiter.ts";
+import { AuthAttempts } from "./auth/attemptLimiter.ts";
 import { clientAddress, pinRealIp, type TrustFn } from "./http/clientAddress.ts";
 import { Saver } from "./sessions/Saver.ts";
 import { TradeCommitter } from "./sessions/TradeCommitter.ts";
@@ -142,7 +142,7 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
     httpServer.on("request", app);
     // Authentication attempts per client address on the socket transports (REST has its own limiter).
     const trust = app.get("trust proxy fn") as TrustFn;
-    const attempts = config.rateLimitDisabled ? undefined : authAttempts();
+    const attempts = new AuthAttempts(!config.rateLimitDisabled);
 
     const gateway = new WsGateway({
       auth,

@@ -7,6 +7,7 @@
  * ends). A client whose token is good is never counted.
  */
 import { AUTH_LIMIT_PER_MIN, RATE_WINDOW_MS } from "../http/rateLimit.ts";
+import { TokenError } from "./tokens.ts";
 
 /** Addresses tracked at most; past it, expired windows are dropped (and, if none, all). */
 const MAX_ADDRESSES = 100_000;
@@ -60,12 +61,41 @@ export class AttemptLimiter {
   }
 }
 
-/** The two budgets of the socket transports (see the file comment). */
-export interface AuthAttempts {
-  anonymous: AttemptLimiter;
-  failedTokens: AttemptLimiter;
+/** An attempt refused because its address is at a limit; transports answer 429 / close 4029. */
+export class TooManyAttempts extends Error {
+  constructor(retryAfterS: number) {
+    super(`too many authentication attempts: at most ${AUTH_LIMIT_PER_MIN} per minute; retry in ${retryAfterS} s`);
+  }
 }
 
-export function authAttempts(): AuthAttempts {
-  return { anonymous: new AttemptLimiter(), failedTokens: new AttemptLimiter() };
+/** The two budgets of the socket transports (see the file comment), used by every one of them. */
+export class AuthAttempts {
+  readonly anonymous = new AttemptLimiter();
+  readonly failedTokens = new AttemptLimiter();
+  /** `false`: nothing is limited (DISABLE_RATE_LIMIT, tests, the benchmarks). */
+  private readonly enabled: boolean;
+
+  constructor(enabled = true) {
+    this.enabled = enabled;
+  }
+
+  /** Before a new anonymous identity is issued: counts it, or throws {@link TooManyAttempts}. */
+  anonymousIdentity(address: string | undefined): void {
+    if (this.enabled && !this.anonymous.take(address)) throw new TooManyAttempts(this.anonymous.retryAfterS(address));
+  }
+
+  /**
+   * Checks a token with `check`: a failure (a TokenError) counts, and once the address is at the
+   * limit no token from it is checked ({@link TooManyAttempts}). Good tokens never count.
+   */
+  async checkToken<T>(address: string | undefined, check: () => Promise<T>): Promise<T> {
+    if (!this.enabled) return check();
+    if (!this.failedTokens.allows(address)) throw new TooManyAttempts(this.failedTokens.retryAfterS(address));
+    try {
+      return await check();
+    } catch (err) {
+      if (err instanceof TokenError) this.failedTokens.take(address);
+      throw err;
+    }
+  }
 }

@@ -12,8 +12,7 @@ import type { Authenticator } from "../auth/Authenticator.ts";
 import { TokenError, type Principal } from "../auth/tokens.ts";
 import type { Logger } from "../logger.ts";
 import { admit, CLOSE_RATE_LIMITED, InputLimiter } from "../sessions/inputLimiter.ts";
-import type { AttemptLimiter, AuthAttempts } from "../auth/attemptLimiter.ts";
-import { AUTH_LIMIT_PER_MIN } from "../http/rateLimit.ts";
+import { AuthAttempts, TooManyAttempts } from "../auth/attemptLimiter.ts";
 import { encode, errorEvent, MAX_FRAME_BYTES, parseFrame, type Envelope } from "./envelope.ts";
 
 export const WS_PATH = "/ws";
@@ -72,7 +71,7 @@ export interface WsGatewayOptions {
   handler?: WsSessionHandler;
   /** Defaults to {@link AUTH_TIMEOUT_MS}. */
   authTimeoutMs?: number;
-  /** Authentication attempts per client address (see AttemptLimiter); none: unlimited. */
+  /** Authentication attempts per client address (see AuthAttempts); none: unlimited. */
   attempts?: AuthAttempts;
   /** The client's address behind the configured proxies (TRUST_PROXY); defaults to the peer's. */
   clientAddress?: (req: IncomingMessage) => string | undefined;
@@ -113,10 +112,12 @@ class Session implements WsSession {
 export class WsGateway {
   readonly wss: WebSocketServer;
   private readonly options: WsGatewayOptions;
+  private readonly attempts: AuthAttempts;
   handler: WsSessionHandler;
 
   constructor(options: WsGatewayOptions) {
     this.options = options;
+    this.attempts = options.attempts ?? new AuthAttempts(false);
     this.handler = options.handler ?? greetingOnlyHandler;
     // Frames over the limit close the socket with 1009 (ws does this itself).
     this.wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES, perMessageDeflate: false });
@@ -141,9 +142,11 @@ export class WsGateway {
       return;
     }
     if (this.options.anonymousMode) {
-      // Each of these creates an identity: every one counts.
-      const anonymous = this.options.attempts?.anonymous;
-      if (anonymous?.take(address) === false) return this.refuseAttempt(ws, anonymous, address);
+      try {
+        this.attempts.anonymousIdentity(address);
+      } catch (err) {
+        return this.refuseAttempt(ws, err as TooManyAttempts);
+      }
       this.options.auth.issueAnonymous().then(
         ({ principal, token }) => this.start(ws, principal, query, token),
         (err: unknown) => {
@@ -174,22 +177,18 @@ export class WsGateway {
   }
 
   /** Too many authentication attempts from this address: `error` RATE_LIMITED, close 4029. */
-  private refuseAttempt(ws: WebSocket, limiter: AttemptLimiter, address: string | undefined): void {
-    const retry = limiter.retryAfterS(address);
-    ws.send(errorEvent("RATE_LIMITED", `too many authentication attempts: at most ${AUTH_LIMIT_PER_MIN} per minute; retry in ${retry} s`));
+  private refuseAttempt(ws: WebSocket, err: TooManyAttempts): void {
+    ws.send(errorEvent("RATE_LIMITED", err.message));
     ws.close(CLOSE_RATE_LIMITED, "too many authentication attempts");
   }
 
   private async authenticate(ws: WebSocket, query: URLSearchParams, token: string, address: string | undefined): Promise<void> {
-    const failures = this.options.attempts?.failedTokens;
-    // Failures count; past the limit no token from this address is checked.
-    if (failures !== undefined && !failures.allows(address)) return this.refuseAttempt(ws, failures, address);
     let principal: Principal;
     try {
-      principal = await this.options.auth.authenticate(token);
+      principal = await this.attempts.checkToken(address, () => this.options.auth.authenticate(token));
     } catch (err) {
+      if (err instanceof TooManyAttempts) return this.refuseAttempt(ws, err);
       if (err instanceof TokenError) {
-        failures?.take(address);
         ws.send(errorEvent("NOT_AUTHENTICATED", err.message));
         ws.close(CLOSE_NOT_AUTHENTICATED, "invalid token");
       } else {
