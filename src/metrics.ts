@@ -52,14 +52,13 @@ export class ServerMetrics {
   }
 
   private recordGc(entry: PerformanceEntry): void {
-    const detail = (entry as PerformanceEntry & { detail?: unknown }).detail as { kind?: number; flags?: number } | undefined;
+    const detail = (entry as PerformanceEntry & { detail?: { kind?: number } }).detail;
     if (detail === undefined) return;
     const bucket = detail.kind === constants.NODE_PERFORMANCE_GC_MAJOR ? this.gc.major : this.gc.minor;
     bucket.count++;
     bucket.ms += entry.duration;
     bucket.maxMs = Math.max(bucket.maxMs, entry.duration);
   }
-
 
   /** One tick's duration, and optionally how long each of its phases took. */
   recordTick(ms: number, phases?: Record<string, number>): void {

@@ -96,30 +96,26 @@ export class WorldService {
   }
 
   /**
-   * Runs `fn` under the account's lock, which logins (`attach`) also take: character creation and
-   * deletion use it, so that an account's character count is checked and changed by one caller at
-   * a time and no login loads a character that is being deleted.
-   */
-  withAccount<T>(accountId: string, fn: () => Promise<T>): Promise<T> {
-    return this.serialize(accountId, fn);
-  }
-
-  /**
    * Deletes an offline character of the account under the account's lock; whatever of it is still
    * queued or being saved (its last session's logout) is written first, so that no save lands
    * after its rows are gone. "online" when it is in the world (nothing is deleted), "missing" when
    * there was no such character.
    */
   deleteCharacter(accountId: string, characterId: string): Promise<"deleted" | "online" | "missing"> {
-    return this.serialize(accountId, async () => {
+    return this.withAccount(accountId, async () => {
       if (this.world.players.has(characterId)) return "online";
       await this.saver.settled(characterId);
       return (await deleteCharacter(this.db, characterId)) ? "deleted" : "missing";
     });
   }
 
-  /** Runs `fn` after every earlier call for the same account has finished. */
-  private async serialize<T>(accountId: string, fn: () => Promise<T>): Promise<T> {
+  /**
+   * Runs `fn` after every earlier call for the same account has finished: the account's lock.
+   * Logins (`attach`), character creation and deletion take it, so that an account's character
+   * count is checked and changed by one caller at a time and no login loads a character that is
+   * being deleted.
+   */
+  async withAccount<T>(accountId: string, fn: () => Promise<T>): Promise<T> {
     const previous = this.accountLocks.get(accountId) ?? Promise.resolve();
     const run = previous.then(fn, fn);
     const tail = run.catch(() => {});
@@ -133,7 +129,7 @@ export class WorldService {
 
   /** Puts a connection in control of the account's character, loading it if needed. */
   attach(principal: Principal, options: AttachOptions, conn: Connection): Promise<Player> {
-    return this.serialize(principal.accountId, async () => {
+    return this.withAccount(principal.accountId, async () => {
       if (this.closed) throw new Error("the world is shutting down");
       if (principal.characterId !== undefined && options.characterId !== undefined && options.characterId !== principal.characterId) {
         throw Object.assign(new Error("this token is scoped to another character"), { code: "FORBIDDEN" });

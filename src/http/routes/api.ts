@@ -101,16 +101,17 @@ export function apiRoutes({ db, world, content, auth, tickMs }: ApiDeps): Router
   router.post("/api/v1/player", auth, async (req, res) => {
     const p = accountScope(req);
     const body = parseBody(z.strictObject({ name: nameSchema.optional(), templateId: z.string().optional() }), req.body);
-    // Under the account's lock, so that two first calls (or one and a first login) create one player.
+    // Under the account's lock, so that two first calls (or one and a first login) create one
+    // player. `undefined`: this call created it.
     const characters = await world.withAccount(p.accountId, async () => {
       const existing = await listCharacters(db, p.accountId);
       if (existing.length > 0) return existing;
       const template = content.world.templates.find((t) => t.id === (body.templateId ?? "adventurer"));
       if (template === undefined) throw new BadRequestError(`unknown template "${body.templateId}"`, "INVALID_TEMPLATE");
       await createCharacter(db, content, p.accountId, body.name, template.starterKit).catch(loadErrorToHttp);
-      return [];
+      return undefined;
     });
-    if (characters.length === 0) {
+    if (characters === undefined) {
       const created = await currentPlayer(p);
       res.status(201).json({ success: true, player: created.player, characters: created.characters.map(summary) });
       return;
