@@ -47,17 +47,40 @@ function basicPassword(header: string | undefined): string | undefined {
   return colon < 0 ? undefined : decoded.slice(colon + 1);
 }
 
+/**
+ * Whether a browser sent this request on another site's behalf. Browsers replay cached basic-auth
+ * credentials on any request to the server, including an `<img>` or a form another site puts in
+ * front of a signed-in admin, and the monitor calls room methods from a plain GET. Browsers mark
+ * such requests with `Sec-Fetch-Site` (anything but same-origin, or none: typed in or bookmarked)
+ * and, on everything but plain GETs, with an `Origin` other than the server's own. Non-browser
+ * clients send neither.
+ */
+export function crossSite(req: Request): boolean {
+  const site = req.get("sec-fetch-site");
+  if (site !== undefined && site !== "same-origin" && site !== "none") return true;
+  const origin = req.get("origin");
+  if (origin === undefined) return false;
+  try {
+    return new URL(origin).host !== req.get("host");
+  } catch {
+    return true; // "null" (sandboxed frames, file pages) or garbage
+  }
+}
+
 export const ADMIN_REALM = 'Basic realm="rs-world-server admin", charset="UTF-8"';
 
 /**
  * Admin gate for the monitor and admin routes: HTTP basic auth with `ADMIN_CODE` as the password
  * (any user name), or a bearer token with the admin role. No credentials: 401 with a basic-auth
- * challenge; a valid non-admin token: 403.
+ * challenge; a valid non-admin token: 403. Basic credentials on a cross-site request: 403
+ * (CROSS_SITE), checked before the password: the browser attached them, not the page that asked
+ * (see crossSite). A bearer token is never attached by a browser, so it may come from anywhere.
  */
 export function requireAdmin(auth: Authenticator, adminCode: string): RequestHandler {
   return async (req, res, next) => {
     const password = basicPassword(req.get("authorization"));
     if (password !== undefined) {
+      if (crossSite(req)) throw new ForbiddenError("basic-auth credentials are not accepted on a cross-site request; open the page on this server, or use a bearer token", "CROSS_SITE");
       if (safeEqual(password, adminCode)) return next();
       res.setHeader("WWW-Authenticate", ADMIN_REALM);
       throw new UnauthorizedError("wrong admin code");

@@ -61,6 +61,35 @@ describe("the Colyseus monitor at /colyseus", () => {
     assert.equal((await res.json()).error.code, "FORBIDDEN");
   });
 
+  it("refuses basic credentials a browser attached to another site's request (CSRF), on every monitor path and admin route", async () => {
+    // Refusals count as failed admin logins: a server without the limit, so that all of them are checked.
+    await t.close();
+    t = await startTestServer({ ADMIN_CODE: "let-me-in", DISABLE_RATE_LIMIT: "true" });
+    const admin = basic("admin", "let-me-in");
+    const crossSite = [{ "Sec-Fetch-Site": "cross-site" }, { "Sec-Fetch-Site": "same-site" }, { Origin: "https://evil.example" }, { Origin: "null" }, { Origin: "not a url" }];
+    for (const p of [...pages, "/api/admin/metrics"]) {
+      for (const h of crossSite) {
+        const res = await fetch(t.baseUrl + p, { redirect: "manual", headers: { Authorization: admin, ...h } });
+        assert.equal(res.status, 403, `${p} ${JSON.stringify(h)}`);
+        assert.equal((await res.json()).error.code, "CROSS_SITE");
+      }
+    }
+    const reset = await fetch(`${t.baseUrl}/api/admin/metrics/reset`, { method: "POST", headers: { Authorization: admin, Origin: "https://evil.example" } });
+    assert.equal(reset.status, 403);
+  });
+
+  it("accepts basic credentials from the monitor's own pages and from non-browser clients, and a bearer token from anywhere", async () => {
+    const admin = basic("admin", "let-me-in");
+    const sameOrigin = [{}, { "Sec-Fetch-Site": "same-origin" }, { "Sec-Fetch-Site": "none" }, { Origin: t.baseUrl, "Sec-Fetch-Site": "same-origin" }];
+    for (const h of sameOrigin) {
+      const res = await fetch(`${t.baseUrl}/colyseus/api`, { headers: { Authorization: admin, ...h } });
+      assert.equal(res.status, 200, JSON.stringify(h));
+    }
+    const token = t.server.tokens.signServiceToken({ accountId: "ops", role: "admin" }, 60);
+    const res = await fetch(`${t.baseUrl}/colyseus/api`, { headers: { Authorization: `Bearer ${token}`, Origin: "https://ops.example", "Sec-Fetch-Site": "cross-site" } });
+    assert.equal(res.status, 200);
+  });
+
   it(`limits failed admin logins to ${AUTH_LIMIT_PER_MIN} a minute, then refuses even the right code`, async () => {
     for (let i = 0; i < AUTH_LIMIT_PER_MIN; i++) {
       const res = await fetch(`${t.baseUrl}/colyseus/api`, { headers: { Authorization: basic("admin", `guess-${i}`) } });
