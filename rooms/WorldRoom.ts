@@ -236,7 +236,7 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
   tickOnce(): void {
     const started = performance.now();
     const { service } = this.services;
-    // Every socket is corked for the tick: a client's messages and its patch leave in one write.
+    // Every socket is corked for the tick: a client's messages and its update leave in one write.
     service.cork();
     service.step();
     const world = service.world;
@@ -245,8 +245,19 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
     for (const player of world.players.values()) this.mirror(player);
     this.mirrorEntities(world);
     const t1b = performance.now();
-    // With a worker, the `/ws` deltas are built there while this thread encodes the Colyseus patches.
     service.publishStart();
+    // Built here, the `/ws` frames (the cheaper half of the tick's sending) go first, and leave
+    // while the Colyseus patches are encoded; with a worker, they are built there meanwhile and
+    // go last.
+    const wsFirst = !service.deltasThreaded;
+    let t6 = t1b;
+    let t7 = t1b;
+    if (wsFirst) {
+      service.publishFinish();
+      t6 = performance.now();
+      service.uncork("ws");
+      t7 = performance.now();
+    }
     const t2 = performance.now();
     for (const client of this.clients) {
       const data = client.userData;
@@ -256,24 +267,25 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
     const t3 = performance.now();
     this.broadcastPatch();
     const t4 = performance.now();
-    // Colyseus clients have everything of this tick: it leaves now, and they decode it while the
-    // `/ws` deltas are finished.
     service.uncork("colyseus");
     const t5 = performance.now();
-    service.publishFinish();
-    const t6 = performance.now();
-    service.uncork();
-    const t7 = performance.now();
+    if (!wsFirst) {
+      service.publishFinish();
+      t6 = performance.now();
+      service.uncork();
+      t7 = performance.now();
+    }
+    const ended = performance.now();
     const { gameMs, messagesMs } = service.lastTickTimes;
-    this.services.metrics?.recordTick(t7 - started, {
+    this.services.metrics?.recordTick(ended - started, {
       game: gameMs,
       messages: messagesMs,
       schemaMirror: t1b - t1,
-      wsFeed: t2 - t1b,
+      wsFeed: wsFirst ? 0 : t2 - t1b,
       colyseusViews: t3 - t2,
       colyseusPatch: t4 - t3,
       colyseusFlush: t5 - t4,
-      wsDeltas: t6 - t5,
+      wsDeltas: wsFirst ? t6 - t1b : t6 - t5,
       wsFlush: t7 - t6,
     });
   }

@@ -71,7 +71,7 @@ export class WorldService {
   onPlayerAdded: (player: Player) => void = () => {};
   onPlayerRemoved: (player: Player) => void = () => {};
   /** The `/ws` deltas, started after each game step and delivered at the end of the tick. */
-  deltas: { start(world: World): void; finish(): void } | undefined;
+  deltas: { start(world: World): void; finish(): void; readonly threaded?: boolean } | undefined;
   /** Waits for work that must finish before the final save (trade commits). */
   onShutdownDrain: () => Promise<void> = async () => {};
   /** Non-game client events, by name (registered by other services). */
@@ -328,6 +328,11 @@ export class WorldService {
   /** After a step: what the `/ws` connections see is handed to their delta builder. */
   publishStart(): void {
     this.deltas?.start(this.world);
+  }
+
+  /** Whether the `/ws` deltas are built in a worker thread, between publishStart and publishFinish. */
+  get deltasThreaded(): boolean {
+    return this.deltas?.threaded === true;
   }
 
   /** The `/ws` deltas of this tick, to their connections. */

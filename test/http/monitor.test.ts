@@ -66,7 +66,7 @@ describe("the Colyseus monitor at /colyseus", () => {
     await t.close();
     t = await startTestServer({ ADMIN_CODE: "let-me-in", DISABLE_RATE_LIMIT: "true" });
     const admin = basic("admin", "let-me-in");
-    const crossSite = [{ "Sec-Fetch-Site": "cross-site" }, { "Sec-Fetch-Site": "same-site" }, { Origin: "https://evil.example" }, { Origin: "null" }, { Origin: "not a url" }];
+    const crossSite: Record<string, string>[] = [{ "Sec-Fetch-Site": "cross-site" }, { "Sec-Fetch-Site": "same-site" }, { Origin: "https://evil.example" }, { Origin: "null" }, { Origin: "not a url" }];
     for (const p of [...pages, "/api/admin/metrics"]) {
       for (const h of crossSite) {
         const res = await fetch(t.baseUrl + p, { redirect: "manual", headers: { Authorization: admin, ...h } });
@@ -80,7 +80,7 @@ describe("the Colyseus monitor at /colyseus", () => {
 
   it("accepts basic credentials from the monitor's own pages and from non-browser clients, and a bearer token from anywhere", async () => {
     const admin = basic("admin", "let-me-in");
-    const sameOrigin = [{}, { "Sec-Fetch-Site": "same-origin" }, { "Sec-Fetch-Site": "none" }, { Origin: t.baseUrl, "Sec-Fetch-Site": "same-origin" }];
+    const sameOrigin: Record<string, string>[] = [{}, { "Sec-Fetch-Site": "same-origin" }, { "Sec-Fetch-Site": "none" }, { Origin: t.baseUrl, "Sec-Fetch-Site": "same-origin" }];
     for (const h of sameOrigin) {
       const res = await fetch(`${t.baseUrl}/colyseus/api`, { headers: { Authorization: admin, ...h } });
       assert.equal(res.status, 200, JSON.stringify(h));
