@@ -230,8 +230,9 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
   }
 
   /**
-   * One tick: the game and its messages, the schema mirror, one patch per Colyseus client (sent at
-   * once), then the `/ws` deltas (built now, or by the worker meanwhile: see WsDeltas).
+   * One tick: the game and its messages, the schema mirror, the `/ws` deltas (sent at once), then
+   * one patch per Colyseus client (sent once all are encoded). With the worker (see WsDeltas) the
+   * `/ws` deltas are built there while the patches are encoded here, and sent last.
    */
   tickOnce(): void {
     const started = performance.now();
