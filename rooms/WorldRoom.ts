@@ -63,6 +63,8 @@ type WorldClient = Client<{ auth: WorldAuth; userData: ClientData }>;
  * visible parent), so the walk stops at invisible trees.
  */
 export class WorldView extends StateView {
+  /** Releases its client's corked socket (see WorldRoom.onCreate). */
+  release: (() => void) | undefined;
   protected override _recursiveDeleteVisibleChangeTree(changeTree: ChangeTree): void {
     changeTree.forEachChild((child) => {
       if (!this.isVisible(child)) return;
@@ -161,6 +163,8 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
   private readonly mirrored = new Map<string, { pub: number; priv: number }>();
   /** Non-player entities currently in the state, with the version last mirrored. */
   private readonly entityVersions = new Map<string, number>();
+  /** The socket of the client whose patch was encoded last (see onCreate). */
+  private releasePending: (() => void) | undefined;
 
   override onCreate(options: { createKey?: unknown }): void {
     if (options?.createKey !== this.services.createKey) throw new ServerError(403, "rooms are created by the server");
@@ -169,6 +173,15 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
     const encoder = (this as unknown as { _serializer: { encoder?: Encoder } })._serializer.encoder;
     if (encoder === undefined) throw new Error("WorldRoom: the schema serializer has no encoder");
     indexVisibleChanges(encoder);
+    // Each client's patch leaves as soon as it is handed to the socket: its socket is released
+    // when the encoder moves on to the next view (Colyseus sends a patch right after encoding
+    // it), so a client need not wait for every other client's patch to be encoded.
+    const encodeView = encoder.encodeView.bind(encoder);
+    encoder.encodeView = (view, ...rest) => {
+      this.releasePending?.();
+      this.releasePending = (view as WorldView).release;
+      return encodeView(view, ...rest);
+    };
     for (const p of service.world.players.values()) this.addSchema(p);
     service.onPlayerAdded = (p) => this.addSchema(p);
     service.onPlayerRemoved = (p) => this.removeSchema(p);
@@ -196,7 +209,9 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
       throw err;
     }
     client.userData = { playerId: player.id, conn };
-    client.view = new WorldView();
+    const view = new WorldView();
+    view.release = () => conn.uncork();
+    client.view = view;
     this.updateView(conn, service.world, player);
     client.send("welcome", service.welcome(player, auth.principal, auth.issuedToken));
     client.send("player:sync", playerSync(player));
@@ -231,7 +246,7 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
 
   /**
    * One tick: the game and its messages, the schema mirror, the `/ws` deltas (sent at once), then
-   * one patch per Colyseus client (sent once all are encoded). With the worker (see WsDeltas) the
+   * one patch per Colyseus client (each sent as soon as it is encoded). With the worker (see WsDeltas) the
    * `/ws` deltas are built there while the patches are encoded here, and sent last.
    */
   tickOnce(): void {
@@ -267,6 +282,7 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
     }
     const t3 = performance.now();
     this.broadcastPatch();
+    this.releasePending = undefined;
     const t4 = performance.now();
     service.uncork("colyseus");
     const t5 = performance.now();
