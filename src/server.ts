@@ -200,6 +200,9 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
     await matchMaker.createRoom(WORLD_ROOM, { createKey });
     const port = (httpServer.address() as AddressInfo).port;
     logger.info({ port, dialect: db.dialect, anonymousMode: config.anonymousMode }, "server listening");
+    if (config.trustProxy === true) {
+      logger.warn("TRUST_PROXY=true trusts every X-Forwarded-For entry, so a client can choose the address the rate and attempt limits see; set TRUST_PROXY to the number of proxies in front of the server instead");
+    }
 
     let closing: Promise<void> | undefined;
     const close = (): Promise<void> => {

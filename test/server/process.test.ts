@@ -84,6 +84,21 @@ describe("the server process", function () {
     }
   });
 
+  it("warns at startup when TRUST_PROXY trusts every hop, and not for a hop count", async () => {
+    const warnings = async (trust: string) => {
+      running = await spawnServer({ ...PROD_SECRETS, LOG_LEVEL: "info", PORT: "0", WORLD: world, DATABASE_URL: `sqlite:${path.join(world, "db.sqlite")}`, TRUST_PROXY: trust });
+      running.child.kill("SIGTERM");
+      const exit = await running.exited;
+      return exit.stdout
+        .trim()
+        .split("\n")
+        .map((line) => JSON.parse(line) as { level: number; msg: string })
+        .filter((e) => e.level === 40 && /TRUST_PROXY/.test(e.msg));
+    };
+    assert.equal((await warnings("true")).length, 1);
+    assert.equal((await warnings("1")).length, 0);
+  });
+
   it("pretty-prints logs in development", async () => {
     running = await spawnServer({ NODE_ENV: "development", LOG_LEVEL: "info", PORT: "0", WORLD: world });
     running.child.kill("SIGTERM");
