@@ -9,7 +9,7 @@
 import { CloseCode, getMessageBytes, Protocol, Room, ServerError, type AuthContext, type Client } from "@colyseus/core";
 import { Encoder, StateView, type ChangeTree } from "@colyseus/schema";
 import type { Authenticator } from "../src/auth/Authenticator.ts";
-import { TokenError, type Principal } from "../src/auth/tokens.ts";
+import { AuthUnavailable, TokenError, type Principal } from "../src/auth/tokens.ts";
 import { SKILLS } from "../src/game/skills.ts";
 import type { Player } from "../src/game/world/Player.ts";
 import { describe, playerSync, TICK_MS, type World } from "../src/game/world/World.ts";
@@ -131,13 +131,14 @@ async function authenticate(services: WorldRoomServices, token: string | undefin
   });
 }
 
-/** Runs a join's authentication: a bad token is a 401, too many attempts a 429 (what the SDK rejects the join with). */
+/** Runs a join's authentication: a bad token is a 401, too many attempts a 429, keys unavailable a 503 (what the SDK rejects the join with). */
 export async function asJoinError<T>(fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (err) {
     if (err instanceof TokenError) throw new ServerError(401, err.message);
     if (err instanceof TooManyAttempts) throw new ServerError(429, err.message);
+    if (err instanceof AuthUnavailable) throw new ServerError(503, err.message);
     throw err;
   }
 }

@@ -4,9 +4,9 @@
  */
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { Request, RequestHandler } from "express";
-import { ForbiddenError, UnauthorizedError } from "../http/errors.ts";
+import { ForbiddenError, HttpError, UnauthorizedError } from "../http/errors.ts";
 import type { Authenticator } from "./Authenticator.ts";
-import { bearerToken, TokenError, type Principal } from "./tokens.ts";
+import { AuthUnavailable, bearerToken, TokenError, type Principal } from "./tokens.ts";
 
 declare module "express-serve-static-core" {
   interface Request {
@@ -26,6 +26,7 @@ async function principalOf(req: Request, auth: Authenticator): Promise<Principal
     return await auth.authenticate(token);
   } catch (err) {
     if (err instanceof TokenError) throw new UnauthorizedError(err.message);
+    if (err instanceof AuthUnavailable) throw new HttpError(503, "AUTH_UNAVAILABLE", err.message);
     throw err;
   }
 }

@@ -38,6 +38,18 @@ export class TokenError extends Error {
   }
 }
 
+/**
+ * A token could not be checked because the identity provider's keys cannot be had (see JwksClient):
+ * the server's trouble, not the client's, so it is answered as unavailable (503) and does not count
+ * as a failed authentication attempt.
+ */
+export class AuthUnavailable extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "AuthUnavailable";
+  }
+}
+
 export interface TokenSettings {
   jwtSecret: string;
   idp: { appId: string | undefined; appSecret: string | undefined; jwksUrl?: string | undefined };
@@ -133,7 +145,7 @@ export class TokenService {
       try {
         found = await this.jwks.key(header.kid);
       } catch (err) {
-        throw new TokenError(`identity-provider keys unavailable: ${(err as Error).message}`);
+        throw new AuthUnavailable(`the identity provider's keys are unavailable, try again later: ${(err as Error).message}`);
       }
       if (found === undefined) throw new TokenError("invalid identity-provider token: unknown key id");
       key = found;

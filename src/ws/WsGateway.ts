@@ -9,7 +9,7 @@ import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import { WebSocketServer, type RawData, type WebSocket } from "ws";
 import type { Authenticator } from "../auth/Authenticator.ts";
-import { TokenError, type Principal } from "../auth/tokens.ts";
+import { AuthUnavailable, TokenError, type Principal } from "../auth/tokens.ts";
 import type { Logger } from "../logger.ts";
 import { admit, CLOSE_RATE_LIMITED, InputLimiter } from "../sessions/inputLimiter.ts";
 import { AuthAttempts, TooManyAttempts } from "../auth/attemptLimiter.ts";
@@ -19,6 +19,8 @@ export const WS_PATH = "/ws";
 /** Without a `?token`, the first message must authenticate within this time (else 4001). */
 export const AUTH_TIMEOUT_MS = 10_000;
 export const CLOSE_NOT_AUTHENTICATED = 4001;
+/** The token could not be checked now (the identity provider's keys are unavailable): 1013, try again later. */
+export const CLOSE_TRY_AGAIN_LATER = 1013;
 export const CLOSE_FORBIDDEN = 4003;
 export const CLOSE_GOING_AWAY = 1001;
 
@@ -191,6 +193,9 @@ export class WsGateway {
       if (err instanceof TokenError) {
         ws.send(errorEvent("NOT_AUTHENTICATED", err.message));
         ws.close(CLOSE_NOT_AUTHENTICATED, "invalid token");
+      } else if (err instanceof AuthUnavailable) {
+        ws.send(errorEvent("AUTH_UNAVAILABLE", err.message));
+        ws.close(CLOSE_TRY_AGAIN_LATER, "authentication unavailable");
       } else {
         this.options.logger.error({ err }, "/ws authentication failed");
         ws.close(1011, "server error");

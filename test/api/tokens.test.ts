@@ -4,7 +4,10 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import jwt from "jsonwebtoken";
 import { User } from "../../entities/index.ts";
+import { AUTH_LIMIT_PER_MIN } from "../../src/http/rateLimit.ts";
+import { CLOSE_TRY_AGAIN_LATER } from "../../src/ws/WsGateway.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
+import { WsTestClient } from "../support/wsClient.ts";
 
 const get = (t: TestServer, token?: string) =>
   fetch(`${t.baseUrl}/api/v1/player`, { headers: token === undefined ? {} : { Authorization: `Bearer ${token}` } });
@@ -104,4 +107,37 @@ describe("tokens", () => {
       assert.equal((await get(t, sign(keys[0]!, { audience: "other" }))).status, 401);
     });
   });
+
+  describe("while the provider's keys cannot be fetched", () => {
+    let down: http.Server;
+    let t: TestServer;
+    let token: string;
+    before(async () => {
+      down = http.createServer((_req, res) => res.writeHead(503).end());
+      await new Promise<void>((r) => down.listen(0, "127.0.0.1", r));
+      t = await startTestServer({ PUBLIC_IDP_APP_ID: "jwks-app", IDP_JWKS_URL: `http://127.0.0.1:${(down.address() as AddressInfo).port}/jwks` });
+      const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
+      token = jwt.sign({ sub: "someone" }, privateKey, { algorithm: "RS256", keyid: "k1", audience: "jwks-app", expiresIn: 60 });
+    });
+    after(async () => {
+      await t.close();
+      await new Promise<void>((r) => down.close(() => r()));
+    });
+
+    it("answers 503 AUTH_UNAVAILABLE on REST, /ws and Colyseus joins, and never counts it as a failed attempt", async () => {
+      for (let i = 0; i < AUTH_LIMIT_PER_MIN + 2; i++) {
+        const rest = await get(t, token);
+        assert.equal(rest.status, 503);
+        assert.equal(((await rest.json()) as { error: { code: string } }).error.code, "AUTH_UNAVAILABLE");
+        const ws = await WsTestClient.connect(`${t.wsUrl}?token=${encodeURIComponent(token)}`);
+        const err = await ws.next("error");
+        assert.equal(err.code, "AUTH_UNAVAILABLE", `attempt ${i + 1}`);
+        assert.equal((await ws.waitClosed()).code, CLOSE_TRY_AGAIN_LATER);
+        const join = await fetch(`${t.baseUrl}/matchmake/joinOrCreate/world`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ token }) });
+        assert.equal(join.status, 503, `join attempt ${i + 1}`);
+      }
+      assert.equal(await t.server.db.em().count(User, {}), 0, "no account was created");
+    });
+  });
+
 });
