@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { spawnGroundItem } from "../../src/game/groundItems.ts";
 import { KEEP_RADIUS } from "../../src/game/world/Interest.ts";
 import type { Player } from "../../src/game/world/Player.ts";
-import { ViewTracker } from "../../src/game/world/ViewTracker.ts";
+import { DeltaBuilder, ViewTracker } from "../../src/game/world/ViewTracker.ts";
 import { VIEW_RADIUS } from "../../src/game/world/World.ts";
 import { gameWorld, type GameHarness } from "../support/game.ts";
 import { playerData } from "../support/players.ts";
@@ -152,5 +152,15 @@ describe("ViewTracker (/ws deltas)", () => {
     g.tick();
     assert.deepEqual(frame(g, to, owner)?.removed, [item.id]);
     assert.deepEqual(frame(g, tt, other)?.removed, [item.id]);
+  });
+});
+
+describe("DeltaBuilder", () => {
+  it("forgets a viewer that joined and left between two steps", () => {
+    const builder = new DeltaBuilder();
+    const info = JSON.stringify({ id: "p1", kind: "player", name: "P" });
+    const move = (tick: number, x: number) => ({ tick, changes: ["p1", "player", x, 5, tick === 0 ? info : null, null, 0], removed: [] });
+    assert.deepEqual(builder.step({ ...move(0, 5), joined: [[1, "p1"]], left: [1] }), []);
+    for (let tick = 1; tick < 6; tick++) assert.deepEqual(builder.step({ ...move(tick, 5 + tick), joined: [], left: [] }), [], `tick ${tick}`);
   });
 });

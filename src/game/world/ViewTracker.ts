@@ -74,9 +74,10 @@ export class DeltaBuilder {
   /** Frames as a flat list: viewer id, frame, viewer id, frame, … */
   step(input: DeltaInput): (number | string)[] {
     this.world.apply(input);
-    for (const id of input.left) this.viewers.delete(id);
-    // Periodic refreshes staggered by viewer id: the same frames wherever this runs.
+    // Periodic refreshes staggered by viewer id: the same frames wherever this runs. Joins before
+    // leaves: a viewer that came and went since the last step is in both.
     for (const [id, playerId] of input.joined) this.viewers.set(id, { playerId, tracker: new ViewTracker(id), first: true });
+    for (const id of input.left) this.viewers.delete(id);
     const out: (number | string)[] = [];
     for (const [id, v] of this.viewers) {
       const frame = v.tracker.frame(this.world, v.playerId, v.first);
