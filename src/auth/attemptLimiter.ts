@@ -36,9 +36,10 @@ export class AttemptLimiter {
     return w;
   }
 
-  /** Whether the address may make another attempt now (nothing is counted). */
+  /** Whether the address may make another attempt now (nothing is counted, nothing is stored). */
   allows(address: string | undefined): boolean {
-    return this.window(address).count < this.limit;
+    const w = this.windows.get(address ?? "unknown");
+    return w === undefined || this.now() - w.start >= this.windowMs || w.count < this.limit;
   }
 
   /** Counts one attempt; false (and not counted) when the address is already at the limit. */
@@ -70,8 +71,8 @@ export class TooManyAttempts extends Error {
 
 /** The two budgets of the socket transports (see the file comment), used by every one of them. */
 export class AuthAttempts {
-  readonly anonymous = new AttemptLimiter();
-  readonly failedTokens = new AttemptLimiter();
+  private readonly anonymous = new AttemptLimiter();
+  private readonly failedTokens = new AttemptLimiter();
   /** `false`: nothing is limited (DISABLE_RATE_LIMIT, tests, the benchmarks). */
   private readonly enabled: boolean;
 
@@ -86,7 +87,9 @@ export class AuthAttempts {
 
   /**
    * Checks a token with `check`: a failure (a TokenError) counts, and once the address is at the
-   * limit no token from it is checked ({@link TooManyAttempts}). Good tokens never count.
+   * limit no token from it is checked ({@link TooManyAttempts}). Good tokens never count, even many
+   * at once from one address (users behind one NAT): so checks already running when the limit is
+   * reached still run, and are counted when they fail.
    */
   async checkToken<T>(address: string | undefined, check: () => Promise<T>): Promise<T> {
     if (!this.enabled) return check();

@@ -6,7 +6,8 @@
  */
 import assert from "node:assert/strict";
 import { User } from "../../entities/index.ts";
-import { AttemptLimiter } from "../../src/auth/attemptLimiter.ts";
+import { AttemptLimiter, AuthAttempts, TooManyAttempts } from "../../src/auth/attemptLimiter.ts";
+import { TokenError } from "../../src/auth/tokens.ts";
 import { clientAddress } from "../../src/http/clientAddress.ts";
 import { AUTH_LIMIT_PER_MIN } from "../../src/http/rateLimit.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
@@ -45,6 +46,30 @@ describe("authentication attempts on /ws and Colyseus", () => {
       assert.equal(clientAddress(trustNone, req("10.0.0.5", "6.6.6.6")), "10.0.0.5", "no trusted proxy: the peer, whatever the header says");
       assert.equal(clientAddress(trustLoopback, req("127.0.0.1", "6.6.6.6, 9.9.9.9")), "9.9.9.9", "one trusted hop: the address it saw");
       assert.equal(clientAddress(trustLoopback, req("127.0.0.1")), "127.0.0.1");
+    });
+  });
+
+  describe("AuthAttempts.checkToken", () => {
+    const slow = <T>(outcome: () => T) => () => new Promise<T>((resolve, reject) => setTimeout(() => {
+      try {
+        resolve(outcome());
+      } catch (err) {
+        reject(err);
+      }
+    }, 20));
+    const bad = slow(() => {
+      throw new TokenError("bad token");
+    });
+
+    it("never counts good tokens or the server's own failures, however many run at once", async () => {
+      const attempts = new AuthAttempts();
+      const good = await Promise.all(Array.from({ length: AUTH_LIMIT_PER_MIN * 2 }, () => attempts.checkToken("8.8.8.8", slow(() => "ok"))));
+      assert.equal(good.length, AUTH_LIMIT_PER_MIN * 2);
+      for (let i = 0; i < AUTH_LIMIT_PER_MIN * 2; i++) {
+        await assert.rejects(attempts.checkToken("8.8.8.8", slow(() => { throw new Error("database down"); })), /database down/);
+      }
+      for (let i = 0; i < AUTH_LIMIT_PER_MIN; i++) await assert.rejects(attempts.checkToken("8.8.8.8", bad), TokenError);
+      await assert.rejects(attempts.checkToken("8.8.8.8", bad), TooManyAttempts);
     });
   });
 
