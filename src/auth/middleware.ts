@@ -68,20 +68,30 @@ export function crossSite(req: Request): boolean {
   }
 }
 
+/**
+ * Basic credentials on a cross-site request: 403 (CROSS_SITE), before anything else looks at them:
+ * the browser attached them, not the page that asked (see crossSite). Placed ahead of the
+ * failed-login limit, so another site cannot lock an admin out with requests from their browser.
+ * A bearer token is never attached by a browser, so it may come from anywhere.
+ */
+export const refuseCrossSiteBasic: RequestHandler = (req, _res, next) => {
+  if (basicPassword(req.get("authorization")) !== undefined && crossSite(req)) {
+    throw new ForbiddenError("basic-auth credentials are not accepted on a cross-site request; open the page on this server, or use a bearer token", "CROSS_SITE");
+  }
+  next();
+};
+
 export const ADMIN_REALM = 'Basic realm="rs-world-server admin", charset="UTF-8"';
 
 /**
  * Admin gate for the monitor and admin routes: HTTP basic auth with `ADMIN_CODE` as the password
  * (any user name), or a bearer token with the admin role. No credentials: 401 with a basic-auth
- * challenge; a valid non-admin token: 403. Basic credentials on a cross-site request: 403
- * (CROSS_SITE), checked before the password: the browser attached them, not the page that asked
- * (see crossSite). A bearer token is never attached by a browser, so it may come from anywhere.
+ * challenge; a valid non-admin token: 403. Mounted behind refuseCrossSiteBasic.
  */
 export function requireAdmin(auth: Authenticator, adminCode: string): RequestHandler {
   return async (req, res, next) => {
     const password = basicPassword(req.get("authorization"));
     if (password !== undefined) {
-      if (crossSite(req)) throw new ForbiddenError("basic-auth credentials are not accepted on a cross-site request; open the page on this server, or use a bearer token", "CROSS_SITE");
       if (safeEqual(password, adminCode)) return next();
       res.setHeader("WWW-Authenticate", ADMIN_REALM);
       throw new UnauthorizedError("wrong admin code");

@@ -4,7 +4,7 @@
  */
 import { monitor } from "@colyseus/monitor";
 import express, { type Application, type RequestHandler } from "express";
-import { requireAdmin, requireAuth } from "../auth/middleware.ts";
+import { refuseCrossSiteBasic, requireAdmin, requireAuth } from "../auth/middleware.ts";
 import type { Authenticator } from "../auth/Authenticator.ts";
 import type { Config } from "../config/env.ts";
 import type { DatabaseProbe } from "../db/probe.ts";
@@ -50,7 +50,9 @@ export function createApp(deps: AppDeps): Application {
 
   const limits = createRateLimiters(config.rateLimitDisabled);
   const auth = requireAuth(deps.auth);
-  const admin = requireAdmin(deps.auth, deps.adminCode);
+  // Failed admin logins count as authentication attempts (a logged-in admin's polling does not);
+  // a cross-site request is refused before it can count.
+  const admin: RequestHandler[] = [refuseCrossSiteBasic, limits.adminAttempts, requireAdmin(deps.auth, deps.adminCode)];
 
   app.use(healthRoutes(config, deps.probe));
   app.use(manifestRoutes(config.manifestDir));
@@ -59,15 +61,14 @@ export function createApp(deps: AppDeps): Application {
   app.use(authRoutes(config, deps.auth));
   app.get("/api/openapi.json", (_req, res) => res.json(openApiDocument()));
   app.use(dataRoutes(deps.content, auth));
-  app.get("/api/admin/metrics", limits.adminAttempts, admin, (_req, res) => {
+  app.get("/api/admin/metrics", ...admin, (_req, res) => {
     res.json({ success: true, metrics: deps.metrics?.() ?? {} });
   });
-  app.post("/api/admin/metrics/reset", limits.adminAttempts, admin, (_req, res) => {
+  app.post("/api/admin/metrics/reset", ...admin, (_req, res) => {
     deps.resetMetrics?.();
     res.json({ success: true });
   });
-  // Failed admin logins count as authentication attempts; a logged-in admin's polling does not.
-  app.use(MONITOR_PATH, limits.adminAttempts, admin, monitor() as unknown as RequestHandler);
+  app.use(MONITOR_PATH, ...admin, monitor() as unknown as RequestHandler);
   deps.mount?.(app, { auth, rest: limits.rest, authAttempt: limits.auth });
 
   if (config.isProduction) {

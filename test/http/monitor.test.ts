@@ -78,6 +78,16 @@ describe("the Colyseus monitor at /colyseus", () => {
     assert.equal(reset.status, 403);
   });
 
+  it("does not count cross-site refusals as failed admin logins (another site cannot lock the admin out)", async () => {
+    const admin = basic("admin", "let-me-in");
+    for (let i = 0; i < AUTH_LIMIT_PER_MIN + 5; i++) {
+      const res = await fetch(`${t.baseUrl}/colyseus/api`, { headers: { Authorization: admin, "Sec-Fetch-Site": "cross-site" } });
+      assert.equal(res.status, 403);
+    }
+    const res = await fetch(`${t.baseUrl}/colyseus/api`, { headers: { Authorization: admin, "Sec-Fetch-Site": "same-origin" } });
+    assert.equal(res.status, 200);
+  });
+
   it("accepts basic credentials from the monitor's own pages and from non-browser clients, and a bearer token from anywhere", async () => {
     const admin = basic("admin", "let-me-in");
     const sameOrigin: Record<string, string>[] = [{}, { "Sec-Fetch-Site": "same-origin" }, { "Sec-Fetch-Site": "none" }, { Origin: t.baseUrl, "Sec-Fetch-Site": "same-origin" }];
