@@ -7,7 +7,8 @@
  * {@link JWKS_MAX_STALE_MS}, so an outage of the provider does not log everyone out; and failed
  * fetches are retried with a growing delay ({@link JWKS_RETRY_MIN_MS} doubling up to
  * {@link JWKS_RETRY_MAX_MS}), not on every token, which would hold every login for the fetch's
- * timeout. Without usable keys, a token check fails at once until the next attempt is due.
+ * timeout. Without usable keys, or for a key id the stale keys do not hold, a token check fails
+ * at once until the next attempt is due.
  */
 import { createPublicKey, type KeyObject } from "node:crypto";
 
@@ -68,22 +69,26 @@ export class JwksClient {
   /**
    * The key with this id, fetching the set when stale or when the id is new. Throws when the
    * provider cannot be reached and no keys are usable (none fetched yet, or the last good fetch is
-   * older than {@link JWKS_MAX_STALE_MS}).
+   * older than {@link JWKS_MAX_STALE_MS}), or the id is not among the stale keys.
    */
   async key(kid: string): Promise<KeyObject | undefined> {
     const now = this.now();
     const age = now - this.fetchedAt;
     const due = this.fetchedAt === 0 || age > JWKS_TTL_MS || (!this.keys.has(kid) && age > REFETCH_COOLDOWN_MS);
     if (due) {
+      let fetched = false;
       if (now >= this.retryAt || this.inFlight !== undefined) {
         try {
           await this.refresh();
+          fetched = true;
         } catch (err) {
           if (!this.usable(now)) throw err;
         }
       } else if (!this.usable(now)) {
         throw new Error(`the identity provider's keys could not be fetched; next attempt in ${Math.ceil((this.retryAt - now) / 1000)} s`);
       }
+      // Stale keys vouch only for the ids they hold: a new id may be a key the provider rotated to.
+      if (!fetched && !this.keys.has(kid)) throw new Error(`key id ${kid} is not in the last key set, and the identity provider cannot be reached for a newer one`);
     }
     return this.keys.get(kid);
   }
