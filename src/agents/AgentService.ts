@@ -95,17 +95,24 @@ export class AgentService {
     return this.tokens.signServiceToken({ accountId: row.accountId, characterId: row.characterId, agentId: row.agentId }, AGENT_TOKEN_TTL_S);
   }
 
+  /**
+   * Under the account's lock (the one logins and character creation and deletion take), so two
+   * registrations cannot both pass the count, and none can add a mapping to a character that a
+   * deletion has just taken its mappings from.
+   */
   async register(owner: Principal, characterId: string, name: string | undefined): Promise<{ agent: IAgentMapping; token: string }> {
-    const character = await findCharacter(this.db, characterId);
-    if (character === null) throw new NotFoundError(`no character ${characterId}`);
-    if (character.accountId !== owner.accountId) throw new ForbiddenError("that character belongs to another account");
-    const em = this.db.em();
-    if ((await em.count(AgentMapping, { accountId: owner.accountId })) >= MAX_AGENTS_PER_ACCOUNT) {
-      throw new HttpError(409, "TOO_MANY_AGENTS", `an account has at most ${MAX_AGENTS_PER_ACCOUNT} agents`);
-    }
-    const agent = em.create(AgentMapping, { agentId: randomUUID(), accountId: owner.accountId, characterId, name: name ?? null });
-    await em.flush();
-    return { agent, token: this.token(agent) };
+    return this.world.withAccount(owner.accountId, async () => {
+      const character = await findCharacter(this.db, characterId);
+      if (character === null) throw new NotFoundError(`no character ${characterId}`);
+      if (character.accountId !== owner.accountId) throw new ForbiddenError("that character belongs to another account");
+      const em = this.db.em();
+      if ((await em.count(AgentMapping, { accountId: owner.accountId })) >= MAX_AGENTS_PER_ACCOUNT) {
+        throw new HttpError(409, "TOO_MANY_AGENTS", `an account has at most ${MAX_AGENTS_PER_ACCOUNT} agents`);
+      }
+      const agent = em.create(AgentMapping, { agentId: randomUUID(), accountId: owner.accountId, characterId, name: name ?? null });
+      await em.flush();
+      return { agent, token: this.token(agent) };
+    });
   }
 
   async list(accountId: string): Promise<IAgentMapping[]> {

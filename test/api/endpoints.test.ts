@@ -7,6 +7,7 @@ import { AgentMapping, Character, InventorySlot, NpcKill } from "../../entities/
 import { loadOrCreatePlayer } from "../../src/persistence/players.ts";
 import type { Saver } from "../../src/sessions/Saver.ts";
 import { ROUTES } from "../../src/http/openapi.ts";
+import { MAX_AGENTS_PER_ACCOUNT } from "../../src/agents/AgentService.ts";
 import { MAX_CHARACTERS_PER_ACCOUNT } from "../../src/http/routes/api.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 import { WorldTestClient } from "../support/colyseusClient.ts";
@@ -263,6 +264,19 @@ describe("REST API: players, world and characters", () => {
       const statuses = (await Promise.all(tries)).map((r) => r.status);
       assert.equal(statuses.filter((st) => st === 201).length, 1, JSON.stringify(statuses));
       assert.equal((await call(t, "GET", "/api/character", acc.token)).body.characters.length, 1);
+    });
+
+    it(`registers agents under the account's lock, so racing registrations stop at ${MAX_AGENTS_PER_ACCOUNT}`, async () => {
+      const acc = await account(t, "Agent Racer");
+      const release = await holdAccount(await accountIdOf(acc.token));
+      const tries = Array.from({ length: MAX_AGENTS_PER_ACCOUNT + 2 }, (_, i) => call(t, "POST", "/api/agent", acc.token, { characterId: acc.characterId, name: `racer ${i}` }));
+      const states = tries.map(pending);
+      await sleep(300);
+      assert.ok(states.every((st) => !st.done), "no registration completes while a login or deletion of the account is under way");
+      release();
+      const statuses = (await Promise.all(tries)).map((r) => r.status);
+      assert.equal(statuses.filter((st) => st === 201).length, MAX_AGENTS_PER_ACCOUNT, JSON.stringify(statuses));
+      assert.equal(statuses.filter((st) => st === 409).length, 2);
     });
 
     it("writes a character's queued save before deleting it, so no rows of it come back", async () => {
