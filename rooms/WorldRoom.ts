@@ -263,48 +263,43 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
     this.mirrorEntities(world);
     const t1b = performance.now();
     service.publishStart();
-    // Built here, the `/ws` frames (the cheaper half of the tick's sending) go first, and leave
-    // while the Colyseus patches are encoded; with a worker, they are built there meanwhile and
-    // go last.
-    const wsFirst = !service.deltasThreaded;
-    let t6 = t1b;
-    let t7 = t1b;
-    if (wsFirst) {
-      service.publishFinish();
-      t6 = performance.now();
-      service.uncork("ws");
-      t7 = performance.now();
-    }
     const t2 = performance.now();
+    // `/ws` frames to their sockets: the time to finish them, and to write them.
+    const sendWs = (): { deltas: number; flush: number } => {
+      const a = performance.now();
+      service.publishFinish();
+      const b = performance.now();
+      service.uncork("ws");
+      return { deltas: b - a, flush: performance.now() - b };
+    };
+    // Built here, the `/ws` frames (the cheaper half of the tick's sending) go first; with a
+    // worker, they are built there while the Colyseus patches are encoded here, and go last.
+    const threaded = service.deltasThreaded;
+    let ws = threaded ? undefined : sendWs();
+    const t3 = performance.now();
     for (const client of this.clients) {
       const data = client.userData;
       const player = data && world.players.get(data.playerId);
       if (player !== undefined) this.updateView(data!.conn, world, player);
     }
-    const t3 = performance.now();
+    const t4 = performance.now();
     this.broadcastPatch();
     this.releasePending = undefined;
-    const t4 = performance.now();
-    service.uncork("colyseus");
     const t5 = performance.now();
-    if (!wsFirst) {
-      service.publishFinish();
-      t6 = performance.now();
-      service.uncork();
-      t7 = performance.now();
-    }
-    const ended = performance.now();
+    service.uncork("colyseus");
+    const t6 = performance.now();
+    ws ??= sendWs();
     const { gameMs, messagesMs } = service.lastTickTimes;
-    this.services.metrics?.recordTick(ended - started, {
+    this.services.metrics?.recordTick(performance.now() - started, {
       game: gameMs,
       messages: messagesMs,
       schemaMirror: t1b - t1,
-      wsFeed: wsFirst ? 0 : t2 - t1b,
-      colyseusViews: t3 - t2,
-      colyseusPatch: t4 - t3,
-      colyseusFlush: t5 - t4,
-      wsDeltas: wsFirst ? t6 - t1b : t6 - t5,
-      wsFlush: t7 - t6,
+      wsFeed: t2 - t1b,
+      colyseusViews: t4 - t3,
+      colyseusPatch: t5 - t4,
+      colyseusFlush: t6 - t5,
+      wsDeltas: ws.deltas,
+      wsFlush: ws.flush,
     });
   }
 

@@ -70,7 +70,7 @@ export class WorldService {
   /** Called when a player enters or leaves the world (schema mirroring). */
   onPlayerAdded: (player: Player) => void = () => {};
   onPlayerRemoved: (player: Player) => void = () => {};
-  /** The `/ws` deltas, started after each game step and delivered at the end of the tick. */
+  /** The `/ws` deltas, started after each game step and delivered later in the tick (see WorldRoom.tickOnce). */
   deltas: { start(world: World): void; finish(): void; readonly threaded?: boolean } | undefined;
   /** Waits for work that must finish before the final save (trade commits). */
   onShutdownDrain: () => Promise<void> = async () => {};

@@ -2,7 +2,8 @@
  * The `world:update` deltas of every `/ws` connection, built in a worker thread.
  *
  * Per tick the World's thread calls {@link WsDeltas.start} right after the game step and
- * {@link WsDeltas.finish} once the Colyseus patches are out. By default `finish` does the work:
+ * {@link WsDeltas.finish} when the frames are to be written: at once by default, after the
+ * Colyseus patches with a worker (see WorldRoom.tickOnce). By default `finish` does the work:
  * one walk over the world gives the diff of what clients can see (see ViewFeed), a DeltaBuilder
  * applies it and builds every `/ws` viewer's frame, and the frames go to their sockets.
  *
@@ -51,7 +52,7 @@ export class WsDeltas {
   private nextId = 1;
   private worker: { thread: Worker; port: MessagePort; signal: Int32Array } | undefined;
   private inline: DeltaBuilder | undefined;
-  /** Without a worker: the world whose deltas `finish` builds (after the Colyseus bytes are out). */
+  /** Without a worker: the world whose deltas `finish` builds (`start` only notes it). */
   private due: World | undefined;
   /** The tick of the last diff the worker has not answered yet (-1: none). */
   private awaiting = -1;
