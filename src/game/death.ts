@@ -20,9 +20,17 @@ import type { World } from "./world/World.ts";
 
 export const KEPT_ON_DEATH = 3;
 
+/** Runs the death that waited for the player's trade to be stored (see killPlayer), if any. */
+export function dieAfterTrade(world: World, player: Player): void {
+  if (player.deathAfterTrade === undefined) return;
+  const { killedBy } = player.deathAfterTrade;
+  player.deathAfterTrade = undefined;
+  killPlayer(world, player, killedBy);
+}
+
 export function killPlayer(world: World, player: Player, killedBy: string | null): void {
   // A trade's swap is being stored and these items may not change until it is: the player stays
-  // at 0 health for those ticks and dies when the trade ends, with what it holds then (Trades.end).
+  // at 0 health for those ticks and dies when the trade ends, with what it holds then (dieAfterTrade).
   if (player.tradeCommitting) {
     player.deathAfterTrade ??= { killedBy };
     return;

@@ -1,5 +1,6 @@
 /** The gameplay phases of the tick, as the World runs them (actions, NPC AI, respawns). */
 import { processActions } from "./actions.ts";
+import { dieAfterTrade } from "./death.ts";
 import { processNpcs, processRespawns } from "./npcs.ts";
 import type { WorldSystems } from "./world/World.ts";
 
@@ -10,4 +11,5 @@ export const GAMEPLAY: WorldSystems = {
   },
   npcs: processNpcs,
   respawns: processRespawns,
+  tradeReleased: dieAfterTrade,
 };

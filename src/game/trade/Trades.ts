@@ -12,9 +12,8 @@
  */
 import { randomUUID } from "node:crypto";
 import { chebyshev } from "../map/CollisionMap.ts";
+import type { ContentRegistry } from "../../manifests/registry.ts";
 import type { ItemStack, Player } from "../world/Player.ts";
-import type { World } from "../world/World.ts";
-import { killPlayer } from "../death.ts";
 import { computeSwap, TradeError, TradeSession, type SwapResult } from "./TradeSession.ts";
 
 export const TRADE_RANGE = 2;
@@ -39,6 +38,17 @@ export interface CommitRequest {
   before: Map<string, (ItemStack | null)[]>;
 }
 
+/**
+ * What trades need of the world they run in. The World satisfies it; trades sit below the world
+ * in the import order (the World owns a Trades), so they name this instead of the World.
+ */
+export interface TradeWorld {
+  readonly content: ContentRegistry;
+  readonly players: ReadonlyMap<string, Player>;
+  readonly tick: number;
+  send(to: string, type: string, data: object): void;
+}
+
 export class Trades {
   readonly requests = new Map<string, TradeRequest>();
   readonly sessions = new Map<string, TradeSession>();
@@ -50,6 +60,12 @@ export class Trades {
   onStarted: (session: TradeSession) => void = () => {};
   onChanged: (session: TradeSession) => void = () => {};
   onEnded: (session: TradeSession) => void = () => {};
+  /**
+   * Called for each player still in the world when its trade ends (stored, rolled back or
+   * cancelled), after its trade flags are cleared: the gameplay layer runs a death that waited
+   * for the trade's swap to be stored (death.ts).
+   */
+  onReleased: (world: TradeWorld, player: Player) => void = () => {};
 
   sessionOf(playerId: string): TradeSession | undefined {
     return this.byPlayer.get(playerId);
@@ -67,7 +83,7 @@ export class Trades {
 
   // ---- requests ------------------------------------------------------------------------
 
-  request(world: World, from: Player, targetId: string): void {
+  request(world: TradeWorld, from: Player, targetId: string): void {
     if (targetId === from.id) throw new TradeError("SELF_TRADE", "you can't trade with yourself");
     const to = world.players.get(targetId);
     if (to === undefined) throw new TradeError("PLAYER_OFFLINE", "that player is not here");
@@ -82,7 +98,7 @@ export class Trades {
     world.send(to.id, "tradeIncoming", { tradeId: id, fromPlayerId: from.id, fromPlayerName: from.data.name });
   }
 
-  respond(world: World, player: Player, tradeId: string, accept: boolean): void {
+  respond(world: TradeWorld, player: Player, tradeId: string, accept: boolean): void {
     const req = this.requests.get(tradeId);
     if (req === undefined || req.toId !== player.id) throw new TradeError("INVALID_TRADE", "no such trade request");
     this.requests.delete(tradeId);
@@ -126,24 +142,24 @@ export class Trades {
     return session;
   }
 
-  private updated(world: World, session: TradeSession): void {
+  private updated(world: TradeWorld, session: TradeSession): void {
     for (const id of [session.a.playerId, session.b.playerId]) world.send(id, "tradeUpdated", session.view(id));
     this.onChanged(session);
   }
 
-  addItem(world: World, player: Player, tradeId: string, inventorySlot: number, quantity: number): void {
+  addItem(world: TradeWorld, player: Player, tradeId: string, inventorySlot: number, quantity: number): void {
     const session = this.sessionFor(player, tradeId);
     session.add(world.content, player, inventorySlot, quantity, world.tick);
     this.updated(world, session);
   }
 
-  removeItem(world: World, player: Player, tradeId: string, tradeSlot: number, quantity: number | undefined): void {
+  removeItem(world: TradeWorld, player: Player, tradeId: string, tradeSlot: number, quantity: number | undefined): void {
     const session = this.sessionFor(player, tradeId);
     session.remove(player, tradeSlot, quantity, world.tick);
     this.updated(world, session);
   }
 
-  accept(world: World, player: Player, tradeId: string): void {
+  accept(world: TradeWorld, player: Player, tradeId: string): void {
     const session = this.sessionFor(player, tradeId);
     const moved = session.accept(player, world.tick);
     if (moved === undefined) {
@@ -187,7 +203,7 @@ export class Trades {
   }
 
   /** The swap is stored: apply it to the live players and end the trade (in a tick). */
-  finish(world: World, tradeId: string, swap: SwapResult): void {
+  finish(world: TradeWorld, tradeId: string, swap: SwapResult): void {
     const session = this.sessions.get(tradeId);
     if (session === undefined) return;
     const received = new Map([
@@ -208,7 +224,7 @@ export class Trades {
   }
 
   /** The commit failed and was rolled back: both inventories stay as they were. */
-  abort(world: World, tradeId: string, code: string, message: string): void {
+  abort(world: TradeWorld, tradeId: string, code: string, message: string): void {
     const session = this.sessions.get(tradeId);
     if (session === undefined) return;
     for (const id of [session.a.playerId, session.b.playerId]) world.send(id, "tradeError", { tradeId, code, message });
@@ -216,7 +232,7 @@ export class Trades {
     this.end(world, session);
   }
 
-  private end(world: World, session: TradeSession): void {
+  private end(world: TradeWorld, session: TradeSession): void {
     this.sessions.delete(session.id);
     for (const id of [session.a.playerId, session.b.playerId]) {
       if (this.byPlayer.get(id) === session) this.byPlayer.delete(id);
@@ -225,11 +241,7 @@ export class Trades {
         p.inTrade = false;
         p.tradeCommitting = false;
         p.syncDue = true;
-        if (p.deathAfterTrade !== undefined) {
-          const { killedBy } = p.deathAfterTrade;
-          p.deathAfterTrade = undefined;
-          killPlayer(world, p, killedBy);
-        }
+        this.onReleased(world, p);
       }
       for (const resolve of this.settledWaiters.get(id) ?? []) resolve();
       this.settledWaiters.delete(id);
@@ -237,12 +249,12 @@ export class Trades {
     this.onEnded(session);
   }
 
-  private notifyCancelled(world: World, tradeId: string, playerIds: string[], reason: CancelReason): void {
+  private notifyCancelled(world: TradeWorld, tradeId: string, playerIds: string[], reason: CancelReason): void {
     for (const id of playerIds) world.send(id, "tradeCancelled", { tradeId, reason });
   }
 
   /** Cancels the player's open trade (not one being committed, which finishes or aborts). */
-  cancelFor(world: World, playerId: string, reason: CancelReason): boolean {
+  cancelFor(world: TradeWorld, playerId: string, reason: CancelReason): boolean {
     const session = this.byPlayer.get(playerId);
     if (session === undefined || session.screen === "committing") return false;
     this.notifyCancelled(world, session.id, [session.a.playerId, session.b.playerId], reason);
@@ -250,14 +262,14 @@ export class Trades {
     return true;
   }
 
-  cancel(world: World, player: Player, tradeId: string): void {
+  cancel(world: TradeWorld, player: Player, tradeId: string): void {
     const session = this.sessionFor(player, tradeId);
     if (session.screen === "committing") throw new TradeError("INVALID_TRADE", "the trade is being completed");
     this.cancelFor(world, player.id, "cancelled");
   }
 
   /** Each tick: expired requests, players out of range, inactive trades. */
-  process(world: World): void {
+  process(world: TradeWorld): void {
     for (const [id, r] of this.requests) {
       if (world.tick >= r.expiresAtTick || !world.players.has(r.fromId) || !world.players.has(r.toId)) {
         this.requests.delete(id);
@@ -275,13 +287,13 @@ export class Trades {
   }
 
   /** Shutdown: every open trade is cancelled. */
-  cancelAll(world: World): void {
+  cancelAll(world: TradeWorld): void {
     for (const session of [...this.sessions.values()]) this.cancelFor(world, session.a.playerId, "server_error");
   }
 }
 
 /** Turns a TradeError into the `tradeError` event of PROTOCOL.md (handlers return nothing else). */
-export function tradeErrorEvent(world: World, player: Player, err: unknown, tradeId: string | undefined): void {
+export function tradeErrorEvent(world: TradeWorld, player: Player, err: unknown, tradeId: string | undefined): void {
   if (!(err instanceof TradeError)) throw err;
   world.send(player.id, "tradeError", { ...(tradeId !== undefined ? { tradeId } : {}), code: err.code, message: err.message });
 }

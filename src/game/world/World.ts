@@ -117,6 +117,8 @@ export interface WorldSystems {
   npcs?(world: World): void;
   /** Phase 5: depleted resources, dead NPCs, ground items, fires. */
   respawns?(world: World): void;
+  /** A player's trade has ended (whenever that happens, inside or outside the tick). */
+  tradeReleased?(world: World, player: Player): void;
 }
 
 /** A small, fast, seedable PRNG (mulberry32), so that a world can be replayed. */
@@ -199,6 +201,7 @@ export class World {
     this.handlers = options.handlers;
     this.saveIntervalTicks = options.saveIntervalTicks ?? 100;
     this.onSave = options.onSave;
+    this.trades.onReleased = (_, player) => this.systems.tradeReleased?.(this, player);
   }
 
   // ---- players ---------------------------------------------------------------------------
