@@ -11,7 +11,7 @@ import { cookOnce, useItem } from "./items.ts";
 import { canGather, gatherOnce } from "./gathering.ts";
 import { dropAll, dropSlot, takeGroundItem, visibleTo } from "./groundItems.ts";
 import { chebyshev } from "./map/CollisionMap.ts";
-import { findPath, MAX_PATH_LENGTH } from "./map/pathfinding.ts";
+import { MAX_PATH_LENGTH } from "./map/pathfinding.ts";
 import { SERVICE_RANGE, tradeLock } from "./rules.ts";
 import type { Action, Player } from "./world/Player.ts";
 import type { GameError, HandlerResult, World } from "./world/World.ts";
@@ -66,7 +66,11 @@ function targetOf(world: World, player: Player, action: Action): Target | GameEr
   }
 }
 
-/** Walks toward the target; true once in reach. Errors end the action. */
+/**
+ * Walks toward the target; true once in reach. Errors end the action. A new path is searched only
+ * when the current one does not end in reach, within the tick's search budget (past it, the
+ * player keeps walking and searches next tick).
+ */
 function approach(world: World, player: Player, target: Target): boolean | GameError {
   if (chebyshev(player, target) <= target.reach) {
     player.path = [];
@@ -74,7 +78,8 @@ function approach(world: World, player: Player, target: Target): boolean | GameE
   }
   const last = player.path.at(-1);
   if (last === undefined || chebyshev(last, target) > target.reach) {
-    const r = findPath(world.collision, player, target, MAX_PATH_LENGTH);
+    const r = world.searchPath(player, target, MAX_PATH_LENGTH);
+    if (r === undefined) return false;
     if (!r.ok) return r.reason === "TOO_FAR" ? { code: "TOO_FAR", message: "that is more than 200 tiles away" } : { code: "NO_PATH", message: "you can't reach that" };
     if (r.path.length === 0 || chebyshev(r.path.at(-1)!, target) > Math.max(target.reach, 1)) {
       return { code: "NO_PATH", message: "you can't reach that" };
@@ -106,6 +111,7 @@ export function handleAction(world: World, player: Player, data: ActionInput): H
   switch (data.action) {
     case "stop":
       player.action = undefined;
+      player.moveTarget = undefined;
       player.path = [];
       player.running = false;
       return;
@@ -158,6 +164,7 @@ export function handleAction(world: World, player: Player, data: ActionInput): H
         return { code: "NOT_ATTACKABLE", message: "you can't attack that" };
       }
       player.action = action;
+      player.moveTarget = undefined;
       return;
     }
   }

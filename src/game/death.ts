@@ -64,6 +64,7 @@ export function killPlayer(world: World, player: Player, killedBy: string | null
   player.data.x = content.world.spawn.x;
   player.data.z = content.world.spawn.z;
   player.path = [];
+  player.moveTarget = undefined;
   player.action = undefined;
   player.running = false;
   player.publicVersion++;

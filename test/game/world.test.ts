@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { ADMIN_ATTEMPTS, ADMIN_ATTEMPTS_WORLD, CHAT_LIMIT, sanitizeChat } from "../../src/game/chat.ts";
 import { inputHandlers, validateEvent } from "../../src/game/events.ts";
 import { StoreStock } from "../../src/game/store.ts";
-import { RUN_SPEED, VIEW_RADIUS, World, WALK_SPEED } from "../../src/game/world/World.ts";
+import { MAX_EXPANSIONS } from "../../src/game/map/pathfinding.ts";
+import { PATH_BUDGET_PER_TICK, RUN_SPEED, VIEW_RADIUS, World, WALK_SPEED } from "../../src/game/world/World.ts";
 import { openWorldContent } from "../support/content.ts";
 import { gameWorld } from "../support/game.ts";
 import { playerData } from "../support/players.ts";
@@ -54,6 +55,68 @@ describe("the world tick", () => {
     const err = w.drainOutbox().find((m) => m.type === "error");
     assert.deepEqual(err?.data, { code: "TOO_FAR", message: "that tile is more than 200 tiles away", event: "player:move" });
     assert.deepEqual(a.path.at(-1), { x: 40, z: 0 }, "the walk already under way goes on");
+  });
+
+  it("searches one path per player per tick, for the last move of the tick", () => {
+    const w = world();
+    const a = w.addPlayer(playerData());
+    for (let i = 1; i <= 36; i++) send(w, a.id, "player:move", { x: i, z: -i });
+    w.step();
+    assert.equal(w.pathStats.searches, 1);
+    assert.deepEqual(a.path.at(-1), { x: 36, z: -36 });
+  });
+
+  it("answers a move to a tile it cannot get nearer to with NO_PATH, from the movement phase", () => {
+    // Shut in a 3×3 room.
+    const w = world([{ minX: -2, maxX: 2, minZ: -2, maxZ: -2 }, { minX: -2, maxX: 2, minZ: 2, maxZ: 2 }, { minX: -2, maxX: -2, minZ: -2, maxZ: 2 }, { minX: 2, maxX: 2, minZ: -2, maxZ: 2 }]);
+    const a = w.addPlayer(playerData());
+    send(w, a.id, "player:move", { x: 40, z: 0 });
+    w.step();
+    const err = w.drainOutbox().find((m) => m.type === "error");
+    assert.deepEqual(err?.data, { code: "NO_PATH", message: "no way there from here", event: "player:move" });
+    assert.deepEqual([a.x, a.z, a.path.length], [0, 0, 0]);
+  });
+
+  /** Players at the left edge of a world split by a wall, each asking to walk round it (thousands of nodes each). */
+  function floodedWorld(flooders: number) {
+    const w = world([{ minX: 0, maxX: 0, minZ: -50, maxZ: 45 }]);
+    const players = Array.from({ length: flooders }, (_, i) => w.addPlayer(playerData({ x: -45, z: -45 + i })));
+    const flood = () => {
+      for (const p of players) send(w, p.id, "player:move", { x: 45, z: p.z });
+    };
+    return { w, players, flood };
+  }
+
+  it("keeps a tick's path searches within its budget and serves the waiting walks on later ticks", () => {
+    const { w, players, flood } = floodedWorld(30);
+    flood();
+    w.step();
+    assert.ok(w.pathStats.expansions >= PATH_BUDGET_PER_TICK, "the walks cost more than one tick's budget");
+    assert.ok(w.pathStats.expansions <= PATH_BUDGET_PER_TICK + MAX_EXPANSIONS);
+    assert.ok(w.pathStats.deferred > 0 && w.pathStats.deferred < 30);
+    let ticks = 1;
+    while (w.pathStats.deferred > 0 && ticks < 100) {
+      w.step();
+      assert.ok(w.pathStats.expansions <= PATH_BUDGET_PER_TICK + MAX_EXPANSIONS);
+      ticks++;
+    }
+    assert.equal(w.pathStats.deferred, 0);
+    for (const p of players) assert.ok(p.x > -45 || p.path.length > 0, `${p.id} got its path`);
+  });
+
+  it("serves the walks of players who searched least first: a flood of expensive moves does not delay anyone else's", () => {
+    const { w, flood } = floodedWorld(40);
+    for (let i = 0; i < 5; i++) {
+      flood();
+      w.step();
+    }
+    assert.ok(w.pathStats.deferred > 0, "the flooders' walks are waiting");
+    const walker = w.addPlayer(playerData({ x: 20, z: 0 }));
+    flood();
+    send(w, walker.id, "player:move", { x: 30, z: 10 });
+    w.step();
+    assert.deepEqual([walker.x, walker.z], [21, 1], "it walked in the tick of its request");
+    assert.ok(w.pathStats.deferred > 0);
   });
 
   it("never walks onto a blocked tile", () => {

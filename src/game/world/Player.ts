@@ -73,6 +73,16 @@ export class Player {
   /** Tiles still to walk, next step first. */
   path: Tile[] = [];
   running = false;
+  /**
+   * A requested walk whose path is not searched yet: searched in the tick's movement phase, within
+   * the tick's search budget (World.resolveMoves). A newer request replaces it.
+   */
+  moveTarget: { x: number; z: number; run: boolean } | undefined;
+  /** In the world's queue of walks to search (at most once). */
+  moveQueued = false;
+  /** Path-search work lately (node expansions as of searchDebtTick, decaying): who searches least goes first. */
+  searchDebt = 0;
+  searchDebtTick = 0;
   /** Inputs from every source (Colyseus, /ws, REST, agents), applied in order at the next tick. */
   readonly inputs: QueuedInput[] = [];
   /** Private state changed this tick: a `player:sync` is due. */

@@ -5,7 +5,8 @@
  *
  * Tick phases, in order (as LostCity's World.cycle()):
  *   1. drain input queues      every player's queued commands, in arrival order
- *   2. movement                 one step per tick walking, two running
+ *   2. movement                 the paths of requested walks (oldest request first, within the
+ *                               tick's search budget), then one step per tick walking, two running
  *   3. actions                  (combat, gathering, … : the gameplay layer)
  *   4. NPC AI                   (the gameplay layer)
  *   5. respawns                 (the gameplay layer)
@@ -14,8 +15,8 @@
  *                               positions and the outbox
  */
 import type { ContentRegistry } from "../../manifests/registry.ts";
-import { CollisionMap, type Tile } from "../map/CollisionMap.ts";
-import { findPath } from "../map/pathfinding.ts";
+import { chebyshev, CollisionMap, type Tile } from "../map/CollisionMap.ts";
+import { findPath, MAX_PATH_LENGTH, type PathResult, type SearchWork } from "../map/pathfinding.ts";
 import { SKILLS } from "../skills.ts";
 import { Player, type PlayerData } from "./Player.ts";
 import type { EntityView, GroundItem, NpcInstance, ResourceInstance, StationInstance, WorldObject } from "./entities.ts";
@@ -87,6 +88,13 @@ export function cellKey(cx: number, cz: number): number {
   // Cells fit in 16 bits each way for worlds up to ±500k tiles.
   return (cx + 32768) * 65536 + (cz + 32768);
 }
+/**
+ * Path-search work of one tick, across every player (A* node expansions, about 0.5 µs each here,
+ * so ~10 ms: see bench/README.md). Walks beyond it wait for the next tick, so a flood of expensive
+ * moves delays walks (the flooders' first) instead of the tick. One search may overshoot it by at
+ * most its own node budget (MAX_EXPANSIONS).
+ */
+export const PATH_BUDGET_PER_TICK = 20_000;
 /** Tiles per tick. */
 export const WALK_SPEED = 1;
 export const RUN_SPEED = 2;
@@ -188,6 +196,12 @@ export class World {
   /** Spatial index: cell key → players in it. */
   /** Players by spatial cell; a player knows its cell and its slot in the cell's list. */
   private readonly cells = new Map<number, Player[]>();
+  /** Players whose requested walk waits for its path, oldest request first. */
+  private moveQueue: Player[] = [];
+  /** Search work done this tick, against PATH_BUDGET_PER_TICK. */
+  private readonly searchWork: SearchWork = { expansions: 0 };
+  /** Path searches of the last tick: how many ran, their node expansions, and the walks left waiting. */
+  readonly pathStats = { searches: 0, expansions: 0, deferred: 0 };
 
   constructor(options: WorldOptions) {
     this.content = options.content;
@@ -287,6 +301,7 @@ export class World {
     player.data.x = to.x;
     player.data.z = to.z;
     player.path = [];
+    player.moveTarget = undefined;
     player.action = undefined;
     player.publicVersion++;
     player.saveDue = true;
@@ -315,11 +330,15 @@ export class World {
 
   step(): void {
     this.tick++;
+    this.searchWork.expansions = 0;
+    this.pathStats.searches = 0;
     this.drainInputs();
+    this.resolveMoves();
     this.processMovement();
     this.systems.actions?.(this);
     this.systems.npcs?.(this);
     this.systems.respawns?.(this);
+    this.pathStats.expansions = this.searchWork.expansions;
     this.processPersistence();
     this.publish();
   }
@@ -394,7 +413,55 @@ export class World {
     }
   }
 
-  /** Phase 2: walkers advance one tile, runners two, re-checking each step against collision. */
+  /**
+   * A path search for a player, charged to this tick's budget and to the player's search debt, or
+   * undefined once the budget is spent (the caller tries again next tick). Every search of the
+   * tick goes through here.
+   */
+  searchPath(player: Player, to: Tile, maxLength = MAX_PATH_LENGTH): PathResult | undefined {
+    if (this.searchWork.expansions >= PATH_BUDGET_PER_TICK) return undefined;
+    this.pathStats.searches++;
+    const before = this.searchWork.expansions;
+    const result = findPath(this.collision, player, to, maxLength, this.searchWork);
+    player.searchDebt = searchDebt(player, this.tick) + (this.searchWork.expansions - before);
+    player.searchDebtTick = this.tick;
+    return result;
+  }
+
+  /**
+   * Phase 2a: the paths of requested walks while the tick's budget lasts, the players who searched
+   * least lately first (then the oldest request): a flood of expensive walks from a few players
+   * waits behind everyone else's walks, instead of delaying them or the tick.
+   */
+  private resolveMoves(): void {
+    if (this.moveQueue.length === 0) return;
+    const debt = new Map<Player, number>();
+    for (const p of this.moveQueue) debt.set(p, searchDebt(p, this.tick));
+    this.moveQueue.sort((a, b) => debt.get(a)! - debt.get(b)!);
+    let served = 0;
+    for (; served < this.moveQueue.length; served++) {
+      const player = this.moveQueue[served]!;
+      const target = player.moveTarget;
+      if (target === undefined || player.gone) {
+        player.moveQueued = false;
+        continue;
+      }
+      const result = this.searchPath(player, target);
+      if (result === undefined) break;
+      player.moveQueued = false;
+      player.moveTarget = undefined;
+      if (!result.ok) {
+        this.sendError(player.id, result.reason, result.reason === "TOO_FAR" ? "that tile is more than 200 tiles away" : "no way there from here", "player:move");
+        continue;
+      }
+      player.path = result.path;
+      player.running = target.run && result.path.length > 0;
+    }
+    this.moveQueue = served === this.moveQueue.length ? [] : this.moveQueue.slice(served);
+    this.pathStats.deferred = this.moveQueue.length;
+  }
+
+  /** Phase 2b: walkers advance one tile, runners two, re-checking each step against collision. */
   private processMovement(): void {
     for (const player of this.players.values()) {
       player.moved = false;
@@ -457,18 +524,29 @@ export class World {
 
   // ---- commands used by handlers --------------------------------------------------------
 
-  /** Sets a path to a tile; a new command replaces the old path. */
+  /**
+   * Walks to a tile: the path is searched in this tick's movement phase (or a later one, when the
+   * tick's search budget is spent), so however many moves arrive in a tick, each player costs at
+   * most one search, for its last one. The current action stops now; the old path is walked until
+   * the new one is found.
+   */
   walkTo(player: Player, target: Tile, run: boolean): HandlerResult {
-    const result = findPath(this.collision, player, target);
-    if (!result.ok) {
-      return result.reason === "TOO_FAR"
-        ? { code: "TOO_FAR", message: "that tile is more than 200 tiles away" }
-        : { code: "NO_PATH", message: "no way there from here" };
-    }
-    player.path = result.path;
-    player.running = run && result.path.length > 0;
+    if (chebyshev(player, target) > MAX_PATH_LENGTH) return { code: "TOO_FAR", message: "that tile is more than 200 tiles away" };
+    player.moveTarget = { x: target.x, z: target.z, run };
     player.action = undefined;
+    if (!player.moveQueued) {
+      player.moveQueued = true;
+      this.moveQueue.push(player);
+    }
   }
+}
+
+/** How many ticks it takes a player's search debt to halve. */
+export const SEARCH_DEBT_HALF_LIFE_TICKS = 10;
+
+/** A player's path-search work lately (node expansions, halving every SEARCH_DEBT_HALF_LIFE_TICKS). */
+function searchDebt(player: Player, tick: number): number {
+  return player.searchDebt === 0 ? 0 : player.searchDebt * 0.5 ** ((tick - player.searchDebtTick) / SEARCH_DEBT_HALF_LIFE_TICKS);
 }
 
 /** A deep copy of player data, field by field (several times faster than structuredClone). */
