@@ -301,6 +301,7 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
       wsDeltas: ws.deltas,
       wsFlush: ws.flush,
     });
+    this.services.metrics?.recordPaths(world.pathStats);
   }
 
   // ---- schema mirroring ------------------------------------------------------------------

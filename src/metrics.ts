@@ -33,6 +33,8 @@ export class ServerMetrics {
   private tickCount = 0;
   /** Milliseconds per tick phase, summed over the window. */
   private phaseTotals: Record<string, number> = {};
+  /** Path searches over the window (World.pathStats of each tick): totals and the worst tick. */
+  private paths = { searches: 0, expansions: 0, maxExpansions: 0, maxDeferred: 0 };
   /** The slowest tick of the window and its phases: where a spike went. */
   private slowest: { ms: number; atTick: number; phases: Record<string, number> } | undefined;
   private readonly loop: ReturnType<typeof monitorEventLoopDelay>;
@@ -68,8 +70,17 @@ export class ServerMetrics {
     if (this.slowest === undefined || ms > this.slowest.ms) this.slowest = { ms, atTick: this.tickCount, phases: phases ?? {} };
   }
 
+  /** One tick's path searches: how many, their node expansions, the walks left waiting for the next tick. */
+  recordPaths(stats: { searches: number; expansions: number; deferred: number }): void {
+    this.paths.searches += stats.searches;
+    this.paths.expansions += stats.expansions;
+    this.paths.maxExpansions = Math.max(this.paths.maxExpansions, stats.expansions);
+    this.paths.maxDeferred = Math.max(this.paths.maxDeferred, stats.deferred);
+  }
+
   reset(): void {
     this.tickCount = 0;
+    this.paths = { searches: 0, expansions: 0, maxExpansions: 0, maxDeferred: 0 };
     this.phaseTotals = {};
     this.slowest = undefined;
     this.loop.reset();
@@ -99,6 +110,14 @@ export class ServerMetrics {
           this.slowest === undefined
             ? null
             : { ms: this.slowest.ms, atTick: this.slowest.atTick, phasesMs: Object.fromEntries(Object.entries(this.slowest.phases).map(([k, v]) => [k, Math.round(v * 100) / 100])) },
+      },
+      // Path-finding per tick: mean searches and node expansions, the most expansions of one tick
+      // (bounded by World.PATH_BUDGET_PER_TICK plus one search), the most walks left waiting.
+      paths: {
+        searchesPerTick: this.tickCount > 0 ? Math.round((this.paths.searches / this.tickCount) * 10) / 10 : 0,
+        expansionsPerTick: this.tickCount > 0 ? Math.round(this.paths.expansions / this.tickCount) : 0,
+        maxExpansions: this.paths.maxExpansions,
+        maxDeferred: this.paths.maxDeferred,
       },
       eventLoopDelay: { p50Ms: ns(this.loop.percentile(50)), p99Ms: ns(this.loop.percentile(99)), maxMs: ns(this.loop.max) },
       // CPU time over wall time: 1.0 is one core fully busy.

@@ -23,6 +23,7 @@ export type FromBots =
   | { type: "progress"; connected: number; failed: number; total: number }
   | { type: "ready"; connected: number; failed: number; rampMs: number }
   | { type: "report"; report: BotsReport }
+  | { type: "flood-report"; report: FloodReport }
   | { type: "fatal"; message: string };
 
 /** What bots.ts writes for run.ts (and the bench input file it reads). */
@@ -43,6 +44,26 @@ export interface BotsInput {
   kind?: "colyseus" | "ws" | undefined;
   /** Of those, only every `of`-th starting at `index` (several processes per kind). */
   share?: { of: number; index: number } | undefined;
+}
+
+/** The path-finding attackers' process (flood.ts): `/ws` clients sending the dearest moves at the full message rate. */
+export interface FloodInput {
+  port: number;
+  tokens: string[];
+  rampPerSecond: number;
+  /** Moves per second per client (the per-connection limit is 60). */
+  messagesPerSecond: number;
+  seed: number;
+}
+
+export interface FloodReport {
+  clients: number;
+  connected: number;
+  connectFailures: number;
+  /** Connections that closed during the measured window (the rate limit closes a socket after 10 s over it). */
+  disconnects: number;
+  movesSent: number;
+  errors: Record<string, number>;
 }
 
 export interface KindReport {
@@ -229,6 +250,7 @@ export interface ServerMetricsSnapshot {
   eventLoopDelay: { p50Ms: number; p99Ms: number; maxMs: number };
   cpu: { userMs: number; systemMs: number; cores: number };
   memory: { rssBytes: number; heapUsedBytes: number };
+  paths?: { searchesPerTick: number; expansionsPerTick: number; maxExpansions: number; maxDeferred: number };
   players: number;
   connections: number;
 }

@@ -7,6 +7,11 @@
  *   node bench/world-load/run.ts [--clients 100,500,1000,2000] [--seconds 60] [--out <json>]
  *                                [--ramp 100] [--settle 5] [--keep] [--profile <dir>]
  *                                [--save-interval 60] [--seed 1] [--bot-processes 1|2|4|…]
+ *                                [--attackers 0] [--attack-rate 58]
+ *
+ * `--attackers N` adds N more clients in their own process (flood.ts) that send `player:move` at
+ * `--attack-rate` messages a second each (the per-connection limit is 60), always to the dearest
+ * targets for path-finding; the N in `--clients` are the ordinary players measured beside them.
  *
  * `--profile <dir>` runs the server with `--cpu-prof` and leaves `server-<N>.cpuprofile` there
  * (the whole process lifetime: startup, ramp and window).
@@ -41,6 +46,8 @@ import {
   walkableTiles,
   type BotsInput,
   type BotsReport,
+  type FloodInput,
+  type FloodReport,
   type FromBots,
   type KindReport,
   percentile,
@@ -54,6 +61,7 @@ import { buildCollision, seededRandom } from "../../src/game/world/World.ts";
 const JWT_SECRET = "world-load-bench-secret-0123456789abcdef";
 const ADMIN_CODE = "world-load-bench-admin";
 const BOTS = path.join(import.meta.dirname, "bots.ts");
+const FLOOD = path.join(import.meta.dirname, "flood.ts");
 
 const { values: args } = parseArgs({
   options: {
@@ -68,8 +76,12 @@ const { values: args } = parseArgs({
     seed: { type: "string", default: "1" },
     "bot-processes": { type: "string", default: "1" },
     "server-env": { type: "string", multiple: true, default: [] },
+    attackers: { type: "string", default: "0" },
+    "attack-rate": { type: "string", default: "58" },
   },
 });
+const attackers = Number(args.attackers);
+const attackRate = Number(args["attack-rate"]);
 const clientCounts = args.clients.split(",").map((s) => Number(s.trim()));
 const seconds = Number(args.seconds);
 const rampPerSecond = Number(args.ramp);
@@ -90,9 +102,11 @@ if (
   !(rampPerSecond > 0) ||
   !(settleMs >= 0) ||
   !Number.isInteger(seedValue) ||
+  !(Number.isInteger(attackers) && attackers >= 0) ||
+  !(attackRate > 0 && attackRate <= 1000) ||
   !(botProcesses === 1 || (Number.isInteger(botProcesses) && botProcesses >= 2 && botProcesses <= 16 && botProcesses % 2 === 0))
 ) {
-  console.error("usage: run.ts [--clients 100,500,1000,2000] [--seconds 60] [--out file.json] [--ramp 100] [--settle 5] [--keep] [--profile dir] [--save-interval 60] [--seed 1] [--bot-processes 1|2|4|…]");
+  console.error("usage: run.ts [--clients 100,500,1000,2000] [--seconds 60] [--out file.json] [--ramp 100] [--settle 5] [--keep] [--profile dir] [--save-interval 60] [--seed 1] [--bot-processes 1|2|4|…] [--attackers 0] [--attack-rate 58]");
   process.exit(2);
 }
 
@@ -206,6 +220,7 @@ export interface RunResult {
     exit: { code: number | null; signal: string | null; shutdownMs: number } | undefined;
   };
   bots?: BotsReport & { procCpuCores: number | undefined };
+  attackers?: FloodReport;
   machine?: { cpus: number; busyCores: number; otherCores: number | undefined; loadavg: number[] };
 }
 
@@ -227,8 +242,9 @@ async function runOne(n: number): Promise<RunResult> {
     });
 
     let t = Date.now();
-    log(`N=${n}: seeding ${n} characters`);
-    const tokens = await seed(env, n);
+    log(`N=${n}: seeding ${n + attackers} characters`);
+    const allTokens = await seed(env, n + attackers);
+    const tokens = allTokens.slice(0, n);
     const seedMs = Date.now() - t;
 
     t = Date.now();
@@ -259,6 +275,19 @@ async function runOne(n: number): Promise<RunResult> {
         if (m.type === "progress") log(`N=${n}: ${kind ?? "all"}: ${m.connected}/${m.total} connected, ${m.failed} failed`);
         else inbox.push(m);
       });
+      proc.once("exit", () => (botsExited = true));
+    }
+    if (attackers > 0) {
+      const input: FloodInput = { port, tokens: allTokens.slice(n), rampPerSecond, messagesPerSecond: attackRate, seed: seedValue + 1000 };
+      const inputFile = path.join(dir, "flood-input.json");
+      fs.writeFileSync(inputFile, JSON.stringify(input));
+      const botsFd = fs.openSync(botsLog, "a");
+      const proc = fork(FLOOD, [inputFile], { execPath: process.execPath, stdio: ["ignore", botsFd, botsFd, "ipc"] });
+      fs.closeSync(botsFd);
+      bots.push(proc);
+      const inbox: FromBots[] = [];
+      inboxes.push(inbox);
+      proc.on("message", (m: FromBots) => inbox.push(m));
       proc.once("exit", () => (botsExited = true));
     }
     const nextOf = async (inbox: FromBots[], type: FromBots["type"], timeoutMs: number): Promise<FromBots> => {
@@ -304,10 +333,10 @@ async function runOne(n: number): Promise<RunResult> {
     const metrics = ((await admin(port, "GET", "/api/admin/metrics")) as { metrics: ServerMetricsSnapshot }).metrics;
     const last = sample(server, bots);
     for (const b of bots) b.send({ type: "stop" });
-    const reports = (await next("report", 60_000)).map((m) => {
-      if (m.type !== "report") throw new Error("unexpected message");
-      return m.report;
-    });
+    const replies = await Promise.all(inboxes.map((inbox, i) => nextOf(inbox, i < botProcesses ? "report" : "flood-report", 60_000)));
+    const reports = replies.flatMap((m) => (m.type === "report" ? [m.report] : []));
+    const flood = replies.flatMap((m) => (m.type === "flood-report" ? [m.report] : []))[0];
+    if (flood !== undefined) result.attackers = flood;
     const reported = { report: mergeReports(reports) };
     const windowMs = last.at - first.at;
     const busyCores = round((last.machine.busy - first.machine.busy) / (last.machine.total - first.machine.total) * os.cpus().length, 2);
@@ -370,6 +399,8 @@ function summary(r: RunResult): string {
     `${round(b.colyseus.wireBytesPerClientPerS / 1024, 2)} / ${round(b.ws.wireBytesPerClientPerS / 1024, 2)}`,
     `${b.colyseus.latencyP50Ms} / ${b.colyseus.latencyP99Ms}`,
     `${b.ws.latencyP50Ms} / ${b.ws.latencyP99Ms}`,
+    r.attackers === undefined ? "0" : `${r.attackers.connected} (${Math.round(r.attackers.movesSent / r.seconds)} moves/s)`,
+    m.paths === undefined ? "?" : `${m.paths.expansionsPerTick} / ${m.paths.maxExpansions} / ${m.paths.maxDeferred}`,
     "",
   ].join(" | ").trim();
 }
@@ -380,12 +411,12 @@ for (const n of clientCounts) {
   const r = await runOne(n);
   results.push(r);
   process.stdout.write(`${JSON.stringify(r)}\n`);
-  writeResults(args.out, "world-load", started, { seconds, rampPerSecond, botProcesses, settleSeconds: settleMs / 1000, tickMs: 600, saveIntervalS: Number(args["save-interval"]), database: "sqlite", serverEnv }, results);
+  writeResults(args.out, "world-load", started, { seconds, rampPerSecond, botProcesses, settleSeconds: settleMs / 1000, tickMs: 600, saveIntervalS: Number(args["save-interval"]), database: "sqlite", serverEnv, attackers, attackRate }, results);
   await sleep(2_000);
 }
 
 endSweep(
-  ["clients", "tick p50 / p99 ms", "ticks", "loop p99 ms", "server cores", "server RSS MiB", "bot cores", "KiB/client/s coly / ws", "coly move p50 / p99 ms", "ws move p50 / p99 ms"],
+  ["clients", "tick p50 / p99 ms", "ticks", "loop p99 ms", "server cores", "server RSS MiB", "bot cores", "KiB/client/s coly / ws", "coly move p50 / p99 ms", "ws move p50 / p99 ms", "attackers", "path nodes/tick mean / max, walks waiting max"],
   results.map(summary),
   results.every((r) => r.ok),
 );

@@ -1,4 +1,6 @@
 import assert from "node:assert/strict";
+import { MAX_EXPANSIONS } from "../../src/game/map/pathfinding.ts";
+import { PATH_BUDGET_PER_TICK } from "../../src/game/world/World.ts";
 import { runBench } from "../support/bench.ts";
 
 interface KindReport {
@@ -13,8 +15,9 @@ interface Results {
     clients: number;
     ok: boolean;
     error?: string;
-    server: { metrics: { ticks: { count: number; p99Ms: number }; players: number }; exit: { code: number | null } };
+    server: { metrics: { ticks: { count: number; p99Ms: number }; players: number; paths: { searchesPerTick: number; maxExpansions: number } }; exit: { code: number | null } };
     bots: { colyseus: KindReport; ws: KindReport };
+    attackers?: { connected: number; movesSent: number; disconnects: number };
   }[];
 }
 
@@ -49,6 +52,18 @@ describe("bench/world-load (smoke)", function () {
       assert.ok(k.latencySamples > 0, `${kind} bots timed some moves`);
       assert.equal((k as { latencies?: unknown }).latencies, undefined, "raw samples are not written to the results");
     }
+  });
+
+  it("runs path-finding attackers beside the players (--attackers) and reports the tick's searches", async () => {
+    const doc = await runBench<Results>("world-load", ["--clients", "6", "--attackers", "4", "--seconds", "6", "--settle", "2"]);
+    const r = doc.results[0]!;
+    assert.ok(r.ok, r.error);
+    assert.equal(r.server.metrics.players, 10);
+    assert.equal(r.attackers?.connected, 4);
+    assert.ok(r.attackers.movesSent > 4 * 6 * 30, `the attackers sent ${r.attackers.movesSent} moves`);
+    assert.equal(r.attackers.disconnects, 0, "under the per-connection limit, nobody is cut off");
+    assert.ok(r.server.metrics.paths.searchesPerTick > 0);
+    assert.ok(r.server.metrics.paths.maxExpansions <= PATH_BUDGET_PER_TICK + MAX_EXPANSIONS);
   });
 
   it("refuses an odd number of bot processes", async () => {

@@ -104,7 +104,7 @@ describe("the world tick", () => {
     for (const p of players) assert.ok(p.x > -45 || p.path.length > 0, `${p.id} got its path`);
   });
 
-  it("serves the walks of players who searched least first: a flood of expensive moves does not delay anyone else's", () => {
+  it("serves cheap walks first: a flood of expensive moves does not delay anyone else's", () => {
     const { w, flood } = floodedWorld(40);
     for (let i = 0; i < 5; i++) {
       flood();

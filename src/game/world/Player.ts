@@ -80,9 +80,10 @@ export class Player {
   moveTarget: { x: number; z: number; run: boolean } | undefined;
   /** In the world's queue of walks to search (at most once). */
   moveQueued = false;
-  /** Path-search work lately (node expansions as of searchDebtTick, decaying): who searches least goes first. */
-  searchDebt = 0;
-  searchDebtTick = 0;
+  /** Since when (tick) its walk has waited in that queue. */
+  moveQueuedTick = 0;
+  /** What its path searches usually cost (node expansions, a running mean); unknown before the first. */
+  searchCost: number | undefined;
   /** Inputs from every source (Colyseus, /ws, REST, agents), applied in order at the next tick. */
   readonly inputs: QueuedInput[] = [];
   /** Private state changed this tick: a `player:sync` is due. */

@@ -91,7 +91,7 @@ export function cellKey(cx: number, cz: number): number {
 /**
  * Path-search work of one tick, across every player (A* node expansions, about 0.5 µs each here,
  * so ~10 ms: see bench/README.md). Walks beyond it wait for the next tick, so a flood of expensive
- * moves delays walks (the flooders' first) instead of the tick. One search may overshoot it by at
+ * moves delays walks (the dearest first) instead of the tick. One search may overshoot it by at
  * most its own node budget (MAX_EXPANSIONS).
  */
 export const PATH_BUDGET_PER_TICK = 20_000;
@@ -423,21 +423,22 @@ export class World {
     this.pathStats.searches++;
     const before = this.searchWork.expansions;
     const result = findPath(this.collision, player, to, maxLength, this.searchWork);
-    player.searchDebt = searchDebt(player, this.tick) + (this.searchWork.expansions - before);
-    player.searchDebtTick = this.tick;
+    const cost = this.searchWork.expansions - before;
+    // A running mean over its searches, the last one weighing half.
+    player.searchCost = player.searchCost === undefined ? cost : (player.searchCost + cost) / 2;
     return result;
   }
 
   /**
-   * Phase 2a: the paths of requested walks while the tick's budget lasts, the players who searched
-   * least lately first (then the oldest request): a flood of expensive walks from a few players
-   * waits behind everyone else's walks, instead of delaying them or the tick.
+   * Phase 2a: the paths of requested walks while the tick's budget lasts, cheapest first (see
+   * queueKey): a flood of expensive walks from a few players waits behind everyone else's walks,
+   * instead of delaying them or the tick.
    */
   private resolveMoves(): void {
     if (this.moveQueue.length === 0) return;
-    const debt = new Map<Player, number>();
-    for (const p of this.moveQueue) debt.set(p, searchDebt(p, this.tick));
-    this.moveQueue.sort((a, b) => debt.get(a)! - debt.get(b)!);
+    const key = new Map<Player, number>();
+    for (const p of this.moveQueue) key.set(p, p.moveTarget === undefined ? 0 : queueKey(p, p.moveTarget, this.tick));
+    this.moveQueue.sort((a, b) => key.get(a)! - key.get(b)!);
     let served = 0;
     for (; served < this.moveQueue.length; served++) {
       const player = this.moveQueue[served]!;
@@ -536,17 +537,20 @@ export class World {
     player.action = undefined;
     if (!player.moveQueued) {
       player.moveQueued = true;
+      player.moveQueuedTick = this.tick;
       this.moveQueue.push(player);
     }
   }
 }
 
-/** How many ticks it takes a player's search debt to halve. */
-export const SEARCH_DEBT_HALF_LIFE_TICKS = 10;
-
-/** A player's path-search work lately (node expansions, halving every SEARCH_DEBT_HALF_LIFE_TICKS). */
-function searchDebt(player: Player, tick: number): number {
-  return player.searchDebt === 0 ? 0 : player.searchDebt * 0.5 ** ((tick - player.searchDebtTick) / SEARCH_DEBT_HALF_LIFE_TICKS);
+/**
+ * Where a waiting walk stands in the queue (lowest first): what the player's searches usually cost
+ * (node expansions; before its first search, the walk's length in tiles, about what an open-ground
+ * search costs), divided by the ticks it has waited plus one. Cheap walks go first; an expensive
+ * one waits in proportion to its cost, but never forever.
+ */
+function queueKey(player: Player, target: Tile, tick: number): number {
+  return (player.searchCost ?? chebyshev(player, target)) / (1 + tick - player.moveQueuedTick);
 }
 
 /** A deep copy of player data, field by field (several times faster than structuredClone). */
