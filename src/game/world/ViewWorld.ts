@@ -9,7 +9,8 @@
  */
 import type { Tile } from "../map/CollisionMap.ts";
 import type { Spatial } from "./Interest.ts";
-import { describe, forEachInCells, indexInCell, unindexFromCell, type Entity, type World } from "./World.ts";
+import { forEachInCells, indexInCell, unindexFromCell } from "./cells.ts";
+import { describe, type Entity, type World } from "./World.ts";
 
 /** Values per changed entity in {@link WorldDiff.changes}. */
 export const CHANGE_STRIDE = 7;

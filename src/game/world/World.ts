@@ -20,74 +20,16 @@ import { findPath, MAX_PATH_LENGTH, type PathResult, type SearchWork } from "../
 import { SKILLS } from "../skills.ts";
 import { Player, type PlayerData } from "./Player.ts";
 import type { EntityView, GroundItem, NpcInstance, ResourceInstance, StationInstance, WorldObject } from "./entities.ts";
+import { spawnNpcs, spawnResources, spawnStations } from "./spawn.ts";
+import { CELL, cellKey, forEachInCells, indexInCell, unindexFromCell } from "./cells.ts";
+import { Trades } from "../trade/Trades.ts";
 
 /** Anything in the world a client can see. */
 export type Entity = Player | NpcInstance | GroundItem | ResourceInstance | WorldObject;
-import { spawnNpcs, spawnResources, spawnStations } from "./spawn.ts";
-import { Trades } from "../trade/Trades.ts";
 
 export const TICK_MS = 600;
 /** Interest radius: a client sees what is within this many tiles (Chebyshev) of its player. */
 export const VIEW_RADIUS = 16;
-/** Spatial-index cell size in tiles: a view (33 × 33 tiles) spans 5 × 5 or 6 × 6 cells. */
-export const CELL = 8;
-
-/** Something kept in a spatial index: its cell's key and its place in that cell's list (-1: none). */
-export interface Celled {
-  x: number;
-  z: number;
-  cellKey: number;
-  cellSlot: number;
-}
-
-/** Puts `e` in the list of the cell it stands in (moving it out of its old one). */
-export function indexInCell<T extends Celled>(cells: Map<number, T[]>, e: T): void {
-  const key = cellKey(Math.floor(e.x / CELL), Math.floor(e.z / CELL));
-  if (e.cellKey === key) return;
-  unindexFromCell(cells, e);
-  let list = cells.get(key);
-  if (list === undefined) cells.set(key, (list = []));
-  e.cellKey = key;
-  e.cellSlot = list.length;
-  list.push(e);
-}
-
-/** Takes `e` out of its cell's list (the last of the list takes its place). */
-export function unindexFromCell<T extends Celled>(cells: Map<number, T[]>, e: T): void {
-  if (e.cellKey < 0) return;
-  const list = cells.get(e.cellKey)!;
-  const last = list.pop()!;
-  if (last !== e) {
-    list[e.cellSlot] = last;
-    last.cellSlot = e.cellSlot;
-  }
-  e.cellKey = -1;
-  e.cellSlot = -1;
-}
-
-/** Calls `fn` for everything in `cells` within `radius` tiles (Chebyshev) of a tile. */
-export function forEachInCells<T extends { x: number; z: number }>(cells: Map<number, T[]>, at: Tile, radius: number, fn: (e: T) => void): void {
-  const x = at.x;
-  const z = at.z;
-  const cx1 = Math.floor((x + radius) / CELL);
-  const cz1 = Math.floor((z + radius) / CELL);
-  for (let cx = Math.floor((x - radius) / CELL); cx <= cx1; cx++) {
-    for (let cz = Math.floor((z - radius) / CELL); cz <= cz1; cz++) {
-      const list = cells.get(cellKey(cx, cz));
-      if (list === undefined) continue;
-      for (let i = 0; i < list.length; i++) {
-        const e = list[i]!;
-        if (Math.abs(e.x - x) <= radius && Math.abs(e.z - z) <= radius) fn(e);
-      }
-    }
-  }
-}
-
-/** The spatial-index key of a cell (cell coordinates, not tiles). */
-export function cellKey(cx: number, cz: number): number {
-  // Cells fit in 16 bits each way for worlds up to ±500k tiles.
-  return (cx + 32768) * 65536 + (cz + 32768);
-}
 /**
  * Path-search work of one tick, across every player (A* node expansions, about 0.5 µs each here,
  * so ~10 ms: see bench/README.md). Walks beyond it wait for the next tick, so a flood of expensive
