@@ -5,8 +5,8 @@
  * Rules (spec "Configuration" + issue 2):
  * - `NODE_ENV` is one of development | production | test (default development).
  * - An invalid value (`PORT=abc`) is a startup error that names the variable.
- * - Production refuses to start unless every secret in {@link PRODUCTION_REQUIRED} is set, and
- *   says which ones are missing in one message.
+ * - Production refuses to start unless every secret in {@link PRODUCTION_REQUIRED} is set and
+ *   strong enough (see productionSecretProblems), and lists every problem at once.
  * - `DISABLE_RATE_LIMIT` and `USE_LOCAL_POSTGRES` are honoured outside production only.
  */
 import path from "node:path";
@@ -31,6 +31,11 @@ export const PRODUCTION_REQUIRED = [
   "PUBLIC_IDP_APP_ID",
   "IDP_APP_SECRET",
 ] as const;
+
+/** Production's least `JWT_SECRET`: HS256's key should be as long as its 256-bit hash. */
+export const MIN_JWT_SECRET_BYTES = 32;
+/** Production's least `ADMIN_CODE`. */
+export const MIN_ADMIN_CODE_LENGTH = 12;
 
 export type NodeEnv = "development" | "production" | "test";
 
@@ -242,23 +247,52 @@ function originOf(raw: string): string {
   return `${scheme}//${u.host}`;
 }
 
+/**
+ * What production refuses in its secrets, read from the raw environment so that these problems
+ * are listed together with invalid values of other variables. A short `JWT_SECRET` can be guessed
+ * offline from any token it signed, which would let anyone mint admin tokens; a `JWT_SECRET` equal
+ * to `IDP_APP_SECRET` would make every service token a valid identity-provider token and the
+ * other way round; a short `ADMIN_CODE` is the monitor's only password.
+ */
+function productionSecretProblems(env: Record<string, string | undefined>): string[] {
+  const value = (name: string) => {
+    const v = env[name]?.trim();
+    return v === undefined || v === "" ? undefined : v;
+  };
+  const problems: string[] = [];
+  const missing = PRODUCTION_REQUIRED.filter((name) => value(name) === undefined);
+  if (missing.length > 0) {
+    problems.push(`production requires these variables, which are not set: ${missing.join(", ")}`);
+  }
+  const jwtSecret = value("JWT_SECRET");
+  if (jwtSecret !== undefined && Buffer.byteLength(jwtSecret, "utf8") < MIN_JWT_SECRET_BYTES) {
+    problems.push(
+      `JWT_SECRET: must be at least ${MIN_JWT_SECRET_BYTES} bytes in production, got ${Buffer.byteLength(jwtSecret, "utf8")} (generate one with: openssl rand -base64 48)`,
+    );
+  }
+  if (jwtSecret !== undefined && jwtSecret === value("IDP_APP_SECRET")) {
+    problems.push("JWT_SECRET: must differ from IDP_APP_SECRET (the same secret would make each kind of token pass as the other)");
+  }
+  const adminCode = value("ADMIN_CODE");
+  if (adminCode !== undefined && [...adminCode].length < MIN_ADMIN_CODE_LENGTH) {
+    problems.push(`ADMIN_CODE: must be at least ${MIN_ADMIN_CODE_LENGTH} characters in production, got ${[...adminCode].length}`);
+  }
+  return problems;
+}
+
 export function loadConfig(env: Record<string, string | undefined>, cwd = process.cwd()): Config {
   const parsed = envSchema.safeParse(env);
+  const production = parsed.success ? parsed.data.NODE_ENV === "production" : env.NODE_ENV?.trim() === "production";
+  const secretProblems = production ? productionSecretProblems(env) : [];
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `${i.path.join(".") || "environment"}: ${i.message}`);
-    throw new ConfigError(problems);
+    throw new ConfigError([...problems, ...secretProblems]);
   }
   const e = parsed.data;
   const isProduction = e.NODE_ENV === "production";
 
-  const problems: string[] = [];
-  if (isProduction) {
-    const missing = PRODUCTION_REQUIRED.filter((name) => e[name] === undefined);
-    if (missing.length > 0) {
-      problems.push(`production requires these variables, which are not set: ${missing.join(", ")}`);
-    }
-    if (e.USE_LOCAL_POSTGRES) problems.push("USE_LOCAL_POSTGRES: development only, not allowed in production");
-  }
+  const problems: string[] = [...secretProblems];
+  if (isProduction && e.USE_LOCAL_POSTGRES) problems.push("USE_LOCAL_POSTGRES: development only, not allowed in production");
   if (e.PUBLIC_WS_URL !== undefined && !new URL(e.PUBLIC_WS_URL).pathname.endsWith("/ws")) {
     problems.push(`PUBLIC_WS_URL: must end in /ws, got "${e.PUBLIC_WS_URL}"`);
   }

@@ -591,7 +591,7 @@ describe("production: the client build", () => {
     t = await startTestServer({
       NODE_ENV: "production",
       JWT_SECRET: "p".repeat(32),
-      ADMIN_CODE: "code",
+      ADMIN_CODE: "admin-code-0123",
       PUBLIC_IDP_APP_ID: "app",
       IDP_APP_SECRET: "secret",
       DATABASE_URL: "sqlite::memory:",

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { ConfigError, loadConfig, PRODUCTION_REQUIRED, publicEnv } from "../../src/config/env.ts";
+import { ConfigError, loadConfig, MIN_ADMIN_CODE_LENGTH, MIN_JWT_SECRET_BYTES, PRODUCTION_REQUIRED, publicEnv } from "../../src/config/env.ts";
 import { readDotEnv } from "../../src/config/dotenv.ts";
 import { runToExit } from "../support/process.ts";
 
@@ -10,7 +10,7 @@ const PROD_SECRETS = {
   NODE_ENV: "production",
   DATABASE_URL: "postgresql://u:p@db.internal:5432/game",
   JWT_SECRET: "s".repeat(32),
-  ADMIN_CODE: "admin-code",
+  ADMIN_CODE: "admin-code-0123",
   PUBLIC_IDP_APP_ID: "app-id",
   IDP_APP_SECRET: "idp-secret",
 };
@@ -130,6 +130,48 @@ describe("configuration", () => {
     assert.equal(loadConfig(PROD_SECRETS).isProduction, true);
   });
 
+  describe("weak secrets in production", () => {
+    // Each case: the environment's change, and the problem line it must produce (and only it).
+    const WEAK: [string, Record<string, string>, RegExp][] = [
+      ["a JWT_SECRET under 32 bytes", { JWT_SECRET: "a" }, /^JWT_SECRET: must be at least 32 bytes in production, got 1 /],
+      ["a JWT_SECRET of 31 bytes", { JWT_SECRET: "s".repeat(31) }, /^JWT_SECRET: must be at least 32 bytes in production, got 31 /],
+      ["a JWT_SECRET equal to IDP_APP_SECRET", { JWT_SECRET: "same".repeat(8), IDP_APP_SECRET: "same".repeat(8) }, /^JWT_SECRET: must differ from IDP_APP_SECRET/],
+      ["an ADMIN_CODE under 12 characters", { ADMIN_CODE: "short-code1" }, /^ADMIN_CODE: must be at least 12 characters in production, got 11$/],
+    ];
+    for (const [what, change, problem] of WEAK) {
+      it(`refuses ${what}`, () => {
+        const problems = problemsOf({ ...PROD_SECRETS, ...change });
+        assert.equal(problems.length, 1, problems.join("\n"));
+        assert.match(problems[0]!, problem);
+      });
+    }
+
+    it("lists every weak secret at once, with the other invalid values", () => {
+      const problems = problemsOf({ ...PROD_SECRETS, JWT_SECRET: "a", IDP_APP_SECRET: "a", ADMIN_CODE: "x", PORT: "abc", DATABASE_URL: "" });
+      assert.equal(problems.length, 5, problems.join("\n"));
+      assert.match(problems.join("\n"), /^PORT: expected an integer/m);
+      assert.match(problems.join("\n"), /^production requires these variables, which are not set: DATABASE_URL$/m);
+      assert.match(problems.join("\n"), /^JWT_SECRET: must be at least 32 bytes/m);
+      assert.match(problems.join("\n"), /^JWT_SECRET: must differ from IDP_APP_SECRET/m);
+      assert.match(problems.join("\n"), /^ADMIN_CODE: must be at least 12 characters/m);
+    });
+
+    it("accepts the least strong secrets, counting bytes for JWT_SECRET and characters for ADMIN_CODE", () => {
+      assert.equal(MIN_JWT_SECRET_BYTES, 32);
+      assert.equal(MIN_ADMIN_CODE_LENGTH, 12);
+      const c = loadConfig({ ...PROD_SECRETS, JWT_SECRET: "é".repeat(16), ADMIN_CODE: "1234567890ab" });
+      assert.equal(c.jwtSecret, "é".repeat(16));
+      assert.match(problemsOf({ ...PROD_SECRETS, ADMIN_CODE: "é".repeat(11) })[0]!, /got 11$/);
+    });
+
+    it("are not refused outside production", () => {
+      for (const nodeEnv of ["development", "test"]) {
+        const c = loadConfig({ NODE_ENV: nodeEnv, JWT_SECRET: "a", IDP_APP_SECRET: "a", PUBLIC_IDP_APP_ID: "app", ADMIN_CODE: "x" });
+        assert.equal(c.jwtSecret, "a");
+      }
+    });
+  });
+
   it("honours DISABLE_RATE_LIMIT and USE_LOCAL_POSTGRES outside production only", () => {
     assert.equal(loadConfig({ NODE_ENV: "development", DISABLE_RATE_LIMIT: "true" }).rateLimitDisabled, true);
     assert.equal(loadConfig({ NODE_ENV: "test", DISABLE_RATE_LIMIT: "true" }).rateLimitDisabled, true);
@@ -143,7 +185,7 @@ describe("configuration", () => {
     assert.deepEqual(Object.keys(pub).sort(), ["PUBLIC_API_URL", "PUBLIC_APP_URL", "PUBLIC_CDN_URL", "PUBLIC_IDP_APP_ID", "PUBLIC_WS_URL"]);
     assert.equal(pub.PUBLIC_IDP_APP_ID, "app-id");
     const text = JSON.stringify(pub);
-    for (const secret of ["s".repeat(32), "admin-code", "idp-secret", "vs", "u:p@"]) assert.ok(!text.includes(secret));
+    for (const secret of ["s".repeat(32), "admin-code-0123", "idp-secret", "vs", "u:p@"]) assert.ok(!text.includes(secret));
   });
 
   describe(".env files", () => {
@@ -174,6 +216,25 @@ describe("configuration", () => {
       assert.equal(r.code, 78);
       assert.match(r.stderr, /refusing to start/);
       for (const name of PRODUCTION_REQUIRED) assert.ok(r.stderr.includes(name), `${name} missing from:\n${r.stderr}`);
+    });
+
+    it("refuses to start in production with weak secrets, naming each one, alone and all together", async () => {
+      const cases: [Record<string, string>, RegExp[]][] = [
+        [{ JWT_SECRET: "a" }, [/JWT_SECRET: must be at least 32 bytes/]],
+        [{ JWT_SECRET: "same".repeat(8), IDP_APP_SECRET: "same".repeat(8) }, [/JWT_SECRET: must differ from IDP_APP_SECRET/]],
+        [{ ADMIN_CODE: "short" }, [/ADMIN_CODE: must be at least 12 characters/]],
+        [
+          { JWT_SECRET: "a", IDP_APP_SECRET: "a", ADMIN_CODE: "short" },
+          [/JWT_SECRET: must be at least 32 bytes/, /JWT_SECRET: must differ from IDP_APP_SECRET/, /ADMIN_CODE: must be at least 12 characters/],
+        ],
+      ];
+      for (const [change, expected] of cases) {
+        const r = await runToExit({ ...PROD_SECRETS, ...change });
+        assert.equal(r.code, 78, r.stderr);
+        assert.match(r.stderr, /refusing to start/);
+        for (const problem of expected) assert.match(r.stderr, problem);
+        assert.equal(r.stderr.match(/^ {2}- /gm)?.length, expected.length, r.stderr);
+      }
     });
 
     it("reads .env from its working directory (PORT=abc there is refused by name)", async () => {

@@ -89,7 +89,7 @@ describe("HTTP errors", () => {
 
   describe("thrown errors", () => {
     it("become a 500 without internals or a stack in production", async () => {
-      const app = await appWithFailingRoutes({ NODE_ENV: "production", JWT_SECRET: "x", ADMIN_CODE: "x", PUBLIC_IDP_APP_ID: "a", IDP_APP_SECRET: "b", DATABASE_URL: "postgres://h/db" });
+      const app = await appWithFailingRoutes({ NODE_ENV: "production", JWT_SECRET: "x".repeat(32), ADMIN_CODE: "admin-code-0123", PUBLIC_IDP_APP_ID: "a", IDP_APP_SECRET: "b", DATABASE_URL: "postgres://h/db" });
       try {
         for (const p of ["/api/boom", "/api/async-boom"]) {
           const res = await fetch(app.url + p);

@@ -75,7 +75,7 @@ describe("rate limits", () => {
       DISABLE_RATE_LIMIT: "true",
       LOG_LEVEL: "silent",
       JWT_SECRET: "x".repeat(32),
-      ADMIN_CODE: "code",
+      ADMIN_CODE: "admin-code-0123",
       PUBLIC_IDP_APP_ID: "app",
       IDP_APP_SECRET: "secret",
       DATABASE_URL: "sqlite::memory:",

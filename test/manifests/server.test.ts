@@ -8,7 +8,7 @@ import { runToExit } from "../support/process.ts";
 import { startTestServer } from "../support/server.ts";
 import { BUNDLED_MANIFESTS, makeWorldDir } from "../support/world.ts";
 
-const PROD = { NODE_ENV: "production", JWT_SECRET: "j".repeat(32), ADMIN_CODE: "c", PUBLIC_IDP_APP_ID: "a", IDP_APP_SECRET: "s" };
+const PROD = { NODE_ENV: "production", JWT_SECRET: "j".repeat(32), ADMIN_CODE: "admin-code-0123", PUBLIC_IDP_APP_ID: "a", IDP_APP_SECRET: "s" };
 
 describe("content at server startup", function () {
   this.timeout(30_000);

@@ -11,7 +11,7 @@ import { WsTestClient } from "../support/wsClient.ts";
 const PROD_SECRETS = {
   NODE_ENV: "production",
   JWT_SECRET: "p".repeat(32),
-  ADMIN_CODE: "code",
+  ADMIN_CODE: "admin-code-0123",
   PUBLIC_IDP_APP_ID: "app",
   IDP_APP_SECRET: "secret",
 };
