@@ -151,7 +151,7 @@ async function seed(env: Record<string, string>, n: number): Promise<Seeded> {
         const accountId = `trade-bench-${i}-${side}`;
         const data = await createCharacter(db, content, accountId, `Trader${i}${side}`, kit);
         positions.push({ id: data.characterId, ...where[side] });
-        return { token: tokens.signServiceToken({ accountId }, 24 * 3600), playerId: data.characterId };
+        return { token: await tokens.signServiceToken({ accountId }, 24 * 3600), playerId: data.characterId };
       };
       pairs.push({ kind: i % 2 === 0 ? "colyseus" : "ws", a: await one("a"), b: await one("b") });
     }

@@ -131,7 +131,7 @@ async function seed(env: Record<string, string>, n: number): Promise<string[]> {
       const data = await createCharacter(db, content, accountId, `Bot${i}`);
       const tile = tiles[Math.floor(random() * tiles.length)]!;
       positions.push({ id: data.characterId, x: tile.x, z: tile.z });
-      out.push(tokens.signServiceToken({ accountId }, 24 * 3600));
+      out.push(await tokens.signServiceToken({ accountId }, 24 * 3600));
     }
     await db.em().transactional(async (em) => {
       for (const p of positions) await em.nativeUpdate(Character, { id: p.id }, { positionX: p.x, positionZ: p.z });

@@ -91,7 +91,7 @@ export class AgentService {
     this.tokens = deps.tokens;
   }
 
-  private token(row: { agentId: string; accountId: string; characterId: string }): string {
+  private token(row: { agentId: string; accountId: string; characterId: string }): Promise<string> {
     return this.tokens.signServiceToken({ accountId: row.accountId, characterId: row.characterId, agentId: row.agentId }, AGENT_TOKEN_TTL_S);
   }
 
@@ -111,7 +111,7 @@ export class AgentService {
       }
       const agent = em.create(AgentMapping, { agentId: randomUUID(), accountId: owner.accountId, characterId, name: name ?? null });
       await em.flush();
-      return { agent, token: this.token(agent) };
+      return { agent, token: await this.token(agent) };
     });
   }
 

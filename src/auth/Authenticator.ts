@@ -42,7 +42,7 @@ export class Authenticator {
 
   /** A new temporary identity (anonymous mode), with its `users` row. */
   async issueAnonymous(): Promise<{ principal: Principal; token: string; expiresIn: number }> {
-    const { principal, token } = this.tokens.issueAnonymous();
+    const { principal, token } = await this.tokens.issueAnonymous();
     await this.ensureUser(principal.accountId, { anonymous: true });
     return { principal, token, expiresIn: ANONYMOUS_TOKEN_TTL_S };
   }

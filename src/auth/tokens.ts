@@ -5,10 +5,10 @@
  *   `IDP_APP_SECRET` (HS256) or, when `IDP_JWKS_URL` is set, with the provider's published keys
  *   (RS256/ES256/PS256/EdDSA).
  * Both are accepted wherever a bearer token is. The algorithm is pinned, so `alg: none` and
- * key-confusion tokens are refused.
+ * key-confusion tokens are refused, and an expiry is required. Signing and checking use `jose`.
  */
-import { randomUUID, type KeyObject } from "node:crypto";
-import jwt from "jsonwebtoken";
+import { randomUUID } from "node:crypto";
+import { decodeJwt, decodeProtectedHeader, jwtVerify, SignJWT, type JWTPayload, type JWTVerifyGetKey } from "jose";
 import { JwksClient } from "./jwks.ts";
 
 export const SERVICE_TOKEN_ISSUER = "rs-world-server";
@@ -55,44 +55,55 @@ export interface TokenSettings {
   idp: { appId: string | undefined; appSecret: string | undefined; jwksUrl?: string | undefined };
 }
 
-interface ServiceClaims {
-  sub: string;
+interface ServiceClaims extends JWTPayload {
   role: Role;
   anon?: boolean;
   cid?: string;
   agt?: string;
 }
 
-const ASYMMETRIC: jwt.Algorithm[] = ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512"];
+/**
+ * Signature algorithms of identity-provider keys (IDP_JWKS_URL). The key set also matches each
+ * token's algorithm to its key's type (see jwks.ts), so an RSA key never checks an ES256 token.
+ * `Ed25519` is the newer name of EdDSA over Ed25519 (RFC 9864).
+ */
+const ASYMMETRIC = ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA", "Ed25519"];
 
 export class TokenService {
   private readonly settings: TokenSettings;
+  private readonly jwtSecret: Uint8Array;
+  private readonly idpSecret: Uint8Array | undefined;
   private readonly jwks: JwksClient | undefined;
   constructor(settings: TokenSettings) {
     this.settings = settings;
+    this.jwtSecret = new TextEncoder().encode(settings.jwtSecret);
+    this.idpSecret = settings.idp.appSecret !== undefined ? new TextEncoder().encode(settings.idp.appSecret) : undefined;
     this.jwks = settings.idp.jwksUrl !== undefined ? new JwksClient(settings.idp.jwksUrl) : undefined;
   }
 
   signServiceToken(
     principal: { accountId: string; role?: Role; anonymous?: boolean; characterId?: string; agentId?: string },
     ttlSeconds: number,
-  ): string {
-    const claims: ServiceClaims = { sub: principal.accountId, role: principal.role ?? "player" };
+  ): Promise<string> {
+    const claims: ServiceClaims = { role: principal.role ?? "player" };
     if (principal.anonymous) claims.anon = true;
     if (principal.characterId !== undefined) claims.cid = principal.characterId;
     if (principal.agentId !== undefined) claims.agt = principal.agentId;
-    return jwt.sign(claims, this.settings.jwtSecret, {
-      algorithm: "HS256",
-      issuer: SERVICE_TOKEN_ISSUER,
-      expiresIn: ttlSeconds,
-      jwtid: randomUUID(),
-    });
+    const now = Math.floor(Date.now() / 1000);
+    return new SignJWT(claims)
+      .setProtectedHeader({ alg: "HS256", typ: "JWT" })
+      .setSubject(principal.accountId)
+      .setIssuer(SERVICE_TOKEN_ISSUER)
+      .setIssuedAt(now)
+      .setExpirationTime(now + ttlSeconds)
+      .setJti(randomUUID())
+      .sign(this.jwtSecret);
   }
 
   /** A new temporary identity for anonymous mode. */
-  issueAnonymous(): { principal: Principal; token: string } {
+  async issueAnonymous(): Promise<{ principal: Principal; token: string }> {
     const principal: Principal = { accountId: `anon-${randomUUID()}`, role: "player", anonymous: true, source: "service" };
-    return { principal, token: this.signServiceToken(principal, ANONYMOUS_TOKEN_TTL_S) };
+    return { principal, token: await this.signServiceToken(principal, ANONYMOUS_TOKEN_TTL_S) };
   }
 
   /** Verifies a bearer token of either kind; rejects with {@link TokenError} when it is not valid. */
@@ -100,19 +111,27 @@ export class TokenService {
     if (typeof token !== "string" || token.length === 0 || token.length > 8192) {
       throw new TokenError("malformed token");
     }
-    const decoded = jwt.decode(token, { complete: true });
-    if (decoded === null || typeof decoded.payload !== "object") throw new TokenError("malformed token");
-    if (decoded.payload.iss === SERVICE_TOKEN_ISSUER) return this.verifyService(token);
-    return this.verifyIdp(token, decoded.header);
+    // Unverified: only to route the token to its kind's check, which pins the algorithm and key.
+    let issuer: unknown;
+    let kid: unknown;
+    try {
+      issuer = decodeJwt(token).iss;
+      kid = decodeProtectedHeader(token).kid;
+    } catch {
+      throw new TokenError("malformed token");
+    }
+    if (issuer === SERVICE_TOKEN_ISSUER) return this.verifyService(token);
+    return this.verifyIdp(token, kid);
   }
 
-  private verifyService(token: string): Principal {
-    let payload: jwt.JwtPayload;
+  private async verifyService(token: string): Promise<Principal> {
+    let payload: JWTPayload;
     try {
-      payload = jwt.verify(token, this.settings.jwtSecret, {
+      ({ payload } = await jwtVerify(token, this.jwtSecret, {
         algorithms: ["HS256"],
         issuer: SERVICE_TOKEN_ISSUER,
-      }) as jwt.JwtPayload;
+        requiredClaims: ["exp"],
+      }));
     } catch (err) {
       throw new TokenError(`invalid service token: ${(err as Error).message}`);
     }
@@ -120,7 +139,6 @@ export class TokenService {
     if (typeof payload.sub !== "string" || payload.sub === "" || (role !== "player" && role !== "admin")) {
       throw new TokenError("invalid service token: bad claims");
     }
-    if (typeof payload.exp !== "number") throw new TokenError("invalid service token: no expiry");
     // Anonymous identities exist only in anonymous mode (no identity provider): one minted by a
     // server in that mode with the same secret (a staging copy) is no identity here.
     if (payload.anon === true && this.settings.idp.appId !== undefined) {
@@ -132,37 +150,35 @@ export class TokenService {
     return principal;
   }
 
-  private async verifyIdp(token: string, header: jwt.JwtHeader): Promise<Principal> {
-    const { appId, appSecret } = this.settings.idp;
-    if (appId === undefined || (appSecret === undefined && this.jwks === undefined)) {
+  private async verifyIdp(token: string, kid: unknown): Promise<Principal> {
+    const { appId } = this.settings.idp;
+    if (appId === undefined || (this.idpSecret === undefined && this.jwks === undefined)) {
       throw new TokenError("identity-provider tokens are not accepted: no identity provider is configured");
     }
-    let key: jwt.Secret | KeyObject;
-    let algorithms: jwt.Algorithm[];
+    let keySet: JWTVerifyGetKey | undefined;
     if (this.jwks !== undefined) {
-      if (typeof header.kid !== "string") throw new TokenError("invalid identity-provider token: no key id");
+      if (typeof kid !== "string") throw new TokenError("invalid identity-provider token: no key id");
       let found;
       try {
-        found = await this.jwks.key(header.kid);
+        found = await this.jwks.key(kid);
       } catch (err) {
         throw new AuthUnavailable(`the identity provider's keys are unavailable, try again later: ${(err as Error).message}`);
       }
       if (found === undefined) throw new TokenError("invalid identity-provider token: unknown key id");
-      key = found;
-      algorithms = ASYMMETRIC;
-    } else {
-      key = appSecret!;
-      algorithms = ["HS256"];
+      keySet = found;
     }
-    let payload: jwt.JwtPayload;
+    let payload: JWTPayload;
     try {
-      payload = jwt.verify(token, key, { algorithms, audience: appId }) as jwt.JwtPayload;
+      // jwtVerify checks `exp` only when it is there: a token without one would never expire.
+      const required = { audience: appId, requiredClaims: ["exp"] };
+      ({ payload } =
+        keySet !== undefined
+          ? await jwtVerify(token, keySet, { ...required, algorithms: ASYMMETRIC })
+          : await jwtVerify(token, this.idpSecret!, { ...required, algorithms: ["HS256"] }));
     } catch (err) {
       throw new TokenError(`invalid identity-provider token: ${(err as Error).message}`);
     }
     if (typeof payload.sub !== "string" || payload.sub === "") throw new TokenError("invalid identity-provider token: no subject");
-    // jsonwebtoken checks `exp` only when it is there: a token without one would never expire.
-    if (typeof payload.exp !== "number") throw new TokenError("invalid identity-provider token: no expiry");
     return { accountId: `idp:${payload.sub}`, role: "player", anonymous: false, source: "idp", idpSubject: payload.sub };
   }
 }

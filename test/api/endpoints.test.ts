@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import jwt from "jsonwebtoken";
+import { jwtVerify } from "jose";
 import { AgentMapping, Character, InventorySlot, NpcKill } from "../../entities/index.ts";
 import { loadOrCreatePlayer } from "../../src/persistence/players.ts";
 import type { Saver } from "../../src/sessions/Saver.ts";
@@ -182,7 +182,7 @@ describe("REST API: players, world and characters", () => {
     });
 
     it("lets an admin read any character", async () => {
-      const admin = t.server.tokens.signServiceToken({ accountId: "ops-admin", role: "admin" }, 60);
+      const admin = await t.server.tokens.signServiceToken({ accountId: "ops-admin", role: "admin" }, 60);
       assert.equal((await call(t, "GET", `/api/characters/${alice.characterId}/skills`, admin)).status, 200);
     });
   });
@@ -381,7 +381,7 @@ describe("REST API: agents", () => {
 
   it("never gives an agent token admin rights, even one claiming them", async () => {
     const agent = await t.server.auth.authenticate(agentToken);
-    const claimsAdmin = t.server.tokens.signServiceToken(
+    const claimsAdmin = await t.server.tokens.signServiceToken(
       { accountId: agent.accountId, characterId: agent.characterId, agentId: agent.agentId, role: "admin" },
       60,
     );
@@ -562,7 +562,10 @@ describe("REST API: voice", () => {
       const r = await call(t, "POST", "/api/voice/token", acc.token, {});
       assert.equal(r.status, 200);
       assert.equal(r.body.url, "wss://voice.example.com");
-      const claims = jwt.verify(r.body.token, "lk-secret-0123456789", { algorithms: ["HS256"], issuer: "lk-key" }) as jwt.JwtPayload;
+      const { payload: claims } = await jwtVerify<{ video: { room: string; roomJoin: boolean } }>(r.body.token, new TextEncoder().encode("lk-secret-0123456789"), {
+        algorithms: ["HS256"],
+        issuer: "lk-key",
+      });
       assert.equal(claims.sub, acc.characterId);
       const town = t.server.content.areas.find((a) => a.safeZone)!;
       assert.equal(claims.video.room, `area-${town.id}`);
@@ -572,7 +575,7 @@ describe("REST API: voice", () => {
       const other = await account(t, "Other Voice");
       assert.equal((await call(t, "POST", "/api/voice/token", other.token, { characterId: acc.characterId })).status, 403);
       // Admins may read any character, but not speak as one.
-      const admin = t.server.tokens.signServiceToken({ accountId: "ops-admin", role: "admin" }, 60);
+      const admin = await t.server.tokens.signServiceToken({ accountId: "ops-admin", role: "admin" }, 60);
       assert.equal((await call(t, "POST", "/api/voice/token", admin, { characterId: acc.characterId })).status, 403);
       assert.equal((await call(t, "POST", "/api/voice/token", acc.token, { characterId: 7 })).status, 400);
     } finally {

@@ -117,7 +117,7 @@ describe("authentication attempts on /ws and Colyseus", () => {
     after(async () => t.close());
 
     it("never counts a good token, counts failures, and past the limit checks no token", async () => {
-      const good = t.server.tokens.signServiceToken({ accountId: "attempts-good" }, 600);
+      const good = await t.server.tokens.signServiceToken({ accountId: "attempts-good" }, 600);
       for (let i = 0; i < AUTH_LIMIT_PER_MIN + 2; i++) {
         const ws = await WsTestClient.connect(`${t.wsUrl}?token=${good}`);
         await ws.next("welcome");

@@ -28,7 +28,7 @@ describe("the Colyseus monitor at /colyseus", () => {
   });
 
   it("answers 401 to a malformed or forged bearer token", async () => {
-    for (const token of ["garbage", "a.b.c", t.server.tokens.signServiceToken({ accountId: "x", role: "admin" }, 60).slice(0, -2) + "xx"]) {
+    for (const token of ["garbage", "a.b.c", (await t.server.tokens.signServiceToken({ accountId: "x", role: "admin" }, 60)).slice(0, -2) + "xx"]) {
       const res = await fetch(`${t.baseUrl}/colyseus/api`, { headers: { Authorization: `Bearer ${token}` } });
       assert.equal(res.status, 401, token);
     }
@@ -49,13 +49,13 @@ describe("the Colyseus monitor at /colyseus", () => {
   });
 
   it("serves it to a bearer token with the admin role", async () => {
-    const token = t.server.tokens.signServiceToken({ accountId: "ops", role: "admin" }, 60);
+    const token = await t.server.tokens.signServiceToken({ accountId: "ops", role: "admin" }, 60);
     const res = await fetch(`${t.baseUrl}/colyseus/api`, { headers: { Authorization: `Bearer ${token}` } });
     assert.equal(res.status, 200);
   });
 
   it("answers 403 to a valid player token", async () => {
-    const token = t.server.tokens.signServiceToken({ accountId: "p1", role: "player" }, 60);
+    const token = await t.server.tokens.signServiceToken({ accountId: "p1", role: "player" }, 60);
     const res = await fetch(`${t.baseUrl}/colyseus/api`, { headers: { Authorization: `Bearer ${token}` } });
     assert.equal(res.status, 403);
     assert.equal((await res.json()).error.code, "FORBIDDEN");
@@ -95,7 +95,7 @@ describe("the Colyseus monitor at /colyseus", () => {
       const res = await fetch(`${t.baseUrl}/colyseus/api`, { headers: { Authorization: admin, ...h } });
       assert.equal(res.status, 200, JSON.stringify(h));
     }
-    const token = t.server.tokens.signServiceToken({ accountId: "ops", role: "admin" }, 60);
+    const token = await t.server.tokens.signServiceToken({ accountId: "ops", role: "admin" }, 60);
     const res = await fetch(`${t.baseUrl}/colyseus/api`, { headers: { Authorization: `Bearer ${token}`, Origin: "https://ops.example", "Sec-Fetch-Site": "cross-site" } });
     assert.equal(res.status, 200);
   });
@@ -150,7 +150,7 @@ describe("GET /api/admin/metrics", () => {
     const t = await startTestServer({ ADMIN_CODE: "metrics-code", TICK_MS: "20" });
     try {
       assert.equal((await fetch(`${t.baseUrl}/api/admin/metrics`)).status, 401);
-      const player = t.server.tokens.signServiceToken({ accountId: "p" }, 60);
+      const player = await t.server.tokens.signServiceToken({ accountId: "p" }, 60);
       assert.equal((await fetch(`${t.baseUrl}/api/admin/metrics`, { headers: { Authorization: `Bearer ${player}` } })).status, 403);
       await new Promise((r) => setTimeout(r, 200));
       const res = await fetch(`${t.baseUrl}/api/admin/metrics`, { headers: { Authorization: basic("ops", "metrics-code") } });

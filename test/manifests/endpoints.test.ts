@@ -119,7 +119,7 @@ describe("content endpoints", () => {
     });
 
     it("lists every world area", async () => {
-      const token = t.server.tokens.signServiceToken({ accountId: "acc-areas" }, 60);
+      const token = await t.server.tokens.signServiceToken({ accountId: "acc-areas" }, 60);
       const res = await fetch(`${t.baseUrl}/api/v1/world/areas`, { headers: { Authorization: `Bearer ${token}` } });
       assert.equal(res.status, 200);
       const body = await res.json();

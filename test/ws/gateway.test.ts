@@ -4,7 +4,6 @@ import type { AddressInfo } from "node:net";
 import { Room } from "@colyseus/core";
 import { User } from "../../entities/index.ts";
 import { Client as ColyseusClient } from "@colyseus/sdk";
-import jwt from "jsonwebtoken";
 import { pino } from "pino";
 import { Authenticator } from "../../src/auth/Authenticator.ts";
 import { TokenService } from "../../src/auth/tokens.ts";
@@ -12,6 +11,7 @@ import { loadConfig } from "../../src/config/env.ts";
 import { openDatabase } from "../../src/db/orm.ts";
 import { MAX_FRAME_BYTES } from "../../src/ws/envelope.ts";
 import { CLOSE_NOT_AUTHENTICATED, WsGateway } from "../../src/ws/WsGateway.ts";
+import { signJwt, unsignedJwt, type SignOptions } from "../support/jwt.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 import { WsTestClient } from "../support/wsClient.ts";
 
@@ -84,9 +84,9 @@ describe("/ws in anonymous mode", () => {
   });
 
   it("refuses tokens with alg none, a wrong key or an expired time", async () => {
-    const none = jwt.sign({ sub: "x", role: "admin" }, "", { algorithm: "none", issuer: "rs-world-server" });
-    const wrongKey = jwt.sign({ sub: "x", role: "player" }, "another-secret", { algorithm: "HS256", issuer: "rs-world-server" });
-    const expired = t.server.tokens.signServiceToken({ accountId: "x" }, -10);
+    const none = unsignedJwt({ sub: "x", role: "admin" }, { issuer: "rs-world-server" });
+    const wrongKey = await signJwt({ sub: "x", role: "player" }, "another-secret", { issuer: "rs-world-server" });
+    const expired = await t.server.tokens.signServiceToken({ accountId: "x" }, -10);
     for (const token of [none, wrongKey, expired]) {
       const c = await WsTestClient.connect(`${t.wsUrl}?token=${token}`);
       assert.equal((await c.next("error")).code, "NOT_AUTHENTICATED");
@@ -115,11 +115,10 @@ describe("/ws with an identity provider configured", () => {
   });
   after(() => t.close());
 
-  const idpToken = (claims: object, opts: jwt.SignOptions = {}) =>
-    jwt.sign({ sub: "user-1", ...claims }, "the-idp-secret", { algorithm: "HS256", audience: "the-app", expiresIn: 60, ...opts });
+  const idpToken = (claims: object, opts: SignOptions = {}) => signJwt({ sub: "user-1", ...claims }, "the-idp-secret", { audience: "the-app", ...opts });
 
   it("accepts an identity-provider token in the query, creating the account's users row on first use", async () => {
-    const c = await WsTestClient.connect(`${t.wsUrl}?token=${idpToken({})}`);
+    const c = await WsTestClient.connect(`${t.wsUrl}?token=${await idpToken({})}`);
     const welcome = await c.next("welcome");
     const user = await t.server.db.em().findOneOrFail(User, { idpUserId: "user-1" });
     assert.equal(welcome.accountId, user.id);
@@ -130,7 +129,7 @@ describe("/ws with an identity provider configured", () => {
 
   it("accepts a token sent as the first message, as the same account", async () => {
     const c = await WsTestClient.connect(t.wsUrl);
-    c.send("authenticate", { token: idpToken({}) });
+    c.send("authenticate", { token: await idpToken({}) });
     const user = await t.server.db.em().findOneOrFail(User, { idpUserId: "user-1" });
     assert.equal((await c.next("welcome")).accountId, user.id);
     assert.equal(await t.server.db.em().count(User, { idpUserId: "user-1" }), 1);
@@ -145,7 +144,7 @@ describe("/ws with an identity provider configured", () => {
   });
 
   it("refuses a provider token for another audience", async () => {
-    const c = await WsTestClient.connect(`${t.wsUrl}?token=${idpToken({}, { audience: "other-app" })}`);
+    const c = await WsTestClient.connect(`${t.wsUrl}?token=${await idpToken({}, { audience: "other-app" })}`);
     assert.equal((await c.waitClosed()).code, CLOSE_NOT_AUTHENTICATED);
   });
 

@@ -4,7 +4,7 @@
  * Without the voice configuration: 503 `VOICE_NOT_CONFIGURED`.
  */
 import { Router, type RequestHandler } from "express";
-import jwt from "jsonwebtoken";
+import { SignJWT } from "jose";
 import { z } from "zod";
 import { accessCharacter } from "../../api/characters.ts";
 import type { Config } from "../../config/env.ts";
@@ -29,11 +29,16 @@ export function voiceRoutes(deps: { config: Config; db: Database; world: WorldSe
     const { data } = await accessCharacter(deps.db, deps.world, p, characterId, "act");
     const area = deps.content.areas.find((a) => data.x >= a.bounds.minX && data.x <= a.bounds.maxX && data.z >= a.bounds.minZ && data.z <= a.bounds.maxZ);
     const room = `area-${area?.id ?? "wilderness"}`;
-    const token = jwt.sign(
-      { name: data.name, video: { room, roomJoin: true, canPublish: true, canSubscribe: true } },
-      voice.apiSecret,
-      { algorithm: "HS256", issuer: voice.apiKey, subject: data.characterId, expiresIn: VOICE_TOKEN_TTL_S, notBefore: 0, jwtid: data.characterId },
-    );
+    const now = Math.floor(Date.now() / 1000);
+    const token = await new SignJWT({ name: data.name, video: { room, roomJoin: true, canPublish: true, canSubscribe: true } })
+      .setProtectedHeader({ alg: "HS256", typ: "JWT" })
+      .setIssuer(voice.apiKey)
+      .setSubject(data.characterId)
+      .setIssuedAt(now)
+      .setNotBefore(now)
+      .setExpirationTime(now + VOICE_TOKEN_TTL_S)
+      .setJti(data.characterId)
+      .sign(new TextEncoder().encode(voice.apiSecret));
     res.json({ success: true, token, url: voice.url, room, identity: data.characterId, expiresIn: VOICE_TOKEN_TTL_S });
   });
   return router;
