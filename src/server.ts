@@ -43,6 +43,9 @@ import { WsGateway } from "./ws/WsGateway.ts";
 
 /** Shutdown gives rooms and saves this long before the process watchdog takes over. */
 export const SHUTDOWN_GRACE_MS = 8_000;
+/** Colyseus' transport heartbeat (its defaults): ping interval, and unanswered pings before it terminates a client. */
+export const COLYSEUS_PING_INTERVAL_MS = 3_000;
+export const COLYSEUS_PING_MAX_RETRIES = 2;
 
 /**
  * Colyseus' transport takes every upgrade on the server it is given; this one leaves `/ws` to
@@ -151,12 +154,15 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
       handler: worldSessionHandler(service, wsDeltas, logger.child({ component: "ws" })),
       attempts,
       clientAddress: (req) => clientAddress(trust, req),
+      heartbeatMs: config.wsHeartbeatMs,
     });
     httpServer.on("upgrade", (req, socket, head) => {
       if (WsGateway.isWsPath(req)) gateway.handleUpgrade(req, socket, head);
     });
 
-    const transport = new PathFilteredTransport({ server: httpServer });
+    // Colyseus' own heartbeat, made explicit: a ping every 3 s, a client that missed 2 in a row is
+    // terminated (6-9 s), and its room then holds the player for the reconnection window.
+    const transport = new PathFilteredTransport({ server: httpServer, pingInterval: COLYSEUS_PING_INTERVAL_MS, pingMaxRetries: COLYSEUS_PING_MAX_RETRIES });
     const colyseus = new ColyseusServer({
       transport,
       gracefullyShutdown: false,

@@ -17,6 +17,8 @@ export const DEFAULT_AGENT_RT_PORT = 4001;
 export const DEFAULT_SAVE_INTERVAL_S = 60;
 /** The game tick (PROTOCOL.md: 600 ms). Shorter only for tests and benchmarks. */
 export const DEFAULT_TICK_MS = 600;
+/** `/ws` heartbeat ping interval (src/ws/WsGateway.ts). Shorter only for tests. */
+export const DEFAULT_WS_HEARTBEAT_MS = 30_000;
 export const DEFAULT_CDN_URL = "http://localhost:8080";
 /** The production content host, used to bootstrap a development machine whose local host is down. */
 export const DEFAULT_FALLBACK_CDN_URL = "https://cdn.rsworld.gg";
@@ -161,6 +163,7 @@ const envSchema = z.object({
   SAVE_INTERVAL: integer(DEFAULT_SAVE_INTERVAL_S, 1, 86_400),
   TICK_MS: integer(DEFAULT_TICK_MS, 10, 10_000),
   WS_DELTAS_WORKER: flag(false),
+  WS_HEARTBEAT_MS: integer(DEFAULT_WS_HEARTBEAT_MS, 100, 3_600_000),
   DISABLE_RATE_LIMIT: flag(false),
   COMMIT_HASH: optionalString,
   CLIENT_BUILD_DIR: optionalString,
@@ -232,6 +235,8 @@ export interface Config {
   tickMs: number;
   /** Build the `/ws` deltas in a worker thread (see src/ws/WsDeltas.ts). */
   wsDeltasWorker: boolean;
+  /** How often `/ws` sockets are pinged; one that missed the last ping is terminated. */
+  wsHeartbeatMs: number;
   rateLimitDisabled: boolean;
   commitHash: string | undefined;
   /** A built client served in production when it has an index.html. */
@@ -351,6 +356,7 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = proces
     saveIntervalS: e.SAVE_INTERVAL,
     tickMs: e.TICK_MS,
     wsDeltasWorker: e.WS_DELTAS_WORKER,
+    wsHeartbeatMs: e.WS_HEARTBEAT_MS,
     rateLimitDisabled: !isProduction && e.DISABLE_RATE_LIMIT,
     commitHash: e.COMMIT_HASH,
     clientBuildDir: path.resolve(cwd, e.CLIENT_BUILD_DIR ?? path.join("client", "dist")),

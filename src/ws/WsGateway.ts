@@ -9,6 +9,7 @@ import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import { WebSocketServer, type RawData, type WebSocket } from "ws";
 import type { Authenticator } from "../auth/Authenticator.ts";
+import { DEFAULT_WS_HEARTBEAT_MS } from "../config/env.ts";
 import { AuthUnavailable, TokenError, type Principal } from "../auth/tokens.ts";
 import type { Logger } from "../logger.ts";
 import { admit, CLOSE_RATE_LIMITED, InputLimiter } from "../sessions/inputLimiter.ts";
@@ -77,6 +78,8 @@ export interface WsGatewayOptions {
   attempts?: AuthAttempts;
   /** The client's address behind the configured proxies (TRUST_PROXY); defaults to the peer's. */
   clientAddress?: (req: IncomingMessage) => string | undefined;
+  /** Heartbeat ping interval; defaults to {@link DEFAULT_WS_HEARTBEAT_MS} (see WS_HEARTBEAT_MS). */
+  heartbeatMs?: number;
 }
 
 class Session implements WsSession {
@@ -115,6 +118,9 @@ export class WsGateway {
   readonly wss: WebSocketServer;
   private readonly options: WsGatewayOptions;
   private readonly attempts: AuthAttempts;
+  /** Sockets that answered (or were opened) since the last heartbeat ping. */
+  private readonly answered = new WeakSet<WebSocket>();
+  private readonly heartbeat: NodeJS.Timeout;
   handler: WsSessionHandler;
 
   constructor(options: WsGatewayOptions) {
@@ -123,6 +129,27 @@ export class WsGateway {
     this.handler = options.handler ?? greetingOnlyHandler;
     // Frames over the limit close the socket with 1009 (ws does this itself).
     this.wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES, perMessageDeflate: false });
+    this.heartbeat = setInterval(() => this.pingAll(), options.heartbeatMs ?? DEFAULT_WS_HEARTBEAT_MS);
+    this.heartbeat.unref();
+  }
+
+  /**
+   * The heartbeat: terminates the sockets that did not answer the last ping, and pings the others.
+   * A client that vanished without a close frame (network gone) would otherwise hold its
+   * connection, and its player in the world, until the OS times the TCP connection out (hours).
+   * Terminating emits `close` as a dropped connection does, so the session ends the same way (the
+   * player lingers for its grace period, the playerSessions row says `disconnect`).
+   */
+  private pingAll(): void {
+    for (const ws of this.wss.clients) {
+      if (!this.answered.has(ws)) {
+        this.options.logger.info("/ws: terminating a connection that did not answer the heartbeat ping");
+        ws.terminate();
+        continue;
+      }
+      this.answered.delete(ws);
+      ws.ping();
+    }
   }
 
   static isWsPath(req: IncomingMessage): boolean {
@@ -136,6 +163,8 @@ export class WsGateway {
   private onConnection(ws: WebSocket, req: IncomingMessage): void {
     const query = new URL(req.url ?? "/", "ws://server").searchParams;
     ws.on("error", (err) => this.options.logger.debug({ err }, "/ws socket error"));
+    this.answered.add(ws);
+    ws.on("pong", () => this.answered.add(ws));
     const queryToken = query.get("token");
     const address = this.options.clientAddress?.(req) ?? req.socket.remoteAddress;
 
@@ -242,6 +271,7 @@ export class WsGateway {
 
   /** Closes every `/ws` connection (server shutdown). */
   close(): void {
+    clearInterval(this.heartbeat);
     for (const client of this.wss.clients) client.close(CLOSE_GOING_AWAY, "server shutting down");
     this.wss.close();
   }

@@ -44,6 +44,7 @@ describe("configuration", () => {
     assert.equal(c.skipAssets, false);
     assert.equal(c.ci, false);
     assert.equal(c.saveIntervalS, 60);
+    assert.equal(c.wsHeartbeatMs, 30_000);
     assert.equal(c.rateLimitDisabled, false);
     assert.equal(c.commitHash, undefined);
     assert.equal(c.anonymousMode, true, "no identity provider configured means anonymous mode");
@@ -68,6 +69,7 @@ describe("configuration", () => {
       SKIP_ASSETS: "1",
       CI: "true",
       SAVE_INTERVAL: "15",
+      WS_HEARTBEAT_MS: "250",
       COMMIT_HASH: "abc123",
       PUBLIC_IDP_APP_ID: "app",
       IDP_APP_SECRET: "secret",
@@ -84,6 +86,7 @@ describe("configuration", () => {
     assert.equal(c.skipAssets, true);
     assert.equal(c.ci, true);
     assert.equal(c.saveIntervalS, 15);
+    assert.equal(c.wsHeartbeatMs, 250);
     assert.equal(c.commitHash, "abc123");
     assert.equal(c.anonymousMode, false);
     assert.equal(c.useLocalPostgres, true);
@@ -109,6 +112,7 @@ describe("configuration", () => {
     assert.match(problemsOf({ PORT: "abc" }).join("\n"), /^PORT: expected an integer/m);
     assert.match(problemsOf({ PORT: "70000" }).join("\n"), /^PORT:/m);
     assert.match(problemsOf({ SAVE_INTERVAL: "0" }).join("\n"), /^SAVE_INTERVAL:/m);
+    assert.match(problemsOf({ WS_HEARTBEAT_MS: "0" }).join("\n"), /^WS_HEARTBEAT_MS: expected an integer from 100/m);
     assert.match(problemsOf({ SKIP_MANIFESTS: "maybe" }).join("\n"), /^SKIP_MANIFESTS: expected true or false/m);
     assert.match(problemsOf({ PUBLIC_CDN_URL: "not a url" }).join("\n"), /^PUBLIC_CDN_URL:/m);
     assert.match(problemsOf({ PUBLIC_WS_URL: "wss://x.example.com/socket" }).join("\n"), /PUBLIC_WS_URL: must end in \/ws/);

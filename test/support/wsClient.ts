@@ -1,5 +1,5 @@
 /** A raw `/ws` test client that queues every event and close it receives. */
-import WebSocket from "ws";
+import WebSocket, { type ClientOptions } from "ws";
 
 export interface WsEvent {
   type: string;
@@ -25,8 +25,9 @@ export class WsTestClient {
     socket.on("error", () => {});
   }
 
-  static async connect(url: string): Promise<WsTestClient> {
-    const socket = new WebSocket(url);
+  /** `options`: the `ws` client's, e.g. `{ autoPong: false }` for a client that ignores pings. */
+  static async connect(url: string, options?: ClientOptions): Promise<WsTestClient> {
+    const socket = new WebSocket(url, options);
     const client = new WsTestClient(socket);
     await new Promise<void>((resolve, reject) => {
       socket.once("open", () => resolve());
