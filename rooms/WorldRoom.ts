@@ -30,6 +30,8 @@ export const WORLD_ROOM = "world";
 export const MAX_WORLD_CLIENTS = 10_000;
 /** Seconds a dropped Colyseus client may take to reconnect to the same seat. */
 export const RECONNECT_SECONDS = 30;
+/** Ticks in a row that may throw outside the game step before the process gives up (see onUncaughtException). */
+export const MAX_TICK_FAULTS = 5;
 
 export interface WorldRoomServices {
   service: WorldService;
@@ -194,6 +196,33 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
     this.setSimulationInterval(() => this.tickOnce(), this.services.tickMs ?? TICK_MS);
   }
 
+  /** Ticks in a row that threw outside the game step (which contains its own faults). */
+  private tickFaults = 0;
+
+  /**
+   * Colyseus calls this for an exception in a room method or timer instead of letting it escape.
+   * The tick's: the sockets it corked are released, the fault is counted and logged, and the next
+   * tick runs; MAX_TICK_FAULTS in a row mean the room cannot go on, so the exception goes to the
+   * process's last resort (main.ts: every player saved, exit non-zero for the supervisor).
+   * Others (a join, a leave) are logged; Colyseus still fails the join itself.
+   */
+  override onUncaughtException(error: Error, methodName: string): void {
+    const { service } = this.services;
+    if (methodName === "setTimestep") {
+      service.uncork();
+      service.reportFault({ where: "tick", error });
+      if (++this.tickFaults >= MAX_TICK_FAULTS) {
+        setImmediate(() => {
+          throw error;
+        });
+      }
+      return;
+    }
+    // A refused join (a ServerError we threw) is an answer, not a fault.
+    if (error.cause instanceof ServerError) return;
+    service.reportFault({ where: `room:${methodName}`, error });
+  }
+
   override async onJoin(client: WorldClient, options: { characterId?: unknown; name?: unknown }): Promise<void> {
     const { service } = this.services;
     const auth = client.auth;
@@ -302,6 +331,7 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
       wsFlush: ws.flush,
     });
     this.services.metrics?.recordPaths(world.pathStats);
+    this.tickFaults = 0;
   }
 
   // ---- schema mirroring ------------------------------------------------------------------

@@ -1,7 +1,8 @@
 /**
  * Entry point: `npm start`. Reads `.env`, validates the configuration (refusing to start with a
  * list of every problem), starts the server, and shuts it down gracefully on SIGTERM/SIGINT with
- * a watchdog that exits anyway after {@link SHUTDOWN_WATCHDOG_MS}.
+ * a watchdog that exits anyway after {@link SHUTDOWN_WATCHDOG_MS}. An uncaught exception saves
+ * every player, then exits with {@link EXIT_FATAL}.
  */
 import { ConfigError, loadConfig } from "./config/env.ts";
 import { readDotEnv } from "./config/dotenv.ts";
@@ -10,6 +11,8 @@ import { ManifestValidationError } from "./manifests/validate.ts";
 import { startServer } from "./server.ts";
 
 export const SHUTDOWN_WATCHDOG_MS = 10_000;
+/** Exit code after an uncaught exception (EX_SOFTWARE): every player was saved first. */
+export const EXIT_FATAL = 70;
 
 async function main(): Promise<void> {
   let config;
@@ -56,6 +59,29 @@ async function main(): Promise<void> {
   };
   process.on("SIGTERM", () => stop("SIGTERM"));
   process.on("SIGINT", () => stop("SIGINT"));
+
+  // The last resort: an exception nothing contained (the tick contains its own, see World.step and
+  // WorldRoom.onUncaughtException). The process may be in any state, so it does not try to go on:
+  // every player is saved, then it exits non-zero and the supervisor (PM2) starts it again.
+  let dying = false;
+  const fatal = (err: unknown) => {
+    logger.fatal({ err }, "uncaught exception: saving every player, then exiting");
+    if (dying) return;
+    dying = true;
+    setTimeout(() => {
+      logger.error(`the last save did not finish within ${SHUTDOWN_WATCHDOG_MS} ms: exiting anyway`);
+      process.exit(EXIT_FATAL);
+    }, SHUTDOWN_WATCHDOG_MS).unref();
+    server.world.saveEveryone().then(
+      () => process.exit(EXIT_FATAL),
+      (saveErr: unknown) => {
+        logger.error({ err: saveErr }, "the last save failed");
+        process.exit(EXIT_FATAL);
+      },
+    );
+  };
+  process.on("uncaughtException", fatal);
+  process.on("unhandledRejection", fatal);
 }
 
 main().catch((err: unknown) => {

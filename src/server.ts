@@ -134,7 +134,7 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
       probe: db.probe,
       isAllowedOrigin,
       content,
-      metrics: () => metrics.snapshot({ players: world.players.size, connections: service.onlineCount }),
+      metrics: () => metrics.snapshot({ players: world.players.size, connections: service.onlineCount, faults: { ...service.faultCounts } }),
       resetMetrics: () => metrics.reset(),
       mount: (a, guards) => {
         a.use(apiRoutes({ db, world: service, content, auth: guards.auth, tickMs: config.tickMs }));

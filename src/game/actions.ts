@@ -172,56 +172,60 @@ export function handleAction(world: World, player: Player, data: ActionInput): H
 
 /** Phase 3: every player's current action advances one tick. */
 export function processActions(world: World): void {
-  for (const player of world.players.values()) {
-    const action = player.action;
-    if (action === undefined) continue;
-    if (player.inTrade) {
-      player.action = undefined;
-      continue;
+  // One player's fault stops that player's action only (World.contain).
+  for (const player of world.players.values()) if (player.action !== undefined) world.contain("actions", player, () => act(world, player));
+}
+
+/** One player's current action advances one tick. */
+function act(world: World, player: Player): void {
+  const action = player.action;
+  if (action === undefined) return;
+  if (player.inTrade) {
+    player.action = undefined;
+    return;
+  }
+  const end = (error?: GameError) => {
+    player.action = undefined;
+    if (error) world.sendError(player.id, error.code, error.message, "player:action");
+  };
+  const target = targetOf(world, player, action);
+  if ("code" in target) {
+    end(action.kind === "pickup" ? target : undefined);
+    return;
+  }
+  const there = approach(world, player, target);
+  if (there !== true) {
+    if (there !== false) end(there);
+    return;
+  }
+  switch (action.kind) {
+    case "pickup":
+      end(takeGroundItem(world, player, action.targetId) ?? undefined);
+      break;
+    case "interact":
+      openInterface(world, player, action.targetId);
+      end();
+      break;
+    case "gather": {
+      const r = gatherOnce(world, player, world.resources.get(action.targetId)!);
+      if (r === "done") end();
+      else if (r !== undefined) end(r);
+      break;
     }
-    const end = (error?: GameError) => {
-      player.action = undefined;
-      if (error) world.sendError(player.id, error.code, error.message, "player:action");
-    };
-    const target = targetOf(world, player, action);
-    if ("code" in target) {
-      end(action.kind === "pickup" ? target : undefined);
-      continue;
-    }
-    const there = approach(world, player, target);
-    if (there !== true) {
-      if (there !== false) end(there);
-      continue;
-    }
-    switch (action.kind) {
-      case "pickup":
-        end(takeGroundItem(world, player, action.targetId) ?? undefined);
-        break;
-      case "interact":
-        openInterface(world, player, action.targetId);
+    case "attack":
+      if (world.tick >= player.nextActionTick) {
+        const err = playerAttacksNpc(world, player, world.npcs.get(action.targetId)!);
+        if (err) end(err);
+      }
+      break;
+    case "cook": {
+      if (world.tick < player.nextActionTick) break;
+      if (!cookOnce(world, player, action.targetId, action.itemId)) {
         end();
         break;
-      case "gather": {
-        const r = gatherOnce(world, player, world.resources.get(action.targetId)!);
-        if (r === "done") end();
-        else if (r !== undefined) end(r);
-        break;
       }
-      case "attack":
-        if (world.tick >= player.nextActionTick) {
-          const err = playerAttacksNpc(world, player, world.npcs.get(action.targetId)!);
-          if (err) end(err);
-        }
-        break;
-      case "cook": {
-        if (world.tick < player.nextActionTick) break;
-        if (!cookOnce(world, player, action.targetId, action.itemId)) {
-          end();
-          break;
-        }
-        if (!player.data.inventory.some((s) => s?.itemId === action.itemId)) end();
-        break;
-      }
+      if (!player.data.inventory.some((s) => s?.itemId === action.itemId)) end();
+      break;
     }
   }
 }

@@ -16,7 +16,7 @@ import { INVENTORY_SIZE } from "./world/Player.ts";
 import { tradeErrorEvent } from "./trade/Trades.ts";
 import { MAX_OFFER_ITEMS } from "./trade/TradeSession.ts";
 import type { Player } from "./world/Player.ts";
-import type { HandlerResult, InputHandler, World } from "./world/World.ts";
+import type { HandlerResult, InputCategory, InputHandler, InputRule, World } from "./world/World.ts";
 
 /** Tile coordinates a client may name: integers, far beyond any world, never NaN or 1e308. */
 const coordinate = z.int().min(-1_000_000).max(1_000_000);
@@ -34,6 +34,8 @@ export interface EventContext {
 
 export interface EventDefinition<S extends z.ZodType = z.ZodType> {
   name: string;
+  /** Which per-tick cap it counts against (World.INPUT_CAPS). */
+  category: InputCategory;
   schema: S;
   handle(world: World, player: Player, data: z.infer<S>, ctx: EventContext): HandlerResult;
 }
@@ -45,47 +47,56 @@ function define<S extends z.ZodType>(def: EventDefinition<S>): EventDefinition<S
 export const EVENTS = [
   define({
     name: "player:move",
+    category: "move",
     schema: z.object({ x: coordinate, z: coordinate, run: z.boolean().optional() }),
     handle: (world, player, data) => world.walkTo(player, { x: data.x, z: data.z }, data.run ?? false),
   }),
   define({
     name: "player:chat",
+    category: "chat",
     schema: z.object({ message: z.string().max(4 * 255) }),
     handle: (world, player, data, ctx) => handleChat(world, player, data, ctx.checkAdminCode),
   }),
   define({
     name: "player:action",
+    category: "action",
     schema: z.object({ action: z.enum(ACTIONS), targetId: ref.optional(), slot: slot.optional() }),
     handle: (world, player, data) => handleAction(world, player, data),
   }),
   define({
     name: "inventory:use",
+    category: "action",
     schema: z.object({ slot, targetSlot: slot.optional(), targetId: ref.optional() }),
     handle: (world, player, data) => useItem(world, player, data),
   }),
   define({
     name: "equipment:remove",
+    category: "action",
     schema: z.object({ slot: z.enum(EQUIPMENT_SLOTS) }),
     handle: (world, player, data) => unequip(world, player, data),
   }),
   define({
     name: "bank:deposit",
+    category: "item",
     schema: z.object({ slot, quantity }),
     handle: (world, player, data) => deposit(world, player, data),
   }),
   define({
     name: "bank:withdraw",
+    category: "item",
     schema: z.object({ itemId: ref, quantity }),
     handle: (world, player, data) => withdraw(world, player, data),
   }),
   define({
     name: "store:buy",
+    category: "item",
     schema: z.object({ storeId: ref, itemId: ref, quantity }),
     handle: (world, player, data, ctx) => buy(world, ctx.storeStock, player, data),
   }),
   ...tradeEvents(),
   define({
     name: "store:sell",
+    category: "item",
     schema: z.object({ storeId: ref, slot, quantity }),
     handle: (world, player, data) => sell(world, player, data),
   }),
@@ -93,10 +104,10 @@ export const EVENTS = [
 
 export const EVENT_TABLE: ReadonlyMap<string, EventDefinition> = new Map(EVENTS.map((e) => [e.name, e as unknown as EventDefinition]));
 
-/** The table as the World's input handlers. */
-export function inputHandlers(ctx: EventContext): Map<string, InputHandler> {
+/** The table as the World's input rules: each event's handler and category. */
+export function inputHandlers(ctx: EventContext): Map<string, InputRule> {
   return new Map(
-    [...EVENT_TABLE.values()].map((e) => [e.name, ((world: World, player: Player, data: unknown) => e.handle(world, player, data, ctx)) as InputHandler]),
+    [...EVENT_TABLE.values()].map((e) => [e.name, { category: e.category, handle: ((world: World, player: Player, data: unknown) => e.handle(world, player, data, ctx)) as InputHandler }]),
   );
 }
 
@@ -128,16 +139,19 @@ function tradeEvents() {
   return [
     define({
       name: "tradeRequest",
+      category: "trade",
       schema: z.object({ targetPlayerId: z.string().min(1).max(64) }),
       handle: guarded((world, player, data: { targetPlayerId: string }) => world.trades.request(world, player, data.targetPlayerId)),
     }),
     define({
       name: "tradeRequestRespond",
+      category: "trade",
       schema: z.object({ tradeId, accept: z.boolean() }),
       handle: guarded((world, player, data: { tradeId: string; accept: boolean }) => world.trades.respond(world, player, data.tradeId, data.accept)),
     }),
     define({
       name: "tradeAddItem",
+      category: "trade",
       schema: z.object({ tradeId, inventorySlot: slot, quantity }),
       handle: guarded((world, player, data: { tradeId: string; inventorySlot: number; quantity: number }) =>
         world.trades.addItem(world, player, data.tradeId, data.inventorySlot, data.quantity),
@@ -145,6 +159,7 @@ function tradeEvents() {
     }),
     define({
       name: "tradeRemoveItem",
+      category: "trade",
       schema: z.object({ tradeId, tradeSlot: z.int().min(0).max(MAX_OFFER_ITEMS * 1000), quantity: quantity.optional() }),
       handle: guarded((world, player, data: { tradeId: string; tradeSlot: number; quantity?: number | undefined }) =>
         world.trades.removeItem(world, player, data.tradeId, data.tradeSlot, data.quantity),
@@ -152,11 +167,13 @@ function tradeEvents() {
     }),
     define({
       name: "tradeAccept",
+      category: "trade",
       schema: z.object({ tradeId }),
       handle: guarded((world, player, data: { tradeId: string }) => world.trades.accept(world, player, data.tradeId)),
     }),
     define({
       name: "tradeCancel",
+      category: "trade",
       schema: z.object({ tradeId }),
       handle: guarded((world, player, data: { tradeId: string }) => world.trades.cancel(world, player, data.tradeId)),
     }),

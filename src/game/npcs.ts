@@ -38,46 +38,50 @@ function stepToward(world: World, npc: NpcInstance, to: { x: number; z: number }
 }
 
 export function processNpcs(world: World): void {
-  for (const npc of world.npcs.values()) {
-    if (npc.deadUntil !== 0 || npc.def.combat?.attackable !== true) continue;
-    const combat = npc.def.combat;
-    const leash = combat.leashRange;
-    let target = npc.targetId !== undefined ? world.players.get(npc.targetId) : undefined;
-    // Safe zones stop aggression, not retaliation: a mob attacked in town fights back.
-    if (target !== undefined && chebyshev(target, { x: npc.spawnX, z: npc.spawnZ }) > leash) target = undefined;
-    if (target === undefined && npc.targetId !== undefined) npc.targetId = undefined;
+  // One NPC's fault stops that NPC's turn only (World.contain).
+  for (const npc of world.npcs.values()) world.contain("npcs", npc, () => npcTurn(world, npc));
+}
 
-    if (target === undefined && combat.aggressive && !inSafeZone(world, npc)) {
-      const level = npc.def.stats?.level ?? 1;
-      let best: number = Infinity;
-      for (const p of world.playersNear(npc, combat.aggroRange)) {
-        const d = chebyshev(p, npc);
-        if (p.data.combatLevel <= level * 2 && !inSafeZone(world, p) && d < best) {
-          best = d;
-          target = p;
-        }
-      }
-      if (target !== undefined) npc.targetId = target.id;
-    }
+/** One NPC's turn: fight its target, pick one (aggressive mobs), go home, or wander. */
+function npcTurn(world: World, npc: NpcInstance): void {
+  if (npc.deadUntil !== 0 || npc.def.combat?.attackable !== true) return;
+  const combat = npc.def.combat;
+  const leash = combat.leashRange;
+  let target = npc.targetId !== undefined ? world.players.get(npc.targetId) : undefined;
+  // Safe zones stop aggression, not retaliation: a mob attacked in town fights back.
+  if (target !== undefined && chebyshev(target, { x: npc.spawnX, z: npc.spawnZ }) > leash) target = undefined;
+  if (target === undefined && npc.targetId !== undefined) npc.targetId = undefined;
 
-    if (target !== undefined) {
-      if (chebyshev(target, npc) <= combat.combatRange) {
-        if (world.tick >= npc.nextAttackTick) npcAttacksPlayer(world, npc, target);
-      } else {
-        stepToward(world, npc, target);
-      }
-      continue;
-    }
-    if (npc.x !== npc.spawnX || npc.z !== npc.spawnZ) {
-      if (chebyshev(npc, { x: npc.spawnX, z: npc.spawnZ }) > npc.wanderRadius) {
-        stepToward(world, npc, { x: npc.spawnX, z: npc.spawnZ });
-        continue;
+  if (target === undefined && combat.aggressive && !inSafeZone(world, npc)) {
+    const level = npc.def.stats?.level ?? 1;
+    let best: number = Infinity;
+    for (const p of world.playersNear(npc, combat.aggroRange)) {
+      const d = chebyshev(p, npc);
+      if (p.data.combatLevel <= level * 2 && !inSafeZone(world, p) && d < best) {
+        best = d;
+        target = p;
       }
     }
-    if (npc.wanderRadius > 0 && world.random() < WANDER_CHANCE) {
-      const to = { x: npc.x + Math.floor(world.random() * 3) - 1, z: npc.z + Math.floor(world.random() * 3) - 1 };
-      if (chebyshev(to, { x: npc.spawnX, z: npc.spawnZ }) <= npc.wanderRadius) stepToward(world, npc, to);
+    if (target !== undefined) npc.targetId = target.id;
+  }
+
+  if (target !== undefined) {
+    if (chebyshev(target, npc) <= combat.combatRange) {
+      if (world.tick >= npc.nextAttackTick) npcAttacksPlayer(world, npc, target);
+    } else {
+      stepToward(world, npc, target);
     }
+    return;
+  }
+  if (npc.x !== npc.spawnX || npc.z !== npc.spawnZ) {
+    if (chebyshev(npc, { x: npc.spawnX, z: npc.spawnZ }) > npc.wanderRadius) {
+      stepToward(world, npc, { x: npc.spawnX, z: npc.spawnZ });
+      return;
+    }
+  }
+  if (npc.wanderRadius > 0 && world.random() < WANDER_CHANCE) {
+    const to = { x: npc.x + Math.floor(world.random() * 3) - 1, z: npc.z + Math.floor(world.random() * 3) - 1 };
+    if (chebyshev(to, { x: npc.spawnX, z: npc.spawnZ }) <= npc.wanderRadius) stepToward(world, npc, to);
   }
 }
 

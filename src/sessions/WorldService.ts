@@ -15,7 +15,7 @@
 import { CLOSE_NOT_AUTHENTICATED } from "../ws/WsGateway.ts";
 import { validateEvent } from "../game/events.ts";
 import type { Player } from "../game/world/Player.ts";
-import { snapshot, type World } from "../game/world/World.ts";
+import { snapshot, type Fault, type World } from "../game/world/World.ts";
 import type { Principal } from "../auth/tokens.ts";
 import type { z } from "zod";
 import type { Database } from "../db/orm.ts";
@@ -26,6 +26,10 @@ import type { Saver } from "./Saver.ts";
 
 export const LINGER_MS = 30_000;
 export const CLOSE_REPLACED = 4009;
+/** WebSocket close code for a player disconnected after repeated server faults (RFC 6455: internal error). */
+export const CLOSE_FAULTS = 1011;
+/** A kind of fault (where and event) is logged once per this interval, with the count of the ones in between. */
+export const FAULT_LOG_INTERVAL_MS = 60_000;
 
 export type LogoutReason = "logout" | "disconnect" | "replaced" | "shutdown" | "kicked";
 
@@ -78,6 +82,10 @@ export class WorldService {
   readonly serviceEvents = new Map<string, ServiceEvent>();
   private closed = false;
   private quiescing: Promise<void> | undefined;
+  /** Faults the tick contained, by where they happened (metrics). */
+  readonly faultCounts: Record<string, number> = {};
+  /** Per kind of fault: when it was last logged and how many were not logged since. */
+  private readonly faultLog = new Map<string, { at: number; suppressed: number }>();
 
   constructor(deps: { world: World; db: Database; content: ContentRegistry; saver: Saver; logger: Logger }) {
     this.world = deps.world;
@@ -85,6 +93,52 @@ export class WorldService {
     this.content = deps.content;
     this.saver = deps.saver;
     this.logger = deps.logger;
+    this.world.onFault = (fault) => this.reportFault(fault);
+  }
+
+  /**
+   * A fault the tick contained (or, for `tick`, the room caught around it): counted, logged (with
+   * where and the event name, never the payload; once a minute per kind, with the count in
+   * between), and a player who reached the fault limit is disconnected, saved first.
+   */
+  reportFault(fault: Fault): void {
+    this.faultCounts[fault.where] = (this.faultCounts[fault.where] ?? 0) + 1;
+    const key = `${fault.where}:${fault.event ?? ""}`;
+    const now = Date.now();
+    const last = this.faultLog.get(key);
+    if (last === undefined || now - last.at >= FAULT_LOG_INTERVAL_MS) {
+      this.faultLog.set(key, { at: now, suppressed: 0 });
+      this.logger.error({ err: fault.error, where: fault.where, event: fault.event, playerId: fault.playerId, entityId: fault.entityId, suppressed: last?.suppressed ?? 0 }, "the tick contained a fault");
+    } else {
+      last.suppressed++;
+    }
+    if (fault.disconnect && fault.playerId !== undefined) this.disconnectFaulty(fault.playerId);
+  }
+
+  /** A player whose commands keep failing on the server leaves the world, saved first. */
+  private disconnectFaulty(playerId: string): void {
+    const conn = this.connections.get(playerId);
+    if (conn === undefined) {
+      this.cancelLinger(playerId);
+      void this.removeAndSave(playerId);
+      return;
+    }
+    this.detach(playerId, conn, "logout");
+    try {
+      conn.send("error", { code: "INTERNAL", message: "disconnected after repeated server errors; your progress is saved" });
+      conn.close(CLOSE_FAULTS, "repeated server errors");
+      // This happens inside the tick, whose corked sockets are uncorked through `connections`,
+      // which no longer holds this one.
+      conn.uncork?.();
+    } catch (err) {
+      this.logger.debug({ err }, "closing a faulty player's connection failed (already gone)");
+    }
+  }
+
+  /** The last resort of a process that must stop (an uncaught exception): every player saved now. */
+  async saveEveryone(): Promise<void> {
+    this.saver.enqueue([...this.world.players.values()].map(snapshot));
+    await this.saver.flush();
   }
 
   get onlineCount(): number {

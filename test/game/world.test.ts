@@ -219,8 +219,11 @@ describe("chat", () => {
   it(`limits a player to ${CHAT_LIMIT} messages in the window`, () => {
     const w = world();
     const a = w.addPlayer(playerData());
-    for (let i = 0; i < CHAT_LIMIT + 2; i++) send(w, a.id, "player:chat", { message: `m${i}` });
-    w.step();
+    // One a tick (the per-tick cap is another rule); the world's clock stands still.
+    for (let i = 0; i < CHAT_LIMIT + 2; i++) {
+      send(w, a.id, "player:chat", { message: `m${i}` });
+      w.step();
+    }
     const out = w.drainOutbox();
     assert.equal(out.filter((m) => m.type === "chat:message").length, CHAT_LIMIT);
     assert.equal(out.filter((m) => m.type === "error" && (m.data as { code: string }).code === "RATE_LIMITED").length, 2);
@@ -236,7 +239,10 @@ describe("chat", () => {
     const replies = w.drainOutbox().filter((m) => m.type === "chat:message");
     assert.equal((replies[0]!.data as { channel: string }).channel, "system");
     assert.ok(replies.every((m) => m.to === a.id), "the attempt is not broadcast");
-    for (let i = 0; i < 4; i++) send(w, a.id, "player:chat", { message: `/admin guess${i}` });
+    for (let i = 0; i < 4; i++) {
+      send(w, a.id, "player:chat", { message: `/admin guess${i}` });
+      w.step();
+    }
     send(w, a.id, "player:chat", { message: "/admin sesame" });
     w.step();
     assert.equal(a.role, "player", "the sixth attempt in the window is refused even when right");
@@ -249,8 +255,10 @@ describe("chat", () => {
   it("limits /admin attempts across the world, so fresh players cannot renew the budget", () => {
     const w = world([], () => 1_000_000);
     const players = Array.from({ length: ADMIN_ATTEMPTS_WORLD / ADMIN_ATTEMPTS + 1 }, () => w.addPlayer(playerData()));
-    for (const p of players.slice(0, -1)) for (let i = 0; i < ADMIN_ATTEMPTS; i++) send(w, p.id, "player:chat", { message: `/admin guess${i}` });
-    w.step();
+    for (let i = 0; i < ADMIN_ATTEMPTS; i++) {
+      for (const p of players.slice(0, -1)) send(w, p.id, "player:chat", { message: `/admin guess${i}` });
+      w.step();
+    }
     const last = players.at(-1)!;
     send(w, last.id, "player:chat", { message: "/admin sesame" });
     w.step();

@@ -33,8 +33,8 @@ export function runToExit(env: Record<string, string>, cwd = ROOT, timeoutMs = 2
   return start(env, cwd, timeoutMs).exited;
 }
 
-function start(env: Record<string, string>, cwd: string, timeoutMs = 20_000): Running & { ready: Promise<number> } {
-  const child = spawn(process.execPath, [MAIN], { cwd, env: childEnv(env), stdio: ["ignore", "pipe", "pipe"] });
+function start(env: Record<string, string>, cwd: string, timeoutMs = 20_000, nodeArgs: string[] = []): Running & { ready: Promise<number> } {
+  const child = spawn(process.execPath, [...nodeArgs, MAIN], { cwd, env: childEnv(env), stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
   let err = "";
   let resolveReady: (port: number) => void;
@@ -69,9 +69,9 @@ function start(env: Record<string, string>, cwd: string, timeoutMs = 20_000): Ru
   return { child, port: 0, stdout: () => out, stderr: () => err, exited, ready };
 }
 
-/** Starts the server process and waits until it listens. */
-export async function spawnServer(env: Record<string, string>, cwd = ROOT, timeoutMs = 20_000): Promise<Running> {
-  const r = start(env, cwd, timeoutMs);
+/** Starts the server process (with Node flags before the entry point, e.g. `--import`) and waits until it listens. */
+export async function spawnServer(env: Record<string, string>, cwd = ROOT, timeoutMs = 20_000, nodeArgs: string[] = []): Promise<Running> {
+  const r = start(env, cwd, timeoutMs, nodeArgs);
   const port = await r.ready;
   return { ...r, port };
 }

@@ -257,8 +257,11 @@ describe("trading", () => {
         ["player:action", { action: "attack", targetId: b.id }],
         ["player:action", { action: "gather", targetId: "tree-1" }],
       ];
-      for (const [type, data] of blocked) g.send(a, type, data);
-      g.tick();
+      // One a tick: eleven commands in one tick would pass the per-tick caps.
+      for (const [type, data] of blocked) {
+        g.send(a, type, data);
+        g.tick();
+      }
       assert.deepEqual(g.errors(a).map((e) => e.code), blocked.map(() => "PLAYER_BUSY"));
       assert.equal(a.action, undefined);
       g.send(a, "player:move", { x: 0, z: 8 });

@@ -126,6 +126,8 @@ export class Player {
   saveSlot = 0;
   /** Set when it leaves the world. */
   gone = false;
+  /** Exceptions its commands or its part of a phase threw (World.contain); at MAX_PLAYER_FAULTS it is disconnected. */
+  faults = 0;
 
   constructor(data: PlayerData) {
     this.id = data.characterId;

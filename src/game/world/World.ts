@@ -59,6 +59,41 @@ export type HandlerResult = void | GameError;
 
 export type InputHandler = (world: World, player: Player, data: never) => HandlerResult;
 
+/** Kinds of client command, each with its own per-tick cap (INPUT_CAPS). */
+export type InputCategory = "move" | "action" | "item" | "chat" | "trade";
+
+/** An event's handler and the category it counts against. */
+export interface InputRule {
+  handle: InputHandler;
+  category: InputCategory;
+}
+
+/**
+ * Commands of each category a player's tick runs (as LostCity decodes a few packets per category
+ * per cycle): the socket limit (60 messages a second) would let ~36 into one 600 ms tick. Of
+ * several moves only the last runs (each replaces the one before); past a cap the rest of that
+ * category's commands of the tick are dropped with one RATE_LIMITED error. Server-side commands
+ * (a trade's stored swap, a rename) are never dropped.
+ */
+export const INPUT_CAPS: Readonly<Record<InputCategory, number>> = { move: 1, action: 5, item: 5, chat: 2, trade: 5 };
+
+/** A player whose commands threw this many times is disconnected (saved first). */
+export const MAX_PLAYER_FAULTS = 3;
+
+/**
+ * An exception contained by the tick: in one player's command (`input`, with the event), in one
+ * entity's part of a phase, or in a phase as a whole. `disconnect`: the player reached
+ * MAX_PLAYER_FAULTS and must be disconnected (saved first).
+ */
+export interface Fault {
+  where: string;
+  event?: string | undefined;
+  playerId?: string | undefined;
+  entityId?: string | undefined;
+  error: unknown;
+  disconnect?: boolean;
+}
+
 /** The gameplay phases, supplied by the gameplay layer (a world without them only walks and talks). */
 export interface WorldSystems {
   /** Phase 3: combat, gathering, pickups, … */
@@ -94,7 +129,7 @@ export interface WorldOptions {
   saveIntervalTicks?: number;
   /** Receives snapshots of players whose data changed (called from the persistence phase). */
   onSave?: (snapshots: PlayerData[]) => void;
-  handlers: ReadonlyMap<string, InputHandler>;
+  handlers: ReadonlyMap<string, InputRule>;
 }
 
 /** Builds the collision map: bounds, blocked rectangles, and the tiles objects stand on. */
@@ -127,7 +162,9 @@ export class World {
   readonly systems: WorldSystems;
   tick = 0;
   private nextId = 1;
-  private readonly handlers: ReadonlyMap<string, InputHandler>;
+  private readonly handlers: ReadonlyMap<string, InputRule>;
+  /** Where contained exceptions go (the server logs and counts them); set by the server. */
+  onFault: (fault: Fault) => void = () => {};
   private readonly saveIntervalTicks: number;
   private readonly onSave: ((snapshots: PlayerData[]) => void) | undefined;
   private outbox: OutboundMessage[] = [];
@@ -270,19 +307,61 @@ export class World {
     return `${prefix}-${this.nextId++}`;
   }
 
+  /**
+   * One tick. An exception never leaves it: one player's command or one entity's part of a phase
+   * is contained to that player or entity (see contain), anything else to its phase; each is
+   * reported to onFault and the tick goes on.
+   */
   step(): void {
     this.tick++;
     this.searchWork.expansions = 0;
     this.pathStats.searches = 0;
-    this.drainInputs();
-    this.resolveMoves();
-    this.processMovement();
-    this.systems.actions?.(this);
-    this.systems.npcs?.(this);
-    this.systems.respawns?.(this);
+    this.phase("inputs", () => this.drainInputs());
+    this.phase("movement", () => {
+      this.resolveMoves();
+      this.processMovement();
+    });
+    this.phase("actions", () => this.systems.actions?.(this));
+    this.phase("npcs", () => this.systems.npcs?.(this));
+    this.phase("respawns", () => this.systems.respawns?.(this));
     this.pathStats.expansions = this.searchWork.expansions;
-    this.processPersistence();
-    this.publish();
+    this.phase("persistence", () => this.processPersistence());
+    this.phase("publish", () => this.publish());
+  }
+
+  private phase(where: string, run: () => void): void {
+    try {
+      run();
+    } catch (error) {
+      this.onFault({ where, error });
+    }
+  }
+
+  /**
+   * Runs one player's or one entity's part of a phase: an exception stops that part only. A
+   * player loses its current action and walk (so a fault does not repeat every tick) and counts a
+   * fault against MAX_PLAYER_FAULTS; an entity is reported.
+   */
+  contain(where: string, subject: Player | { id: string }, run: () => void): void {
+    try {
+      run();
+    } catch (error) {
+      if (subject instanceof Player) {
+        subject.action = undefined;
+        subject.path = [];
+        subject.moveTarget = undefined;
+        this.playerFault(subject, where, undefined, error);
+      } else {
+        this.onFault({ where, entityId: subject.id, error });
+      }
+    }
+  }
+
+  private playerFault(player: Player, where: string, event: string | undefined, error: unknown): void {
+    player.faults++;
+    const disconnect = player.faults === MAX_PLAYER_FAULTS;
+    this.onFault({ where, event, playerId: player.id, error, disconnect });
+    this.sendError(player.id, "INTERNAL", "the server could not carry out this command", event);
   }
 
   /** Players, then the other entities, within `radius` of a tile that `viewerId` may see (see Interest). */
@@ -338,19 +417,40 @@ export class World {
     for (const o of this.objects.values()) if (!o.gone) fn(o, o.version);
   }
 
-  /** Phase 1: every player's queued commands, in arrival order. */
+  /**
+   * Phase 1: every player's queued commands, in arrival order, within the per-tick caps of their
+   * categories (INPUT_CAPS); an exception in one is contained to that player (playerFault).
+   */
   private drainInputs(): void {
     for (const player of this.players.values()) {
       if (player.inputs.length === 0) continue;
       const inputs = player.inputs.splice(0);
-      for (const input of inputs) {
-        if (input.run !== undefined) {
-          input.run(player);
-          continue;
+      if (player.faults >= MAX_PLAYER_FAULTS) continue;
+      let lastMove = -1;
+      for (let i = 0; i < inputs.length; i++) if (this.handlers.get(inputs[i]!.type)?.category === "move") lastMove = i;
+      const used: Partial<Record<InputCategory, number>> = {};
+      for (let i = 0; i < inputs.length && player.faults < MAX_PLAYER_FAULTS; i++) {
+        const input = inputs[i]!;
+        try {
+          if (input.run !== undefined) {
+            input.run(player);
+            continue;
+          }
+          const rule = this.handlers.get(input.type)!;
+          if (rule.category === "move" && i !== lastMove) continue;
+          const n = (used[rule.category] ?? 0) + 1;
+          used[rule.category] = n;
+          if (n > INPUT_CAPS[rule.category]) {
+            if (n === INPUT_CAPS[rule.category] + 1) {
+              this.sendError(player.id, "RATE_LIMITED", `at most ${INPUT_CAPS[rule.category]} ${rule.category} commands a tick: the rest of this tick's were dropped`, input.type);
+            }
+            continue;
+          }
+          const error = rule.handle(this, player, input.data as never);
+          if (error) this.sendError(player.id, error.code, error.message, input.type);
+        } catch (error) {
+          this.playerFault(player, "input", input.type, error);
         }
-        const handler = this.handlers.get(input.type)!;
-        const error = handler(this, player, input.data as never);
-        if (error) this.sendError(player.id, error.code, error.message, input.type);
       }
     }
   }
