@@ -9,11 +9,12 @@ import { Room, ServerError, type AuthContext, type Client } from "@colyseus/core
 import type { Authenticator } from "../src/auth/Authenticator.ts";
 import type { Principal } from "../src/auth/tokens.ts";
 import type { TradeSession } from "../src/game/trade/TradeSession.ts";
-import type { WorldService } from "../src/sessions/WorldService.ts";
+import type { Connection, WorldService } from "../src/sessions/WorldService.ts";
 import { OfferItemState, TradeState, type TradeSideState } from "../schema/TradeState.ts";
 import { admit, InputLimiter } from "../src/sessions/inputLimiter.ts";
 import type { AuthAttempts } from "../src/auth/attemptLimiter.ts";
 import { asJoinError } from "./WorldRoom.ts";
+import { CLOSE_REPLACED } from "../src/sessions/WorldService.ts";
 
 export const TRADE_ROOM = "trade";
 export const TRADE_EVENTS = new Set(["tradeAddItem", "tradeRemoveItem", "tradeAccept", "tradeCancel"]);
@@ -27,7 +28,15 @@ export interface TradeRoomServices {
   attempts: AuthAttempts;
 }
 
-type TradeClient = Client<{ auth: { principal: Principal }; userData: { playerId: string; limiter: InputLimiter } }>;
+interface Seat {
+  playerId: string;
+  limiter: InputLimiter;
+  /** The player's session this seat was taken through (see WorldService.bindSeat). */
+  conn: Connection;
+  close: (code: number) => void;
+}
+
+type TradeClient = Client<{ auth: { principal: Principal }; userData: Seat }>;
 
 export function tradeRoomClass(services: TradeRoomServices): typeof TradeRoom {
   return class BoundTradeRoom extends TradeRoom {
@@ -53,15 +62,27 @@ export class TradeRoom extends Room<{ state: TradeState; client: TradeClient }> 
     this.onMessage("*", (client: TradeClient, type: string | number, message: unknown) => {
       const userData = client.userData;
       if (userData === undefined) return;
-      const { playerId } = userData;
+      const { playerId, conn } = userData;
       // The same per-connection message limit as the world's transports (PROTOCOL.md).
       if (!admit(userData.limiter, Date.now(), { send: (t, d) => client.send(t, d), close: (code, reason) => client.leave(code, reason) })) return;
       if (!TRADE_EVENTS.has(String(type))) {
         client.send("error", { code: "UNKNOWN_EVENT", message: `the trade room takes ${[...TRADE_EVENTS].join(", ")}`, event: String(type) });
         return;
       }
-      this.services.service.inputDirect(playerId, String(type), message, (code, msg) => client.send("error", { code, message: msg, event: String(type) }));
+      // A seat speaks for its own trade only.
+      if ((message as { tradeId?: unknown } | null)?.tradeId !== this.roomId) {
+        client.send("error", { code: "INVALID_TRADE", message: "this room takes messages of its own trade only", event: String(type) });
+        return;
+      }
+      const reply = (code: string, msg: string) => client.send("error", { code, message: msg, event: String(type) });
+      // A seat whose session ended (replaced by a newer login, agent revoked) is refused and closed.
+      if (!this.services.service.inputDirect(playerId, conn, String(type), message, reply)) userData.close(CLOSE_REPLACED);
     });
+  }
+
+  override onLeave(client: TradeClient): void {
+    const seat = client.userData;
+    if (seat !== undefined) this.services.service.unbindSeat(seat.conn, seat.close);
   }
 
   override onJoin(client: TradeClient): void {
@@ -75,7 +96,11 @@ export class TradeRoom extends Room<{ state: TradeState; client: TradeClient }> 
     if (playerId === undefined) throw new ServerError(403, "you are not part of this trade");
     // Two seats, one per participant: a second connection of the same player would lock the partner out.
     if (this.clients.some((c) => c !== client && c.userData?.playerId === playerId)) throw new ServerError(409, "you are already in this trade room");
-    client.userData = { playerId, limiter: new InputLimiter() };
+    // The seat belongs to the character's current session, and closes when that session ends.
+    const close = (code: number) => client.leave(code);
+    const conn = this.services.service.bindSeat(playerId, principal!, close);
+    if (conn === undefined) throw new ServerError(403, "a trade seat belongs to the connection that controls the character: log in to the world with this token first");
+    client.userData = { playerId, limiter: new InputLimiter(), conn, close };
   }
 
   /** Mirrors the session into the synchronized state. */

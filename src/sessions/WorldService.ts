@@ -71,6 +71,8 @@ export class WorldService {
   private readonly connections = new Map<string, Connection>();
   private readonly lingering = new Map<string, NodeJS.Timeout>();
   private readonly accountLocks = new Map<string, Promise<unknown>>();
+  /** Secondary seats (TradeRoom clients) by the session they belong to: closed when it ends. */
+  private readonly seats = new Map<Connection, Set<(code: number) => void>>();
   /** Called when a player enters or leaves the world (schema mirroring). */
   onPlayerAdded: (player: Player) => void = () => {};
   onPlayerRemoved: (player: Player) => void = () => {};
@@ -237,12 +239,46 @@ export class WorldService {
   revokeAgent(agentId: string, characterId: string): void {
     const conn = this.connections.get(characterId);
     if (conn === undefined || conn.principal?.agentId !== agentId) return;
+    this.closeSeats(conn, CLOSE_NOT_AUTHENTICATED);
     this.detach(characterId, conn, "logout");
     try {
       conn.send("error", { code: "NOT_AUTHENTICATED", message: "this agent was deleted" });
       conn.close(CLOSE_NOT_AUTHENTICATED, "agent deleted");
     } catch (err) {
       this.logger.debug({ err }, "closing a revoked agent's connection failed (already gone)");
+    }
+  }
+
+  /**
+   * Binds a secondary seat (a TradeRoom client) to the player's current session, which must act
+   * for the same account and agent as the seat's token: a token of the account that does not
+   * control the character (an agent beside its owner's session, an older login) gets no seat.
+   * `close` is called once when that session ends (replaced, revoked, logged out, dropped).
+   */
+  bindSeat(playerId: string, principal: Principal, close: (code: number) => void): Connection | undefined {
+    const conn = this.connections.get(playerId);
+    if (conn?.principal === undefined || conn.principal.accountId !== principal.accountId || conn.principal.agentId !== principal.agentId) return undefined;
+    let seats = this.seats.get(conn);
+    if (seats === undefined) this.seats.set(conn, (seats = new Set()));
+    seats.add(close);
+    return conn;
+  }
+
+  unbindSeat(conn: Connection, close: (code: number) => void): void {
+    const seats = this.seats.get(conn);
+    seats?.delete(close);
+    if (seats?.size === 0) this.seats.delete(conn);
+  }
+
+  private closeSeats(conn: Connection, code: number): void {
+    const seats = this.seats.get(conn);
+    this.seats.delete(conn);
+    for (const close of seats ?? []) {
+      try {
+        close(code);
+      } catch (err) {
+        this.logger.debug({ err }, "closing a seat failed (already gone)");
+      }
     }
   }
 
@@ -297,6 +333,8 @@ export class WorldService {
   }
 
   private endSession(conn: Connection, reason: LogoutReason): void {
+    // The connection no longer controls its player: neither do the seats taken through it.
+    this.closeSeats(conn, CLOSE_REPLACED);
     void conn.sessionRowId?.then((id) => (id === undefined ? undefined : recordLogout(this.db, id, reason))).catch((err: unknown) => {
       this.logger.warn({ err }, "could not record the logout");
     });
@@ -353,13 +391,19 @@ export class WorldService {
   }
 
   /**
-   * A message from a secondary channel (a TradeRoom): validated like any input, then queued for
-   * the player. Refusals go to `reply`.
+   * A message from a secondary channel (a TradeRoom seat bound to `via`, see bindSeat): validated
+   * like any input, then queued for the player. Refusals go to `reply`; false when `via` is no
+   * longer the player's session (the seat must close: nothing it sends is taken).
    */
-  inputDirect(playerId: string, type: string, data: unknown, reply: (code: string, message: string) => void): void {
+  inputDirect(playerId: string, via: Connection, type: string, data: unknown, reply: (code: string, message: string) => void): boolean {
+    if (this.connections.get(playerId) !== via) {
+      reply("SESSION_REPLACED", "this seat's session has ended");
+      return false;
+    }
     const result = validateEvent(type, data);
-    if (!result.ok) return reply(result.code, result.message);
-    if (!this.world.enqueue(playerId, type, result.data)) reply("NOT_IN_TRADE", "you are not in the world");
+    if (!result.ok) reply(result.code, result.message);
+    else if (!this.world.enqueue(playerId, type, result.data)) reply("NOT_IN_TRADE", "you are not in the world");
+    return true;
   }
 
   /** One game tick, then delivery: outbox messages to their players, the `/ws` deltas. */

@@ -85,6 +85,108 @@ describe("TradeRoom (Colyseus)", function () {
     for (const c of [ann, ben]) await c.room.leave();
   });
 
+  /** Two players of whom `a` asked `b` to trade and `b` accepted: the trade id. */
+  async function startTrade(a: WorldTestClient, b: WorldTestClient, bId: string): Promise<string> {
+    a.send("tradeRequest", { targetPlayerId: bId });
+    const tradeId = String((await b.next("tradeIncoming")).tradeId);
+    b.send("tradeRequestRespond", { tradeId, accept: true });
+    await a.next("tradeStarted");
+    return tradeId;
+  }
+
+  const left = (r: Room) => new Promise<number>((resolve) => r.onLeave((code: number) => resolve(code)));
+
+  it("gives a seat only to the session that controls the character, and closes it when a newer login takes the character over", async () => {
+    const ann = await WorldTestClient.join(t.baseUrl, { name: "SeatAnn" });
+    const ben = await WorldTestClient.join(t.baseUrl, { name: "SeatBen" });
+    const annWelcome = await ann.next("welcome");
+    const benId = String((await ben.next("welcome")).playerId);
+    const annId = String(annWelcome.playerId);
+    const annToken = String(annWelcome.token);
+    const first = await startTrade(ann, ben, benId);
+    ann.sdk.auth.token = annToken;
+    const seat: Room = await ann.sdk.joinById(first);
+    const seatClosed = left(seat);
+    const oldSession = t.server.world.connectionOf(annId)!;
+
+    // A newer login with the same token takes the character over: the trade ends, and so does the seat.
+    const again = await WorldTestClient.join(t.baseUrl, { token: annToken });
+    await again.next("welcome");
+    assert.equal(await seatClosed, 4009);
+    assert.equal((await ben.next("tradeCancelled")).tradeId, first);
+
+    // The new session trades again; anything still arriving through the old session's seat is refused and changes nothing.
+    const second = await startTrade(again, ben, benId);
+    const replies: string[] = [];
+    assert.equal(t.server.world.inputDirect(annId, oldSession, "tradeCancel", { tradeId: second }, (code) => replies.push(code)), false);
+    assert.deepEqual(replies, ["SESSION_REPLACED"]);
+    const slot = ((await again.next("player:sync")).inventory as { slot: number }[])[0]!.slot;
+    again.send("tradeAddItem", { tradeId: second, inventorySlot: slot, quantity: 1 });
+    await ben.next("tradeUpdated");
+    assert.equal(t.server.world.world.trades.sessions.has(second), true, "the second trade is still open");
+    assert.equal(ben.events.some((e) => e.type === "tradeCancelled"), false);
+
+    // A seat of one trade does not speak for another.
+    again.sdk.auth.token = annToken;
+    const seat2: Room = await again.sdk.joinById(second);
+    const errors: { code: string }[] = [];
+    seat2.onMessage("error", (e: { code: string }) => errors.push(e));
+    seat2.send("tradeCancel", { tradeId: first });
+    await again.waitFor(() => (errors.length > 0 ? true : undefined), 5_000, "an error from the trade room");
+    assert.equal(errors[0]!.code, "INVALID_TRADE");
+    again.send("tradeCancel", { tradeId: second });
+    await ben.next("tradeCancelled");
+    for (const c of [again, ben]) await c.room.leave();
+  });
+
+  describe("an agent's seat", () => {
+    const api = async (method: string, p: string, token: string, body?: unknown): Promise<Record<string, any>> => { // eslint-disable-line @typescript-eslint/no-explicit-any
+      const res = await fetch(t.baseUrl + p, { method, headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+      assert.ok(res.ok, `${method} ${p}: ${res.status}`);
+      return (await res.json()) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+    };
+    async function ownerWithAgent(name: string): Promise<{ token: string; characterId: string; agentId: string; agentToken: string }> {
+      const { token } = await api("POST", "/api/auth/anonymous", "");
+      const characterId = String((await api("POST", "/api/v1/player", token, { name })).player.characterId);
+      const made = await api("POST", "/api/agent", token, { characterId, name: `${name} bot` });
+      return { token, characterId, agentId: String(made.agent.agentId), agentToken: String(made.token) };
+    }
+
+    it("is refused while its owner's session controls the character", async () => {
+      const owner = await ownerWithAgent("SeatOwner");
+      const ownerClient = await WorldTestClient.join(t.baseUrl, { token: owner.token, characterId: owner.characterId });
+      const ben = await WorldTestClient.join(t.baseUrl, { name: "SeatPartner" });
+      await ownerClient.next("welcome");
+      const benId = String((await ben.next("welcome")).playerId);
+      const tradeId = await startTrade(ownerClient, ben, benId);
+      const agent = new WorldTestClient(t.baseUrl, owner.agentToken);
+      await assert.rejects(agent.sdk.joinById(tradeId), /log in to the world with this token first/);
+      ownerClient.send("tradeCancel", { tradeId });
+      await ben.next("tradeCancelled");
+      for (const c of [ownerClient, ben]) await c.room.leave();
+    });
+
+    it("closes with the agent's deletion, and a message sent through it then changes nothing", async () => {
+      const owner = await ownerWithAgent("SeatAgentOwner");
+      const agent = await WorldTestClient.join(t.baseUrl, { token: owner.agentToken });
+      const ben = await WorldTestClient.join(t.baseUrl, { name: "SeatAgentPartner" });
+      await agent.next("welcome");
+      const slot = ((await agent.next("player:sync")).inventory as { slot: number }[])[0]!.slot;
+      const benId = String((await ben.next("welcome")).playerId);
+      const tradeId = await startTrade(agent, ben, benId);
+      const seat: Room = await agent.sdk.joinById(tradeId);
+      const seatClosed = left(seat);
+      const worldClosed = left(agent.room);
+      await api("DELETE", `/api/agent/${owner.agentId}`, owner.token);
+      seat.send("tradeAddItem", { tradeId, inventorySlot: slot, quantity: 1 });
+      assert.equal(await seatClosed, 4001);
+      assert.equal(await worldClosed, 4001);
+      assert.equal((await ben.next("tradeCancelled")).reason, "disconnected");
+      assert.equal(ben.events.some((e) => e.type === "tradeUpdated"), false, "the offer never changed");
+      await ben.room.leave();
+    });
+  });
+
   async function fetchRooms(): Promise<{ name: string; roomId: string }[]> {
     const { matchMaker } = await import("@colyseus/core");
     return (await matchMaker.query({})) as { name: string; roomId: string }[];
