@@ -14,6 +14,7 @@ import { OfferItemState, TradeState, type TradeSideState } from "../schema/Trade
 import { admit, InputLimiter } from "../src/sessions/inputLimiter.ts";
 import type { AuthAttempts } from "../src/auth/attemptLimiter.ts";
 import { asJoinError } from "./WorldRoom.ts";
+import { attributeFrames } from "./badFrames.ts";
 import { CLOSE_REPLACED } from "../src/sessions/WorldService.ts";
 
 export const TRADE_ROOM = "trade";
@@ -58,6 +59,7 @@ export class TradeRoom extends Room<{ state: TradeState; client: TradeClient }> 
   override onCreate(options: { tradeId: string; createKey?: unknown }): void {
     if (options?.createKey !== this.services.createKey) throw new ServerError(403, "rooms are created by the server");
     this.roomId = options.tradeId;
+    attributeFrames(this);
     this.state.tradeId = options.tradeId;
     this.onMessage("*", (client: TradeClient, type: string | number, message: unknown) => {
       const userData = client.userData;

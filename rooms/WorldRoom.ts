@@ -22,6 +22,7 @@ import type { EntityView } from "../src/game/world/entities.ts";
 import { Interest } from "../src/game/world/Interest.ts";
 import { TooManyAttempts, type AuthAttempts } from "../src/auth/attemptLimiter.ts";
 import { indexVisibleChanges } from "./visibleChanges.ts";
+import { attributeFrames } from "./badFrames.ts";
 
 /** The shared per-patch buffer grows past its default with a few hundred views; start large. */
 Encoder.BUFFER_SIZE = 512 * 1024;
@@ -171,6 +172,7 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
 
   override onCreate(options: { createKey?: unknown }): void {
     if (options?.createKey !== this.services.createKey) throw new ServerError(403, "rooms are created by the server");
+    attributeFrames(this);
     const { service } = this.services;
     // Each client's patch walks only the changed trees its view may see (see visibleChanges.ts).
     const encoder = (this as unknown as { _serializer: { encoder?: Encoder } })._serializer.encoder;

@@ -9,6 +9,7 @@ import { matchMaker, Server as ColyseusServer } from "@colyseus/core";
 import { WebSocketTransport } from "@colyseus/ws-transport";
 import { WORLD_ROOM, worldRoomClass } from "../rooms/WorldRoom.ts";
 import { TRADE_ROOM, tradeRoomClass, type TradeRoom } from "../rooms/TradeRoom.ts";
+import { colyseusLogger } from "../rooms/badFrames.ts";
 import { safeEqual } from "./auth/middleware.ts";
 import { Authenticator } from "./auth/Authenticator.ts";
 import { TokenService } from "./auth/tokens.ts";
@@ -167,7 +168,8 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
       transport,
       gracefullyShutdown: false,
       greet: false,
-      logger: logger.child({ component: "colyseus" }),
+      // Bad frames from clients are logged once per connection per minute (rooms/badFrames.ts).
+      logger: colyseusLogger(logger.child({ component: "colyseus" })),
     });
     // Clients join rooms; only the server creates them (with this key, which never leaves the process).
     const createKey = randomUUID();

@@ -20,13 +20,20 @@ export interface TestServer {
  * Starts a server on a fresh world directory, or on `reuseWorld` (a restart: that directory is
  * then left in place at close).
  */
-export async function startTestServer(env: Record<string, string> = {}, content: WorldContent = "bundled", reuseWorld?: string): Promise<TestServer> {
+export async function startTestServer(
+  env: Record<string, string> = {},
+  content: WorldContent = "bundled",
+  reuseWorld?: string,
+  /** Receives every log record at `info` and above (parsed), instead of the default silent logger. */
+  onLog?: (record: Record<string, unknown>) => void,
+): Promise<TestServer> {
   const worldDir = reuseWorld ?? makeWorldDir(content);
   const ownsWorld = reuseWorld === undefined;
   const config = loadConfig({ NODE_ENV: "test", PORT: "0", HOST: "127.0.0.1", WORLD: worldDir, ...env });
   let server: GameServer;
   try {
-    server = await startServer(config, pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" }));
+    const logger = onLog !== undefined ? pino({ level: "info" }, { write: (line: string) => onLog(JSON.parse(line) as Record<string, unknown>) }) : pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" });
+    server = await startServer(config, logger);
   } catch (err) {
     if (ownsWorld) fs.rmSync(worldDir, { recursive: true, force: true });
     throw err;
