@@ -109,7 +109,7 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
       handlers: inputHandlers({ checkAdminCode: (code) => safeEqual(code, secrets.adminCode), storeStock: new StoreStock() }),
       systems: GAMEPLAY,
     });
-    const service = new WorldService({ world, db, content, saver, logger: logger.child({ component: "world" }) });
+    const service = new WorldService({ world, db, content, saver, logger: logger.child({ component: "world" }), tickMs: config.tickMs });
     const wsDeltas = (deltas = new WsDeltas({ logger: logger.child({ component: "ws-deltas" }), worker: config.wsDeltasWorker }));
     service.deltas = wsDeltas;
     const committer = new TradeCommitter({ db, world, saver, logger: logger.child({ component: "trades" }) });

@@ -15,7 +15,8 @@
 import { CLOSE_NOT_AUTHENTICATED } from "../ws/WsGateway.ts";
 import { validateEvent } from "../game/events.ts";
 import type { Player } from "../game/world/Player.ts";
-import { snapshot, type Fault, type World } from "../game/world/World.ts";
+import { snapshot, TICK_MS, type Fault, type World } from "../game/world/World.ts";
+import type { ServerEvent } from "../game/serverEvents.ts";
 import type { Principal } from "../auth/tokens.ts";
 import type { z } from "zod";
 import type { Database } from "../db/orm.ts";
@@ -89,8 +90,12 @@ export class WorldService {
   /** Per kind of fault: when it was last logged and how many were not logged since. */
   private readonly faultLog = new Map<string, { at: number; suppressed: number }>();
 
-  constructor(deps: { world: World; db: Database; content: ContentRegistry; saver: Saver; logger: Logger }) {
+  /** The tick's length (ms), told to clients in `welcome`. */
+  readonly tickMs: number;
+
+  constructor(deps: { world: World; db: Database; content: ContentRegistry; saver: Saver; logger: Logger; tickMs?: number }) {
     this.world = deps.world;
+    this.tickMs = deps.tickMs ?? TICK_MS;
     this.db = deps.db;
     this.content = deps.content;
     this.saver = deps.saver;
@@ -288,7 +293,7 @@ export class WorldService {
   }
 
   /** The welcome message of PROTOCOL.md. */
-  welcome(player: Player, principal: Principal, issuedToken: string | undefined): object {
+  welcome(player: Player, principal: Principal, issuedToken: string | undefined): ServerEvent<"welcome"> {
     return {
       playerId: player.id,
       characterId: player.id,
@@ -297,6 +302,7 @@ export class WorldService {
       anonymous: principal.anonymous,
       ...(issuedToken !== undefined ? { token: issuedToken } : {}),
       tick: this.world.tick,
+      tickMs: this.tickMs,
     };
   }
 

@@ -1,5 +1,9 @@
-/** A Colyseus SDK client joined to the world room, queuing the messages it receives. */
+/**
+ * A Colyseus SDK client joined to the world room, queuing the messages it receives. Every message
+ * is checked against the server events table: one that does not fit throws (the running test fails).
+ */
 import { Client, type Room } from "@colyseus/sdk";
+import { checkServerEvent } from "../../src/game/serverEvents.ts";
 
 export class WorldTestClient {
   readonly sdk: Client;
@@ -24,6 +28,8 @@ export class WorldTestClient {
   attach(room: Room): void {
     this.room = room;
     room.onMessage("*", (type: string | number, data: unknown) => {
+      const problem = checkServerEvent(String(type), data);
+      if (problem !== undefined) throw new Error(`the server sent a message that does not fit serverEvents.ts: ${problem}`);
       this.events.push({ type: String(type), data: data as Record<string, unknown> });
       for (const w of this.waiters.splice(0)) w();
     });

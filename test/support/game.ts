@@ -1,6 +1,7 @@
 /**
  * A gameplay world for tests: the bundled content, the real gameplay phases, a seeded random
- * source and a clock the test controls. Commands go through the same validation as clients'.
+ * source and a clock the test controls. Commands go through the same validation as clients', and
+ * every message the world sends is checked against the server events table.
  */
 import assert from "node:assert/strict";
 import { inputHandlers, validateEvent } from "../../src/game/events.ts";
@@ -8,6 +9,7 @@ import { StoreStock } from "../../src/game/store.ts";
 import { GAMEPLAY } from "../../src/game/systems.ts";
 import type { ItemStack, Player, PlayerData } from "../../src/game/world/Player.ts";
 import { seededRandom, TICK_MS, World, type OutboundMessage } from "../../src/game/world/World.ts";
+import { checkServerEvent } from "../../src/game/serverEvents.ts";
 import { bundledContent } from "./content.ts";
 import { playerData } from "./players.ts";
 
@@ -57,7 +59,11 @@ export async function gameWorld(seed = 42): Promise<GameHarness> {
       for (let i = 0; i < n; i++) {
         clock.now += TICK_MS;
         world.step();
-        sent.push(...world.drainOutbox());
+        for (const m of world.drainOutbox()) {
+          const problem = checkServerEvent(m.type, m.data);
+          assert.equal(problem, undefined, `the world sent an event that does not fit serverEvents.ts: ${problem}`);
+          sent.push(m);
+        }
       }
     },
     errors: (player) => sent.filter((m) => m.to === player.id && m.type === "error").map((m) => m.data as { code: string; message: string }),

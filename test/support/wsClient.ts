@@ -1,5 +1,9 @@
-/** A raw `/ws` test client that queues every event and close it receives. */
+/**
+ * A raw `/ws` test client that queues every event and close it receives. Every event is checked
+ * against the server events table: one that does not fit throws (the running test fails).
+ */
 import WebSocket, { type ClientOptions } from "ws";
+import { checkServerEvent } from "../../src/game/serverEvents.ts";
 
 export interface WsEvent {
   type: string;
@@ -15,7 +19,10 @@ export class WsTestClient {
   private constructor(socket: WebSocket) {
     this.socket = socket;
     socket.on("message", (raw) => {
-      this.events.push(JSON.parse(raw.toString()) as WsEvent);
+      const event = JSON.parse(raw.toString()) as WsEvent;
+      const problem = checkServerEvent(event.type, event.data);
+      if (problem !== undefined) throw new Error(`the server sent an event that does not fit serverEvents.ts: ${problem}`);
+      this.events.push(event);
       this.wake();
     });
     socket.on("close", (code, reason) => {

@@ -14,6 +14,7 @@ import { randomUUID } from "node:crypto";
 import { chebyshev } from "../map/CollisionMap.ts";
 import type { ContentRegistry } from "../../manifests/registry.ts";
 import type { ItemStack, Player } from "../world/Player.ts";
+import type { ServerEvent, ServerEventName } from "../serverEvents.ts";
 import { computeSwap, TradeError, TradeSession, type SwapResult } from "./TradeSession.ts";
 
 export const TRADE_RANGE = 2;
@@ -46,7 +47,7 @@ export interface TradeWorld {
   readonly content: ContentRegistry;
   readonly players: ReadonlyMap<string, Player>;
   readonly tick: number;
-  send(to: string, type: string, data: object): void;
+  send<K extends ServerEventName>(to: string, type: K, data: ServerEvent<K>): void;
 }
 
 export class Trades {

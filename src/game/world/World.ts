@@ -23,6 +23,7 @@ import type { EntityView, GroundItem, NpcInstance, ResourceInstance, StationInst
 import { spawnNpcs, spawnResources, spawnStations } from "./spawn.ts";
 import { CELL, cellKey, forEachInCells, indexInCell, unindexFromCell } from "./cells.ts";
 import { Trades } from "../trade/Trades.ts";
+import type { ServerEvent, ServerEventName } from "../serverEvents.ts";
 
 /** Anything in the world a client can see. */
 export type Entity = Player | NpcInstance | GroundItem | ResourceInstance | WorldObject;
@@ -249,7 +250,8 @@ export class World {
 
   // ---- output ----------------------------------------------------------------------------
 
-  send(to: string, type: string, data: object): void {
+  /** Queues a server event (serverEvents.ts: only its names, with their payloads) for a player. */
+  send<K extends ServerEventName>(to: string, type: K, data: ServerEvent<K>): void {
     this.outbox.push({ to, type, data });
   }
 
@@ -632,7 +634,7 @@ export function snapshot(player: Player): PlayerData {
 }
 
 /** PROTOCOL.md `player:sync`: the full private state of a player. */
-export function playerSync(player: Player): object {
+export function playerSync(player: Player): ServerEvent<"player:sync"> {
   const d = player.data;
   const skills: Record<string, { level: number; xp: number }> = {};
   for (const s of SKILLS) skills[s] = { level: d.skills[s].level, xp: d.skills[s].xp };

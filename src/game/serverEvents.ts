@@ -1,0 +1,143 @@
+/**
+ * The one table of server events: everything the server sends a client, on either transport, by
+ * name with its payload schema (zod), beside the table of client events (events.ts). The World's
+ * `send` takes only these names and payloads (checked by the compiler); the test clients of both
+ * transports check every event they receive against the schemas, so a payload that drifts fails
+ * the tests; the README's list is printed from it (`npm run docs:events`). The browser client and
+ * the agent runtime import the types and schemas from here.
+ *
+ * Schemas are strict: a field the table does not name is a mismatch too.
+ */
+import { z } from "zod";
+
+const id = z.string().min(1);
+const int = z.int();
+const stack = z.strictObject({ itemId: id, quantity: z.int().min(1) });
+const tile = z.strictObject({ x: int, z: int });
+const position = z.strictObject({ x: z.number(), y: z.number(), z: z.number() });
+const offer = z.strictObject({
+  items: z.array(z.strictObject({ tradeSlot: int, inventorySlot: int, itemId: id, quantity: z.int().min(1) })),
+  accepted: z.boolean(),
+});
+const offers = { tradeId: id, myOffer: offer, theirOffer: offer };
+
+export const CANCEL_REASONS = ["declined", "cancelled", "disconnected", "moved_away", "timeout", "died", "server_error"] as const;
+
+/** What `world:update` carries of an entity: all of it when it enters the view or changes, else its new position. */
+const entity = z.union([
+  z.strictObject({ id, kind: z.literal("player"), x: int, z: int, name: z.string(), health: int, maxHealth: int, combatLevel: int, running: z.boolean() }),
+  z.strictObject({ id, kind: z.literal("npc"), x: int, z: int, npcId: id, name: z.string(), health: int, maxHealth: int, level: int, dead: z.boolean() }),
+  z.strictObject({ id, kind: z.literal("item"), x: int, z: int, itemId: id, quantity: z.int().min(1) }),
+  z.strictObject({ id, kind: z.literal("resource"), x: int, z: int, resourceId: id, depleted: z.boolean() }),
+  z.strictObject({ id, kind: z.literal("object"), x: int, z: int, type: z.string() }),
+  z.strictObject({ id, kind: z.enum(["player", "npc", "item", "resource", "object"]), x: int, z: int }),
+]);
+
+const goal = z.strictObject({
+  id,
+  type: z.string(),
+  description: z.string(),
+  target: z.string().optional(),
+  progress: z.number().min(0).max(100),
+  startedAt: z.string(),
+  lockedBy: z.enum(["manual", "autonomous"]),
+});
+
+/** Each server event: what it is for, and its payload. */
+export const SERVER_EVENTS = {
+  welcome: {
+    doc: "after a login, on either transport: who you are, the tick number and its length (ms) for interpolating movement",
+    schema: z.strictObject({ playerId: id, characterId: id, accountId: id, name: z.string(), anonymous: z.boolean(), token: z.string().optional(), tick: int, tickMs: z.int().min(1) }),
+  },
+  "player:sync": {
+    doc: "the whole private state of your player: on join and whenever it changes (at most once a tick)",
+    schema: z.strictObject({
+      id,
+      name: z.string(),
+      position,
+      health: int,
+      maxHealth: int,
+      combatLevel: int,
+      coins: z.int().min(0),
+      skills: z.record(z.string(), z.strictObject({ level: int, xp: z.number() })),
+      inventory: z.array(z.strictObject({ slot: int, itemId: id, quantity: z.int().min(1) })),
+      equipment: z.record(z.string(), stack),
+      bank: z.array(stack),
+      inTrade: z.boolean(),
+    }),
+  },
+  "world:update": {
+    doc: "`/ws` only, each tick something in view changed: entities (merge by id) and ids that left the view",
+    schema: z.strictObject({ tick: int, entities: z.array(entity), removed: z.array(id) }),
+  },
+  "chat:message": {
+    doc: "a player's message to everyone within 16 tiles (`local`), or the server's to you (`system`)",
+    schema: z.strictObject({ id, fromId: id, fromName: z.string(), message: z.string(), timestamp: z.number(), channel: z.enum(["local", "system"]) }),
+  },
+  "combat:hit": {
+    doc: "a hit, to everyone in view of its target",
+    schema: z.strictObject({ attackerId: id, targetId: id, damage: z.int().min(0), targetHealth: int, targetMaxHealth: int }),
+  },
+  "skill:xp": {
+    doc: "experience gained in a skill",
+    schema: z.strictObject({ skill: z.string(), xp: z.number(), gained: z.number(), level: int, levelUp: z.boolean() }),
+  },
+  "interface:open": {
+    doc: "a banker's bank or a keeper's store, after talking to them",
+    schema: z.discriminatedUnion("type", [
+      z.strictObject({ type: z.literal("bank"), npcId: id, bank: z.array(stack) }),
+      z.strictObject({ type: z.literal("store"), npcId: id, storeId: id, name: z.string(), items: z.array(z.strictObject({ itemId: id, price: z.int().min(0) })) }),
+    ]),
+  },
+  "player:death": {
+    doc: "you died (where, by whom) and where you respawned",
+    schema: z.strictObject({ killedBy: z.string().nullable(), position: tile, respawn: position }),
+  },
+  error: {
+    doc: "a refusal or a failure: `code`, a message, and the event it answers",
+    schema: z.strictObject({ code: z.string().min(1), message: z.string(), event: z.string().optional() }),
+  },
+  tradeIncoming: { doc: "someone asks you to trade", schema: z.strictObject({ tradeId: id, fromPlayerId: id, fromPlayerName: z.string() }) },
+  tradeStarted: { doc: "a trade opened, to both players", schema: z.strictObject({ tradeId: id, partnerId: id, partnerName: z.string() }) },
+  tradeUpdated: { doc: "the offer screen changed: both offers from your side", schema: z.strictObject(offers) },
+  tradeConfirmScreen: {
+    doc: "both accepted the offers: the confirmation screen, with the offers' values",
+    schema: z.strictObject({ ...offers, values: z.strictObject({ myOfferValue: int, theirOfferValue: int, net: int }) }),
+  },
+  tradeCompleted: { doc: "the swap is stored: what you received", schema: z.strictObject({ tradeId: id, receivedItems: z.array(stack) }) },
+  tradeCancelled: { doc: "the trade (or request) ended without a swap, and why", schema: z.strictObject({ tradeId: id, reason: z.enum(CANCEL_REASONS) }) },
+  tradeError: { doc: "a trade command was refused", schema: z.strictObject({ tradeId: id.optional(), code: z.string().min(1), message: z.string() }) },
+  "agent:goal": { doc: "an agent's goal changed (agents' connections)", schema: z.strictObject({ agentId: id, goal: goal.nullable(), goalsPaused: z.boolean() }) },
+  "agent:message": { doc: "a message from the agent's owner (agents' connections)", schema: z.strictObject({ id, agentId: id, from: z.enum(["agent", "owner"]), message: z.string(), timestamp: z.number() }) },
+} as const;
+
+export type ServerEventName = keyof typeof SERVER_EVENTS;
+/** The payload of a server event. */
+export type ServerEvent<K extends ServerEventName> = z.infer<(typeof SERVER_EVENTS)[K]["schema"]>;
+
+/** Checks a received event against the table: undefined when it fits, else what is wrong. */
+export function checkServerEvent(type: string, data: unknown): string | undefined {
+  const def = (SERVER_EVENTS as Record<string, { schema: z.ZodType }>)[type];
+  if (def === undefined) return `"${type}" is not a server event`;
+  const r = def.schema.safeParse(data);
+  if (r.success) return undefined;
+  const issue = r.error.issues[0]!;
+  return `${type} ${issue.path.join(".") || "data"}: ${issue.message}`;
+}
+
+/** The fields of a payload schema, `?` marking optional ones (variants of a union joined by "or"). */
+function fields(schema: z.ZodType): string {
+  if (schema instanceof z.ZodObject) {
+    return Object.entries(schema.shape as Record<string, z.ZodType>)
+      .map(([k, v]) => (v.safeParse(undefined).success ? `${k}?` : k))
+      .join(", ");
+  }
+  if (schema instanceof z.ZodUnion) return (schema.options as z.ZodType[]).map((o) => `{${fields(o)}}`).join(" or ");
+  return "";
+}
+
+/** The README's list of server events, from the table (`npm run docs:events`). */
+export function serverEventsMarkdown(): string {
+  const rows = Object.entries(SERVER_EVENTS).map(([name, def]) => `| \`${name}\` | ${fields(def.schema)} | ${def.doc} |`);
+  return ["| event | fields | when |", "|---|---|---|", ...rows].join("\n");
+}
