@@ -6,7 +6,7 @@
  * Interest management: each client's StateView holds the players within 16 tiles of its own;
  * its own player is added with the owner tag, so private fields reach the owner only.
  */
-import { CloseCode, getMessageBytes, Protocol, Room, ServerError, type AuthContext, type Client } from "@colyseus/core";
+import { CloseCode, getMessageBytes, logger as colyseusLog, Protocol, Room, ServerError, type AuthContext, type Client } from "@colyseus/core";
 import { Encoder, StateView, type ChangeTree } from "@colyseus/schema";
 import type { Authenticator } from "../src/auth/Authenticator.ts";
 import { AuthUnavailable, TokenError, type Principal } from "../src/auth/tokens.ts";
@@ -134,7 +134,10 @@ async function authenticate(services: WorldRoomServices, token: string | undefin
   });
 }
 
-/** Runs a join's authentication: a bad token is a 401, too many attempts a 429, keys unavailable a 503 (what the SDK rejects the join with). */
+/**
+ * Runs a join's authentication: a bad token is a 401, too many attempts a 429, keys unavailable a
+ * 503 (what the SDK rejects the join with); anything else is {@link internalJoinError}.
+ */
 export async function asJoinError<T>(fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
@@ -142,8 +145,18 @@ export async function asJoinError<T>(fn: () => Promise<T>): Promise<T> {
     if (err instanceof TokenError) throw new ServerError(401, err.message);
     if (err instanceof TooManyAttempts) throw new ServerError(429, err.message);
     if (err instanceof AuthUnavailable) throw new ServerError(503, err.message);
-    throw err;
+    throw internalJoinError(err, "authentication");
   }
+}
+
+/**
+ * A join that failed on the server (a database error, a bug): logged here, and the client gets
+ * 500 "internal error", never the error's own text (Colyseus sends a join error's message as is).
+ */
+export function internalJoinError(err: unknown, stage: string): ServerError {
+  if (err instanceof ServerError) return err;
+  colyseusLog.error({ err, stage }, "a join failed on the server");
+  return new ServerError(500, "internal error");
 }
 
 /** The room class bound to one server's services (static onAuth is called unbound). */
@@ -236,9 +249,10 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
     try {
       player = await service.attach(auth.principal, { characterId, name }, conn);
     } catch (err) {
+      // Known refusals have their own status and message; anything else is internal (see the end).
       if (err instanceof PlayerLoadError) throw new ServerError(err.code === "FORBIDDEN" ? 403 : err.code === "NOT_FOUND" ? 404 : 400, err.message);
       if ((err as { code?: string }).code === "FORBIDDEN") throw new ServerError(403, (err as Error).message);
-      throw err;
+      throw internalJoinError(err, "load");
     }
     client.userData = { playerId: player.id, conn };
     const view = new WorldView();

@@ -11,7 +11,7 @@ import type { DatabaseProbe } from "../db/probe.ts";
 import type { Logger } from "../logger.ts";
 import type { OriginCheck } from "./cors.ts";
 import { corsMiddleware } from "./cors.ts";
-import { errorHandler, HttpError, notFoundHandler } from "./errors.ts";
+import { errorHandler, HttpError, notFoundHandler, rejectMalformedPath } from "./errors.ts";
 import { clientBuildRoutes } from "./clientBuild.ts";
 import { openApiDocument } from "./openapi.ts";
 import { createRateLimiters } from "./rateLimit.ts";
@@ -46,6 +46,7 @@ export function createApp(deps: AppDeps): Application {
   app.set("trust proxy", config.trustProxy);
 
   app.use(corsMiddleware(deps.isAllowedOrigin));
+  app.use(rejectMalformedPath);
   app.use(express.json({ limit: JSON_BODY_LIMIT }));
 
   const limits = createRateLimiters(config.rateLimitDisabled);
@@ -80,7 +81,7 @@ export function createApp(deps: AppDeps): Application {
   }
 
   app.use(notFoundHandler);
-  app.use(errorHandler(logger, config.isProduction));
+  app.use(errorHandler(logger));
   return app;
 }
 

@@ -2,7 +2,7 @@
  * One error body for every REST failure (PROTOCOL.md "REST"):
  * `{"success": false, "error": {"code": "...", "message": "..."}}`, with the status of the spec's
  * error table. Handlers throw an {@link HttpError}; anything else becomes a 500 whose details
- * stay in the log (and, outside production, in the message).
+ * stay in the log.
  */
 import type { ErrorRequestHandler, RequestHandler, Response } from "express";
 import type { Logger } from "../logger.ts";
@@ -43,13 +43,33 @@ export function sendError(res: Response, status: number, code: string, message: 
   res.status(status).json({ success: false, error: { code, message } });
 }
 
+/**
+ * A path whose decoded form holds a control character (NUL, a newline, …) is malformed: no id,
+ * name or file has one, and a NUL in a lookup made PostgreSQL fail (a 500). Checked once for every
+ * route, ahead of them; a percent-encoding that does not decode is malformed too.
+ */
+export const rejectMalformedPath: RequestHandler = (req, res, next) => {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(req.path);
+  } catch {
+    decoded = "\0";
+  }
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f]/.test(decoded)) {
+    sendError(res, 400, "BAD_REQUEST", "malformed path");
+    return;
+  }
+  next();
+};
+
 /** Unknown route: 404 in the common shape. */
 export const notFoundHandler: RequestHandler = (req, res) => {
   sendError(res, 404, "NOT_FOUND", `no route for ${req.method} ${req.path}`);
 };
 
 /** Last middleware: maps thrown errors to the common shape; never leaks a stack in production. */
-export function errorHandler(logger: Logger, isProduction: boolean): ErrorRequestHandler {
+export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (err: unknown, req, res, next) => {
     if (res.headersSent) {
       next(err);
@@ -67,8 +87,9 @@ export function errorHandler(logger: Logger, isProduction: boolean): ErrorReques
       sendError(res, e.status, code, message);
       return;
     }
+    // The details stay in the log, in every mode: a database's or a library's error text tells a
+    // client about the server's insides.
     logger.error({ err, method: req.method, path: req.path }, "unhandled error in HTTP handler");
-    const message = isProduction ? "internal server error" : `internal server error: ${(err as Error)?.message ?? String(err)}`;
-    sendError(res, 500, "INTERNAL_ERROR", message);
+    sendError(res, 500, "INTERNAL_ERROR", "internal server error");
   };
 }

@@ -11,6 +11,8 @@ import { createOriginCheck } from "../../src/http/cors.ts";
 import { BadRequestError } from "../../src/http/errors.ts";
 import { DatabaseProbe } from "../../src/db/probe.ts";
 import { buildRegistry } from "../../src/manifests/registry.ts";
+import { ROUTES } from "../../src/http/openapi.ts";
+import { forEachDialect } from "../support/dialects.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 
 /** The Express app alone, over real HTTP, with routes that fail on purpose. */
@@ -103,16 +105,16 @@ describe("HTTP errors", () => {
       }
     });
 
-    it("say what broke outside production, still without a stack", async () => {
-      const app = await appWithFailingRoutes({ NODE_ENV: "development" });
-      try {
-        const res = await fetch(`${app.url}/api/boom`);
-        assert.equal(res.status, 500);
-        const body = await res.json();
-        assert.match(body.error.message, /secret internals/);
-        assert.doesNotMatch(JSON.stringify(body), /\.ts:\d+/);
-      } finally {
-        await app.close();
+    it("are as generic outside production (the details are in the log only)", async () => {
+      for (const NODE_ENV of ["development", "test"]) {
+        const app = await appWithFailingRoutes({ NODE_ENV });
+        try {
+          const res = await fetch(`${app.url}/api/boom`);
+          assert.equal(res.status, 500);
+          assert.deepEqual(await res.json(), { success: false, error: { code: "INTERNAL_ERROR", message: "internal server error" } }, NODE_ENV);
+        } finally {
+          await app.close();
+        }
       }
     });
 
@@ -129,4 +131,36 @@ describe("HTTP errors", () => {
       }
     });
   });
+});
+
+forEachDialect("HTTP errors: malformed path parameters", (db) => {
+  let t: TestServer;
+  let token: string;
+  before(async () => {
+    t = await startTestServer({ DATABASE_URL: db.url, DISABLE_RATE_LIMIT: "true" });
+    token = String(((await (await fetch(`${t.baseUrl}/api/auth/anonymous`, { method: "POST" })).json()) as { token: string }).token);
+  });
+  after(() => t.close());
+
+  // Every route of the document with a path parameter, e.g. /api/characters/{characterId}/skills.
+  const withParams = Object.entries(ROUTES)
+    .filter(([p]) => p.includes("{"))
+    .flatMap(([p, ops]) => Object.keys(ops).map((m) => [m.toUpperCase(), p] as const));
+
+  it("covers every route with a path parameter", () => assert.ok(withParams.length >= 12, String(withParams.length)));
+
+  for (const [method, p] of withParams) {
+    it(`${method} ${p}: a NUL, a control character or a broken escape in the parameter is a 400, never a 500`, async () => {
+      for (const bad of ["%00", "a%00b", "%0A", "%E0%A4%A"]) {
+        const res = await fetch(t.baseUrl + p.replace(/\{(\w+)\}/g, bad), {
+          method,
+          headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+          body: method === "GET" || method === "DELETE" ? undefined : "{}",
+        });
+        const body = (await res.json()) as { success: boolean; error: { code: string; message: string } };
+        assert.equal(res.status, 400, `${bad}: ${JSON.stringify(body)}`);
+        assert.deepEqual(body, { success: false, error: { code: "BAD_REQUEST", message: "malformed path" } });
+      }
+    });
+  }
 });
