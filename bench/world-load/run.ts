@@ -259,36 +259,29 @@ async function runOne(n: number): Promise<RunResult> {
     // kind's measurements; see bench/README.md.
     const inboxes: FromBots[][] = [];
     let botsExited = false;
-    for (let i = 0; i < botProcesses; i++) {
-      const kind = botProcesses === 1 ? undefined : i % 2 === 0 ? "colyseus" : "ws";
-      const share = { of: Math.max(1, botProcesses / 2), index: Math.floor(i / 2) };
-      const input: BotsInput = { port, tokens, rampPerSecond: rampPerSecond / botProcesses, quickStart: seconds < 10, seed: seedValue + i, kind, share };
-      const inputFile = path.join(dir, `bots-input-${i}.json`);
+    /** Forks a client process (bots.ts or flood.ts) with its input file; its messages go to a new inbox. */
+    const forkClients = (script: string, name: string, input: BotsInput | FloodInput, progress: string): void => {
+      const inputFile = path.join(dir, `${name}.json`);
       fs.writeFileSync(inputFile, JSON.stringify(input));
       const botsFd = fs.openSync(botsLog, "a");
-      const proc = fork(BOTS, [inputFile], { execPath: process.execPath, stdio: ["ignore", botsFd, botsFd, "ipc"] });
+      const proc = fork(script, [inputFile], { execPath: process.execPath, stdio: ["ignore", botsFd, botsFd, "ipc"] });
       fs.closeSync(botsFd);
       bots.push(proc);
       const inbox: FromBots[] = [];
       inboxes.push(inbox);
       proc.on("message", (m: FromBots) => {
-        if (m.type === "progress") log(`N=${n}: ${kind ?? "all"}: ${m.connected}/${m.total} connected, ${m.failed} failed`);
+        if (m.type === "progress") log(`N=${n}: ${progress}: ${m.connected}/${m.total} connected, ${m.failed} failed`);
         else inbox.push(m);
       });
       proc.once("exit", () => (botsExited = true));
+    };
+    for (let i = 0; i < botProcesses; i++) {
+      const kind = botProcesses === 1 ? undefined : i % 2 === 0 ? "colyseus" : "ws";
+      const share = { of: Math.max(1, botProcesses / 2), index: Math.floor(i / 2) };
+      forkClients(BOTS, `bots-input-${i}`, { port, tokens, rampPerSecond: rampPerSecond / botProcesses, quickStart: seconds < 10, seed: seedValue + i, kind, share }, kind ?? "all");
     }
     if (attackers > 0) {
-      const input: FloodInput = { port, tokens: allTokens.slice(n), rampPerSecond, messagesPerSecond: attackRate, seed: seedValue + 1000 };
-      const inputFile = path.join(dir, "flood-input.json");
-      fs.writeFileSync(inputFile, JSON.stringify(input));
-      const botsFd = fs.openSync(botsLog, "a");
-      const proc = fork(FLOOD, [inputFile], { execPath: process.execPath, stdio: ["ignore", botsFd, botsFd, "ipc"] });
-      fs.closeSync(botsFd);
-      bots.push(proc);
-      const inbox: FromBots[] = [];
-      inboxes.push(inbox);
-      proc.on("message", (m: FromBots) => inbox.push(m));
-      proc.once("exit", () => (botsExited = true));
+      forkClients(FLOOD, "flood-input", { port, tokens: allTokens.slice(n), rampPerSecond, messagesPerSecond: attackRate, seed: seedValue + 1000 }, "attackers");
     }
     const nextOf = async (inbox: FromBots[], type: FromBots["type"], timeoutMs: number): Promise<FromBots> => {
       const deadline = Date.now() + timeoutMs;
