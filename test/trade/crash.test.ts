@@ -8,11 +8,20 @@ import { openDatabase } from "../../src/db/orm.ts";
 import { forEachDialect } from "../support/dialects.ts";
 import { spawnServer, type Running } from "../support/process.ts";
 import { makeWorldDir } from "../support/world.ts";
+import { until } from "../support/until.ts";
 import { WsTestClient } from "../support/wsClient.ts";
 
 /** Delays between the last accepts and the SIGKILL: before, during and after the commit. */
 const KILL_AFTER_MS = [0, 3, 8, 15, 25, 40, 70, 120, 250, 500];
 const PAIRS = 10;
+/**
+ * One more cycle kills inside a commit by construction: the server holds the HOLD_AT-th trade's
+ * transaction open just before its audit row (test/support/holdTradeCommit.ts), and the kill
+ * comes once that hold is announced and an earlier trade has been reported completed.
+ */
+const HOLD_AT = 5;
+const HOOK = path.join(import.meta.dirname, "..", "support", "holdTradeCommit.ts");
+const CYCLES: ({ killAfterMs: number } | { hold: number })[] = [...KILL_AFTER_MS.map((killAfterMs) => ({ killAfterMs })), { hold: HOLD_AT }];
 
 type Bag = Record<string, number>;
 const bagOf = (rows: { itemId: string; quantity: number }[]): Bag => {
@@ -28,7 +37,7 @@ const move = (bag: Bag, itemId: string, q: number): Bag => {
 const same = (a: Bag, b: Bag) => JSON.stringify(Object.entries(a).sort()) === JSON.stringify(Object.entries(b).sort());
 
 forEachDialect("trades survive SIGKILL", (ctx) => {
-  it(`keeps every pair wholly before or wholly after its trade across ${KILL_AFTER_MS.length * PAIRS} trades`, async function () {
+  it(`keeps every pair wholly before or wholly after its trade across ${CYCLES.length * PAIRS} trades, one kill inside an open commit`, async function () {
     this.timeout(240_000);
     const world = makeWorldDir();
     const dbUrl = ctx.dialect === "sqlite" ? `sqlite:${path.join(world, "crash.sqlite")}` : ctx.url;
@@ -36,8 +45,10 @@ forEachDialect("trades survive SIGKILL", (ctx) => {
     const outcomes = { before: 0, after: 0 };
     let server: Running | undefined;
     try {
-      for (let cycle = 0; cycle < KILL_AFTER_MS.length; cycle++) {
-        server = await spawnServer(env);
+      for (let cycle = 0; cycle < CYCLES.length; cycle++) {
+        const plan = CYCLES[cycle]!;
+        const when = "hold" in plan ? `inside the commit of trade #${plan.hold}` : `after ${plan.killAfterMs} ms`;
+        server = "hold" in plan ? await spawnServer({ ...env, TEST_HOLD_TRADE_AUDIT: String(plan.hold) }, undefined, undefined, ["--import", HOOK]) : await spawnServer(env);
         const url = `ws://127.0.0.1:${server.port}/ws`;
         const clients = await Promise.all(Array.from({ length: PAIRS * 2 }, (_, i) => WsTestClient.connect(`${url}?name=Crash${cycle}x${i}`)));
         const ids = await Promise.all(clients.map(async (c) => String((await c.next("welcome")).characterId)));
@@ -62,7 +73,17 @@ forEachDialect("trades survive SIGKILL", (ctx) => {
           }),
         );
         for (const t of trades) for (const s of t.sockets) s.send("tradeAccept", { tradeId: t.tradeId });
-        await new Promise((r) => setTimeout(r, KILL_AFTER_MS[cycle]));
+        let held: string | undefined;
+        let completed: string | undefined;
+        if ("hold" in plan) {
+          const running = server;
+          held = await until(() => /test-hook: holding trade (\S+) inside its transaction/.exec(running.stdout())?.[1], "the hook to hold a commit open", 30_000).catch((err: Error) => {
+            throw new Error(`${err.message}; the server's last log lines:\n${running.stdout().split("\n").slice(-8).join("\n")}`);
+          });
+          completed = String((await Promise.any(clients.map((c) => c.next("tradeCompleted", 30_000)))).tradeId);
+        } else {
+          await new Promise((r) => setTimeout(r, plan.killAfterMs));
+        }
         server.child.kill("SIGKILL");
         await server.exited;
         for (const c of clients) c.close();
@@ -81,19 +102,23 @@ forEachDialect("trades survive SIGKILL", (ctx) => {
             const audited = (await db.em().count(TradeAudit, { tradeId: t.tradeId })) === 1;
             const wasBefore = same(storedA, beforeA) && same(storedB, beforeB);
             const wasAfter = same(storedA, afterA) && same(storedB, afterB);
-            assert.ok(wasBefore || wasAfter, `trade ${t.tradeId} (kill after ${KILL_AFTER_MS[cycle]} ms) is half done: ${JSON.stringify({ storedA, storedB, beforeA, beforeB })}`);
+            assert.ok(wasBefore || wasAfter, `trade ${t.tradeId} (kill ${when}) is half done: ${JSON.stringify({ storedA, storedB, beforeA, beforeB })}`);
             assert.equal(audited, wasAfter, `the audit log agrees for ${t.tradeId}`);
+            if (t.tradeId === held) assert.ok(wasBefore && !wasAfter, "the trade killed inside its open transaction is rolled back whole");
+            if (t.tradeId === completed) assert.ok(wasAfter, "a trade reported completed before the kill stays stored");
             outcomes[wasAfter ? "after" : "before"]++;
           }
         } finally {
           await db.close();
         }
+        if ("hold" in plan) assert.ok(trades.some((t) => t.tradeId === held) && trades.some((t) => t.tradeId === completed), "the held and the completed trade are this cycle's");
         server.child.kill("SIGTERM");
         assert.equal((await server.exited).code, 0);
         server = undefined;
       }
-      assert.equal(outcomes.before + outcomes.after, KILL_AFTER_MS.length * PAIRS);
+      assert.equal(outcomes.before + outcomes.after, CYCLES.length * PAIRS);
       assert.ok(outcomes.after > 0, "some trades completed before their kill");
+      assert.ok(outcomes.before > 0, "some trades were interrupted by their kill");
       process.stdout.write(`      (${ctx.dialect}: ${outcomes.before} before, ${outcomes.after} after)\n`);
     } finally {
       server?.child.kill("SIGKILL");
