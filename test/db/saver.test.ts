@@ -7,6 +7,7 @@ import { NpcKill } from "../../entities/index.ts";
 import { Saver } from "../../src/sessions/Saver.ts";
 import { bundledContent } from "../support/content.ts";
 import { forEachDialect } from "../support/dialects.ts";
+import { until } from "../support/until.ts";
 
 forEachDialect("background saving", (ctx) => {
   let db: Database;
@@ -58,11 +59,11 @@ forEachDialect("background saving", (ctx) => {
     const content = await bundledContent();
     const c = await createCharacter(db, content, `saver-flaky-${ctx.dialect}-${Date.now()}`);
     let down = true;
-    let attempts = 0;
+    const attempts: number[] = [];
     const flaky = Object.create(db) as Database;
     flaky.em = () => {
       if (down) {
-        attempts++;
+        attempts.push(performance.now());
         throw new Error("the database is down");
       }
       return db.em();
@@ -70,9 +71,11 @@ forEachDialect("background saving", (ctx) => {
     const saver = new Saver(flaky, pino({ level: "silent" }));
     saver.enqueue([{ ...c, x: 3, z: 4 }]);
     const settled = saver.settled(c.characterId);
-    await new Promise((r) => setTimeout(r, 1_000));
-    // 0, 100, 300, 700 ms: a handful of attempts in a second, not thousands.
-    assert.ok(attempts >= 2 && attempts <= 6, `${attempts} attempts in a second`);
+    // Counted in attempts, not in a window of time (a busy machine only lengthens the pauses):
+    // the pauses between them grow, 100, 200, 400 ms; a tight loop would have none.
+    await until(() => (attempts.length >= 4 ? true : undefined), "four attempts", 10_000);
+    const pauses = attempts.slice(1, 4).map((at, i) => at - attempts[i]!);
+    pauses.forEach((pause, i) => assert.ok(pause >= 100 * 2 ** i - 2, `pause ${i + 1} of ${pauses.map(Math.round).join(", ")} ms`));
     down = false;
     await settled;
     const stored = await loadOrCreatePlayer(db, content, { accountId: c.accountId, characterId: c.characterId });
