@@ -49,6 +49,8 @@ export interface WorldRoomServices {
 export interface WorldAuth {
   principal: Principal;
   issuedToken: string | undefined;
+  /** The client's address (see authenticate). */
+  address: string | undefined;
 }
 
 interface ClientData {
@@ -94,11 +96,10 @@ class ColyseusConnection implements Connection {
   /** Whether its view has been filled once. */
   started = false;
   readonly limiter = new InputLimiter();
-  constructor(client: WorldClient) {
+  readonly remoteAddress: string | undefined;
+  constructor(client: WorldClient, remoteAddress: string | undefined) {
     this.client = client;
-  }
-  get remoteAddress(): string | undefined {
-    return undefined;
+    this.remoteAddress = remoteAddress;
   }
   send(type: string, data: object): void {
     let hit = encoded.get(data);
@@ -128,9 +129,9 @@ async function authenticate(services: WorldRoomServices, token: string | undefin
     if (!raw) {
       services.attempts.anonymousIdentity(address);
       const { principal, token: issued } = await services.auth.issueAnonymous();
-      return { principal, issuedToken: issued };
+      return { principal, issuedToken: issued, address };
     }
-    return { principal: await services.attempts.checkToken(address, () => services.auth.authenticate(raw)), issuedToken: undefined };
+    return { principal: await services.attempts.checkToken(address, () => services.auth.authenticate(raw)), issuedToken: undefined, address };
   });
 }
 
@@ -242,7 +243,7 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
     const { service } = this.services;
     const auth = client.auth;
     if (auth === undefined) throw new ServerError(401, "not authenticated");
-    const conn = new ColyseusConnection(client);
+    const conn = new ColyseusConnection(client, auth.address);
     const characterId = typeof options?.characterId === "string" ? options.characterId : undefined;
     const name = typeof options?.name === "string" ? options.name : undefined;
     let player: Player;

@@ -10,7 +10,7 @@ import { WebSocketTransport } from "@colyseus/ws-transport";
 import { WORLD_ROOM, worldRoomClass } from "../rooms/WorldRoom.ts";
 import { TRADE_ROOM, tradeRoomClass, type TradeRoom } from "../rooms/TradeRoom.ts";
 import { colyseusLogger } from "../rooms/badFrames.ts";
-import { safeEqual } from "./auth/middleware.ts";
+import { AdminCodeGuard } from "./auth/adminCode.ts";
 import { Authenticator } from "./auth/Authenticator.ts";
 import { TokenService } from "./auth/tokens.ts";
 import type { Config } from "./config/env.ts";
@@ -97,6 +97,9 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
     installColyseusCors(isAllowedOrigin);
 
     const metrics = new ServerMetrics();
+    const adminCode = new AdminCodeGuard(secrets.adminCode);
+    /** A player's client address, from its connection (set once the world service exists). */
+    let addressOf: (playerId: string) => string | undefined = () => undefined;
     const httpServer = http.createServer();
     const saver = new Saver(db, logger.child({ component: "saver" }));
     const world = new World({
@@ -106,10 +109,12 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
         saver.enqueue(snapshots);
         void saver.flush();
       },
-      handlers: inputHandlers({ checkAdminCode: (code) => safeEqual(code, secrets.adminCode), storeStock: new StoreStock() }),
+      // The admin command's guessing budgets are per account and per client address (the connection's).
+      handlers: inputHandlers({ checkAdminCode: (code, player) => adminCode.check(code, player.data.accountId, addressOf(player.id)), storeStock: new StoreStock() }),
       systems: GAMEPLAY,
     });
     const service = new WorldService({ world, db, content, saver, logger: logger.child({ component: "world" }), tickMs: config.tickMs });
+    addressOf = (playerId) => service.connectionOf(playerId)?.remoteAddress;
     const wsDeltas = (deltas = new WsDeltas({ logger: logger.child({ component: "ws-deltas" }), worker: config.wsDeltasWorker }));
     service.deltas = wsDeltas;
     const committer = new TradeCommitter({ db, world, saver, logger: logger.child({ component: "trades" }) });

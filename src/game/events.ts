@@ -8,7 +8,7 @@ import { z } from "zod";
 import { EQUIPMENT_SLOTS } from "../../entities/EquipmentSlot.ts";
 import { ACTIONS, handleAction } from "./actions.ts";
 import { deposit, withdraw } from "./bank.ts";
-import { handleChat } from "./chat.ts";
+import { handleChat, type AdminCheck } from "./chat.ts";
 import { MAX_STACK } from "./inventory.ts";
 import { unequip, useItem } from "./items.ts";
 import { buy, sell, type StoreStock } from "./store.ts";
@@ -26,8 +26,11 @@ const ref = z.string().min(1).max(64);
 const tradeId = z.string().min(1).max(64);
 
 export interface EventContext {
-  /** Timing-safe comparison against ADMIN_CODE. */
-  checkAdminCode(code: string): boolean;
+  /**
+   * Timing-safe comparison against ADMIN_CODE, within the guessing budgets of the player's account
+   * and client address (the transports know the address; see src/auth/adminCode.ts).
+   */
+  checkAdminCode(code: string, player: Player): AdminCheck;
   /** The world's store stock. */
   storeStock: StoreStock;
 }
@@ -55,7 +58,7 @@ export const EVENTS = [
     name: "player:chat",
     category: "chat",
     schema: z.object({ message: z.string().max(4 * 255) }),
-    handle: (world, player, data, ctx) => handleChat(world, player, data, ctx.checkAdminCode),
+    handle: (world, player, data, ctx) => handleChat(world, player, data, (code) => ctx.checkAdminCode(code, player)),
   }),
   define({
     name: "player:action",

@@ -32,6 +32,8 @@ export interface WsSession {
   readonly query: URLSearchParams;
   /** A service token issued to an anonymous connection, so it can come back as the same player. */
   readonly issuedToken: string | undefined;
+  /** The client's address (behind TRUST_PROXY's proxies): the admin command's guessing budget is per address. */
+  readonly remoteAddress: string | undefined;
   send(type: string, data: object): void;
   /** Sends a frame that is already encoded. */
   sendRaw(frame: string): void;
@@ -86,9 +88,11 @@ class Session implements WsSession {
   readonly principal: Principal;
   readonly query: URLSearchParams;
   readonly issuedToken: string | undefined;
+  readonly remoteAddress: string | undefined;
   private readonly socket: WebSocket;
-  constructor(socket: WebSocket, principal: Principal, query: URLSearchParams, issuedToken: string | undefined) {
+  constructor(socket: WebSocket, principal: Principal, query: URLSearchParams, issuedToken: string | undefined, remoteAddress: string | undefined) {
     this.socket = socket;
+    this.remoteAddress = remoteAddress;
     this.principal = principal;
     this.query = query;
     this.issuedToken = issuedToken;
@@ -179,7 +183,7 @@ export class WsGateway {
         return this.refuseAttempt(ws, err as TooManyAttempts);
       }
       this.options.auth.issueAnonymous().then(
-        ({ principal, token }) => this.start(ws, principal, query, token),
+        ({ principal, token }) => this.start(ws, principal, query, token, address),
         (err: unknown) => {
           this.options.logger.error({ err }, "/ws: issuing an anonymous identity failed");
           ws.close(1011, "server error");
@@ -231,11 +235,11 @@ export class WsGateway {
       }
       return;
     }
-    if (ws.readyState === ws.OPEN) this.start(ws, principal, query, undefined);
+    if (ws.readyState === ws.OPEN) this.start(ws, principal, query, undefined, address);
   }
 
-  private start(ws: WebSocket, principal: Principal, query: URLSearchParams, issuedToken: string | undefined): void {
-    const session = new Session(ws, principal, query, issuedToken);
+  private start(ws: WebSocket, principal: Principal, query: URLSearchParams, issuedToken: string | undefined, address: string | undefined): void {
+    const session = new Session(ws, principal, query, issuedToken, address);
     const { logger } = this.options;
     // Every frame counts against the limit, well-formed or not.
     const limiter = new InputLimiter();

@@ -34,6 +34,7 @@ export function worldSessionHandler(service: WorldService, deltas: WsDeltas, log
     async open(session) {
       const conn: Connection = {
         transport: "ws",
+        remoteAddress: session.remoteAddress,
         send: (type, data) => session.send(type, data),
         close: (code, reason) => session.close(code, reason),
         cork: () => session.tcp?.cork(),

@@ -10,7 +10,7 @@ import { playerData } from "../support/players.ts";
 
 /** A bundled-content world whose `player:chat` handler throws (a bug one player's input can reach), and the faults it reports. */
 async function faultyWorld(systems: WorldSystems = GAMEPLAY) {
-  const handlers = inputHandlers({ checkAdminCode: () => false, storeStock: new StoreStock() }) as Map<string, InputRule>;
+  const handlers = inputHandlers({ checkAdminCode: () => "wrong", storeStock: new StoreStock() }) as Map<string, InputRule>;
   handlers.set("player:chat", {
     category: "chat",
     handle: () => {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { ADMIN_ATTEMPTS, ADMIN_ATTEMPTS_WORLD, CHAT_LIMIT, sanitizeChat } from "../../src/game/chat.ts";
+import { CHAT_LIMIT, sanitizeChat } from "../../src/game/chat.ts";
 import { inputHandlers, validateEvent } from "../../src/game/events.ts";
 import { StoreStock } from "../../src/game/store.ts";
 import { MAX_EXPANSIONS } from "../../src/game/map/pathfinding.ts";
@@ -9,7 +9,7 @@ import { gameWorld } from "../support/game.ts";
 import { playerData } from "../support/players.ts";
 
 function world(blocked: Parameters<typeof openWorldContent>[0] = [], now = () => 1_000_000) {
-  return new World({ content: openWorldContent(blocked), now, handlers: inputHandlers({ checkAdminCode: (c) => c === "sesame", storeStock: new StoreStock() }) });
+  return new World({ content: openWorldContent(blocked), now, handlers: inputHandlers({ checkAdminCode: (c) => (c === "limited" ? "limited" : c === "sesame" ? "granted" : "wrong"), storeStock: new StoreStock() }) });
 }
 
 function send(w: World, playerId: string, type: string, data: unknown) {
@@ -229,9 +229,8 @@ describe("chat", () => {
     assert.equal(out.filter((m) => m.type === "error" && (m.data as { code: string }).code === "RATE_LIMITED").length, 2);
   });
 
-  it("grants the admin role for the right admin code only, and limits guesses", () => {
-    let now = 1_000_000;
-    const w = world([], () => now);
+  it("grants the admin role for the right admin code only, privately, and refuses a limited player", () => {
+    const w = world([], () => 1_000_000);
     const a = w.addPlayer(playerData());
     send(w, a.id, "player:chat", { message: "/admin wrong" });
     w.step();
@@ -239,31 +238,14 @@ describe("chat", () => {
     const replies = w.drainOutbox().filter((m) => m.type === "chat:message");
     assert.equal((replies[0]!.data as { channel: string }).channel, "system");
     assert.ok(replies.every((m) => m.to === a.id), "the attempt is not broadcast");
-    for (let i = 0; i < 4; i++) {
-      send(w, a.id, "player:chat", { message: `/admin guess${i}` });
-      w.step();
-    }
-    send(w, a.id, "player:chat", { message: "/admin sesame" });
+    // The budgets are the server's (src/auth/adminCode.ts); the game answers its verdict.
+    send(w, a.id, "player:chat", { message: "/admin limited" });
     w.step();
-    assert.equal(a.role, "player", "the sixth attempt in the window is refused even when right");
-    now += 11 * 60_000;
+    assert.equal(a.role, "player");
+    assert.ok(w.drainOutbox().some((m) => m.to === a.id && m.type === "error" && (m.data as { code: string }).code === "RATE_LIMITED"));
     send(w, a.id, "player:chat", { message: "/admin sesame" });
     w.step();
     assert.equal(a.role, "admin");
-  });
-
-  it("limits /admin attempts across the world, so fresh players cannot renew the budget", () => {
-    const w = world([], () => 1_000_000);
-    const players = Array.from({ length: ADMIN_ATTEMPTS_WORLD / ADMIN_ATTEMPTS + 1 }, () => w.addPlayer(playerData()));
-    for (let i = 0; i < ADMIN_ATTEMPTS; i++) {
-      for (const p of players.slice(0, -1)) send(w, p.id, "player:chat", { message: `/admin guess${i}` });
-      w.step();
-    }
-    const last = players.at(-1)!;
-    send(w, last.id, "player:chat", { message: "/admin sesame" });
-    w.step();
-    assert.equal(last.role, "player", "the world's budget is spent: even the right code waits");
-    assert.ok(w.drainOutbox().some((m) => m.to === last.id && m.type === "error" && (m.data as { code: string }).code === "RATE_LIMITED"));
   });
 });
 

@@ -37,7 +37,7 @@ export async function gameWorld(seed = 42): Promise<GameHarness> {
     now: () => clock.now,
     random: seededRandom(seed),
     systems: GAMEPLAY,
-    handlers: inputHandlers({ checkAdminCode: () => false, storeStock: new StoreStock() }),
+    handlers: inputHandlers({ checkAdminCode: () => "wrong", storeStock: new StoreStock() }),
   });
   const sent: OutboundMessage[] = [];
   return {

@@ -105,8 +105,6 @@ export class Player {
   disconnectedAt: number | undefined;
   /** Chat flood control: message times (ms) in the current window. */
   readonly chatTimes: number[] = [];
-  /** Admin-command attempts (ms), to limit guessing. */
-  readonly adminAttempts: number[] = [];
   /** What the player is doing (walking to, then acting on, a target). */
   action: Action | undefined;
   /** No new skilling roll or attack before this tick. */

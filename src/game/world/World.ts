@@ -169,8 +169,6 @@ export class World {
   private readonly saveIntervalTicks: number;
   private readonly onSave: ((snapshots: PlayerData[]) => void) | undefined;
   private outbox: OutboundMessage[] = [];
-  /** `/admin` attempts of every player, for the world-wide limit (game/chat.ts). */
-  readonly adminAttempts: number[] = [];
   /** Players to save this tick, outside the autosave cadence (deaths). */
   private readonly urgentSaves = new Set<Player>();
   /** Spatial index: cell key → players in it. */
