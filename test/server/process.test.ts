@@ -8,6 +8,9 @@ import { createTestDatabase } from "../support/postgres.ts";
 import { startTcpProxy } from "../support/tcpProxy.ts";
 import { WsTestClient } from "../support/wsClient.ts";
 
+/** src/main.ts SHUTDOWN_WATCHDOG_MS (importing main.ts would start a server). */
+const WATCHDOG_MS = 10_000;
+
 const PROD_SECRETS = {
   NODE_ENV: "production",
   JWT_SECRET: "p".repeat(32),
@@ -34,19 +37,19 @@ describe("the server process", function () {
       running = await spawnServer({ NODE_ENV: "test", LOG_LEVEL: "info", PORT: "0", WORLD: world });
       const ws = await WsTestClient.connect(`ws://127.0.0.1:${running.port}/ws`);
       await ws.next("welcome");
-      const started = Date.now();
       running.child.kill(signal);
       const closed = await ws.waitClosed(10_000);
       assert.equal(closed.code, 1001);
       const exit = await running.exited;
+      // Exit code 0 and no watchdog line: it finished on its own, before the watchdog (which exits 1).
       assert.equal(exit.code, 0, exit.stderr);
-      assert.ok(Date.now() - started < 10_000);
+      assert.doesNotMatch(exit.stdout, /exiting anyway/);
       assert.match(exit.stdout, /"msg":"shutdown complete"/);
       await assert.rejects(fetch(`http://127.0.0.1:${running.port}/health`), "no longer accepting");
     });
   }
 
-  it("exits within 10 s even when shutdown hangs (watchdog), with a non-zero code", async function () {
+  it("exits on its 10 s watchdog when shutdown hangs, with a non-zero code", async function () {
     if (!process.env.TEST_PG_URL) this.skip();
     const pgDb = await createTestDatabase();
     const target = new URL(pgDb.url);
@@ -61,9 +64,11 @@ describe("the server process", function () {
       running.child.kill("SIGTERM");
       const exit = await running.exited;
       const elapsed = Date.now() - started;
+      // The watchdog's own line and code say it ended the process; the time says only that the
+      // shutdown was waited for (a busy machine makes the exit later, never earlier).
       assert.equal(exit.code, 1);
-      assert.ok(elapsed >= 9_000 && elapsed < 12_000, `exited after ${elapsed} ms`);
-      assert.match(exit.stdout, /exiting anyway/);
+      assert.match(exit.stdout, new RegExp(`shutdown did not finish within ${WATCHDOG_MS} ms: exiting anyway`));
+      assert.ok(elapsed >= WATCHDOG_MS - 1_000, `exited after ${elapsed} ms`);
     } finally {
       await proxy.close();
       await pgDb.drop();
