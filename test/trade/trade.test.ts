@@ -390,6 +390,7 @@ describe("a death while the swap is being stored", () => {
     a.data.health = 0;
     killPlayer(g.world, a, "goblin");
     killPlayer(g.world, a, "goblin");
+    g.tick(); // a tick while the swap is still being stored: its messages are delivered, nothing dies
     assert.equal(g.events(a, "player:death").length, 0, "not while the swap is being stored");
     assert.equal(count(a, "feathers"), 100, "its items are untouched meanwhile");
 
@@ -408,5 +409,47 @@ describe("a death while the swap is being stored", () => {
     assert.ok(dropped.filter((id) => id === "logs").length >= 1, "Ben's logs were A's by then, and can drop");
     assert.equal(a.data.health, a.maxHealth, "respawned");
     assert.equal(a.deathAfterTrade, undefined);
+    // One death record (the playerDeaths lock row of the next save), naming exactly what dropped.
+    assert.equal(a.pendingDeaths.length, 1);
+    const recorded = a.pendingDeaths[0]!.items.filter((i) => i.outcome === "dropped").map((i) => i.itemId);
+    assert.deepEqual(recorded.sort(), dropped.sort());
+  });
+
+  it("waits for a rolled-back trade too, then drops from what the player held before it, once", async () => {
+    const { g, a, b } = await pair(
+      [
+        { itemId: "bronze_sword", quantity: 1 },
+        { itemId: "feathers", quantity: 100 },
+        { itemId: "logs", quantity: 1 },
+        { itemId: "bronze_axe", quantity: 1 },
+        { itemId: "tinderbox", quantity: 1 },
+      ],
+      [{ itemId: "logs", quantity: 2 }],
+    );
+    const pending: { session: { id: string } }[] = [];
+    g.world.trades.commit = (req) => pending.push(req);
+    const tradeId = open(g, a, b);
+    g.send(a, "tradeAddItem", { tradeId, inventorySlot: 1, quantity: 100 });
+    g.tick();
+    for (let i = 0; i < 2; i++) {
+      g.send(a, "tradeAccept", { tradeId });
+      g.send(b, "tradeAccept", { tradeId });
+      g.tick();
+    }
+    assert.equal(pending.length, 1, "the swap is being stored");
+    const { killPlayer } = await import("../../src/game/death.ts");
+    a.data.health = 0;
+    killPlayer(g.world, a, "goblin");
+    g.tick();
+    assert.equal(g.events(a, "player:death").length, 0, "not while the swap is being stored");
+    g.world.trades.abort(g.world, tradeId, "SERVER_ERROR", "rolled back");
+    g.tick(2);
+    assert.equal(g.events(a, "player:death").length, 1, "once the trade has ended, exactly once");
+    assert.equal(count(b, "feathers"), 0, "the trade never happened");
+    assert.equal(a.data.inventory.filter((s) => s !== null).length, 3, "its three most valuable stacks kept");
+    const dropped = [...g.world.groundItems.values()].filter((i) => i.ownerId === a.id).map((i) => i.itemId);
+    assert.equal(dropped.length, 2, `dropped ${dropped.join(", ")}`);
+    assert.equal(a.pendingDeaths.length, 1);
+    assert.deepEqual(a.pendingDeaths[0]!.items.filter((i) => i.outcome === "dropped").map((i) => i.itemId).sort(), dropped.sort());
   });
 });
