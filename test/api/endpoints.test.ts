@@ -9,6 +9,7 @@ import type { Saver } from "../../src/sessions/Saver.ts";
 import { ROUTES } from "../../src/http/openapi.ts";
 import { MAX_AGENTS_PER_ACCOUNT } from "../../src/agents/AgentService.ts";
 import { MAX_CHARACTERS_PER_ACCOUNT } from "../../src/http/routes/api.ts";
+import { forEachDialect } from "../support/dialects.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 import { WorldTestClient } from "../support/colyseusClient.ts";
 import { until } from "../support/until.ts";
@@ -67,12 +68,14 @@ describe("REST API: authentication on every bearer route", () => {
   }
 });
 
-describe("REST API: players, world and characters", () => {
+// On both databases: the account-lock races and the deletions behave differently under
+// PostgreSQL's concurrency than under SQLite's one writer.
+forEachDialect("REST API: players, world and characters", (ctx) => {
   let t: TestServer;
   let alice: { token: string; characterId: string };
   let bob: { token: string; characterId: string };
   before(async () => {
-    t = await startTestServer(ENV);
+    t = await startTestServer({ ...ENV, DATABASE_URL: ctx.url });
     alice = await account(t, "Alice Api");
     bob = await account(t, "Bob Api");
   });
@@ -332,14 +335,14 @@ describe("REST API: players, world and characters", () => {
   });
 });
 
-describe("REST API: agents", () => {
+forEachDialect("REST API: agents", (ctx) => {
   let t: TestServer;
   let owner: { token: string; characterId: string };
   let stranger: { token: string; characterId: string };
   let agentId: string;
   let agentToken: string;
   before(async () => {
-    t = await startTestServer(ENV);
+    t = await startTestServer({ ...ENV, DATABASE_URL: ctx.url });
     owner = await account(t, "Agent Owner");
     stranger = await account(t, "Stranger");
     const r = await call(t, "POST", "/api/agent", owner.token, { characterId: owner.characterId, name: "helper bot" });
@@ -473,8 +476,11 @@ describe("REST API: agents", () => {
     }
   });
 
-  it("persists goal state across a restart of the agent's reads", async () => {
+  // Across a restart of the server: test/db/roundTrip.test.ts.
+  it("stores the goal the owner sets in agent_mappings, and the agent reads it back", async () => {
     await call(t, "POST", `/api/agents/${agentId}/goal`, owner.token, { type: "mining" });
+    const row = await t.server.db.em().findOneOrFail(AgentMapping, { agentId });
+    assert.equal((row.goal as { type?: string } | null)?.type, "mining", "the stored goal");
     const again = await call(t, "GET", `/api/agents/${agentId}/goal`, agentToken);
     assert.equal(again.body.goal.type, "mining");
   });

@@ -43,10 +43,12 @@ export function forEachDialect(title: string, body: (ctx: DialectContext) => voi
         if (dialect === "postgresql" && !process.env.TEST_PG_URL) this.skip();
         current = await newUrl();
       });
+      body(ctx);
+      // Registered after the body's own hooks, so it runs after them: a suite's server is closed
+      // (its last save written) before its database is dropped under it.
       after(async () => {
         for (const c of cleanups.reverse()) await c();
       });
-      body(ctx);
     });
   }
 }
