@@ -2,6 +2,7 @@
 import { AgentMapping } from "./AgentMapping.ts";
 import { BankSlot } from "./BankSlot.ts";
 import { Character } from "./Character.ts";
+import { CharacterLease } from "./CharacterLease.ts";
 import { EquipmentSlot } from "./EquipmentSlot.ts";
 import { FriendRequest } from "./FriendRequest.ts";
 import { Friendship } from "./Friendship.ts";
@@ -19,6 +20,7 @@ export {
   AgentMapping,
   BankSlot,
   Character,
+  CharacterLease,
   EquipmentSlot,
   FriendRequest,
   Friendship,
@@ -49,4 +51,5 @@ export const ENTITIES = [
   BankSlot,
   TradeAudit,
   AgentMapping,
+  CharacterLease,
 ];

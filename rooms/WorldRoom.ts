@@ -17,6 +17,7 @@ import type { ServerMetrics } from "../src/metrics.ts";
 import { admit, InputLimiter } from "../src/sessions/inputLimiter.ts";
 import type { Connection, WorldService } from "../src/sessions/WorldService.ts";
 import { PlayerLoadError } from "../src/persistence/players.ts";
+import { CharacterInUseError } from "../src/persistence/leases.ts";
 import { EntityState, EquippedState, ItemSlotState, PlayerState, SkillState, TAG_OWNER, WorldState } from "../schema/WorldState.ts";
 import type { EntityView } from "../src/game/world/entities.ts";
 import { Interest } from "../src/game/world/Interest.ts";
@@ -253,6 +254,7 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
       // Known refusals have their own status and message; anything else is internal (see the end).
       if (err instanceof PlayerLoadError) throw new ServerError(err.code === "FORBIDDEN" ? 403 : err.code === "NOT_FOUND" ? 404 : 400, err.message);
       if ((err as { code?: string }).code === "FORBIDDEN") throw new ServerError(403, (err as Error).message);
+      if (err instanceof CharacterInUseError) throw new ServerError(409, err.message);
       throw internalJoinError(err, "load");
     }
     client.userData = { playerId: player.id, conn };

@@ -36,6 +36,7 @@ import { ServerMetrics } from "./metrics.ts";
 import { AuthAttempts } from "./auth/attemptLimiter.ts";
 import { clientAddress, pinRealIp, type TrustFn } from "./http/clientAddress.ts";
 import { Saver } from "./sessions/Saver.ts";
+import { CharacterLeases } from "./persistence/leases.ts";
 import { TradeCommitter } from "./sessions/TradeCommitter.ts";
 import { WorldService } from "./sessions/WorldService.ts";
 import { worldSessionHandler } from "./ws/worldHandler.ts";
@@ -113,7 +114,8 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
       handlers: inputHandlers({ checkAdminCode: (code, player) => adminCode.check(code, player.data.accountId, addressOf(player.id)), storeStock: new StoreStock() }),
       systems: GAMEPLAY,
     });
-    const service = new WorldService({ world, db, content, saver, logger: logger.child({ component: "world" }), tickMs: config.tickMs });
+    const leases = new CharacterLeases(db, { leaseMs: config.characterLeaseMs });
+    const service = new WorldService({ world, db, content, saver, leases, logger: logger.child({ component: "world" }), tickMs: config.tickMs });
     addressOf = (playerId) => service.connectionOf(playerId)?.remoteAddress;
     const wsDeltas = (deltas = new WsDeltas({ logger: logger.child({ component: "ws-deltas" }), worker: config.wsDeltasWorker }));
     service.deltas = wsDeltas;

@@ -19,6 +19,8 @@ export const DEFAULT_SAVE_INTERVAL_S = 60;
 export const DEFAULT_TICK_MS = 600;
 /** `/ws` heartbeat ping interval (src/ws/WsGateway.ts). Shorter only for tests. */
 export const DEFAULT_WS_HEARTBEAT_MS = 30_000;
+/** Character lease lifetime (src/persistence/leases.ts). Shorter only for tests. */
+export const DEFAULT_CHARACTER_LEASE_MS = 30_000;
 export const DEFAULT_CDN_URL = "http://localhost:8080";
 /** The production content host, used to bootstrap a development machine whose local host is down. */
 export const DEFAULT_FALLBACK_CDN_URL = "https://cdn.rsworld.gg";
@@ -164,6 +166,7 @@ const envSchema = z.object({
   TICK_MS: integer(DEFAULT_TICK_MS, 10, 10_000),
   WS_DELTAS_WORKER: flag(false),
   WS_HEARTBEAT_MS: integer(DEFAULT_WS_HEARTBEAT_MS, 100, 3_600_000),
+  CHARACTER_LEASE_MS: integer(DEFAULT_CHARACTER_LEASE_MS, 300, 3_600_000),
   DISABLE_RATE_LIMIT: flag(false),
   COMMIT_HASH: optionalString,
   CLIENT_BUILD_DIR: optionalString,
@@ -237,6 +240,8 @@ export interface Config {
   wsDeltasWorker: boolean;
   /** How often `/ws` sockets are pinged; one that missed the last ping is terminated. */
   wsHeartbeatMs: number;
+  /** How long a character lease lives without renewal (renewed every third of it). */
+  characterLeaseMs: number;
   rateLimitDisabled: boolean;
   commitHash: string | undefined;
   /** A built client served in production when it has an index.html. */
@@ -357,6 +362,7 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = proces
     tickMs: e.TICK_MS,
     wsDeltasWorker: e.WS_DELTAS_WORKER,
     wsHeartbeatMs: e.WS_HEARTBEAT_MS,
+    characterLeaseMs: e.CHARACTER_LEASE_MS,
     rateLimitDisabled: !isProduction && e.DISABLE_RATE_LIMIT,
     commitHash: e.COMMIT_HASH,
     clientBuildDir: path.resolve(cwd, e.CLIENT_BUILD_DIR ?? path.join("client", "dist")),

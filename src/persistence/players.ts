@@ -2,9 +2,14 @@
  * Loading and saving players. Saves are batched: many players per call, in short transactions of
  * {@link SAVE_CHUNK} players, each replacing those players' inventory, equipment and bank rows
  * wholesale, so a save is all-or-nothing per chunk and never half-writes a player.
+ *
+ * Every save checks the character's `version`: the row is written only if its version is the one
+ * this process last read or wrote (`UPDATE … WHERE id = ? AND version = ?`, which also takes the
+ * row lock for the rest of the transaction), and advances it. A save that finds another version
+ * (another process wrote the character) is refused and writes nothing of that player.
  */
 import { randomInt, randomUUID } from "node:crypto";
-import { UniqueConstraintViolationException } from "@mikro-orm/core";
+import { raw, UniqueConstraintViolationException } from "@mikro-orm/core";
 import type { SqlEntityManager } from "@mikro-orm/sqlite";
 import { AgentMapping, BankSlot, Character, EquipmentSlot, InventorySlot, NpcKill, PlayerDeath, PlayerSession } from "../../entities/index.ts";
 import type { ICharacter } from "../../entities/Character.ts";
@@ -15,6 +20,11 @@ import { INVENTORY_SIZE, type ItemStack, type PlayerData, type SkillState } from
 import { CodedError } from "../codedError.ts";
 
 export const SAVE_CHUNK = 100;
+/**
+ * For updates of bookkeeping columns (last login, name): MikroORM bumps `version` on every update
+ * that does not set it, which would make the live process's next save of the character look stale.
+ */
+const KEEP_VERSION = { version: raw("version") } as const;
 export const NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9 _-]{1,14}[A-Za-z0-9]$/;
 
 export class PlayerLoadError extends CodedError<"FORBIDDEN" | "NOT_FOUND" | "INVALID_NAME" | "NAME_TAKEN"> {}
@@ -37,7 +47,10 @@ function skillColumns(skills: Record<Skill, SkillState>): Record<string, number>
   return out;
 }
 
-export async function loadData(em: SqlEntityManager, row: CharacterRow): Promise<PlayerData> {
+/** A loaded player, with the row version its saves must find (see savePlayers). */
+export type StoredPlayer = PlayerData & { version: number };
+
+export async function loadData(em: SqlEntityManager, row: CharacterRow): Promise<StoredPlayer> {
   const [inv, equip, bank] = await Promise.all([
     em.find(InventorySlot, { characterId: row.id }),
     em.find(EquipmentSlot, { characterId: row.id }),
@@ -59,6 +72,7 @@ export async function loadData(em: SqlEntityManager, row: CharacterRow): Promise
     inventory,
     equipment: Object.fromEntries(equip.map((e) => [e.slotType, { itemId: e.itemId, quantity: e.quantity }])),
     bank: bank.map((b) => ({ itemId: b.itemId, quantity: b.quantity })),
+    version: row.version,
   };
 }
 
@@ -67,23 +81,39 @@ export interface LoadRequest {
   characterId?: string | undefined;
   /** Name for a new character (when the account has none). */
   name?: string | undefined;
+  /**
+   * Called with the character's id before its rows are read (the character lease): a throw stops
+   * the load. A new character is claimed right after it is created.
+   */
+  claim?: ((characterId: string) => Promise<void>) | undefined;
 }
 
 /**
  * The account's character (the one asked for, or its first), created with the content's starter
  * kit at the spawn when the account has none.
  */
-export async function loadOrCreatePlayer(db: Database, content: ContentRegistry, req: LoadRequest): Promise<PlayerData> {
+export async function loadOrCreatePlayer(db: Database, content: ContentRegistry, req: LoadRequest): Promise<StoredPlayer> {
   const em = db.em();
+  let row: CharacterRow | null;
   if (req.characterId !== undefined) {
-    const row = await em.findOne(Character, { id: req.characterId });
+    row = await em.findOne(Character, { id: req.characterId });
     if (row === null) throw new PlayerLoadError("NOT_FOUND", "no such character");
     if (row.accountId !== req.accountId) throw new PlayerLoadError("FORBIDDEN", "that character belongs to another account");
-    return loadData(em, row);
+  } else {
+    row = await em.findOne(Character, { accountId: req.accountId }, { orderBy: { createdAt: "asc", id: "asc" } });
   }
-  const existing = await em.findOne(Character, { accountId: req.accountId }, { orderBy: { createdAt: "asc", id: "asc" } });
-  if (existing !== null) return loadData(em, existing);
-  return createCharacter(db, content, req.accountId, req.name);
+  if (row === null) {
+    const created = await createCharacter(db, content, req.accountId, req.name);
+    await req.claim?.(created.characterId);
+    return created;
+  }
+  if (req.claim === undefined) return loadData(em, row);
+  await req.claim(row.id);
+  // Read again under the claim: the row read above may predate another process's last save.
+  const fresh = db.em();
+  const current = await fresh.findOne(Character, { id: row.id });
+  if (current === null) throw new PlayerLoadError("NOT_FOUND", "no such character");
+  return loadData(fresh, current);
 }
 
 export async function createCharacter(
@@ -92,7 +122,7 @@ export async function createCharacter(
   accountId: string,
   requestedName?: string,
   kit: readonly ItemStack[] = content.world.starterKit,
-): Promise<PlayerData> {
+): Promise<StoredPlayer> {
   const chosen = requestedName?.trim();
   if (chosen !== undefined && chosen !== "" && !NAME_PATTERN.test(chosen)) {
     throw new PlayerLoadError("INVALID_NAME", "a name is 3 to 16 letters, digits, spaces, _ or -, starting and ending with a letter or digit");
@@ -133,20 +163,35 @@ export async function createCharacter(
 }
 
 /**
- * Saves players in chunked transactions; each player's rows are replaced as a whole. `onStored` is
- * told each chunk once its transaction has committed: when a later chunk fails, the caller knows
- * which snapshots are in the database (their kill counts added) and must not be written again.
+ * Saves players in chunked transactions; each player's rows are replaced as a whole. `versions`
+ * holds each character's row version as this process last read or wrote it: a player whose row
+ * has another version (or who has none there) is stale and not written at all; the others'
+ * versions are advanced once their chunk has committed. `onStored` is told each chunk once its
+ * transaction has committed, with the players it stored and the stale ones it refused: when a
+ * later chunk fails, the caller knows which snapshots are in the database (their kill counts
+ * added) and must not be written again.
  */
-export async function savePlayers(db: Database, players: readonly PlayerData[], onStored?: (chunk: readonly PlayerData[]) => void): Promise<void> {
+export async function savePlayers(
+  db: Database,
+  players: readonly PlayerData[],
+  versions: Map<string, number>,
+  onStored?: (stored: readonly PlayerData[], stale: readonly PlayerData[]) => void,
+): Promise<void> {
   for (let i = 0; i < players.length; i += SAVE_CHUNK) {
-    const chunk = players.slice(i, i + SAVE_CHUNK);
+    const all = players.slice(i, i + SAVE_CHUNK);
+    const stale: PlayerData[] = [];
+    const chunk: PlayerData[] = [];
     await db.em().transactional(async (em) => {
-      const ids = chunk.map((p) => p.characterId);
-      for (const p of chunk) {
-        await em.nativeUpdate(
-          Character,
-          { id: p.characterId },
-          {
+      stale.length = 0;
+      chunk.length = 0;
+      for (const p of all) {
+        const expected = versions.get(p.characterId);
+        const written =
+          expected !== undefined &&
+          (await em.nativeUpdate(
+            Character,
+            { id: p.characterId, version: expected },
+            {
             positionX: p.x,
             positionY: p.y,
             positionZ: p.z,
@@ -155,9 +200,13 @@ export async function savePlayers(db: Database, players: readonly PlayerData[], 
             combatLevel: p.combatLevel,
             ...skillColumns(p.skills),
             updatedAt: new Date(),
+            version: expected + 1,
           },
-        );
+        )) === 1;
+        (written ? chunk : stale).push(p);
       }
+      if (chunk.length === 0) return;
+      const ids = chunk.map((p) => p.characterId);
       await em.nativeDelete(InventorySlot, { characterId: { $in: ids } });
       await em.nativeDelete(EquipmentSlot, { characterId: { $in: ids } });
       await em.nativeDelete(BankSlot, { characterId: { $in: ids } });
@@ -196,7 +245,8 @@ export async function savePlayers(db: Database, players: readonly PlayerData[], 
         }
       }
     });
-    onStored?.(chunk);
+    for (const p of chunk) versions.set(p.characterId, versions.get(p.characterId)! + 1);
+    onStored?.(chunk, stale);
   }
 }
 
@@ -204,7 +254,7 @@ export async function recordLogin(db: Database, s: { characterId: string; accoun
   const id = randomUUID();
   const em = db.em();
   em.create(PlayerSession, { id, characterId: s.characterId, accountId: s.accountId, transport: s.transport, remoteAddress: s.remoteAddress ?? null });
-  await em.nativeUpdate(Character, { id: s.characterId }, { lastLoginAt: new Date() });
+  await em.nativeUpdate(Character, { id: s.characterId }, { lastLoginAt: new Date(), ...KEEP_VERSION });
   await em.flush();
   return id;
 }
@@ -257,7 +307,7 @@ export async function renameCharacter(db: Database, id: string, name: string): P
     throw new PlayerLoadError("INVALID_NAME", "a name is 3 to 16 letters, digits, spaces, _ or -, starting and ending with a letter or digit");
   }
   try {
-    await db.em().nativeUpdate(Character, { id }, { name });
+    await db.em().nativeUpdate(Character, { id }, { name, ...KEEP_VERSION });
   } catch (err) {
     if (err instanceof UniqueConstraintViolationException) throw new PlayerLoadError("NAME_TAKEN", `the name "${name}" is taken`);
     throw err;

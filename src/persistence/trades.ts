@@ -3,6 +3,9 @@
  * (`SELECT … FOR UPDATE` on PostgreSQL; SQLite serialises writers), re-verifies that both
  * stored inventories are exactly what the swap was computed from, replaces both inventories,
  * and writes the audit row, keyed by the trade id, so that one trade can never be stored twice.
+ * Both rows must still have the version this process last read or wrote (`versions`, as every
+ * save checks: players.ts), else another process has written one of them and nothing is stored;
+ * both versions advance with the swap.
  */
 import { LockMode } from "@mikro-orm/core";
 import { Character, InventorySlot, TradeAudit } from "../../entities/index.ts";
@@ -10,7 +13,10 @@ import type { Database } from "../db/orm.ts";
 import type { ItemStack } from "../game/world/Player.ts";
 import { CodedError } from "../codedError.ts";
 
-export class TradeCommitError extends CodedError<"ITEMS_CHANGED" | "ALREADY_COMPLETED" | "NOT_FOUND"> {}
+export class TradeCommitError extends CodedError<"ITEMS_CHANGED" | "ALREADY_COMPLETED" | "NOT_FOUND" | "STALE_CHARACTER"> {
+  /** For STALE_CHARACTER: the characters another process has written. */
+  staleIds: string[] = [];
+}
 
 export interface StoredSwap {
   tradeId: string;
@@ -39,11 +45,18 @@ interface InventoryRow {
   quantity: number;
 }
 
-export async function storeSwap(db: Database, swap: StoredSwap): Promise<void> {
+export async function storeSwap(db: Database, swap: StoredSwap, versions: Map<string, number>): Promise<void> {
+  const ids = [swap.aId, swap.bId].sort();
   await db.em().transactional(async (em) => {
-    const ids = [swap.aId, swap.bId].sort();
-    const locked = await em.find(Character, { id: { $in: ids } }, { lockMode: LockMode.PESSIMISTIC_WRITE, orderBy: { id: "asc" }, fields: ["id"] });
+    const locked = await em.find(Character, { id: { $in: ids } }, { lockMode: LockMode.PESSIMISTIC_WRITE, orderBy: { id: "asc" }, fields: ["id", "version"] });
     if (locked.length !== 2) throw new TradeCommitError("NOT_FOUND", "a trading character no longer exists");
+    const stale = locked.filter((row) => versions.get(row.id) !== row.version).map((row) => row.id);
+    if (stale.length > 0) {
+      const err = new TradeCommitError("STALE_CHARACTER", "a trading character was saved by another server");
+      err.staleIds = stale;
+      throw err;
+    }
+    for (const id of ids) await em.nativeUpdate(Character, { id, version: versions.get(id)! }, { version: versions.get(id)! + 1, updatedAt: new Date() });
     if ((await em.count(TradeAudit, { tradeId: swap.tradeId })) > 0) throw new TradeCommitError("ALREADY_COMPLETED", "this trade was already completed");
     for (const id of ids) {
       const rows = await em.find(InventorySlot, { characterId: id });
@@ -67,4 +80,5 @@ export async function storeSwap(db: Database, swap: StoredSwap): Promise<void> {
       },
     ]);
   });
+  for (const id of ids) versions.set(id, versions.get(id)! + 1);
 }

@@ -4,6 +4,10 @@
  * is queued or running, so a re-login never loads older data than the world last had. It waits
  * for that character's batch only, not for the queue to empty: under load other players keep
  * joining the queue, and a trade waiting on its two players must not wait on everyone.
+ *
+ * Saves check each character's row version (`versions`, registered at load with {@link track}):
+ * a stale save (another process wrote the character) is refused, logged, dropped (never retried)
+ * and reported to {@link onLost}: the character is no longer this process's to save.
  */
 import type { Database } from "../db/orm.ts";
 import type { PlayerData } from "../game/world/Player.ts";
@@ -24,10 +28,29 @@ export class Saver {
   private batchWaiters: (() => void)[] = [];
   /** Failed attempts in a row (a database outage): waiters retry with a growing pause, not in a tight loop. */
   private failures = 0;
+  /** Each character's row version as this process last read or wrote it (see savePlayers). */
+  readonly versions = new Map<string, number>();
+  /** A character whose save was refused as stale (set by the world service). */
+  onLost: (characterId: string) => void = () => {};
 
   constructor(db: Database, logger: Logger) {
     this.db = db;
     this.logger = logger;
+  }
+
+  /** A character was loaded with this row version: its saves must find it. */
+  track(characterId: string, version: number): void {
+    this.versions.set(characterId, version);
+  }
+
+  /** The character has left this process (final save done, or lost): its version is no longer known. */
+  forget(characterId: string): void {
+    this.versions.delete(characterId);
+  }
+
+  /** Whether a save of the character is queued or running. */
+  busy(characterId: string): boolean {
+    return this.pending.has(characterId) || this.inFlight.has(characterId);
   }
 
   enqueue(snapshots: readonly PlayerData[]): void {
@@ -51,8 +74,16 @@ export class Saver {
       this.inFlightAccounts = new Set(batch.map((s) => s.accountId));
       const stored = new Set<string>();
       try {
-        await savePlayers(this.db, batch, (chunk) => {
+        await savePlayers(this.db, batch, this.versions, (chunk, stale) => {
           for (const s of chunk) stored.add(s.characterId);
+          for (const s of stale) {
+            // Not retried: its row has another writer, and writing this snapshot would undo that.
+            stored.add(s.characterId);
+            this.pending.delete(s.characterId);
+            this.versions.delete(s.characterId);
+            this.logger.error({ characterId: s.characterId }, "refused a stale save: the character was written by another process; it is lost to this one");
+            this.onLost(s.characterId);
+          }
         });
       } catch (err) {
         // Put back what was not stored (a newer snapshot wins, keeping the older one's kills and
@@ -81,7 +112,7 @@ export class Saver {
 
   /** Resolves when the character has no queued or running save. */
   settled(characterId: string): Promise<void> {
-    return this.waitWhile(() => this.pending.has(characterId) || this.inFlight.has(characterId));
+    return this.waitWhile(() => this.busy(characterId));
   }
 
   /** Resolves when no character of the account has a queued or running save (a login that does not yet know which character it loads). */

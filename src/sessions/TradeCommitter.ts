@@ -47,10 +47,18 @@ export class TradeCommitter {
           bGives: swap.bGives,
           valueAToB: worth(swap.aGives),
           valueBToA: worth(swap.bGives),
-        });
+        }, this.saver.versions);
       } catch (err) {
         const known = err instanceof TradeCommitError;
         if (!known) this.logger.error({ err, tradeId: session.id }, "storing a trade failed; rolled back");
+        if (known && err.code === "STALE_CHARACTER") {
+          // Another process has written one of them: nothing was stored, and that character is lost to this process.
+          for (const id of err.staleIds) {
+            this.logger.error({ characterId: id, tradeId: session.id }, "refused a trade of a stale character: it was written by another process; it is lost to this one");
+            this.saver.forget(id);
+            this.saver.onLost(id);
+          }
+        }
         this.apply(session.a.playerId, () => world.trades.abort(world, session.id, known ? err.code : "SERVER_ERROR", known ? err.message : "the trade could not be stored"));
         return;
       }

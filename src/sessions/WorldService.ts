@@ -11,6 +11,10 @@
  * - Saves: autosave every SAVE_INTERVAL through the world's persistence phase, plus an immediate
  *   save when a player leaves, and a full save at shutdown. A player is only loaded after its last
  *   save has completed.
+ * - One process per character: a character is loaded only under its lease (persistence/leases.ts),
+ *   renewed while it is here and released after its final save; a login of a character another
+ *   live process holds is refused (CHARACTER_IN_USE). A character whose lease or save version
+ *   another process has taken is lost to this one: its player is disconnected without a save.
  */
 import { CLOSE_NOT_AUTHENTICATED } from "../ws/WsGateway.ts";
 import { validateEvent } from "../game/events.ts";
@@ -23,12 +27,15 @@ import type { Database } from "../db/orm.ts";
 import type { Logger } from "../logger.ts";
 import type { ContentRegistry } from "../manifests/registry.ts";
 import { deleteCharacter, loadOrCreatePlayer, recordLogin, recordLogout } from "../persistence/players.ts";
+import { CharacterInUseError, type CharacterLeases } from "../persistence/leases.ts";
 import type { Saver } from "./Saver.ts";
 
 export const LINGER_MS = 30_000;
 export const CLOSE_REPLACED = 4009;
 /** WebSocket close code for a player disconnected after repeated server faults (RFC 6455: internal error). */
 export const CLOSE_FAULTS = 1011;
+/** WebSocket close code for a player whose character another server process has taken over. */
+export const CLOSE_CHARACTER_LOST = 4010;
 /** A kind of fault (where and event) is logged once per this interval, with the count of the ones in between. */
 export const FAULT_LOG_INTERVAL_MS = 60_000;
 
@@ -69,6 +76,9 @@ export class WorldService {
   private readonly content: ContentRegistry;
   private readonly saver: Saver;
   private readonly logger: Logger;
+  readonly leases: CharacterLeases;
+  private readonly renewTimer: NodeJS.Timeout;
+  private renewing: Promise<void> | undefined;
   private readonly connections = new Map<string, Connection>();
   private readonly lingering = new Map<string, NodeJS.Timeout>();
   private readonly accountLocks = new Map<string, Promise<unknown>>();
@@ -93,7 +103,7 @@ export class WorldService {
   /** The tick's length (ms), told to clients in `welcome`. */
   readonly tickMs: number;
 
-  constructor(deps: { world: World; db: Database; content: ContentRegistry; saver: Saver; logger: Logger; tickMs?: number }) {
+  constructor(deps: { world: World; db: Database; content: ContentRegistry; saver: Saver; leases: CharacterLeases; logger: Logger; tickMs?: number }) {
     this.world = deps.world;
     this.tickMs = deps.tickMs ?? TICK_MS;
     this.db = deps.db;
@@ -101,6 +111,55 @@ export class WorldService {
     this.saver = deps.saver;
     this.logger = deps.logger;
     this.world.onFault = (fault) => this.reportFault(fault);
+    this.leases = deps.leases;
+    this.saver.onLost = (characterId) => void this.characterLost(characterId);
+    this.renewTimer = setInterval(() => void this.renewLeases(), this.leases.renewMs);
+    this.renewTimer.unref();
+  }
+
+  /** Extends this process's leases; a character whose lease another process took is lost. */
+  renewLeases(): Promise<void> {
+    this.renewing ??= (async () => {
+      try {
+        for (const id of await this.leases.renewAll()) {
+          this.logger.error({ characterId: id }, "lost a character lease to another process; the character is lost to this one");
+          await this.characterLost(id);
+        }
+      } catch (err) {
+        this.logger.warn({ err }, "renewing the character leases failed; will retry");
+      } finally {
+        this.renewing = undefined;
+      }
+    })();
+    return this.renewing;
+  }
+
+  /**
+   * Another process has taken the character over (its lease, or a save's version check): its
+   * player is disconnected (CHARACTER_IN_USE) and leaves the world without a save, since any save
+   * of ours would undo the other process's writes.
+   */
+  async characterLost(characterId: string): Promise<void> {
+    this.saver.forget(characterId);
+    this.world.trades.cancelFor(this.world, characterId, "disconnected");
+    await this.world.trades.settled(characterId);
+    this.cancelLinger(characterId);
+    const conn = this.connections.get(characterId);
+    if (conn !== undefined) {
+      this.connections.delete(characterId);
+      this.endSession(conn, "kicked");
+      try {
+        conn.send("error", { code: "CHARACTER_IN_USE", message: "this character was taken over by another server; log in again" });
+        conn.close(CLOSE_CHARACTER_LOST, "character taken over by another server");
+      } catch (err) {
+        this.logger.debug({ err }, "closing a lost character's connection failed (already gone)");
+      }
+    }
+    const player = this.world.removePlayer(characterId);
+    if (player !== undefined) this.onPlayerRemoved(player);
+    // Dropped, not saved: and the lease row goes only if it is still ours.
+    this.saver.forget(characterId);
+    await this.leases.release(characterId).catch((err: unknown) => this.logger.warn({ err, characterId }, "could not release a lost character's lease"));
   }
 
   /**
@@ -166,7 +225,18 @@ export class WorldService {
     return this.withAccount(accountId, async () => {
       if (this.world.players.has(characterId)) return "online";
       await this.saver.settled(characterId);
-      return (await deleteCharacter(this.db, characterId)) ? "deleted" : "missing";
+      // Live in another process: the lease says so, and holding it keeps that process from loading it meanwhile.
+      try {
+        await this.leases.acquire(characterId);
+      } catch (err) {
+        if (err instanceof CharacterInUseError) return "online";
+        throw err;
+      }
+      try {
+        return (await deleteCharacter(this.db, characterId)) ? "deleted" : "missing";
+      } finally {
+        await this.leases.release(characterId);
+      }
     });
   }
 
@@ -204,8 +274,28 @@ export class WorldService {
         // Whatever is being saved of this character (or, not knowing which, of the account) is
         // written before it is read: a load must never see rows older than the world last had.
         await (characterId !== undefined ? this.saver.settled(characterId) : this.saver.settledAccount(principal.accountId));
-        const data = await loadOrCreatePlayer(this.db, this.content, { accountId: principal.accountId, characterId, name: options.name });
-        player = this.world.players.get(data.characterId) ?? this.world.addPlayer(data);
+        // The lease is taken before the rows are read (claim): a character another live process
+        // holds is refused with CHARACTER_IN_USE and nothing is loaded.
+        let claimed: string | undefined;
+        const data = await loadOrCreatePlayer(this.db, this.content, {
+          accountId: principal.accountId,
+          characterId,
+          name: options.name,
+          claim: async (id) => {
+            if (this.world.players.has(id)) return;
+            await this.leases.acquire(id);
+            claimed = id;
+          },
+        }).catch(async (err: unknown) => {
+          // Taken, then the load failed: the lease must not outlive the attempt.
+          if (claimed !== undefined && !this.world.players.has(claimed)) await this.leases.release(claimed).catch(() => {});
+          throw err;
+        });
+        player = this.world.players.get(data.characterId);
+        if (player === undefined) {
+          this.saver.track(data.characterId, data.version);
+          player = this.world.addPlayer(data);
+        }
         if (principal.role === "admin") player.role = "admin";
         this.onPlayerAdded(player);
       }
@@ -355,6 +445,14 @@ export class WorldService {
     this.onPlayerRemoved(player);
     this.saver.enqueue([snapshot(player)]);
     await this.saver.flush();
+    // The lease goes once the final save is stored (retried until it is), under the account's lock
+    // so that a login of the same character in between keeps its lease.
+    await this.saver.settled(playerId);
+    await this.withAccount(player.data.accountId, async () => {
+      if (this.world.players.has(playerId) || this.saver.busy(playerId)) return;
+      this.saver.forget(playerId);
+      await this.leases.release(playerId);
+    }).catch((err: unknown) => this.logger.warn({ err, characterId: playerId }, "could not release a character lease; it expires on its own"));
   }
 
   /** One client message, from any transport. */
@@ -468,5 +566,12 @@ export class WorldService {
     this.saver.enqueue([...this.world.players.values()].map(snapshot));
     await this.saver.flush();
     await Promise.allSettled([...this.accountLocks.values()]);
+    clearInterval(this.renewTimer);
+    await this.renewing;
+    // A character whose final save failed keeps its lease until it expires: another process must
+    // not load the older rows at once.
+    if (this.saver.queued === 0) {
+      await this.leases.releaseAll().catch((err: unknown) => this.logger.warn({ err }, "could not release the character leases; they expire on their own"));
+    }
   }
 }

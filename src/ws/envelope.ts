@@ -16,6 +16,7 @@ export type WsErrorCode =
   | "AUTH_UNAVAILABLE"
   | "ALREADY_AUTHENTICATED"
   | "FORBIDDEN"
+  | "CHARACTER_IN_USE"
   | "INTERNAL_ERROR";
 
 export interface Envelope {

@@ -14,7 +14,7 @@ import { PlayerLoadError } from "../persistence/players.ts";
 import type { Connection, WorldService } from "../sessions/WorldService.ts";
 import type { Envelope } from "./envelope.ts";
 import type { WsDeltas } from "./WsDeltas.ts";
-import { CLOSE_FORBIDDEN, type WsSession, type WsSessionHandler } from "./WsGateway.ts";
+import { CLOSE_FORBIDDEN, CLOSE_TRY_AGAIN_LATER, type WsSession, type WsSessionHandler } from "./WsGateway.ts";
 
 export const CLOSE_BAD_REQUEST = 4000;
 
@@ -54,6 +54,12 @@ export function worldSessionHandler(service: WorldService, deltas: WsDeltas, log
         if (code === "FORBIDDEN" || code === "NOT_FOUND") {
           session.sendError("FORBIDDEN", (err as Error).message);
           session.close(CLOSE_FORBIDDEN, "forbidden character");
+          return;
+        }
+        if (code === "CHARACTER_IN_USE") {
+          // Live in another server process (its lease): try again once that one lets it go.
+          session.sendError("CHARACTER_IN_USE", (err as Error).message);
+          session.close(CLOSE_TRY_AGAIN_LATER, "character in use");
           return;
         }
         if (code === "INVALID_NAME" || code === "NAME_TAKEN") {

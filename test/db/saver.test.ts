@@ -2,8 +2,8 @@ import assert from "node:assert/strict";
 import { pino } from "pino";
 import { loadConfig } from "../../src/config/env.ts";
 import { openDatabase, type Database } from "../../src/db/orm.ts";
-import { loadOrCreatePlayer, createCharacter, SAVE_CHUNK } from "../../src/persistence/players.ts";
-import { NpcKill } from "../../entities/index.ts";
+import { loadOrCreatePlayer, createCharacter, savePlayers, SAVE_CHUNK } from "../../src/persistence/players.ts";
+import { Character, NpcKill } from "../../entities/index.ts";
 import { Saver } from "../../src/sessions/Saver.ts";
 import { bundledContent } from "../support/content.ts";
 import { forEachDialect } from "../support/dialects.ts";
@@ -23,6 +23,8 @@ forEachDialect("background saving", (ctx) => {
     const a = await createCharacter(db, content, `saver-a-${tag}`);
     const b = await createCharacter(db, content, `saver-b-${tag}`);
     const saver = new Saver(db, pino({ level: "silent" }));
+    saver.track(a.characterId, a.version);
+    saver.track(b.characterId, b.version);
     // B is saved again and again, as a busy world queues players every tick: the queue never empties.
     let x = 0;
     let stop = false;
@@ -69,6 +71,7 @@ forEachDialect("background saving", (ctx) => {
       return db.em();
     };
     const saver = new Saver(flaky, pino({ level: "silent" }));
+    saver.track(c.characterId, c.version);
     saver.enqueue([{ ...c, x: 3, z: 4 }]);
     const settled = saver.settled(c.characterId);
     // Counted in attempts, not in a window of time (a busy machine only lengthens the pauses):
@@ -103,6 +106,7 @@ forEachDialect("background saving", (ctx) => {
       return db.em();
     };
     const saver = new Saver(flaky, pino({ level: "silent" }));
+    for (const p of players) saver.track(p.characterId, p.version);
     saver.enqueue(players.map((p) => ({ ...p, kills: { goblin: 1 } })));
     await saver.settled(last.characterId);
     await saver.settled(first.characterId);
@@ -111,5 +115,63 @@ forEachDialect("background saving", (ctx) => {
     assert.equal(await kills(first.characterId), 1, "the committed chunk's kill is counted once");
     assert.equal(await kills(last.characterId), 1, "the failed chunk's kill is stored on the retry");
     assert.equal(saver.queued, 0);
+  });
+
+  it("refuses a stale save (the row has another version): logged with the character id, reported lost, nothing written, not retried", async function () {
+    this.timeout(15_000);
+    const content = await bundledContent();
+    const tag = `${ctx.dialect}-${Date.now()}`;
+    const d = await createCharacter(db, content, `saver-stale-${tag}`);
+    const e = await createCharacter(db, content, `saver-fresh-${tag}`);
+    const logged: { characterId?: string; msg: string; level: number }[] = [];
+    const logger = pino({ level: "info" }, { write: (line: string) => void logged.push(JSON.parse(line) as never) });
+    const saver = new Saver(db, logger);
+    const lost: string[] = [];
+    saver.onLost = (id) => lost.push(id);
+    saver.track(d.characterId, d.version);
+    saver.track(e.characterId, e.version);
+    // Another process saved D meanwhile.
+    await db.em().nativeUpdate(Character, { id: d.characterId }, { version: d.version + 1, positionX: 42 });
+    saver.enqueue([{ ...d, x: 1, z: 1, kills: { goblin: 1 } }, { ...e, x: 5, z: 6 }]);
+    await saver.settled(d.characterId);
+    await saver.settled(e.characterId);
+    assert.deepEqual(lost, [d.characterId]);
+    const errors = logged.filter((l) => l.level === 50);
+    assert.deepEqual(errors.map((l) => l.characterId), [d.characterId], "one error line, with the character id");
+    const storedD = await db.em().findOneOrFail(Character, { id: d.characterId });
+    assert.deepEqual([storedD.positionX, storedD.version], [42, d.version + 1], "the other process's write stands");
+    assert.equal(await db.em().count(NpcKill, { characterId: d.characterId }), 0);
+    const storedE = await db.em().findOneOrFail(Character, { id: e.characterId });
+    assert.deepEqual([storedE.positionX, storedE.positionZ, storedE.version], [5, 6, e.version + 1], "the rest of the batch is stored");
+    assert.equal(saver.queued, 0, "not queued again");
+    assert.equal(saver.versions.has(d.characterId), false);
+  });
+
+  it("two writers saving one character at once with the same version: exactly one is written, every time", async function () {
+    this.timeout(30_000);
+    const content = await bundledContent();
+    const c = await createCharacter(db, content, `saver-race-${ctx.dialect}-${Date.now()}`);
+    // Two processes' views of the character (each its own version map), racing round after round.
+    const mine = new Map([[c.characterId, c.version]]);
+    const theirs = new Map([[c.characterId, c.version]]);
+    const ROUNDS = 20;
+    for (let round = 0; round < ROUNDS; round++) {
+      const outcome = { stored: 0, stale: 0 };
+      const count = (stored: readonly unknown[], stale: readonly unknown[]) => {
+        outcome.stored += stored.length;
+        outcome.stale += stale.length;
+      };
+      await Promise.all([
+        savePlayers(db, [{ ...c, x: round, z: 1 }], mine, count),
+        savePlayers(db, [{ ...c, x: round, z: 2 }], theirs, count),
+      ]);
+      assert.deepEqual(outcome, { stored: 1, stale: 1 }, `round ${round}`);
+      // The loser catches up (as a process that reloads would), so the next round races again.
+      const winner = Math.max(mine.get(c.characterId)!, theirs.get(c.characterId)!);
+      mine.set(c.characterId, winner);
+      theirs.set(c.characterId, winner);
+    }
+    const row = await db.em().findOneOrFail(Character, { id: c.characterId });
+    assert.equal(row.version, c.version + ROUNDS, "one write per round");
   });
 });

@@ -122,8 +122,9 @@ forEachDialect("kills and death locks", (ctx) => {
       p.pendingKills.set("meadow_rat", 2);
       killPlayer(g.world, p, "meadow_rat");
       const snap = snapshot(p);
-      await savePlayers(db, [snap]);
-      await savePlayers(db, [snap]);
+      const versions = new Map([[p.id, data.version]]);
+      await savePlayers(db, [snap], versions);
+      await savePlayers(db, [snap], versions);
       const deaths = await db.em().find(PlayerDeath, { characterId: p.id });
       assert.equal(deaths.length, 1, "a replayed save records the death once");
       assert.equal(deaths[0]!.status, "resolved");

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { pino } from "pino";
-import { InventorySlot, TradeAudit } from "../../entities/index.ts";
+import { Character, InventorySlot, TradeAudit } from "../../entities/index.ts";
 import { loadConfig } from "../../src/config/env.ts";
 import { openDatabase, type Database } from "../../src/db/orm.ts";
 import type { ItemStack } from "../../src/game/world/Player.ts";
@@ -24,11 +24,13 @@ forEachDialect("storing a trade", (ctx) => {
     const content = await bundledContent();
     const a = await createCharacter(db, content, `acc-a-${tag}`, undefined, [{ itemId: "logs", quantity: 1 }]);
     const b = await createCharacter(db, content, `acc-b-${tag}`, undefined, [{ itemId: "feathers", quantity: 5 }]);
-    return { a, b, content };
+    // Each character's row version as the storing process knows it (as the Saver tracks it).
+    const versions = new Map([[a.characterId, a.version], [b.characterId, b.version]]);
+    return { a, b, content, versions };
   }
 
   it("swaps both inventories and writes the audit row in one transaction, exactly once", async () => {
-    const { a, b, content } = await twoCharacters(`ok-${ctx.dialect}`);
+    const { a, b, content, versions } = await twoCharacters(`ok-${ctx.dialect}`);
     const swap = {
       tradeId: `trade-ok-${ctx.dialect}`,
       aId: a.characterId,
@@ -40,7 +42,8 @@ forEachDialect("storing a trade", (ctx) => {
       valueAToB: 4,
       valueBToA: 10,
     };
-    await storeSwap(db, swap);
+    await storeSwap(db, swap, versions);
+    assert.deepEqual([versions.get(a.characterId), versions.get(b.characterId)], [a.version + 1, b.version + 1], "both versions advance");
     const ra = await loadOrCreatePlayer(db, content, { accountId: a.accountId });
     const rb = await loadOrCreatePlayer(db, content, { accountId: b.accountId });
     assert.deepEqual(ra.inventory[0], { itemId: "feathers", quantity: 5 });
@@ -50,13 +53,13 @@ forEachDialect("storing a trade", (ctx) => {
     assert.equal(Number(audit.valueBToA), 10);
     // A replay (a second commit of the same trade) changes nothing.
     const replay = { ...swap, before: swap.after, after: swap.before };
-    await assert.rejects(storeSwap(db, replay), (e: unknown) => e instanceof TradeCommitError && e.code === "ALREADY_COMPLETED");
+    await assert.rejects(storeSwap(db, replay, versions), (e: unknown) => e instanceof TradeCommitError && e.code === "ALREADY_COMPLETED");
     assert.deepEqual((await loadOrCreatePlayer(db, content, { accountId: a.accountId })).inventory[0], { itemId: "feathers", quantity: 5 });
     assert.equal(await db.em().count(TradeAudit, { tradeId: swap.tradeId }), 1);
   });
 
   it("rolls back when a stored inventory is not what the swap was computed from", async () => {
-    const { a, b, content } = await twoCharacters(`changed-${ctx.dialect}`);
+    const { a, b, content, versions } = await twoCharacters(`changed-${ctx.dialect}`);
     const stale = inv([{ itemId: "logs", quantity: 2 }]);
     await assert.rejects(
       storeSwap(db, {
@@ -69,12 +72,35 @@ forEachDialect("storing a trade", (ctx) => {
         bGives: [],
         valueAToB: 0,
         valueBToA: 0,
-      }),
+      }, versions),
       (e: unknown) => e instanceof TradeCommitError && e.code === "ITEMS_CHANGED",
     );
     assert.deepEqual((await loadOrCreatePlayer(db, content, { accountId: a.accountId })).inventory[0], { itemId: "logs", quantity: 1 });
     assert.equal(await db.em().count(InventorySlot, { characterId: b.characterId }), 1);
     assert.equal(await db.em().count(TradeAudit, { tradeId: `trade-changed-${ctx.dialect}` }), 0);
+  });
+
+  it("stores nothing when a character's row has another version (written by another process)", async () => {
+    const { a, b, content, versions } = await twoCharacters(`stale-${ctx.dialect}`);
+    await db.em().nativeUpdate(Character, { id: b.characterId }, { version: b.version + 5 });
+    await assert.rejects(
+      storeSwap(db, {
+        tradeId: `trade-stale-${ctx.dialect}`,
+        aId: a.characterId,
+        bId: b.characterId,
+        before: new Map([[a.characterId, a.inventory], [b.characterId, b.inventory]]),
+        after: new Map([[a.characterId, inv([{ itemId: "feathers", quantity: 5 }])], [b.characterId, inv([{ itemId: "logs", quantity: 1 }])]]),
+        aGives: [{ itemId: "logs", quantity: 1 }],
+        bGives: [{ itemId: "feathers", quantity: 5 }],
+        valueAToB: 0,
+        valueBToA: 0,
+      }, versions),
+      (e: unknown) => e instanceof TradeCommitError && e.code === "STALE_CHARACTER" && e.staleIds.join() === b.characterId,
+    );
+    assert.deepEqual((await loadOrCreatePlayer(db, content, { accountId: a.accountId })).inventory[0], { itemId: "logs", quantity: 1 });
+    assert.deepEqual((await loadOrCreatePlayer(db, content, { accountId: b.accountId })).inventory[0], { itemId: "feathers", quantity: 5 });
+    assert.equal(await db.em().count(TradeAudit, { tradeId: `trade-stale-${ctx.dialect}` }), 0);
+    assert.equal((await db.em().findOneOrFail(Character, { id: a.characterId })).version, a.version, "neither version advanced");
   });
 
   it("completes a trade right after an unsaved inventory change (no autosave in between), storing both", async function () {
