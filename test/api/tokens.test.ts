@@ -5,6 +5,7 @@ import { exportJWK, exportPKCS8, exportSPKI, generateKeyPair, importPKCS8, type 
 import { User } from "../../entities/index.ts";
 import { AUTH_LIMIT_PER_MIN } from "../../src/http/rateLimit.ts";
 import { CLOSE_TRY_AGAIN_LATER } from "../../src/ws/WsGateway.ts";
+import { forEachDialect } from "../support/dialects.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 import { signJwt, unsignedJwt, type SignOptions } from "../support/jwt.ts";
 import { WsTestClient } from "../support/wsClient.ts";
@@ -15,10 +16,11 @@ const get = (t: TestServer, token?: string) =>
 const SERVICE_SECRET = "service-secret-".repeat(4);
 
 describe("tokens", () => {
-  describe("with an identity provider (shared secret)", () => {
+  // On both databases: a provider's user gets its users row on first use.
+  forEachDialect("with an identity provider (shared secret)", (ctx) => {
     let t: TestServer;
     before(async () => {
-      t = await startTestServer({ PUBLIC_IDP_APP_ID: "the-app", IDP_APP_SECRET: "idp-secret", JWT_SECRET: SERVICE_SECRET });
+      t = await startTestServer({ PUBLIC_IDP_APP_ID: "the-app", IDP_APP_SECRET: "idp-secret", JWT_SECRET: SERVICE_SECRET, DATABASE_URL: ctx.url });
     });
     after(() => t.close());
     const idp = (claims: object, opts: SignOptions = {}, secret = "idp-secret") => signJwt({ sub: "user-77", ...claims }, secret, { audience: "the-app", ...opts });

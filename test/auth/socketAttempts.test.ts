@@ -10,6 +10,7 @@ import { AttemptLimiter, AuthAttempts, TooManyAttempts } from "../../src/auth/at
 import { TokenError } from "../../src/auth/tokens.ts";
 import { clientAddress } from "../../src/http/clientAddress.ts";
 import { AUTH_LIMIT_PER_MIN } from "../../src/http/rateLimit.ts";
+import { forEachDialect } from "../support/dialects.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 import { WsTestClient } from "../support/wsClient.ts";
 import type { IncomingMessage } from "node:http";
@@ -73,10 +74,11 @@ describe("authentication attempts on /ws and Colyseus", () => {
     });
   });
 
-  describe("anonymous identities", () => {
+  // On both databases: the limit is checked against the users rows it must not add.
+  forEachDialect("anonymous identities", (ctx) => {
     let t: TestServer;
     before(async () => {
-      t = await startTestServer({ TICK_MS: "50" });
+      t = await startTestServer({ TICK_MS: "50", DATABASE_URL: ctx.url });
     });
     after(async () => t.close());
 

@@ -236,11 +236,12 @@ describe("the world: bad input", function () {
   });
 });
 
-describe("the world: sessions", function () {
-  this.timeout(30_000);
+// On both databases: logins, takeovers and the playerSessions records read and write it.
+forEachDialect("the world: sessions", (ctx) => {
   let t: TestServer;
-  before(async () => {
-    t = await startTestServer(FAST);
+  before(async function () {
+    this.timeout(30_000);
+    t = await startTestServer({ ...FAST, DATABASE_URL: ctx.url });
   });
   after(() => t.close());
 
