@@ -58,11 +58,26 @@ forEachDialect("the items table", (db) => {
     } finally {
       await t.close();
     }
-    const t2 = await startTestServer({ DATABASE_URL: db.url });
+    // The content changes between the two starts: coins renamed and revalued, one item added.
+    const changed = makeWorldDir("bundled");
+    const miscFile = path.join(changed, "assets", "manifests", "items", "misc.json");
+    const misc = JSON.parse(fs.readFileSync(miscFile, "utf8")) as { id: string; name: string; value: number }[];
+    const coinsDef = misc.find((i) => i.id === "coins")!;
+    misc.push({ ...coinsDef, id: "test_medal", name: "Test Medal", value: 77 });
+    Object.assign(coinsDef, { name: "Gold Pieces", value: 2 });
+    fs.writeFileSync(miscFile, JSON.stringify(misc));
+    const t2 = await startTestServer({ DATABASE_URL: db.url }, "bundled", changed);
     try {
-      assert.equal(await t2.server.db.em().count(ItemDefinition, {}), t2.server.content.items.size, "no duplicates on restart");
+      const before = t.server.content.items.size;
+      assert.equal(t2.server.content.items.size, before + 1, "the changed content has one more item");
+      assert.equal(await t2.server.db.em().count(ItemDefinition, {}), before + 1, "the new item added, nothing duplicated");
+      const coins = await t2.server.db.em().findOneOrFail(ItemDefinition, { id: "coins" });
+      assert.deepEqual([coins.name, coins.value], ["Gold Pieces", 2], "the changed definition replaces the old one");
+      const medal = await t2.server.db.em().findOneOrFail(ItemDefinition, { id: "test_medal" });
+      assert.deepEqual([medal.name, medal.value], ["Test Medal", 77]);
     } finally {
       await t2.close();
+      fs.rmSync(changed, { recursive: true, force: true });
     }
   });
 });
