@@ -44,8 +44,8 @@ export class TokenError extends Error {
  * as a failed authentication attempt.
  */
 export class AuthUnavailable extends Error {
-  constructor(message: string) {
-    super(message);
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
     this.name = "AuthUnavailable";
   }
 }
@@ -162,7 +162,8 @@ export class TokenService {
       try {
         found = await this.jwks.key(kid);
       } catch (err) {
-        throw new AuthUnavailable(`the identity provider's keys are unavailable, try again later: ${(err as Error).message}`);
+        // Clients get no detail of the fetch (an internal address or status); it stays in `cause`.
+        throw new AuthUnavailable("the identity provider's keys are unavailable, try again later", { cause: err });
       }
       if (found === undefined) throw new TokenError("invalid identity-provider token: unknown key id");
       keySet = found;

@@ -153,10 +153,12 @@ describe("tokens", () => {
       for (let i = 0; i < AUTH_LIMIT_PER_MIN + 2; i++) {
         const rest = await get(t, token);
         assert.equal(rest.status, 503);
-        assert.equal(((await rest.json()) as { error: { code: string } }).error.code, "AUTH_UNAVAILABLE");
+        const body = (await rest.json()) as { error: { code: string; message: string } };
+        assert.deepEqual(body.error, { code: "AUTH_UNAVAILABLE", message: "the identity provider's keys are unavailable, try again later" }, "no detail of the key fetch");
         const ws = await WsTestClient.connect(`${t.wsUrl}?token=${encodeURIComponent(token)}`);
         const err = await ws.next("error");
         assert.equal(err.code, "AUTH_UNAVAILABLE", `attempt ${i + 1}`);
+        assert.doesNotMatch(String(err.message), /HTTP|fetch/);
         assert.equal((await ws.waitClosed()).code, CLOSE_TRY_AGAIN_LATER);
         const join = await fetch(`${t.baseUrl}/matchmake/joinOrCreate/world`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ token }) });
         assert.equal(join.status, 503, `join attempt ${i + 1}`);
