@@ -162,10 +162,17 @@ forEachDialect("storing a trade", (ctx) => {
       assert.deepEqual(done.receivedItems, [{ itemId: annInv[0]!.itemId, quantity: 1 }]);
       const audit = await t.server.db.em().findOneOrFail(TradeAudit, { tradeId });
       assert.deepEqual([audit.playerAId, audit.playerBId], [a, b]);
-      const stored = await t.server.db.em().find(InventorySlot, { characterId: b, itemId: annInv[0]!.itemId });
-      assert.ok(stored.length >= 1, "B's stored inventory has the item");
-      const live = t.server.world.world.players.get(b)!.data.inventory.filter((s) => s?.itemId === annInv[0]!.itemId).length;
-      assert.equal(stored.length, live);
+      assert.deepEqual([audit.itemsAToB, audit.itemsBToA], [[{ itemId: annInv[0]!.itemId, quantity: 1 }], []]);
+      // Both players, every slot: the stored rows are the live inventories the swap left.
+      for (const [who, id] of [["Ann", a], ["Ben", b]] as const) {
+        const rows = await t.server.db.em().find(InventorySlot, { characterId: id }, { orderBy: { slot: "asc" } });
+        const stored = rows.map((r) => ({ slot: r.slot, itemId: r.itemId, quantity: r.quantity }));
+        const live = t.server.world.world.players.get(id)!.data.inventory.flatMap((s, slot) => (s === null ? [] : [{ slot, itemId: s.itemId, quantity: s.quantity }]));
+        assert.deepEqual(stored, live, `${who}'s stored inventory`);
+      }
+      const given = annInv[0]!;
+      assert.ok(!t.server.world.world.players.get(a)!.data.inventory.some((s, slot) => slot === given.slot && s?.itemId === given.itemId), "Ann no longer has the item in its slot");
+      assert.ok(t.server.world.world.players.get(b)!.data.inventory.some((s) => s?.itemId === given.itemId), "Ben has it");
       ann.close();
       ben.close();
     } finally {
