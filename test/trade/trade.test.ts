@@ -345,18 +345,42 @@ describe("trading", () => {
       }
     });
 
-    it("survives a flood of 1,000 trade messages without a change or a swap", async () => {
-      const { g, a, b } = await pair([{ itemId: "feathers", quantity: 5 }]);
+    it("survives a flood of 1,000 trade messages from one side, accepts among them: no swap without the other's accept, nothing lost, and the trade still works", async () => {
+      const { g, a, b } = await pair([{ itemId: "feathers", quantity: 5 }], [{ itemId: "logs", quantity: 1 }]);
       const before = totals(g, [a, b]);
       const tradeId = open(g, a, b);
+      // Ann's flood: accepts, adds (valid and not) and removes, five a tick (the per-tick cap of
+      // trade commands), so every one is handled rather than dropped by the cap.
+      const flood: [string, object][] = [
+        ["tradeAccept", { tradeId }],
+        ["tradeRemoveItem", { tradeId, tradeSlot: 0 }],
+        ["tradeAddItem", { tradeId, inventorySlot: 7, quantity: 99 }],
+        ["tradeAddItem", { tradeId, inventorySlot: 0, quantity: 6 }],
+        ["tradeAddItem", { tradeId, inventorySlot: 0, quantity: 1 }],
+      ];
       for (let i = 0; i < 1000; i++) {
-        const r = g.validate("tradeAddItem", { tradeId, inventorySlot: i % 40, quantity: i % 7 === 0 ? 0 : 99 });
-        if (r.ok) g.world.enqueue(a.id, "tradeAddItem", r.data);
+        const [type, data] = flood[i % flood.length]!;
+        const r = g.validate(type, data);
+        assert.ok(r.ok, type);
+        g.world.enqueue(a.id, type, r.data);
+        if (i % 5 === 4) g.tick();
       }
       g.tick(2);
-      assert.ok(tradeErrors(g, a).length > 0);
-      assert.equal(g.events(a, "tradeCompleted").length, 0);
+      assert.ok(tradeErrors(g, a).length > 0, "the bad ones are refused");
+      assert.ok(!g.events(a, "error").some((e) => e.code === "RATE_LIMITED"), "none was dropped by the per-tick cap");
+      assert.equal(g.events(a, "tradeConfirmScreen").length, 0, "no confirm screen without Ben's accept");
+      assert.equal(g.events(a, "tradeCompleted").length + g.events(b, "tradeCompleted").length, 0, "no swap");
+      assert.ok(a.inTrade && b.inTrade, "the trade is still open");
       assert.deepEqual(totals(g, [a, b]), before);
+      // Each round of the flood ends with all five feathers offered (an offer of more than one has
+      // offers what there is); both accept twice: the trade completes, nothing lost or doubled.
+      for (const p of [a, b]) g.send(p, "tradeAccept", { tradeId });
+      g.tick();
+      for (const p of [a, b]) g.send(p, "tradeAccept", { tradeId });
+      g.tick(3);
+      assert.equal(g.events(b, "tradeCompleted").length, 1, "the trade completes after the flood");
+      assert.deepEqual(totals(g, [a, b]), before);
+      assert.deepEqual(g.events(b, "tradeCompleted")[0]!.receivedItems, [{ itemId: "feathers", quantity: 5 }], "Ben got what Ann offered last");
     });
   });
 });
