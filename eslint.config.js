@@ -3,7 +3,7 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["node_modules/", "world/", "coverage/", "src/db/migrations/"] },
+  { ignores: ["node_modules/", "world/", "coverage/", "src/db/migrations/", "client/dist/", "test-artifacts/"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -72,12 +72,12 @@ export function createApp(deps: AppDeps): Application {
   app.use(MONITOR_PATH, ...admin, monitor() as unknown as RequestHandler);
   deps.mount?.(app, { auth, rest: limits.rest, authAttempt: limits.auth });
 
-  if (config.isProduction) {
-    const client = clientBuildRoutes(config.clientBuildDir);
-    if (client !== undefined) {
-      app.use(client);
-      logger.info({ dir: config.clientBuildDir }, "serving the client build");
-    }
+  // Served in every mode once built (`npm install` builds it), so the README's first command shows
+  // the game at `/`; `npm run client` is the development server with hot reload.
+  const client = clientBuildRoutes(config.clientBuildDir);
+  if (client !== undefined) {
+    app.use(client);
+    logger.info({ dir: config.clientBuildDir }, "serving the client build");
   }
 
   app.use(notFoundHandler);

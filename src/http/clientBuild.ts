@@ -1,5 +1,5 @@
 /**
- * Production: serves a built client when one is present (`CLIENT_BUILD_DIR`, with an
+ * Serves a built client when one is present (`CLIENT_BUILD_DIR`, with an
  * `index.html`), with an index fallback for client-side routes that never shadows the server's
  * own paths.
  */
@@ -20,7 +20,9 @@ export function clientBuildRoutes(dir: string): Router | undefined {
   const statics = express.static(dir, { index: false, fallthrough: true, maxAge: "1h" });
   router.use((req, res, next) => (isReserved(req.path) ? next() : statics(req, res, next)));
   router.get("/*splat", (req, res, next) => {
-    if (isReserved(req.path) || !req.accepts("html")) return next();
+    // Only a request that names HTML (a browser's navigation) gets the index: a script's fetch
+    // (`Accept: */*`) of an unknown path still gets the JSON 404.
+    if (isReserved(req.path) || !/\btext\/html\b/.test(req.get("accept") ?? "")) return next();
     res.set("Cache-Control", "no-cache").sendFile(index);
   });
   router.get("/", (_req, res) => res.set("Cache-Control", "no-cache").sendFile(index));

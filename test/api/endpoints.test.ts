@@ -621,6 +621,10 @@ describe("production: the client build", () => {
     }
     const js = await fetch(`${t.baseUrl}/app.js`);
     assert.match(await js.text(), /client/);
+    // A script's fetch (`Accept: */*`, not naming HTML) of an unknown path keeps the JSON 404.
+    const unknown = await fetch(`${t.baseUrl}/no/such/thing`, { headers: { Accept: "*/*" } });
+    assert.equal(unknown.status, 404);
+    assert.equal((await unknown.json()).error.code, "NOT_FOUND");
   });
 
   it("never shadows the server's own paths", async () => {
