@@ -1,0 +1,229 @@
+/**
+ * Keeps the test suite's sharpness measured: applies known mutations (bugs the suite must notice,
+ * such as the loader dropping bank rows or a deposit that does nothing), one at a time, to a copy
+ * of the repository, runs the test files that should catch each, and reports which were caught.
+ * Exits 1 if a mutation survived, if a mutation no longer applies (its code moved: update it
+ * here), or if the unmutated copy fails those tests.
+ *
+ * The copy lives in a temporary directory (node_modules symlinked), never in this tree, so work
+ * in progress here is not disturbed.
+ *
+ * Usage: npm run test:mutations [-- <part of a mutation name> ...]
+ */
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+interface Mutation {
+  name: string;
+  file: string;
+  /** Exact text to replace (must occur exactly once). */
+  from: string;
+  to: string;
+  /** Test path filters (as `npm test -- <filter>`) that must fail with the mutation. */
+  tests: string[];
+}
+
+const PLAYERS = "src/persistence/players.ts";
+const ROUND_TRIP = "test/db/roundTrip";
+const MUTATIONS: Mutation[] = [
+  {
+    name: "load drops bank rows",
+    file: PLAYERS,
+    from: "bank: bank.map((b) => ({ itemId: b.itemId, quantity: b.quantity })),",
+    to: "bank: [],",
+    tests: [ROUND_TRIP],
+  },
+  {
+    name: "load drops equipment rows",
+    file: PLAYERS,
+    from: "equipment: Object.fromEntries(equip.map((e) => [e.slotType, { itemId: e.itemId, quantity: e.quantity }])),",
+    to: "equipment: {},",
+    tests: [ROUND_TRIP],
+  },
+  {
+    name: "load drops inventory rows",
+    file: PLAYERS,
+    from: "for (const s of inv) inventory[s.slot] = { itemId: s.itemId, quantity: s.quantity };",
+    to: "",
+    tests: [ROUND_TRIP],
+  },
+  {
+    name: "load drops skills and xp",
+    file: PLAYERS,
+    from: "    skills: skillsOf(row),\n",
+    to: "    skills: Object.fromEntries(SKILLS.map((s) => [s, { level: 1, xp: 0 }])) as Record<Skill, SkillState>,\n",
+    tests: [ROUND_TRIP],
+  },
+  {
+    name: "load drops coins and health",
+    file: PLAYERS,
+    from: "    health: row.health,\n    coins: row.coins,\n",
+    to: "    health: 100,\n    coins: 0,\n",
+    tests: [ROUND_TRIP],
+  },
+  {
+    name: "load drops the position",
+    file: PLAYERS,
+    from: "    x: Number(row.positionX),\n",
+    to: "    x: 0,\n",
+    tests: [ROUND_TRIP],
+  },
+  {
+    name: "save drops bank rows",
+    file: PLAYERS,
+    from: "if (bank.length > 0) await em.insertMany(BankSlot, bank);",
+    to: "",
+    tests: [ROUND_TRIP],
+  },
+  {
+    name: "save drops equipment rows",
+    file: PLAYERS,
+    from: "if (equipment.length > 0) await em.insertMany(EquipmentSlot, equipment);",
+    to: "",
+    tests: [ROUND_TRIP],
+  },
+  {
+    name: "save skips skills and xp",
+    file: PLAYERS,
+    from: "...skillColumns(p.skills),",
+    to: "",
+    tests: [ROUND_TRIP],
+  },
+  {
+    name: "save skips coins",
+    file: PLAYERS,
+    from: "coins: p.coins,",
+    to: "",
+    tests: [ROUND_TRIP],
+  },
+  {
+    name: "save skips health",
+    file: PLAYERS,
+    from: "health: p.health,",
+    to: "",
+    tests: [ROUND_TRIP],
+  },
+  {
+    name: "save skips the position",
+    file: PLAYERS,
+    from: "positionX: p.x,",
+    to: "",
+    tests: [ROUND_TRIP],
+  },
+  {
+    name: "save drops death locks",
+    file: PLAYERS,
+    from: "for (const d of p.deaths ?? []) {",
+    to: "for (const d of [] as NonNullable<typeof p.deaths>) {",
+    tests: [ROUND_TRIP],
+  },
+  {
+    name: "agent goal state is not stored",
+    file: "src/agents/AgentService.ts",
+    from: "await this.db.em().nativeUpdate(AgentMapping, { agentId: agent.agentId }, { ...changes, updatedAt: new Date() });",
+    to: "",
+    tests: [ROUND_TRIP],
+  },
+  {
+    name: "aggressive mobs pick players in the safe town",
+    file: "src/game/npcs.ts",
+    from: "p.data.combatLevel <= level * 2 && !inSafeZone(world, p) && d < best",
+    to: "p.data.combatLevel <= level * 2 && d < best",
+    tests: ["test/gameplay/combat"],
+  },
+  {
+    name: "bank deposit does nothing",
+    file: "src/game/bank.ts",
+    from: `    if (world.content.item(itemId)?.stackable) tx.inv.removeFromSlot(data.slot, data.quantity);
+    else tx.inv.remove(itemId, data.quantity);
+    tx.bank.add(itemId, data.quantity);`,
+    to: "",
+    tests: ["test/gameplay/conservation"],
+  },
+  {
+    name: "bank withdraw takes from the bank and gives nothing",
+    file: "src/game/bank.ts",
+    from: "    giveItem(tx, data.itemId, data.quantity);\n",
+    to: "",
+    tests: ["test/gameplay/conservation"],
+  },
+  {
+    name: "a sale pays for one item whatever the quantity",
+    file: "src/game/store.ts",
+    from: "const pay = Math.floor(item.value * store.buybackRate) * data.quantity;",
+    to: "const pay = Math.floor(item.value * store.buybackRate);",
+    tests: ["test/gameplay/conservation"],
+  },
+];
+
+const ROOT = path.resolve(import.meta.dirname, "..");
+
+function run(cwd: string, filters: string[]): Promise<{ code: number; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ["test/run.ts", ...filters], { cwd, env: process.env, stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    child.stdout.on("data", (c: Buffer) => (output += c.toString()));
+    child.stderr.on("data", (c: Buffer) => (output += c.toString()));
+    child.on("exit", (code) => resolve({ code: code ?? 1, output }));
+  });
+}
+
+/** The first assertion that failed, so a reader sees the mutation was caught for its own reason. */
+const firstFailure = (output: string) => /(?:AssertionError[^:]*|Error): (.*)/.exec(output)?.[1]?.trim() ?? "";
+const summary = (output: string) => /tests: .*$/m.exec(output.split("\n").filter((l) => l.startsWith("tests: ")).at(-1) ?? "")?.[0] ?? "(no summary line)";
+
+const only = process.argv.slice(2);
+const chosen = MUTATIONS.filter((m) => only.length === 0 || only.some((o) => m.name.includes(o)));
+if (chosen.length === 0) {
+  process.stderr.write(`no mutation matches ${JSON.stringify(only)}\n`);
+  process.exit(2);
+}
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "rsworld-mutation-"));
+const copy = path.join(tmp, "repo");
+let failed = false;
+try {
+  fs.cpSync(ROOT, copy, { recursive: true, filter: (src) => !["node_modules", ".git"].includes(path.basename(src)) || path.dirname(src) !== ROOT });
+  fs.symlinkSync(path.join(ROOT, "node_modules"), path.join(copy, "node_modules"), "dir");
+
+  // The unmutated copy must pass: otherwise a failure below would prove nothing.
+  const allTests = [...new Set(chosen.flatMap((m) => m.tests))];
+  const baseline = await run(copy, allTests);
+  process.stdout.write(`baseline (${allTests.join(", ")}): ${summary(baseline.output)}\n`);
+  if (baseline.code !== 0) {
+    process.stdout.write(baseline.output);
+    throw new Error("the unmutated code fails these tests; fix that first");
+  }
+
+  for (const m of chosen) {
+    const file = path.join(copy, m.file);
+    const original = fs.readFileSync(file, "utf8");
+    const at = original.indexOf(m.from);
+    if (at < 0 || original.indexOf(m.from, at + 1) >= 0) {
+      process.stdout.write(`STALE     ${m.name}: its text is not found exactly once in ${m.file}; update scripts/mutation-check.ts\n`);
+      failed = true;
+      continue;
+    }
+    fs.writeFileSync(file, original.slice(0, at) + m.to + original.slice(at + m.from.length));
+    try {
+      const r = await run(copy, m.tests);
+      if (r.code !== 0) {
+        process.stdout.write(`caught    ${m.name}: ${firstFailure(r.output)}\n`);
+      } else {
+        process.stdout.write(`SURVIVED  ${m.name}: ${m.tests.join(", ")} still pass\n`);
+        failed = true;
+      }
+    } finally {
+      fs.writeFileSync(file, original);
+    }
+  }
+} catch (err) {
+  process.stderr.write(`mutation check: ${(err as Error).message}\n`);
+  failed = true;
+} finally {
+  fs.rmSync(tmp, { recursive: true, force: true });
+}
+process.stdout.write(failed ? "mutation check: FAILED\n" : `mutation check: all ${chosen.length} mutations caught\n`);
+process.exit(failed ? 1 : 0);
