@@ -5,6 +5,7 @@ import { Character } from "./Character.ts";
 import { CharacterLease } from "./CharacterLease.ts";
 import { EquipmentSlot } from "./EquipmentSlot.ts";
 import { FriendRequest } from "./FriendRequest.ts";
+import { GroundItemRow } from "./GroundItemRow.ts";
 import { Friendship } from "./Friendship.ts";
 import { IgnoreEntry } from "./IgnoreEntry.ts";
 import { InventorySlot } from "./InventorySlot.ts";
@@ -24,6 +25,7 @@ export {
   EquipmentSlot,
   FriendRequest,
   Friendship,
+  GroundItemRow,
   IgnoreEntry,
   InventorySlot,
   ItemDefinition,
@@ -52,4 +54,5 @@ export const ENTITIES = [
   TradeAudit,
   AgentMapping,
   CharacterLease,
+  GroundItemRow,
 ];

@@ -37,6 +37,8 @@ import { AuthAttempts } from "./auth/attemptLimiter.ts";
 import { clientAddress, pinRealIp, type TrustFn } from "./http/clientAddress.ts";
 import { Saver } from "./sessions/Saver.ts";
 import { CharacterLeases } from "./persistence/leases.ts";
+import { loadGroundItems } from "./persistence/ground.ts";
+import { restoreGroundItem } from "./game/groundItems.ts";
 import { TradeCommitter } from "./sessions/TradeCommitter.ts";
 import { WorldService } from "./sessions/WorldService.ts";
 import { worldSessionHandler } from "./ws/worldHandler.ts";
@@ -106,14 +108,18 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
     const world = new World({
       content,
       saveIntervalTicks: Math.max(1, Math.round((config.saveIntervalS * 1000) / config.tickMs)),
-      onSave: (snapshots) => {
+      onSave: (snapshots, despawnedGround) => {
         saver.enqueue(snapshots);
+        saver.enqueueDespawns(despawnedGround);
         void saver.flush();
       },
+      tickMs: config.tickMs,
       // The admin command's guessing budgets are per account and per client address (the connection's).
       handlers: inputHandlers({ checkAdminCode: (code, player) => adminCode.check(code, player.data.accountId, addressOf(player.id)), storeStock: new StoreStock() }),
       systems: GAMEPLAY,
     });
+    // Players' drops stored before a restart lie where they were, with their stored times.
+    for (const item of await loadGroundItems(db, world.now())) restoreGroundItem(world, item);
     const leases = new CharacterLeases(db, { leaseMs: config.characterLeaseMs });
     const service = new WorldService({ world, db, content, saver, leases, logger: logger.child({ component: "world" }), tickMs: config.tickMs });
     addressOf = (playerId) => service.connectionOf(playerId)?.remoteAddress;

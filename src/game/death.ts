@@ -5,9 +5,10 @@
  * with full health.
  *
  * The death lock: a `playerDeaths` row (unique id per death) is written in the same transaction
- * as the post-death state, and the player is saved at once. A crash before that save reloads the
- * pre-death state (the dropped items lived only in memory); a crash after it reloads the
- * post-death state; a retried save re-inserts nothing. Either way no item exists twice.
+ * as the post-death state and the dropped items' ground rows, and the player is saved at once. A
+ * crash before that save reloads the pre-death state (no ground rows); a crash after it reloads
+ * the post-death state with the drops on the ground; a retried save re-inserts nothing. Either way
+ * no item exists twice.
  *
  * A player killed while its trade's swap is being stored dies when the trade has ended (stored or
  * rolled back), with the inventory it holds then: the death is never skipped.
@@ -46,7 +47,7 @@ export function killPlayer(world: World, player: Player, killedBy: string | null
   const at = { x: player.x, z: player.z };
   const r = transact(player, content, (tx) => occupied.filter((slot) => !kept.has(slot)).map((slot) => tx.inv.removeFromSlot(slot)));
   const dropped = r.ok ? r.value : [];
-  for (const stack of dropped) spawnGroundItem(world, stack.itemId, stack.quantity, at, player.id);
+  for (const stack of dropped) spawnGroundItem(world, stack.itemId, stack.quantity, at, player.id, player);
   player.pendingDeaths.push({
     // Unique across restarts (the tick counter starts again at 0): the id is the death's lock row.
     id: randomUUID(),

@@ -18,6 +18,7 @@ import type { ContentRegistry } from "../manifests/registry.ts";
 import { combatLevel, SKILLS, type Skill } from "../game/skills.ts";
 import { INVENTORY_SIZE, type ItemStack, type PlayerData, type SkillState } from "../game/world/Player.ts";
 import { CodedError } from "../codedError.ts";
+import { applyGroundOps } from "./ground.ts";
 
 export const SAVE_CHUNK = 100;
 /**
@@ -226,6 +227,8 @@ export async function savePlayers(
           if (row === null) await em.insertMany(NpcKill, [{ characterId: p.characterId, npcId, killCount: n, lastKillAt: new Date() }]);
           else await em.nativeUpdate(NpcKill, { id: row.id }, { killCount: row.killCount + n, lastKillAt: new Date() });
         }
+        // The items it dropped or took since its last save: with its inventory, in one transaction.
+        if (p.ground !== undefined) await applyGroundOps(em, p.ground);
         // Death locks: a death already recorded (a retried save) is not recorded again.
         for (const d of p.deaths ?? []) {
           if ((await em.count(PlayerDeath, { id: d.id })) > 0) continue;

@@ -13,6 +13,7 @@ import type { Database } from "../db/orm.ts";
 import type { PlayerData } from "../game/world/Player.ts";
 import type { Logger } from "../logger.ts";
 import { savePlayers } from "../persistence/players.ts";
+import { deleteGroundItems } from "../persistence/ground.ts";
 
 /** After a failed save, the next attempt waits 100 ms, doubling up to this. */
 export const MAX_RETRY_DELAY_MS = 5_000;
@@ -32,6 +33,10 @@ export class Saver {
   readonly versions = new Map<string, number>();
   /** A character whose save was refused as stale (set by the world service). */
   onLost: (characterId: string) => void = () => {};
+  /** Ground items whose drop has been stored with its dropper's save (set by the world service). */
+  onGroundStored: (ids: string[]) => void = () => {};
+  /** Despawned stored ground items whose rows are still to be deleted. */
+  private despawned = new Set<string>();
 
   constructor(db: Database, logger: Logger) {
     this.db = db;
@@ -46,6 +51,11 @@ export class Saver {
   /** The character has left this process (final save done, or lost): its version is no longer known. */
   forget(characterId: string): void {
     this.versions.delete(characterId);
+  }
+
+  /** Despawned ground items: their rows are deleted with the next batch. */
+  enqueueDespawns(ids: readonly string[]): void {
+    for (const id of ids) this.despawned.add(id);
   }
 
   /** Whether a save of the character is queued or running. */
@@ -67,6 +77,17 @@ export class Saver {
   }
 
   private async drain(): Promise<void> {
+    if (this.despawned.size > 0) {
+      const ids = [...this.despawned];
+      this.despawned.clear();
+      try {
+        await deleteGroundItems(this.db, ids);
+      } catch (err) {
+        // Kept for the next batch; a row left behind by a crash is deleted at startup (expired).
+        for (const id of ids) this.despawned.add(id);
+        this.logger.warn({ err, items: ids.length }, "deleting despawned ground items failed; will retry");
+      }
+    }
     while (this.pending.size > 0) {
       const batch = [...this.pending.values()];
       this.pending = new Map();
@@ -76,6 +97,8 @@ export class Saver {
       try {
         await savePlayers(this.db, batch, this.versions, (chunk, stale) => {
           for (const s of chunk) stored.add(s.characterId);
+          const dropped = chunk.flatMap((s) => (s.ground ?? []).flatMap((o) => (o.op === "drop" ? [o.id] : [])));
+          if (dropped.length > 0) this.onGroundStored(dropped);
           for (const s of stale) {
             // Not retried: its row has another writer, and writing this snapshot would undo that.
             stored.add(s.characterId);
@@ -135,13 +158,13 @@ export class Saver {
 }
 
 /**
- * The later snapshot, carrying the kills and deaths of the earlier one too (each snapshot hands
- * over only what was recorded since the previous one, so none may be lost when one replaces
- * another in the queue).
+ * The later snapshot, carrying the kills, deaths and ground-item changes of the earlier one too
+ * (each snapshot hands over only what was recorded since the previous one, so none may be lost
+ * when one replaces another in the queue; ground changes keep their order).
  */
 function merge(older: PlayerData | undefined, newer: PlayerData): PlayerData {
-  if (older === undefined || (older.kills === undefined && older.deaths === undefined)) return newer;
+  if (older === undefined || (older.kills === undefined && older.deaths === undefined && older.ground === undefined)) return newer;
   const kills: Record<string, number> = { ...(older.kills ?? {}) };
   for (const [id, n] of Object.entries(newer.kills ?? {})) kills[id] = (kills[id] ?? 0) + n;
-  return { ...newer, kills, deaths: [...(older.deaths ?? []), ...(newer.deaths ?? [])] };
+  return { ...newer, kills, deaths: [...(older.deaths ?? []), ...(newer.deaths ?? [])], ground: [...(older.ground ?? []), ...(newer.ground ?? [])] };
 }

@@ -113,6 +113,7 @@ export class WorldService {
     this.world.onFault = (fault) => this.reportFault(fault);
     this.leases = deps.leases;
     this.saver.onLost = (characterId) => void this.characterLost(characterId);
+    this.saver.onGroundStored = (ids) => this.world.groundStored(ids);
     this.renewTimer = setInterval(() => void this.renewLeases(), this.leases.renewMs);
     this.renewTimer.unref();
   }

@@ -2,6 +2,8 @@ import assert from "node:assert/strict";
 import { MAX_STACK } from "../../src/game/inventory.ts";
 import { DESPAWN_TICKS, PRIVATE_TICKS } from "../../src/game/groundItems.ts";
 import { count, gameWorld, holdings } from "../support/game.ts";
+import { snapshot } from "../../src/game/world/World.ts";
+import type { GroundOp } from "../../src/game/world/Player.ts";
 
 const BANKER = { x: 3, z: -3 };
 const STORE = { x: -3, z: -4 };
@@ -277,6 +279,51 @@ describe("ground items", () => {
     assert.equal(g.world.groundItems.size, 0);
     const loser = count(a, "bronze_sword") === 1 ? b : a;
     assert.equal(g.errors(loser)[0]!.code, "ITEM_GONE");
+  });
+
+  it("records a drop on the dropper's next save and another's pickup on the taker's (saved at once); a despawn is queued for the saver", async () => {
+    const g = await gameWorld();
+    const owner = g.add({ x: 1, z: 2 }, [{ itemId: "logs", quantity: 1 }, { itemId: "bread", quantity: 1 }]);
+    const taker = g.add({ x: 1, z: 2 });
+    g.send(owner, "player:action", { action: "drop", slot: 0 });
+    g.send(owner, "player:action", { action: "drop", slot: 1 });
+    g.tick();
+    const [logs, bread] = [...g.world.groundItems.values()];
+    assert.match(logs!.id, /^[0-9a-f-]{36}$/, "a UUID: unique across restarts");
+    const dropped = snapshot(owner).ground!;
+    assert.deepEqual(dropped.map((o) => [o.op, o.id]), [["drop", logs!.id], ["drop", bread!.id]]);
+    const op = dropped[0] as Extract<GroundOp, { op: "drop" }>;
+    assert.deepEqual([op.itemId, op.quantity, op.x, op.z, op.ownerId], ["logs", 1, 1, 2, owner.id]);
+    assert.equal(op.publicAt - g.clock.now, PRIVATE_TICKS * g.world.tickMs, "wall-clock times for the row");
+    assert.equal(op.expiresAt - g.clock.now, DESPAWN_TICKS * g.world.tickMs);
+    g.tick(PRIVATE_TICKS);
+    g.send(taker, "player:action", { action: "pickup", targetId: logs!.id });
+    g.tick();
+    assert.equal(count(taker, "logs"), 1);
+    assert.deepEqual(snapshot(taker).ground, [{ op: "take", id: logs!.id }]);
+    g.tick(DESPAWN_TICKS);
+    assert.deepEqual(g.world.despawnedGround, [bread!.id], "the untaken drop's row is to be deleted");
+  });
+
+  it("lets no one else take a drop until the dropper's save has stored it; the dropper may", async () => {
+    const g = await gameWorld();
+    g.holdSaves = true;
+    const owner = g.add({ x: 1, z: 2 }, [{ itemId: "logs", quantity: 1 }, { itemId: "bread", quantity: 1 }]);
+    const other = g.add({ x: 1, z: 2 });
+    g.send(owner, "player:action", { action: "drop", slot: 0 });
+    g.send(owner, "player:action", { action: "drop", slot: 1 });
+    g.tick(PRIVATE_TICKS + 1);
+    const [logs, bread] = [...g.world.groundItems.values()];
+    g.send(other, "player:action", { action: "pickup", targetId: logs!.id });
+    g.send(owner, "player:action", { action: "pickup", targetId: bread!.id });
+    g.tick();
+    assert.equal(g.errors(other)[0]!.code, "ITEM_GONE");
+    assert.equal(count(other, "logs"), 0);
+    assert.equal(count(owner, "bread"), 1, "the dropper's own pickup is stored after its drop, in order");
+    g.world.groundStored([logs!.id]);
+    g.send(other, "player:action", { action: "pickup", targetId: logs!.id });
+    g.tick();
+    assert.equal(count(other, "logs"), 1);
   });
 
   it("keeps a drop private to its owner for a minute, then public, then gone", async () => {

@@ -27,6 +27,11 @@ export interface GameHarness {
   errors(player: Player): { code: string; message: string; event?: string }[];
   events(player: Player, type: string): Record<string, unknown>[];
   clearSent(): void;
+  /**
+   * There is no database here: after each tick, players' drops count as stored (as if every
+   * dropper's save committed at once). True keeps them pending, as while a save is under way.
+   */
+  holdSaves: boolean;
 }
 
 export async function gameWorld(seed = 42): Promise<GameHarness> {
@@ -40,7 +45,8 @@ export async function gameWorld(seed = 42): Promise<GameHarness> {
     handlers: inputHandlers({ checkAdminCode: () => "wrong", storeStock: new StoreStock() }),
   });
   const sent: OutboundMessage[] = [];
-  return {
+  const harness: GameHarness = {
+    holdSaves: false,
     world,
     clock,
     sent,
@@ -59,6 +65,7 @@ export async function gameWorld(seed = 42): Promise<GameHarness> {
       for (let i = 0; i < n; i++) {
         clock.now += TICK_MS;
         world.step();
+        if (!harness.holdSaves) world.groundStored([...world.groundItems.values()].flatMap((g) => (g.persist === "pending" ? [g.id] : [])));
         for (const m of world.drainOutbox()) {
           const problem = checkServerEvent(m.type, m.data);
           assert.equal(problem, undefined, `the world sent an event that does not fit serverEvents.ts: ${problem}`);
@@ -70,6 +77,7 @@ export async function gameWorld(seed = 42): Promise<GameHarness> {
     events: (player, type) => sent.filter((m) => m.to === player.id && m.type === type).map((m) => m.data as Record<string, unknown>),
     clearSent: () => sent.splice(0),
   };
+  return harness;
 }
 
 /** Every item the player holds, banks and has on the ground near it, by item id (coins included). */

@@ -39,7 +39,18 @@ export interface PlayerData {
   /** NPC kills (npc id → count) and deaths since the last save; written with this snapshot. */
   kills?: Record<string, number>;
   deaths?: DeathRecord[];
+  /** Ground items this player dropped or took since the last save, in order; written with this snapshot. */
+  ground?: GroundOp[];
 }
+
+/**
+ * A change to the stored ground items, made by a player and stored in the same transaction as
+ * that player's state: so an item moving between players (drop, then another's pickup) exists
+ * exactly once in the database at any moment. Times are wall-clock ms.
+ */
+export type GroundOp =
+  | { op: "drop"; id: string; itemId: string; quantity: number; x: number; z: number; ownerId: string | null; publicAt: number; expiresAt: number }
+  | { op: "take"; id: string };
 
 export type Action =
   | { kind: "pickup"; targetId: string }
@@ -114,6 +125,8 @@ export class Player {
   /** Kills and deaths not yet saved: written in the same transaction as the player's state. */
   pendingKills = new Map<string, number>();
   pendingDeaths: DeathRecord[] = [];
+  /** Ground items dropped or taken and not yet saved (see GroundOp). */
+  pendingGround: GroundOp[] = [];
   /** While a trade is open, other interfaces are blocked. */
   inTrade = false;
   /** While a trade's swap is being stored: no inventory change, no autosave. */

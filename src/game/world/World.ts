@@ -128,8 +128,13 @@ export interface WorldOptions {
   now?: () => number;
   /** Autosave cadence in ticks. */
   saveIntervalTicks?: number;
-  /** Receives snapshots of players whose data changed (called from the persistence phase). */
-  onSave?: (snapshots: PlayerData[]) => void;
+  /**
+   * Receives snapshots of players whose data changed (called from the persistence phase), and the
+   * stored ground items that despawned since the last call (their rows go too).
+   */
+  onSave?: (snapshots: PlayerData[], despawnedGround: string[]) => void;
+  /** The tick's length, ms (ground items' stored times are wall-clock). */
+  tickMs?: number;
   handlers: ReadonlyMap<string, InputRule>;
 }
 
@@ -159,6 +164,7 @@ export class World {
   readonly stations: StationInstance[];
   readonly trades = new Trades();
   readonly now: () => number;
+  readonly tickMs: number;
   readonly random: () => number;
   readonly systems: WorldSystems;
   tick = 0;
@@ -167,7 +173,9 @@ export class World {
   /** Where contained exceptions go (the server logs and counts them); set by the server. */
   onFault: (fault: Fault) => void = () => {};
   private readonly saveIntervalTicks: number;
-  private readonly onSave: ((snapshots: PlayerData[]) => void) | undefined;
+  private readonly onSave: ((snapshots: PlayerData[], despawnedGround: string[]) => void) | undefined;
+  /** Stored ground items despawned and not yet handed to onSave. */
+  despawnedGround: string[] = [];
   private outbox: OutboundMessage[] = [];
   /** Players to save this tick, outside the autosave cadence (deaths). */
   private readonly urgentSaves = new Set<Player>();
@@ -185,6 +193,7 @@ export class World {
     this.content = options.content;
     this.collision = buildCollision(options.content);
     this.now = options.now ?? Date.now;
+    this.tickMs = options.tickMs ?? TICK_MS;
     this.random = options.random ?? seededRandom(0x5eed);
     this.systems = options.systems ?? {};
     this.resources = spawnResources(options.content);
@@ -549,10 +558,20 @@ export class World {
     this.urgentSaves.clear();
     for (const p of this.players.values()) if (p.saveSlot % this.saveIntervalTicks === slot && !candidates.includes(p)) candidates.push(p);
     // A player whose trade is being stored is saved by that trade's transaction, not here.
-    const due = candidates.filter((p) => !p.tradeCommitting && (p.saveDue || p.pendingKills.size > 0 || p.pendingDeaths.length > 0));
-    if (due.length === 0) return;
+    const due = candidates.filter((p) => !p.tradeCommitting && (p.saveDue || p.pendingKills.size > 0 || p.pendingDeaths.length > 0 || p.pendingGround.length > 0));
+    if (due.length === 0 && this.despawnedGround.length === 0) return;
     for (const p of due) p.saveDue = false;
-    this.onSave(due.map((p) => snapshot(p)));
+    const despawned = this.despawnedGround;
+    this.despawnedGround = [];
+    this.onSave(due.map((p) => snapshot(p)), despawned);
+  }
+
+  /** The dropper's save that carries these ground items has committed: other players may take them now. */
+  groundStored(ids: readonly string[]): void {
+    for (const id of ids) {
+      const item = this.groundItems.get(id);
+      if (item?.persist === "pending") item.persist = "stored";
+    }
   }
 
   /** Phase 7: one `player:sync` per player whose private state changed this tick. */
@@ -620,14 +639,16 @@ export function copyData(d: PlayerData): PlayerData {
 
 /**
  * A deep copy of the persistent data (the saver must not see later mutations), carrying the
- * kills and deaths recorded since the last snapshot, which it hands over.
+ * kills, deaths and ground-item changes recorded since the last snapshot, which it hands over.
  */
 export function snapshot(player: Player): PlayerData {
   const data = copyData(player.data);
   if (player.pendingKills.size > 0) data.kills = Object.fromEntries(player.pendingKills);
   if (player.pendingDeaths.length > 0) data.deaths = player.pendingDeaths;
+  if (player.pendingGround.length > 0) data.ground = player.pendingGround;
   player.pendingKills = new Map();
   player.pendingDeaths = [];
+  player.pendingGround = [];
   return data;
 }
 

@@ -24,6 +24,11 @@ export interface GroundItem {
   mark?: number;
   /** Set when it leaves the world (taken or despawned). */
   gone?: boolean;
+  /**
+   * A player's drop is stored (a `ground_items` row) with its dropper's save: `pending` until that
+   * save has committed, then `stored`. Absent: memory only (a mob's drop, made from nothing).
+   */
+  persist?: "pending" | "stored";
 }
 
 export interface ResourceInstance {
