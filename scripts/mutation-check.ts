@@ -23,6 +23,8 @@ interface Mutation {
   to: string;
   /** Test path filters (as `npm test -- <filter>`) that must fail with the mutation. */
   tests: string[];
+  /** Extra environment for those tests (e.g. the crash test's kill-inside-a-commit cycle alone). */
+  env?: Record<string, string>;
 }
 
 const PLAYERS = "src/persistence/players.ts";
@@ -156,13 +158,23 @@ const MUTATIONS: Mutation[] = [
     to: "const pay = Math.floor(item.value * store.buybackRate);",
     tests: ["test/gameplay/conservation"],
   },
+  {
+    // Only the crash test's cycle that kills inside an open commit can see this: the deletion
+    // commits on its own (PostgreSQL), or waits on the open transaction forever (SQLite).
+    name: "a trade's inventory deletion runs outside its transaction",
+    file: "src/persistence/trades.ts",
+    from: "    await em.nativeDelete(InventorySlot, { characterId: { $in: ids } });",
+    to: "    await db.em().nativeDelete(InventorySlot, { characterId: { $in: ids } });",
+    tests: ["test/trade/crash"],
+    env: { TEST_CRASH_HOLD_ONLY: "1" },
+  },
 ];
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 
-function run(cwd: string, filters: string[]): Promise<{ code: number; output: string }> {
+function run(cwd: string, filters: string[], env: Record<string, string> = {}): Promise<{ code: number; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["test/run.ts", ...filters], { cwd, env: process.env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, ["test/run.ts", ...filters], { cwd, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
     let output = "";
     child.stdout.on("data", (c: Buffer) => (output += c.toString()));
     child.stderr.on("data", (c: Buffer) => (output += c.toString()));
@@ -188,13 +200,18 @@ try {
   fs.cpSync(ROOT, copy, { recursive: true, filter: (src) => !["node_modules", ".git"].includes(path.basename(src)) || path.dirname(src) !== ROOT });
   fs.symlinkSync(path.join(ROOT, "node_modules"), path.join(copy, "node_modules"), "dir");
 
-  // The unmutated copy must pass: otherwise a failure below would prove nothing.
-  const allTests = [...new Set(chosen.flatMap((m) => m.tests))];
-  const baseline = await run(copy, allTests);
-  process.stdout.write(`baseline (${allTests.join(", ")}): ${summary(baseline.output)}\n`);
-  if (baseline.code !== 0) {
-    process.stdout.write(baseline.output);
-    throw new Error("the unmutated code fails these tests; fix that first");
+  // The unmutated copy must pass: otherwise a failure below would prove nothing. One run per
+  // environment the mutations need.
+  const envs = new Map<string, Record<string, string>>();
+  for (const m of chosen) envs.set(JSON.stringify(m.env ?? {}), m.env ?? {});
+  for (const [key, env] of envs) {
+    const tests = [...new Set(chosen.filter((m) => JSON.stringify(m.env ?? {}) === key).flatMap((m) => m.tests))];
+    const baseline = await run(copy, tests, env);
+    process.stdout.write(`baseline (${tests.join(", ")}${key === "{}" ? "" : ` with ${key}`}): ${summary(baseline.output)}\n`);
+    if (baseline.code !== 0) {
+      process.stdout.write(baseline.output);
+      throw new Error("the unmutated code fails these tests; fix that first");
+    }
   }
 
   for (const m of chosen) {
@@ -208,7 +225,7 @@ try {
     }
     fs.writeFileSync(file, original.slice(0, at) + m.to + original.slice(at + m.from.length));
     try {
-      const r = await run(copy, m.tests);
+      const r = await run(copy, m.tests, m.env);
       if (r.code !== 0) {
         process.stdout.write(`caught    ${m.name}: ${firstFailure(r.output)}\n`);
       } else {

@@ -21,7 +21,10 @@ const PAIRS = 10;
  */
 const HOLD_AT = 5;
 const HOOK = path.join(import.meta.dirname, "..", "support", "holdTradeCommit.ts");
-const CYCLES: ({ killAfterMs: number } | { hold: number })[] = [...KILL_AFTER_MS.map((killAfterMs) => ({ killAfterMs })), { hold: HOLD_AT }];
+const HOLD_CYCLE = { hold: HOLD_AT };
+/** TEST_CRASH_HOLD_ONLY=1 runs that cycle alone (scripts/mutation-check.ts: a minute, not five). */
+const CYCLES: ({ killAfterMs: number } | { hold: number })[] =
+  process.env.TEST_CRASH_HOLD_ONLY === "1" ? [HOLD_CYCLE] : [...KILL_AFTER_MS.map((killAfterMs) => ({ killAfterMs })), HOLD_CYCLE];
 
 type Bag = Record<string, number>;
 const bagOf = (rows: { itemId: string; quantity: number }[]): Bag => {
