@@ -32,8 +32,10 @@ export interface Sprite {
 }
 
 interface Drawn {
-  body: Phaser.GameObjects.Container;
   shape: Phaser.GameObjects.Arc | Phaser.GameObjects.Rectangle;
+  label: Phaser.GameObjects.Text;
+  /** The label's offset from the shape: players' names above them, everything else's below. */
+  labelDy: number;
   from: { x: number; y: number };
   to: { x: number; y: number };
   start: number;
@@ -98,25 +100,31 @@ export class WorldScene extends Phaser.Scene {
     if (d === undefined) {
       const shape = sprite.kind === "item" ? this.add.rectangle(0, 0, TILE * 0.4, TILE * 0.4, sprite.color) : this.add.circle(0, 0, sprite.kind === "player" ? TILE * 0.4 : TILE * 0.35, sprite.color);
       shape.setStrokeStyle(2, 0x000000, 0.6);
-      const label = this.add.text(0, -TILE * 0.55, sprite.label, { fontFamily: "sans-serif", fontSize: "12px", color: "#ffffff", stroke: "#000000", strokeThickness: 3 }).setOrigin(0.5, 1);
-      const body = this.add.container(to.x, to.y, [shape, label]).setDepth(sprite.kind === "player" ? 5 : 4);
-      d = { body, shape, from: to, to, start: 0 };
+      const above = sprite.kind === "player";
+      const labelDy = above ? -TILE * 0.5 : TILE * 0.45;
+      const label = this.add.text(to.x, to.y + labelDy, sprite.label, { fontFamily: "sans-serif", fontSize: "12px", color: "#ffffff", backgroundColor: "#000000b0", padding: { x: 3, y: 1 } }).setOrigin(0.5, above ? 1 : 0)
+        // Things can share a tile: players' names stay on top (yours topmost), each on its own box.
+        .setDepth(id === this.host.playerId() ? 8 : sprite.kind === "player" ? 7 : 6);
+      shape.setPosition(to.x, to.y).setDepth(sprite.kind === "player" ? 5 : 4);
+      d = { shape, label, labelDy, from: to, to, start: 0 };
       this.drawn.set(id, d);
     } else if (d.to.x !== to.x || d.to.y !== to.y) {
-      d.from = { x: d.body.x, y: d.body.y };
+      d.from = { x: d.shape.x, y: d.shape.y };
       d.to = to;
       d.start = this.time.now;
     }
     d.shape.setFillStyle(sprite.depleted ? 0x6d6d6d : sprite.color);
-    (d.body.list[1] as Phaser.GameObjects.Text).setText(sprite.label);
+    d.label.setText(sprite.label);
     if (id === this.host.playerId() && this.following !== id) {
       this.following = id;
-      this.cameras.main.startFollow(d.body, true);
+      this.cameras.main.startFollow(d.shape, true);
     }
   }
 
   remove(id: string): void {
-    this.drawn.get(id)?.body.destroy();
+    const d = this.drawn.get(id);
+    d?.shape.destroy();
+    d?.label.destroy();
     this.drawn.delete(id);
   }
 
@@ -124,7 +132,10 @@ export class WorldScene extends Phaser.Scene {
     const span = this.host.tickMs();
     for (const d of this.drawn.values()) {
       const t = Math.min(1, (time - d.start) / span);
-      d.body.setPosition(d.from.x + (d.to.x - d.from.x) * t, d.from.y + (d.to.y - d.from.y) * t);
+      const x = d.from.x + (d.to.x - d.from.x) * t;
+      const y = d.from.y + (d.to.y - d.from.y) * t;
+      d.shape.setPosition(x, y);
+      d.label.setPosition(x, y + d.labelDy);
     }
     const me = this.host.playerId();
     if (me !== undefined && this.marker.visible) {

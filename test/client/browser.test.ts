@@ -95,4 +95,17 @@ describe("browser client (real Chromium)", function () {
     await page.screenshot({ path: path.join(artifacts, "play-player.png"), clip: { x: box.x + box.width / 2 - 100, y: box.y + box.height / 2 - 60, width: 200, height: 100 } });
     assert.deepEqual(pageErrors, []);
   });
+
+  it("comes back as the same player after a reload (the anonymous token is kept)", async () => {
+    const before = [...t.server.world.world.players.values()];
+    assert.equal(before.length, 1);
+    const { id, data } = before[0]!;
+    await page.reload();
+    await page.getByRole("button", { name: "Play" }).click();
+    await page.getByRole("log", { name: "Chat" }).getByText(`Welcome, ${data.name}.`).waitFor();
+    await page.getByLabel("Game world").waitFor({ state: "visible" });
+    assert.deepEqual([...t.server.world.world.players.keys()], [id]);
+    await page.getByText(`Position ${data.x}, ${data.z}`).waitFor();
+    assert.deepEqual(pageErrors, []);
+  });
 });
