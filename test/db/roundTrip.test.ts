@@ -63,16 +63,17 @@ forEachDialect("a player's state across a save, a restart and a reload", (ctx) =
     assert.equal(created.status, 201, JSON.stringify(created.body));
     const characterId = String(created.body.player.characterId);
 
-    // Agent goal state: a manual goal set while goals are paused (both differ from a new agent's).
+    // Agent goal state: a manual goal set while goals are paused (both differ from a new agent's);
+    // explore is always available, so the goal does not depend on the loaded inventory.
     const agent = await call(first, "POST", "/api/agent", token, { characterId, name: "round trip bot" });
     assert.equal(agent.status, 201, JSON.stringify(agent.body));
     const agentId = String(agent.body.agent.agentId);
     const agentToken = String(agent.body.token);
     assert.equal((await call(first, "POST", `/api/agents/${agentId}/goal/stop`, token)).status, 200);
-    const goalSet = await call(first, "POST", `/api/agents/${agentId}/goal`, token, { type: "mining" });
+    const goalSet = await call(first, "POST", `/api/agents/${agentId}/goal`, token, { type: "explore" });
     assert.equal(goalSet.status, 200, JSON.stringify(goalSet.body));
     const goalBefore = await call(first, "GET", `/api/agents/${agentId}/goal`, agentToken);
-    assert.equal(goalBefore.body.goal.type, "mining");
+    assert.equal(goalBefore.body.goal.type, "explore");
     assert.equal(goalBefore.body.goalsPaused, true);
 
     const { ws, player } = await login(first, token, characterId);
