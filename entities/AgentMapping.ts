@@ -11,6 +11,8 @@ export const AgentMapping = defineEntity({
     name: p.string().length(64).nullable(),
     goal: p.json<Record<string, unknown>>().nullable(),
     goalsPaused: p.boolean().default(false),
+    /** Bumped when the owner asks for a new token: tokens of an older generation stop working. */
+    tokenGeneration: p.integer().default(0),
     createdAt: p.datetime().defaultRaw("current_timestamp").onCreate(() => new Date()),
     updatedAt: p.datetime().defaultRaw("current_timestamp").onCreate(() => new Date()).onUpdate(() => new Date()),
   },

@@ -134,7 +134,7 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
       service.tick();
     };
     const agents = new AgentService({ db, world: service, content, tokens });
-    auth.agentIsLive = (agentId, characterId) => agents.isLive(agentId, characterId);
+    auth.agentIsLive = (agentId, characterId, generation) => agents.isLive(agentId, characterId, generation);
     service.serviceEvents.set("agent:goalProgress", {
       schema: z.strictObject({ goalId: z.string().min(1).max(64), progress: z.int().min(0).max(100) }),
       handle: (principal, data: { goalId: string; progress: number }) => agents.reportProgress(principal, data),

@@ -91,8 +91,8 @@ export class AgentService {
     this.tokens = deps.tokens;
   }
 
-  private token(row: { agentId: string; accountId: string; characterId: string }): Promise<string> {
-    return this.tokens.signServiceToken({ accountId: row.accountId, characterId: row.characterId, agentId: row.agentId }, AGENT_TOKEN_TTL_S);
+  private token(row: { agentId: string; accountId: string; characterId: string; tokenGeneration: number }): Promise<string> {
+    return this.tokens.signServiceToken({ accountId: row.accountId, characterId: row.characterId, agentId: row.agentId, agentTokenGeneration: row.tokenGeneration }, AGENT_TOKEN_TTL_S);
   }
 
   /**
@@ -119,13 +119,21 @@ export class AgentService {
     return this.db.em().find(AgentMapping, { accountId }, { orderBy: { createdAt: "asc" } });
   }
 
+  /**
+   * Replaces the agent's token: every older one stops working, and a session opened with one ends
+   * at once (its world connection and trade seats, as when the agent is deleted).
+   */
   async newToken(agent: IAgentMapping): Promise<string> {
-    return this.token(agent);
+    const em = this.db.em();
+    await em.nativeUpdate(AgentMapping, { agentId: agent.agentId }, { tokenGeneration: agent.tokenGeneration + 1 });
+    const row = await em.findOneOrFail(AgentMapping, { agentId: agent.agentId });
+    this.world.revokeAgent(agent.agentId, agent.characterId, "this agent's token was replaced");
+    return this.token(row);
   }
 
   async remove(agent: IAgentMapping): Promise<void> {
     await this.db.em().nativeDelete(AgentMapping, { agentId: agent.agentId });
-    this.world.revokeAgent(agent.agentId, agent.characterId);
+    this.world.revokeAgent(agent.agentId, agent.characterId, "this agent was deleted");
   }
 
   /** 404 unknown agent; 403 unless the owner's account (not another agent), the agent itself, or an admin. */
@@ -138,10 +146,10 @@ export class AgentService {
     return agent;
   }
 
-  /** Whether a token's agent still exists for its character (deleted agents' tokens stop working). */
-  async isLive(agentId: string, characterId: string | undefined): Promise<boolean> {
+  /** Whether a token's agent still exists for its character, at the token's generation (deleted agents' and replaced tokens stop working). */
+  async isLive(agentId: string, characterId: string | undefined, generation: number): Promise<boolean> {
     const agent = await this.db.em().findOne(AgentMapping, { agentId });
-    return agent !== null && agent.characterId === characterId;
+    return agent !== null && agent.characterId === characterId && agent.tokenGeneration === generation;
   }
 
   private async characterData(characterId: string): Promise<PlayerData> {

@@ -23,8 +23,8 @@ export class Authenticator {
   readonly tokens: TokenService;
   private readonly db: Database;
   private readonly cache = new Map<string, CachedAccount>();
-  /** Set when agents exist: a deleted agent's token stops working at once. */
-  agentIsLive: ((agentId: string, characterId: string | undefined) => Promise<boolean>) | undefined;
+  /** Set when agents exist: a deleted agent's token, or one a newer token replaced, stops working at once. */
+  agentIsLive: ((agentId: string, characterId: string | undefined, generation: number) => Promise<boolean>) | undefined;
 
   constructor(tokens: TokenService, db: Database) {
     this.tokens = tokens;
@@ -34,8 +34,8 @@ export class Authenticator {
   /** Verifies the token and resolves its account; rejects with TokenError when invalid. */
   async authenticate(token: string): Promise<Principal> {
     const principal = await this.tokens.verify(token);
-    if (principal.agentId !== undefined && this.agentIsLive !== undefined && !(await this.agentIsLive(principal.agentId, principal.characterId))) {
-      throw new TokenError("this agent no longer exists");
+    if (principal.agentId !== undefined && this.agentIsLive !== undefined && !(await this.agentIsLive(principal.agentId, principal.characterId, principal.agentTokenGeneration ?? 0))) {
+      throw new TokenError("this agent no longer exists, or this token was replaced by a newer one");
     }
     return this.resolve(principal);
   }

@@ -25,8 +25,10 @@ export interface Principal {
   source: "service" | "idp";
   /** Agent tokens are scoped to one character… */
   characterId?: string;
-  /** …and name their agent. */
+  /** …and name their agent… */
   agentId?: string;
+  /** …of this token generation (a new token for the agent revokes the older ones). */
+  agentTokenGeneration?: number;
   /** Identity-provider subject (`sub`), before it is mapped to an account. */
   idpSubject?: string;
 }
@@ -60,6 +62,8 @@ interface ServiceClaims extends JWTPayload {
   anon?: boolean;
   cid?: string;
   agt?: string;
+  /** The agent token's generation (absent: 0). */
+  gen?: number;
 }
 
 /**
@@ -82,13 +86,14 @@ export class TokenService {
   }
 
   signServiceToken(
-    principal: { accountId: string; role?: Role; anonymous?: boolean; characterId?: string; agentId?: string },
+    principal: { accountId: string; role?: Role; anonymous?: boolean; characterId?: string; agentId?: string; agentTokenGeneration?: number },
     ttlSeconds: number,
   ): Promise<string> {
     const claims: ServiceClaims = { role: principal.role ?? "player" };
     if (principal.anonymous) claims.anon = true;
     if (principal.characterId !== undefined) claims.cid = principal.characterId;
     if (principal.agentId !== undefined) claims.agt = principal.agentId;
+    if (principal.agentTokenGeneration !== undefined && principal.agentTokenGeneration > 0) claims.gen = principal.agentTokenGeneration;
     const now = Math.floor(Date.now() / 1000);
     return new SignJWT(claims)
       .setProtectedHeader({ alg: "HS256", typ: "JWT" })
@@ -146,7 +151,10 @@ export class TokenService {
     }
     const principal: Principal = { accountId: payload.sub, role, anonymous: payload.anon === true, source: "service" };
     if (typeof payload.cid === "string") principal.characterId = payload.cid;
-    if (typeof payload.agt === "string") principal.agentId = payload.agt;
+    if (typeof payload.agt === "string") {
+      principal.agentId = payload.agt;
+      principal.agentTokenGeneration = typeof payload.gen === "number" && Number.isInteger(payload.gen) ? payload.gen : 0;
+    }
     return principal;
   }
 

@@ -327,19 +327,19 @@ export class WorldService {
   }
 
   /**
-   * A deleted agent's live session ends at once (its tokens stop working at the next
+   * A deleted agent's live session, or one opened with a replaced token, ends at once (its tokens stop working at the next
    * authentication, but a socket that is already open would otherwise go on): `error`
    * NOT_AUTHENTICATED, close 4001, and the character logs out. A Colyseus client cannot come back
    * through its reconnection window, because the connection no longer controls the character.
    */
-  revokeAgent(agentId: string, characterId: string): void {
+  revokeAgent(agentId: string, characterId: string, why = "this agent was deleted"): void {
     const conn = this.connections.get(characterId);
     if (conn === undefined || conn.principal?.agentId !== agentId) return;
     this.closeSeats(conn, CLOSE_NOT_AUTHENTICATED);
     this.detach(characterId, conn, "logout");
     try {
-      conn.send("error", { code: "NOT_AUTHENTICATED", message: "this agent was deleted" });
-      conn.close(CLOSE_NOT_AUTHENTICATED, "agent deleted");
+      conn.send("error", { code: "NOT_AUTHENTICATED", message: why });
+      conn.close(CLOSE_NOT_AUTHENTICATED, "agent revoked");
     } catch (err) {
       this.logger.debug({ err }, "closing a revoked agent's connection failed (already gone)");
     }

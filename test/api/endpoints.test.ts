@@ -521,6 +521,27 @@ forEachDialect("REST API: agents", (ctx) => {
     assert.equal((await call(t, "GET", `/api/characters/${owner.characterId}/skills`, second.body.token)).status, 401);
   });
 
+  it("replaces an agent's token: the older ones stop working at once, its open session ends, the new one works", async () => {
+    const made = await call(t, "POST", "/api/agent", owner.token, { characterId: owner.characterId, name: "rotated" });
+    const agentId = String(made.body.agent.agentId);
+    const ws = await WsTestClient.connect(`${t.wsUrl}?token=${made.body.token}`);
+    await ws.next("welcome");
+    const second = await call(t, "POST", `/api/agent/${agentId}/token`, owner.token);
+    assert.equal(second.status, 200);
+    assert.deepEqual(await ws.next("error"), { code: "NOT_AUTHENTICATED", message: "this agent's token was replaced" });
+    assert.equal((await ws.waitClosed()).code, 4001);
+    assert.equal((await call(t, "GET", `/api/agents/${agentId}/goal`, made.body.token)).status, 401);
+    const again = await WsTestClient.connect(`${t.wsUrl}?token=${made.body.token}`);
+    assert.equal((await again.next("error")).code, "NOT_AUTHENTICATED");
+    assert.equal((await call(t, "GET", `/api/agents/${agentId}/goal`, second.body.token)).status, 200);
+    const third = await call(t, "POST", `/api/agent/${agentId}/token`, second.body.token);
+    assert.equal(third.status, 403, "an agent cannot mint its own tokens");
+    const fresh = await WsTestClient.connect(`${t.wsUrl}?token=${second.body.token}`);
+    assert.equal(String((await fresh.next("welcome")).characterId), owner.characterId);
+    fresh.socket.close();
+    await until(() => (t.server.world.connectionOf(owner.characterId) === undefined ? true : undefined), "the character has no session any more");
+  });
+
   for (const transport of ["ws", "colyseus"] as const) {
     it(`ends a deleted agent's open ${transport} session at once (not only its later requests)`, async () => {
       const made = await call(t, "POST", "/api/agent", owner.token, { characterId: owner.characterId, name: `live-${transport}` });

@@ -1,0 +1,15 @@
+import { Migration } from '@mikro-orm/migrations';
+
+export class Migration20261123094702_agent_token_generation extends Migration {
+
+  override name = 'Migration20261123094702_agent_token_generation';
+
+  override up(): void | Promise<void> {
+    this.addSql(`alter table "agent_mappings" add "tokenGeneration" int not null default 0;`);
+  }
+
+  override down(): void | Promise<void> {
+    this.addSql(`alter table "agent_mappings" drop column "tokenGeneration";`);
+  }
+
+}
