@@ -4,6 +4,7 @@
  * (REST, manifests, Colyseus matchmaking and room sockets, `/ws`) to it, so the page talks to one
  * origin in development as in production, where the game server serves `client/dist` itself.
  */
+import path from "node:path";
 import { defineConfig } from "vite";
 
 const server = process.env.GAME_SERVER_URL ?? `http://localhost:${process.env.PORT ?? "5555"}`;
@@ -12,6 +13,8 @@ const socket = { target: server, changeOrigin: true, ws: true };
 
 export default defineConfig({
   root: import.meta.dirname,
+  // Shared server modules import Node's crypto in code the client never runs (see the shim).
+  resolve: { alias: { "node:crypto": path.join(import.meta.dirname, "src", "shims", "node-crypto.ts") } },
   // The shared code lives in ../src: allow the dev server to serve it.
   server: {
     port: Number(process.env.VITE_PORT ?? 3333),
