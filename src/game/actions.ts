@@ -173,7 +173,7 @@ export function handleAction(world: World, player: Player, data: ActionInput): H
 /** Phase 3: every player's current action advances one tick. */
 export function processActions(world: World): void {
   // One player's fault stops that player's action only (World.contain).
-  for (const player of world.players.values()) if (player.action !== undefined) world.contain("actions", player, () => act(world, player));
+  for (const player of world.players.values()) if (player.action !== undefined) world.contain("actions", player, act);
 }
 
 /** One player's current action advances one tick. */

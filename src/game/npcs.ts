@@ -39,7 +39,7 @@ function stepToward(world: World, npc: NpcInstance, to: { x: number; z: number }
 
 export function processNpcs(world: World): void {
   // One NPC's fault stops that NPC's turn only (World.contain).
-  for (const npc of world.npcs.values()) world.contain("npcs", npc, () => npcTurn(world, npc));
+  for (const npc of world.npcs.values()) world.contain("npcs", npc, npcTurn);
 }
 
 /** One NPC's turn: fight its target, pick one (aggressive mobs), go home, or wander. */

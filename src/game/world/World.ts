@@ -351,9 +351,9 @@ export class World {
    * player loses its current action and walk (so a fault does not repeat every tick) and counts a
    * fault against MAX_PLAYER_FAULTS; an entity is reported.
    */
-  contain(where: string, subject: Player | { id: string }, run: () => void): void {
+  contain<T extends Player | { id: string }>(where: string, subject: T, run: (world: World, subject: T) => void): void {
     try {
-      run();
+      run(this, subject);
     } catch (error) {
       if (subject instanceof Player) {
         subject.action = undefined;
