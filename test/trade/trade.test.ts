@@ -386,17 +386,16 @@ describe("trading", () => {
 });
 
 describe("a death while the swap is being stored", () => {
+  /** Five stacks: three are kept on death, two drop. */
+  const DYING_KIT = [
+    { itemId: "bronze_sword", quantity: 1 },
+    { itemId: "feathers", quantity: 100 },
+    { itemId: "logs", quantity: 1 },
+    { itemId: "bronze_axe", quantity: 1 },
+    { itemId: "tinderbox", quantity: 1 },
+  ];
   it("waits for the trade to end, then drops from what the player holds after it", async () => {
-    const { g, a, b } = await pair(
-      [
-        { itemId: "bronze_sword", quantity: 1 },
-        { itemId: "feathers", quantity: 100 },
-        { itemId: "logs", quantity: 1 },
-        { itemId: "bronze_axe", quantity: 1 },
-        { itemId: "tinderbox", quantity: 1 },
-      ],
-      [{ itemId: "logs", quantity: 2 }],
-    );
+    const { g, a, b } = await pair(DYING_KIT, [{ itemId: "logs", quantity: 2 }]);
     const pending: { session: { id: string }; swap: Parameters<typeof g.world.trades.finish>[2] }[] = [];
     g.world.trades.commit = (req) => pending.push(req);
     const tradeId = open(g, a, b);
@@ -440,16 +439,7 @@ describe("a death while the swap is being stored", () => {
   });
 
   it("waits for a rolled-back trade too, then drops from what the player held before it, once", async () => {
-    const { g, a, b } = await pair(
-      [
-        { itemId: "bronze_sword", quantity: 1 },
-        { itemId: "feathers", quantity: 100 },
-        { itemId: "logs", quantity: 1 },
-        { itemId: "bronze_axe", quantity: 1 },
-        { itemId: "tinderbox", quantity: 1 },
-      ],
-      [{ itemId: "logs", quantity: 2 }],
-    );
+    const { g, a, b } = await pair(DYING_KIT, [{ itemId: "logs", quantity: 2 }]);
     const pending: { session: { id: string } }[] = [];
     g.world.trades.commit = (req) => pending.push(req);
     const tradeId = open(g, a, b);
