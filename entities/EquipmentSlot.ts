@@ -1,8 +1,6 @@
 import { defineEntity, p, type InferEntity } from "@mikro-orm/core";
 
-/** Equipment slot types (content `equipSlot` values). */
-export const EQUIPMENT_SLOTS = ["weapon", "shield", "helmet", "body", "legs", "boots", "gloves", "cape", "amulet", "ring", "arrows"] as const;
-export type EquipmentSlotType = (typeof EQUIPMENT_SLOTS)[number];
+import { EQUIPMENT_SLOTS } from "../src/game/clientEvents.ts";
 
 /** `equipment`: worn items by slot type, one row per occupied slot. */
 export const EquipmentSlot = defineEntity({

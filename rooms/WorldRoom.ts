@@ -12,10 +12,10 @@ import type { Authenticator } from "../src/auth/Authenticator.ts";
 import { AuthUnavailable, TokenError, type Principal } from "../src/auth/tokens.ts";
 import { SKILLS } from "../src/game/skills.ts";
 import type { Player } from "../src/game/world/Player.ts";
-import { describe, playerSync, TICK_MS, type World } from "../src/game/world/World.ts";
+import { describe, TICK_MS, type World } from "../src/game/world/World.ts";
 import type { ServerMetrics } from "../src/metrics.ts";
 import { admit, InputLimiter } from "../src/sessions/inputLimiter.ts";
-import type { Connection, WorldService } from "../src/sessions/WorldService.ts";
+import { AgentRevokedError, type Connection, type WorldService } from "../src/sessions/WorldService.ts";
 import { PlayerLoadError } from "../src/persistence/players.ts";
 import { CharacterInUseError } from "../src/persistence/leases.ts";
 import { EntityState, EquippedState, ItemSlotState, PlayerState, SkillState, TAG_OWNER, WorldState } from "../schema/WorldState.ts";
@@ -249,9 +249,11 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
     const name = typeof options?.name === "string" ? options.name : undefined;
     let player: Player;
     try {
-      player = await service.attach(auth.principal, { characterId, name }, conn);
+      // Queues welcome, player:sync (and an agent's agent:goal): they leave once the join completes.
+      player = await service.login(auth.principal, { characterId, name }, conn, auth.issuedToken);
     } catch (err) {
       // Known refusals have their own status and message; anything else is internal (see the end).
+      if (err instanceof AgentRevokedError) throw new ServerError(401, err.message);
       if (err instanceof PlayerLoadError) throw new ServerError(err.code === "FORBIDDEN" ? 403 : err.code === "NOT_FOUND" ? 404 : 400, err.message);
       if ((err as { code?: string }).code === "FORBIDDEN") throw new ServerError(403, (err as Error).message);
       if (err instanceof CharacterInUseError) throw new ServerError(409, err.message);
@@ -262,9 +264,6 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
     view.release = () => conn.uncork();
     client.view = view;
     this.updateView(conn, service.world, player);
-    client.send("welcome", service.welcome(player, auth.principal, auth.issuedToken));
-    client.send("player:sync", playerSync(player));
-    player.syncDue = false;
   }
 
   override async onDrop(client: WorldClient, code?: number): Promise<void> {
@@ -425,10 +424,10 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
       }
       s.x = view.x;
       s.z = view.z;
-      if (view.kind === "npc") Object.assign(s, { ref: view.npcId, name: view.name, health: view.health, maxHealth: view.maxHealth, level: view.level });
-      else if (view.kind === "item") Object.assign(s, { ref: view.itemId, quantity: view.quantity });
-      else if (view.kind === "resource") Object.assign(s, { ref: view.resourceId, depleted: view.depleted });
-      else Object.assign(s, { ref: view.type });
+      s.ref = view.ref;
+      if (view.kind === "npc") Object.assign(s, { name: view.name, health: view.health, maxHealth: view.maxHealth, level: view.level });
+      else if (view.kind === "item") s.quantity = view.quantity;
+      else if (view.kind === "resource") s.depleted = view.depleted;
     });
     for (const id of this.entityVersions.keys()) {
       if (present.has(id)) continue;

@@ -29,7 +29,7 @@ import { agentRoutes } from "./http/routes/agents.ts";
 import { apiRoutes } from "./http/routes/api.ts";
 import { voiceRoutes } from "./http/routes/voice.ts";
 import type { Application } from "express";
-import { z } from "zod";
+import { AGENT_EVENTS, type AgentEvent } from "./agents/agentEvents.ts";
 import { World } from "./game/world/World.ts";
 import type { Logger } from "./logger.ts";
 import { ServerMetrics } from "./metrics.ts";
@@ -135,9 +135,18 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
     };
     const agents = new AgentService({ db, world: service, content, tokens });
     auth.agentIsLive = (agentId, characterId, generation) => agents.isLive(agentId, characterId, generation);
+    service.agentGreeting = (principal) => agents.greet(principal);
     service.serviceEvents.set("agent:goalProgress", {
-      schema: z.strictObject({ goalId: z.string().min(1).max(64), progress: z.int().min(0).max(100) }),
-      handle: (principal, data: { goalId: string; progress: number }) => agents.reportProgress(principal, data),
+      schema: AGENT_EVENTS["agent:goalProgress"],
+      handle: (principal, data: AgentEvent<"agent:goalProgress">) => agents.reportProgress(principal, data),
+    });
+    service.serviceEvents.set("agent:setGoal", {
+      schema: AGENT_EVENTS["agent:setGoal"],
+      handle: (principal, data: AgentEvent<"agent:setGoal">) => agents.setOwnGoal(principal, data),
+    });
+    service.serviceEvents.set("agent:getGoal", {
+      schema: AGENT_EVENTS["agent:getGoal"],
+      handle: (principal) => agents.sendGoal(principal),
     });
 
     const app = createApp({

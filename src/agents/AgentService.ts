@@ -1,8 +1,9 @@
 /**
  * AI agents: an agent plays one character of its owner's account, with a token scoped to that
  * character. Its goal state (current goal, paused flag) is kept per agent in `agent_mappings`;
- * every change is pushed to the character's live connection as `agent:goal`, owner messages as
- * `agent:message`, and the agent reports progress with `agent:goalProgress`.
+ * an agent's connection is told it as `agent:goal` when it logs in (see greet) and on every
+ * change, owner messages come as `agent:message`, and the agent reports progress with
+ * `agent:goalProgress`.
  *
  * Goal pause (spec "Agent goal pause"): stop clears the goal, cancels the current path (the
  * agent idles) and blocks automatic goal setting; chat commands still work. Resume lifts it.
@@ -18,7 +19,8 @@ import { VIEW_RADIUS } from "../game/world/World.ts";
 import { ForbiddenError, HttpError, NotFoundError } from "../http/errors.ts";
 import type { ContentRegistry } from "../manifests/registry.ts";
 import { findCharacter, loadData } from "../persistence/players.ts";
-import type { WorldService } from "../sessions/WorldService.ts";
+import type { ServerEvent } from "../game/serverEvents.ts";
+import type { AgentGreeting, WorldService } from "../sessions/WorldService.ts";
 
 export const AGENT_TOKEN_TTL_S = 30 * 24 * 3600;
 export const MAX_AGENTS_PER_ACCOUNT = 10;
@@ -39,12 +41,38 @@ export interface AvailableGoal {
   targets: string[];
 }
 
+/** An entry of quick-actions' `nearby`: `id` is the instance (a `player:action` targetId), `ref` its content id. */
+export interface NearbyEntry {
+  kind: "npc" | "resource" | "station";
+  id: string;
+  ref: string;
+  type: string;
+  x: number;
+  z: number;
+  /** Resources only: depleted until it respawns. */
+  depleted?: boolean;
+}
+
 export const QUICK_COMMANDS = [
   { id: "stop", label: "Stop", description: "Pause goals and stand still" },
   { id: "resume", label: "Resume", description: "Resume autonomous goals" },
   { id: "bank", label: "Go to bank", description: "Walk to the nearest bank" },
   { id: "home", label: "Go home", description: "Walk back to the spawn" },
 ] as const;
+
+/** The goal state without the options, which are computed when it is sent (from the live character). */
+type GoalState = Omit<ServerEvent<"agent:goal">, "availableGoals">;
+
+/** What a connection held for an agent during its greeting: the goal state to send, the events to send after. */
+interface Hold {
+  state: GoalState | undefined;
+  queued: { type: string; data: object }[];
+}
+
+/** The agent's goal state as `agent:goal` carries it (the options are added when it is sent). */
+function goalEvent(agent: IAgentMapping): GoalState {
+  return { agentId: agent.agentId, goal: (agent.goal ?? null) as GoalState["goal"], goalsPaused: agent.goalsPaused };
+}
 
 function hasItem(data: PlayerData, test: (itemId: string) => boolean): boolean {
   return data.inventory.some((s) => s !== null && test(s.itemId)) || Object.values(data.equipment).some((s) => test(s.itemId));
@@ -73,6 +101,12 @@ export function availableGoals(content: ContentRegistry, data: PlayerData): Avai
   const raw = new Set(content.recipes.cooking.map((r) => r.raw));
   if (hasItem(data, (id) => raw.has(id))) goals.push({ type: "cooking", description: "Cook food", targets: [...raw] });
   if (content.areas.some((a) => a.npcs.some((n) => n.type === "bank"))) goals.push({ type: "banking", description: "Bank items", targets: [] });
+  // Tools of the gathering skills that a placed store keeper sells and the character lacks.
+  const keepers = new Set(content.areas.flatMap((a) => a.npcs.flatMap((n) => (n.storeId !== undefined ? [n.storeId] : []))));
+  const tools = new Set(nodes.map((n) => n.toolRequired));
+  const forSale = [...content.stores.values()].filter((s) => keepers.has(s.id)).flatMap((s) => s.items.map((i) => i.itemId));
+  const missing = [...new Set(forSale.filter((id) => tools.has(id) && !hasItem(data, (held) => held === id)))];
+  if (missing.length > 0) goals.push({ type: "shopping", description: "Buy a tool", targets: missing });
   goals.push({ type: "explore", description: "Explore the world", targets: content.areas.map((a) => a.id) });
   goals.push({ type: "idle", description: "Stand still", targets: [] });
   return goals;
@@ -169,15 +203,91 @@ export class AgentService {
     await this.db.em().nativeUpdate(AgentMapping, { agentId: agent.agentId }, { ...changes, updatedAt: new Date() });
     if (changes.goal !== undefined) agent.goal = changes.goal as unknown as Record<string, unknown> | null;
     if (changes.goalsPaused !== undefined) agent.goalsPaused = changes.goalsPaused;
-    this.push(agent, "agent:goal", { agentId: agent.agentId, goal: agent.goal ?? null, goalsPaused: agent.goalsPaused });
+    this.push(agent, "agent:goal", goalEvent(agent));
   }
 
-  /** Sends to the agent's character's live connection; false when it is offline. */
+  /**
+   * Sends to the agent's character's live connection; false when it is offline. While a new
+   * connection of the agent is being greeted (see greet), a goal state becomes the one the
+   * greeting sends, and other events wait for the greeting's end (then go to the character's
+   * connection of that moment).
+   */
   push(agent: IAgentMapping, type: string, data: object): boolean {
+    const holds = this.holds.get(agent.agentId);
+    if (holds !== undefined) {
+      if (type === "agent:goal") {
+        for (const hold of holds) hold.state = data as GoalState;
+      } else holds.at(-1)!.queued.push({ type, data });
+      return true;
+    }
     const conn = this.world.connectionOf(agent.characterId);
     if (conn === undefined) return false;
-    conn.send(type, data);
+    conn.send(type, type === "agent:goal" ? this.withOptions(data as GoalState, agent.characterId) : data);
     return true;
+  }
+
+  /** A goal state with the goals the live character may choose now (none when it is not in the world). */
+  private withOptions(state: GoalState, characterId: string): ServerEvent<"agent:goal"> {
+    const live = this.world.world.players.get(characterId);
+    return { ...state, availableGoals: live === undefined ? [] : availableGoals(this.content, live.data) };
+  }
+
+  /** `agent:getGoal` from the agent's own connection: its goal state and current options, to it alone. */
+  async sendGoal(p: Principal): Promise<{ code: string; message: string } | void> {
+    if (p.agentId === undefined || p.characterId === undefined) return { code: "FORBIDDEN", message: "only an agent's own connection asks for its goal state" };
+    const agent = await this.db.em().findOne(AgentMapping, { agentId: p.agentId });
+    if (agent === null) return { code: "NOT_FOUND", message: "this agent no longer exists" };
+    this.world.connectionOf(p.characterId)?.send("agent:goal", this.withOptions(goalEvent(agent), p.characterId));
+  }
+
+  /** Agents whose new connection is being greeted, with what was pushed to them meanwhile. */
+  private readonly holds = new Map<string, Hold[]>();
+
+  /**
+   * Starts the greeting of an agent's new connection (WorldService.login): holds the agent's
+   * pushes, then reads its goal state. A goal change pushed during the hold replaces what was read
+   * (a push carries the state after its write, at least as new as a read that began before it);
+   * other pushes (owner messages) wait for `release`. So the connection gets its goal state right
+   * after `welcome` and `player:sync`, nothing of the agent's before them, and the latest state.
+   * undefined (nothing held): the agent was deleted, or the token replaced, since it was checked.
+   */
+  async greet(principal: Principal): Promise<AgentGreeting | undefined> {
+    const agentId = principal.agentId;
+    if (agentId === undefined) throw new Error("greet: not an agent's token");
+    const hold: Hold = { state: undefined, queued: [] };
+    const holds = this.holds.get(agentId) ?? [];
+    holds.push(hold);
+    this.holds.set(agentId, holds);
+    const release = () => {
+      const list = this.holds.get(agentId) ?? [];
+      list.splice(list.indexOf(hold), 1);
+      if (list.length === 0) this.holds.delete(agentId);
+      for (const { type, data } of hold.queued) {
+        const conn = principal.characterId === undefined ? undefined : this.world.connectionOf(principal.characterId);
+        conn?.send(type, data);
+      }
+    };
+    let row: IAgentMapping | null;
+    try {
+      row = await this.db.em().findOne(AgentMapping, { agentId });
+    } catch (err) {
+      release();
+      throw err;
+    }
+    if (row === null || row.characterId !== principal.characterId || row.tokenGeneration !== (principal.agentTokenGeneration ?? 0)) {
+      release();
+      return undefined;
+    }
+    hold.state ??= goalEvent(row);
+    const characterId = row.characterId;
+    const withOptions = (state: GoalState) => this.withOptions(state, characterId);
+    return {
+      // Read when sent, after the login: the options are the live character's.
+      get state() {
+        return withOptions(hold.state!);
+      },
+      release,
+    };
   }
 
   async setGoal(agent: IAgentMapping, input: { type: string; target?: string | undefined; description?: string | undefined; lockedBy: Goal["lockedBy"] }): Promise<void> {
@@ -228,16 +338,37 @@ export class AgentService {
     await this.save(agent, { goal: { ...goal, progress: data.progress } });
   }
 
+  /** `agent:setGoal` from the agent's own connection: an autonomous goal, refused as the REST route refuses it. */
+  async setOwnGoal(p: Principal, data: { type: string; target?: string | undefined; description?: string | undefined }): Promise<{ code: string; message: string } | void> {
+    if (p.agentId === undefined) return { code: "FORBIDDEN", message: "only an agent's own connection sets its goals" };
+    const agent = await this.db.em().findOne(AgentMapping, { agentId: p.agentId });
+    if (agent === null) return { code: "NOT_FOUND", message: "this agent no longer exists" };
+    try {
+      await this.setGoal(agent, { ...data, lockedBy: "autonomous" });
+    } catch (err) {
+      if (err instanceof HttpError) return { code: err.code, message: err.message };
+      throw err;
+    }
+  }
+
+  /**
+   * The quick-action menu. `nearby` lists the live world's NPCs (alive), resource nodes (depleted
+   * ones too, marked) and stations within the view radius of the character, nearest first: `id` is
+   * the instance, as in `world:update` and the Colyseus state and as `player:action` takes it as
+   * `targetId`; `ref` the content id; `type` what it is (a service NPC's service or a mob's
+   * category, a node's type such as `tree`, a station's type).
+   */
   async quickActions(agent: IAgentMapping): Promise<object> {
     const data = await this.characterData(agent.characterId);
     const here = { x: data.x, z: data.z };
-    const near = <T extends { position: { x: number; z: number } }>(list: T[]) => list.filter((e) => chebyshev(e.position, here) <= VIEW_RADIUS);
-    const areas = this.content.areas;
-    const nearby = [
-      ...areas.flatMap((a) => near(a.npcs).map((n) => ({ kind: "npc", id: n.id, type: n.type, x: n.position.x, z: n.position.z }))),
-      ...areas.flatMap((a) => near(a.resources).map((r) => ({ kind: "resource", id: r.resourceId, type: r.type, x: r.position.x, z: r.position.z }))),
-      ...areas.flatMap((a) => near(a.stations).map((s) => ({ kind: "station", id: s.id ?? s.type, type: s.type, x: s.position.x, z: s.position.z }))),
-    ];
+    const world = this.world.world;
+    const nearby: NearbyEntry[] = [];
+    world.forEachEntityNear(here, agent.characterId, VIEW_RADIUS, (e) => {
+      if ("deadUntil" in e) nearby.push({ kind: "npc", id: e.id, ref: e.def.id, type: e.service?.type ?? e.def.category, x: e.x, z: e.z });
+      else if ("node" in e) nearby.push({ kind: "resource", id: e.id, ref: e.node.id, type: e.node.type, x: e.x, z: e.z, depleted: e.depletedUntil !== 0 });
+    });
+    for (const s of world.stations) if (chebyshev(s, here) <= VIEW_RADIUS) nearby.push({ kind: "station", id: s.id, ref: s.type, type: s.type, x: s.x, z: s.z });
+    nearby.sort((a, b) => chebyshev(a, here) - chebyshev(b, here) || (a.id < b.id ? -1 : 1));
     return {
       success: true,
       agentId: agent.agentId,

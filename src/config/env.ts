@@ -290,6 +290,48 @@ function productionSecretProblems(env: Record<string, string | undefined>): stri
   return problems;
 }
 
+const CORS_KEYS = {
+  CORS_FRONTEND_DOMAIN: true,
+  CORS_STATIC_DOMAIN: true,
+  CORS_API_ORIGIN: true,
+  CORS_APP_DOMAIN: true,
+  CORS_SOCIAL_DOMAINS: true,
+  CORS_IDP_DOMAIN: true,
+  PUBLIC_APP_URL: true,
+  CLIENT_URL: true,
+  AGENT_RT_API_URL: true,
+  AGENT_RT_URL: true,
+  AGENT_RT_PORT: true,
+} as const;
+type CorsEnv = Pick<z.infer<typeof envSchema>, keyof typeof CORS_KEYS>;
+
+function agentRuntimeOf(e: CorsEnv): Config["agentRuntime"] {
+  return { apiUrl: e.AGENT_RT_API_URL ?? `http://localhost:${e.AGENT_RT_PORT}`, url: e.AGENT_RT_URL ?? `http://localhost:${e.AGENT_RT_PORT}`, port: e.AGENT_RT_PORT };
+}
+
+function corsOf(e: CorsEnv): CorsSettings {
+  const rt = agentRuntimeOf(e);
+  return {
+    frontendDomain: (e.CORS_FRONTEND_DOMAIN ?? "rsworld.gg").toLowerCase(),
+    staticDomain: (e.CORS_STATIC_DOMAIN ?? "rsworld.pages.dev").toLowerCase(),
+    apiOrigin: e.CORS_API_ORIGIN ?? "https://api.rsworld.gg",
+    appDomain: (e.CORS_APP_DOMAIN ?? "up.railway.app").toLowerCase(),
+    socialDomains: e.CORS_SOCIAL_DOMAINS.length > 0 ? e.CORS_SOCIAL_DOMAINS : ["farcaster.xyz", "warpcast.com"],
+    idpDomain: (e.CORS_IDP_DOMAIN ?? "privy.io").toLowerCase(),
+    extraOrigins: [e.PUBLIC_APP_URL, e.CLIENT_URL, rt.apiUrl, rt.url].filter((v): v is string => v !== undefined).map(originOf),
+  };
+}
+
+/**
+ * The CORS allowlist's settings alone, from the same variables and defaults as the server's: for
+ * the agent runtime, which answers browsers (the dashboard) with the same allowlist.
+ */
+export function corsSettings(env: Record<string, string | undefined>): CorsSettings {
+  const parsed = envSchema.pick(CORS_KEYS).safeParse(env);
+  if (!parsed.success) throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join(".") || "environment"}: ${i.message}`));
+  return corsOf(parsed.data);
+}
+
 export function loadConfig(env: Record<string, string | undefined>, cwd = process.cwd()): Config {
   const parsed = envSchema.safeParse(env);
   const production = parsed.success ? parsed.data.NODE_ENV === "production" : env.NODE_ENV?.trim() === "production";
@@ -315,17 +357,9 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = proces
   }
   if (problems.length > 0) throw new ConfigError(problems);
 
-  const agentRtPort = e.AGENT_RT_PORT;
-  const agentRuntime = {
-    apiUrl: e.AGENT_RT_API_URL ?? `http://localhost:${agentRtPort}`,
-    url: e.AGENT_RT_URL ?? `http://localhost:${agentRtPort}`,
-    port: agentRtPort,
-  };
+  const agentRuntime = agentRuntimeOf(e);
   const publicAppUrl = e.PUBLIC_APP_URL;
   const clientUrl = e.CLIENT_URL;
-  const extraOrigins = [publicAppUrl, clientUrl, agentRuntime.apiUrl, agentRuntime.url]
-    .filter((v): v is string => v !== undefined)
-    .map(originOf);
 
   const worldDir = path.resolve(cwd, e.WORLD ?? "world");
   const config: Config = {
@@ -367,25 +401,22 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = proces
     commitHash: e.COMMIT_HASH,
     clientBuildDir: path.resolve(cwd, e.CLIENT_BUILD_DIR ?? path.join("client", "dist")),
     logLevel: e.LOG_LEVEL ?? (e.NODE_ENV === "test" ? "silent" : "info"),
-    cors: {
-      frontendDomain: (e.CORS_FRONTEND_DOMAIN ?? "rsworld.gg").toLowerCase(),
-      staticDomain: (e.CORS_STATIC_DOMAIN ?? "rsworld.pages.dev").toLowerCase(),
-      apiOrigin: e.CORS_API_ORIGIN ?? "https://api.rsworld.gg",
-      appDomain: (e.CORS_APP_DOMAIN ?? "up.railway.app").toLowerCase(),
-      socialDomains: e.CORS_SOCIAL_DOMAINS.length > 0 ? e.CORS_SOCIAL_DOMAINS : ["farcaster.xyz", "warpcast.com"],
-      idpDomain: (e.CORS_IDP_DOMAIN ?? "privy.io").toLowerCase(),
-      extraOrigins,
-    },
+    cors: corsOf(e),
   };
   return Object.freeze(config);
 }
 
-/** The public client environment served by `/env.js`: `PUBLIC_*` values only, never a secret. */
+/**
+ * The public client environment served by `/env.js`: `PUBLIC_*` values only, never a secret.
+ * `PUBLIC_AGENT_RT_URL` is the agent runtime's address (`AGENT_RT_URL`), where the agent dashboard
+ * hands agents over; an address, like the others here, not a credential.
+ */
 export function publicEnv(config: Config): Record<string, string> {
   const out: Record<string, string> = {
     PUBLIC_API_URL: config.publicApiUrl,
     PUBLIC_WS_URL: config.publicWsUrl,
     PUBLIC_CDN_URL: config.publicCdnUrl,
+    PUBLIC_AGENT_RT_URL: config.agentRuntime.url,
   };
   if (config.idp.appId !== undefined) out.PUBLIC_IDP_APP_ID = config.idp.appId;
   if (config.publicAppUrl !== undefined) out.PUBLIC_APP_URL = config.publicAppUrl;

@@ -1,10 +1,11 @@
 /**
  * `player:action {action, targetId?, slot?}` and the action phase of the tick (phase 3).
  *
- * Targeted actions (attack, gather, pickup, interact, cook) set the player's current action; each
- * tick the player walks toward the target (paths limited to 200 tiles) and, once in reach, acts:
- * pickups on the item's tile, gathering/cooking/melee next to the target, ranged within the
- * weapon's range, banks and stores within 2 tiles. A new move or action replaces the old one.
+ * Targeted actions (attack, gather, pickup, interact, cook) set the player's current action
+ * (interact on a resource node is gather); each tick the player walks toward the target (paths
+ * limited to 200 tiles) and, once in reach, acts: pickups on the item's tile, gathering/cooking/
+ * melee next to the target, ranged within the weapon's range, banks and stores within 2 tiles. A
+ * new move or action replaces the old one.
  */
 import { attackRange, playerAttacksNpc } from "./combat.ts";
 import { cookOnce, useItem } from "./items.ts";
@@ -16,8 +17,7 @@ import { SERVICE_RANGE, tradeLock } from "./rules.ts";
 import type { Action, Player } from "./world/Player.ts";
 import type { GameError, HandlerResult, World } from "./world/World.ts";
 
-export const ACTIONS = ["attack", "gather", "pickup", "interact", "cook", "light", "examine", "drop", "dropAll", "stop"] as const;
-export type ActionName = (typeof ACTIONS)[number];
+import type { ActionName } from "./clientEvents.ts";
 
 export interface ActionInput {
   action: ActionName;
@@ -149,11 +149,14 @@ export function handleAction(world: World, player: Player, data: ActionInput): H
     case "interact": {
       const missing = needTarget();
       if (missing) return missing;
-      if (data.action !== "interact") {
+      // Interacting with a resource node (a tree, rock or fishing spot) is gathering from it: a
+      // client's one "use" command works on everything it can act on.
+      const kind = data.action === "interact" && !world.npcs.has(data.targetId!) && world.resources.has(data.targetId!) ? "gather" : data.action;
+      if (kind !== "interact") {
         const busy = tradeLock(player);
         if (busy) return busy;
       }
-      const action = { kind: data.action, targetId: data.targetId! } as Action;
+      const action = { kind, targetId: data.targetId! } as Action;
       const target = targetOf(world, player, action);
       if ("code" in target) return target;
       if (action.kind === "gather") {

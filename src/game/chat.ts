@@ -7,10 +7,8 @@ import { randomUUID } from "node:crypto";
 import type { HandlerResult, World } from "./world/World.ts";
 import type { Player } from "./world/Player.ts";
 
-export const CHAT_MAX_LENGTH = 255;
-/** At most this many messages per window per player. */
-export const CHAT_LIMIT = 5;
-export const CHAT_WINDOW_MS = 5_000;
+export { CHAT_LIMIT, CHAT_MAX_LENGTH, CHAT_WINDOW_MS } from "./clientEvents.ts";
+import { CHAT_LIMIT, CHAT_MAX_LENGTH, CHAT_WINDOW_MS } from "./clientEvents.ts";
 
 /** The outcome of an admin-code check: `limited` when the player's account or address is out of guesses. */
 export type AdminCheck = "granted" | "wrong" | "limited";

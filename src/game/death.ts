@@ -62,8 +62,15 @@ export function killPlayer(world: World, player: Player, killedBy: string | null
   });
   for (const npc of world.npcs.values()) if (npc.targetId === player.id) npc.targetId = undefined;
   player.data.health = player.maxHealth;
-  player.data.x = content.world.spawn.x;
-  player.data.z = content.world.spawn.z;
+  // Through teleport(), which also moves the player in the world's spatial index: assigned
+  // directly, the player stayed listed at the death's cell, so the views around the spawn (the
+  // player's own included) lost it until it walked. A spawn that is not walkable (a content error)
+  // is still where the player goes, as before.
+  const spawn = content.world.spawn;
+  if (!world.teleport(player, { x: spawn.x, z: spawn.z })) {
+    player.data.x = spawn.x;
+    player.data.z = spawn.z;
+  }
   player.path = [];
   player.moveTarget = undefined;
   player.action = undefined;

@@ -4,26 +4,16 @@
  * with `safeParse` (an invalid one gets an `error` event and changes nothing), then queues it for
  * the player's next tick, where the handler runs.
  */
-import { z } from "zod";
-import { EQUIPMENT_SLOTS } from "../../entities/EquipmentSlot.ts";
-import { ACTIONS, handleAction } from "./actions.ts";
+import type { z } from "zod";
+import { handleAction } from "./actions.ts";
 import { deposit, withdraw } from "./bank.ts";
 import { handleChat, type AdminCheck } from "./chat.ts";
-import { MAX_STACK } from "./inventory.ts";
+import { CLIENT_EVENTS, type ClientEvent, type ClientEventName } from "./clientEvents.ts";
 import { unequip, useItem } from "./items.ts";
 import { buy, sell, type StoreStock } from "./store.ts";
-import { INVENTORY_SIZE } from "./world/Player.ts";
 import { tradeErrorEvent } from "./trade/Trades.ts";
-import { MAX_OFFER_ITEMS } from "./trade/TradeSession.ts";
 import type { Player } from "./world/Player.ts";
 import type { HandlerResult, InputCategory, InputHandler, InputRule, World } from "./world/World.ts";
-
-/** Tile coordinates a client may name: integers, far beyond any world, never NaN or 1e308. */
-const coordinate = z.int().min(-1_000_000).max(1_000_000);
-const slot = z.int().min(0).max(INVENTORY_SIZE - 1);
-const quantity = z.int().min(1).max(MAX_STACK);
-const ref = z.string().min(1).max(64);
-const tradeId = z.string().min(1).max(64);
 
 export interface EventContext {
   /**
@@ -43,69 +33,37 @@ export interface EventDefinition<S extends z.ZodType = z.ZodType> {
   handle(world: World, player: Player, data: z.infer<S>, ctx: EventContext): HandlerResult;
 }
 
-function define<S extends z.ZodType>(def: EventDefinition<S>): EventDefinition<S> {
-  return def;
-}
+type Handler<K extends ClientEventName> = (world: World, player: Player, data: ClientEvent<K>, ctx: EventContext) => HandlerResult;
 
-export const EVENTS = [
-  define({
-    name: "player:move",
-    category: "move",
-    schema: z.object({ x: coordinate, z: coordinate, run: z.boolean().optional() }),
-    handle: (world, player, data) => world.walkTo(player, { x: data.x, z: data.z }, data.run ?? false),
-  }),
-  define({
-    name: "player:chat",
-    category: "chat",
-    schema: z.object({ message: z.string().max(4 * 255) }),
-    handle: (world, player, data, ctx) => handleChat(world, player, data, (code) => ctx.checkAdminCode(code, player)),
-  }),
-  define({
-    name: "player:action",
-    category: "action",
-    schema: z.object({ action: z.enum(ACTIONS), targetId: ref.optional(), slot: slot.optional() }),
-    handle: (world, player, data) => handleAction(world, player, data),
-  }),
-  define({
-    name: "inventory:use",
-    category: "action",
-    schema: z.object({ slot, targetSlot: slot.optional(), targetId: ref.optional() }),
-    handle: (world, player, data) => useItem(world, player, data),
-  }),
-  define({
-    name: "equipment:remove",
-    category: "action",
-    schema: z.object({ slot: z.enum(EQUIPMENT_SLOTS) }),
-    handle: (world, player, data) => unequip(world, player, data),
-  }),
-  define({
-    name: "bank:deposit",
-    category: "item",
-    schema: z.object({ slot, quantity }),
-    handle: (world, player, data) => deposit(world, player, data),
-  }),
-  define({
-    name: "bank:withdraw",
-    category: "item",
-    schema: z.object({ itemId: ref, quantity }),
-    handle: (world, player, data) => withdraw(world, player, data),
-  }),
-  define({
-    name: "store:buy",
-    category: "item",
-    schema: z.object({ storeId: ref, itemId: ref, quantity }),
-    handle: (world, player, data, ctx) => buy(world, ctx.storeStock, player, data),
-  }),
-  ...tradeEvents(),
-  define({
-    name: "store:sell",
-    category: "item",
-    schema: z.object({ storeId: ref, slot, quantity }),
-    handle: (world, player, data) => sell(world, player, data),
-  }),
-] as const;
+/** Each client event's handler; the type makes the compiler demand one for every event of the protocol table. */
+const HANDLERS: { [K in ClientEventName]: Handler<K> } = {
+  "player:move": (world, player, data) => world.walkTo(player, { x: data.x, z: data.z }, data.run ?? false),
+  "player:chat": (world, player, data, ctx) => handleChat(world, player, data, (code) => ctx.checkAdminCode(code, player)),
+  "player:action": (world, player, data) => handleAction(world, player, data),
+  "inventory:use": (world, player, data) => useItem(world, player, data),
+  "equipment:remove": (world, player, data) => unequip(world, player, data),
+  "bank:deposit": (world, player, data) => deposit(world, player, data),
+  "bank:withdraw": (world, player, data) => withdraw(world, player, data),
+  "store:buy": (world, player, data, ctx) => buy(world, ctx.storeStock, player, data),
+  "store:sell": (world, player, data) => sell(world, player, data),
+  // The trade events of PROTOCOL.md; a refusal is a `tradeError` to the sender (not `error`).
+  tradeRequest: tradeGuard<ClientEvent<"tradeRequest">>((world, player, data) => world.trades.request(world, player, data.targetPlayerId)),
+  tradeRequestRespond: tradeGuard((world, player, data) => world.trades.respond(world, player, data.tradeId, data.accept)),
+  tradeAddItem: tradeGuard((world, player, data) => world.trades.addItem(world, player, data.tradeId, data.inventorySlot, data.quantity)),
+  tradeRemoveItem: tradeGuard((world, player, data) => world.trades.removeItem(world, player, data.tradeId, data.tradeSlot, data.quantity)),
+  tradeAccept: tradeGuard((world, player, data) => world.trades.accept(world, player, data.tradeId)),
+  tradeCancel: tradeGuard((world, player, data) => world.trades.cancel(world, player, data.tradeId)),
+};
 
-export const EVENT_TABLE: ReadonlyMap<string, EventDefinition> = new Map(EVENTS.map((e) => [e.name, e as unknown as EventDefinition]));
+/** The one table of client events: the protocol's name, category and schema with the game's handler. */
+export const EVENTS: readonly EventDefinition[] = (Object.keys(CLIENT_EVENTS) as ClientEventName[]).map((name) => ({
+  name,
+  category: CLIENT_EVENTS[name].category,
+  schema: CLIENT_EVENTS[name].schema,
+  handle: HANDLERS[name] as EventDefinition["handle"],
+}));
+
+export const EVENT_TABLE: ReadonlyMap<string, EventDefinition> = new Map(EVENTS.map((e) => [e.name, e]));
 
 /** The table as the World's input rules: each event's handler and category. */
 export function inputHandlers(ctx: EventContext): Map<string, InputRule> {
@@ -128,57 +86,13 @@ export function validateEvent(type: string, data: unknown): ValidationResult {
   return { ok: true, data: parsed.data };
 }
 
-/** The trade events of PROTOCOL.md; a refusal is a `tradeError` to the sender (not `error`). */
-function tradeEvents() {
-  const guarded =
-    <T extends object>(fn: (world: World, player: Player, data: T) => void) =>
-    (world: World, player: Player, data: T): HandlerResult => {
-      try {
-        fn(world, player, data);
-      } catch (err) {
-        tradeErrorEvent(world, player, err, (data as { tradeId?: string }).tradeId);
-      }
-    };
-  return [
-    define({
-      name: "tradeRequest",
-      category: "trade",
-      schema: z.object({ targetPlayerId: z.string().min(1).max(64) }),
-      handle: guarded((world, player, data: { targetPlayerId: string }) => world.trades.request(world, player, data.targetPlayerId)),
-    }),
-    define({
-      name: "tradeRequestRespond",
-      category: "trade",
-      schema: z.object({ tradeId, accept: z.boolean() }),
-      handle: guarded((world, player, data: { tradeId: string; accept: boolean }) => world.trades.respond(world, player, data.tradeId, data.accept)),
-    }),
-    define({
-      name: "tradeAddItem",
-      category: "trade",
-      schema: z.object({ tradeId, inventorySlot: slot, quantity }),
-      handle: guarded((world, player, data: { tradeId: string; inventorySlot: number; quantity: number }) =>
-        world.trades.addItem(world, player, data.tradeId, data.inventorySlot, data.quantity),
-      ),
-    }),
-    define({
-      name: "tradeRemoveItem",
-      category: "trade",
-      schema: z.object({ tradeId, tradeSlot: z.int().min(0).max(MAX_OFFER_ITEMS * 1000), quantity: quantity.optional() }),
-      handle: guarded((world, player, data: { tradeId: string; tradeSlot: number; quantity?: number | undefined }) =>
-        world.trades.removeItem(world, player, data.tradeId, data.tradeSlot, data.quantity),
-      ),
-    }),
-    define({
-      name: "tradeAccept",
-      category: "trade",
-      schema: z.object({ tradeId }),
-      handle: guarded((world, player, data: { tradeId: string }) => world.trades.accept(world, player, data.tradeId)),
-    }),
-    define({
-      name: "tradeCancel",
-      category: "trade",
-      schema: z.object({ tradeId }),
-      handle: guarded((world, player, data: { tradeId: string }) => world.trades.cancel(world, player, data.tradeId)),
-    }),
-  ];
+/** A trade command's refusal is a `tradeError` to the sender, not an `error`. */
+function tradeGuard<T extends object>(fn: (world: World, player: Player, data: T) => void): (world: World, player: Player, data: T) => HandlerResult {
+  return (world, player, data) => {
+    try {
+      fn(world, player, data);
+    } catch (err) {
+      tradeErrorEvent(world, player, err, (data as { tradeId?: string }).tradeId);
+    }
+  };
 }

@@ -6,7 +6,7 @@
  * - on an object: raw food on a fire or range starts cooking.
  * The item is always taken first, then its effect applies (never an effect without the removal).
  */
-import { EQUIPMENT_SLOTS } from "../../entities/EquipmentSlot.ts";
+import { EQUIPMENT_SLOTS } from "./clientEvents.ts";
 import { MAX_STACK, transact } from "./inventory.ts";
 import { addXp, levelOf, toSkill } from "./progression.ts";
 import { invError, tradeLock, within } from "./rules.ts";

@@ -23,13 +23,16 @@ const offers = { tradeId: id, myOffer: offer, theirOffer: offer };
 
 export const CANCEL_REASONS = ["declined", "cancelled", "disconnected", "moved_away", "timeout", "died", "server_error"] as const;
 
-/** What `world:update` carries of an entity: all of it when it enters the view or changes, else its new position. */
+/**
+ * What `world:update` carries of an entity: all of it when it enters the view or changes, else its new position.
+ * `ref` is the content id (NPC, item, resource node, object type), as in the Colyseus schema's EntityState.
+ */
 const entity = z.union([
   z.strictObject({ id, kind: z.literal("player"), x: int, z: int, name: z.string(), health: int, maxHealth: int, combatLevel: int, running: z.boolean() }),
-  z.strictObject({ id, kind: z.literal("npc"), x: int, z: int, npcId: id, name: z.string(), health: int, maxHealth: int, level: int, dead: z.boolean() }),
-  z.strictObject({ id, kind: z.literal("item"), x: int, z: int, itemId: id, quantity: z.int().min(1) }),
-  z.strictObject({ id, kind: z.literal("resource"), x: int, z: int, resourceId: id, depleted: z.boolean() }),
-  z.strictObject({ id, kind: z.literal("object"), x: int, z: int, type: z.string() }),
+  z.strictObject({ id, kind: z.literal("npc"), x: int, z: int, ref: id, name: z.string(), health: int, maxHealth: int, level: int, dead: z.boolean() }),
+  z.strictObject({ id, kind: z.literal("item"), x: int, z: int, ref: id, quantity: z.int().min(1) }),
+  z.strictObject({ id, kind: z.literal("resource"), x: int, z: int, ref: id, depleted: z.boolean() }),
+  z.strictObject({ id, kind: z.literal("object"), x: int, z: int, ref: id }),
   z.strictObject({ id, kind: z.enum(["player", "npc", "item", "resource", "object"]), x: int, z: int }),
 ]);
 
@@ -107,7 +110,15 @@ export const SERVER_EVENTS = {
   tradeCompleted: { doc: "the swap is stored: what you received", schema: z.strictObject({ tradeId: id, receivedItems: z.array(stack) }) },
   tradeCancelled: { doc: "the trade (or request) ended without a swap, and why", schema: z.strictObject({ tradeId: id, reason: z.enum(CANCEL_REASONS) }) },
   tradeError: { doc: "a trade command was refused", schema: z.strictObject({ tradeId: id.optional(), code: z.string().min(1), message: z.string() }) },
-  "agent:goal": { doc: "an agent's goal changed (agents' connections)", schema: z.strictObject({ agentId: id, goal: goal.nullable(), goalsPaused: z.boolean() }) },
+  "agent:goal": {
+    doc: "an agent's goal state, with the goals it may choose now (agents' connections): at login right after `welcome` and `player:sync`, on every change, and in answer to `agent:getGoal`",
+    schema: z.strictObject({
+      agentId: id,
+      goal: goal.nullable(),
+      goalsPaused: z.boolean(),
+      availableGoals: z.array(z.strictObject({ type: z.string(), description: z.string(), targets: z.array(z.string()) })),
+    }),
+  },
   "agent:message": { doc: "a message from the agent's owner (agents' connections)", schema: z.strictObject({ id, agentId: id, from: z.enum(["agent", "owner"]), message: z.string(), timestamp: z.number() }) },
 } as const;
 

@@ -61,7 +61,7 @@ export const ROUTES: Record<string, Partial<Record<Method, Op>>> = {
   "/api/agents/{agentId}/goal/stop": { post: { summary: "Stop the goal and pause autonomous behaviour", auth: "bearer" } },
   "/api/agents/{agentId}/goal/resume": { post: { summary: "Resume autonomous goal selection", auth: "bearer" } },
   "/api/agents/{agentId}/message": { post: { summary: "Send a message to the agent", auth: "bearer", body: { type: "object", required: ["message"], properties: { message: str } } } },
-  "/api/agents/{agentId}/quick-actions": { get: { summary: "Nearby interactables, available goals, quick commands, inventory", auth: "bearer" } },
+  "/api/agents/{agentId}/quick-actions": { get: { summary: "Nearby NPCs, resources and stations by instance id (a player:action targetId) and content ref, available goals, quick commands, inventory", auth: "bearer" } },
   "/api/agents/mapping/{agentId}": { get: { summary: "Agent-to-character mapping", auth: "bearer" } },
   "/api/voice/token": { post: { summary: "A voice-room token for the character's area (503 when voice is not configured)", auth: "bearer", body: { type: "object", properties: { characterId: str } } } },
   "/api/admin/metrics": { get: { summary: "Server metrics: ticks, event-loop delay, CPU, memory", auth: "admin" } },

@@ -19,7 +19,7 @@
 import { CLOSE_NOT_AUTHENTICATED } from "../ws/WsGateway.ts";
 import { validateEvent } from "../game/events.ts";
 import type { Player } from "../game/world/Player.ts";
-import { snapshot, TICK_MS, type Fault, type World } from "../game/world/World.ts";
+import { playerSync, snapshot, TICK_MS, type Fault, type World } from "../game/world/World.ts";
 import type { ServerEvent } from "../game/serverEvents.ts";
 import type { Principal } from "../auth/tokens.ts";
 import type { z } from "zod";
@@ -65,6 +65,23 @@ export interface Connection {
   sessionRowId?: Promise<string | undefined>;
 }
 
+/**
+ * What an agent's new connection starts with: its goal state, read before the login while the
+ * agent's pushes are held (see AgentService.greet), so that nothing of the agent's reaches the
+ * connection before `welcome` and the state sent is the latest.
+ */
+export interface AgentGreeting {
+  /** The agent's goal state: what was read, or what a change pushed during the hold set. */
+  readonly state: ServerEvent<"agent:goal">;
+  /** Ends the hold: pushes held meanwhile (owner messages) go out now, in order. */
+  release(): void;
+}
+
+/** The agent of a token was deleted, or the token replaced, after the token was checked. */
+export class AgentRevokedError extends Error {
+  readonly code = "NOT_AUTHENTICATED";
+}
+
 export interface AttachOptions {
   characterId?: string | undefined;
   name?: string | undefined;
@@ -93,6 +110,11 @@ export class WorldService {
   onShutdownDrain: () => Promise<void> = async () => {};
   /** Non-game client events, by name (registered by other services). */
   readonly serviceEvents = new Map<string, ServiceEvent>();
+  /**
+   * Set by the agent service: starts the greeting of an agent's new connection (its goal state,
+   * its pushes held); undefined when the agent no longer exists or the token was replaced.
+   */
+  agentGreeting: ((principal: Principal) => Promise<AgentGreeting | undefined>) | undefined;
   private closed = false;
   private quiescing: Promise<void> | undefined;
   /** Faults the tick contained, by where they happened (metrics). */
@@ -256,6 +278,30 @@ export class WorldService {
       return await run;
     } finally {
       if (this.accountLocks.get(accountId) === tail) this.accountLocks.delete(accountId);
+    }
+  }
+
+  /**
+   * A connection's login, the same on both transports: {@link attach}, then at once `welcome`,
+   * `player:sync` and, for an agent's token, `agent:goal` with the agent's current goal state (read
+   * before the attach; the agent's pushes wait until it has been sent). Rejects with
+   * {@link AgentRevokedError} when the token's agent is gone, and as attach does.
+   */
+  async login(principal: Principal, options: AttachOptions, conn: Connection, issuedToken: string | undefined): Promise<Player> {
+    let greeting: AgentGreeting | undefined;
+    if (principal.agentId !== undefined && this.agentGreeting !== undefined) {
+      greeting = await this.agentGreeting(principal);
+      if (greeting === undefined) throw new AgentRevokedError("this agent was deleted or its token replaced");
+    }
+    try {
+      const player = await this.attach(principal, options, conn);
+      conn.send("welcome", this.welcome(player, principal, issuedToken));
+      conn.send("player:sync", playerSync(player));
+      player.syncDue = false;
+      if (greeting !== undefined) conn.send("agent:goal", greeting.state);
+      return player;
+    } finally {
+      greeting?.release();
     }
   }
 

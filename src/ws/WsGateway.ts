@@ -47,7 +47,8 @@ export interface WsSessionHandler {
   /** Called once per authenticated connection; sends `welcome` and what follows it. */
   open(session: WsSession): void | Promise<void>;
   message(session: WsSession, envelope: Envelope): void;
-  close(session: WsSession): void;
+  /** `code`: the close code the socket ended with (the client's own when it closed first). */
+  close(session: WsSession, code: number): void;
 }
 
 /** Until the world is attached: greet, then answer every event as unknown. */
@@ -265,7 +266,7 @@ export class WsGateway {
         session.sendError("INTERNAL_ERROR", "the server could not handle this event", parsed.envelope.type);
       }
     });
-    ws.on("close", () => this.handler.close(session));
+    ws.on("close", (code) => this.handler.close(session, code));
     Promise.resolve(this.handler.open(session)).catch((err: unknown) => {
       logger.error({ err }, "/ws session start failed");
       session.sendError("INTERNAL_ERROR", "the session could not start");

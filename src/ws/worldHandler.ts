@@ -3,26 +3,29 @@
  * player through the WorldService (the same path as Colyseus clients), and after every tick gets
  * a `world:update` delta of what is in its view (built by {@link WsDeltas}).
  *
- * After authentication a socket receives, in order: `welcome`, `player:sync`, and, with the next
- * tick, a `world:update` with every entity in view. Messages that arrive while the player is still
+ * After authentication a socket receives, in order: `welcome`, `player:sync`, for an agent's token
+ * `agent:goal` (its current goal state), and, with the next tick, a `world:update` with every
+ * entity in view. Messages that arrive while the player is still
  * loading are kept and handled, in order, once it is in the world.
  */
 import type { Player } from "../game/world/Player.ts";
-import { playerSync } from "../game/world/World.ts";
 import type { Logger } from "../logger.ts";
 import { PlayerLoadError } from "../persistence/players.ts";
-import type { Connection, WorldService } from "../sessions/WorldService.ts";
+import { AgentRevokedError, type Connection, type WorldService } from "../sessions/WorldService.ts";
 import type { Envelope } from "./envelope.ts";
 import type { WsDeltas } from "./WsDeltas.ts";
-import { CLOSE_FORBIDDEN, CLOSE_TRY_AGAIN_LATER, type WsSession, type WsSessionHandler } from "./WsGateway.ts";
+import { CLOSE_FORBIDDEN, CLOSE_NOT_AUTHENTICATED, CLOSE_TRY_AGAIN_LATER, type WsSession, type WsSessionHandler } from "./WsGateway.ts";
 
 export const CLOSE_BAD_REQUEST = 4000;
+/** A client that closes its socket with the normal-closure code logs out (no reconnection grace). */
+export const CLOSE_LOGOUT = 1000;
 
 interface Attached {
   player: Player | undefined;
   conn: Connection;
   pending: Envelope[];
   closed: boolean;
+  closeCode?: number;
   /** Its id with the delta builder, once it is in the world. */
   viewer: number | undefined;
 }
@@ -44,13 +47,20 @@ export function worldSessionHandler(service: WorldService, deltas: WsDeltas, log
       sessions.set(session, state);
       let player: Player;
       try {
-        player = await service.attach(
+        // Sends welcome, player:sync (and an agent's agent:goal) once the player is in the world.
+        player = await service.login(
           session.principal,
           { characterId: session.query.get("characterId") ?? undefined, name: session.query.get("name") ?? undefined },
           conn,
+          session.issuedToken,
         );
       } catch (err) {
         const code = err instanceof PlayerLoadError ? err.code : (err as { code?: string }).code;
+        if (err instanceof AgentRevokedError) {
+          session.sendError("NOT_AUTHENTICATED", err.message);
+          session.close(CLOSE_NOT_AUTHENTICATED, "agent revoked");
+          return;
+        }
         if (code === "FORBIDDEN" || code === "NOT_FOUND") {
           session.sendError("FORBIDDEN", (err as Error).message);
           session.close(CLOSE_FORBIDDEN, "forbidden character");
@@ -71,12 +81,9 @@ export function worldSessionHandler(service: WorldService, deltas: WsDeltas, log
       }
       state.player = player;
       if (state.closed) {
-        service.detach(player.id, conn, "disconnect");
+        service.detach(player.id, conn, state.closeCode === CLOSE_LOGOUT ? "logout" : "disconnect");
         return;
       }
-      session.send("welcome", service.welcome(player, session.principal, session.issuedToken));
-      session.send("player:sync", playerSync(player));
-      player.syncDue = false;
       state.viewer = deltas.add(player.id, (frame) => session.sendRaw(frame));
       for (const env of state.pending.splice(0)) service.input(player.id, conn, env.type, env.data);
     },
@@ -91,12 +98,15 @@ export function worldSessionHandler(service: WorldService, deltas: WsDeltas, log
       service.input(state.player.id, state.conn, envelope.type, envelope.data);
     },
 
-    close(session) {
+    close(session, code) {
       const state = sessions.get(session);
       if (state === undefined) return;
       state.closed = true;
+      state.closeCode = code;
       if (state.viewer !== undefined) deltas.remove(state.viewer);
-      if (state.player !== undefined) service.detach(state.player.id, state.conn, "disconnect");
+      // A normal close (1000) is the client's logout: the player leaves now, saved. Any other end
+      // (a dropped network, a closed tab) leaves it in the world for the reconnection grace.
+      if (state.player !== undefined) service.detach(state.player.id, state.conn, code === CLOSE_LOGOUT ? "logout" : "disconnect");
       logger.debug({ account: session.principal.accountId }, "/ws session closed");
     },
   };

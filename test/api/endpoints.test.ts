@@ -382,6 +382,34 @@ forEachDialect("REST API: agents", (ctx) => {
     assert.equal(t.server.world.world.players.has(other.body.character.id), false);
   });
 
+  it("refuses an agent token every account route that changes or lists the account (403), and reads only its own character", async () => {
+    const sibling = await call(t, "POST", "/api/agent", owner.token, { characterId: owner.characterId, name: "sibling" });
+    assert.equal(sibling.status, 201);
+    const alt = (await call(t, "GET", "/api/character", owner.token)).body.characters.find((c: { id: string }) => c.id !== owner.characterId)?.id ?? "none";
+    for (const [method, p, body] of [
+      ["POST", "/api/v1/player", { name: "Renamed Bot" }],
+      ["GET", "/api/character", undefined],
+      ["POST", "/api/character", { name: "Bot Made" }],
+      ["DELETE", `/api/character/${alt}`, undefined],
+      ["DELETE", `/api/character/${owner.characterId}`, undefined],
+      ["GET", "/api/agent", undefined],
+      ["POST", "/api/agent", { characterId: owner.characterId }],
+      ["DELETE", `/api/agent/${sibling.body.agent.agentId}`, undefined],
+      ["POST", `/api/agent/${agentId}/token`, undefined],
+      ["GET", `/api/agents/${sibling.body.agent.agentId}/goal`, undefined],
+      ["GET", "/api/admin/metrics", undefined],
+    ] as const) {
+      const r = await call(t, method, p, agentToken, body);
+      assert.equal(r.status, 403, `${method} ${p}: ${JSON.stringify(r.body)}`);
+    }
+    const me = await call(t, "GET", "/api/v1/player", agentToken);
+    assert.equal(me.status, 200, "the agent reads its own player");
+    assert.equal(me.body.player.name, "Agent Owner", "not renamed");
+    assert.deepEqual(me.body.characters.map((c: { id: string }) => c.id), [owner.characterId]);
+    assert.equal((await call(t, "GET", "/api/agent", owner.token)).body.agents.length, 2, "no agent was added or deleted");
+    assert.equal((await call(t, "DELETE", `/api/agent/${sibling.body.agent.agentId}`, owner.token)).status, 200);
+  });
+
   it("never gives an agent token admin rights, even one claiming them", async () => {
     const agent = await t.server.auth.authenticate(agentToken);
     const claimsAdmin = await t.server.tokens.signServiceToken(
@@ -427,8 +455,12 @@ forEachDialect("REST API: agents", (ctx) => {
   });
 
   it("sets, stops and resumes goals, pushing every change to the agent's live connection", async () => {
+    // The goals it may choose, as the REST route lists them for the same character.
+    const { availableGoals } = (await call(t, "GET", `/api/agents/${agentId}/goal`, owner.token)).body;
+    assert.ok(availableGoals.length > 0);
     const ws = await WsTestClient.connect(`${t.wsUrl}?token=${agentToken}`);
     await ws.next("welcome");
+    assert.deepEqual(await ws.next("agent:goal"), { agentId, goal: null, goalsPaused: false, availableGoals }, "the state it logs in with");
     const set = await call(t, "POST", `/api/agents/${agentId}/goal`, owner.token, { type: "woodcutting" });
     assert.equal(set.status, 200);
     assert.equal(set.body.goal.type, "woodcutting");
@@ -464,6 +496,122 @@ forEachDialect("REST API: agents", (ctx) => {
     assert.equal(resume.body.goalsPaused, false);
     assert.equal((await call(t, "POST", `/api/agents/${agentId}/goal`, agentToken, { type: "explore", source: "autonomous" })).status, 200);
     ws.close();
+  });
+
+  for (const transport of ["ws", "colyseus"] as const) {
+    it(`tells an agent's ${transport} connection its goal state right after welcome and player:sync, and an owner's connection nothing`, async () => {
+      // A state unlike a new agent's: a manual goal set while paused.
+      assert.equal((await call(t, "POST", `/api/agents/${agentId}/goal/stop`, owner.token)).status, 200);
+      const set = await call(t, "POST", `/api/agents/${agentId}/goal`, owner.token, { type: "explore" });
+      assert.equal(set.status, 200);
+      const expected = { agentId, goal: set.body.goal, goalsPaused: true, availableGoals: set.body.availableGoals };
+      try {
+        let events: { type: string; data: Record<string, unknown> }[];
+        let close: () => void;
+        if (transport === "ws") {
+          const ws = await WsTestClient.connect(`${t.wsUrl}?token=${agentToken}`);
+          await until(() => (ws.events.some((e) => e.type === "world:update") ? true : undefined), "the first world:update");
+          events = ws.events;
+          close = () => ws.close();
+        } else {
+          const c = await WorldTestClient.join(t.baseUrl, { token: agentToken });
+          await c.waitFor(() => (c.events.some((e) => e.type === "agent:goal") ? true : undefined), 5_000, "agent:goal");
+          events = c.events;
+          close = () => void c.room.leave();
+        }
+        const greeting = ["welcome", "player:sync", "agent:goal", ...(transport === "ws" ? ["world:update"] : [])];
+        assert.deepEqual(events.slice(0, greeting.length).map((e) => e.type), greeting);
+        assert.deepEqual(events[2]!.data, expected);
+        assert.equal(events.filter((e) => e.type === "agent:goal").length, 1);
+        close();
+        await until(() => (t.server.world.connectionOf(owner.characterId) === undefined ? true : undefined), "the agent's session ended");
+
+        // The owner playing the character: no agent:goal at login.
+        const own = transport === "ws" ? await WsTestClient.connect(`${t.wsUrl}?token=${owner.token}`) : await WorldTestClient.join(t.baseUrl, { token: owner.token });
+        if (own instanceof WsTestClient) await own.next("world:update");
+        else await own.waitFor(() => (own.events.some((e) => e.type === "player:sync") ? true : undefined), 5_000, "the owner's player:sync");
+        await sleep(100);
+        assert.deepEqual(own.events.map((e) => e.type).filter((type) => type.startsWith("agent:")), []);
+        if (own instanceof WsTestClient) own.close();
+        else await own.room.leave();
+        await until(() => (t.server.world.connectionOf(owner.characterId) === undefined ? true : undefined), "the owner's session ended");
+      } finally {
+        assert.equal((await call(t, "POST", `/api/agents/${agentId}/goal/resume`, owner.token)).status, 200);
+      }
+    });
+  }
+
+  it("holds an agent's pushes while its connection logs in: the goal state sent is the latest, and nothing comes before welcome", async () => {
+    const greeting = t.server.world.agentGreeting!;
+    let reached!: () => void;
+    const inGreeting = new Promise<void>((resolve) => (reached = resolve));
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    // The goal state has been read (the pushes are held); the login waits here.
+    t.server.world.agentGreeting = async (principal) => {
+      const g = await greeting(principal);
+      reached();
+      await gate;
+      return g;
+    };
+    let ws: WsTestClient | undefined;
+    try {
+      ws = await WsTestClient.connect(`${t.wsUrl}?token=${agentToken}`);
+      await inGreeting;
+      const set = await call(t, "POST", `/api/agents/${agentId}/goal`, owner.token, { type: "mining" });
+      assert.equal(set.status, 200);
+      const msg = await call(t, "POST", `/api/agents/${agentId}/message`, owner.token, { message: "mine copper" });
+      assert.equal(msg.body.delivered, true);
+      await sleep(50);
+      assert.equal(ws.events.length, 0, `nothing before welcome: ${JSON.stringify(ws.events)}`);
+      open();
+      await ws.next("agent:message");
+      assert.deepEqual(ws.events.slice(0, 3).map((e) => e.type), ["welcome", "player:sync", "agent:goal"]);
+      assert.deepEqual(ws.events[2]!.data, { agentId, goal: set.body.goal, goalsPaused: false, availableGoals: set.body.availableGoals }, "the goal set during the login");
+      assert.equal(ws.events.filter((e) => e.type === "agent:goal").length, 1);
+    } finally {
+      t.server.world.agentGreeting = greeting;
+      open();
+      ws?.close();
+    }
+    await until(() => (t.server.world.connectionOf(owner.characterId) === undefined ? true : undefined), "the agent's session ended");
+  });
+
+  it("refuses a login whose agent was deleted or re-tokened after its token was checked (401 / 4001), and attaches nothing", async () => {
+    const made = await call(t, "POST", "/api/agent", owner.token, { characterId: owner.characterId, name: "raced" });
+    const token = String(made.body.token);
+    // As if the token were replaced between the token check and the login.
+    await t.server.db.em().nativeUpdate(AgentMapping, { agentId: made.body.agent.agentId }, { tokenGeneration: 1 });
+    const isLive = t.server.auth.agentIsLive;
+    t.server.auth.agentIsLive = async () => true;
+    try {
+      const ws = await WsTestClient.connect(`${t.wsUrl}?token=${token}`);
+      assert.deepEqual(await ws.next("error"), { code: "NOT_AUTHENTICATED", message: "this agent was deleted or its token replaced" });
+      assert.equal((await ws.waitClosed()).code, 4001);
+      assert.ok(!ws.events.some((e) => e.type === "welcome"));
+      await assert.rejects(WorldTestClient.join(t.baseUrl, { token }), (e: { code?: unknown }) => e.code === 401);
+      await t.server.db.em().nativeDelete(AgentMapping, { agentId: made.body.agent.agentId });
+      await assert.rejects(WorldTestClient.join(t.baseUrl, { token }), (e: { code?: unknown }) => e.code === 401);
+      assert.equal(t.server.world.connectionOf(owner.characterId), undefined);
+    } finally {
+      t.server.auth.agentIsLive = isLive;
+    }
+  });
+
+  it("fails an agent's login when its goal state cannot be read (INTERNAL_ERROR 1011 / 500), and attaches nothing", async () => {
+    const greeting = t.server.world.agentGreeting;
+    t.server.world.agentGreeting = async () => {
+      throw new Error("the database is down");
+    };
+    try {
+      const ws = await WsTestClient.connect(`${t.wsUrl}?token=${agentToken}`);
+      assert.equal((await ws.next("error")).code, "INTERNAL_ERROR");
+      assert.equal((await ws.waitClosed()).code, 1011);
+      await assert.rejects(WorldTestClient.join(t.baseUrl, { token: agentToken }), (e: { code?: unknown; message?: string }) => e.code === 500 && e.message === "internal error");
+      assert.equal(t.server.world.connectionOf(owner.characterId), undefined);
+    } finally {
+      t.server.world.agentGreeting = greeting;
+    }
   });
 
   it("refuses goals that are not available, and bad goal bodies", async () => {
@@ -508,6 +656,70 @@ forEachDialect("REST API: agents", (ctx) => {
     assert.ok(r.body.availableGoals.length > 0);
     assert.ok(r.body.quickCommands.some((c: { id: string }) => c.id === "stop"));
     assert.ok(r.body.inventory.some((s: { itemId: string }) => s.itemId === "bronze_hatchet"));
+  });
+
+  it("names nearby things by the instance ids world:update uses, which player:action takes: a tree from quick-actions is chopped into logs", async () => {
+    type Nearby = { kind: string; id: string; ref: string; type: string; x: number; z: number; depleted?: boolean };
+    const ws = await WsTestClient.connect(`${t.wsUrl}?token=${agentToken}`);
+    await ws.next("welcome");
+    const player = t.server.world.world.players.get(owner.characterId)!;
+    // The banker stands by the spawn; trees are 20+ tiles away: walk next to the trees east of it.
+    const spot = { x: 26, z: -14 };
+    ws.send("player:move", { ...spot, run: true });
+    await until(() => (player.x === spot.x && player.z === spot.z ? true : undefined), "the agent walked to the trees");
+    const r = await call(t, "GET", `/api/agents/${agentId}/quick-actions`, agentToken);
+    assert.equal(r.status, 200);
+    const nearby = r.body.nearby as Nearby[];
+    for (const n of nearby) {
+      assert.deepEqual(Object.keys(n).sort(), ["id", "kind", "ref", "type", "x", "z", ...(n.kind === "resource" ? ["depleted"] : [])].sort(), JSON.stringify(n));
+    }
+    const trees = nearby.filter((n) => n.kind === "resource" && n.ref === "tree_normal");
+    assert.ok(trees.length >= 3, JSON.stringify(nearby));
+    assert.ok(trees.every((n) => n.type === "tree" && n.id !== n.ref && t.server.world.world.resources.get(n.id)?.node.id === "tree_normal"), "live instances");
+    // The same ids and refs as in the agent's world:update.
+    const seen = new Map<string, string>();
+    const deadline = Date.now() + 5_000;
+    while (!trees.every((n) => seen.get(n.id) === n.ref)) {
+      const u = await ws.next("world:update", Math.max(1, deadline - Date.now()));
+      for (const e of u.entities as { id: string; ref?: string }[]) if (e.ref !== undefined) seen.set(e.id, e.ref);
+    }
+
+    const tree = trees.find((n) => n.depleted === false)!;
+    ws.send("player:action", { action: "gather", targetId: tree.id });
+    await until(() => (player.data.inventory.some((s) => s?.itemId === "logs") ? true : undefined), "logs from the tree", 20_000);
+    assert.ok(player.data.skills.woodcutting.xp > 0);
+    assert.deepEqual(ws.events.filter((e) => e.type === "error"), [], "no refusal");
+    ws.close();
+    await until(() => (t.server.world.connectionOf(owner.characterId) === undefined ? true : undefined), "the agent's session ended");
+  });
+
+  it("lists NPCs by their instance ids, and a depleted tree as depleted", async () => {
+    const ws = await WsTestClient.connect(`${t.wsUrl}?token=${agentToken}`);
+    await ws.next("welcome");
+    const player = t.server.world.world.players.get(owner.characterId)!;
+    const spot = { x: 2, z: 2 };
+    ws.send("player:move", { ...spot, run: true });
+    await until(() => (player.x === spot.x && player.z === spot.z ? true : undefined), "the agent walked back to the spawn");
+    const nearby = (await call(t, "GET", `/api/agents/${agentId}/quick-actions`, owner.token)).body.nearby as { kind: string; id: string; ref: string; type: string }[];
+    const banker = nearby.find((n) => n.kind === "npc" && n.ref === "brackenford_banker");
+    assert.deepEqual(banker && { id: banker.id, type: banker.type }, { id: "npc-brackenford-brackenford_banker", type: "bank" });
+    assert.ok(t.server.world.world.npcs.has(banker!.id));
+    ws.send("player:action", { action: "interact", targetId: banker!.id });
+    assert.equal((await ws.next("interface:open")).type, "bank", "the id opens the banker's bank");
+
+    // A tree mined out (as a gathering success may leave it) until long after this test.
+    const tree = [...t.server.world.world.resources.values()].find((r) => r.node.id === "tree_normal")!;
+    tree.depletedUntil = t.server.world.world.tick + 100_000;
+    try {
+      ws.send("player:move", { x: 26, z: -14, run: true });
+      await until(() => (player.x === 26 && player.z === -14 ? true : undefined), "the agent walked to the trees");
+      const again = (await call(t, "GET", `/api/agents/${agentId}/quick-actions`, owner.token)).body.nearby as { id: string; depleted?: boolean }[];
+      assert.equal(again.find((n) => n.id === tree.id)?.depleted, true);
+    } finally {
+      tree.depletedUntil = 0;
+    }
+    ws.close();
+    await until(() => (t.server.world.connectionOf(owner.characterId) === undefined ? true : undefined), "the agent's session ended");
   });
 
   it("issues new tokens, and a deleted agent's tokens stop working at once", async () => {

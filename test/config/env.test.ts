@@ -186,10 +186,16 @@ describe("configuration", () => {
   it("exposes only PUBLIC_* values to clients", () => {
     const c = loadConfig({ ...PROD_SECRETS, PUBLIC_APP_URL: "https://play.example.com", VOICE_API_KEY: "k", VOICE_API_SECRET: "vs", VOICE_URL: "wss://v.example.com" });
     const pub = publicEnv(c);
-    assert.deepEqual(Object.keys(pub).sort(), ["PUBLIC_API_URL", "PUBLIC_APP_URL", "PUBLIC_CDN_URL", "PUBLIC_IDP_APP_ID", "PUBLIC_WS_URL"]);
+    assert.deepEqual(Object.keys(pub).sort(), ["PUBLIC_AGENT_RT_URL", "PUBLIC_API_URL", "PUBLIC_APP_URL", "PUBLIC_CDN_URL", "PUBLIC_IDP_APP_ID", "PUBLIC_WS_URL"]);
     assert.equal(pub.PUBLIC_IDP_APP_ID, "app-id");
     const text = JSON.stringify(pub);
     for (const secret of ["s".repeat(32), "admin-code-0123", "idp-secret", "vs", "u:p@"]) assert.ok(!text.includes(secret));
+  });
+
+  it("tells clients where the agent runtime is (AGENT_RT_URL, else port AGENT_RT_PORT on localhost)", () => {
+    assert.equal(publicEnv(loadConfig({ NODE_ENV: "test" })).PUBLIC_AGENT_RT_URL, "http://localhost:4001");
+    assert.equal(publicEnv(loadConfig({ NODE_ENV: "test", AGENT_RT_PORT: "4100" })).PUBLIC_AGENT_RT_URL, "http://localhost:4100");
+    assert.equal(publicEnv(loadConfig({ NODE_ENV: "test", AGENT_RT_URL: "https://agents.example.com" })).PUBLIC_AGENT_RT_URL, "https://agents.example.com");
   });
 
   describe(".env files", () => {

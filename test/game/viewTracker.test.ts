@@ -138,14 +138,14 @@ describe("ViewTracker (/ws deltas)", () => {
       seenByOther ??= byId(frame(g, tt, other), item.id);
       g.tick();
     }
-    assert.deepEqual(seenByOwner, { id: item.id, kind: "item", x: item.x, z: item.z, itemId: "logs", quantity: 2 });
+    assert.deepEqual(seenByOwner, { id: item.id, kind: "item", x: item.x, z: item.z, ref: "logs", quantity: 2 });
     assert.equal(seenByOther, undefined, "private to its owner");
     while (g.world.tick < item.publicAtTick + 4) {
       g.tick();
       seenByOther ??= byId(frame(g, tt, other), item.id);
       frame(g, to, owner);
     }
-    assert.equal(seenByOther?.itemId, "logs", "public now");
+    assert.equal(seenByOther?.ref, "logs", "public now");
 
     item.gone = true;
     g.world.groundItems.delete(item.id);

@@ -127,6 +127,20 @@ describe("death", () => {
     assert.deepEqual(holdings(g.world, p), before);
     assert.deepEqual(g.events(p, "player:death").map((e) => e.killedBy), ["meadow_rat"]);
   });
+
+  it("a player who respawns far away is seen at the spawn, by itself and by those there", async () => {
+    const g = await gameWorld();
+    const p = g.add({ x: 30, z: 24 });
+    const there = g.add({ x: 1, z: 1 });
+    killPlayer(g.world, p, "meadow_rat");
+    const near = (viewer: { id: string }) => {
+      const ids: string[] = [];
+      g.world.forEachNear({ x: 0, z: 0 }, viewer.id, 4, (e) => ids.push(e.id));
+      return ids;
+    };
+    assert.ok(near(p).includes(p.id), "in its own view at the spawn");
+    assert.ok(near(there).includes(p.id), "in the view of a player at the spawn");
+  });
 });
 
 forEachDialect("kills and death locks", (ctx) => {

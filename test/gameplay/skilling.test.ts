@@ -113,6 +113,44 @@ describe("gathering", () => {
     assert.equal(g.errors(p).at(-1)!.code, "INVENTORY_FULL");
     assert.equal(count(p, "raw_shrimp"), 1, "never more than fits");
   });
+
+  for (const [node, tool, yields] of [
+    ["tree_normal", HATCHET, "logs"],
+    ["ore_copper", PICKAXE, "copper_ore"],
+    ["fishing_spot_net", NET, "raw_shrimp"],
+  ] as const) {
+    it(`gathers from a ${node} on interact, as on gather (walking there first)`, async () => {
+      const g = await gameWorld();
+      const res = resourceNear(g.world, node, { x: 0, z: 0 });
+      const p = g.add({ x: 0, z: 0 }, [tool]);
+      for (let i = 0; i < 400 && count(p, yields) === 0; i++) {
+        if (p.action === undefined) g.send(p, "player:action", { action: "interact", targetId: res.id });
+        g.tick();
+      }
+      assert.equal(count(p, yields), 1);
+      assert.ok(Math.max(Math.abs(p.x - res.x), Math.abs(p.z - res.z)) <= 1, "next to the node");
+      assert.deepEqual(g.errors(p), []);
+    });
+  }
+
+  it("refuses an interact on a resource as it refuses the gather (no tool, depleted), and an unknown target", async () => {
+    const g = await gameWorld();
+    const tree = resourceNear(g.world, "tree_normal", { x: 0, z: 0 });
+    const p = g.add({ ...besideTile(g.world, tree) });
+    g.send(p, "player:action", { action: "interact", targetId: tree.id });
+    g.tick();
+    assert.equal(g.errors(p).at(-1)!.code, "NO_TOOL");
+    assert.equal(p.action, undefined);
+    g.world.resources.get(tree.id)!.depletedUntil = g.world.tick + 100;
+    const q = g.add({ ...besideTile(g.world, tree) }, [HATCHET]);
+    g.send(q, "player:action", { action: "interact", targetId: tree.id });
+    g.tick();
+    assert.equal(g.errors(q).at(-1)!.code, "DEPLETED");
+    g.send(q, "player:action", { action: "interact", targetId: "tree_normal" });
+    g.tick();
+    assert.equal(g.errors(q).at(-1)!.code, "INVALID_TARGET", "a content id is not an instance");
+    assert.equal(q.data.skills.woodcutting.xp, 0);
+  });
 });
 
 describe("firemaking and cooking", () => {

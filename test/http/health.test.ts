@@ -97,6 +97,7 @@ describe("GET /env.js", () => {
     VOICE_API_SECRET: "voice-secret-value",
     VOICE_URL: "wss://voice.example.com",
     PUBLIC_APP_URL: "https://play.example.com",
+    AGENT_RT_URL: "https://agents.example.com",
   };
   let t: TestServer;
   before(async () => {
@@ -115,6 +116,8 @@ describe("GET /env.js", () => {
     assert.equal(env.PUBLIC_IDP_APP_ID, "public-app-id");
     assert.equal(env.PUBLIC_APP_URL, "https://play.example.com");
     assert.equal(env.PUBLIC_WS_URL, `ws://localhost:0/ws`);
+    // The agent dashboard's runtime address.
+    assert.equal(env.PUBLIC_AGENT_RT_URL, "https://agents.example.com");
     assert.ok(Object.keys(env).every((k) => k.startsWith("PUBLIC_")));
   });
 

@@ -18,7 +18,7 @@ import { WsTestClient } from "../support/wsClient.ts";
 const CYCLES = Number(process.env.GROUND_CYCLES ?? 8);
 const PAIRS = 5;
 
-type Entity = { id: string; kind: string; itemId?: string };
+type Entity = { id: string; kind: string; ref?: string };
 
 /** Waits for a `world:update` that shows an item entity matching `pick`. */
 async function seeItem(client: WsTestClient, pick: (e: Entity) => boolean, timeoutMs = 20_000): Promise<Entity> {
@@ -76,7 +76,7 @@ forEachDialect("ground items survive SIGKILL", (ctx) => {
       } else {
         await Promise.all(
           pairs.map(async (p) => {
-            const dropped = await seeItem(p.a, (e) => e.itemId === p.item.itemId);
+            const dropped = await seeItem(p.a, (e) => e.ref === p.item.itemId);
             await seeItem(p.b, (e) => e.id === dropped.id); // public now
             p.b.send("player:action", { action: "pickup", targetId: dropped.id });
           }),
@@ -126,7 +126,7 @@ forEachDialect("ground items survive SIGKILL", (ctx) => {
     await dropper.next("welcome");
     const inv = (await dropper.next("player:sync")).inventory as { slot: number; itemId: string }[];
     dropper.send("player:action", { action: "drop", slot: inv[0]!.slot });
-    const dropped = await seeItem(dropper, (e) => e.itemId === inv[0]!.itemId);
+    const dropped = await seeItem(dropper, (e) => e.ref === inv[0]!.itemId);
     const db = await openDb();
     try {
       // Stored with the dropper's save (at once); then the process dies.
@@ -148,7 +148,7 @@ forEachDialect("ground items survive SIGKILL", (ctx) => {
     const held = (sync: Record<string, unknown>) => (sync.inventory as { itemId: string }[]).filter((s) => s.itemId === itemId).length;
     const before = held(await taker.next("player:sync"));
     const seen = await seeItem(taker, (e) => e.id === dropped.id); // public once its stored minute is over
-    assert.equal(seen.itemId, itemId);
+    assert.equal(seen.ref, itemId);
     taker.send("player:action", { action: "pickup", targetId: dropped.id });
     while (held(await taker.next("player:sync", 10_000)) === before);
     const db2 = await openDb();

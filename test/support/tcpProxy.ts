@@ -1,6 +1,7 @@
 /**
  * A TCP proxy in front of a real server, for failure tests: `stall()` keeps every connection
- * open but stops forwarding bytes (a hung database), `resume()` forwards again.
+ * open but stops forwarding bytes (a hung database), `resume()` forwards again; `cut()` drops every
+ * connection at once (a network failure), and `refuse(on)` drops new ones as they come.
  */
 import net from "node:net";
 
@@ -8,14 +9,21 @@ export interface TcpProxy {
   port: number;
   stall(): void;
   resume(): void;
+  cut(): void;
+  refuse(on: boolean): void;
   close(): Promise<void>;
 }
 
 export async function startTcpProxy(targetHost: string, targetPort: number): Promise<TcpProxy> {
   let stalled = false;
+  let refusing = false;
   const sockets = new Set<net.Socket>();
   const pending: (() => void)[] = [];
   const server = net.createServer((client) => {
+    if (refusing) {
+      client.destroy();
+      return;
+    }
     const upstream = net.connect(targetPort, targetHost);
     sockets.add(client).add(upstream);
     const pipe = (from: net.Socket, to: net.Socket) =>
@@ -41,6 +49,13 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
     resume: () => {
       stalled = false;
       for (const f of pending.splice(0)) f();
+    },
+    cut: () => {
+      for (const s of sockets) s.destroy();
+      sockets.clear();
+    },
+    refuse: (on) => {
+      refusing = on;
     },
     close: () =>
       new Promise<void>((r) => {

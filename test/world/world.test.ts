@@ -263,6 +263,21 @@ forEachDialect("the world: sessions", (ctx) => {
     back.close();
   });
 
+  it("logs a /ws player out at once, saved, when its client closes the socket normally (1000)", async () => {
+    const a = await WsTestClient.connect(`${t.wsUrl}?name=Leaver`);
+    const welcome = await a.next("welcome");
+    const id = String(welcome.playerId);
+    a.send("player:move", { x: 3, z: 1 });
+    await until(() => (t.server.world.world.players.get(id)?.x === 3 ? true : undefined), "arrival");
+    a.socket.close(1000, "logout");
+    await until(() => (t.server.world.world.players.has(id) ? undefined : true), "the player to leave", 2_000);
+    // Saved where it stood: the next login starts there.
+    const back = await WsTestClient.connect(`${t.wsUrl}?token=${welcome.token}`);
+    assert.equal((await back.next("welcome")).playerId, id);
+    assert.deepEqual((await back.next("player:sync")).position, { x: 3, y: 10, z: 1 });
+    back.close();
+  });
+
   it("keeps a Colyseus player through a dropped connection and a reconnection", async () => {
     const a = await WorldTestClient.join(t.baseUrl, { name: "ColyBack" });
     const id = String((await a.next("welcome")).playerId);

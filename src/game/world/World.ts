@@ -24,6 +24,7 @@ import { spawnNpcs, spawnResources, spawnStations } from "./spawn.ts";
 import { CELL, cellKey, forEachInCells, indexInCell, unindexFromCell } from "./cells.ts";
 import { Trades } from "../trade/Trades.ts";
 import type { ServerEvent, ServerEventName } from "../serverEvents.ts";
+import type { InputCategory } from "../clientEvents.ts";
 
 /** Anything in the world a client can see. */
 export type Entity = Player | NpcInstance | GroundItem | ResourceInstance | WorldObject;
@@ -61,7 +62,7 @@ export type HandlerResult = void | GameError;
 export type InputHandler = (world: World, player: Player, data: never) => HandlerResult;
 
 /** Kinds of client command, each with its own per-tick cap (INPUT_CAPS). */
-export type InputCategory = "move" | "action" | "item" | "chat" | "trade";
+export type { InputCategory };
 
 /** An event's handler and the category it counts against. */
 export interface InputRule {
@@ -692,11 +693,11 @@ export function publicPlayer(player: Player): { id: string; kind: "player"; x: n
 export function describe(e: Entity): ReturnType<typeof publicPlayer> | EntityView {
   if (e instanceof Player) return publicPlayer(e);
   if ("deadUntil" in e) {
-    return { id: e.id, kind: "npc", x: e.x, z: e.z, npcId: e.def.id, name: e.def.name, health: e.health, maxHealth: e.maxHealth, level: e.def.stats?.level ?? 1, dead: false };
+    return { id: e.id, kind: "npc", x: e.x, z: e.z, ref: e.def.id, name: e.def.name, health: e.health, maxHealth: e.maxHealth, level: e.def.stats?.level ?? 1, dead: false };
   }
-  if ("ownerId" in e) return { id: e.id, kind: "item", x: e.x, z: e.z, itemId: e.itemId, quantity: e.quantity };
-  if ("node" in e) return { id: e.id, kind: "resource", x: e.x, z: e.z, resourceId: e.node.id, depleted: e.depletedUntil !== 0 };
-  return { id: e.id, kind: "object", x: e.x, z: e.z, type: e.type };
+  if ("ownerId" in e) return { id: e.id, kind: "item", x: e.x, z: e.z, ref: e.itemId, quantity: e.quantity };
+  if ("node" in e) return { id: e.id, kind: "resource", x: e.x, z: e.z, ref: e.node.id, depleted: e.depletedUntil !== 0 };
+  return { id: e.id, kind: "object", x: e.x, z: e.z, ref: e.type };
 }
 
 /** The version of what clients see of an entity, or -1 while it is gone or hidden (a dead NPC). */

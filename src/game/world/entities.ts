@@ -87,8 +87,13 @@ export interface StationInstance {
   z: number;
 }
 
+/**
+ * What clients see of a non-player entity. `ref` is its content id (the NPC's, the item's, the
+ * resource node's, or the object's type), named as the Colyseus schema names it (EntityState.ref),
+ * so both transports carry the same fields.
+ */
 export type EntityView =
-  | { id: string; kind: "npc"; x: number; z: number; npcId: string; name: string; health: number; maxHealth: number; level: number; dead: boolean }
-  | { id: string; kind: "item"; x: number; z: number; itemId: string; quantity: number }
-  | { id: string; kind: "resource"; x: number; z: number; resourceId: string; depleted: boolean }
-  | { id: string; kind: "object"; x: number; z: number; type: string };
+  | { id: string; kind: "npc"; x: number; z: number; ref: string; name: string; health: number; maxHealth: number; level: number; dead: boolean }
+  | { id: string; kind: "item"; x: number; z: number; ref: string; quantity: number }
+  | { id: string; kind: "resource"; x: number; z: number; ref: string; depleted: boolean }
+  | { id: string; kind: "object"; x: number; z: number; ref: string };

@@ -1,0 +1,57 @@
+/**
+ * The client events' names and payload schemas: what a client may send, on either transport. This
+ * is protocol only (no game rules), so that clients (the agent runtime, the browser client, tools)
+ * import it without the game core; events.ts pairs each event with its handler, and the compiler
+ * checks that every event here has one.
+ */
+import { z } from "zod";
+import { MAX_STACK } from "./inventory.ts";
+import { MAX_OFFER_ITEMS } from "./trade/TradeSession.ts";
+import { INVENTORY_SIZE } from "./world/Player.ts";
+
+export const ACTIONS = ["attack", "gather", "pickup", "interact", "cook", "light", "examine", "drop", "dropAll", "stop"] as const;
+export type ActionName = (typeof ACTIONS)[number];
+
+/** Equipment slot types (content `equipSlot` values). */
+export const EQUIPMENT_SLOTS = ["weapon", "shield", "helmet", "body", "legs", "boots", "gloves", "cape", "amulet", "ring", "arrows"] as const;
+export type EquipmentSlotType = (typeof EQUIPMENT_SLOTS)[number];
+
+/** `player:chat`: at most this long after trimming, and at most CHAT_LIMIT lines per player in any CHAT_WINDOW_MS. */
+export const CHAT_MAX_LENGTH = 255;
+export const CHAT_LIMIT = 5;
+export const CHAT_WINDOW_MS = 5_000;
+
+/** Per-tick input caps count events by category (World.INPUT_CAPS). */
+export type InputCategory = "move" | "action" | "item" | "chat" | "trade";
+
+/** Tile coordinates a client may name: integers, far beyond any world, never NaN or 1e308. */
+const coordinate = z.int().min(-1_000_000).max(1_000_000);
+const slot = z.int().min(0).max(INVENTORY_SIZE - 1);
+const quantity = z.int().min(1).max(MAX_STACK);
+const ref = z.string().min(1).max(64);
+const tradeId = z.string().min(1).max(64);
+
+const event = <S extends z.ZodType>(category: InputCategory, schema: S) => ({ category, schema });
+
+/** Every client event of the game (the agent's `agent:goalProgress` is a service event, src/server.ts). */
+export const CLIENT_EVENTS = {
+  "player:move": event("move", z.object({ x: coordinate, z: coordinate, run: z.boolean().optional() })),
+  "player:chat": event("chat", z.object({ message: z.string().max(4 * 255) })),
+  "player:action": event("action", z.object({ action: z.enum(ACTIONS), targetId: ref.optional(), slot: slot.optional() })),
+  "inventory:use": event("action", z.object({ slot, targetSlot: slot.optional(), targetId: ref.optional() })),
+  "equipment:remove": event("action", z.object({ slot: z.enum(EQUIPMENT_SLOTS) })),
+  "bank:deposit": event("item", z.object({ slot, quantity })),
+  "bank:withdraw": event("item", z.object({ itemId: ref, quantity })),
+  "store:buy": event("item", z.object({ storeId: ref, itemId: ref, quantity })),
+  "store:sell": event("item", z.object({ storeId: ref, slot, quantity })),
+  tradeRequest: event("trade", z.object({ targetPlayerId: z.string().min(1).max(64) })),
+  tradeRequestRespond: event("trade", z.object({ tradeId, accept: z.boolean() })),
+  tradeAddItem: event("trade", z.object({ tradeId, inventorySlot: slot, quantity })),
+  tradeRemoveItem: event("trade", z.object({ tradeId, tradeSlot: z.int().min(0).max(MAX_OFFER_ITEMS * 1000), quantity: quantity.optional() })),
+  tradeAccept: event("trade", z.object({ tradeId })),
+  tradeCancel: event("trade", z.object({ tradeId })),
+} as const;
+
+export type ClientEventName = keyof typeof CLIENT_EVENTS;
+/** The payload of a client event. */
+export type ClientEvent<K extends ClientEventName> = z.infer<(typeof CLIENT_EVENTS)[K]["schema"]>;
