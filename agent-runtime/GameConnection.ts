@@ -1,0 +1,121 @@
+/**
+ * One agent's connection to the world: the server's `/ws` JSON event socket, opened with the
+ * agent's scoped token (PROTOCOL.md "`/ws` authentication"). Events are parsed and handed to the
+ * owner; outgoing events are checked against the protocol's own schemas first, so a runtime bug
+ * shows up here rather than as the server's `INVALID_PAYLOAD`.
+ *
+ * A lost connection is retried with backoff (1 s doubling to 30 s, with jitter); closes that a
+ * retry cannot fix end it: 4001 (token revoked, agent deleted), 4003 (forbidden), 4009 (another
+ * login took the character over).
+ */
+import WebSocket from "ws";
+import { CLIENT_EVENTS, type ClientEvent, type ClientEventName } from "../src/game/clientEvents.ts";
+import { AGENT_EVENTS, type AgentEvent, type AgentEventName } from "../src/agents/agentEvents.ts";
+
+export const RETRY_MIN_MS = 1_000;
+export const RETRY_MAX_MS = 30_000;
+/** Close codes after which reconnecting cannot help. */
+export const FINAL_CLOSE_CODES: ReadonlyMap<number, string> = new Map([
+  [4001, "the server no longer accepts this agent's token (agent deleted or token replaced)"],
+  [4003, "the server refused this agent"],
+  [4009, "another login took this character over"],
+]);
+
+export interface ConnectionEvents {
+  onEvent(type: string, data: Record<string, unknown>): void;
+  onOpen(): void;
+  /** `final`: no retry follows (the reason says why). */
+  onClose(code: number, reason: string, final: boolean): void;
+}
+
+type Outgoing = ClientEventName | AgentEventName;
+type Payload<K extends Outgoing> = K extends ClientEventName ? ClientEvent<K> : K extends AgentEventName ? AgentEvent<K> : never;
+
+export class GameConnection {
+  private socket: WebSocket | undefined;
+  private retryMs = RETRY_MIN_MS;
+  private retryTimer: NodeJS.Timeout | undefined;
+  private closedByUs = false;
+  /** Sent events refused locally (a runtime bug), by type. */
+  readonly refused = new Map<string, number>();
+  sent = 0;
+  received = 0;
+
+  private readonly url: string;
+  private readonly token: string;
+  private readonly events: ConnectionEvents;
+
+  constructor(url: string, token: string, events: ConnectionEvents) {
+    this.url = url;
+    this.token = token;
+    this.events = events;
+  }
+
+  get open(): boolean {
+    return this.socket?.readyState === WebSocket.OPEN;
+  }
+
+  connect(): void {
+    this.closedByUs = false;
+    const u = new URL(this.url);
+    u.searchParams.set("token", this.token);
+    const socket = new WebSocket(u, { perMessageDeflate: false });
+    this.socket = socket;
+    socket.on("open", () => {
+      this.retryMs = RETRY_MIN_MS;
+      this.events.onOpen();
+    });
+    socket.on("message", (raw, isBinary) => {
+      if (isBinary) return;
+      this.received++;
+      let frame: { type?: unknown; data?: unknown };
+      try {
+        frame = JSON.parse(raw.toString()) as typeof frame;
+      } catch {
+        return;
+      }
+      if (typeof frame.type === "string" && typeof frame.data === "object" && frame.data !== null) this.events.onEvent(frame.type, frame.data as Record<string, unknown>);
+    });
+    // An error is followed by a close; the close decides.
+    socket.on("error", () => {});
+    socket.on("close", (code, reason) => {
+      if (this.socket !== socket) return;
+      this.socket = undefined;
+      if (this.closedByUs) {
+        this.events.onClose(code, "stopped", true);
+        return;
+      }
+      const final = FINAL_CLOSE_CODES.get(code);
+      this.events.onClose(code, final ?? (reason.toString() || `connection lost (${code})`), final !== undefined);
+      if (final === undefined) this.scheduleRetry();
+    });
+  }
+
+  private scheduleRetry(): void {
+    const delay = this.retryMs * (0.75 + Math.random() * 0.5);
+    this.retryMs = Math.min(RETRY_MAX_MS, this.retryMs * 2);
+    this.retryTimer = setTimeout(() => this.connect(), delay);
+    this.retryTimer.unref();
+  }
+
+  /** Sends an event when the socket is open and the payload fits the protocol; false otherwise. */
+  send<K extends Outgoing>(type: K, data: Payload<K>): boolean {
+    const schema = type in CLIENT_EVENTS ? CLIENT_EVENTS[type as ClientEventName].schema : AGENT_EVENTS[type as AgentEventName];
+    if (!schema.safeParse(data).success) {
+      this.refused.set(type, (this.refused.get(type) ?? 0) + 1);
+      return false;
+    }
+    if (this.socket?.readyState !== WebSocket.OPEN) return false;
+    this.socket.send(JSON.stringify({ type, data }));
+    this.sent++;
+    return true;
+  }
+
+  /** Ends the connection for good (no retry). */
+  close(): void {
+    this.closedByUs = true;
+    clearTimeout(this.retryTimer);
+    if (this.socket === undefined) this.events.onClose(1000, "stopped", true);
+    else this.socket.close(1000);
+  }
+}

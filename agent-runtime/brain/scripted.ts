@@ -1,0 +1,118 @@
+/**
+ * The default brain: a utility policy a player would recognise, offline and deterministic under a
+ * seed. Each available goal gets a score from the agent's state; the best one wins (a little seeded
+ * noise breaks ties and varies agents). In order of urgency: bank a full inventory (or cook or burn
+ * what fills it), buy a missing tool when it has the coins, train the weakest skill it can, fight
+ * when healthy, explore when nothing else fits.
+ */
+import type { Knowledge } from "../knowledge.ts";
+import type { Brain, GoalChoice, GoalOption, Observation } from "./Brain.ts";
+import { Random } from "./random.ts";
+
+/** A tool that training a skill needs, and where it is sold. */
+export interface ToolPurchase {
+  skill: string;
+  itemId: string;
+  storeId: string;
+  price: number;
+}
+
+/** For each gathering skill, the cheapest tool a store sells for its easiest resource. */
+export function toolPurchases(know: Knowledge): ToolPurchase[] {
+  const out: ToolPurchase[] = [];
+  for (const skill of ["woodcutting", "mining", "fishing"]) {
+    const nodes = [...know.registry.resources.values()].filter((r) => r.gathering === skill).sort((a, b) => a.levelRequired - b.levelRequired);
+    const tool = nodes[0]?.toolRequired;
+    if (tool === undefined) continue;
+    const offers = [...know.registry.stores.values()].flatMap((s) => s.items.filter((i) => i.itemId === tool).map((i) => ({ storeId: s.id, price: i.price })));
+    offers.sort((a, b) => a.price - b.price);
+    if (offers[0] !== undefined) out.push({ skill, itemId: tool, ...offers[0] });
+  }
+  return out;
+}
+
+export class ScriptedBrain implements Brain {
+  readonly name = "scripted";
+  private readonly rng: Random;
+  private readonly know: Knowledge;
+
+  constructor(know: Knowledge, seed: string) {
+    this.know = know;
+    this.rng = new Random(seed);
+  }
+
+  async chooseGoal(obs: Observation): Promise<GoalChoice> {
+    return this.choose(obs);
+  }
+
+  /** The same choice, synchronously (the runtime's fallback path). */
+  choose(obs: Observation): GoalChoice {
+    let best: (GoalChoice & { score: number }) | undefined;
+    for (const option of obs.availableGoals) {
+      const scored = this.score(option, obs);
+      if (scored === undefined) continue;
+      const score = scored.score + this.rng.next() * 5 - this.penalty(option.type, scored.target, obs);
+      if (best === undefined || score > best.score) best = { ...scored, score };
+    }
+    if (best === undefined) return { type: "idle", reason: "nothing to do" };
+    return { type: best.type, target: best.target, reason: best.reason };
+  }
+
+  /** A goal that just failed is not tried again at once; one just done a little less. */
+  private penalty(type: string, target: string | undefined, obs: Observation): number {
+    const last = obs.recentGoals.slice(0, 3).filter((g) => g.type === type && (target === undefined || g.target === undefined || g.target === target));
+    return last.reduce((p, g) => p + (g.outcome === "failed" ? 60 : 0), 0);
+  }
+
+  private score(option: GoalOption, obs: Observation): (GoalChoice & { score: number }) | undefined {
+    const count = (test: (itemId: string) => boolean) => obs.inventory.filter((s) => test(s.itemId)).length;
+    const reg = this.know.registry;
+    const raw = count((id) => reg.recipes.cooking.some((r) => r.raw === id && r.level <= (obs.skills.cooking?.level ?? 1)));
+    const logs = count((id) => reg.recipes.firemaking.some((r) => r.log === id && r.level <= (obs.skills.firemaking?.level ?? 1)));
+    const food = count((id) => (reg.item(id)?.healAmount ?? 0) > 0);
+    const healthy = obs.health >= obs.maxHealth * 0.7;
+    const full = obs.freeSlots === 0;
+    const level = (skill: string) => obs.skills[skill]?.level ?? 1;
+    switch (option.type) {
+      case "banking":
+        return full ? { type: "banking", score: 90, reason: "the inventory is full" } : obs.freeSlots <= 2 ? { type: "banking", score: 45, reason: "the inventory is nearly full" } : undefined;
+      case "cooking":
+        if (raw === 0) return undefined;
+        return { type: "cooking", score: full || raw >= 8 ? 95 : 30 + raw, reason: `${raw} raw food to cook` };
+      case "firemaking":
+        if (logs === 0) return undefined;
+        // Burning logs trains firemaking; banking keeps them. Burn when firemaking lags woodcutting.
+        return { type: "firemaking", score: (full ? 70 : 20) + (level("woodcutting") - level("firemaking")) * 4, reason: `${logs} logs to burn` };
+      case "shopping": {
+        const buy = toolPurchases(this.know).find((t) => option.targets.includes(t.itemId) && obs.coins >= t.price && !obs.inventory.some((s) => s.itemId === t.itemId) && !Object.values(obs.equipment).includes(t.itemId));
+        return buy === undefined ? undefined : { type: "shopping", target: buy.itemId, score: 85, reason: `no ${buy.itemId} for ${buy.skill}; it costs ${buy.price}` };
+      }
+      case "woodcutting":
+      case "mining":
+      case "fishing": {
+        if (full) return undefined;
+        // The most rewarding resource the server says it can gather (they are listed by the server as usable).
+        const target = [...option.targets].sort((a, b) => (reg.resources.get(b)?.levelRequired ?? 0) - (reg.resources.get(a)?.levelRequired ?? 0))[0];
+        return { type: option.type, target, score: 60 - level(option.type), reason: `train ${option.type} (level ${level(option.type)})` };
+      }
+      case "combat": {
+        if (full || !healthy) return undefined;
+        // The strongest monster it can beat: level at most its combat level (at least the weakest one).
+        const mobs = option.targets.map((id) => ({ id, level: reg.npcs.get(id)?.stats?.level ?? 1 })).sort((a, b) => b.level - a.level);
+        const target = mobs.find((m) => m.level <= obs.combatLevel) ?? mobs.at(-1);
+        if (target === undefined) return undefined;
+        return { type: "combat", target: target.id, score: 58 - obs.combatLevel + Math.min(food, 3) * 2, reason: `fight ${target.id} (combat level ${obs.combatLevel})` };
+      }
+      case "explore":
+        return { type: "explore", target: this.rng.pick(option.targets), score: 10, reason: "nothing better to do" };
+      case "idle":
+        return { type: "idle", score: 1, reason: "rest" };
+      default:
+        return undefined;
+    }
+  }
+
+  async reply(message: string): Promise<string> {
+    return `I don't know "${message.slice(0, 60)}". Try: stop, resume, follow <name>, go to bank, go home, chop trees, fish, mine, fight <monster>, cook, light fires, explore, status.`;
+  }
+}

@@ -1,0 +1,89 @@
+/**
+ * What every agent knows of the world before it sees anything: the content the server publishes
+ * under /manifests/ (the same files and the same registry code as the server and the browser
+ * client), boiled down to where things are: banks, store keepers, ranges, resource and monster
+ * spawns, areas. Live state (depleted trees, monsters alive, fires) comes only from what an agent
+ * sees over its connection.
+ */
+import { KNOWN_MANIFESTS } from "../src/manifests/catalog.ts";
+import { buildRegistry, type ContentRegistry } from "../src/manifests/registry.ts";
+
+export interface Spot {
+  x: number;
+  z: number;
+}
+
+export interface Knowledge {
+  registry: ContentRegistry;
+  spawn: Spot;
+  /** Banker NPCs' content ids and where they stand. */
+  banks: (Spot & { npcRef: string })[];
+  /** Store keepers: content id, store, where they stand. */
+  keepers: (Spot & { npcRef: string; storeId: string })[];
+  /** Cooking ranges (stations usable as `cook` targets by id). */
+  ranges: (Spot & { id: string })[];
+  /** Where each resource type is placed. */
+  resourceSpots: ReadonlyMap<string, Spot[]>;
+  /** Where each monster type spawns. */
+  mobSpots: ReadonlyMap<string, Spot[]>;
+  areas: { id: string; name: string; bounds: { minX: number; maxX: number; minZ: number; maxZ: number } }[];
+  /** The gathering skills' tools (item ids). */
+  tools: ReadonlySet<string>;
+  /** Item ids that are tools or weapons an agent keeps when it banks. */
+  keep: ReadonlySet<string>;
+}
+
+/** Fetches the manifests from the server (a file it does not have is absent, as on the server). */
+export async function loadKnowledge(apiUrl: string, fetchImpl: typeof fetch = fetch): Promise<Knowledge> {
+  const files = new Map<string, unknown>();
+  await Promise.all(
+    KNOWN_MANIFESTS.map(async (file) => {
+      const res = await fetchImpl(new URL(`/manifests/${file}`, apiUrl));
+      if (res.ok) files.set(file, await res.json());
+      else if (res.status !== 404) throw new Error(`${apiUrl}/manifests/${file}: HTTP ${res.status}`);
+      else await res.body?.cancel();
+    }),
+  );
+  return knowledgeOf(buildRegistry(files).registry);
+}
+
+export function knowledgeOf(registry: ContentRegistry): Knowledge {
+  const resourceSpots = new Map<string, Spot[]>();
+  const mobSpots = new Map<string, Spot[]>();
+  const add = (m: Map<string, Spot[]>, key: string, p: Spot) => m.set(key, [...(m.get(key) ?? []), { x: p.x, z: p.z }]);
+  for (const area of registry.areas) {
+    for (const r of area.resources) add(resourceSpots, r.resourceId, r.position);
+    for (const m of area.mobSpawns) add(mobSpots, m.mobId, m.position);
+  }
+  const npcs = registry.areas.flatMap((a) => a.npcs);
+  const tools = new Set([...registry.resources.values()].map((r) => r.toolRequired));
+  const keep = new Set<string>([...tools, "tinderbox", "coins", ...[...registry.items.values()].filter((i) => i.equipSlot !== undefined || i.tool !== undefined).map((i) => i.id)]);
+  return {
+    registry,
+    spawn: { x: registry.world.spawn.x, z: registry.world.spawn.z },
+    banks: npcs.filter((n) => n.type === "bank").map((n) => ({ npcRef: n.id, x: n.position.x, z: n.position.z })),
+    keepers: npcs.flatMap((n) => (n.storeId !== undefined ? [{ npcRef: n.id, storeId: n.storeId, x: n.position.x, z: n.position.z }] : [])),
+    ranges: registry.areas.flatMap((a) => a.stations.filter((s) => s.type === "range" && s.id !== undefined).map((s) => ({ id: s.id!, x: s.position.x, z: s.position.z }))),
+    resourceSpots,
+    mobSpots,
+    areas: registry.areas.map((a) => ({ id: a.id, name: a.name, bounds: a.bounds })),
+    tools,
+    keep,
+  };
+}
+
+export const chebyshev = (a: Spot, b: Spot): number => Math.max(Math.abs(a.x - b.x), Math.abs(a.z - b.z));
+
+/** The nearest of `spots` to `from`, or undefined. */
+export function nearest<T extends Spot>(from: Spot, spots: readonly T[]): T | undefined {
+  let best: T | undefined;
+  let bestD = Infinity;
+  for (const s of spots) {
+    const d = chebyshev(from, s);
+    if (d < bestD) {
+      best = s;
+      bestD = d;
+    }
+  }
+  return best;
+}

@@ -1,0 +1,117 @@
+/**
+ * `npm run agents`: the agent runtime, a separate process and a client of the game server (its
+ * public REST and `/ws` only). `npm run agents -- --spawn N` also creates N demo agents on fresh
+ * anonymous accounts (anonymous mode), for a first look and for load.
+ */
+import fs from "node:fs";
+import http from "node:http";
+import path from "node:path";
+import { parseArgs, parseEnv } from "node:util";
+import { pino } from "pino";
+import { corsSettings } from "../src/config/env.ts";
+import { createOriginCheck } from "../src/http/originCheck.ts";
+import { modelBrainFromEnv, modelConfigFromEnv } from "./brain/llm.ts";
+import { createRuntimeApp } from "./http.ts";
+import { loadKnowledge, type Knowledge } from "./knowledge.ts";
+import { Runtime } from "./Runtime.ts";
+import { ServerApi } from "./serverApi.ts";
+import { spawnDemoAgents } from "./spawn.ts";
+import { AgentStore } from "./store.ts";
+
+// A `.env` in the working directory, as the server reads one: the real environment wins over it.
+if (fs.existsSync(".env")) for (const [k, v] of Object.entries(parseEnv(fs.readFileSync(".env", "utf8")))) process.env[k] ??= v;
+const env = process.env;
+const { values: args } = parseArgs({ options: { spawn: { type: "string" }, seed: { type: "string" } }, allowPositionals: false });
+const port = Number(env.AGENT_RT_PORT ?? 4001);
+const serverPort = env.PORT ?? "5555";
+const apiUrl = env.PUBLIC_API_URL ?? `http://localhost:${serverPort}`;
+const wsUrl = env.PUBLIC_WS_URL ?? `ws://localhost:${serverPort}/ws`;
+const worldDir = path.resolve(env.WORLD ?? "world");
+const seed = args.seed ?? env.AGENT_SEED ?? "rsworld";
+const spawn = args.spawn === undefined ? 0 : Number(args.spawn);
+// JSON lines in production and tests, readable lines in development (as the server's logs).
+const pretty = (env.NODE_ENV ?? "development") === "development";
+const logger = pino({
+  level: env.LOG_LEVEL ?? "info",
+  base: { component: "agent-runtime" },
+  ...(pretty ? { transport: { target: "pino-pretty", options: { translateTime: "SYS:HH:MM:ss.l", ignore: "pid,hostname,component" } } } : {}),
+});
+
+const problems: string[] = [];
+if (!Number.isInteger(port) || port < 0 || port > 65535) problems.push(`AGENT_RT_PORT: expected a port number, got "${env.AGENT_RT_PORT}"`);
+if (!Number.isInteger(spawn) || spawn < 0 || spawn > 5000) problems.push(`--spawn: expected a number of agents from 0 to 5000, got "${args.spawn}"`);
+let isAllowedOrigin;
+let model: ReturnType<typeof modelConfigFromEnv>;
+try {
+  // Port 0 (any free port, for tests) names no origin of its own.
+  isAllowedOrigin = createOriginCheck(corsSettings(port === 0 ? { ...env, AGENT_RT_PORT: undefined } : env));
+} catch (err) {
+  problems.push((err as Error).message);
+}
+try {
+  // A model brain is optional; a wrong setting of one is a startup error, not a silent fallback.
+  model = modelConfigFromEnv(env);
+} catch (err) {
+  problems.push((err as Error).message);
+}
+if (problems.length > 0 || isAllowedOrigin === undefined) {
+  logger.fatal({ problems }, `the agent runtime cannot start:\n  ${problems.join("\n  ")}`);
+  process.exit(78);
+}
+
+const api = new ServerApi(apiUrl);
+
+/** The content from the game server, waiting for it to come up (1 s doubling to 30 s). */
+async function knowledge(): Promise<Knowledge> {
+  for (let wait = 1_000; ; wait = Math.min(30_000, wait * 2)) {
+    try {
+      return await loadKnowledge(apiUrl);
+    } catch (err) {
+      logger.warn({ err: (err as Error).message, retryInMs: wait }, `the game server at ${apiUrl} is not reachable yet`);
+      await new Promise((r) => setTimeout(r, wait));
+    }
+  }
+}
+
+const store = new AgentStore(path.join(worldDir, "local", "agent-runtime.json"));
+store.load();
+const know = await knowledge();
+const runtime = new Runtime({
+  api,
+  wsUrl,
+  know,
+  store,
+  seed,
+  logger,
+  brainFor: (_agentId, fallback) => modelBrainFromEnv(env, fallback),
+});
+const app = createRuntimeApp({ runtime, api, isAllowedOrigin, logger });
+const server = http.createServer(app);
+await new Promise<void>((resolve, reject) => {
+  server.once("error", reject);
+  server.listen(port, env.HOST, resolve);
+});
+runtime.start();
+const address = server.address();
+const boundPort = typeof address === "object" && address !== null ? address.port : port;
+logger.info({ port: boundPort, server: apiUrl, agents: runtime.agents.size, brain: model !== undefined ? `${model.provider}:${model.model} (scripted fallback)` : "scripted" }, `agent runtime listening on http://localhost:${boundPort}`);
+// Machine-readable line for the tests and benches that start this process.
+if (env.AGENT_RT_READY_LINE === "true") process.stdout.write(`AGENT_RT_READY ${boundPort}\n`);
+
+if (spawn > 0) {
+  spawnDemoAgents({ api, runtime, count: spawn, logger }).catch((err: unknown) => logger.error({ err }, "could not spawn the demo agents"));
+}
+
+let closing = false;
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.on(signal, () => {
+    if (closing) return;
+    closing = true;
+    logger.info({ signal }, "leaving the world");
+    runtime.close();
+    server.close();
+    server.closeAllConnections();
+    // The sockets close within a moment; do not wait on a stuck one.
+    setTimeout(() => process.exit(0), 1_000).unref();
+  });
+}

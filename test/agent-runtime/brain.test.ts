@@ -1,0 +1,121 @@
+/**
+ * The scripted brain's pieces on their own: chat commands and their addressing, and the utility
+ * policy's choices for states a player would recognise (deterministic under a seed).
+ */
+import assert from "node:assert/strict";
+import { addressedTo, parseCommand } from "../../agent-runtime/brain/commands.ts";
+import { ScriptedBrain, toolPurchases } from "../../agent-runtime/brain/scripted.ts";
+import type { GoalOption, Observation } from "../../agent-runtime/brain/Brain.ts";
+import { knowledgeOf } from "../../agent-runtime/knowledge.ts";
+import { bundledContent } from "../support/content.ts";
+
+describe("agent brain: chat commands", () => {
+  it("reads every command and its variants", () => {
+    assert.deepEqual(parseCommand("stop"), { kind: "stop" });
+    assert.deepEqual(parseCommand(" Resume! "), { kind: "resume" });
+    assert.deepEqual(parseCommand("status?"), { kind: "status" });
+    assert.deepEqual(parseCommand("go home"), { kind: "home" });
+    assert.deepEqual(parseCommand("home"), { kind: "home" });
+    assert.deepEqual(parseCommand("go to bank"), { kind: "bank" });
+    assert.deepEqual(parseCommand("bank"), { kind: "bank" });
+    assert.deepEqual(parseCommand("follow Ada Lovelace"), { kind: "follow", name: "Ada Lovelace" });
+    assert.deepEqual(parseCommand("chop trees"), { kind: "goal", type: "woodcutting" });
+    assert.deepEqual(parseCommand("fish"), { kind: "goal", type: "fishing" });
+    assert.deepEqual(parseCommand("mine"), { kind: "goal", type: "mining" });
+    assert.deepEqual(parseCommand("fight goblins"), { kind: "goal", type: "combat", target: "goblin" });
+    assert.deepEqual(parseCommand("light fires"), { kind: "goal", type: "firemaking" });
+    assert.deepEqual(parseCommand("sing a song"), { kind: "unknown", text: "sing a song" });
+  });
+
+  it("takes a chat line as addressed only when it starts with the whole name", () => {
+    assert.equal(addressedTo("Robin", "Robin, chop trees"), "chop trees");
+    assert.equal(addressedTo("Robin", "robin: status"), "status");
+    assert.equal(addressedTo("Robin", "@Robin go home"), "go home");
+    assert.equal(addressedTo("Robin", "Robin stop"), "stop");
+    assert.equal(addressedTo("Rob", "Robin stop"), undefined, "a longer name is someone else");
+    assert.equal(addressedTo("Robin", "hello Robin"), undefined);
+    assert.equal(addressedTo("Robin", "Robin"), undefined, "a name alone is no command");
+  });
+});
+
+describe("agent brain: the scripted policy", () => {
+  let brain: () => ScriptedBrain;
+  let know: ReturnType<typeof knowledgeOf>;
+  let options: GoalOption[];
+  const base = (over: Partial<Observation> = {}): Observation => ({
+    name: "Robin",
+    position: { x: 0, z: 0 },
+    health: 100,
+    maxHealth: 100,
+    combatLevel: 3,
+    coins: 25,
+    skills: { woodcutting: { level: 1, xp: 0 }, mining: { level: 5, xp: 400 }, fishing: { level: 3, xp: 200 }, cooking: { level: 1, xp: 0 }, firemaking: { level: 1, xp: 0 } },
+    inventory: [
+      { slot: 0, itemId: "bronze_hatchet", quantity: 1 },
+      { slot: 1, itemId: "bronze_pickaxe", quantity: 1 },
+      { slot: 2, itemId: "small_fishing_net", quantity: 1 },
+    ],
+    freeSlots: 25,
+    equipment: {},
+    nearby: {},
+    availableGoals: options,
+    recentGoals: [],
+    ...over,
+  });
+  const full = Array.from({ length: 28 }, (_, slot) => ({ slot, itemId: "logs", quantity: 1 }));
+
+  before(async () => {
+    know = knowledgeOf(await bundledContent());
+    brain = () => new ScriptedBrain(know, "seed");
+    options = [
+      { type: "woodcutting", description: "Chop trees", targets: ["tree_normal"] },
+      { type: "mining", description: "Mine rocks", targets: ["ore_copper", "ore_tin"] },
+      { type: "fishing", description: "Catch fish", targets: ["fishing_spot_net"] },
+      { type: "combat", description: "Fight monsters", targets: ["meadow_rat", "mossback_toad", "cinder_hound"] },
+      { type: "banking", description: "Bank items", targets: [] },
+      { type: "explore", description: "Explore", targets: ["brackenford"] },
+      { type: "idle", description: "Stand still", targets: [] },
+    ];
+  });
+
+  it("trains its weakest gathering skill first", () => {
+    assert.equal(brain().choose(base()).type, "woodcutting");
+  });
+
+  it("banks a full inventory, and burns logs when firemaking lags woodcutting", () => {
+    assert.equal(brain().choose(base({ inventory: full, freeSlots: 0 })).type, "banking");
+    const withFire = [...options, { type: "firemaking", description: "Light fires", targets: ["logs"] }];
+    const skills = { ...base().skills, woodcutting: { level: 20, xp: 5000 } };
+    assert.equal(brain().choose(base({ inventory: full, freeSlots: 0, availableGoals: withFire, skills })).type, "firemaking");
+  });
+
+  it("cooks raw food when it has plenty", () => {
+    const raw = Array.from({ length: 10 }, (_, i) => ({ slot: 3 + i, itemId: "raw_shrimp", quantity: 1 }));
+    const withCooking = [...options, { type: "cooking", description: "Cook food", targets: ["raw_shrimp"] }];
+    assert.equal(brain().choose(base({ inventory: [...base().inventory, ...raw], freeSlots: 15, availableGoals: withCooking })).type, "cooking");
+  });
+
+  it("buys a missing tool it can afford, and not one it cannot", () => {
+    const shopping = [...options.filter((o) => o.type !== "mining"), { type: "shopping", description: "Buy a tool", targets: ["bronze_pickaxe"] }];
+    const noPickaxe = base().inventory.filter((s) => s.itemId !== "bronze_pickaxe");
+    const c = brain().choose(base({ inventory: noPickaxe, availableGoals: shopping, coins: 100 }));
+    assert.deepEqual({ type: c.type, target: c.target }, { type: "shopping", target: "bronze_pickaxe" });
+    assert.notEqual(brain().choose(base({ inventory: noPickaxe, availableGoals: shopping, coins: 5 })).type, "shopping");
+    assert.ok(toolPurchases(know).some((t) => t.itemId === "bronze_pickaxe"));
+  });
+
+  it("fights a monster of its level when healthy, never one far above it, and not when hurt", () => {
+    const onlyCombat = options.filter((o) => o.type === "combat" || o.type === "idle");
+    const c = brain().choose(base({ availableGoals: onlyCombat }));
+    assert.deepEqual({ type: c.type, target: c.target }, { type: "combat", target: "mossback_toad" });
+    assert.notEqual(brain().choose(base({ availableGoals: onlyCombat, health: 40 })).type, "combat");
+  });
+
+  it("does not retry a goal that just failed, and is the same under the same seed", () => {
+    const failed = base({ recentGoals: [{ type: "woodcutting", target: "tree_normal", outcome: "failed" }] });
+    assert.notEqual(brain().choose(failed).type, "woodcutting");
+    const a = brain();
+    const b = brain();
+    for (let i = 0; i < 5; i++) assert.deepEqual(a.choose(base()), b.choose(base()));
+  });
+});

@@ -1,0 +1,210 @@
+/**
+ * The agent runtime against a real server, as its users drive it: an owner registers an agent on
+ * the server, hands it to the runtime (a separate process, over its HTTP API), and watches it play;
+ * stops and resumes it, gives it a goal, talks to it; deletes it on the server; restarts the
+ * runtime. What the agent does is read on the server (the live world, the goal routes): the
+ * runtime's word for it is not taken.
+ */
+import assert from "node:assert/strict";
+import { startAgentRuntime, type RuntimeProcess } from "../support/agentRuntime.ts";
+import { startTestServer, type TestServer } from "../support/server.ts";
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+async function call(base: string, method: string, p: string, token?: string, body?: unknown): Promise<{ status: number; body: Json }> {
+  const res = await fetch(base + p, {
+    method,
+    headers: { ...(token !== undefined ? { Authorization: `Bearer ${token}` } : {}), ...(body !== undefined ? { "Content-Type": "application/json" } : {}) },
+    body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text === "" ? {} : (JSON.parse(text) as Json) };
+}
+
+async function eventually<T>(probe: () => Promise<T | undefined> | T | undefined, what: string, ms = 20_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await probe();
+    if (v !== undefined && v !== false) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+// Slow enough that "a goal within two ticks" holds on a loaded 2-core machine (two ticks: 300 ms).
+const TICK_MS = 150;
+
+describe("agent runtime (a separate process) playing agents on a real server", function () {
+  this.timeout(120_000);
+  let t: TestServer;
+  let rt: RuntimeProcess;
+  let owner: { token: string; characterId: string };
+  let stranger: string;
+  let agentId: string;
+  let agentToken: string;
+
+  const player = () => t.server.world.world.players.get(owner.characterId);
+  const serverTick = () => t.server.world.world.tick;
+  const goal = async () => (await call(t.baseUrl, "GET", `/api/agents/${agentId}/goal`, owner.token)).body;
+  const runtimeAgent = async () => (await call(rt.url, "GET", `/agents/${agentId}`, owner.token)).body.agent as Json;
+  const totalXp = () => Object.values(player()?.data.skills ?? {}).reduce((n, s) => n + s.xp, 0);
+
+  before(async () => {
+    // Many polls from one address: the REST budget would get in the way of watching.
+    t = await startTestServer({ TICK_MS: String(TICK_MS), DISABLE_RATE_LIMIT: "true" });
+    const anon = (await call(t.baseUrl, "POST", "/api/auth/anonymous")).body;
+    const created = await call(t.baseUrl, "POST", "/api/v1/player", anon.token, { name: "Robin" });
+    owner = { token: anon.token, characterId: created.body.player.characterId };
+    stranger = (await call(t.baseUrl, "POST", "/api/auth/anonymous")).body.token;
+    const reg = await call(t.baseUrl, "POST", "/api/agent", owner.token, { characterId: owner.characterId, name: "Robin" });
+    assert.equal(reg.status, 201);
+    agentId = reg.body.agent.agentId;
+    agentToken = reg.body.token;
+    rt = await startAgentRuntime({ apiUrl: t.baseUrl, wsUrl: t.wsUrl, worldDir: t.worldDir, env: { AGENT_SEED: "test" } });
+  });
+
+  after(async () => {
+    await rt?.stop();
+    await t?.close();
+  });
+
+  it("answers bad input with the error shape and changes nothing", async () => {
+    const cases: [string, string | undefined, unknown, number, string][] = [
+      ["no bearer", undefined, { agentId, token: agentToken }, 401, "UNAUTHORIZED"],
+      ["a bad bearer", "not-a-token", { agentId, token: agentToken }, 401, "UNAUTHORIZED"],
+      ["someone else's agent", stranger, { agentId, token: agentToken }, 403, "FORBIDDEN"],
+      ["the agent's own token as the bearer", agentToken, { agentId, token: agentToken }, 403, "FORBIDDEN"],
+      ["a malformed body", owner.token, "{not json", 400, "MALFORMED_JSON"],
+      ["a missing token", owner.token, { agentId }, 400, "INVALID_PAYLOAD"],
+      ["an unknown field", owner.token, { agentId, token: agentToken, extra: 1 }, 400, "INVALID_PAYLOAD"],
+      ["the owner's token in place of the agent's", owner.token, { agentId, token: owner.token }, 400, "INVALID_PAYLOAD"],
+      ["a token that is not one", owner.token, { agentId, token: "x".repeat(40) }, 400, "INVALID_PAYLOAD"],
+    ];
+    for (const [what, bearer, body, status, code] of cases) {
+      const r = await call(rt.url, "POST", "/agents", bearer, body);
+      assert.equal(r.status, status, `${what}: ${JSON.stringify(r.body)}`);
+      assert.deepEqual(Object.keys(r.body).sort(), ["error", "success"], what);
+      assert.equal(r.body.success, false, what);
+      assert.equal(r.body.error.code, code, what);
+    }
+    assert.equal((await call(rt.url, "GET", `/agents/${agentId}`, owner.token)).status, 404);
+    assert.equal((await call(rt.url, "DELETE", `/agents/${agentId}`, owner.token)).status, 404);
+    assert.equal((await call(rt.url, "GET", "/agents", undefined)).status, 401);
+    assert.deepEqual((await call(rt.url, "GET", "/agents", owner.token)).body, { success: true, agents: [] });
+    assert.deepEqual((await call(rt.url, "GET", "/health")).body, { status: "ok", agents: 0 });
+    assert.equal(player(), undefined, "nothing logged the character in");
+  });
+
+  it("plays an agent handed to it: an autonomous goal, moves, gains xp", async () => {
+    const start = { xp: 0 };
+    const r = await call(rt.url, "POST", "/agents", owner.token, { agentId, token: agentToken });
+    assert.equal(r.status, 201, JSON.stringify(r.body));
+    assert.equal(r.body.agent.agentId, agentId);
+    await eventually(() => player(), "the agent's character in the world");
+    start.xp = totalXp();
+    const from = { x: player()!.x, z: player()!.z };
+    const g = await eventually(async () => ((await goal()).goal?.lockedBy === "autonomous" ? (await goal()).goal : undefined), "an autonomous goal on the server");
+    assert.ok(["woodcutting", "mining", "fishing", "combat"].includes(g.type), g.type);
+    await eventually(() => (player()!.x !== from.x || player()!.z !== from.z ? true : undefined), "the agent to move");
+    await eventually(() => (totalXp() > start.xp ? true : undefined), "xp gained", 60_000);
+    const seen = await runtimeAgent();
+    assert.equal(seen.state, "playing");
+    assert.ok(seen.activity.length > 0 && seen.activity.length <= 50);
+    assert.ok(seen.activity.some((a: Json) => a.kind === "decision" && /^choose /.test(a.text)), "the choice is in the activity");
+    assert.deepEqual((await call(rt.url, "GET", "/health")).body, { status: "ok", agents: 1 });
+    assert.equal((await call(rt.url, "GET", `/agents/${agentId}`, stranger)).status, 403);
+  });
+
+  it("stop: idles within a tick, no move or action for 20 ticks, goal null; resume: a goal within two ticks", async () => {
+    assert.equal((await call(t.baseUrl, "POST", `/api/agents/${agentId}/goal/stop`, owner.token)).status, 200);
+    await eventually(() => (player()!.path.length === 0 && player()!.action === undefined ? true : undefined), "the agent to idle", 2_000);
+    // (No xp check: a monster it was fighting may keep hitting it, and the game answers that, not the agent.)
+    const at = { x: player()!.x, z: player()!.z, tick: serverTick() };
+    while (serverTick() < at.tick + 20) {
+      const p = player()!;
+      assert.deepEqual({ x: p.x, z: p.z }, { x: at.x, z: at.z }, "no move while stopped");
+      assert.equal(p.action, undefined, "no action while stopped");
+      await new Promise((r) => setTimeout(r, TICK_MS / 3));
+    }
+    assert.equal((await goal()).goal, null);
+    assert.equal((await runtimeAgent()).state, "paused");
+
+    const resumed = serverTick();
+    assert.equal((await call(t.baseUrl, "POST", `/api/agents/${agentId}/goal/resume`, owner.token)).status, 200);
+    const g = await eventually(async () => (await goal()).goal ?? undefined, "a goal after resuming", 5_000);
+    assert.ok(serverTick() - resumed <= 2, `a goal ${serverTick() - resumed} ticks after resuming`);
+    assert.equal(g.lockedBy, "autonomous");
+    assert.equal((await runtimeAgent()).state, "playing");
+  });
+
+  it("pursues a goal set over REST, and reports its progress", async () => {
+    const set = await call(t.baseUrl, "POST", `/api/agents/${agentId}/goal`, owner.token, { type: "fishing" });
+    assert.equal(set.status, 200);
+    const fishingXp = player()!.data.skills.fishing.xp;
+    await eventually(() => (player()!.data.skills.fishing.xp > fishingXp ? true : undefined), "fishing xp", 60_000);
+    const g = await eventually(async () => {
+      const now = (await goal()).goal;
+      return now?.id === set.body.goal.id && now.progress > 0 ? now : undefined;
+    }, "progress reported on the REST goal", 30_000);
+    assert.equal(g.type, "fishing");
+  });
+
+  it("answers `status` in chat, and replies to what it does not understand", async () => {
+    // Every chat line the server sends to the agent's own connection (its own included).
+    const lines: string[] = [];
+    const world = t.server.world.world;
+    const send = world.send.bind(world);
+    world.send = ((to: string, type: string, data: Json) => {
+      if (to === owner.characterId && type === "chat:message" && data.fromId === owner.characterId) lines.push(String(data.message));
+      return send(to as never, type as never, data as never);
+    }) as typeof world.send;
+    try {
+      assert.equal((await call(t.baseUrl, "POST", `/api/agents/${agentId}/message`, owner.token, { message: "status" })).body.delivered, true);
+      const status = await eventually(() => lines.find((l) => l.startsWith("Goal:")), "the status line in chat", 5_000);
+      assert.match(status, /fish/i);
+      assert.match(status, /Inventory \d+\/28/);
+      await call(t.baseUrl, "POST", `/api/agents/${agentId}/message`, owner.token, { message: "dance a jig" });
+      await eventually(() => lines.find((l) => l.includes("dance a jig")), "a reply to an unknown command", 5_000);
+    } finally {
+      world.send = send;
+    }
+  });
+
+  it("survives a restart of the runtime: its agents play again", async () => {
+    const code = await rt.stop("SIGTERM");
+    assert.equal(code, 0);
+    await eventually(() => (player() === undefined ? true : undefined), "the character to leave the world", 10_000);
+    rt = await startAgentRuntime({ apiUrl: t.baseUrl, wsUrl: t.wsUrl, worldDir: t.worldDir, env: { AGENT_SEED: "test" } });
+    await eventually(() => player(), "the agent back in the world", 30_000);
+    const again = await eventually(async () => ((await runtimeAgent()).state === "playing" ? true : undefined), "playing again", 30_000);
+    assert.ok(again);
+  });
+
+  it("the agent deleted on the server: its session ends and the runtime shows it stopped, without crashing", async () => {
+    assert.equal((await call(t.baseUrl, "DELETE", `/api/agent/${agentId}`, owner.token)).status, 200);
+    await eventually(() => (player() === undefined ? true : undefined), "the session to end", 10_000);
+    const shown = await eventually(async () => {
+      const a = await runtimeAgent();
+      return a.state === "error" ? a : undefined;
+    }, "the runtime to show it", 10_000);
+    assert.match(shown.reason, /deleted|token/);
+    assert.deepEqual((await call(rt.url, "GET", "/health")).body, { status: "ok", agents: 0 });
+    // It does not come back by itself (no reconnection loop against a deleted agent).
+    await new Promise((r) => setTimeout(r, 1_500));
+    assert.equal(player(), undefined);
+    assert.equal(rt.child.exitCode, null, "the runtime is still running");
+  });
+
+  it("DELETE /agents/:id stops playing an agent; it stays registered on the server", async () => {
+    const reg = await call(t.baseUrl, "POST", "/api/agent", owner.token, { characterId: owner.characterId });
+    const id = reg.body.agent.agentId;
+    assert.equal((await call(rt.url, "POST", "/agents", owner.token, { agentId: id, token: reg.body.token })).status, 201);
+    await eventually(() => player(), "playing");
+    assert.equal((await call(rt.url, "DELETE", `/agents/${id}`, stranger)).status, 403);
+    const del = await call(rt.url, "DELETE", `/agents/${id}`, owner.token);
+    assert.equal(del.status, 200);
+    assert.equal(del.body.agent.state, "stopped");
+    await eventually(() => (player() === undefined ? true : undefined), "the character to leave", 10_000);
+    assert.equal((await call(t.baseUrl, "GET", `/api/agents/${id}/goal`, owner.token)).status, 200, "still registered on the server");
+  });
+});
