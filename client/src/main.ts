@@ -1,61 +1,47 @@
 /**
- * The browser client: a start screen (Play, anonymous), then the world room through the Colyseus
- * SDK, whose state sync drives the world view and the panels. Server event payloads are typed by
- * the server's own table (src/game/serverEvents.ts).
+ * The browser client: the start screen (Play anonymously or sign in, then a character), then the
+ * world room through the Colyseus SDK, whose state sync drives the world view and the panels.
+ * Server event payloads are typed by the server's own table (src/game/serverEvents.ts), client
+ * events by src/game/clientEvents.ts.
  */
 import * as Phaser from "phaser";
 import { Callbacks, Client } from "@colyseus/sdk";
+import { chebyshev } from "../../src/game/map/CollisionMap.ts";
 import type { ServerEvent } from "../../src/game/serverEvents.ts";
+import { spawnStations } from "../../src/game/world/spawn.ts";
 import type { EntityState, PlayerState, WorldState } from "../../schema/WorldState.ts";
-import { itemLabel, loadContent, type Content } from "./content.ts";
-import { WorldScene, type Sprite } from "./WorldScene.ts";
+import { keepConnected, status } from "./connection.ts";
+import { closeMenu, openMenu } from "./contextMenu.ts";
+import { loadContent } from "./content.ts";
+import { showFeedback } from "./feedback.ts";
+import { chatLine, mountChat } from "./panels/chat.ts";
+import { EquipmentPanel } from "./panels/equipment.ts";
+import { InventoryPanel } from "./panels/inventory.ts";
+import { SkillsPanel } from "./panels/skills.ts";
+import { mountTabs } from "./panels/tabs.ts";
+import { entitySprite, playerSprite } from "./sprites.ts";
+import { runStartScreen, type Choice } from "./start.ts";
+import { menuTitle, tileMenu, type Send, type WorldMenuHost } from "./worldMenu.ts";
+import { WorldScene } from "./WorldScene.ts";
+import { mountDialogs, requestTrade } from "./dialogs/index.ts";
 import "./style.css";
 
-/** Where the anonymous identity's token is kept, so that a reload comes back as the same player. */
-const TOKEN_KEY = "rsworld.token";
-const INVENTORY_SIZE = 28;
+/** How far (tiles) an object may be to be offered as a target of "Use … on". */
+const USE_ON_RANGE = 15;
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
-const status = (text: string, state: string) => {
-  const el = $("connection");
-  el.textContent = text;
-  el.dataset.state = state;
-};
+const size = (b: { minX: number; maxX: number; minZ: number; maxZ: number }) => (b.maxX - b.minX + 1) * (b.maxZ - b.minZ + 1);
 
-function chatLine(text: string, kind: "local" | "system" | "error"): void {
-  const li = document.createElement("li");
-  li.className = kind;
-  li.textContent = text;
-  const log = $("chat-log");
-  log.append(li);
-  while (log.children.length > 100) log.firstElementChild!.remove();
-  log.scrollTop = log.scrollHeight;
-}
-
-async function join(client: Client) {
-  const token = localStorage.getItem(TOKEN_KEY);
-  if (token !== null) client.auth.token = token;
-  try {
-    return await client.joinOrCreate<WorldState>("world");
-  } catch (err) {
-    // A kept token the server no longer accepts (its secret changed, it expired): start anew.
-    if (token === null || (err as { code?: number }).code !== 401) throw err;
-    localStorage.removeItem(TOKEN_KEY);
-    client.auth.token = undefined as unknown as string;
-    return await client.joinOrCreate<WorldState>("world");
-  }
-}
-
-async function play(): Promise<void> {
+async function play(choice: Choice): Promise<void> {
   status("Connecting…", "connecting");
   const content = await loadContent();
   const client = new Client(location.origin);
-  const room = await join(client);
+  client.auth.token = choice.token;
+  const room = await client.joinOrCreate<WorldState>("world", { characterId: choice.characterId });
   // Handlers are registered before anything is awaited, so that no message is missed.
   let welcomed!: (w: ServerEvent<"welcome">) => void;
   const welcome = new Promise<ServerEvent<"welcome">>((resolve) => (welcomed = resolve));
   room.onMessage("welcome", (w: ServerEvent<"welcome">) => {
-    if (w.token !== undefined) localStorage.setItem(TOKEN_KEY, w.token);
     chatLine(`Welcome, ${w.name}.`, "system");
     welcomed(w);
   });
@@ -63,125 +49,142 @@ async function play(): Promise<void> {
     chatLine(m.channel === "system" ? m.message : `${m.fromName}: ${m.message}`, m.channel);
   });
   room.onMessage("error", (e: ServerEvent<"error">) => chatLine(e.message, "error"));
-  // Events this screen does not show yet (skills, trade, bank, …) are accepted and ignored.
+  // Events handled elsewhere or not shown (player:sync duplicates the synced state) are accepted.
   room.onMessage("*", () => {});
-  room.onDrop(() => status("Connection lost: reconnecting…", "reconnecting"));
-  room.onReconnect(() => status("Connected", "connected"));
-  room.onLeave((code) => status(`Disconnected (${code})`, "disconnected"));
+  keepConnected(room, { reconnected: () => chatLine("Reconnected.", "system"), left: () => closeMenu(false) });
 
   const { playerId, tickMs } = await welcome;
   $("start").hidden = true;
   $("game").hidden = false;
   status("Connected", "connected");
+  // Bank, Store and Trade dialogs over the world view (client/src/dialogs).
+  mountDialogs({ client, room, content, playerId, token: choice.token, parent: $("world") });
 
-  const scene = new WorldScene({
+  const send: Send = (type, data) => room.send(type, data);
+  const stations = new Map(spawnStations(content.registry).map((s) => [s.id, s]));
+  const stationDefs = new Map(content.registry.stations.map((s) => [s.type, s]));
+  const menuHost: WorldMenuHost = {
+    content,
+    send,
+    player: (id) => room.state.players.get(id),
+    entity: (id) => room.state.entities.get(id),
+    station: (id) => {
+      const s = stations.get(id);
+      return s === undefined ? undefined : { type: s.type, name: stationDefs.get(s.type)?.name ?? s.type, examine: stationDefs.get(s.type)?.examine };
+    },
+    walkTo: (tile) => {
+      send("player:move", { x: tile.x, z: tile.z });
+      world.showPath(tile);
+    },
+    approach: (tile, reach) => world.showPath(tile, reach),
+    tradeWith: (id, name) => {
+      chatLine(`Sending a trade request to ${name}…`, "system");
+      requestTrade(id);
+    },
+    say: (text) => chatLine(text, "system"),
+  };
+
+  const world = new WorldScene({
     content,
     playerId: () => playerId,
     tickMs: () => tickMs,
-    walkTo: (tile) => room.send("player:move", { x: tile.x, z: tile.z }),
+    walkTo: (tile) => menuHost.walkTo(tile),
+    openTileMenu: (req) => {
+      const items = tileMenu(menuHost, req.ids, req.tile);
+      openMenu(items, { label: menuTitle(menuHost, req.ids, req.tile), x: req.pageX, y: req.pageY, returnFocus: game.canvas });
+    },
   });
   const game = new Phaser.Game({
     type: Phaser.AUTO,
     parent: "world",
     scale: { mode: Phaser.Scale.RESIZE, width: "100%", height: "100%" },
-    backgroundColor: "#1d2b3a",
-    scene: [scene],
+    // The world's wild land (WorldScene draws areas and obstacles over it): a clear, not a fill.
+    backgroundColor: "#3f6b35",
+    // The page's keys belong to the page (chat, menus); the world view listens on its canvas only.
+    input: { keyboard: false },
+    // Measured in headless Chromium's software GPU (bench/client): no MSAA, and a fragment shader
+    // that chooses among 4 textures, not every unit there is (200 NPCs: 17 → 45 frames/s).
+    render: { antialiasGL: false, maxTextures: 4 },
+    scene: [world],
   });
   game.events.once(Phaser.Core.Events.READY, () => {
     game.canvas.setAttribute("aria-label", "Game world");
-    game.canvas.setAttribute("role", "img");
+    game.canvas.setAttribute("role", "application");
+    game.canvas.setAttribute("aria-roledescription", "game world; arrow keys move a tile cursor, Enter opens its menu");
   });
 
   // Scene objects exist only once the scene has run create(); the state callbacks below replay
   // what is already in the state when they are registered.
-  await scene.ready;
+  await world.ready;
+  room.onMessage("error", (e: ServerEvent<"error">) => {
+    // A refused walk or action: its path is not walked.
+    if (e.event === "player:move" || e.event === "player:action") world.clearPath();
+  });
   const $s = Callbacks.get(room);
-  const playerSprite = (p: PlayerState): Sprite => ({ kind: "player", label: p.name, color: p.id === playerId ? 0x3fa9f5 : 0xf5f5f5 });
   $s.onAdd("players", (p: PlayerState, id: string) => {
-    const draw = () => scene.place(id, playerSprite(p), p.x, p.z);
+    const draw = () => world.place(id, playerSprite(p, id === playerId), p.x, p.z);
     draw();
     $s.onChange(p, draw);
   });
-  $s.onRemove("players", (_p: PlayerState, id: string) => scene.remove(id));
+  $s.onRemove("players", (_p: PlayerState, id: string) => world.remove(id));
   $s.onAdd("entities", (e: EntityState, id: string) => {
-    const draw = () => scene.place(id, entitySprite(content, e), e.x, e.z);
+    const draw = () => world.place(id, entitySprite(content, e), e.x, e.z);
     draw();
     $s.onChange(e, draw);
   });
-  $s.onRemove("entities", (_e: EntityState, id: string) => scene.remove(id));
+  $s.onRemove("entities", (_e: EntityState, id: string) => world.remove(id));
+  // The first frame drawn with the synced world in it (bench/client times navigation to it).
+  game.events.once(Phaser.Core.Events.POST_RENDER, () => performance.mark("rsworld:first-world-frame"));
+
+  const nameOf = (id: string) => room.state.players.get(id)?.name ?? room.state.entities.get(id)?.name ?? content.registry.npcs.get(id)?.name;
+  showFeedback(room, world, playerId, nameOf);
+
+  const inventory = new InventoryPanel({
+    content,
+    send,
+    useTargets: () => {
+      const me = room.state.players.get(playerId);
+      if (me === undefined) return [];
+      const near = (t: { x: number; z: number }) => chebyshev(me, t) <= USE_ON_RANGE;
+      const fires = [...room.state.entities.values()].filter((e) => e.kind === "object" && e.ref === "fire" && near(e)).map((e) => ({ id: e.id, label: `Fire (${e.x}, ${e.z})` }));
+      const ranges = [...stations.values()].filter((s) => s.type === "range" && near(s)).map((s) => ({ id: s.id, label: `${stationDefs.get(s.type)?.name ?? "Range"} (${s.x}, ${s.z})` }));
+      return [...fires, ...ranges];
+    },
+  });
+  const equipment = new EquipmentPanel(content, send);
+  const skills = new SkillsPanel();
+  mountTabs($("panel-tabs"));
+  mountChat(send);
+
+  // The area you stand in: the smallest that holds your tile (a town inside a wider region).
+  const areas = [...content.registry.areas].sort((a, b) => size(a.bounds) - size(b.bounds));
+  const areaAt = (x: number, z: number) => areas.find((a) => x >= a.bounds.minX && x <= a.bounds.maxX && z >= a.bounds.minZ && z <= a.bounds.maxZ)?.name ?? "";
 
   // The panels read the local player's synced state after every patch (its owner-only fields,
   // such as the inventory, reach this client only).
   const panels = () => {
     const me = room.state.players.get(playerId);
     if (me === undefined) return;
-    $("position").textContent = `Position ${me.x}, ${me.z}`;
-    renderInventory(content, room, me);
-    $("coins").textContent = `Coins: ${me.coins}`;
+    const area = areaAt(me.x, me.z);
+    if ($("area").textContent !== area) $("area").textContent = area;
+    const position = `Position ${me.x}, ${me.z}`;
+    if ($("position").textContent !== position) $("position").textContent = position;
+    const health = `Health ${me.health} / ${me.maxHealth}`;
+    if ($("health").textContent !== health) $("health").textContent = health;
+    inventory.render(me);
+    equipment.render(me);
+    skills.render(me);
   };
   panels();
   room.onStateChange(panels);
-
-  $("chat-form").addEventListener("submit", (ev) => {
-    ev.preventDefault();
-    const input = $<HTMLInputElement>("chat-input");
-    const message = input.value.trim();
-    if (message !== "") room.send("player:chat", { message });
-    input.value = "";
-  });
 }
 
-function entitySprite(content: Content, e: EntityState): Sprite {
-  switch (e.kind) {
-    case "npc":
-      return { kind: "npc", label: e.level > 0 ? `${e.name} (${e.level})` : e.name, color: 0xd9534f };
-    case "item":
-      return { kind: "item", label: itemLabel(content, e.ref, e.quantity), color: 0xf0c419 };
-    case "resource":
-      return { kind: "resource", label: content.registry.resources.get(e.ref)?.name ?? e.ref, color: 0x1e8449, depleted: e.depleted };
-    default:
-      return { kind: e.kind, label: e.name || e.ref, color: 0x8e5b3a };
-  }
+// The agent dashboard (/agents) is a page of this client too (client/src/dashboard), loaded there only.
+if (location.pathname.replace(/\/+$/, "") === "/agents") {
+  $("start").hidden = true;
+  import("./dashboard/index.ts")
+    .then((d) => d.mountDashboard())
+    .catch((err: unknown) => (document.body.textContent = `The agent dashboard could not be loaded: ${err instanceof Error ? err.message : String(err)}. Reload the page to try again.`));
+} else {
+  runStartScreen(play);
 }
-
-type WorldRoom = Awaited<ReturnType<typeof join>>;
-
-/** 28 slot buttons, kept (so keyboard focus stays) and relabelled when the inventory changes. */
-function renderInventory(content: Content, room: WorldRoom, p: PlayerState): void {
-  const box = $("inventory-slots");
-  if (box.children.length === 0) {
-    for (let i = 0; i < INVENTORY_SIZE; i++) {
-      const b = document.createElement("button");
-      b.type = "button";
-      b.className = "slot";
-      b.dataset.slot = String(i);
-      // Use: the server decides what that means for the item (eat, equip, light…).
-      b.addEventListener("click", () => {
-        if (b.dataset.item !== undefined) room.send("inventory:use", { slot: i });
-      });
-      box.append(b);
-    }
-  }
-  const bySlot = new Map<number, { itemId: string; quantity: number }>();
-  for (const s of p.inventory) bySlot.set(s.slot, s);
-  for (let i = 0; i < INVENTORY_SIZE; i++) {
-    const b = box.children[i] as HTMLButtonElement;
-    const s = bySlot.get(i);
-    const label = s === undefined ? "Empty" : itemLabel(content, s.itemId, s.quantity);
-    if (b.textContent !== label) b.textContent = label;
-    if (s === undefined) delete b.dataset.item;
-    else b.dataset.item = s.itemId;
-    b.classList.toggle("empty", s === undefined);
-  }
-}
-
-$("play").addEventListener("click", () => {
-  $<HTMLButtonElement>("play").disabled = true;
-  play().catch((err: unknown) => {
-    $<HTMLButtonElement>("play").disabled = false;
-    const text = `Could not join the world: ${err instanceof Error ? err.message : String(err)}`;
-    $("start-error").textContent = text;
-    chatLine(text, "error");
-    status("Offline", "offline");
-  });
-});

@@ -1,0 +1,394 @@
+/**
+ * The agent dashboard, `/agents`: a page of the browser client (the server's index fallback serves
+ * it; main.ts routes to it). The owner is whoever the game's start screen signed in: this browser's
+ * kept anonymous token, or the identity-provider token kept for the tab (client/src/start.ts).
+ *
+ * It lists the owner's agents (`GET /api/agent`), registers one for a character (`POST
+ * /api/agent`, the name optional), and each agent is an {@link AgentCard}. The agent runtime
+ * (`window.env.PUBLIC_AGENT_RT_URL`, the server's AGENT_RT_URL) is optional: when its health check
+ * answers, newly registered agents are handed to it with the token the registration returned,
+ * existing ones on "Run in the runtime" (with a new token: the server gives a token only when it
+ * makes one), and its view of the owner's agents (state, activity) is polled every 5 s. When it does
+ * not answer, the page says so once, keeps working without it, and checks again every 30 s.
+ */
+import { api, ApiError, type CharacterSummary } from "../api.ts";
+import { loadContent, type Content } from "../content.ts";
+import { IDP_TOKEN_KEY, TOKEN_KEY } from "../start.ts";
+import { AgentCard, pollErrorText, type AgentSummary, type CardHost } from "./AgentCard.ts";
+import { errorText, Poller } from "./poller.ts";
+import { isActive, RuntimeClient, RuntimeUnreachable } from "./runtime.ts";
+import "./dashboard.css";
+
+/** How often the runtime's view of the agents is read while it answers. */
+export const RUNTIME_POLL_MS = 5_000;
+/** How often an unreachable runtime is checked again. */
+export const RUNTIME_PROBE_MS = 30_000;
+
+function el<K extends keyof HTMLElementTagNameMap>(tag: K, props: Partial<HTMLElementTagNameMap[K]> = {}, ...children: (Node | string)[]): HTMLElementTagNameMap[K] {
+  const e = Object.assign(document.createElement(tag), props);
+  e.append(...children);
+  return e;
+}
+
+class Dashboard implements CardHost {
+  private ownerToken = "";
+  private readonly provider = window.env?.PUBLIC_IDP_APP_ID;
+  private readonly runtimeClient = new RuntimeClient();
+  private reachable: boolean | undefined;
+  private probeTimer: ReturnType<typeof setTimeout> | undefined;
+  private loadedContent: Content | undefined;
+  private characters: CharacterSummary[] = [];
+  private readonly cards = new Map<string, AgentCard>();
+  private signedIn = false;
+
+  // The page.
+  private readonly runtimeStatus = el("p", { id: "dash-runtime" });
+  private readonly pageStatus = el("p", { id: "dash-status" });
+  private readonly pageError = el("p", { id: "dash-error" });
+  private readonly runtimeError = el("p", { className: "poll-error" });
+  private readonly signIn = el("section", { id: "dash-sign-in" });
+  private readonly register = el("section", { id: "dash-register" });
+  private readonly characterSelect = el("select", { id: "dash-character" });
+  private readonly nameInput = el("input", { id: "dash-agent-name", type: "text", maxLength: 64, autocomplete: "off" });
+  private readonly agentsSection = el("section", { id: "dash-agents" });
+  private readonly emptyNote = el("p", { textContent: "No agents yet: register one for a character above." });
+  private readonly list = el("div", { className: "agent-list" });
+
+  private readonly runtimePoller = new Poller({
+    everyMs: RUNTIME_POLL_MS,
+    run: async () => {
+      const agents = await this.runtimeClient.agents(this.ownerToken);
+      const byId = new Map(agents.map((a) => [a.agentId, a]));
+      for (const card of this.cards.values()) card.showRuntime(byId.get(card.agent.agentId));
+    },
+    report: (s) => (this.runtimeError.textContent = pollErrorText("agent runtime's view of your agents", s)),
+    fatal: (err) => {
+      // Gone quiet: said once in the runtime status, then checked again now and then.
+      if (err instanceof RuntimeUnreachable) {
+        this.setReachable(false);
+        return true;
+      }
+      return false;
+    },
+  });
+
+  mount(): void {
+    document.title = "Agents · RS World";
+    this.runtimeStatus.setAttribute("role", "status");
+    this.pageStatus.setAttribute("role", "status");
+    this.pageError.setAttribute("role", "alert");
+
+    const registerTitle = el("h2", { id: "dash-register-title", textContent: "Register an agent" });
+    this.register.setAttribute("aria-labelledby", registerTitle.id);
+    const form = el(
+      "form",
+      { id: "dash-register-form" },
+      el("div", { className: "field" }, el("label", { htmlFor: this.characterSelect.id, textContent: "Character" }), this.characterSelect),
+      el("div", { className: "field" }, el("label", { htmlFor: this.nameInput.id, textContent: "Agent name (optional)" }), this.nameInput),
+      el("button", { type: "submit", textContent: "Register agent" }),
+    );
+    form.addEventListener("submit", (ev) => {
+      ev.preventDefault();
+      void this.registerAgent();
+    });
+    this.register.append(registerTitle, el("p", { className: "hint", textContent: "An agent plays one of your characters on its own; while it does, you cannot play that character yourself." }), form);
+
+    const agentsTitle = el("h2", { id: "dash-agents-title", textContent: "Your agents" });
+    this.agentsSection.setAttribute("aria-labelledby", agentsTitle.id);
+    this.agentsSection.append(agentsTitle, this.emptyNote, this.list);
+    this.register.hidden = true;
+    this.agentsSection.hidden = true;
+    this.signIn.hidden = true;
+
+    const title = el("h1", { id: "dashboard-title", textContent: "Agents" });
+    const nav = el("nav", {}, el("a", { href: "/", textContent: "Back to the game" }));
+    nav.setAttribute("aria-label", "Pages");
+    const main = el("main", { id: "dashboard" }, el("header", { className: "dash-header" }, title, nav), this.runtimeStatus, this.runtimeError, this.pageStatus, this.pageError, this.signIn, this.register, this.agentsSection);
+    main.setAttribute("aria-labelledby", title.id);
+    // The game's start screen and world are not part of this page.
+    document.getElementById("start")?.remove();
+    document.getElementById("game")?.remove();
+    document.body.prepend(main);
+
+    // Polling pauses while the page is not shown (it spends the server's request budget).
+    document.addEventListener("visibilitychange", () => {
+      for (const card of this.cards.values()) {
+        if (document.hidden) card.stop();
+        else card.start();
+      }
+      if (document.hidden) this.runtimePoller.stop();
+      else if (this.reachable === true) this.runtimePoller.start();
+    });
+
+    void loadContent()
+      .then((content) => {
+        this.loadedContent = content;
+        for (const card of this.cards.values()) card.contentLoaded();
+      })
+      // Names are a convenience: ids are shown without them.
+      .catch(() => {});
+    this.start();
+  }
+
+  // ---- who is signed in ----------------------------------------------------------------------------
+
+  private start(): void {
+    const kept = this.provider === undefined ? localStorage.getItem(TOKEN_KEY) : sessionStorage.getItem(IDP_TOKEN_KEY);
+    if (kept === null) {
+      this.showSignIn("");
+      return;
+    }
+    void this.open(kept);
+  }
+
+  private showSignIn(message: string): void {
+    this.signedIn = false;
+    for (const card of this.cards.values()) card.stop();
+    this.runtimePoller.stop();
+    this.register.hidden = true;
+    this.agentsSection.hidden = true;
+    this.signIn.hidden = false;
+    this.pageError.textContent = message;
+    const title = el("h2", { id: "dash-sign-in-title", textContent: "Sign in" });
+    this.signIn.setAttribute("aria-labelledby", title.id);
+    const game = el("a", { href: "/", textContent: "the game" });
+    if (this.provider === undefined) {
+      // The anonymous identity is made by the game's Play: this page uses the one it kept.
+      this.signIn.replaceChildren(title, el("p", {}, "Your agents belong to the player this browser plays as. Open ", game, ", press Play and create a character, then come back here."));
+      return;
+    }
+    const input = el("input", { id: "dash-idp-token", type: "password", autocomplete: "off", required: true });
+    const form = el("form", {}, el("label", { htmlFor: input.id, textContent: "Identity-provider token" }), input, el("button", { type: "submit", textContent: "Sign in" }));
+    form.addEventListener("submit", (ev) => {
+      ev.preventDefault();
+      const token = input.value.trim();
+      if (token !== "") void this.open(token, true);
+    });
+    this.signIn.replaceChildren(title, el("p", {}, "Sign in as in ", game, ", with a token from the identity provider."), form);
+    input.focus();
+  }
+
+  private async open(token: string, fresh = false): Promise<void> {
+    this.pageError.textContent = "";
+    try {
+      this.characters = (await api<{ characters: CharacterSummary[] }>(token, "GET", "/api/character")).characters;
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 401) {
+        if (fresh) this.showSignIn("That token was not accepted: sign in again with a fresh one.");
+        else this.expired();
+        return;
+      }
+      this.pageError.textContent = `Could not reach the game server: ${errorText(err)}`;
+      return;
+    }
+    this.ownerToken = token;
+    this.signedIn = true;
+    if (fresh) sessionStorage.setItem(IDP_TOKEN_KEY, token);
+    this.signIn.hidden = true;
+    this.register.hidden = false;
+    this.agentsSection.hidden = false;
+    this.renderCharacters();
+    void this.checkRuntime();
+    await this.loadAgents();
+  }
+
+  /** The owner's token was refused. */
+  private expired(): void {
+    if (this.provider !== undefined) {
+      sessionStorage.removeItem(IDP_TOKEN_KEY);
+      this.showSignIn("Your sign-in has expired: sign in again.");
+    } else {
+      this.showSignIn("The server no longer accepts this browser's player: open the game and press Play.");
+    }
+  }
+
+  private renderCharacters(): void {
+    const chosen = this.characterSelect.value;
+    this.characterSelect.replaceChildren(...this.characters.map((c) => new Option(c.online ? `${c.name} (in the world)` : c.name, c.id)));
+    if (this.characters.some((c) => c.id === chosen)) this.characterSelect.value = chosen;
+    const none = this.characters.length === 0;
+    this.characterSelect.disabled = none;
+    this.register.querySelector<HTMLButtonElement>("button[type=submit]")!.disabled = none;
+    if (none) this.pageStatus.textContent = "You have no characters yet: create one in the game first.";
+  }
+
+  // ---- agents --------------------------------------------------------------------------------------
+
+  private async loadAgents(): Promise<void> {
+    try {
+      const { agents } = await api<{ agents: AgentSummary[] }>(this.ownerToken, "GET", "/api/agent");
+      const ids = new Set(agents.map((a) => a.agentId));
+      for (const [id, card] of this.cards) if (!ids.has(id)) this.drop(card);
+      for (const a of agents) if (!this.cards.has(a.agentId)) this.add(a);
+      this.emptyNote.hidden = this.cards.size > 0;
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 401) this.expired();
+      else this.pageError.textContent = `Could not list your agents: ${errorText(err)}`;
+    }
+  }
+
+  private add(agent: AgentSummary): AgentCard {
+    const card = new AgentCard(this, agent);
+    this.cards.set(agent.agentId, card);
+    this.list.append(card.root);
+    this.emptyNote.hidden = true;
+    if (!document.hidden) card.start();
+    return card;
+  }
+
+  private drop(card: AgentCard): void {
+    card.stop();
+    card.root.remove();
+    this.cards.delete(card.agent.agentId);
+    this.emptyNote.hidden = this.cards.size > 0;
+  }
+
+  private async registerAgent(): Promise<void> {
+    const characterId = this.characterSelect.value;
+    if (characterId === "") return;
+    const name = this.nameInput.value.trim();
+    this.pageError.textContent = "";
+    let reg: { agent: AgentSummary; token: string };
+    try {
+      reg = await api<{ agent: Omit<AgentSummary, "goalsPaused">; token: string }>(this.ownerToken, "POST", "/api/agent", name === "" ? { characterId } : { characterId, name }).then((r) => ({ ...r, agent: { ...r.agent, goalsPaused: false } }));
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 401) this.expired();
+      else this.pageError.textContent = `Could not register the agent: ${errorText(err)}`;
+      return;
+    }
+    this.nameInput.value = "";
+    const card = this.add(reg.agent);
+    this.pageStatus.textContent = `${card.displayName} was registered.`;
+    card.root.querySelector("h3")?.setAttribute("tabindex", "-1");
+    card.root.querySelector<HTMLElement>("h3")?.focus();
+    if (this.reachable === true) {
+      card.say("Handing it to the agent runtime…");
+      try {
+        card.showRuntime(await this.runtimeClient.hand(this.ownerToken, reg.agent.agentId, reg.token));
+        card.say(`${card.displayName} was handed to the agent runtime.`);
+        this.runtimePoller.now();
+      } catch (err) {
+        this.runtimeFailed(err);
+        card.say(`Could not hand ${card.displayName} to the agent runtime: ${errorText(err)}`, true);
+        card.showToken(reg.token, "Its token, for a runtime of your own (shown once; New token makes another and ends the sessions of older ones).");
+      }
+    } else {
+      card.showToken(reg.token, "Its token, for a runtime of your own (shown once; New token makes another and ends the sessions of older ones).");
+    }
+  }
+
+  // ---- the runtime ----------------------------------------------------------------------------------
+
+  private async checkRuntime(): Promise<void> {
+    clearTimeout(this.probeTimer);
+    if (this.reachable === undefined) this.runtimeStatus.textContent = `Checking the agent runtime at ${this.runtimeClient.url}…`;
+    this.setReachable(await this.runtimeClient.reachable());
+  }
+
+  private setReachable(reachable: boolean): void {
+    const was = this.reachable;
+    this.reachable = reachable;
+    if (was !== reachable) {
+      // Said once per change, not on every poll.
+      this.runtimeStatus.textContent = reachable
+        ? `The agent runtime at ${this.runtimeClient.url} is running: new agents are handed to it.`
+        : `The agent runtime at ${this.runtimeClient.url} is not reachable: agents are not handed to it and their running state is not shown. Everything else here works without it.`;
+      this.runtimeStatus.dataset.reachable = String(reachable);
+      for (const card of this.cards.values()) card.renderRuntime();
+    }
+    if (reachable) {
+      if (this.signedIn && !document.hidden) this.runtimePoller.start();
+    } else {
+      this.runtimePoller.stop();
+      this.runtimeError.textContent = "";
+      clearTimeout(this.probeTimer);
+      this.probeTimer = setTimeout(() => void this.checkRuntime(), RUNTIME_PROBE_MS);
+    }
+  }
+
+  private runtimeFailed(err: unknown): void {
+    if (err instanceof RuntimeUnreachable) this.setReachable(false);
+  }
+
+  // ---- CardHost ------------------------------------------------------------------------------------
+
+  token(): string {
+    return this.ownerToken;
+  }
+
+  content(): Content | undefined {
+    return this.loadedContent;
+  }
+
+  runtimeReachable(): boolean | undefined {
+    return this.reachable;
+  }
+
+  characterName(characterId: string): string | undefined {
+    return this.characters.find((c) => c.id === characterId)?.name;
+  }
+
+  async runInRuntime(card: AgentCard): Promise<void> {
+    const { token } = await api<{ token: string }>(this.ownerToken, "POST", `/api/agent/${encodeURIComponent(card.agent.agentId)}/token`);
+    try {
+      card.showRuntime(await this.runtimeClient.hand(this.ownerToken, card.agent.agentId, token));
+    } catch (err) {
+      this.runtimeFailed(err);
+      throw err;
+    }
+    card.say(`${card.displayName} was handed to the agent runtime.`);
+    this.runtimePoller.now();
+  }
+
+  async removeFromRuntime(card: AgentCard): Promise<void> {
+    try {
+      await this.runtimeClient.remove(this.ownerToken, card.agent.agentId);
+    } catch (err) {
+      this.runtimeFailed(err);
+      throw err;
+    }
+    card.say(`${card.displayName} no longer plays in the agent runtime (it stays registered).`);
+    this.runtimePoller.now();
+  }
+
+  async newToken(card: AgentCard): Promise<void> {
+    const { token } = await api<{ token: string }>(this.ownerToken, "POST", `/api/agent/${encodeURIComponent(card.agent.agentId)}/token`);
+    // The older tokens stop working, the runtime's too: it plays on with the new one.
+    if (this.reachable === true && isActive(card.runtimeAgent)) {
+      try {
+        card.showRuntime(await this.runtimeClient.hand(this.ownerToken, card.agent.agentId, token));
+        card.showToken(token, "A new token (shown once). Older tokens no longer work; the agent runtime plays on with this one.");
+        card.say(`${card.displayName} has a new token.`);
+        return;
+      } catch (err) {
+        this.runtimeFailed(err);
+        card.showToken(token, `A new token (shown once). Older tokens no longer work, and the agent runtime could not be given this one: ${errorText(err)}`);
+        card.say(`${card.displayName} has a new token, but the agent runtime stopped playing it.`, true);
+        return;
+      }
+    }
+    card.showToken(token, "A new token (shown once). Older tokens no longer work: a session opened with one has ended.");
+    card.say(`${card.displayName} has a new token.`);
+  }
+
+  deleted(card: AgentCard): void {
+    const name = card.displayName;
+    this.drop(card);
+    this.pageStatus.textContent = `${name} was deleted.`;
+    this.characterSelect.focus();
+  }
+
+  gone(card: AgentCard): void {
+    const name = card.displayName;
+    this.drop(card);
+    this.pageStatus.textContent = `${name} no longer exists on the server.`;
+  }
+
+  signedOut(): void {
+    if (this.signedIn) this.expired();
+  }
+}
+
+export function mountDashboard(): void {
+  new Dashboard().mount();
+}

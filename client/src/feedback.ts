@@ -1,0 +1,51 @@
+/**
+ * What the server tells the player happened to them and around them: hit splats and health bars
+ * (`combat:hit`), xp drops and level-ups (`skill:xp`), death and respawn (`player:death`). The
+ * world view draws them; the words go to the chat log and, for level-ups and death, to a notice
+ * over the world that assistive technology announces.
+ */
+import type { Room } from "@colyseus/sdk";
+import type { ServerEvent } from "../../src/game/serverEvents.ts";
+import { chatLine } from "./panels/chat.ts";
+import { skillName } from "./panels/skills.ts";
+import type { WorldScene } from "./WorldScene.ts";
+
+/** How long a notice (level-up, death) stays (ms). */
+const NOTICE_MS = 4_000;
+let noticeTimer: ReturnType<typeof setTimeout> | undefined;
+
+export function notice(text: string, kind: "levelup" | "death"): void {
+  const el = document.getElementById("notice")!;
+  el.textContent = text;
+  el.dataset.kind = kind;
+  el.hidden = false;
+  clearTimeout(noticeTimer);
+  noticeTimer = setTimeout(() => (el.hidden = true), NOTICE_MS);
+}
+
+export function showFeedback(room: Room, scene: WorldScene, playerId: string, nameOf: (id: string) => string | undefined): void {
+  room.onMessage("combat:hit", (h: ServerEvent<"combat:hit">) => {
+    scene.hitSplat(h.targetId, h.damage);
+    if (h.targetId === playerId) {
+      const by = nameOf(h.attackerId) ?? "something";
+      if (h.damage > 0) chatLine(`${by} hits you for ${h.damage} (${h.targetHealth} / ${h.targetMaxHealth}).`, "combat");
+    }
+  });
+  room.onMessage("skill:xp", (x: ServerEvent<"skill:xp">) => {
+    const skill = skillName(x.skill);
+    scene.floatText(playerId, `+${x.gained} ${skill} xp`);
+    if (x.levelUp) {
+      const text = `Congratulations, you just advanced a ${skill} level. You are now level ${x.level}.`;
+      chatLine(text, "levelup");
+      notice(text, "levelup");
+      scene.floatText(playerId, `${skill} level ${x.level}!`, "#b9f6ca");
+    }
+  });
+  room.onMessage("player:death", (d: ServerEvent<"player:death">) => {
+    scene.clearPath();
+    const by = d.killedBy !== null ? ` by ${nameOf(d.killedBy) ?? d.killedBy}` : "";
+    const where = `${Math.round(d.respawn.x)}, ${Math.round(d.respawn.z)}`;
+    chatLine(`Oh dear, you are dead! You were killed${by} at ${d.position.x}, ${d.position.z} and respawn at ${where}.`, "error");
+    notice(`Oh dear, you are dead! You respawn at ${where}.`, "death");
+  });
+}

@@ -1,0 +1,58 @@
+/**
+ * The Equipment panel: every equipment slot with what is worn there, and a Remove button for each
+ * worn item (`equipment:remove`), named `Remove Bronze Sword`.
+ */
+import { EQUIPMENT_SLOTS } from "../../../src/game/clientEvents.ts";
+import type { PlayerState } from "../../../schema/WorldState.ts";
+import { itemLabel, type Content } from "../content.ts";
+import type { Send } from "../worldMenu.ts";
+
+const title = (s: string) => s[0]!.toUpperCase() + s.slice(1);
+
+export class EquipmentPanel {
+  private readonly list: HTMLElement;
+  private readonly content: Content;
+  private readonly send: Send;
+  private shown = "";
+
+  constructor(content: Content, send: Send) {
+    this.content = content;
+    this.send = send;
+    this.list = document.getElementById("equipment-slots")!;
+  }
+
+  render(p: PlayerState): void {
+    const worn = EQUIPMENT_SLOTS.map((slot) => {
+      const e = p.equipment.get(slot);
+      return { slot, item: e !== undefined && e.itemId !== "" ? { itemId: e.itemId, quantity: e.quantity } : undefined };
+    });
+    const key = JSON.stringify(worn);
+    if (key === this.shown) return;
+    this.shown = key;
+    // Focus on a Remove button survives a redraw when that slot is still worn.
+    const focused = (document.activeElement as HTMLElement | null)?.dataset.slot;
+    this.list.replaceChildren(
+      ...worn.map(({ slot, item }) => {
+        const li = document.createElement("li");
+        const name = document.createElement("span");
+        name.className = "equip-slot";
+        name.textContent = title(slot);
+        const what = document.createElement("span");
+        what.className = item === undefined ? "equip-item empty" : "equip-item";
+        what.textContent = item === undefined ? "nothing" : itemLabel(this.content, item.itemId, item.quantity);
+        li.append(name, what);
+        if (item !== undefined) {
+          const b = document.createElement("button");
+          b.type = "button";
+          b.dataset.slot = slot;
+          b.textContent = "Remove";
+          b.setAttribute("aria-label", `Remove ${this.content.registry.items.get(item.itemId)?.name ?? item.itemId}`);
+          b.addEventListener("click", () => this.send("equipment:remove", { slot }));
+          li.append(b);
+          if (focused === slot) queueMicrotask(() => b.focus());
+        }
+        return li;
+      }),
+    );
+  }
+}

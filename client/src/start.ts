@@ -1,0 +1,260 @@
+/**
+ * The start screen: who you are, then which character plays.
+ *
+ * - Without an identity provider (`/env.js` names none): **Play** uses this browser's anonymous
+ *   identity, kept in localStorage so that a reload comes back as the same player, or asks the
+ *   server for one (`POST /api/auth/anonymous`).
+ * - With one (`window.env.PUBLIC_IDP_APP_ID`): a pasted identity-provider token and **Sign in**
+ *   (there is no provider SDK offline), kept for the tab's session only.
+ *
+ * Then the account's characters (`GET /api/character`): play one, delete one (after a
+ * confirmation), or create one (**Character name**, a template from `GET /api/template`, **Create
+ * character**). Playing hands the token and the character's id to `enter`, which joins the world.
+ */
+import { api, ApiError, type CharacterSummary, type Template } from "./api.ts";
+
+/** Where the anonymous identity's token is kept (as before this screen had characters). */
+export const TOKEN_KEY = "rsworld.token";
+/** Where an identity-provider token is kept: this tab only, it is the provider's credential. */
+export const IDP_TOKEN_KEY = "rsworld.idpToken";
+
+export interface Choice {
+  token: string;
+  characterId: string;
+  name: string;
+}
+
+declare global {
+  interface Window {
+    /** The server's public settings (`/env.js`). */
+    env?: Readonly<Record<string, string | undefined>>;
+  }
+}
+
+const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
+const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
+function showError(text: string): void {
+  $("start-error").textContent = text;
+}
+
+function button(text: string, label: string, onClick: () => void): HTMLButtonElement {
+  const b = document.createElement("button");
+  b.type = "button";
+  b.textContent = text;
+  if (label !== text) b.setAttribute("aria-label", label);
+  b.addEventListener("click", onClick);
+  return b;
+}
+
+async function anonymousToken(): Promise<string> {
+  const kept = localStorage.getItem(TOKEN_KEY);
+  if (kept !== null) {
+    try {
+      await api(kept, "GET", "/api/character");
+      return kept;
+    } catch (err) {
+      // A kept token the server no longer accepts (its secret changed, it expired): start anew.
+      if (!(err instanceof ApiError && err.status === 401)) throw err;
+      localStorage.removeItem(TOKEN_KEY);
+    }
+  }
+  const { token } = await api<{ token: string }>(undefined, "POST", "/api/auth/anonymous");
+  localStorage.setItem(TOKEN_KEY, token);
+  return token;
+}
+
+export function runStartScreen(enter: (choice: Choice) => Promise<void>): void {
+  const provider = window.env?.PUBLIC_IDP_APP_ID;
+  const play = $<HTMLButtonElement>("play");
+  const idpForm = $<HTMLFormElement>("idp-form");
+  play.hidden = provider !== undefined;
+  idpForm.hidden = provider === undefined;
+  $("start-intro").textContent =
+    provider === undefined
+      ? "A RuneScape-like world. Play anonymously: your player is kept in this browser."
+      : "A RuneScape-like world. Sign in with a token from the identity provider.";
+
+  const signOut = (message: string) => {
+    sessionStorage.removeItem(IDP_TOKEN_KEY);
+    // An anonymous token that stopped working is dropped: Play asks for a new identity.
+    if (provider === undefined && message !== "") localStorage.removeItem(TOKEN_KEY);
+    $("characters").hidden = true;
+    $("sign-in").hidden = false;
+    showError(message);
+    (provider === undefined ? play : $("idp-token")).focus();
+  };
+  const screen = new CharacterScreen(enter, signOut);
+  const open = (token: string, anonymous: boolean) => {
+    $("sign-in").hidden = true;
+    screen.show(token, anonymous);
+  };
+
+  play.addEventListener("click", () => {
+    play.disabled = true;
+    showError("");
+    anonymousToken()
+      .then((token) => open(token, true))
+      .catch((err: unknown) => showError(`Could not start: ${errorText(err)}`))
+      .finally(() => (play.disabled = false));
+  });
+  idpForm.addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const token = $<HTMLInputElement>("idp-token").value.trim();
+    if (token === "") return;
+    showError("");
+    api(token, "GET", "/api/character")
+      .then(() => {
+        sessionStorage.setItem(IDP_TOKEN_KEY, token);
+        $<HTMLInputElement>("idp-token").value = "";
+        open(token, false);
+      })
+      .catch((err: unknown) => showError(err instanceof ApiError && err.status === 401 ? "That token was not accepted: sign in again with a fresh one." : `Could not sign in: ${errorText(err)}`));
+  });
+  // Still signed in in this tab (a reload): straight to the characters.
+  const kept = provider !== undefined ? sessionStorage.getItem(IDP_TOKEN_KEY) : null;
+  if (kept !== null) open(kept, false);
+}
+
+/** The account's characters: list, play, delete, create. */
+class CharacterScreen {
+  private token = "";
+  private readonly enter: (choice: Choice) => Promise<void>;
+  private readonly expired: (message: string) => void;
+  private readonly list = $("character-list");
+  private templates: Template[] = [];
+  private busy = false;
+
+  constructor(enter: (choice: Choice) => Promise<void>, expired: (message: string) => void) {
+    this.enter = enter;
+    this.expired = expired;
+    $<HTMLFormElement>("create-form").addEventListener("submit", (ev) => {
+      ev.preventDefault();
+      void this.create();
+    });
+    $<HTMLSelectElement>("character-template").addEventListener("change", () => this.describeTemplate());
+    $("sign-out").addEventListener("click", () => this.expired(""));
+  }
+
+  show(token: string, anonymous: boolean): void {
+    this.token = token;
+    $("characters").hidden = false;
+    $("sign-out").hidden = anonymous;
+    void this.refresh();
+  }
+
+  /** A refusal: a token that stopped working ends the sign-in; anything else is shown. */
+  private fail(what: string, err: unknown): void {
+    if (err instanceof ApiError && err.status === 401) {
+      this.expired("Your sign-in has expired: sign in again.");
+      return;
+    }
+    showError(`${what}: ${errorText(err)}`);
+  }
+
+  async refresh(focusId?: string): Promise<void> {
+    try {
+      const [{ characters }, { templates }] = await Promise.all([
+        api<{ characters: CharacterSummary[] }>(this.token, "GET", "/api/character"),
+        this.templates.length > 0 ? Promise.resolve({ templates: this.templates }) : api<{ templates: Template[] }>(this.token, "GET", "/api/template"),
+      ]);
+      this.templates = templates;
+      this.renderTemplates();
+      this.renderList(characters);
+      const focus = focusId !== undefined ? this.list.querySelector<HTMLButtonElement>(`[data-play="${CSS.escape(focusId)}"]`) : null;
+      if (focus !== null) focus.focus();
+      else if (characters.length === 0) $("character-name").focus();
+      else this.list.querySelector<HTMLButtonElement>("[data-play]")?.focus();
+    } catch (err) {
+      this.fail("Could not list your characters", err);
+    }
+  }
+
+  private renderTemplates(): void {
+    const select = $<HTMLSelectElement>("character-template");
+    if (select.options.length === this.templates.length) return;
+    select.replaceChildren(...this.templates.map((t) => new Option(t.name, t.id)));
+    this.describeTemplate();
+  }
+
+  private describeTemplate(): void {
+    const id = $<HTMLSelectElement>("character-template").value;
+    $("template-description").textContent = this.templates.find((t) => t.id === id)?.description ?? "";
+  }
+
+  private renderList(characters: CharacterSummary[]): void {
+    $("characters-empty").hidden = characters.length > 0;
+    this.list.replaceChildren(
+      ...characters.map((c) => {
+        const li = document.createElement("li");
+        const name = document.createElement("span");
+        name.className = "character-name";
+        name.textContent = c.name;
+        const meta = document.createElement("span");
+        meta.className = "character-meta";
+        meta.textContent = `Combat level ${c.combatLevel}${c.online ? " · in the world" : ""}`;
+        const actions = document.createElement("span");
+        actions.className = "character-actions";
+        const playButton = button("Play", `Play ${c.name}`, () => void this.play(c));
+        playButton.dataset.play = c.id;
+        const del = button("Delete", `Delete ${c.name}`, () => this.confirmDelete(c, actions));
+        actions.append(playButton, del);
+        li.append(name, meta, actions);
+        return li;
+      }),
+    );
+  }
+
+  private confirmDelete(c: CharacterSummary, actions: HTMLElement): void {
+    const confirm = button("Delete for good", `Delete ${c.name} for good`, () => void this.delete(c));
+    confirm.className = "danger";
+    const keep = button("Keep", `Keep ${c.name}`, () => void this.refresh(c.id));
+    const note = document.createElement("span");
+    note.className = "character-confirm";
+    note.textContent = `Delete ${c.name}? Their items and skills are lost.`;
+    actions.replaceChildren(note, confirm, keep);
+    keep.focus();
+  }
+
+  private async delete(c: CharacterSummary): Promise<void> {
+    showError("");
+    try {
+      await api(this.token, "DELETE", `/api/character/${encodeURIComponent(c.id)}`);
+      await this.refresh();
+      // Said once the list shows it.
+      $("start-status").textContent = `${c.name} was deleted.`;
+    } catch (err) {
+      this.fail(`Could not delete ${c.name}`, err);
+      await this.refresh(c.id);
+    }
+  }
+
+  private async create(): Promise<void> {
+    const input = $<HTMLInputElement>("character-name");
+    const name = input.value.trim();
+    showError("");
+    try {
+      const { character } = await api<{ character: CharacterSummary }>(this.token, "POST", "/api/character", { name, templateId: $<HTMLSelectElement>("character-template").value });
+      input.value = "";
+      await this.refresh(character.id);
+      $("start-status").textContent = `${character.name} was created.`;
+    } catch (err) {
+      this.fail(`Could not create ${name}`, err);
+    }
+  }
+
+  private async play(c: CharacterSummary): Promise<void> {
+    if (this.busy) return;
+    this.busy = true;
+    showError("");
+    $("start-status").textContent = `Joining the world as ${c.name}…`;
+    try {
+      await this.enter({ token: this.token, characterId: c.id, name: c.name });
+    } catch (err) {
+      $("start-status").textContent = "";
+      this.fail(`Could not join the world as ${c.name}`, err);
+    } finally {
+      this.busy = false;
+    }
+  }
+}

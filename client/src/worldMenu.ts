@@ -1,0 +1,112 @@
+/**
+ * The options of a tile's context menu: for each thing on it what can be done (Attack, Chop /
+ * Mine / Fish, Talk to, Pick up, Trade with, Examine), then Walk here. Each option sends the client
+ * event the server's table defines (src/game/clientEvents.ts) and shows the way there.
+ */
+import type { ClientEvent, ClientEventName } from "../../src/game/clientEvents.ts";
+import type { EntityState, PlayerState } from "../../schema/WorldState.ts";
+import type { MenuItem } from "./contextMenu.ts";
+import { itemLabel, type Content } from "./content.ts";
+import type { Tile } from "./WorldScene.ts";
+
+export type Send = <K extends ClientEventName>(type: K, data: ClientEvent<K>) => void;
+
+const GATHER_VERB = { woodcutting: "Chop", mining: "Mine", fishing: "Fish" } as const;
+
+export interface WorldMenuHost {
+  content: Content;
+  send: Send;
+  player(id: string): PlayerState | undefined;
+  entity(id: string): EntityState | undefined;
+  /** A station (content, not synced state) by id. */
+  station(id: string): { type: string; name: string; examine?: string | undefined } | undefined;
+  walkTo(tile: Tile): void;
+  /** Shows the way to something the player is about to walk to (within `reach` tiles of it). */
+  approach(tile: Tile, reach: number): void;
+  tradeWith(playerId: string, name: string): void;
+  /** A line in the chat, from the client itself (what it knows without asking the server). */
+  say(text: string): void;
+}
+
+/** The name of what a menu is about: the thing's name, or the tile's coordinates. */
+export function menuTitle(host: WorldMenuHost, ids: readonly string[], tile: Tile): string {
+  if (ids.length === 1) {
+    const id = ids[0]!;
+    const name = host.player(id)?.name ?? nameOf(host, id);
+    if (name !== undefined) return name;
+  }
+  return `Tile ${tile.x}, ${tile.z}`;
+}
+
+function nameOf(host: WorldMenuHost, id: string): string | undefined {
+  const e = host.entity(id);
+  if (e === undefined) return host.station(id)?.name;
+  switch (e.kind) {
+    case "item":
+      return itemLabel(host.content, e.ref, e.quantity);
+    case "resource":
+      return host.content.registry.resources.get(e.ref)?.name ?? e.ref;
+    case "object":
+      return e.ref === "fire" ? "Fire" : e.ref;
+    default:
+      return e.name;
+  }
+}
+
+/** The options for one thing on the tile. */
+export function optionsFor(host: WorldMenuHost, id: string): MenuItem[] {
+  const act = (action: ClientEvent<"player:action">["action"], at: Tile, reach: number) => () => {
+    host.send("player:action", { action, targetId: id });
+    host.approach(at, reach);
+  };
+  const examine = (name: string) => ({ label: `Examine ${name}`, run: () => host.send("player:action", { action: "examine", targetId: id }) });
+
+  const p = host.player(id);
+  if (p !== undefined) {
+    return [
+      { label: `Trade with ${p.name}`, run: () => host.tradeWith(id, p.name) },
+      { label: `Examine ${p.name}`, run: () => host.say(`${p.name}, combat level ${p.combatLevel}.`) },
+    ];
+  }
+  const e = host.entity(id);
+  if (e === undefined) {
+    const s = host.station(id);
+    return s === undefined ? [] : [{ label: `Examine ${s.name}`, run: () => host.say(s.examine ?? `A ${s.name.toLowerCase()}.`) }];
+  }
+  const at = { x: e.x, z: e.z };
+  const name = nameOf(host, id)!;
+  switch (e.kind) {
+    case "npc": {
+      const def = host.content.registry.npcs.get(e.ref);
+      const out: MenuItem[] = [];
+      if (def?.combat?.attackable === true) out.push({ label: `Attack ${name} (level ${e.level})`, run: act("attack", at, 1) });
+      else out.push({ label: `Talk to ${name}`, run: act("interact", at, 1) });
+      out.push(def?.description !== undefined ? examine(name) : { label: `Examine ${name}`, run: () => host.say(`${name}.`) });
+      return out;
+    }
+    case "resource": {
+      const node = host.content.registry.resources.get(e.ref);
+      const out: MenuItem[] = [];
+      if (!e.depleted && node !== undefined) out.push({ label: `${GATHER_VERB[node.gathering]} ${name}`, run: act("gather", at, 1) });
+      out.push(examine(name));
+      return out;
+    }
+    case "item":
+      return [{ label: `Pick up ${name}`, run: act("pickup", at, 0) }, examine(name)];
+    case "object":
+      return [{ label: `Examine ${name}`, run: () => host.say(e.ref === "fire" ? "A fire. Use raw food on it to cook." : `${name}.`) }];
+    default:
+      return [];
+  }
+}
+
+/**
+ * Every option of a tile: each thing's (topmost first), then Walk here (to a blocked tile: the
+ * server walks to the nearest reachable one, as RuneScape does).
+ */
+export function tileMenu(host: WorldMenuHost, ids: readonly string[], tile: Tile): MenuItem[] {
+  // Alike things (four logs dropped on one tile) give their options once: the first one's.
+  const seen = new Set<string>();
+  const items = ids.flatMap((id) => optionsFor(host, id)).filter((item) => !seen.has(item.label) && seen.add(item.label));
+  return [...items, { label: "Walk here", run: () => host.walkTo(tile) }];
+}

@@ -1,0 +1,348 @@
+/**
+ * The browser client's Trade, Bank and Store dialogs in a real browser (Chromium from
+ * @sparticuz/chromium, driven by playwright-core, as in play.test.ts) against a real server
+ * serving a fresh build of client/. Two browsers are two anonymous players: they see each
+ * other, chat, and trade through the Trade dialog (a refused request, a declined one, a cancelled
+ * trade, then a whole one through both seats of the `trade` room, checked against the players'
+ * inventories and the trade's audit row); one banks through the Bank dialog, the other buys and
+ * sells through the Store dialog. Screenshots of each go to test-artifacts/browser/ (git-ignored).
+ *
+ * Everything is done as a person does it: the world view's context menu (a click on a tile: Trade
+ * with, Talk to, Walk here), then clicks and keys on the dialogs, found by their accessible names.
+ */
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import { matchMaker } from "@colyseus/core";
+import type { Browser, Page } from "playwright-core";
+import { TradeAudit } from "../../entities/index.ts";
+import type { Player } from "../../src/game/world/Player.ts";
+import { startTestServer, type TestServer } from "../support/server.ts";
+import { until } from "../support/until.ts";
+import { artifacts, buildClient, clickTile, createCharacter, enterWorld, launchBrowser, livePlayer, openPage, playAnonymously, screenshot } from "./support.ts";
+
+interface Person {
+  page: Page;
+  id: string;
+  name: string;
+  player: Player;
+  errors: string[];
+}
+
+describe("browser client dialogs: Trade, Bank, Store (real Chromium)", function () {
+  this.timeout(180_000);
+  let t: TestServer;
+  let dist: string;
+  const browsers: Browser[] = [];
+  const people: Person[] = [];
+  let ann: Person;
+  let ben: Person;
+  /** Trade commands as the server took them: through a trade room seat (WorldService.inputDirect) or the world room. */
+  const throughSeats: string[] = [];
+  const throughWorld: string[] = [];
+
+  before(async () => {
+    dist = await buildClient();
+    t = await startTestServer({ CLIENT_BUILD_DIR: dist, TICK_MS: "100" });
+    const service = t.server.world;
+    const inputDirect = service.inputDirect.bind(service);
+    service.inputDirect = (playerId, via, type, data, reply) => {
+      throughSeats.push(type);
+      return inputDirect(playerId, via, type, data, reply);
+    };
+    const input = service.input.bind(service);
+    service.input = (playerId, conn, type, data) => {
+      if (type.startsWith("trade")) throughWorld.push(type);
+      return input(playerId, conn, type, data);
+    };
+  });
+
+  afterEach(async function () {
+    if (this.currentTest?.state !== "failed") return;
+    fs.mkdirSync(artifacts, { recursive: true });
+    for (const [i, p] of people.entries()) {
+      await screenshot(p.page, `dialogs-failed-${i}`).catch(() => {});
+      fs.writeFileSync(path.join(artifacts, `dialogs-failed-${i}-page-errors.txt`), p.errors.join("\n"));
+    }
+  });
+
+  after(async () => {
+    for (const b of browsers) await b.close();
+    await t?.close();
+    if (dist !== undefined) fs.rmSync(dist, { recursive: true, force: true });
+  });
+
+  /** A player in a browser of its own (its own storage: a new anonymous account) playing a new character. */
+  async function newPlayer(name: string): Promise<Person> {
+    const browser = await launchBrowser();
+    browsers.push(browser);
+    const errors: string[] = [];
+    const { page } = await openPage(browser, errors);
+    const person = { page, id: "", name, player: undefined as unknown as Player, errors };
+    people.push(person);
+    await playAnonymously(page, t.baseUrl);
+    await createCharacter(page, name);
+    await enterWorld(page, name);
+    const player = await livePlayer(t, name);
+    return Object.assign(person, { id: player.id, player });
+  }
+
+  const count = (p: Person, itemId: string) => p.player.data.inventory.reduce((n, s) => n + (s?.itemId === itemId ? s.quantity : 0), 0);
+  const banked = (p: Person, itemId: string) => p.player.data.bank.find((s) => s.itemId === itemId)?.quantity ?? 0;
+  const tradeDialog = (p: Person) => p.page.getByRole("dialog", { name: "Trade" });
+  /**
+   * The page's errors but the 522s of seats asked for before the server had made the trade's room
+   * (MATCHMAKE_INVALID_ROOM_ID): Chromium logs every failed request, and the client asks again.
+   */
+  const errorsOf = (p: Person) => p.errors.filter((e) => !/status of 522\b/.test(e));
+  const distance = (a: Person, b: Person) => Math.max(Math.abs(a.player.x - b.player.x), Math.abs(a.player.z - b.player.z));
+  /** A click on a tile of the world view (where the server has it), then an item of its context menu. */
+  const pick = async (p: Person, at: { x: number; z: number }, item: string, button: "left" | "right" = "left") => {
+    await clickTile(p.page, p.page.getByLabel("Game world"), at.x - p.player.x, at.z - p.player.z, button);
+    await p.page.getByRole("menu").getByRole("menuitem", { name: item, exact: true }).click();
+  };
+  /** Waits until the server's state agrees. */
+  const serverHas = (what: string, probe: () => boolean) => until(() => (probe() ? true : undefined), what, 10_000);
+  it("two players see each other, chat, and trade through the Trade dialog (both seats in the trade room, the audit row written)", async () => {
+    ann = await newPlayer("Ann");
+    ben = await newPlayer("Ben");
+    assert.notEqual(ann.player.data.accountId, ben.player.data.accountId, "two accounts");
+
+    await ann.page.getByRole("textbox", { name: "Chat message" }).fill(`hello ${ben.name}`);
+    await ann.page.keyboard.press("Enter");
+    await ben.page.getByRole("log", { name: "Chat" }).getByText(`${ann.name}: hello ${ben.name}`).waitFor();
+    await ben.page.getByRole("textbox", { name: "Chat message" }).fill("shall we trade?");
+    await ben.page.keyboard.press("Enter");
+    await ann.page.getByRole("log", { name: "Chat" }).getByText(`${ben.name}: shall we trade?`).waitFor();
+
+    const annTrade = tradeDialog(ann);
+    const benTrade = tradeDialog(ben);
+
+    // Ben walks off (Walk here, from the menu of a tile four to the side); Ann's "Trade with Ben"
+    // is then the server's TOO_FAR, in words. Then he comes back beside her.
+    const collision = t.server.world.world.collision;
+    const aside = [4, -4].map((dx) => ({ x: ann.player.x + dx, z: ann.player.z })).find((tile) => collision.isWalkable(tile.x, tile.z))!;
+    await pick(ben, aside, "Walk here", "right");
+    await serverHas("Ben four tiles from Ann", () => distance(ann, ben) >= 3 && ben.player.path.length === 0);
+    await pick(ann, ben.player, `Trade with ${ben.name}`);
+    await annTrade.getByText("You need to be within 2 tiles of that player to trade.").waitFor();
+    await annTrade.getByRole("button", { name: "Close" }).click();
+    await annTrade.waitFor({ state: "hidden" });
+    const beside = [1, -1].map((dx) => ({ x: ann.player.x + dx, z: ann.player.z })).find((tile) => collision.isWalkable(tile.x, tile.z))!;
+    await pick(ben, beside, "Walk here", "right");
+    await serverHas("Ben beside Ann", () => distance(ann, ben) <= 1 && ben.player.path.length === 0);
+
+    // Ann asks Ben (her client names him from its synced state: it sees him); Ben declines.
+    await pick(ann, ben.player, `Trade with ${ben.name}`);
+    await annTrade.getByText(`Asking ${ben.name} to trade…`).waitFor();
+    await benTrade.getByText(`${ann.name} wants to trade with you.`).waitFor();
+    await benTrade.getByRole("button", { name: "Decline" }).click();
+    await benTrade.waitFor({ state: "hidden" });
+    await annTrade.getByText(`${ben.name} declined your trade request.`).waitFor();
+    await annTrade.getByRole("button", { name: "Close" }).click();
+
+    // Again: Ben accepts, then cancels on the offer screen.
+    await pick(ann, ben.player, `Trade with ${ben.name}`);
+    await benTrade.getByRole("button", { name: "Accept" }).click();
+    await annTrade.getByRole("group", { name: `${ben.name}'s offer` }).waitFor();
+    await benTrade.getByRole("group", { name: `${ann.name}'s offer` }).waitFor();
+    await benTrade.getByText("Joining the trade…").waitFor({ state: "detached" });
+    await benTrade.getByRole("button", { name: "Cancel" }).click();
+    await benTrade.waitFor({ state: "hidden" });
+    await annTrade.getByText(`${ben.name} cancelled the trade.`).waitFor();
+    await annTrade.getByRole("button", { name: "Close" }).click();
+    await serverHas("no open trade", () => t.server.world.world.trades.sessions.size === 0);
+
+    // The whole trade: Ann gives her hatchet, Ben a bread.
+    const before = { annHatchets: count(ann, "bronze_hatchet"), annBread: count(ann, "bread"), benHatchets: count(ben, "bronze_hatchet"), benBread: count(ben, "bread") };
+    assert.deepEqual(before, { annHatchets: 1, annBread: 3, benHatchets: 1, benBread: 3 });
+    await pick(ann, ben.player, `Trade with ${ben.name}`);
+    await benTrade.getByRole("button", { name: "Accept" }).click();
+    const tradeId = await until(() => [...t.server.world.world.trades.sessions.keys()][0], "the trade session");
+    // Both browsers took their seat in the trade room whose id is the trade id.
+    await until(() => (matchMaker.getLocalRoomById(tradeId)?.clients.length === 2 ? true : undefined), "both seats in the trade room", 10_000);
+    await annTrade.getByText(`${ben.name} has not accepted yet.`).waitFor();
+    await annTrade.getByText("Joining the trade…").waitFor({ state: "detached" });
+
+    const annInventory = annTrade.getByRole("group", { name: "Offer from your inventory" });
+    const annOffer = annTrade.getByRole("group", { name: "Your offer" });
+    await annInventory.getByRole("button", { name: "Bronze Hatchet", exact: true }).click();
+    await annOffer.getByRole("button", { name: "Bronze Hatchet", exact: true }).waitFor();
+    // Offered items leave the list to offer from; a bread offered, then taken back.
+    assert.equal(await annInventory.getByRole("button", { name: "Bronze Hatchet", exact: true }).count(), 0);
+    await annInventory.getByRole("button", { name: "Bread", exact: true }).first().click();
+    await annOffer.getByRole("button", { name: "Bread", exact: true }).click();
+    await annOffer.getByRole("button", { name: "Bread", exact: true }).waitFor({ state: "detached" });
+    assert.equal(await annInventory.getByRole("button", { name: "Bread", exact: true }).count(), 3);
+
+    await benTrade.getByRole("group", { name: "Offer from your inventory" }).getByRole("button", { name: "Bread", exact: true }).first().click();
+    const annSeenByBen = benTrade.getByRole("group", { name: `${ann.name}'s offer` });
+    await annSeenByBen.getByText("Bronze Hatchet", { exact: true }).waitFor();
+    await annTrade.getByRole("group", { name: `${ben.name}'s offer` }).getByText("Bread", { exact: true }).waitFor();
+    assert.equal(await annSeenByBen.getByRole("listitem").count(), 1, "Ben sees only the hatchet (the bread was taken back)");
+
+    // Each side's acceptance, then the confirmation screen with the offers' values (hatchet 40, bread 12).
+    await annTrade.getByRole("button", { name: "Accept" }).click();
+    await benTrade.getByText(`${ann.name} has accepted.`).waitFor();
+    await annTrade.getByText("You have accepted.").waitFor();
+    await screenshot(ben.page, "dialogs-trade-offer");
+    await benTrade.getByRole("button", { name: "Accept" }).click();
+    await annTrade.getByText(`Your offer is worth 40 coins and ${ben.name}'s 12 coins: you would lose 28 coins of value.`).waitFor();
+    await benTrade.getByText(`Your offer is worth 12 coins and ${ann.name}'s 40 coins: you would gain 28 coins of value.`).waitFor();
+    await annTrade.getByRole("group", { name: "You give" }).getByText("Bronze Hatchet", { exact: true }).waitFor();
+    await annTrade.getByRole("group", { name: "You receive" }).getByText("Bread", { exact: true }).waitFor();
+    await screenshot(ann.page, "dialogs-trade-confirm");
+    await annTrade.getByRole("button", { name: "Accept" }).click();
+    await benTrade.getByRole("button", { name: "Accept" }).click();
+
+    // Completion: what each received.
+    await annTrade.getByText(`Trade with ${ben.name} completed.`).waitFor();
+    await annTrade.getByRole("listitem").getByText("Bread", { exact: true }).waitFor();
+    await benTrade.getByText(`Trade with ${ann.name} completed.`).waitFor();
+    await benTrade.getByRole("listitem").getByText("Bronze Hatchet", { exact: true }).waitFor();
+    await screenshot(ann.page, "dialogs-trade-done");
+    assert.deepEqual(
+      { annHatchets: count(ann, "bronze_hatchet"), annBread: count(ann, "bread"), benHatchets: count(ben, "bronze_hatchet"), benBread: count(ben, "bread") },
+      { annHatchets: 0, annBread: 4, benHatchets: 2, benBread: 2 },
+    );
+    const audit = await t.server.db.em().fork().findOneOrFail(TradeAudit, { tradeId });
+    assert.equal(audit.playerAId, ann.id);
+    assert.equal(audit.playerBId, ben.id);
+    assert.deepEqual(audit.itemsAToB, [{ itemId: "bronze_hatchet", quantity: 1 }]);
+    assert.deepEqual(audit.itemsBToA, [{ itemId: "bread", quantity: 1 }]);
+    // Requests and answers went through the world room, every offer command through a seat in the trade room.
+    assert.deepEqual([...new Set(throughWorld)].sort(), ["tradeRequest", "tradeRequestRespond"]);
+    assert.deepEqual([...new Set(throughSeats)].sort(), ["tradeAccept", "tradeAddItem", "tradeCancel", "tradeRemoveItem"]);
+    // The Inventory panels follow.
+    // (A region before the panels became tabs, a tab panel since.)
+    const annPanel = ann.page.getByRole("tabpanel", { name: "Inventory" }).or(ann.page.getByRole("region", { name: "Inventory" }));
+    await annPanel.getByRole("button", { name: "Bronze Hatchet", exact: true }).waitFor({ state: "detached" });
+    assert.equal(await annPanel.getByRole("button", { name: "Bread", exact: true }).count(), 4);
+    await annTrade.getByRole("button", { name: "Close" }).click();
+    await annTrade.waitFor({ state: "hidden" });
+    for (const p of [ann, ben]) assert.deepEqual(errorsOf(p), []);
+  });
+
+  it("says when a request expires unanswered, and trades through the world room when the trade room is not there", async () => {
+    const annTrade = tradeDialog(ann);
+    const benTrade = tradeDialog(ben);
+    // Nobody answers: the request expires (50 ticks, 5 s at this TICK_MS), in words on both sides.
+    await pick(ann, ben.player, `Trade with ${ben.name}`);
+    await benTrade.getByText(`${ann.name} wants to trade with you.`).waitFor();
+    await annTrade.getByText(`${ben.name} did not answer your trade request in time.`).waitFor({ timeout: 15_000 });
+    await benTrade.getByText(`${ann.name}'s trade request expired.`).waitFor();
+    for (const d of [annTrade, benTrade]) await d.getByRole("button", { name: "Close" }).click();
+
+    // The server could not make the trade's room: the seat is tried for a while, then the same
+    // commands go through the world room, and the trade completes (dagger for fishing net).
+    const trades = t.server.world.world.trades;
+    const onStarted = trades.onStarted;
+    trades.onStarted = () => {};
+    throughSeats.length = 0;
+    throughWorld.length = 0;
+    try {
+      await pick(ann, ben.player, `Trade with ${ben.name}`);
+      await benTrade.getByRole("button", { name: "Accept" }).click();
+      for (const d of [annTrade, benTrade]) await d.getByText(/has not accepted yet\.$/).waitFor();
+      for (const d of [annTrade, benTrade]) await d.getByText("Joining the trade…").waitFor({ state: "detached", timeout: 15_000 });
+      await annTrade.getByRole("group", { name: "Offer from your inventory" }).getByRole("button", { name: "Bronze Dagger", exact: true }).click();
+      await benTrade.getByRole("group", { name: "Offer from your inventory" }).getByRole("button", { name: "Small Fishing Net", exact: true }).click();
+      await annTrade.getByRole("group", { name: `${ben.name}'s offer` }).getByText("Small Fishing Net", { exact: true }).waitFor();
+      await benTrade.getByRole("group", { name: `${ann.name}'s offer` }).getByText("Bronze Dagger", { exact: true }).waitFor();
+      for (const d of [annTrade, benTrade]) await d.getByRole("button", { name: "Accept" }).click();
+      await annTrade.getByRole("group", { name: "You receive" }).getByText("Small Fishing Net", { exact: true }).waitFor();
+      await benTrade.getByText(/^Your offer is worth /).waitFor();
+      for (const d of [annTrade, benTrade]) await d.getByRole("button", { name: "Accept" }).click();
+      // (The confirm screen lists what each receives too: wait for the words that say it is done.)
+      await annTrade.getByText(`Trade with ${ben.name} completed.`).waitFor();
+      await benTrade.getByText(`Trade with ${ann.name} completed.`).waitFor();
+      await annTrade.getByRole("listitem").getByText("Small Fishing Net", { exact: true }).waitFor();
+      await benTrade.getByRole("listitem").getByText("Bronze Dagger", { exact: true }).waitFor();
+    } finally {
+      trades.onStarted = onStarted;
+    }
+    assert.deepEqual(throughSeats, []);
+    assert.ok(ann.errors.some((e) => /status of 522\b/.test(e)), "the seat was asked for again and again");
+    assert.deepEqual([...new Set(throughWorld)].sort(), ["tradeAccept", "tradeAddItem", "tradeRequest", "tradeRequestRespond"]);
+    assert.equal(count(ann, "small_fishing_net"), 2);
+    assert.equal(count(ben, "bronze_dagger"), 2);
+    for (const d of [annTrade, benTrade]) await d.getByRole("button", { name: "Close" }).click();
+    for (const p of [ann, ben]) assert.deepEqual(errorsOf(p), []);
+  });
+
+  it("deposits and withdraws through the Bank dialog, with the quantities 1, All and X", async () => {
+    const banker = [...t.server.world.world.npcs.values()].find((n) => n.service?.type === "bank");
+    assert.ok(banker, "the content has a banker");
+    await pick(ann, banker, `Talk to ${banker.def.name}`);
+    const bank = ann.page.getByRole("dialog", { name: "Bank" });
+    await bank.waitFor();
+    await bank.getByText("Your bank is empty.").waitFor();
+    const deposit = bank.getByRole("group", { name: "Deposit from your inventory" });
+    const withdraw = bank.getByRole("group", { name: "Withdraw from the bank" });
+
+    // All: every bread (they do not stack: four slots) in one deposit.
+    await bank.getByRole("radio", { name: "All" }).check();
+    await deposit.getByRole("button", { name: "Bread", exact: true }).first().click();
+    await withdraw.getByRole("button", { name: "Bread x 4", exact: true }).waitFor();
+    await serverHas("four breads in the bank", () => banked(ann, "bread") === 4 && count(ann, "bread") === 0);
+    assert.equal(await deposit.getByRole("button", { name: "Bread", exact: true }).count(), 0);
+
+    // X without an amount is refused in words; X = 3 withdraws three.
+    await bank.getByRole("radio", { name: "X" }).check();
+    await withdraw.getByRole("button", { name: "Bread x 4", exact: true }).click();
+    await bank.getByRole("alert").getByText("Type an amount of at least 1 first.").waitFor();
+    await bank.getByRole("spinbutton", { name: "Amount" }).fill("3");
+    await withdraw.getByRole("button", { name: "Bread x 4", exact: true }).click();
+    await withdraw.getByRole("button", { name: "Bread", exact: true }).waitFor();
+    await serverHas("three breads withdrawn", () => banked(ann, "bread") === 1 && count(ann, "bread") === 3);
+    assert.equal(await deposit.getByRole("button", { name: "Bread", exact: true }).count(), 3);
+
+    // 1: a single tinderbox in, the last bread out.
+    await bank.getByRole("radio", { name: "1" }).check();
+    await deposit.getByRole("button", { name: "Tinderbox", exact: true }).click();
+    await withdraw.getByRole("button", { name: "Tinderbox", exact: true }).waitFor();
+    await withdraw.getByRole("button", { name: "Bread", exact: true }).click();
+    await withdraw.getByRole("button", { name: "Bread", exact: true }).waitFor({ state: "detached" });
+    await serverHas("the bank holds only the tinderbox", () => banked(ann, "bread") === 0 && banked(ann, "tinderbox") === 1 && count(ann, "bread") === 4 && count(ann, "tinderbox") === 0);
+    await screenshot(ann.page, "dialogs-bank");
+
+    // Escape closes it, and the keyboard is back where it was.
+    await bank.getByRole("radio", { name: "1" }).focus();
+    await ann.page.keyboard.press("Escape");
+    await bank.waitFor({ state: "hidden" });
+    assert.deepEqual(errorsOf(ann), []);
+  });
+
+  it("buys and sells through the Store dialog, and says why a purchase is refused", async () => {
+    const keeper = [...t.server.world.world.npcs.values()].find((n) => n.service?.storeId === "brackenford_general");
+    assert.ok(keeper, "the content has Hobb's store");
+    assert.equal(ben.player.data.coins, 25);
+    await pick(ben, keeper, `Talk to ${keeper.def.name}`);
+    const store = ben.page.getByRole("dialog", { name: "Store" });
+    await store.waitFor();
+    await store.getByText("Hobb's Provisions", { exact: false }).waitFor();
+    await store.getByText("You have 25 coins.").waitFor();
+    const buy = store.getByRole("group", { name: "Buy" });
+    const sell = store.getByRole("group", { name: "Sell" });
+
+    const tinderboxes = count(ben, "tinderbox");
+    await buy.getByRole("button", { name: "Tinderbox, 6 coins", exact: true }).click();
+    await store.getByText("You have 19 coins.").waitFor();
+    await serverHas("a tinderbox bought for 6 coins", () => ben.player.data.coins === 19 && count(ben, "tinderbox") === tinderboxes + 1);
+
+    // Too dear: the server's NOT_ENOUGH_COINS in words, nothing changes.
+    await buy.getByRole("button", { name: "Fly Fishing Rod, 70 coins", exact: true }).click();
+    await store.getByRole("alert").getByText("You don't have enough coins (that costs 70 coins).").waitFor();
+    assert.equal(ben.player.data.coins, 19);
+    assert.equal(count(ben, "fly_fishing_rod"), 0);
+
+    // Selling: a hatchet (value 40) at the store's 0.4 buyback rate.
+    await sell.getByRole("button", { name: "Bronze Hatchet, 16 coins each", exact: true }).first().click();
+    await store.getByText("You have 35 coins.").waitFor();
+    await serverHas("a hatchet sold for 16 coins", () => ben.player.data.coins === 35 && count(ben, "bronze_hatchet") === 1);
+    await screenshot(ben.page, "dialogs-store");
+    await store.getByRole("button", { name: "Close" }).click();
+    await store.waitFor({ state: "hidden" });
+    assert.deepEqual(errorsOf(ben), []);
+  });
+});

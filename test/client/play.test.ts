@@ -1,0 +1,507 @@
+/**
+ * Playing the browser client in a real browser (see support.ts), against a real server serving a
+ * fresh build: a newcomer creates a character, walks (the synced position, the panel and the world
+ * view follow), chops a tree through the context menu (the logs appear in the Inventory panel);
+ * a reload comes back as the same player; a dropped socket reconnects to the same player within
+ * the seat; a takeover by another login says so; characters are created, played and deleted,
+ * refusals shown in words; an identity provider's token signs in. Each scenario leaves a
+ * screenshot in test-artifacts/browser/ to look at.
+ */
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
+import { startTestServer, type TestServer } from "../support/server.ts";
+import { signJwt } from "../support/jwt.ts";
+import { until } from "../support/until.ts";
+import { killPlayer } from "../../src/game/death.ts";
+import { addXp } from "../../src/game/progression.ts";
+import { buildClient, clickTile, createCharacter, enterWorld, launchBrowser, livePlayer, openPage, playAnonymously, screenshot, TILE } from "./support.ts";
+
+type Player = Awaited<ReturnType<typeof livePlayer>>;
+/** A player's tile, as clickTile waits for the view to be centred on it. */
+const tileOf = (p: Player) => ({ x: p.x, z: p.z });
+
+/**
+ * Mean per-channel difference (0..255) between two screenshots of the canvas, the second read
+ * `shift` pixels away (what was at p before is at p + shift after), over the area both show, the
+ * centre (the player, drawn where the camera is) left out. Decoded by the page's own image code.
+ */
+async function imageDifference(page: Page, before: Buffer, after: Buffer, shift: { x: number; y: number }): Promise<number> {
+  return page.evaluate(
+    async ({ a, b, sx, sy }) => {
+      const read = async (b64: string) => {
+        const img = new Image();
+        img.src = `data:image/png;base64,${b64}`;
+        await img.decode();
+        const c = document.createElement("canvas");
+        c.width = img.width;
+        c.height = img.height;
+        const g = c.getContext("2d")!;
+        g.drawImage(img, 0, 0);
+        return g.getImageData(0, 0, img.width, img.height);
+      };
+      const [A, B] = [await read(a), await read(b)];
+      const w = A.width;
+      const h = A.height;
+      let sum = 0;
+      let n = 0;
+      for (let y = Math.max(0, -sy); y < Math.min(h, h - sy); y += 2) {
+        for (let x = Math.max(0, -sx); x < Math.min(w, w - sx); x += 2) {
+          if (Math.abs(x - w / 2) < 48 && Math.abs(y - h / 2) < 48) continue;
+          if (Math.abs(x + sx - w / 2) < 48 && Math.abs(y + sy - h / 2) < 48) continue;
+          const i = (y * w + x) * 4;
+          const j = ((y + sy) * w + (x + sx)) * 4;
+          for (let k = 0; k < 3; k++) sum += Math.abs(A.data[i + k]! - B.data[j + k]!);
+          n += 3;
+        }
+      }
+      return sum / n;
+    },
+    { a: before.toString("base64"), b: after.toString("base64"), sx: shift.x, sy: shift.y },
+  );
+}
+
+describe("browser client: playing (real Chromium)", function () {
+  this.timeout(180_000);
+  let t: TestServer;
+  let browser: Browser;
+  let dist: string;
+  const pageErrors: string[] = [];
+  /** The newcomer's page, kept across the scenarios that follow one player. */
+  let context: BrowserContext;
+  let page: Page;
+  let canvas: Locator;
+  const NAME = "Newcomer";
+  let player: Player;
+
+  before(async () => {
+    dist = await buildClient();
+    t = await startTestServer({ CLIENT_BUILD_DIR: dist, TICK_MS: "200" });
+    browser = await launchBrowser();
+    ({ context, page } = await openPage(browser, pageErrors));
+  });
+
+  // A failing scenario leaves its screen and the page's errors behind, to see what went wrong.
+  afterEach(async function () {
+    if (this.currentTest?.state !== "failed") return;
+    const name = `failed-${this.currentTest.title.slice(0, 40).replace(/\W+/g, "-")}`;
+    for (const [i, p] of context.pages().entries()) await screenshot(p, `${name}-${i}`).catch(() => {});
+    fs.writeFileSync(`${import.meta.dirname}/../../test-artifacts/browser/${name}-errors.txt`, [`test: ${this.currentTest.err?.message ?? ""}`, ...pageErrors].join("\n"));
+  });
+
+  after(async () => {
+    await browser?.close();
+    await t?.close();
+    if (dist !== undefined) fs.rmSync(dist, { recursive: true, force: true });
+  });
+
+  /**
+   * Walks, a click at a time within the view (7 tiles at most), until the player is within
+   * `within` tiles of `to`; each step's position is checked on the server and in the panel.
+   * `onStep` runs after each click, and what it returns once the player has arrived.
+   */
+  async function walkNear(to: { x: number; z: number }, within: number, onStep?: (dx: number, dz: number, before: Buffer) => Promise<(() => Promise<void>) | void>): Promise<void> {
+    const world = t.server.world.world;
+    while (Math.max(Math.abs(to.x - player.x), Math.abs(to.z - player.z)) > within) {
+      const step = (d: number) => Math.sign(d) * Math.min(Math.abs(d), 7);
+      let dx = step(to.x - player.x);
+      const dz = step(to.z - player.z);
+      while (!world.collision.isWalkable(player.x + dx, player.z + dz)) dx -= Math.sign(dx) || 1;
+      const target = { x: player.x + dx, z: player.z + dz };
+      const before = await canvas.screenshot();
+      await clickTile(page, canvas, dx, dz, "left", tileOf(player));
+      // Something wandered onto the tile (a rat): its menu opened instead, and it walks there too.
+      const menu = page.getByRole("menu");
+      if ((await menu.count()) > 0) await menu.getByRole("menuitem", { name: "Walk here" }).click();
+      const after = await onStep?.(dx, dz, before);
+      await until(() => (player.x === target.x && player.z === target.z ? true : undefined), `the player at ${JSON.stringify(target)}`, 15_000);
+      await page.getByText(`Position ${target.x}, ${target.z}`).waitFor();
+      await after?.();
+    }
+  }
+
+  it("a newcomer plays: a character, a walk (synced state, panel and view), a tree chopped through the context menu, logs in the Inventory", async () => {
+    const characters = await playAnonymously(page, t.baseUrl);
+    await characters.getByText("No characters yet").waitFor();
+    await createCharacter(page, NAME);
+    canvas = await enterWorld(page, NAME);
+    player = await livePlayer(t, NAME);
+    await page.getByText(`Position ${player.x}, ${player.z}`).waitFor();
+    await page.getByRole("status").getByText("Connected").waitFor();
+
+    // The starter kit in the Inventory panel (bread does not stack: three slots), coins beside it.
+    const inventory = page.getByRole("tabpanel", { name: "Inventory" });
+    await inventory.getByRole("button", { name: "Bronze Hatchet", exact: true }).waitFor();
+    assert.equal(await inventory.getByRole("button", { name: "Bread", exact: true }).count(), 3);
+    assert.equal(await inventory.getByRole("button").count(), 28);
+    await inventory.getByText("Coins: 25").waitFor();
+    // Chat: typed, sent with Enter, back in the log.
+    const message = "hello from a real browser";
+    await page.getByRole("textbox", { name: "Chat message" }).fill(message);
+    await page.keyboard.press("Enter");
+    await page.getByRole("log", { name: "Chat" }).getByText(`${NAME}: ${message}`).waitFor();
+
+    // Toward the nearest tree, a click at a time (within the view), as a person walks.
+    const world = t.server.world.world;
+    const tree = [...world.resources.values()]
+      .filter((r) => r.node.gathering === "woodcutting" && r.node.levelRequired <= 1)
+      .sort((a, b) => Math.hypot(a.x - player.x, a.z - player.z) - Math.hypot(b.x - player.x, b.z - player.z))[0]!;
+    let walks = 0;
+    await walkNear(tree, 6, async (dx, dz, before) => {
+      // The path is shown while the player walks it (seen in the screenshot).
+      if (walks++ > 0) return;
+      await screenshot(page, "play-walking");
+      return async () => {
+        // The view has moved by the walk, exactly.
+        await page.waitForTimeout(600);
+        const moved = await canvas.screenshot();
+        const shifted = await imageDifference(page, before, moved, { x: -dx * TILE, y: -dz * TILE });
+        const unshifted = await imageDifference(page, before, moved, { x: 0, y: 0 });
+        assert.ok(shifted < 6 && shifted * 3 < unshifted, `the view moved by the walk: difference ${shifted.toFixed(2)} shifted, ${unshifted.toFixed(2)} not`);
+      };
+    });
+
+    // The tree's context menu, by a click on it: Chop it.
+    await clickTile(page, canvas, tree.x - player.x, tree.z - player.z, "left", tileOf(player));
+    const menu = page.getByRole("menu", { name: tree.node.name });
+    await menu.waitFor();
+    assert.deepEqual(await menu.getByRole("menuitem").allTextContents(), [`Chop ${tree.node.name}`, `Examine ${tree.node.name}`, "Walk here"]);
+    await expectFocused(menu.getByRole("menuitem").first());
+    await screenshot(page, "play-context-menu");
+    await menu.getByRole("menuitem", { name: `Chop ${tree.node.name}` }).click();
+    assert.equal(await menu.count(), 0, "the menu closes");
+
+    await inventory.getByRole("button", { name: /^Logs( x \d+)?$/ }).first().waitFor({ timeout: 60_000 });
+    assert.ok(player.data.inventory.some((s) => s?.itemId === "logs"), "the server's inventory has the logs");
+    // The woodcutting xp drop reached the Skills panel too.
+    await page.getByRole("tab", { name: "Skills" }).click();
+    const skills = page.getByRole("tabpanel", { name: "Skills" });
+    const row = skills.getByRole("row", { name: /^Woodcutting/ });
+    await row.getByRole("progressbar", { name: /^Woodcutting progress: \d+ of 83 xp for level 2$/ }).waitFor();
+    assert.notEqual(await row.getByRole("progressbar").getAttribute("value"), "0");
+    await screenshot(page, "play-chopped");
+    await page.getByRole("tab", { name: "Inventory" }).click();
+    assert.deepEqual(pageErrors, []);
+  });
+
+  it("comes back as the same player after a reload (the anonymous token is kept)", async () => {
+    const { id } = player;
+    const at = { x: player.x, z: player.z };
+    await page.reload();
+    const characters = await playAnonymously(page, t.baseUrl);
+    await characters.getByRole("button", { name: `Play ${NAME}`, exact: true }).waitFor();
+    canvas = await enterWorld(page, NAME);
+    assert.deepEqual([...t.server.world.world.players.keys()], [id]);
+    await page.getByText(`Position ${at.x}, ${at.z}`).waitFor();
+    player = t.server.world.world.players.get(id)!;
+    await screenshot(page, "play-reloaded");
+    assert.deepEqual(pageErrors, []);
+  });
+
+  it("keeps the same player through a dropped connection: the SDK reconnects within the seat, and commands work again", async () => {
+    const { id } = player;
+    const conn = t.server.world.connectionOf(id) as unknown as { client: { ref: { terminate(): void } } };
+    const socket = conn.client;
+    // The server's side of the socket goes without a close frame, as a lost network does.
+    socket.ref.terminate();
+    await page.getByRole("status").getByText("Connection lost: reconnecting…").waitFor();
+    await page.getByRole("status").getByText("Connected").waitFor({ timeout: 30_000 });
+    await page.getByRole("log", { name: "Chat" }).getByText("Reconnected.").waitFor();
+    assert.deepEqual([...t.server.world.world.players.keys()], [id]);
+    assert.notEqual(conn.client, socket, "the player's connection has its new socket");
+
+    const world = t.server.world.world;
+    const [dx, dz] = ([[2, 1], [-2, 1], [2, -1], [-2, -1], [1, 0], [0, 1]] as const).find(([dx, dz]) => world.collision.isWalkable(player.x + dx, player.z + dz))!;
+    const target = { x: player.x + dx, z: player.z + dz };
+    await page.waitForTimeout(300);
+    await clickTile(page, canvas, dx, dz, "left", tileOf(player));
+    await until(() => (player.x === target.x && player.z === target.z ? true : undefined), "a walk after the reconnection", 15_000);
+    await page.getByText(`Position ${target.x}, ${target.z}`).waitFor();
+    await screenshot(page, "play-reconnected");
+    assert.deepEqual(pageErrors, []);
+  });
+
+  it("uses the Inventory's menus: Equip and Remove, Use on (a fire from logs), Drop all, and Pick up from the keyboard", async () => {
+    const world = t.server.world.world;
+    const inventory = page.getByRole("tabpanel", { name: "Inventory" });
+    const count = (itemId: string) => player.data.inventory.filter((s) => s?.itemId === itemId).length;
+    /** Nothing stands or lies there (a click walks). */
+    const idle = (x: number, z: number) => ![...world.npcs.values(), ...world.groundItems.values(), ...world.objects.values()].some((e) => e.x === x && e.z === z);
+
+    // Equip from the slot's menu (its first item has focus: Enter), Remove from the Equipment panel.
+    await inventory.getByRole("button", { name: "Bronze Dagger", exact: true }).click();
+    const menu = page.getByRole("menu", { name: "Bronze Dagger" });
+    assert.deepEqual(await menu.getByRole("menuitem").allTextContents(), ["Equip Bronze Dagger", "Use Bronze Dagger on…", "Drop Bronze Dagger", "Examine Bronze Dagger"]);
+    await page.keyboard.press("Enter");
+    await until(() => (player.data.equipment.weapon?.itemId === "bronze_dagger" ? true : undefined), "the dagger worn");
+    await page.getByRole("tab", { name: "Equipment" }).click();
+    const equipment = page.getByRole("tabpanel", { name: "Equipment" });
+    await equipment.getByRole("listitem").filter({ hasText: "Weapon" }).getByText("Bronze Dagger").waitFor();
+    await screenshot(page, "play-equipment");
+    await equipment.getByRole("button", { name: "Remove Bronze Dagger" }).click();
+    await until(() => (player.data.equipment.weapon === undefined ? true : undefined), "the dagger removed");
+    await page.getByRole("tab", { name: "Inventory" }).click();
+    await inventory.getByRole("button", { name: "Bronze Dagger", exact: true }).waitFor();
+
+    // Logs to burn and drop: chopped (a tree may fall after any log: then the next one).
+    for (let tries = 0; count("logs") < 3; tries++) {
+      assert.ok(tries < 10, "three logs within 10 trees");
+      const tree = [...world.resources.values()]
+        .filter((r) => r.node.id === "tree_normal" && r.depletedUntil === 0)
+        .sort((a, b) => Math.hypot(a.x - player.x, a.z - player.z) - Math.hypot(b.x - player.x, b.z - player.z))[0]!;
+      await walkNear(tree, 6);
+      await clickTile(page, canvas, tree.x - player.x, tree.z - player.z, "left", tileOf(player));
+      await page.getByRole("menuitem", { name: `Chop ${tree.node.name}` }).click();
+      const had = count("logs");
+      await until(() => (count("logs") >= 3 || (count("logs") > had && tree.depletedUntil !== 0) ? true : undefined), "logs", 90_000);
+    }
+    // A step aside ends the chopping (a move replaces the action), so no log comes in meanwhile.
+    const aside = ([[1, 0], [-1, 0], [0, 1], [0, -1], [1, 1], [-1, -1]] as const).find(([dx, dz]) => world.collision.isWalkable(player.x + dx, player.z + dz) && idle(player.x + dx, player.z + dz))!;
+    const stepTo = { x: player.x + aside[0], z: player.z + aside[1] };
+    await clickTile(page, canvas, aside[0], aside[1], "left", tileOf(player));
+    await until(() => (player.x === stepTo.x && player.z === stepTo.z ? true : undefined), "the step aside");
+    await page.waitForTimeout(400);
+    const logsBefore = count("logs");
+
+    // Use the tinderbox on logs until a fire burns (lighting can fail: 40% at level 1).
+    const fireHere = () => [...world.objects.values()].find((o) => o.type === "fire" && o.x === player.x && o.z === player.z);
+    const failed = page.getByRole("log", { name: "Chat" }).getByText("You fail to light the fire.");
+    for (let attempt = 0; fireHere() === undefined; attempt++) {
+      assert.ok(attempt < 15, "a fire within 15 tries");
+      const failures = await failed.count();
+      await inventory.getByRole("button", { name: "Tinderbox", exact: true }).click();
+      await page.getByRole("menu", { name: "Tinderbox" }).getByRole("menuitem", { name: "Use Tinderbox on…" }).click();
+      const useOn = page.getByRole("menu", { name: "Use Tinderbox on" });
+      await useOn.getByRole("menuitem", { name: /^Logs \(slot \d+\)$/ }).first().click();
+      await Promise.race([until(fireHere, "a fire", 10_000), failed.nth(failures).waitFor({ timeout: 10_000 })]);
+      // After a failure the player is busy for the recipe's ticks.
+      await until(() => (player.nextActionTick <= world.tick ? true : undefined), "the player free again");
+    }
+    assert.equal(count("logs"), logsBefore - 1, "one log burnt");
+
+    // Drop all the logs: they lie on the player's tile, beside the fire.
+    const logs = inventory.getByRole("button", { name: "Logs", exact: true });
+    await logs.first().click();
+    await page.getByRole("menuitem", { name: "Drop all Logs" }).click();
+    await until(() => (count("logs") === 0 ? true : undefined), "every log dropped");
+    await until(() => ([...world.groundItems.values()].filter((g) => g.itemId === "logs" && g.x === player.x && g.z === player.z).length === logsBefore - 1 ? true : undefined), "the logs on the ground");
+    await page.waitForTimeout(400);
+    await screenshot(page, "play-fire-and-drops");
+
+    // Pick one up from the keyboard: the canvas' tile cursor, onto the player's own tile, Enter.
+    await canvas.focus();
+    await page.keyboard.press("ArrowRight");
+    await page.keyboard.press("ArrowLeft");
+    await page.keyboard.press("Enter");
+    const tileMenu = page.getByRole("menu", { name: `Tile ${player.x}, ${player.z}` });
+    await tileMenu.waitFor();
+    // Alike logs give their options once; the ground items' come before the fire's.
+    assert.deepEqual(await tileMenu.getByRole("menuitem").allTextContents(), ["Pick up Logs", "Examine Logs", "Examine Fire", "Walk here"]);
+    await screenshot(page, "play-tile-menu");
+    // Down and up again wrap around the menu; Enter picks up the first item.
+    await page.keyboard.press("ArrowUp");
+    await page.keyboard.press("ArrowDown");
+    await expectFocused(tileMenu.getByRole("menuitem").first());
+    await page.keyboard.press("Enter");
+    await until(() => (count("logs") === 1 ? true : undefined), "one log picked up");
+    assert.equal([...world.groundItems.values()].filter((g) => g.itemId === "logs" && !g.gone).length, logsBefore - 2, "the others still lie there");
+    await inventory.getByRole("button", { name: "Logs", exact: true }).waitFor();
+    // Escape closes a menu, and focus goes back to the canvas.
+    await page.keyboard.press("Enter");
+    await tileMenu.waitFor();
+    await page.keyboard.press("Escape");
+    await tileMenu.waitFor({ state: "detached" });
+    assert.equal(await canvas.evaluate((el) => el === document.activeElement), true);
+    assert.deepEqual(pageErrors, []);
+  });
+
+  it("fights: Attack from the menu, hits and xp shown, the drop picked up and buried, death and respawn", async () => {
+    const world = t.server.world.world;
+    const rats = () => [...world.npcs.values()].filter((n) => n.def.id === "meadow_rat" && n.deadUntil === 0);
+    const spawn = rats().sort((a, b) => Math.hypot(a.x - player.x, a.z - player.z) - Math.hypot(b.x - player.x, b.z - player.z))[0]!;
+    await walkNear(spawn, 4);
+    const xp = (skill: "attack" | "strength" | "defense" | "constitution" | "prayer") => player.data.skills[skill].xp;
+    const before = { attack: xp("attack"), strength: xp("strength"), defense: xp("defense"), constitution: xp("constitution") };
+
+    // A rat wanders: the menu of the tile it is on now, until it offers the attack.
+    let rat = rats()[0]!;
+    for (let tries = 0; ; tries++) {
+      assert.ok(tries < 10, "an Attack option within 10 clicks");
+      rat = rats().sort((a, b) => Math.hypot(a.x - player.x, a.z - player.z) - Math.hypot(b.x - player.x, b.z - player.z))[0]!;
+      await clickTile(page, canvas, rat.x - player.x, rat.z - player.z, "left", tileOf(player));
+      const attack = page.getByRole("menuitem", { name: `Attack ${rat.def.name} (level 1)` });
+      if (await attack.isVisible()) {
+        await attack.click();
+        break;
+      }
+      await page.keyboard.press("Escape");
+      await page.waitForTimeout(300);
+    }
+    await until(() => (rat.health < rat.maxHealth || player.data.health < player.maxHealth ? true : undefined), "a hit", 30_000);
+    await screenshot(page, "play-combat");
+    await until(() => (rat.deadUntil !== 0 ? true : undefined), "the rat dead", 60_000);
+    const gained = (["attack", "strength", "defense", "constitution"] as const).filter((k) => xp(k) > before[k]);
+    assert.ok(gained.length > 0, "combat xp");
+    await page.getByRole("tab", { name: "Skills" }).click();
+    const row = page.getByRole("tabpanel", { name: "Skills" }).getByRole("row", { name: new RegExp(`^${gained[0]![0]!.toUpperCase()}${gained[0]!.slice(1)}`) });
+    await row.getByText(`${xp(gained[0]!).toLocaleString("en")} /`).waitFor();
+    await page.getByRole("tab", { name: "Inventory" }).click();
+
+    // Its bones, from the ground's menu, then buried from the Inventory's.
+    const bones = await until(() => [...world.groundItems.values()].find((g) => g.itemId === "bones" && !g.gone), "the bones", 10_000);
+    await page.waitForTimeout(300);
+    await clickTile(page, canvas, bones.x - player.x, bones.z - player.z, "left", tileOf(player));
+    await page.getByRole("menuitem", { name: "Pick up Bones" }).first().click();
+    const inventory = page.getByRole("tabpanel", { name: "Inventory" });
+    await inventory.getByRole("button", { name: "Bones", exact: true }).click();
+    const prayer = xp("prayer");
+    await page.getByRole("menuitem", { name: "Bury Bones" }).click();
+    await until(() => (xp("prayer") > prayer ? true : undefined), "prayer xp");
+    await inventory.getByRole("button", { name: "Bones", exact: true }).waitFor({ state: "detached" });
+
+    // A level-up (xp through the server's own addXp): the words in the chat and the notice, the
+    // new level in the Skills panel.
+    addXp(world, player, "cooking", 100);
+    const congratulations = "Congratulations, you just advanced a Cooking level. You are now level 2.";
+    await page.getByRole("log", { name: "Chat" }).getByText(congratulations).waitFor();
+    await page.locator("#notice").getByText(congratulations).waitFor();
+    await page.getByRole("tab", { name: "Skills" }).click();
+    const cooking = page.getByRole("tabpanel", { name: "Skills" }).getByRole("row", { name: /^Cooking/ });
+    assert.equal(await cooking.locator("td.level").textContent(), "2");
+    await screenshot(page, "play-level-up");
+    await page.getByRole("tab", { name: "Inventory" }).click();
+
+    // Death (the server's own rule, run here rather than waiting for a fight to go that badly):
+    // the notice, the chat's words, and the view at the respawn.
+    const at = { x: player.x, z: player.z };
+    killPlayer(world, player, "meadow_rat");
+    await page.getByText("Oh dear, you are dead!").first().waitFor();
+    await page.getByRole("log", { name: "Chat" }).getByText(`You were killed by ${rat.def.name} at ${at.x}, ${at.z}`, { exact: false }).waitFor();
+    await until(() => (player.x !== at.x || player.z !== at.z ? true : undefined), "the respawn");
+    await page.getByText(`Position ${player.x}, ${player.z}`).waitFor();
+    await page.waitForTimeout(300);
+    await screenshot(page, "play-death");
+    assert.deepEqual(pageErrors, []);
+  });
+
+  it("says so when another login takes the character over, and offers the start screen", async () => {
+    const second = await context.newPage();
+    second.on("pageerror", (err) => pageErrors.push(err.message));
+    await playAnonymously(second, t.baseUrl);
+    await enterWorld(second, NAME);
+    await page.getByRole("status").getByText("Disconnected: this character logged in from another connection").waitFor();
+    await screenshot(page, "play-taken-over");
+    await page.getByRole("button", { name: "Back to the start screen" }).click();
+    await page.getByRole("button", { name: "Play", exact: true }).waitFor();
+    await second.close();
+    assert.deepEqual(pageErrors, []);
+  });
+
+  it("creates, plays and deletes characters; a taken name and a character in the world are refused in words", async () => {
+    const errors: string[] = [];
+    const other = await openPage(browser, errors);
+    try {
+      const p = other.page;
+      await playAnonymously(p, t.baseUrl);
+      const options = p.getByRole("combobox", { name: "Template" }).locator("option");
+      await options.first().waitFor({ state: "attached" });
+      const templates = await options.allTextContents();
+      assert.ok(templates.length >= 1, "templates are listed");
+      await createCharacter(p, "Alpha", templates.at(-1));
+      await createCharacter(p, "Bravo");
+      const list = p.getByRole("region", { name: "Your characters" }).getByRole("listitem");
+      assert.deepEqual(await list.locator(".character-name").allTextContents(), ["Alpha", "Bravo"]);
+
+      // A name someone has is refused by the server, and the words say so.
+      await p.getByRole("textbox", { name: "Character name" }).fill(NAME);
+      await p.getByRole("button", { name: "Create character" }).click();
+      await p.getByRole("alert").getByText(`Could not create ${NAME}:`).waitFor();
+      assert.equal(await list.count(), 2);
+
+      // Delete asks first; Keep keeps.
+      await p.getByRole("button", { name: "Delete Alpha", exact: true }).click();
+      await p.getByRole("button", { name: "Keep Alpha" }).click();
+      assert.equal(await list.count(), 2);
+      await p.getByRole("button", { name: "Delete Alpha", exact: true }).click();
+      await screenshot(p, "characters-confirm-delete");
+      await p.getByRole("button", { name: "Delete Alpha for good" }).click();
+      await p.getByRole("status").getByText("Alpha was deleted.").waitFor();
+      assert.equal(await list.count(), 1);
+      const token = await p.evaluate(() => localStorage.getItem("rsworld.token"));
+      const listed = (await (await fetch(`${t.baseUrl}/api/character`, { headers: { Authorization: `Bearer ${token}` } })).json()) as { characters: { name: string }[] };
+      assert.deepEqual(listed.characters.map((c) => c.name), ["Bravo"]);
+      await screenshot(p, "characters");
+
+      await enterWorld(p, "Bravo");
+      const bravo = await livePlayer(t, "Bravo");
+      assert.notEqual(bravo.data.accountId, player.data.accountId, "another browser, another anonymous account");
+
+      // From a second tab of the same browser: Bravo is in the world, and cannot be deleted.
+      const tab = await other.context.newPage();
+      await playAnonymously(tab, t.baseUrl);
+      const row = tab.getByRole("listitem").filter({ hasText: "Bravo" });
+      await row.getByText("in the world").waitFor();
+      await tab.getByRole("button", { name: "Delete Bravo", exact: true }).click();
+      await tab.getByRole("button", { name: "Delete Bravo for good" }).click();
+      await tab.getByRole("alert").getByText("Could not delete Bravo: log the character out before deleting it").waitFor();
+      await screenshot(tab, "characters-delete-refused");
+      assert.ok(t.server.world.world.players.has(bravo.id));
+      // The failed deletion's 409 is the one console error the page may show.
+      assert.deepEqual(errors.filter((e) => !/status of 409/.test(e)), []);
+    } catch (err) {
+      await screenshot(other.page, "failed-characters").catch(() => {});
+      throw err;
+    } finally {
+      // A failure above is the one to report, not a context that went with it.
+      await other.context.close().catch(() => {});
+    }
+  });
+});
+
+async function expectFocused(item: Locator): Promise<void> {
+  assert.equal(await item.evaluate((el) => el === document.activeElement), true, "the first item has focus");
+}
+
+describe("browser client: signing in with an identity provider (real Chromium)", function () {
+  this.timeout(120_000);
+  let t: TestServer;
+  let browser: Browser;
+  let dist: string;
+  const errors: string[] = [];
+
+  before(async () => {
+    dist = await buildClient();
+    t = await startTestServer({ CLIENT_BUILD_DIR: dist, TICK_MS: "200", PUBLIC_IDP_APP_ID: "the-app", IDP_APP_SECRET: "idp-secret" });
+    browser = await launchBrowser();
+  });
+
+  after(async () => {
+    await browser?.close();
+    await t?.close();
+    if (dist !== undefined) fs.rmSync(dist, { recursive: true, force: true });
+  });
+
+  it("asks for the provider's token instead of Play, refuses a bad one in words, and plays with a good one", async () => {
+    const { page } = await openPage(browser, errors);
+    await page.goto(t.baseUrl + "/");
+    const field = page.getByLabel("Identity-provider token");
+    await field.waitFor();
+    assert.equal(await page.getByRole("button", { name: "Play", exact: true }).count(), 0, "no anonymous Play with a provider");
+
+    await field.fill(await signJwt({ sub: "user-1" }, "not-the-secret", { audience: "the-app" }));
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("alert").getByText("That token was not accepted").waitFor();
+    await screenshot(page, "idp-refused");
+
+    await field.fill(await signJwt({ sub: "user-1" }, "idp-secret", { audience: "the-app", expiresIn: 600 }));
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("region", { name: "Your characters" }).waitFor();
+    await createCharacter(page, "Provided");
+    await enterWorld(page, "Provided");
+    const p = await livePlayer(t, "Provided");
+    assert.equal(p.data.accountId.length > 0, true);
+    await screenshot(page, "idp-playing");
+    // The refused token's request shows in the console as a failed (401) load; nothing else may.
+    assert.deepEqual(errors.filter((e) => !/status of 401/.test(e)), []);
+  });
+});

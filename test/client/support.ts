@@ -1,0 +1,104 @@
+/**
+ * What the browser tests share: a fresh build of client/ (the current sources, not whatever
+ * client/dist holds) in a temporary directory, Chromium (the binary the npm package
+ * @sparticuz/chromium ships, so nothing beyond `npm install` is needed) driven by playwright-core
+ * headless with WebGL (SwiftShader), pages whose errors are collected, screenshots in
+ * test-artifacts/browser/ (git-ignored), and the steps a person takes on the start screen.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import chromium from "@sparticuz/chromium";
+import { chromium as playwright, type Browser, type BrowserContext, type Locator, type Page } from "playwright-core";
+import { build } from "vite";
+import type { TestServer } from "../support/server.ts";
+import { until } from "../support/until.ts";
+
+const root = path.join(import.meta.dirname, "..", "..");
+export const artifacts = path.join(root, "test-artifacts", "browser");
+/** Pixels per tile in the world view (client/src/WorldScene.ts TILE). */
+export const TILE = 32;
+
+/** Builds the client into a temporary directory; the caller removes it. */
+export async function buildClient(): Promise<string> {
+  const dist = fs.mkdtempSync(path.join(os.tmpdir(), "rsworld-client-build-"));
+  await build({ configFile: path.join(root, "client", "vite.config.ts"), logLevel: "error", build: { outDir: dist, emptyOutDir: true } });
+  return dist;
+}
+
+/**
+ * Chromium with the package's arguments but `--single-process` (meant for AWS Lambda): in one
+ * process, browser contexts share localStorage, so two "separate" browsers were one anonymous
+ * identity. WebGL (SwiftShader) works without it.
+ */
+export function launchBrowser(): Promise<Browser> {
+  const args = chromium.args.filter((a) => a !== "--single-process");
+  return chromium.executablePath().then((executablePath) => playwright.launch({ executablePath, args, headless: true }));
+}
+
+/** A page in its own context (its own localStorage: its own anonymous identity), errors collected. */
+export async function openPage(browser: Browser, errors: string[]): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport: { width: 1100, height: 700 } });
+  const page = await context.newPage();
+  page.on("pageerror", (err) => errors.push(err.message));
+  page.on("console", (msg) => {
+    // The client asks for every manifest the server knows; a content set without one answers 404.
+    if (msg.type() === "error" && !(/ 404 /.test(msg.text()) && msg.location().url.includes("/manifests/"))) errors.push(msg.text());
+  });
+  return { context, page };
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  fs.mkdirSync(artifacts, { recursive: true });
+  await page.screenshot({ path: path.join(artifacts, `${name}.png`) });
+}
+
+/** Play (anonymous), then the character screen. */
+export async function playAnonymously(page: Page, baseUrl: string): Promise<Locator> {
+  await page.goto(baseUrl + "/");
+  await page.getByRole("button", { name: "Play", exact: true }).click();
+  const characters = page.getByRole("region", { name: "Your characters" });
+  await characters.waitFor();
+  return characters;
+}
+
+/** Creates a character on the character screen (the default template unless one is named). */
+export async function createCharacter(page: Page, name: string, template?: string): Promise<void> {
+  await page.getByRole("textbox", { name: "Character name" }).fill(name);
+  if (template !== undefined) await page.getByRole("combobox", { name: "Template" }).selectOption({ label: template });
+  await page.getByRole("button", { name: "Create character" }).click();
+  await page.getByRole("button", { name: `Play ${name}`, exact: true }).waitFor();
+}
+
+/** Plays a character from the character screen; resolves once the world is shown and welcomed. */
+export async function enterWorld(page: Page, name: string): Promise<Locator> {
+  await page.getByRole("button", { name: `Play ${name}`, exact: true }).click();
+  await page.getByRole("log", { name: "Chat" }).getByText(`Welcome, ${name}.`).waitFor();
+  const canvas = page.getByLabel("Game world");
+  await canvas.waitFor({ state: "visible" });
+  return canvas;
+}
+
+/** The live player of a character, by name. */
+export function livePlayer(t: TestServer, name: string) {
+  return until(() => [...t.server.world.world.players.values()].find((p) => p.data.name === name), `${name} in the world`, 15_000);
+}
+
+/**
+ * Clicks the canvas on a tile, `dx, dz` tiles from the player (the camera keeps the player at the
+ * canvas' centre while the world's edge is farther than half the view). With `from` (the player's
+ * tile), it first waits until the view is centred there (the canvas' `data-view-center`): right
+ * after a walk the view may still be sliding, and on a loaded machine for a while.
+ */
+export async function clickTile(page: Page, canvas: Locator, dx: number, dz: number, button: "left" | "right" = "left", from?: { x: number; z: number }): Promise<void> {
+  if (from !== undefined) {
+    const want = `${from.x},${from.z}`;
+    const deadline = Date.now() + 10_000;
+    while ((await canvas.getAttribute("data-view-center")) !== want) {
+      if (Date.now() > deadline) throw new Error(`timed out waiting for the view centred on ${want}`);
+      await page.waitForTimeout(20);
+    }
+  }
+  const box = (await canvas.boundingBox())!;
+  await page.mouse.click(box.x + box.width / 2 + dx * TILE, box.y + box.height / 2 + dz * TILE, { button });
+}
