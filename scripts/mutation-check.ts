@@ -168,6 +168,27 @@ const MUTATIONS: Mutation[] = [
     tests: ["test/trade/crash"],
     env: { TEST_CRASH_HOLD_ONLY: "1" },
   },
+  {
+    name: "an agent never reports its goal's progress",
+    file: "agent-runtime/Agent.ts",
+    from: '      this.conn.send("agent:goalProgress", { goalId: goal.id, progress: out.progress });',
+    to: "",
+    tests: ["test/agent-runtime/runtime"],
+  },
+  {
+    name: "the runtime plays an agent for someone who does not own it",
+    file: "agent-runtime/http.ts",
+    from: '    if (!(await api.agentsOf(bearer(req))).some((a) => a.agentId === agentId)) throw new ApiError(403, "FORBIDDEN", "not your agent");\n',
+    to: "",
+    tests: ["test/agent-runtime/runtime"],
+  },
+  {
+    name: "an agent's chat replies ignore the server's chat limit",
+    file: "agent-runtime/Agent.ts",
+    from: "while (this.chatQueue.length > 0 && this.chatTimes.length < CHAT_LIMIT) {",
+    to: "while (this.chatQueue.length > 0) {",
+    tests: ["test/agent-runtime/commands"],
+  },
 ];
 
 const ROOT = path.resolve(import.meta.dirname, "..");

@@ -12,7 +12,7 @@ describe("bench npm scripts", function () {
   this.timeout(60_000);
 
   it("are what the READMEs tell to run, and each runs an existing bench", () => {
-    for (const name of ["bench:world-load", "bench:publish", "bench:trade"]) {
+    for (const name of ["bench:world-load", "bench:publish", "bench:trade", "bench:agents"]) {
       const m = /^node (bench\/\S+\.ts)$/.exec(scripts[name] ?? "");
       assert.ok(m, `package.json has ${name}: ${scripts[name]}`);
       assert.ok(fs.existsSync(path.join(ROOT, m[1]!)), `${m[1]} exists`);

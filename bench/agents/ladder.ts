@@ -1,0 +1,309 @@
+/**
+ * `--ladder`: one fresh agent on the scripted brain, in a world of its own, and the game tick at
+ * which it first reaches each milestone. The server runs in this process (src/server.ts, as the
+ * tests start it) so that the milestones are read from the server's own state after every game
+ * step, not from the runtime's word; the agent runtime is its own process, given the agent over its
+ * HTTP API as an owner would.
+ *
+ * What is read after each step, for the agent's player (`World.players`):
+ * - items held (inventory, equipment, bank): a log (a woodcutting yield), a fish (a fishing
+ *   yield), a cooked fish (the cooked item of a cooking recipe whose raw item is a fishing yield);
+ * - a bank deposit: the bank's total quantity grew;
+ * - an NPC kill: the player's kill counter (`pendingKills`, the map the save hands to the
+ *   database, watched through an accessor so that a save emptying it in the same tick loses nothing);
+ * - a purchased tool: in one step the tools it holds (`tools.json` items) grew and its coins fell;
+ * - skill levels (`skills.*.level`), the combat level (`combatLevel`) and the total of all levels.
+ * Deaths are counted from the `player:death` messages the world sends it.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { pino } from "pino";
+import { loadConfig } from "../../src/config/env.ts";
+import type { Player } from "../../src/game/world/Player.ts";
+import { SKILLS } from "../../src/game/skills.ts";
+import { startServer, type GameServer } from "../../src/server.ts";
+import { benchServerEnv, ROOT, round, sleep } from "../world-load/common.ts";
+import { codeVersion, registerAgents, startRuntime, type RuntimeProcess } from "./common.ts";
+
+export const MILESTONES = [
+  ["log", "first log"],
+  ["fish", "first fish"],
+  ["cookedFish", "first cooked fish"],
+  ["bankDeposit", "first bank deposit"],
+  ["npcKill", "first NPC kill"],
+  ["toolPurchase", "a purchased tool"],
+  ["woodcutting10", "woodcutting 10"],
+  ["fishing10", "fishing 10"],
+  ["combat10", "combat level 10"],
+  ["total75", "total level 75"],
+] as const;
+export type Milestone = (typeof MILESTONES)[number][0];
+
+/** Game ticks per minute at the real 600 ms tick. */
+const TICKS_PER_MINUTE = 100;
+
+export interface LadderOptions {
+  seed: string;
+  tickMs: number;
+  maxTicks: number;
+  template: string;
+  /** A line of the trace every this many ticks. */
+  traceEvery: number;
+  keep: boolean;
+  /** SIGTERM the runtime once at this tick (the smoke test's check that a restart resumes the agent). */
+  killRuntimeAt?: number | undefined;
+  log(message: string): void;
+}
+
+export interface Reached {
+  /** Game ticks since the agent's player entered the world. */
+  ticks: number;
+  /** The same at the real 600 ms tick. */
+  minutesAt600ms: number;
+  /** Wall-clock seconds it took here (at `tickMs`). */
+  realSeconds: number;
+}
+
+export interface LadderResult {
+  mode: "ladder";
+  seed: string;
+  tickMs: number;
+  maxTicks: number;
+  template: string;
+  code: string;
+  ok: boolean;
+  error?: string;
+  /** Every milestone; null when not reached within `ticksRun`. */
+  reached: Record<Milestone, Reached | null>;
+  ticksRun: number;
+  realSeconds: number;
+  /**
+   * The runtime's own steps over the run (it follows the server's tick from `welcome`): how well it
+   * kept up at this tick. Read every 2 s, so a runtime killed from outside loses up to 2 s of its count.
+   */
+  runtimeSteps: number;
+  /** Times the runtime process exited during the run and was started again (the server tick of each, how it exited). */
+  runtimeRestarts: { tick: number; exit: string }[];
+  /** Times the agent's player entered the world (1, plus one per runtime restart: a stopped runtime logs its agents out). */
+  sessions: number;
+  /** Events the runtime sent for the agent, per second of the run (the server drops a connection's messages beyond 60 a second). */
+  messagesPerSecond: number;
+  deaths: number;
+  kills: number;
+  final: { totalLevel: number; combatLevel: number; coins: number; health: number; maxHealth: number; levels: Record<string, number> } | undefined;
+  /** Goals as the server stored them (`AgentService.setGoal`): how many of each type, and the share of the run's ticks from each being set to the next. */
+  goals: Record<string, { count: number; tickShare: number }>;
+  trace: { tick: number; totalLevel: number; combatLevel: number; coins: number; health: number; maxHealth: number; levels: Record<string, number>; goal: string | null }[];
+}
+
+const TRAINED = ["attack", "strength", "defense", "constitution", "woodcutting", "fishing", "mining", "firemaking", "cooking"];
+
+/** Item sets from the content: what counts as a log, a fish, a cooked fish, a tool. */
+function itemSets(server: GameServer): { logs: Set<string>; fish: Set<string>; cookedFish: Set<string>; tools: Set<string> } {
+  const c = server.content;
+  const yields = (skill: string) => new Set([...c.resources.values()].filter((r) => r.gathering === skill).flatMap((r) => r.harvestYield.map((y) => y.itemId)));
+  const logs = yields("woodcutting");
+  const fish = yields("fishing");
+  const cookedFish = new Set(c.recipes.cooking.filter((r) => fish.has(r.raw)).map((r) => r.cooked));
+  const tools = new Set(c.tools.map((t) => t.itemId));
+  return { logs, fish, cookedFish, tools };
+}
+
+/** Calls `onKill` for every NPC kill the world credits to this player (through the map it is counted in, whichever map that is after a save). */
+function watchKills(player: Player, onKill: () => void): void {
+  const wrap = (m: Map<string, number>): Map<string, number> => {
+    const set = m.set.bind(m);
+    m.set = (k: string, v: number) => {
+      if (v > (m.get(k) ?? 0)) onKill();
+      return set(k, v);
+    };
+    return m;
+  };
+  let current = wrap(player.pendingKills);
+  Object.defineProperty(player, "pendingKills", {
+    configurable: true,
+    enumerable: true,
+    get: () => current,
+    set: (m: Map<string, number>) => (current = wrap(m)),
+  });
+}
+
+export async function runLadder(opts: LadderOptions): Promise<LadderResult> {
+  const reached = Object.fromEntries(MILESTONES.map(([k]) => [k, null])) as Record<Milestone, Reached | null>;
+  const result: LadderResult = {
+    mode: "ladder",
+    seed: opts.seed,
+    tickMs: opts.tickMs,
+    maxTicks: opts.maxTicks,
+    template: opts.template,
+    code: await codeVersion(),
+    ok: false,
+    reached,
+    ticksRun: 0,
+    realSeconds: 0,
+    runtimeSteps: 0,
+    runtimeRestarts: [],
+    sessions: 0,
+    messagesPerSecond: 0,
+    deaths: 0,
+    kills: 0,
+    final: undefined,
+    goals: {},
+    trace: [],
+  };
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "agents-ladder-"));
+  let server: GameServer | undefined;
+  let runtime: RuntimeProcess | undefined;
+  try {
+    const env = benchServerEnv(dir, 0, { TICK_MS: String(opts.tickMs), DATABASE_URL: `sqlite:${path.join(dir, "bench.sqlite")}` });
+    server = await startServer(loadConfig(env, ROOT), pino({ level: "silent" }));
+    const apiUrl = `http://127.0.0.1:${server.port}`;
+    const wsUrl = `ws://127.0.0.1:${server.port}/ws`;
+    const [agent] = await registerAgents(apiUrl, 1, { prefix: "Ladder", templateId: opts.template });
+    const sets = itemSets(server);
+    const world = server.world.world;
+    const service = server.world;
+
+    // The goals the server stores for it, with the tick each was set.
+    const goals: { tick: number; type: string }[] = [];
+    const agents = server.agents;
+    const setGoal = agents.setGoal.bind(agents);
+    agents.setGoal = async (mapping, input) => {
+      await setGoal(mapping, input);
+      if (mapping.agentId === agent!.agentId) goals.push({ tick: world.tick, type: input.type });
+    };
+    const drain = world.drainOutbox.bind(world);
+    world.drainOutbox = () => {
+      const out = drain();
+      for (const m of out) if (m.to === agent!.characterId && m.type === "player:death") result.deaths++;
+      return out;
+    };
+
+    let watched: Player | undefined;
+    let start: number | undefined;
+    let startedAt = 0;
+    let last = { bank: 0, tools: 0, coins: 0 };
+    let nextTrace = 0;
+    let over = false;
+    let done: () => void = () => {};
+    const finished = new Promise<void>((resolve) => (done = () => {
+      over = true;
+      resolve();
+    }));
+    const levelsOf = (p: Player) => Object.fromEntries(TRAINED.map((s) => [s, p.data.skills[s as (typeof SKILLS)[number]].level]));
+    const totalOf = (p: Player) => SKILLS.reduce((n, s) => n + p.data.skills[s].level, 0);
+    const observe = () => {
+      const p = world.players.get(agent!.characterId);
+      if (p === undefined || over) return;
+      if (p !== watched) {
+        watched = p;
+        result.sessions++;
+        watchKills(p, () => result.kills++);
+      }
+      const held = [...p.data.inventory, ...Object.values(p.data.equipment), ...p.data.bank];
+      const bank = p.data.bank.reduce((n, s) => n + s.quantity, 0);
+      const tools = held.reduce((n, s) => n + (s !== null && sets.tools.has(s.itemId) ? s.quantity : 0), 0);
+      if (start === undefined) {
+        start = world.tick;
+        startedAt = Date.now();
+        last = { bank, tools, coins: p.data.coins };
+        opts.log(`seed ${opts.seed}: the agent is in the world at tick ${start}`);
+      }
+      const t = world.tick - start;
+      const hit = (m: Milestone, cond: boolean) => {
+        if (!cond || reached[m] !== null) return;
+        reached[m] = { ticks: t, minutesAt600ms: round(t / TICKS_PER_MINUTE, 1), realSeconds: round((Date.now() - startedAt) / 1000, 1) };
+        opts.log(`seed ${opts.seed}: ${m} at tick ${t} (${round(t / TICKS_PER_MINUTE, 1)} min at 600 ms)`);
+      };
+      const holds = (set: Set<string>) => held.some((s) => s !== null && set.has(s.itemId));
+      hit("log", holds(sets.logs));
+      hit("fish", holds(sets.fish));
+      hit("cookedFish", holds(sets.cookedFish));
+      hit("bankDeposit", bank > last.bank);
+      hit("npcKill", result.kills > 0);
+      hit("toolPurchase", tools > last.tools && p.data.coins < last.coins);
+      hit("woodcutting10", p.data.skills.woodcutting.level >= 10);
+      hit("fishing10", p.data.skills.fishing.level >= 10);
+      hit("combat10", p.data.combatLevel >= 10);
+      hit("total75", totalOf(p) >= 75);
+      last = { bank, tools, coins: p.data.coins };
+      // Every traceEvery ticks, or at the first step after it (the player may have been out of the world then).
+      if (t >= nextTrace) {
+        nextTrace = (Math.floor(t / opts.traceEvery) + 1) * opts.traceEvery;
+        const goal = goals.at(-1)?.type ?? null;
+        result.trace.push({ tick: t, totalLevel: totalOf(p), combatLevel: p.data.combatLevel, coins: p.data.coins, health: p.data.health, maxHealth: p.maxHealth, levels: levelsOf(p), goal });
+        opts.log(`seed ${opts.seed}: tick ${t}: total ${totalOf(p)}, combat ${p.data.combatLevel}, health ${p.data.health}/${p.maxHealth}, ${JSON.stringify(levelsOf(p))}, goal ${goal}, kills ${result.kills}, deaths ${result.deaths}`);
+      }
+      result.ticksRun = t;
+      result.final = { totalLevel: totalOf(p), combatLevel: p.data.combatLevel, coins: p.data.coins, health: p.data.health, maxHealth: p.maxHealth, levels: levelsOf(p) };
+      if (t >= opts.maxTicks || MILESTONES.every(([k]) => reached[k] !== null)) done();
+    };
+    const step = service.step.bind(service);
+    service.step = () => {
+      step();
+      observe();
+    };
+
+    const launch = () => startRuntime({ apiUrl, wsUrl, worldDir: path.join(dir, "world"), logFile: path.join(dir, "runtime.log"), args: ["--seed", opts.seed] });
+    runtime = await launch();
+    await runtime.play(agent!);
+    const handedAt = Date.now();
+    // The runtime's counters, summed over its processes (a restarted one counts from zero).
+    let counted = { steps: 0, messages: 0 };
+    let seen = { steps: 0, messages: 0 };
+    const before = await runtime.stats();
+    let base = { steps: before.steps, messages: before.messagesSent };
+    // The run ends at the tick cap or with every milestone. A runtime that exits (on this shared
+    // machine, something else's SIGTERM) is started again on the same store, which resumes the
+    // agent, as an operator's supervisor would; each restart is recorded.
+    for (;;) {
+      if (await Promise.race([finished.then(() => true), sleep(2_000).then(() => false)])) break;
+      if (runtime.exited) {
+        result.runtimeRestarts.push({ tick: result.ticksRun, exit: runtime.exitStatus ?? "?" });
+        opts.log(`seed ${opts.seed}: the agent runtime exited (${runtime.exitStatus}) at tick ${result.ticksRun}; starting it again`);
+        if (result.runtimeRestarts.length > 10) throw new Error(`the agent runtime exited ${result.runtimeRestarts.length} times; the last time:\n${runtime.tail()}`);
+        counted = { steps: counted.steps + seen.steps, messages: counted.messages + seen.messages };
+        seen = { steps: 0, messages: 0 };
+        base = { steps: 0, messages: 0 };
+        runtime = await launch();
+        continue;
+      }
+      if (opts.killRuntimeAt !== undefined && result.ticksRun >= opts.killRuntimeAt && result.runtimeRestarts.length === 0 && !runtime.exited) {
+        opts.log(`seed ${opts.seed}: SIGTERM to the agent runtime at tick ${result.ticksRun} (--kill-runtime-at)`);
+        const st = await runtime.stats();
+        seen = { steps: st.steps - base.steps, messages: st.messagesSent - base.messages };
+        await runtime.stop();
+        continue;
+      }
+      const st = await runtime.stats().catch(() => undefined);
+      if (st !== undefined) seen = { steps: st.steps - base.steps, messages: st.messagesSent - base.messages };
+      if (start === undefined && Date.now() - handedAt > 60_000) throw new Error("the agent did not enter the world within 60 s");
+    }
+    service.step = step;
+    const after = await runtime.stats();
+    seen = { steps: after.steps - base.steps, messages: after.messagesSent - base.messages };
+    result.runtimeSteps = counted.steps + seen.steps;
+    result.realSeconds = round((Date.now() - startedAt) / 1000, 1);
+    result.messagesPerSecond = round((counted.messages + seen.messages) / Math.max(1, result.realSeconds), 1);
+    // Each goal's share of the run: from being set to the next one (or the end).
+    const end = (start ?? 0) + result.ticksRun;
+    goals.forEach((g, i) => {
+      const until = goals[i + 1]?.tick ?? end;
+      const e = (result.goals[g.type] ??= { count: 0, tickShare: 0 });
+      e.count++;
+      e.tickShare += (until - g.tick) / Math.max(1, result.ticksRun);
+    });
+    for (const e of Object.values(result.goals)) e.tickShare = round(e.tickShare, 3);
+    result.ok = true;
+  } catch (err) {
+    result.error = (err as Error).message;
+    opts.log(`seed ${opts.seed}: FAILED: ${result.error}`);
+  } finally {
+    await runtime?.stop();
+    await server?.close();
+    if (opts.keep) opts.log(`seed ${opts.seed}: kept ${dir}`);
+    else fs.rmSync(dir, { recursive: true, force: true });
+  }
+  return result;
+}
