@@ -57,5 +57,7 @@ export const Character = defineEntity({
     lastLoginAt: p.datetime().nullable(),
     version: p.integer().version(),
   },
+  // Players name each other in any case (friends, ignore lists, private messages): `lower(name)` is looked up.
+  indexes: [{ name: "characters_name_lower_index", expression: 'create index "characters_name_lower_index" on "characters" (lower("name"))' }],
 });
 export type ICharacter = InferEntity<typeof Character>;

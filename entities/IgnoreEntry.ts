@@ -11,5 +11,6 @@ export const IgnoreEntry = defineEntity({
     createdAt: p.datetime().defaultRaw("current_timestamp").onCreate(() => new Date()),
   },
   uniques: [{ name: "ignore_lists_pair_unique", properties: ["accountId", "ignoredAccountId"] }],
+  checks: [{ name: "ignore_lists_not_self", expression: '"accountId" <> "ignoredAccountId"' }],
 });
 export type IIgnoreEntry = InferEntity<typeof IgnoreEntry>;
