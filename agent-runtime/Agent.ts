@@ -33,6 +33,13 @@ export const EAT_BELOW = 0.5;
 export const FLEE_BELOW = 0.3;
 /** Between goals, eat below this share (the scripted policy fights at 70 % and up). */
 export const TOP_UP_BELOW = 0.75;
+/**
+ * An autonomous training goal (gathering, combat) that gained no experience for this many ticks is
+ * given up as failed, so the brain tries something else: with many agents in one place the trees,
+ * rocks and monsters are taken, and waiting for them is no way to train.
+ */
+export const GOAL_STALL_TICKS = 80;
+const TRAINING_GOALS = new Set(["woodcutting", "mining", "fishing", "combat"]);
 
 export interface Activity {
   at: string;
@@ -75,6 +82,9 @@ export class Agent {
   /** Ticks stepped, and the ticks in which its goal made progress (for the benches). */
   ticks = 0;
   lastProgressAt = 0;
+  /** The experience total last seen, and the tick it last grew (a training goal's sign of life). */
+  private xpSeen = -1;
+  private xpGrewAt = 0;
 
   private readonly deps: AgentDeps;
   private readonly conn: GameConnection;
@@ -258,6 +268,7 @@ export class Agent {
     if (this.endedGoals.has(goal.id)) return;
     this.behaviour = this.behaviourFor(goal);
     this.behaviourGoalId = goal.id;
+    this.xpGrewAt = this.ticks;
     this.log("decision", `goal: ${goal.description}${goal.target !== undefined ? ` (${goal.target})` : ""} [${goal.lockedBy}]`);
   }
 
@@ -316,10 +327,25 @@ export class Agent {
       const out = this.behaviour.step(this.ctx);
       this.report(out);
       if (out.end !== undefined) this.endGoal(out.end, out.why);
+      else if (this.stalled()) this.endGoal("failed", `no experience in ${GOAL_STALL_TICKS} ticks: crowded or out of reach`);
       return;
     }
     if (this.goalsPaused) return;
     if (this.choosingSince === undefined || this.ticks - this.choosingSince > CHOICE_TIMEOUT_TICKS) this.requestOptions();
+  }
+
+  /** True when an autonomous training goal has gained no experience for GOAL_STALL_TICKS. */
+  private stalled(): boolean {
+    const goal = this.goal;
+    if (goal === null || goal.lockedBy !== "autonomous" || !TRAINING_GOALS.has(goal.type)) return false;
+    let xp = 0;
+    for (const s of Object.values(this.view.self!.skills)) xp += s.xp;
+    if (xp !== this.xpSeen) {
+      this.xpSeen = xp;
+      this.xpGrewAt = this.ticks;
+      return false;
+    }
+    return this.ticks - this.xpGrewAt > GOAL_STALL_TICKS;
   }
 
   /** The options change with what the agent carries: ask for fresh ones, and choose when they come. */

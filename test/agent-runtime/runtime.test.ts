@@ -149,6 +149,30 @@ describe("agent runtime (a separate process) playing agents on a real server", f
     assert.equal(g.type, "fishing");
   });
 
+  it("gives up an autonomous training goal that gains no experience (its monsters all taken) and chooses another", async () => {
+    // Every meadow rat dead for good, as if other players got to them first.
+    const world = t.server.world.world;
+    const rats = [...world.npcs.values()].filter((n) => n.def.id === "meadow_rat");
+    assert.ok(rats.length > 0, "the content has meadow rats");
+    for (const n of rats) n.deadUntil = world.tick + 1_000_000;
+    try {
+      const set = await call(t.baseUrl, "POST", `/api/agents/${agentId}/goal`, agentToken, { type: "combat", target: "meadow_rat", source: "autonomous" });
+      assert.equal(set.status, 200, JSON.stringify(set.body));
+      const started = serverTick();
+      const next = await eventually(async () => {
+        const now = (await goal()).goal;
+        return now !== null && now.id !== set.body.goal.id ? now : undefined;
+      }, "another goal", 60_000);
+      // Not before the stall window (80 ticks), and not the same fight again.
+      assert.ok(serverTick() - started >= 80, `gave up after ${serverTick() - started} ticks`);
+      assert.ok(!(next.type === "combat" && next.target === "meadow_rat"), JSON.stringify(next));
+      const activity = ((await runtimeAgent()).activity as Json[]).map((x) => String(x.text));
+      assert.ok(activity.some((x) => /^goal failed: .*no experience in 80 ticks/.test(x)), activity.slice(0, 10).join("\n"));
+    } finally {
+      for (const n of rats) n.deadUntil = world.tick + 1;
+    }
+  });
+
   it("answers `status` in chat, and replies to what it does not understand", async () => {
     // Every chat line the server sends to the agent's own connection (its own included).
     const lines: string[] = [];
