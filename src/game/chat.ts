@@ -56,5 +56,6 @@ export function handleChat(world: World, player: Player, data: { message: string
     return { code: "RATE_LIMITED", message: `at most ${CHAT_LIMIT} chat messages every ${CHAT_WINDOW_MS / 1000} s` };
   }
   const out = { id: randomUUID(), fromId: player.id, fromName: player.data.name, message, timestamp: now, channel: "local" as const };
-  for (const p of world.playersNear(player)) world.send(p.id, "chat:message", out);
+  // Whoever ignores the sender's account does not hear it.
+  for (const p of world.playersNear(player)) if (!p.ignored.has(player.data.accountId)) world.send(p.id, "chat:message", out);
 }

@@ -21,8 +21,16 @@ export const CHAT_MAX_LENGTH = 255;
 export const CHAT_LIMIT = 5;
 export const CHAT_WINDOW_MS = 5_000;
 
+/** Friends and ignore lists (`social:` events): at most this many entries an account. */
+export const FRIENDS_LIMIT = 200;
+export const IGNORE_LIMIT = 100;
+/** Pending friend requests an account may hold from others (its own count against FRIENDS_LIMIT). */
+export const INCOMING_REQUESTS_LIMIT = 200;
+/** Characters' names are at most this long (persistence/players.ts NAME_PATTERN). */
+export const NAME_MAX_LENGTH = 16;
+
 /** Per-tick input caps count events by category (World.INPUT_CAPS). */
-export type InputCategory = "move" | "action" | "item" | "chat" | "trade";
+export type InputCategory = "move" | "action" | "item" | "chat" | "trade" | "social";
 
 /** Tile coordinates a client may name: integers, far beyond any world, never NaN or 1e308. */
 const coordinate = z.int().min(-1_000_000).max(1_000_000);
@@ -30,6 +38,9 @@ const slot = z.int().min(0).max(INVENTORY_SIZE - 1);
 const quantity = z.int().min(1).max(MAX_STACK);
 const ref = z.string().min(1).max(64);
 const tradeId = z.string().min(1).max(64);
+/** Another player, by a name of one of its account's characters (any case). */
+const name = z.string().trim().min(1).max(NAME_MAX_LENGTH);
+const named = z.object({ name });
 
 const event = <S extends z.ZodType>(category: InputCategory, schema: S) => ({ category, schema });
 
@@ -50,6 +61,15 @@ export const CLIENT_EVENTS = {
   tradeRemoveItem: event("trade", z.object({ tradeId, tradeSlot: z.int().min(0).max(MAX_OFFER_ITEMS * 1000), quantity: quantity.optional() })),
   tradeAccept: event("trade", z.object({ tradeId })),
   tradeCancel: event("trade", z.object({ tradeId })),
+  // Friends, ignore lists and private messages (src/game/social.ts; answered later by the social service).
+  "social:getList": event("social", z.object({})),
+  "social:addFriend": event("social", named),
+  "social:acceptFriend": event("social", named),
+  "social:declineFriend": event("social", named),
+  "social:removeFriend": event("social", named),
+  "social:addIgnore": event("social", named),
+  "social:removeIgnore": event("social", named),
+  "social:sendMessage": event("social", z.object({ to: name, message: z.string().max(4 * 255) })),
 } as const;
 
 export type ClientEventName = keyof typeof CLIENT_EVENTS;

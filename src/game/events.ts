@@ -10,6 +10,7 @@ import { deposit, withdraw } from "./bank.ts";
 import { handleChat, type AdminCheck } from "./chat.ts";
 import { CLIENT_EVENTS, type ClientEvent, type ClientEventName } from "./clientEvents.ts";
 import { unequip, useItem } from "./items.ts";
+import { sendPrivateMessage, socialCommand, type SocialPort } from "./social.ts";
 import { buy, sell, type StoreStock } from "./store.ts";
 import { tradeErrorEvent } from "./trade/Trades.ts";
 import type { Player } from "./world/Player.ts";
@@ -23,6 +24,8 @@ export interface EventContext {
   checkAdminCode(code: string, player: Player): AdminCheck;
   /** The world's store stock. */
   storeStock: StoreStock;
+  /** Friends, ignore lists and private messages (the social service); without it `social:` events are refused (UNAVAILABLE). */
+  social?: SocialPort | undefined;
 }
 
 export interface EventDefinition<S extends z.ZodType = z.ZodType> {
@@ -53,6 +56,15 @@ const HANDLERS: { [K in ClientEventName]: Handler<K> } = {
   tradeRemoveItem: tradeGuard((world, player, data) => world.trades.removeItem(world, player, data.tradeId, data.tradeSlot, data.quantity)),
   tradeAccept: tradeGuard((world, player, data) => world.trades.accept(world, player, data.tradeId)),
   tradeCancel: tradeGuard((world, player, data) => world.trades.cancel(world, player, data.tradeId)),
+  // Answered later by the social service: a `social:list`, a `social:messageSent`, or an `error`.
+  "social:getList": (_world, player, _data, ctx) => socialCommand(ctx.social, player, "social:getList", {}),
+  "social:addFriend": (_world, player, data, ctx) => socialCommand(ctx.social, player, "social:addFriend", data),
+  "social:acceptFriend": (_world, player, data, ctx) => socialCommand(ctx.social, player, "social:acceptFriend", data),
+  "social:declineFriend": (_world, player, data, ctx) => socialCommand(ctx.social, player, "social:declineFriend", data),
+  "social:removeFriend": (_world, player, data, ctx) => socialCommand(ctx.social, player, "social:removeFriend", data),
+  "social:addIgnore": (_world, player, data, ctx) => socialCommand(ctx.social, player, "social:addIgnore", data),
+  "social:removeIgnore": (_world, player, data, ctx) => socialCommand(ctx.social, player, "social:removeIgnore", data),
+  "social:sendMessage": (world, player, data, ctx) => sendPrivateMessage(world, ctx.social, player, data),
 };
 
 /** The one table of client events: the protocol's name, category and schema with the game's handler. */

@@ -24,6 +24,25 @@ const offers = { tradeId: id, myOffer: offer, theirOffer: offer };
 export const CANCEL_REASONS = ["declined", "cancelled", "disconnected", "moved_away", "timeout", "died", "server_error"] as const;
 
 /**
+ * What changed in a `social:list`, seen from its recipient: a request you sent or received, one
+ * withdrawn or declined (by either side), a friend added or removed (by either side), an entry of
+ * your ignore list added or removed.
+ */
+export const SOCIAL_CHANGES = [
+  "requestSent",
+  "requestReceived",
+  "requestWithdrawn",
+  "requestDeclined",
+  "friendAdded",
+  "friendRemoved",
+  "ignoreAdded",
+  "ignoreRemoved",
+] as const;
+/** Another account as the social events show it: its stable id and a name of its characters (the one online, else the last one played). */
+const account = { accountId: id, name: z.string().min(1) };
+const friend = z.strictObject({ ...account, online: z.boolean(), world: z.int().min(1).nullable() });
+
+/**
  * What `world:update` carries of an entity: all of it when it enters the view or changes, else its new position.
  * `ref` is the content id (NPC, item, resource node, object type), as in the Colyseus schema's EntityState.
  */
@@ -120,6 +139,19 @@ export const SERVER_EVENTS = {
     }),
   },
   "agent:message": { doc: "a message from the agent's owner (agents' connections)", schema: z.strictObject({ id, agentId: id, from: z.enum(["agent", "owner"]), message: z.string(), timestamp: z.number() }) },
+  "social:list": {
+    doc: "your friends (with online status and world), friend requests received and sent, and ignore list: in answer to `social:getList`, and after every change to them (`change` says what and whose)",
+    schema: z.strictObject({
+      friends: z.array(friend),
+      incoming: z.array(z.strictObject(account)),
+      outgoing: z.array(z.strictObject(account)),
+      ignored: z.array(z.strictObject(account)),
+      change: z.strictObject({ kind: z.enum(SOCIAL_CHANGES), ...account }).optional(),
+    }),
+  },
+  "social:status": { doc: "a friend logged in, logged out or changed worlds", schema: friend },
+  "social:message": { doc: "a private message from a friend", schema: z.strictObject({ id, from: z.string().min(1), message: z.string(), timestamp: z.number() }) },
+  "social:messageSent": { doc: "your private message was delivered (once, in the order sent)", schema: z.strictObject({ id, to: z.string().min(1), message: z.string(), timestamp: z.number() }) },
 } as const;
 
 export type ServerEventName = keyof typeof SERVER_EVENTS;

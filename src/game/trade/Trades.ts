@@ -2,7 +2,8 @@
  * All trades of a world: requests, sessions, and the rules around them.
  *
  * - `tradeRequest` needs the target within 2 tiles; requests expire after 30 s; a player is in
- *   one trade at a time; trading yourself is refused.
+ *   one trade at a time; trading yourself is refused, and so is a request to a player whose
+ *   account ignores yours (IGNORED: it never reaches them).
  * - While a trade is open both players' other interfaces are blocked (`inTrade`), their actions
  *   stop, and walking out of range, dying, 5 minutes of inactivity, a disconnect or a newer login
  *   cancels it. `tradeCancelled` reaches each player exactly once, with its reason.
@@ -88,6 +89,7 @@ export class Trades {
     if (targetId === from.id) throw new TradeError("SELF_TRADE", "you can't trade with yourself");
     const to = world.players.get(targetId);
     if (to === undefined) throw new TradeError("PLAYER_OFFLINE", "that player is not here");
+    if (to.ignored.has(from.data.accountId)) throw new TradeError("IGNORED", "that player is ignoring you");
     if (this.byPlayer.has(from.id)) throw new TradeError("ALREADY_IN_TRADE", "you are already trading");
     if (this.byPlayer.has(to.id)) throw new TradeError("PLAYER_BUSY", "that player is busy trading");
     if (chebyshev(from, to) > TRADE_RANGE) throw new TradeError("TOO_FAR", `you need to be within ${TRADE_RANGE} tiles`);

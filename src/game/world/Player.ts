@@ -116,6 +116,13 @@ export class Player {
   disconnectedAt: number | undefined;
   /** Chat flood control: message times (ms) in the current window. */
   readonly chatTimes: number[] = [];
+  /** The same for private messages (`social:sendMessage`), counted apart from public chat. */
+  readonly privateMessageTimes: number[] = [];
+  /**
+   * Accounts this player's account ignores: nothing of theirs reaches it (chat, private messages,
+   * trade requests). Kept by the social service (src/social), read before the player enters.
+   */
+  ignored: ReadonlySet<string> = new Set();
   /** What the player is doing (walking to, then acting on, a target). */
   action: Action | undefined;
   /** No new skilling roll or attack before this tick. */

@@ -77,7 +77,7 @@ export interface InputRule {
  * category's commands of the tick are dropped with one RATE_LIMITED error. Server-side commands
  * (a trade's stored swap, a rename) are never dropped.
  */
-export const INPUT_CAPS: Readonly<Record<InputCategory, number>> = { move: 1, action: 5, item: 5, chat: 2, trade: 5 };
+export const INPUT_CAPS: Readonly<Record<InputCategory, number>> = { move: 1, action: 5, item: 5, chat: 2, trade: 5, social: 5 };
 
 /** A player whose commands threw this many times is disconnected (saved first). */
 export const MAX_PLAYER_FAULTS = 3;
