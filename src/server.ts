@@ -22,11 +22,12 @@ import { createOriginCheck, installColyseusCors } from "./http/cors.ts";
 import { loadContent } from "./manifests/loader.ts";
 import type { ContentRegistry } from "./manifests/registry.ts";
 import { AgentService } from "./agents/AgentService.ts";
-import { inputHandlers } from "./game/events.ts";
+import { inputHandlers, type EventContext } from "./game/events.ts";
 import { StoreStock } from "./game/store.ts";
 import { GAMEPLAY } from "./game/systems.ts";
 import { agentRoutes } from "./http/routes/agents.ts";
 import { apiRoutes } from "./http/routes/api.ts";
+import { socialRoutes } from "./http/routes/social.ts";
 import { voiceRoutes } from "./http/routes/voice.ts";
 import type { Application } from "express";
 import { AGENT_EVENTS, type AgentEvent } from "./agents/agentEvents.ts";
@@ -40,6 +41,7 @@ import { CharacterLeases } from "./persistence/leases.ts";
 import { loadGroundItems } from "./persistence/ground.ts";
 import { restoreGroundItem } from "./game/groundItems.ts";
 import { TradeCommitter } from "./sessions/TradeCommitter.ts";
+import { SocialService } from "./social/SocialService.ts";
 import { WorldService } from "./sessions/WorldService.ts";
 import { worldSessionHandler } from "./ws/worldHandler.ts";
 import { WsDeltas } from "./ws/WsDeltas.ts";
@@ -105,6 +107,12 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
     let addressOf: (playerId: string) => string | undefined = () => undefined;
     const httpServer = http.createServer();
     const saver = new Saver(db, logger.child({ component: "saver" }));
+    // The social service joins once it exists (it needs the world's sessions); until then `social:` events are refused.
+    const events: EventContext = {
+      // The admin command's guessing budgets are per account and per client address (the connection's).
+      checkAdminCode: (code, player) => adminCode.check(code, player.data.accountId, addressOf(player.id)),
+      storeStock: new StoreStock(),
+    };
     const world = new World({
       content,
       saveIntervalTicks: Math.max(1, Math.round((config.saveIntervalS * 1000) / config.tickMs)),
@@ -114,8 +122,7 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
         void saver.flush();
       },
       tickMs: config.tickMs,
-      // The admin command's guessing budgets are per account and per client address (the connection's).
-      handlers: inputHandlers({ checkAdminCode: (code, player) => adminCode.check(code, player.data.accountId, addressOf(player.id)), storeStock: new StoreStock() }),
+      handlers: inputHandlers(events),
       systems: GAMEPLAY,
     });
     // Players' drops stored before a restart lie where they were, with their stored times.
@@ -133,6 +140,9 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
       await committer.idle();
       service.tick();
     };
+    const social = new SocialService({ db, connectionOf: (id) => service.connectionOf(id), logger: logger.child({ component: "social" }) });
+    service.hooks = social.hooks;
+    events.social = social;
     const agents = new AgentService({ db, world: service, content, tokens });
     auth.agentIsLive = (agentId, characterId, generation) => agents.isLive(agentId, characterId, generation);
     service.agentGreeting = (principal) => agents.greet(principal);
@@ -162,6 +172,7 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
       mount: (a, guards) => {
         a.use(apiRoutes({ db, world: service, content, auth: guards.auth, tickMs: config.tickMs }));
         a.use(agentRoutes(agents, guards.auth));
+        a.use(socialRoutes(social, guards.auth));
         a.use(voiceRoutes({ config, db, world: service, content, auth: guards.auth }));
       },
     });
@@ -223,6 +234,8 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
       void room?.then((r) => r?.disconnect());
     };
     await colyseus.listen(config.port, config.host);
+    // Friends' status and private messages go through Colyseus' presence (Redis across processes).
+    await social.start(matchMaker.presence);
     // First of all listeners: Colyseus put its router in front of everything when it started listening.
     httpServer.prependListener("request", (req) => pinRealIp(trust, req));
     httpServer.prependListener("upgrade", (req) => pinRealIp(trust, req));
@@ -242,6 +255,7 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
         await service.quiesce();
         gateway.close();
         await service.shutdown();
+        await social.close();
         await wsDeltas.close();
         await colyseus.gracefullyShutdown(false);
         httpServer.closeAllConnections();

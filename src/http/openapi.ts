@@ -20,6 +20,7 @@ const errorBody = {
 };
 
 const str = { type: "string" };
+const nameBody = { type: "object", required: ["name"], properties: { name: str } };
 const goalBody = { type: "object", required: ["type"], properties: { type: str, target: str, description: str, source: { enum: ["manual", "autonomous"] } } };
 
 /** Every route, by path (OpenAPI `{param}` syntax) and method. */
@@ -63,6 +64,13 @@ export const ROUTES: Record<string, Partial<Record<Method, Op>>> = {
   "/api/agents/{agentId}/message": { post: { summary: "Send a message to the agent", auth: "bearer", body: { type: "object", required: ["message"], properties: { message: str } } } },
   "/api/agents/{agentId}/quick-actions": { get: { summary: "Nearby NPCs, resources and stations by instance id (a player:action targetId) and content ref, available goals, quick commands, inventory", auth: "bearer" } },
   "/api/agents/mapping/{agentId}": { get: { summary: "Agent-to-character mapping", auth: "bearer" } },
+  "/api/v1/social": { get: { summary: "Your friends (online status, world), friend requests received and sent, and ignore list", auth: "bearer" } },
+  "/api/v1/social/friends": { post: { summary: "Ask a player (by name) to be friends; accepts when they had asked you. Answers with the lists", auth: "bearer", body: nameBody } },
+  "/api/v1/social/friends/{name}": { delete: { summary: "Remove a friend (from both lists), or withdraw your request to them", auth: "bearer" } },
+  "/api/v1/social/requests/{name}/accept": { post: { summary: "Accept a player's friend request", auth: "bearer" } },
+  "/api/v1/social/requests/{name}/decline": { post: { summary: "Decline a player's friend request", auth: "bearer" } },
+  "/api/v1/social/ignored": { post: { summary: "Ignore a player (by name): their chat, private messages and trade requests never reach you", auth: "bearer", body: nameBody } },
+  "/api/v1/social/ignored/{name}": { delete: { summary: "Stop ignoring a player", auth: "bearer" } },
   "/api/voice/token": { post: { summary: "A voice-room token for the character's area (503 when voice is not configured)", auth: "bearer", body: { type: "object", properties: { characterId: str } } } },
   "/api/admin/metrics": { get: { summary: "Server metrics: ticks, event-loop delay, CPU, memory", auth: "admin" } },
   "/api/admin/metrics/reset": { post: { summary: "Start a new metrics window", auth: "admin" } },

@@ -82,6 +82,20 @@ export class AgentRevokedError extends Error {
   readonly code = "NOT_AUTHENTICATED";
 }
 
+/**
+ * What another service does as characters enter and leave this world (the social service,
+ * src/social: a character's ignore list, its friends told it came or went).
+ */
+export interface WorldHooks {
+  /**
+   * Before a character of the account is loaded (a throw fails the login, before its lease is
+   * taken): resolves with what to do once the player is in the world, before its first tick.
+   */
+  beforeEnter(accountId: string): Promise<(player: Player) => void>;
+  /** After a player has left the world (logout, the end of its linger, a takeover by another process). */
+  left(player: Player): void;
+}
+
 export interface AttachOptions {
   characterId?: string | undefined;
   name?: string | undefined;
@@ -110,6 +124,8 @@ export class WorldService {
   onShutdownDrain: () => Promise<void> = async () => {};
   /** Non-game client events, by name (registered by other services). */
   readonly serviceEvents = new Map<string, ServiceEvent>();
+  /** Set by the social service (see WorldHooks). */
+  hooks: WorldHooks | undefined;
   /**
    * Set by the agent service: starts the greeting of an agent's new connection (its goal state,
    * its pushes held); undefined when the agent no longer exists or the token was replaced.
@@ -179,7 +195,10 @@ export class WorldService {
       }
     }
     const player = this.world.removePlayer(characterId);
-    if (player !== undefined) this.onPlayerRemoved(player);
+    if (player !== undefined) {
+      this.onPlayerRemoved(player);
+      this.hooks?.left(player);
+    }
     // Dropped, not saved: and the lease row goes only if it is still ours.
     this.saver.forget(characterId);
     await this.leases.release(characterId).catch((err: unknown) => this.logger.warn({ err, characterId }, "could not release a lost character's lease"));
@@ -321,6 +340,8 @@ export class WorldService {
         // Whatever is being saved of this character (or, not knowing which, of the account) is
         // written before it is read: a load must never see rows older than the world last had.
         await (characterId !== undefined ? this.saver.settled(characterId) : this.saver.settledAccount(principal.accountId));
+        // What the player must have from its first tick (its ignore list), read before anything is claimed.
+        const entered = await this.hooks?.beforeEnter(principal.accountId);
         // The lease is taken before the rows are read (claim): a character another live process
         // holds is refused with CHARACTER_IN_USE and nothing is loaded.
         let claimed: string | undefined;
@@ -342,6 +363,7 @@ export class WorldService {
         if (player === undefined) {
           this.saver.track(data.characterId, data.version);
           player = this.world.addPlayer(data);
+          entered?.(player);
         }
         if (principal.role === "admin") player.role = "admin";
         this.onPlayerAdded(player);
@@ -490,6 +512,7 @@ export class WorldService {
     const player = this.world.removePlayer(playerId);
     if (player === undefined) return;
     this.onPlayerRemoved(player);
+    this.hooks?.left(player);
     this.saver.enqueue([snapshot(player)]);
     await this.saver.flush();
     // The lease goes once the final save is stored (retried until it is), under the account's lock
