@@ -8,12 +8,15 @@ import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { LocalPresence } from "@colyseus/core";
 import { pino } from "pino";
+import { FriendRequest, Friendship, User } from "../../entities/index.ts";
 import { loadConfig } from "../../src/config/env.ts";
 import { openDatabase, type Database } from "../../src/db/orm.ts";
+import { FRIENDS_LIMIT } from "../../src/game/clientEvents.ts";
 import { checkServerEvent } from "../../src/game/serverEvents.ts";
 import { Player } from "../../src/game/world/Player.ts";
 import type { ContentRegistry } from "../../src/manifests/registry.ts";
 import { createCharacter, type StoredPlayer } from "../../src/persistence/players.ts";
+import type { SocialError } from "../../src/persistence/social.ts";
 import type { Connection } from "../../src/sessions/WorldService.ts";
 import { ONLINE_KEY, SocialService } from "../../src/social/SocialService.ts";
 import { bundledContent } from "../support/content.ts";
@@ -187,6 +190,22 @@ forEachDialect("social across processes (shared presence and database)", (ctx) =
     const [list] = await wait(a.events, "social:list");
     assert.equal((list!.change as { kind: string }).kind, "ignoreAdded");
     assert.ok(a.player.ignored.has(c.accountId));
+  });
+
+  it("counts a limit in the database: two processes asking for the last place at once, one gets it", async () => {
+    const a = await character();
+    const [b, c] = [await character(), await character()];
+    // Every account has its users row (the Authenticator makes it): the rows a change locks.
+    await db.em().insertMany(User, [a, b, c].map((x) => ({ id: x.accountId })));
+    await db.em().insertMany(Friendship, Array.from({ length: FRIENDS_LIMIT - 1 }, () => ({ accountId: a.accountId, friendAccountId: `filler-${randomUUID()}` })));
+    const outcomes = await Promise.allSettled([
+      nodes[0]!.social.change(a.accountId, "social:addFriend", b.name),
+      nodes[1]!.social.change(a.accountId, "social:addFriend", c.name),
+    ]);
+    assert.deepEqual(outcomes.map((o) => o.status).sort(), ["fulfilled", "rejected"]);
+    const refused = outcomes.find((o) => o.status === "rejected")!.reason as SocialError;
+    assert.equal(refused.code, "FRIENDS_FULL");
+    assert.equal(await db.em().count(FriendRequest, { fromAccountId: a.accountId }), 1);
   });
 
   it("tells friends at shutdown that its players are gone", async () => {
