@@ -6,7 +6,7 @@
  * Interest management: each client's StateView holds the players within 16 tiles of its own;
  * its own player is added with the owner tag, so private fields reach the owner only.
  */
-import { CloseCode, getMessageBytes, logger as colyseusLog, Protocol, Room, ServerError, type AuthContext, type Client } from "@colyseus/core";
+import { ClientState, CloseCode, getMessageBytes, logger as colyseusLog, Protocol, Room, ServerError, type AuthContext, type Client } from "@colyseus/core";
 import { Encoder, StateView, type ChangeTree } from "@colyseus/schema";
 import type { Authenticator } from "../src/auth/Authenticator.ts";
 import { AuthUnavailable, TokenError, type Principal } from "../src/auth/tokens.ts";
@@ -109,6 +109,12 @@ class ColyseusConnection implements Connection {
   }
   close(code: number): void {
     this.client.leave(code);
+  }
+  isOpen(): boolean {
+    // Joining or reconnecting: queued and sent once joined. Dropped (LEAVING, its seat held for a
+    // reconnection) or replaced by its reconnection: what it is sent stays in the old client.
+    const state = this.client.state;
+    return state === ClientState.JOINED || state === ClientState.JOINING || state === ClientState.RECONNECTING;
   }
   cork(): void {
     tcpOf(this.client)?.cork();

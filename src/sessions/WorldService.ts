@@ -57,6 +57,11 @@ export interface Connection {
   principal?: Principal;
   readonly remoteAddress?: string | undefined;
   send(type: string, data: object): void;
+  /**
+   * False while what is sent cannot arrive (a Colyseus client dropped and holding its seat for a
+   * reconnection: what it is sent meanwhile is lost). Absent: open while attached.
+   */
+  isOpen?(): boolean;
   close(code: number, reason: string): void;
   /** Batch writes during a tick (TCP cork), and release them. */
   cork?(): void;

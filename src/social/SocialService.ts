@@ -363,7 +363,10 @@ export class SocialService implements SocialPort {
         return;
       case "pm": {
         // Delivered here, to one connection, or refused; the sender's process hears which.
-        const to = players.find((p) => this.connectionOf(p.id) !== undefined);
+        const to = players.find((p) => {
+          const conn = this.connectionOf(p.id);
+          return conn !== undefined && conn.isOpen?.() !== false;
+        });
         let error: NodeNotice["error"];
         if (to === undefined) error = { code: "PLAYER_OFFLINE", message: "that player is offline" };
         else if (to.ignored.has(notice.fromAccountId)) error = { code: "IGNORED", message: "that player is ignoring you" };

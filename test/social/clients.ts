@@ -107,13 +107,28 @@ export class Client {
   }
 
   /**
-   * Drops a `/ws` connection without logging out: the player lingers in the world without a
-   * connection. (A dropped Colyseus client keeps its seat, and its connection, for the reconnection window.)
+   * Drops the connection without logging out. A `/ws` player lingers in the world without a
+   * connection; a Colyseus client keeps its seat (and its connection, closed) for the reconnection
+   * window: resolves with the token that takes the seat back (`sdk.reconnect`).
    */
-  async drop(): Promise<void> {
-    assert.ok(this.ws, "only a /ws connection is dropped this way");
-    this.ws.socket.terminate();
-    await until(() => (this.t.server.world.connectionOf(this.playerId) === undefined ? true : undefined), `${this.name}'s connection ended`, 10_000);
+  async drop(): Promise<string | undefined> {
+    if (this.ws) {
+      this.ws.socket.terminate();
+      await until(() => (this.t.server.world.connectionOf(this.playerId) === undefined ? true : undefined), `${this.name}'s connection ended`, 10_000);
+      return undefined;
+    }
+    const room = this.sdk!.room;
+    room.reconnection.enabled = false;
+    const token = room.reconnectionToken;
+    void room.leave(false);
+    await until(() => (this.t.server.world.connectionOf(this.playerId)?.isOpen?.() === false ? true : undefined), `${this.name}'s socket closed`);
+    return token;
+  }
+
+  /** A Colyseus client takes its dropped seat back (see drop). */
+  async reconnect(token: string): Promise<void> {
+    const room = await this.sdk!.sdk.reconnect(token);
+    this.sdk!.attach(room);
   }
 }
 

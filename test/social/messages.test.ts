@@ -128,5 +128,25 @@ forEachDialect("private messages", (ctx) => {
       await a.logout();
       await back.logout();
     });
+
+    it("refuses with PLAYER_OFFLINE while a Colyseus client's seat waits for its reconnection, and delivers once it is back", async () => {
+      const a = await Client.join(t, "ws");
+      const b = await Client.join(t, "colyseus");
+      await befriend(a, b);
+      const token = await b.drop();
+      assert.ok(t.server.world.connectionOf(b.playerId), "the seat (and its connection) is held");
+      assert.equal((await a.refused("social:sendMessage", { to: b.name, message: "lost?" })).code, "PLAYER_OFFLINE");
+      await b.reconnect(token!);
+      a.send("social:sendMessage", { to: b.name, message: "welcome back" });
+      assert.equal((await b.next("social:message")).message, "welcome back");
+      assert.equal((await a.next("social:messageSent")).message, "welcome back");
+      assert.deepEqual(
+        b.events.filter((e) => e.type === "social:message").map((e) => e.data.message),
+        [],
+        "only the message sent after the reconnection arrived",
+      );
+      await a.logout();
+      await b.logout();
+    });
   });
 });
