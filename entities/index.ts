@@ -1,4 +1,5 @@
-/** Every table the server stores: the spec's list, plus bank, trade audit and agent mappings. */
+/** Every table the server stores: the spec's list, plus bank, trade audit, agent mappings and moderation (sanctions, admin audit). */
+import { AdminAudit } from "./AdminAudit.ts";
 import { AgentMapping } from "./AgentMapping.ts";
 import { BankSlot } from "./BankSlot.ts";
 import { Character } from "./Character.ts";
@@ -13,11 +14,13 @@ import { ItemDefinition } from "./ItemDefinition.ts";
 import { NpcKill } from "./NpcKill.ts";
 import { PlayerDeath } from "./PlayerDeath.ts";
 import { PlayerSession } from "./PlayerSession.ts";
+import { Sanction } from "./Sanction.ts";
 import { TradeAudit } from "./TradeAudit.ts";
 import { User } from "./User.ts";
 import { WorldChunk } from "./WorldChunk.ts";
 
 export {
+  AdminAudit,
   AgentMapping,
   BankSlot,
   Character,
@@ -32,6 +35,7 @@ export {
   NpcKill,
   PlayerDeath,
   PlayerSession,
+  Sanction,
   TradeAudit,
   User,
   WorldChunk,
@@ -55,4 +59,6 @@ export const ENTITIES = [
   AgentMapping,
   CharacterLease,
   GroundItemRow,
+  Sanction,
+  AdminAudit,
 ];

@@ -9,7 +9,7 @@ import { forEachDialect } from "../support/dialects.ts";
 
 const logger = pino({ level: "silent" });
 const SPEC_TABLES = ["users", "characters", "inventory", "equipment", "items", "worldChunks", "playerSessions", "playerDeaths", "npcKills", "friendships", "friend_requests", "ignore_lists"];
-const OUR_TABLES = ["bank", "trade_audit", "agent_mappings", "character_leases", "ground_items"];
+const OUR_TABLES = ["bank", "trade_audit", "agent_mappings", "character_leases", "ground_items", "sanctions", "admin_audit"];
 
 async function open(url: string): Promise<Database> {
   return openDatabase(loadConfig({ NODE_ENV: "test", DATABASE_URL: url }), logger);
@@ -31,7 +31,7 @@ forEachDialect("database", (ctx) => {
   });
   after(() => db?.close());
 
-  it("creates every table of the spec, plus bank, trade audit, agent mappings, character leases and ground items, at startup", async () => {
+  it("creates every table of the spec, plus bank, trade audit, agent mappings, character leases, ground items, sanctions and the admin audit, at startup", async () => {
     const tables = await tableNames(db);
     for (const t of [...SPEC_TABLES, ...OUR_TABLES]) assert.ok(tables.includes(t), `table ${t} exists`);
     assert.equal(ENTITIES.length, SPEC_TABLES.length + OUR_TABLES.length);
