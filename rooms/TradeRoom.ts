@@ -65,18 +65,23 @@ export class TradeRoom extends Room<{ state: TradeState; client: TradeClient }> 
       const userData = client.userData;
       if (userData === undefined) return;
       const { playerId, conn } = userData;
+      // What the seat is sent (its refusals) is counted with the world room's messages.
+      const send = (t: string, d: object) => {
+        client.send(t, d);
+        this.services.service.traffic?.sent("colyseus", t, (d as { code?: string }).code);
+      };
       // The same per-connection message limit as the world's transports (PROTOCOL.md).
-      if (!admit(userData.limiter, Date.now(), { send: (t, d) => client.send(t, d), close: (code, reason) => client.leave(code, reason) })) return;
+      if (!admit(userData.limiter, Date.now(), { send, close: (code, reason) => client.leave(code, reason) })) return;
       if (!TRADE_EVENTS.has(String(type))) {
-        client.send("error", { code: "UNKNOWN_EVENT", message: `the trade room takes ${[...TRADE_EVENTS].join(", ")}`, event: String(type) });
+        send("error", { code: "UNKNOWN_EVENT", message: `the trade room takes ${[...TRADE_EVENTS].join(", ")}`, event: String(type) });
         return;
       }
       // A seat speaks for its own trade only.
       if ((message as { tradeId?: unknown } | null)?.tradeId !== this.roomId) {
-        client.send("error", { code: "INVALID_TRADE", message: "this room takes messages of its own trade only", event: String(type) });
+        send("error", { code: "INVALID_TRADE", message: "this room takes messages of its own trade only", event: String(type) });
         return;
       }
-      const reply = (code: string, msg: string) => client.send("error", { code, message: msg, event: String(type) });
+      const reply = (code: string, msg: string) => send("error", { code, message: msg, event: String(type) });
       // A seat whose session ended (replaced by a newer login, agent revoked) is refused and closed.
       if (!this.services.service.inputDirect(playerId, conn, String(type), message, reply)) userData.close(CLOSE_REPLACED);
     });

@@ -14,6 +14,7 @@ import { SKILLS } from "../src/game/skills.ts";
 import type { Player } from "../src/game/world/Player.ts";
 import { describe, TICK_MS, type World } from "../src/game/world/World.ts";
 import type { ServerMetrics } from "../src/metrics.ts";
+import type { Traffic } from "../src/prometheus.ts";
 import { admit, InputLimiter } from "../src/sessions/inputLimiter.ts";
 import { AgentRevokedError, type Connection, type WorldService } from "../src/sessions/WorldService.ts";
 import { PlayerLoadError } from "../src/persistence/players.ts";
@@ -98,14 +99,17 @@ class ColyseusConnection implements Connection {
   started = false;
   readonly limiter = new InputLimiter();
   readonly remoteAddress: string | undefined;
-  constructor(client: WorldClient, remoteAddress: string | undefined) {
+  private readonly traffic: Traffic | undefined;
+  constructor(client: WorldClient, remoteAddress: string | undefined, traffic: Traffic | undefined) {
     this.client = client;
     this.remoteAddress = remoteAddress;
+    this.traffic = traffic;
   }
   send(type: string, data: object): void {
     let hit = encoded.get(data);
     if (hit === undefined || hit.type !== type) encoded.set(data, (hit = { type, bytes: getMessageBytes.raw(Protocol.ROOM_DATA, type, data) }));
     this.client.enqueueRaw(hit.bytes);
+    this.traffic?.sent("colyseus", type, (data as { code?: string }).code);
   }
   close(code: number): void {
     this.client.leave(code);
@@ -250,7 +254,7 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
     const { service } = this.services;
     const auth = client.auth;
     if (auth === undefined) throw new ServerError(401, "not authenticated");
-    const conn = new ColyseusConnection(client, auth.address);
+    const conn = new ColyseusConnection(client, auth.address, service.traffic);
     const characterId = typeof options?.characterId === "string" ? options.characterId : undefined;
     const name = typeof options?.name === "string" ? options.name : undefined;
     let player: Player;

@@ -1,6 +1,7 @@
 /**
  * Server metrics for operators and benchmarks: tick durations (game step + schema mirror + patch),
- * event-loop delay, CPU and memory. Served to admins at `GET /api/admin/metrics`.
+ * event-loop delay, CPU and memory. Served to admins at `GET /api/admin/metrics`; each tick is
+ * also handed to the Prometheus histograms (src/prometheus.ts), so that both see the same numbers.
  */
 import { constants, monitorEventLoopDelay, PerformanceObserver, type PerformanceEntry } from "node:perf_hooks";
 
@@ -43,8 +44,11 @@ export class ServerMetrics {
   /** Garbage-collection pauses in the window, by kind. */
   private gc = emptyGc();
   private readonly gcObserver: PerformanceObserver;
+  /** Also told of every tick (the Prometheus histograms). */
+  private readonly tickObserver: { tick(ms: number, phases?: Record<string, number>): void } | undefined;
 
-  constructor() {
+  constructor(tickObserver?: { tick(ms: number, phases?: Record<string, number>): void }) {
+    this.tickObserver = tickObserver;
     this.loop = monitorEventLoopDelay({ resolution: 10 });
     this.loop.enable();
     this.gcObserver = new PerformanceObserver((list) => {
@@ -68,6 +72,7 @@ export class ServerMetrics {
     this.tickCount++;
     if (phases !== undefined) for (const [k, v] of Object.entries(phases)) this.phaseTotals[k] = (this.phaseTotals[k] ?? 0) + v;
     if (this.slowest === undefined || ms > this.slowest.ms) this.slowest = { ms, atTick: this.tickCount, phases: phases ?? {} };
+    this.tickObserver?.tick(ms, phases);
   }
 
   /** One tick's path searches: how many, their node expansions, the walks left waiting for the next tick. */

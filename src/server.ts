@@ -34,6 +34,8 @@ import { AGENT_EVENTS, type AgentEvent } from "./agents/agentEvents.ts";
 import { World } from "./game/world/World.ts";
 import type { Logger } from "./logger.ts";
 import { ServerMetrics } from "./metrics.ts";
+import { GameMetrics } from "./prometheus.ts";
+import { startMetricsServer, type MetricsServer } from "./http/metricsServer.ts";
 import { AuthAttempts } from "./auth/attemptLimiter.ts";
 import { clientAddress, pinRealIp, type TrustFn } from "./http/clientAddress.ts";
 import { Saver } from "./sessions/Saver.ts";
@@ -77,6 +79,8 @@ export interface GameServer {
   readonly agents: AgentService;
   readonly app: Application;
   readonly adminCode: string;
+  /** The port of `GET /metrics` (METRICS_PORT), when it is served. */
+  readonly metricsPort: number | undefined;
   /** Stops accepting, lets rooms save, closes the database. Idempotent. */
   close(): Promise<void>;
 }
@@ -94,6 +98,7 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
   });
   const db = await openDatabase(config, logger);
   let deltas: WsDeltas | undefined;
+  let metricsServer: MetricsServer | undefined;
   try {
     await syncItemDefinitions(db, content);
     const tokens = new TokenService({ jwtSecret: secrets.jwtSecret, idp: config.idp });
@@ -101,12 +106,18 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
     const isAllowedOrigin = createOriginCheck(config.cors);
     installColyseusCors(isAllowedOrigin);
 
-    const metrics = new ServerMetrics();
+    // Prometheus (METRICS_PORT): its own port, up before the game so that a port in use fails the start early.
+    const prom = new GameMetrics();
+    if (config.metrics !== undefined) {
+      metricsServer = await startMetricsServer({ ...config.metrics, text: () => prom.text(), contentType: prom.contentType, logger: logger.child({ component: "metrics" }) });
+    }
+    const metrics = new ServerMetrics(prom);
     const adminCode = new AdminCodeGuard(secrets.adminCode);
     /** A player's client address, from its connection (set once the world service exists). */
     let addressOf: (playerId: string) => string | undefined = () => undefined;
     const httpServer = http.createServer();
     const saver = new Saver(db, logger.child({ component: "saver" }));
+    saver.onBatch = (result) => prom.saveBatch(result);
     // The social service joins once it exists (it needs the world's sessions); until then `social:` events are refused.
     const events: EventContext = {
       // The admin command's guessing budgets are per account and per client address (the connection's).
@@ -129,10 +140,11 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
     for (const item of await loadGroundItems(db, world.now())) restoreGroundItem(world, item);
     const leases = new CharacterLeases(db, { leaseMs: config.characterLeaseMs });
     const service = new WorldService({ world, db, content, saver, leases, logger: logger.child({ component: "world" }), tickMs: config.tickMs });
+    service.traffic = prom.traffic;
     addressOf = (playerId) => service.connectionOf(playerId)?.remoteAddress;
     const wsDeltas = (deltas = new WsDeltas({ logger: logger.child({ component: "ws-deltas" }), worker: config.wsDeltasWorker }));
     service.deltas = wsDeltas;
-    const committer = new TradeCommitter({ db, world, saver, logger: logger.child({ component: "trades" }) });
+    const committer = new TradeCommitter({ db, world, saver, logger: logger.child({ component: "trades" }), onStored: (outcome, seconds) => prom.trade(outcome, seconds) });
     world.trades.commit = (req) => committer.commit(req);
     service.onShutdownDrain = async () => {
       // Swaps under way are stored (or rolled back), then one tick applies them and delivers
@@ -189,6 +201,18 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
       attempts,
       clientAddress: (req) => clientAddress(trust, req),
       heartbeatMs: config.wsHeartbeatMs,
+      traffic: prom.traffic,
+    });
+    prom.observe({
+      world: String(social.world),
+      players: () => service.playersByTransport(),
+      connections: () => ({ colyseus: matchMaker.stats.local.ccu, ws: gateway.wss.clients.size }),
+      saveQueue: () => saver.queued,
+      pingDatabase: async () => {
+        const started = performance.now();
+        const probe = await db.probe.check(1_000);
+        return probe.status === "up" ? (performance.now() - started) / 1000 : undefined;
+      },
     });
     httpServer.on("upgrade", (req, socket, head) => {
       if (WsGateway.isWsPath(req)) gateway.handleUpgrade(req, socket, head);
@@ -260,14 +284,16 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
         await colyseus.gracefullyShutdown(false);
         httpServer.closeAllConnections();
         await db.close();
+        await metricsServer?.close();
         metrics.stop();
         logger.info("shutdown complete");
       })();
       return closing;
     };
 
-    return { config, port, httpServer, colyseus, gateway, db, content, world: service, tokens, auth, agents, app, adminCode: secrets.adminCode, close };
+    return { config, port, httpServer, colyseus, gateway, db, content, world: service, tokens, auth, agents, app, adminCode: secrets.adminCode, metricsPort: metricsServer?.port, close };
   } catch (err) {
+    await metricsServer?.close();
     await deltas?.close();
     await db.close();
     throw err;

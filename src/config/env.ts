@@ -87,6 +87,22 @@ const integer = (defaultValue: number, min: number, max: number) =>
       return n;
     });
 
+/** A decimal integer within [min, max], or undefined when empty or unset. */
+const optionalInteger = (min: number, max: number) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v.trim() === "") return undefined;
+      const s = v.trim();
+      const n = Number(s);
+      if (!/^-?\d+$/.test(s) || !Number.isSafeInteger(n) || n < min || n > max) {
+        ctx.addIssue({ code: "custom", message: `expected an integer from ${min} to ${max}, got "${v}"` });
+        return z.NEVER;
+      }
+      return n;
+    });
+
 /** An absolute URL with one of the given schemes, trailing slash removed. */
 const url = (schemes: string[], defaultValue?: string) =>
   z
@@ -127,6 +143,8 @@ const envSchema = z.object({
     .pipe(z.enum(["development", "production", "test"], { message: "expected development, production or test" })),
   PORT: integer(DEFAULT_PORT, 0, 65535),
   HOST: optionalString,
+  METRICS_PORT: optionalInteger(0, 65535),
+  METRICS_HOST: optionalString,
   TRUST_PROXY: z
     .string()
     .optional()
@@ -206,6 +224,11 @@ export interface Config {
   isProduction: boolean;
   port: number;
   host: string | undefined;
+  /**
+   * The Prometheus endpoint (`GET /metrics`), served on a port of its own (METRICS_PORT) and
+   * address (METRICS_HOST, else HOST); undefined when METRICS_PORT is unset: no metrics server.
+   */
+  metrics: { port: number; host: string | undefined } | undefined;
   /** Express `trust proxy`: how client addresses (rate limits) are read behind a proxy. */
   trustProxy: boolean | number;
   /** Absolute path of the world directory (content, local data). */
@@ -345,6 +368,12 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = proces
 
   const problems: string[] = [...secretProblems];
   if (isProduction && e.USE_LOCAL_POSTGRES) problems.push("USE_LOCAL_POSTGRES: development only, not allowed in production");
+  if (e.METRICS_PORT !== undefined && e.METRICS_PORT !== 0 && e.METRICS_PORT === e.PORT) {
+    problems.push(`METRICS_PORT: must differ from PORT (both are ${e.PORT}): metrics are served on a port of their own`);
+  }
+  if (e.METRICS_HOST !== undefined && e.METRICS_PORT === undefined) {
+    problems.push("METRICS_HOST: set without METRICS_PORT, which turns the metrics server on");
+  }
   if (e.PUBLIC_WS_URL !== undefined && !new URL(e.PUBLIC_WS_URL).pathname.endsWith("/ws")) {
     problems.push(`PUBLIC_WS_URL: must end in /ws, got "${e.PUBLIC_WS_URL}"`);
   }
@@ -367,6 +396,7 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = proces
     isProduction,
     port: e.PORT,
     host: e.HOST,
+    metrics: e.METRICS_PORT === undefined ? undefined : { port: e.METRICS_PORT, host: e.METRICS_HOST ?? e.HOST },
     trustProxy: e.TRUST_PROXY,
     worldDir,
     databaseUrl: e.DATABASE_URL,

@@ -37,6 +37,8 @@ export class Saver {
   onGroundStored: (ids: string[]) => void = () => {};
   /** Despawned stored ground items whose rows are still to be deleted. */
   private despawned = new Set<string>();
+  /** Told of every batch: characters stored, stale and failed, and its seconds (the Prometheus metrics). */
+  onBatch: ((result: { stored: number; stale: number; failed: number; seconds: number }) => void) | undefined;
 
   constructor(db: Database, logger: Logger) {
     this.db = db;
@@ -94,8 +96,12 @@ export class Saver {
       this.inFlight = new Set(batch.map((s) => s.characterId));
       this.inFlightAccounts = new Set(batch.map((s) => s.accountId));
       const stored = new Set<string>();
+      let staleCount = 0;
+      const started = performance.now();
+      const report = (failed: number) => this.onBatch?.({ stored: stored.size - staleCount, stale: staleCount, failed, seconds: (performance.now() - started) / 1000 });
       try {
         await savePlayers(this.db, batch, this.versions, (chunk, stale) => {
+          staleCount += stale.length;
           for (const s of chunk) stored.add(s.characterId);
           const dropped = chunk.flatMap((s) => (s.ground ?? []).flatMap((o) => (o.op === "drop" ? [o.id] : [])));
           if (dropped.length > 0) this.onGroundStored(dropped);
@@ -117,12 +123,14 @@ export class Saver {
           this.pending.set(s.characterId, newer === undefined ? s : merge(s, newer));
         }
         this.failures++;
+        report(batch.length - stored.size);
         this.logger.error({ err, players: batch.length, failures: this.failures }, "saving players failed; will retry");
         this.inFlight.clear();
         this.inFlightAccounts.clear();
         return; // the waiters wake once `running` is cleared, so their retry starts a new drain
       }
       this.failures = 0;
+      report(0);
       this.inFlight.clear();
       this.inFlightAccounts.clear();
       this.wakeBatchWaiters();

@@ -16,12 +16,15 @@ export class TradeCommitter {
   private readonly world: World;
   private readonly saver: Saver;
   private readonly logger: Logger;
+  /** Told of each swap: stored (completed) or rolled back (failed), and its transaction's seconds. */
+  private readonly onStored: ((outcome: "completed" | "failed", seconds: number) => void) | undefined;
 
-  constructor(deps: { db: Database; world: World; saver: Saver; logger: Logger }) {
+  constructor(deps: { db: Database; world: World; saver: Saver; logger: Logger; onStored?: (outcome: "completed" | "failed", seconds: number) => void }) {
     this.db = deps.db;
     this.world = deps.world;
     this.saver = deps.saver;
     this.logger = deps.logger;
+    this.onStored = deps.onStored;
   }
 
   commit(req: CommitRequest): void {
@@ -34,9 +37,11 @@ export class TradeCommitter {
     for (const p of players) p.saveDue = false;
     this.saver.enqueue(players.map(snapshot));
     const work = (async () => {
+      let storing: number | undefined;
       try {
         await this.saver.settled(session.a.playerId);
         await this.saver.settled(session.b.playerId);
+        storing = performance.now();
         await storeSwap(this.db, {
           tradeId: session.id,
           aId: session.a.playerId,
@@ -49,6 +54,7 @@ export class TradeCommitter {
           valueBToA: worth(swap.bGives),
         }, this.saver.versions);
       } catch (err) {
+        this.onStored?.("failed", storing === undefined ? 0 : (performance.now() - storing) / 1000);
         const known = err instanceof TradeCommitError;
         if (!known) this.logger.error({ err, tradeId: session.id }, "storing a trade failed; rolled back");
         if (known && err.code === "STALE_CHARACTER") {
@@ -62,6 +68,7 @@ export class TradeCommitter {
         this.apply(session.a.playerId, () => world.trades.abort(world, session.id, known ? err.code : "SERVER_ERROR", known ? err.message : "the trade could not be stored"));
         return;
       }
+      this.onStored?.("completed", (performance.now() - storing) / 1000);
       this.apply(session.a.playerId, () => world.trades.finish(world, session.id, swap));
     })();
     this.inFlight.add(work);

@@ -28,6 +28,7 @@ import type { Logger } from "../logger.ts";
 import type { ContentRegistry } from "../manifests/registry.ts";
 import { deleteCharacter, loadOrCreatePlayer, recordLogin, recordLogout } from "../persistence/players.ts";
 import { CharacterInUseError, type CharacterLeases } from "../persistence/leases.ts";
+import type { Traffic } from "../prometheus.ts";
 import type { Saver } from "./Saver.ts";
 
 export const LINGER_MS = 30_000;
@@ -131,6 +132,8 @@ export class WorldService {
   readonly serviceEvents = new Map<string, ServiceEvent>();
   /** Set by the social service (see WorldHooks). */
   hooks: WorldHooks | undefined;
+  /** Counts the messages taken and sent (the Prometheus metrics); the transports send through it too. */
+  traffic: Traffic | undefined;
   /**
    * Set by the agent service: starts the greeting of an agent's new connection (its goal state,
    * its pushes held); undefined when the agent no longer exists or the token was replaced.
@@ -256,6 +259,14 @@ export class WorldService {
 
   get onlineCount(): number {
     return this.connections.size;
+  }
+
+  /** Players in the world by the transport controlling them; `none`: lingering after a dropped connection. */
+  playersByTransport(): Record<Connection["transport"] | "none", number> {
+    const counts = { colyseus: 0, ws: 0, none: 0 };
+    for (const conn of this.connections.values()) counts[conn.transport]++;
+    counts.none = Math.max(0, this.world.players.size - this.connections.size);
+    return counts;
   }
 
   connectionOf(playerId: string): Connection | undefined {
@@ -533,6 +544,7 @@ export class WorldService {
   /** One client message, from any transport. */
   input(playerId: string, conn: Connection, type: string, data: unknown): void {
     if (this.connections.get(playerId) !== conn) return;
+    this.traffic?.received(conn.transport, type);
     const serviceEvent = this.serviceEvents.get(type);
     if (serviceEvent !== undefined) {
       const parsed = serviceEvent.schema.safeParse(data);
@@ -579,6 +591,8 @@ export class WorldService {
       reply("SESSION_REPLACED", "this seat's session has ended");
       return false;
     }
+    // A trade room seat is a Colyseus client.
+    this.traffic?.received("colyseus", type);
     const result = validateEvent(type, data);
     if (!result.ok) reply(result.code, result.message);
     else if (!this.world.enqueue(playerId, type, result.data)) reply("NOT_IN_TRADE", "you are not in the world");

@@ -14,7 +14,8 @@ import { AuthUnavailable, TokenError, type Principal } from "../auth/tokens.ts";
 import type { Logger } from "../logger.ts";
 import { admit, CLOSE_RATE_LIMITED, InputLimiter } from "../sessions/inputLimiter.ts";
 import { AuthAttempts, TooManyAttempts } from "../auth/attemptLimiter.ts";
-import { encode, errorEvent, MAX_FRAME_BYTES, parseFrame, type Envelope } from "./envelope.ts";
+import { encode, errorEvent, MAX_FRAME_BYTES, parseFrame, type Envelope, type WsErrorCode } from "./envelope.ts";
+import type { Traffic } from "../prometheus.ts";
 
 export const WS_PATH = "/ws";
 /** Without a `?token`, the first message must authenticate within this time (else 4001). */
@@ -83,7 +84,12 @@ export interface WsGatewayOptions {
   clientAddress?: (req: IncomingMessage) => string | undefined;
   /** Heartbeat ping interval; defaults to {@link DEFAULT_WS_HEARTBEAT_MS} (see WS_HEARTBEAT_MS). */
   heartbeatMs?: number;
+  /** Counts what is sent (the Prometheus metrics). */
+  traffic?: Traffic;
 }
+
+/** The one kind of frame sent pre-encoded (`sendRaw`): a tick's delta. */
+const DELTA_EVENT = "world:update";
 
 class Session implements WsSession {
   readonly principal: Principal;
@@ -91,8 +97,10 @@ class Session implements WsSession {
   readonly issuedToken: string | undefined;
   readonly remoteAddress: string | undefined;
   private readonly socket: WebSocket;
-  constructor(socket: WebSocket, principal: Principal, query: URLSearchParams, issuedToken: string | undefined, remoteAddress: string | undefined) {
+  private readonly traffic: Traffic | undefined;
+  constructor(socket: WebSocket, principal: Principal, query: URLSearchParams, issuedToken: string | undefined, remoteAddress: string | undefined, traffic: Traffic | undefined) {
     this.socket = socket;
+    this.traffic = traffic;
     this.remoteAddress = remoteAddress;
     this.principal = principal;
     this.query = query;
@@ -102,17 +110,23 @@ class Session implements WsSession {
     return this.socket.readyState === this.socket.OPEN;
   }
   send(type: string, data: object): void {
-    if (this.isOpen) this.socket.send(encode(type, data));
+    if (!this.isOpen) return;
+    this.socket.send(encode(type, data));
+    this.traffic?.sent("ws", type, (data as { code?: string }).code);
   }
   sendRaw(frame: string): void {
-    if (this.isOpen) this.socket.send(frame);
+    if (!this.isOpen) return;
+    this.socket.send(frame);
+    this.traffic?.sent("ws", DELTA_EVENT);
   }
   /** The TCP socket under the WebSocket, to batch a tick's writes. */
   get tcp(): { cork(): void; uncork(): void } | undefined {
     return (this.socket as unknown as { _socket?: { cork(): void; uncork(): void } })._socket;
   }
   sendError(code: Parameters<typeof errorEvent>[0], message: string, event?: string): void {
-    if (this.isOpen) this.socket.send(errorEvent(code, message, event));
+    if (!this.isOpen) return;
+    this.socket.send(errorEvent(code, message, event));
+    this.traffic?.sent("ws", "error", code);
   }
   close(code: number, reason: string): void {
     this.socket.close(code, reason);
@@ -195,7 +209,7 @@ export class WsGateway {
     // No token yet: the first message must be `authenticate`.
     const timeoutMs = this.options.authTimeoutMs ?? AUTH_TIMEOUT_MS;
     const timer = setTimeout(() => {
-      ws.send(errorEvent("NOT_AUTHENTICATED", `no authenticate message within ${timeoutMs / 1000} s`));
+      this.refuse(ws, "NOT_AUTHENTICATED", `no authenticate message within ${timeoutMs / 1000} s`);
       ws.close(CLOSE_NOT_AUTHENTICATED, "authentication timeout");
     }, timeoutMs);
     ws.on("close", () => clearTimeout(timer));
@@ -204,7 +218,7 @@ export class WsGateway {
       const parsed = isBinary ? undefined : parseFrame(raw.toString());
       const token = parsed?.ok && parsed.envelope.type === "authenticate" ? parsed.envelope.data.token : undefined;
       if (typeof token !== "string" || token === "") {
-        ws.send(errorEvent("NOT_AUTHENTICATED", 'the first message must be {"type":"authenticate","data":{"token":"..."}}'));
+        this.refuse(ws, "NOT_AUTHENTICATED", 'the first message must be {"type":"authenticate","data":{"token":"..."}}');
         ws.close(CLOSE_NOT_AUTHENTICATED, "not authenticated");
         return;
       }
@@ -212,9 +226,15 @@ export class WsGateway {
     });
   }
 
+  /** An `error` to a socket that has no session yet (its authentication failed). */
+  private refuse(ws: WebSocket, code: WsErrorCode, message: string): void {
+    ws.send(errorEvent(code, message));
+    this.options.traffic?.sent("ws", "error", code);
+  }
+
   /** Too many authentication attempts from this address: `error` RATE_LIMITED, close 4029. */
   private refuseAttempt(ws: WebSocket, err: TooManyAttempts): void {
-    ws.send(errorEvent("RATE_LIMITED", err.message));
+    this.refuse(ws, "RATE_LIMITED", err.message);
     ws.close(CLOSE_RATE_LIMITED, "too many authentication attempts");
   }
 
@@ -225,10 +245,10 @@ export class WsGateway {
     } catch (err) {
       if (err instanceof TooManyAttempts) return this.refuseAttempt(ws, err);
       if (err instanceof TokenError) {
-        ws.send(errorEvent("NOT_AUTHENTICATED", err.message));
+        this.refuse(ws, "NOT_AUTHENTICATED", err.message);
         ws.close(CLOSE_NOT_AUTHENTICATED, "invalid token");
       } else if (err instanceof AuthUnavailable) {
-        ws.send(errorEvent("AUTH_UNAVAILABLE", err.message));
+        this.refuse(ws, "AUTH_UNAVAILABLE", err.message);
         ws.close(CLOSE_TRY_AGAIN_LATER, "authentication unavailable");
       } else {
         this.options.logger.error({ err }, "/ws authentication failed");
@@ -240,7 +260,7 @@ export class WsGateway {
   }
 
   private start(ws: WebSocket, principal: Principal, query: URLSearchParams, issuedToken: string | undefined, address: string | undefined): void {
-    const session = new Session(ws, principal, query, issuedToken, address);
+    const session = new Session(ws, principal, query, issuedToken, address, this.options.traffic);
     const { logger } = this.options;
     // Every frame counts against the limit, well-formed or not.
     const limiter = new InputLimiter();

@@ -1,0 +1,265 @@
+/**
+ * Prometheus metrics (`GET /metrics` on METRICS_PORT, see src/http/metricsServer.ts), through
+ * prom-client. One {@link GameMetrics} per server, fed at the points that already measure or
+ * decide things: ticks and their phases from ServerMetrics.recordTick (the same numbers as
+ * `GET /api/admin/metrics`), messages where the transports send and the world service receives,
+ * saves in the Saver, trades in the TradeCommitter; gauges (players, connections, the save queue,
+ * the database's answer time) are read when scraped. The process's own metrics (CPU, memory,
+ * event-loop delay, garbage collection) are prom-client's defaults, registered once per process.
+ *
+ * Label values are bounded: event names from the event tables (anything else is `unknown` or
+ * `other`), error codes as the server writes them (an upper-case identifier) up to
+ * {@link MAX_ERROR_CODES} distinct ones, then `OTHER`; never a player, account or message.
+ */
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
+import { AGENT_EVENTS } from "./agents/agentEvents.ts";
+import { CLIENT_EVENTS } from "./game/clientEvents.ts";
+import { SERVER_EVENTS } from "./game/serverEvents.ts";
+
+export type Transport = "colyseus" | "ws";
+export const TRANSPORTS: readonly Transport[] = ["colyseus", "ws"];
+
+/** The label of a received event that is in no event table. */
+export const UNKNOWN_EVENT = "unknown";
+/** The label of a sent event that is in no event table. */
+export const OTHER_EVENT = "other";
+/** Distinct error-code labels kept; later codes are counted as {@link OTHER_CODE}. */
+export const MAX_ERROR_CODES = 100;
+export const OTHER_CODE = "OTHER";
+const CODE_SHAPE = /^[A-Z][A-Z0-9_]{0,47}$/;
+
+/** Every client event a connection may send: the game's and an agent's own. */
+const RECEIVED_EVENTS: readonly string[] = [...Object.keys(CLIENT_EVENTS), ...Object.keys(AGENT_EVENTS)];
+const SENT_EVENTS: readonly string[] = Object.keys(SERVER_EVENTS);
+/** Server events that carry an error `code`. */
+const ERROR_EVENTS = new Set(["error", "tradeError"]);
+
+/** Tick durations: the budget is the 600 ms tick; most ticks take a few milliseconds. */
+const TICK_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 0.6, 1, 2.5];
+const PHASE_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5];
+const DB_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+/** What the transports report of the messages they carry (see GameMetrics). */
+export interface Traffic {
+  /** A client message taken for handling (after the connection's rate limit). */
+  received(transport: Transport, event: string): void;
+  /** A server message sent; an `error` or `tradeError` with its code. */
+  sent(transport: Transport, event: string, code?: string): void;
+}
+
+/** What a scrape reads from the running server. */
+export interface GameSources {
+  /** The world's number (a label): until worlds are numbered, the one world of the process. */
+  world: string;
+  /** Players in the world by the transport of the connection controlling them (`none`: lingering after a drop). */
+  players(): Record<Transport | "none", number>;
+  /** Open client sockets of the process, by transport. */
+  connections(): Record<Transport, number>;
+  /** Snapshots waiting to be saved. */
+  saveQueue(): number;
+  /** One trivial query: seconds, or undefined when the database is down or does not answer in time. */
+  pingDatabase(): Promise<number | undefined>;
+}
+
+let processRegistry: Registry | undefined;
+
+/**
+ * The process's metrics, registered once: prom-client's default collectors each start a
+ * garbage-collection observer and an event-loop monitor that are never stopped, so every server
+ * of a process (tests start many) shares this one.
+ */
+function processMetrics(): Registry {
+  if (processRegistry === undefined) {
+    processRegistry = new Registry();
+    collectDefaultMetrics({ register: processRegistry });
+  }
+  return processRegistry;
+}
+
+export class GameMetrics {
+  /** The process's default metrics and this server's. */
+  readonly registry: Registry;
+  private readonly own = new Registry();
+  private readonly tickSeconds: Histogram;
+  private readonly phaseSeconds: Histogram<"phase">;
+  private readonly phaseChildren = new Map<string, { observe(v: number): void }>();
+  /**
+   * Messages and errors are counted here, per transport, and copied into their counters when
+   * scraped: a message costs one map lookup and an addition, not prom-client's label hashing.
+   */
+  private readonly received = TRANSPORTS.map(() => new Map(RECEIVED_EVENTS.concat(UNKNOWN_EVENT).map((e) => [e, 0])));
+  private readonly sentCounts = TRANSPORTS.map(() => new Map(SENT_EVENTS.concat(OTHER_EVENT).map((e) => [e, 0])));
+  private readonly errorCounts = TRANSPORTS.map(() => new Map<string, number>());
+  private readonly errorCodes = new Set<string>();
+  private readonly trades: Counter<"outcome">;
+  private readonly tradeStoreSeconds: Histogram<"outcome">;
+  private readonly saves: Counter<"outcome">;
+  private readonly saveSeconds: Histogram<"outcome">;
+  private sources: GameSources | undefined;
+
+  constructor() {
+    const registers = [this.own];
+    this.tickSeconds = new Histogram({ name: "rsworld_tick_duration_seconds", help: "Duration of a game tick: the game step, its messages, the schema mirror and sending to every client", buckets: TICK_BUCKETS, registers });
+    this.phaseSeconds = new Histogram({
+      name: "rsworld_tick_phase_duration_seconds",
+      help: "Duration of each phase of a game tick (game, messages, schemaMirror, wsFeed, colyseusViews, colyseusPatch, colyseusFlush, wsDeltas, wsFlush)",
+      labelNames: ["phase"],
+      buckets: PHASE_BUCKETS,
+      registers,
+    });
+    const copy = (counts: Map<string, number>[], label: string) =>
+      function (this: Counter<"transport" | typeof label>) {
+        this.reset();
+        TRANSPORTS.forEach((transport, i) => {
+          for (const [value, n] of counts[i]!) this.inc({ transport, [label]: value }, n);
+        });
+      };
+    new Counter({
+      name: "rsworld_messages_received_total",
+      help: "Client messages taken for handling (after the per-connection rate limit), by transport and event (unknown: not an event of the protocol)",
+      labelNames: ["transport", "event"],
+      registers,
+      collect: copy(this.received, "event"),
+    });
+    new Counter({ name: "rsworld_messages_sent_total", help: "Server messages sent to clients, by transport and event (world:update: a /ws delta)", labelNames: ["transport", "event"], registers, collect: copy(this.sentCounts, "event") });
+    new Counter({ name: "rsworld_errors_total", help: "error and tradeError events sent to clients, by transport and code", labelNames: ["transport", "code"], registers, collect: copy(this.errorCounts, "code") });
+    this.trades = new Counter({ name: "rsworld_trades_total", help: "Trades both players confirmed: completed (the swap is stored) or failed (it could not be stored and was rolled back)", labelNames: ["outcome"], registers });
+    this.tradeStoreSeconds = new Histogram({ name: "rsworld_trade_store_duration_seconds", help: "Time to store a trade's swap in one transaction, by outcome", labelNames: ["outcome"], buckets: DB_BUCKETS, registers });
+    this.saves = new Counter({ name: "rsworld_saves_total", help: "Character saves: stored, stale (another process wrote the character; dropped) or failed (retried)", labelNames: ["outcome"], registers });
+    this.saveSeconds = new Histogram({ name: "rsworld_save_batch_duration_seconds", help: "Time to write one batch of character saves, by outcome", labelNames: ["outcome"], buckets: DB_BUCKETS, registers });
+    for (const outcome of ["completed", "failed"]) {
+      this.trades.inc({ outcome }, 0);
+      this.tradeStoreSeconds.zero({ outcome });
+    }
+    for (const outcome of ["stored", "stale", "failed"]) this.saves.inc({ outcome }, 0);
+    for (const outcome of ["stored", "failed"]) this.saveSeconds.zero({ outcome });
+
+    // The gauges' collectors run with the gauge as `this`; the server's parts are read through this.
+    const sources = () => this.sources;
+    new Gauge({
+      name: "rsworld_players",
+      help: "Players in the world, by the transport of the connection controlling them (none: lingering after a dropped connection)",
+      labelNames: ["world", "transport"],
+      registers,
+      collect() {
+        const s = sources();
+        if (s === undefined) return;
+        for (const [transport, n] of Object.entries(s.players())) this.set({ world: s.world, transport }, n);
+      },
+    });
+    new Gauge({
+      name: "rsworld_connections",
+      help: "Open client sockets of the process, by transport (colyseus: clients of the world and trade rooms, including those held for a reconnection; ws: /ws sockets, authenticated or not)",
+      labelNames: ["transport"],
+      registers,
+      collect() {
+        const s = sources();
+        if (s === undefined) return;
+        for (const [transport, n] of Object.entries(s.connections())) this.set({ transport }, n);
+      },
+    });
+    new Gauge({
+      name: "rsworld_save_queue",
+      help: "Character snapshots waiting to be saved",
+      registers,
+      collect() {
+        const s = sources();
+        if (s !== undefined) this.set(s.saveQueue());
+      },
+    });
+    // One query per scrape answers both: the first collector starts it, the second waits for it.
+    let ping: Promise<number | undefined> | undefined;
+    new Gauge({
+      name: "rsworld_database_up",
+      help: "1 when the database answered a trivial query within 1 s at this scrape, else 0",
+      registers,
+      async collect() {
+        const s = sources();
+        if (s === undefined) return;
+        ping = s.pingDatabase();
+        this.set((await ping) === undefined ? 0 : 1);
+      },
+    });
+    new Gauge({
+      name: "rsworld_database_ping_seconds",
+      help: "Time the database took to answer a trivial query at this scrape (absent when it did not answer)",
+      registers,
+      async collect() {
+        const seconds = await ping;
+        if (seconds === undefined) this.reset();
+        else this.set(seconds);
+      },
+    });
+    this.registry = Registry.merge([processMetrics(), this.own]);
+  }
+
+  /** What scrapes read (set once the server's parts exist). */
+  observe(sources: GameSources): void {
+    this.sources = sources;
+  }
+
+  /** One tick's duration and its phases, in milliseconds (from ServerMetrics.recordTick). */
+  tick(ms: number, phases?: Record<string, number>): void {
+    this.tickSeconds.observe(ms / 1000);
+    if (phases === undefined) return;
+    for (const phase in phases) {
+      let child = this.phaseChildren.get(phase);
+      if (child === undefined) this.phaseChildren.set(phase, (child = this.phaseSeconds.labels({ phase })));
+      child.observe(phases[phase]! / 1000);
+    }
+  }
+
+  /** The transports' hooks (see Traffic). */
+  readonly traffic: Traffic = {
+    received: (transport, event) => {
+      const counts = this.received[transport === "ws" ? 1 : 0]!;
+      const n = counts.get(event);
+      if (n !== undefined) counts.set(event, n + 1);
+      else counts.set(UNKNOWN_EVENT, counts.get(UNKNOWN_EVENT)! + 1);
+    },
+    sent: (transport, event, code) => {
+      const i = transport === "ws" ? 1 : 0;
+      const counts = this.sentCounts[i]!;
+      const n = counts.get(event);
+      if (n !== undefined) counts.set(event, n + 1);
+      else counts.set(OTHER_EVENT, counts.get(OTHER_EVENT)! + 1);
+      if (ERROR_EVENTS.has(event)) {
+        const errors = this.errorCounts[i]!;
+        const label = this.codeLabel(code);
+        errors.set(label, (errors.get(label) ?? 0) + 1);
+      }
+    },
+  };
+
+  /** An error code as a label: as written while it has the shape of one and the set is not full. */
+  private codeLabel(code: string | undefined): string {
+    if (code === undefined || !CODE_SHAPE.test(code)) return OTHER_CODE;
+    if (this.errorCodes.has(code)) return code;
+    if (this.errorCodes.size >= MAX_ERROR_CODES) return OTHER_CODE;
+    this.errorCodes.add(code);
+    return code;
+  }
+
+  /** A batch of character saves: how many characters were stored, found stale or failed, and how long it took. */
+  saveBatch(result: { stored: number; stale: number; failed: number; seconds: number }): void {
+    if (result.stored > 0) this.saves.inc({ outcome: "stored" }, result.stored);
+    if (result.stale > 0) this.saves.inc({ outcome: "stale" }, result.stale);
+    if (result.failed > 0) this.saves.inc({ outcome: "failed" }, result.failed);
+    this.saveSeconds.observe({ outcome: result.failed > 0 ? "failed" : "stored" }, result.seconds);
+  }
+
+  /** A confirmed trade's swap: stored (completed) or rolled back (failed), and the transaction's time. */
+  trade(outcome: "completed" | "failed", seconds: number): void {
+    this.trades.inc({ outcome });
+    this.tradeStoreSeconds.observe({ outcome }, seconds);
+  }
+
+  /** The exposition text of every metric. */
+  text(): Promise<string> {
+    return this.registry.metrics();
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+}
