@@ -36,6 +36,7 @@ import type { Logger } from "./logger.ts";
 import { ServerMetrics } from "./metrics.ts";
 import { GameMetrics } from "./prometheus.ts";
 import { startMetricsServer, type MetricsServer } from "./http/metricsServer.ts";
+import { requestLogger } from "./http/requestLog.ts";
 import { AuthAttempts } from "./auth/attemptLimiter.ts";
 import { clientAddress, pinRealIp, type TrustFn } from "./http/clientAddress.ts";
 import { Saver } from "./sessions/Saver.ts";
@@ -260,7 +261,10 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
     await colyseus.listen(config.port, config.host);
     // Friends' status and private messages go through Colyseus' presence (Redis across processes).
     await social.start(matchMaker.presence);
-    // First of all listeners: Colyseus put its router in front of everything when it started listening.
+    // First of all listeners: Colyseus put its router in front of everything when it started
+    // listening. The client's address is pinned first, then the request is logged (requestLog.ts).
+    const logRequest = requestLogger(logger.child({ component: "http" }));
+    httpServer.prependListener("request", (req, res) => logRequest(req, res));
     httpServer.prependListener("request", (req) => pinRealIp(trust, req));
     httpServer.prependListener("upgrade", (req) => pinRealIp(trust, req));
     // The world runs from startup, with or without Colyseus clients (/ws clients need it too).
