@@ -202,6 +202,9 @@ const envSchema = z.object({
   CORS_IDP_DOMAIN: optionalString,
 });
 
+/** Every variable the server reads (the README's Configuration table and `.env.example` list each). */
+export const CONFIG_VARIABLES: readonly string[] = Object.freeze(Object.keys(envSchema.shape));
+
 export interface CorsSettings {
   /** Production frontend domain: https://D and https://www.D. */
   frontendDomain: string;
