@@ -6,6 +6,7 @@
 import { randomUUID } from "node:crypto";
 import type { HandlerResult, World } from "./world/World.ts";
 import type { Player } from "./world/Player.ts";
+import { moderationCommandOf, mutedError, parseModerationCommand, type ModerationPort } from "./moderation.ts";
 
 export { CHAT_LIMIT, CHAT_MAX_LENGTH, CHAT_WINDOW_MS } from "./clientEvents.ts";
 import { CHAT_LIMIT, CHAT_MAX_LENGTH, CHAT_WINDOW_MS } from "./clientEvents.ts";
@@ -34,7 +35,8 @@ function system(world: World, to: string, message: string): void {
 }
 
 /** `checkAdminCode`: the code check with its guessing budgets (per account and address), kept by the server. */
-export function handleChat(world: World, player: Player, data: { message: string }, checkAdminCode: (code: string) => AdminCheck): HandlerResult {
+/** `moderation`: carries out an admin's moderation commands (src/game/moderation.ts); without it they are refused. */
+export function handleChat(world: World, player: Player, data: { message: string }, checkAdminCode: (code: string) => AdminCheck, moderation?: ModerationPort): HandlerResult {
   const message = sanitizeChat(data.message);
   if (message.length === 0 || message.length > CHAT_MAX_LENGTH) {
     return { code: "INVALID_PAYLOAD", message: `a chat message is 1 to ${CHAT_MAX_LENGTH} characters` };
@@ -52,6 +54,16 @@ export function handleChat(world: World, player: Player, data: { message: string
     }
     return;
   }
+  if (moderationCommandOf(message) !== undefined) {
+    if (player.role !== "admin") return { code: "FORBIDDEN", message: "moderation commands are for admins" };
+    if (moderation === undefined) return { code: "UNAVAILABLE", message: "moderation is not available" };
+    const command = parseModerationCommand(message);
+    if ("code" in command) return command;
+    moderation.command(player, command);
+    return;
+  }
+  const muted = mutedError(player, now);
+  if (muted !== undefined) return muted;
   if (!allow(player.chatTimes, now, CHAT_LIMIT, CHAT_WINDOW_MS)) {
     return { code: "RATE_LIMITED", message: `at most ${CHAT_LIMIT} chat messages every ${CHAT_WINDOW_MS / 1000} s` };
   }

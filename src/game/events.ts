@@ -10,6 +10,7 @@ import { deposit, withdraw } from "./bank.ts";
 import { handleChat, type AdminCheck } from "./chat.ts";
 import { CLIENT_EVENTS, type ClientEvent, type ClientEventName } from "./clientEvents.ts";
 import { unequip, useItem } from "./items.ts";
+import type { ModerationPort } from "./moderation.ts";
 import { sendPrivateMessage, socialCommand, type SocialPort } from "./social.ts";
 import { buy, sell, type StoreStock } from "./store.ts";
 import { tradeErrorEvent } from "./trade/Trades.ts";
@@ -26,6 +27,8 @@ export interface EventContext {
   storeStock: StoreStock;
   /** Friends, ignore lists and private messages (the social service); without it `social:` events are refused (UNAVAILABLE). */
   social?: SocialPort | undefined;
+  /** Admins' moderation commands in chat (the moderation service); without it they are refused (UNAVAILABLE). */
+  moderation?: ModerationPort | undefined;
 }
 
 export interface EventDefinition<S extends z.ZodType = z.ZodType> {
@@ -41,7 +44,7 @@ type Handler<K extends ClientEventName> = (world: World, player: Player, data: C
 /** Each client event's handler; the type makes the compiler demand one for every event of the protocol table. */
 const HANDLERS: { [K in ClientEventName]: Handler<K> } = {
   "player:move": (world, player, data) => world.walkTo(player, { x: data.x, z: data.z }, data.run ?? false),
-  "player:chat": (world, player, data, ctx) => handleChat(world, player, data, (code) => ctx.checkAdminCode(code, player)),
+  "player:chat": (world, player, data, ctx) => handleChat(world, player, data, (code) => ctx.checkAdminCode(code, player), ctx.moderation),
   "player:action": (world, player, data) => handleAction(world, player, data),
   "inventory:use": (world, player, data) => useItem(world, player, data),
   "equipment:remove": (world, player, data) => unequip(world, player, data),

@@ -11,6 +11,7 @@
  */
 import { allow, CHAT_LIMIT, CHAT_MAX_LENGTH, CHAT_WINDOW_MS, sanitizeChat } from "./chat.ts";
 import type { ClientEvent } from "./clientEvents.ts";
+import { mutedError } from "./moderation.ts";
 import type { Player } from "./world/Player.ts";
 import type { HandlerResult, World } from "./world/World.ts";
 
@@ -38,6 +39,8 @@ export function sendPrivateMessage(world: World, port: SocialPort | undefined, p
   if (message.length === 0 || message.length > CHAT_MAX_LENGTH) {
     return { code: "INVALID_PAYLOAD", message: `a private message is 1 to ${CHAT_MAX_LENGTH} characters` };
   }
+  const muted = mutedError(player, world.now());
+  if (muted !== undefined) return muted;
   if (!allow(player.privateMessageTimes, world.now(), CHAT_LIMIT, CHAT_WINDOW_MS)) {
     return { code: "RATE_LIMITED", message: `at most ${CHAT_LIMIT} private messages every ${CHAT_WINDOW_MS / 1000} s` };
   }

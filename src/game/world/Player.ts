@@ -123,6 +123,8 @@ export class Player {
    * trade requests). Kept by the social service (src/social), read before the player enters.
    */
   ignored: ReadonlySet<string> = new Set();
+  /** Muted (no public chat, no private messages) until this time (ms), set by the moderation service. */
+  mutedUntil: number | undefined;
   /** What the player is doing (walking to, then acting on, a target). */
   action: Action | undefined;
   /** No new skilling roll or attack before this tick. */

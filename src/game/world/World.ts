@@ -54,6 +54,8 @@ export interface OutboundMessage {
 export interface GameError {
   code: string;
   message: string;
+  /** A refusal that lasts (MUTED): when it ends (ISO time). */
+  until?: string;
 }
 
 /** What an input handler returns: nothing, or an error for the sender. */
@@ -457,7 +459,7 @@ export class World {
             continue;
           }
           const error = rule.handle(this, player, input.data as never);
-          if (error) this.sendError(player.id, error.code, error.message, input.type);
+          if (error) this.send(player.id, "error", { ...error, event: input.type });
         } catch (error) {
           this.playerFault(player, "input", input.type, error);
         }
