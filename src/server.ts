@@ -28,6 +28,8 @@ import { GAMEPLAY } from "./game/systems.ts";
 import { agentRoutes } from "./http/routes/agents.ts";
 import { apiRoutes } from "./http/routes/api.ts";
 import { socialRoutes } from "./http/routes/social.ts";
+import { adminRoutes } from "./http/routes/admin.ts";
+import { ModerationService } from "./moderation/ModerationService.ts";
 import { voiceRoutes } from "./http/routes/voice.ts";
 import type { Application } from "express";
 import { AGENT_EVENTS, type AgentEvent } from "./agents/agentEvents.ts";
@@ -154,8 +156,13 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
       service.tick();
     };
     const social = new SocialService({ db, connectionOf: (id) => service.connectionOf(id), logger: logger.child({ component: "social" }) });
-    service.hooks = social.hooks;
     events.social = social;
+    // Bans refuse logins (sockets here, REST in the auth guards); mutes are read before a player enters.
+    const moderation = new ModerationService({ db, service, logger: logger.child({ component: "moderation" }) });
+    service.hooks = moderation.hooks(social.hooks);
+    service.admission = moderation.admission;
+    auth.admission = moderation.admission;
+    events.moderation = moderation;
     const agents = new AgentService({ db, world: service, content, tokens });
     auth.agentIsLive = (agentId, characterId, generation) => agents.isLive(agentId, characterId, generation);
     service.agentGreeting = (principal) => agents.greet(principal);
@@ -186,6 +193,7 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
         a.use(apiRoutes({ db, world: service, content, auth: guards.auth, tickMs: config.tickMs }));
         a.use(agentRoutes(agents, guards.auth));
         a.use(socialRoutes(social, guards.auth));
+        a.use(adminRoutes(moderation, guards.admin));
         a.use(voiceRoutes({ config, db, world: service, content, auth: guards.auth }));
       },
     });
@@ -261,6 +269,7 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
     await colyseus.listen(config.port, config.host);
     // Friends' status and private messages go through Colyseus' presence (Redis across processes).
     await social.start(matchMaker.presence);
+    await moderation.start(matchMaker.presence);
     // First of all listeners: Colyseus put its router in front of everything when it started
     // listening. The client's address is pinned first, then the request is logged (requestLog.ts).
     const logRequest = requestLogger(logger.child({ component: "http" }));
@@ -284,6 +293,7 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
         gateway.close();
         await service.shutdown();
         await social.close();
+        moderation.close();
         await wsDeltas.close();
         await colyseus.gracefullyShutdown(false);
         httpServer.closeAllConnections();

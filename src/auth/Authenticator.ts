@@ -25,6 +25,8 @@ export class Authenticator {
   private readonly cache = new Map<string, CachedAccount>();
   /** Set when agents exist: a deleted agent's token, or one a newer token replaced, stops working at once. */
   agentIsLive: ((agentId: string, characterId: string | undefined, generation: number) => Promise<boolean>) | undefined;
+  /** Set by the moderation service: rejects (BannedError) for a banned account; the REST guards ask it on every request. */
+  admission: ((accountId: string) => Promise<void>) | undefined;
 
   constructor(tokens: TokenService, db: Database) {
     this.tokens = tokens;

@@ -6,6 +6,7 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import type { Request, RequestHandler } from "express";
 import { ForbiddenError, HttpError, UnauthorizedError } from "../http/errors.ts";
 import type { Authenticator } from "./Authenticator.ts";
+import { BannedError } from "../moderation/ModerationService.ts";
 import { AuthUnavailable, bearerToken, TokenError, type Principal } from "./tokens.ts";
 
 declare module "express-serve-static-core" {
@@ -22,13 +23,22 @@ export function safeEqual(a: string, b: string): boolean {
 async function principalOf(req: Request, auth: Authenticator): Promise<Principal | undefined> {
   const token = bearerToken(req.get("authorization"));
   if (token === undefined) return undefined;
+  let principal: Principal;
   try {
-    return await auth.authenticate(token);
+    principal = await auth.authenticate(token);
   } catch (err) {
     if (err instanceof TokenError) throw new UnauthorizedError(err.message);
     if (err instanceof AuthUnavailable) throw new HttpError(503, "AUTH_UNAVAILABLE", err.message);
     throw err;
   }
+  // A banned account's tokens open nothing (403 BANNED, with the ban's end: null when permanent).
+  try {
+    await auth.admission?.(principal.accountId);
+  } catch (err) {
+    if (err instanceof BannedError) throw new HttpError(403, "BANNED", err.message, { until: err.until });
+    throw err;
+  }
+  return principal;
 }
 
 export function requireAuth(auth: Authenticator): RequestHandler {

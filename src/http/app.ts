@@ -36,7 +36,7 @@ export interface AppDeps {
   metrics?: () => object;
   resetMetrics?: () => void;
   /** Extra routers mounted by later layers (content, API, agents) before the 404 handler. */
-  mount?: (app: Application, guards: { auth: RequestHandler; rest: RequestHandler; authAttempt: RequestHandler }) => void;
+  mount?: (app: Application, guards: { auth: RequestHandler; admin: RequestHandler[]; rest: RequestHandler; authAttempt: RequestHandler }) => void;
 }
 
 export function createApp(deps: AppDeps): Application {
@@ -70,7 +70,7 @@ export function createApp(deps: AppDeps): Application {
     res.json({ success: true });
   });
   app.use(MONITOR_PATH, ...admin, monitor() as unknown as RequestHandler);
-  deps.mount?.(app, { auth, rest: limits.rest, authAttempt: limits.auth });
+  deps.mount?.(app, { auth, admin, rest: limits.rest, authAttempt: limits.auth });
 
   // Served in every mode once built (`npm install` builds it), so the README's first command shows
   // the game at `/`; `npm run client` is the development server with hot reload.

@@ -10,11 +10,14 @@ import type { Logger } from "../logger.ts";
 export class HttpError extends Error {
   readonly status: number;
   readonly code: string;
-  constructor(status: number, code: string, message: string) {
+  /** More fields of the error body (a ban's `until`). */
+  readonly details: Record<string, unknown> | undefined;
+  constructor(status: number, code: string, message: string, details?: Record<string, unknown>) {
     super(message);
     this.name = "HttpError";
     this.status = status;
     this.code = code;
+    this.details = details;
   }
 }
 
@@ -39,8 +42,8 @@ export class NotFoundError extends HttpError {
   }
 }
 
-export function sendError(res: Response, status: number, code: string, message: string): void {
-  res.status(status).json({ success: false, error: { code, message } });
+export function sendError(res: Response, status: number, code: string, message: string, details?: Record<string, unknown>): void {
+  res.status(status).json({ success: false, error: { ...details, code, message } });
 }
 
 /**
@@ -76,7 +79,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       return;
     }
     if (err instanceof HttpError) {
-      sendError(res, err.status, err.code, err.message);
+      sendError(res, err.status, err.code, err.message, err.details);
       return;
     }
     // body-parser errors carry a status and a type: malformed JSON, too large, bad charset.

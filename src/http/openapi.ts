@@ -2,7 +2,9 @@
  * The OpenAPI 3.1 document of the REST interface, served at `/api/openapi.json`. A test walks the
  * Express router and fails when a mounted route is missing here (or documented but not mounted).
  */
+import { z } from "zod";
 import { VERSION } from "../version.ts";
+import { ADMIN_BODIES } from "./routes/admin.ts";
 
 type Method = "get" | "post" | "put" | "patch" | "delete";
 
@@ -74,7 +76,21 @@ export const ROUTES: Record<string, Partial<Record<Method, Op>>> = {
   "/api/voice/token": { post: { summary: "A voice-room token for the character's area (503 when voice is not configured)", auth: "bearer", body: { type: "object", properties: { characterId: str } } } },
   "/api/admin/metrics": { get: { summary: "Server metrics: ticks, event-loop delay, CPU, memory", auth: "admin" } },
   "/api/admin/metrics/reset": { post: { summary: "Start a new metrics window", auth: "admin" } },
+  // Moderation (src/http/routes/admin.ts): the bodies are the zod schemas that validate them.
+  "/api/admin/kick": { post: { summary: "Kick a player (by character name): its session ends, saved; close 4011", auth: "admin", body: adminBody("kick") } },
+  "/api/admin/mute": { post: { summary: "Mute an account for some minutes: its public chat and private messages are refused (MUTED)", auth: "admin", body: adminBody("mute") } },
+  "/api/admin/unmute": { post: { summary: "Lift a mute", auth: "admin", body: adminBody("unmute") } },
+  "/api/admin/ban": { post: { summary: "Ban an account for some minutes or permanently: every login refused (BANNED), an online session ends (close 4012)", auth: "admin", body: adminBody("ban") } },
+  "/api/admin/unban": { post: { summary: "Lift a ban", auth: "admin", body: adminBody("unban") } },
+  "/api/admin/teleport": { post: { summary: "Move an online player to a walkable tile", auth: "admin", body: adminBody("teleport") } },
+  "/api/admin/broadcast": { post: { summary: "A system chat line to every player on every world", auth: "admin", body: adminBody("broadcast") } },
+  "/api/admin/players/{name}": { get: { summary: "Look a player up: account, online state and world, ban, mute, recent sessions", auth: "admin" } },
+  "/api/admin/audit": { get: { summary: "The moderation audit, newest first (?limit=1..100, ?offset, ?name= one player's)", auth: "admin" } },
 };
+
+function adminBody(action: keyof typeof ADMIN_BODIES): Record<string, unknown> {
+  return z.toJSONSchema(ADMIN_BODIES[action], { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
+}
 
 export function openApiDocument(): object {
   const paths: Record<string, Record<string, object>> = {};

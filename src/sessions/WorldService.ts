@@ -139,6 +139,11 @@ export class WorldService {
    * its pushes held); undefined when the agent no longer exists or the token was replaced.
    */
   agentGreeting: ((principal: Principal) => Promise<AgentGreeting | undefined>) | undefined;
+  /**
+   * Set by the moderation service: checked at every login (both transports), under the account's
+   * lock; a throw (a banned account's BannedError) refuses it before anything is loaded.
+   */
+  admission: ((accountId: string) => Promise<void>) | undefined;
   private closed = false;
   private quiescing: Promise<void> | undefined;
   /** Faults the tick contained, by where they happened (metrics). */
@@ -344,6 +349,7 @@ export class WorldService {
   attach(principal: Principal, options: AttachOptions, conn: Connection): Promise<Player> {
     return this.withAccount(principal.accountId, async () => {
       if (this.closed) throw new Error("the world is shutting down");
+      await this.admission?.(principal.accountId);
       if (principal.characterId !== undefined && options.characterId !== undefined && options.characterId !== principal.characterId) {
         throw Object.assign(new Error("this token is scoped to another character"), { code: "FORBIDDEN" });
       }
@@ -427,6 +433,36 @@ export class WorldService {
     } catch (err) {
       this.logger.debug({ err }, "closing a revoked agent's connection failed (already gone)");
     }
+  }
+
+  /**
+   * Ends the sessions of an account's characters in this process (all, or `characterId`'s): a kick
+   * or a ban. Each connection gets `error` and is closed with `closeCode`; its trade is cancelled
+   * and the player leaves the world saved, as at a logout (a character lingering after a dropped
+   * connection leaves saved too). Returns the ids of the characters that left.
+   */
+  disconnectAccount(accountId: string, closeCode: number, error: { code: string; message: string; until?: string | null }, characterId?: string): string[] {
+    const left: string[] = [];
+    for (const player of [...this.world.players.values()]) {
+      if (player.data.accountId !== accountId || (characterId !== undefined && player.id !== characterId)) continue;
+      left.push(player.id);
+      this.cancelLinger(player.id);
+      const conn = this.connections.get(player.id);
+      if (conn !== undefined) {
+        this.closeSeats(conn, closeCode);
+        this.connections.delete(player.id);
+        this.world.trades.cancelFor(this.world, player.id, "disconnected");
+        this.endSession(conn, "kicked");
+        try {
+          conn.send("error", error);
+          conn.close(closeCode, error.code.toLowerCase());
+        } catch (err) {
+          this.logger.debug({ err }, "closing a kicked player's connection failed (already gone)");
+        }
+      }
+      void this.removeAndSave(player.id);
+    }
+    return left;
   }
 
   /**

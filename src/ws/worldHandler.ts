@@ -11,6 +11,7 @@
 import type { Player } from "../game/world/Player.ts";
 import type { Logger } from "../logger.ts";
 import { PlayerLoadError } from "../persistence/players.ts";
+import { BannedError, CLOSE_BANNED } from "../moderation/ModerationService.ts";
 import { AgentRevokedError, type Connection, type WorldService } from "../sessions/WorldService.ts";
 import type { Envelope } from "./envelope.ts";
 import type { WsDeltas } from "./WsDeltas.ts";
@@ -59,6 +60,11 @@ export function worldSessionHandler(service: WorldService, deltas: WsDeltas, log
         if (err instanceof AgentRevokedError) {
           session.sendError("NOT_AUTHENTICATED", err.message);
           session.close(CLOSE_NOT_AUTHENTICATED, "agent revoked");
+          return;
+        }
+        if (err instanceof BannedError) {
+          session.send("error", { code: "BANNED", message: err.message, until: err.until });
+          session.close(CLOSE_BANNED, "banned");
           return;
         }
         if (code === "FORBIDDEN" || code === "NOT_FOUND") {

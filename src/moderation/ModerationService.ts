@@ -1,0 +1,433 @@
+/**
+ * Moderation (issue 20 item 1): kick, mute, unmute, ban, unban, teleport, broadcast and lookup,
+ * from REST (`/api/admin/*`, src/http/routes/admin.ts) and from admins' chat commands
+ * (src/game/moderation.ts). The same code does both.
+ *
+ * - Bans and mutes are rows of `sanctions` (the database is the truth for every process): a login
+ *   of a banned account is refused on every door (REST tokens through the auth middleware, `/ws`
+ *   and Colyseus through WorldService.admission), and a player's mute is read before it enters.
+ * - Every action is one `admin_audit` row, written before its effect is published.
+ * - Effects on live players go through one presence channel ({@link MODERATION_CHANNEL}) that
+ *   every process (Redis presence when there are several) listens to: a process holding the
+ *   account's character kicks it, updates its mute, teleports it, or shows a broadcast to its
+ *   players.
+ */
+import { randomUUID } from "node:crypto";
+import type { Presence } from "@colyseus/core";
+import { AdminAudit, Character, PlayerSession, Sanction } from "../../entities/index.ts";
+import type { Database } from "../db/orm.ts";
+import type { Logger } from "../logger.ts";
+import { CHAT_MAX_LENGTH } from "../game/clientEvents.ts";
+import { sanitizeChat } from "../game/chat.ts";
+import { MAX_BAN_MINUTES, MAX_MUTE_MINUTES, type ModerationCommand, type ModerationPort } from "../game/moderation.ts";
+import type { Player } from "../game/world/Player.ts";
+import { ONLINE_KEY } from "../social/SocialService.ts";
+import type { WorldHooks, WorldService } from "../sessions/WorldService.ts";
+
+/** Close code of a kicked player's connection (`/ws` and Colyseus), after an `error` KICKED. */
+export const CLOSE_KICKED = 4011;
+/** Close code of a banned player's connection, at the ban or at a refused login, after an `error` BANNED. */
+export const CLOSE_BANNED = 4012;
+export const MODERATION_CHANNEL = "moderation:all";
+/** The actor of an action taken with HTTP basic auth (ADMIN_CODE), which names no account. */
+export const ADMIN_CODE_ACTOR = "admin-code";
+/** Recent sessions a lookup lists. */
+export const LOOKUP_SESSIONS = 10;
+export const AUDIT_PAGE_MAX = 100;
+
+export type ModerationErrorCode = "UNKNOWN_PLAYER" | "PLAYER_OFFLINE" | "NOT_BANNED" | "NOT_MUTED" | "INVALID_DESTINATION" | "INVALID_PAYLOAD";
+export const MODERATION_ERROR_STATUS: Record<ModerationErrorCode, number> = {
+  UNKNOWN_PLAYER: 404,
+  PLAYER_OFFLINE: 409,
+  NOT_BANNED: 404,
+  NOT_MUTED: 404,
+  INVALID_DESTINATION: 400,
+  INVALID_PAYLOAD: 400,
+};
+
+export class ModerationError extends Error {
+  readonly code: ModerationErrorCode;
+  constructor(code: ModerationErrorCode, message: string) {
+    super(message);
+    this.name = "ModerationError";
+    this.code = code;
+  }
+}
+
+/** A login of a banned account; `until` null: permanent. */
+export class BannedError extends Error {
+  readonly code = "BANNED";
+  readonly until: string | null;
+  constructor(until: Date | null, reason: string | null) {
+    super(`this account is banned ${until === null ? "permanently" : `until ${until.toISOString()}`}${reason ? `: ${reason}` : ""}`);
+    this.name = "BannedError";
+    this.until = until === null ? null : until.toISOString();
+  }
+}
+
+/** Who acts, and through which door. */
+export interface Actor {
+  accountId: string;
+  via: "rest" | "game";
+}
+
+export interface Target {
+  accountId: string;
+  characterId: string;
+  name: string;
+}
+
+type Notice =
+  | { t: "kick"; accountId: string; code: number; error: { code: string; message: string; until?: string | null } }
+  | { t: "mute"; accountId: string; until: number | null }
+  | { t: "teleport"; characterId: string; x: number; z: number }
+  | { t: "broadcast"; message: string };
+
+export interface AuditRow {
+  id: number;
+  action: string;
+  actorAccountId: string;
+  via: string;
+  targetAccountId: string | null;
+  targetCharacterId: string | null;
+  targetName: string | null;
+  reason: string | null;
+  durationMinutes: number | null;
+  endsAt: string | null;
+  detail: Record<string, unknown> | null;
+  createdAt: string;
+}
+
+export class ModerationService implements ModerationPort {
+  private readonly db: Database;
+  private readonly service: WorldService;
+  private readonly logger: Logger;
+  private presence: Presence | undefined;
+  private readonly onNotice = (notice: Notice) => this.apply(notice);
+
+  constructor(deps: { db: Database; service: WorldService; logger: Logger }) {
+    this.db = deps.db;
+    this.service = deps.service;
+    this.logger = deps.logger;
+  }
+
+  async start(presence: Presence): Promise<void> {
+    this.presence = presence;
+    await presence.subscribe(MODERATION_CHANNEL, this.onNotice);
+  }
+
+  close(): void {
+    this.presence?.unsubscribe(MODERATION_CHANNEL, this.onNotice);
+  }
+
+  // ---- the database's truth ------------------------------------------------------------
+
+  private async sanction(accountId: string, kind: "ban" | "mute") {
+    const row = await this.db.em().findOne(Sanction, { accountId, kind });
+    if (row === null || (row.endsAt !== null && row.endsAt !== undefined && row.endsAt.getTime() <= Date.now())) return undefined;
+    return row;
+  }
+
+  /** The account's ban in force, if any (`until` null: permanent). */
+  async banOf(accountId: string): Promise<{ until: Date | null; reason: string | null } | undefined> {
+    const row = await this.sanction(accountId, "ban");
+    return row && { until: row.endsAt ?? null, reason: row.reason ?? null };
+  }
+
+  /** Refuses a login of a banned account (WorldService.admission and the REST auth). */
+  readonly admission = async (accountId: string): Promise<void> => {
+    const ban = await this.banOf(accountId);
+    if (ban !== undefined) throw new BannedError(ban.until, ban.reason);
+  };
+
+  /** Wraps the world's hooks: a player's mute is read before it enters. */
+  hooks(inner: WorldHooks | undefined): WorldHooks {
+    return {
+      beforeEnter: async (accountId) => {
+        const [then, mute] = await Promise.all([inner?.beforeEnter(accountId), this.sanction(accountId, "mute")]);
+        return (player) => {
+          then?.(player);
+          player.mutedUntil = mute?.endsAt?.getTime() ?? undefined;
+        };
+      },
+      left: (player) => inner?.left(player),
+    };
+  }
+
+  // ---- actions -------------------------------------------------------------------------
+
+  /** A character by name (any case): its account, id and name. */
+  async target(name: string): Promise<Target> {
+    const em = this.db.em();
+    const exact = await em.findOne(Character, { name }, { fields: ["id", "accountId", "name"] });
+    if (exact !== null) return { accountId: exact.accountId, characterId: exact.id, name: exact.name };
+    const rows = await em.getConnection().execute<{ id: string; accountId: string; name: string }[]>('select "id", "accountId", "name" from "characters" where lower("name") = ? limit 2', [
+      name.toLowerCase(),
+    ]);
+    if (rows.length !== 1) throw new ModerationError("UNKNOWN_PLAYER", `no player named ${name}`);
+    return { accountId: rows[0]!.accountId, characterId: rows[0]!.id, name: rows[0]!.name };
+  }
+
+  /** Where the account is online (the social service's online hash, shared by every process), if it is. */
+  private async online(accountId: string): Promise<{ characterId: string; world: number } | undefined> {
+    const raw = (await this.presence?.hget(ONLINE_KEY, accountId)) as string | null | undefined;
+    if (raw === null || raw === undefined) {
+      // Before the social service has announced it (or without presence): this process's world.
+      for (const p of this.service.world.players.values()) if (p.data.accountId === accountId && this.service.connectionOf(p.id) !== undefined) return { characterId: p.id, world: 1 };
+      return undefined;
+    }
+    const entry = JSON.parse(raw) as { characterId: string; world: number };
+    return { characterId: entry.characterId, world: entry.world };
+  }
+
+  private async audit(actor: Actor, action: string, target: Target | undefined, fields: { reason?: string | undefined; minutes?: number | null; endsAt?: Date | null; detail?: Record<string, unknown> }): Promise<AuditRow> {
+    const em = this.db.em();
+    const row = em.create(AdminAudit, {
+      action,
+      actorAccountId: actor.accountId,
+      via: actor.via,
+      targetAccountId: target?.accountId ?? null,
+      targetCharacterId: target?.characterId ?? null,
+      targetName: target?.name ?? null,
+      reason: fields.reason ?? null,
+      durationMinutes: fields.minutes ?? null,
+      endsAt: fields.endsAt ?? null,
+      detail: fields.detail ?? null,
+    });
+    await em.flush();
+    this.logger.info({ action, actor: actor.accountId, via: actor.via, target: target?.accountId, name: target?.name, reason: fields.reason, endsAt: fields.endsAt }, "admin action");
+    return auditJson(row);
+  }
+
+  private async publish(notice: Notice): Promise<void> {
+    if (this.presence === undefined) this.apply(notice);
+    else await this.presence.publish(MODERATION_CHANNEL, notice);
+  }
+
+  async kick(actor: Actor, name: string, reason?: string): Promise<AuditRow> {
+    const target = await this.target(name);
+    if ((await this.online(target.accountId)) === undefined) throw new ModerationError("PLAYER_OFFLINE", `${target.name} is not online`);
+    const row = await this.audit(actor, "kick", target, { reason });
+    await this.publish({ t: "kick", accountId: target.accountId, code: CLOSE_KICKED, error: { code: "KICKED", message: `you were kicked by an admin${reason ? `: ${reason}` : ""}` } });
+    return row;
+  }
+
+  async mute(actor: Actor, name: string, minutes: number, reason?: string): Promise<AuditRow> {
+    checkMinutes(minutes, MAX_MUTE_MINUTES);
+    const target = await this.target(name);
+    const endsAt = new Date(Date.now() + minutes * 60_000);
+    await this.putSanction(target.accountId, "mute", endsAt, reason, actor);
+    const row = await this.audit(actor, "mute", target, { reason, minutes, endsAt });
+    await this.publish({ t: "mute", accountId: target.accountId, until: endsAt.getTime() });
+    return row;
+  }
+
+  async unmute(actor: Actor, name: string, reason?: string): Promise<AuditRow> {
+    const target = await this.target(name);
+    if ((await this.sanction(target.accountId, "mute")) === undefined) throw new ModerationError("NOT_MUTED", `${target.name} is not muted`);
+    await this.db.em().nativeDelete(Sanction, { accountId: target.accountId, kind: "mute" });
+    const row = await this.audit(actor, "unmute", target, { reason });
+    await this.publish({ t: "mute", accountId: target.accountId, until: null });
+    return row;
+  }
+
+  /** `minutes` undefined: permanent. */
+  async ban(actor: Actor, name: string, minutes: number | undefined, reason?: string): Promise<AuditRow> {
+    if (minutes !== undefined) checkMinutes(minutes, MAX_BAN_MINUTES);
+    const target = await this.target(name);
+    const endsAt = minutes === undefined ? null : new Date(Date.now() + minutes * 60_000);
+    await this.putSanction(target.accountId, "ban", endsAt, reason, actor);
+    const row = await this.audit(actor, "ban", target, { reason, minutes: minutes ?? null, endsAt });
+    const banned = new BannedError(endsAt, reason ?? null);
+    await this.publish({ t: "kick", accountId: target.accountId, code: CLOSE_BANNED, error: { code: "BANNED", message: banned.message, until: banned.until } });
+    return row;
+  }
+
+  async unban(actor: Actor, name: string, reason?: string): Promise<AuditRow> {
+    const target = await this.target(name);
+    if ((await this.sanction(target.accountId, "ban")) === undefined) throw new ModerationError("NOT_BANNED", `${target.name} is not banned`);
+    await this.db.em().nativeDelete(Sanction, { accountId: target.accountId, kind: "ban" });
+    return this.audit(actor, "unban", target, { reason });
+  }
+
+  async teleport(actor: Actor, name: string, x: number, z: number, reason?: string): Promise<AuditRow> {
+    const target = await this.target(name);
+    if (!Number.isInteger(x) || !Number.isInteger(z) || !this.service.world.collision.isWalkable(x, z)) {
+      throw new ModerationError("INVALID_DESTINATION", `(${x}, ${z}) is not a walkable tile of the map`);
+    }
+    const online = await this.online(target.accountId);
+    if (online === undefined || online.characterId !== target.characterId) throw new ModerationError("PLAYER_OFFLINE", `${target.name} is not online`);
+    const row = await this.audit(actor, "teleport", target, { reason, detail: { x, z } });
+    await this.publish({ t: "teleport", characterId: target.characterId, x, z });
+    return row;
+  }
+
+  async broadcast(actor: Actor, raw: string): Promise<AuditRow> {
+    const message = sanitizeChat(raw);
+    if (message.length === 0 || message.length > CHAT_MAX_LENGTH) throw new ModerationError("INVALID_PAYLOAD", `a broadcast is 1 to ${CHAT_MAX_LENGTH} characters`);
+    const row = await this.audit(actor, "broadcast", undefined, { detail: { message } });
+    await this.publish({ t: "broadcast", message });
+    return row;
+  }
+
+  /** A player's account, online state and world, ban and mute, and recent sessions (newest first). */
+  async lookup(name: string) {
+    const target = await this.target(name);
+    const [online, ban, mute, sessions] = await Promise.all([
+      this.online(target.accountId),
+      this.sanction(target.accountId, "ban"),
+      this.sanction(target.accountId, "mute"),
+      this.db.em().find(PlayerSession, { accountId: target.accountId }, { orderBy: { loginAt: "desc" }, limit: LOOKUP_SESSIONS }),
+    ]);
+    const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
+    return {
+      accountId: target.accountId,
+      characterId: target.characterId,
+      name: target.name,
+      online: online !== undefined,
+      world: online?.world ?? null,
+      onlineCharacterId: online?.characterId ?? null,
+      ban: ban ? { until: iso(ban.endsAt), permanent: ban.endsAt === null || ban.endsAt === undefined, reason: ban.reason ?? null } : null,
+      mute: mute ? { until: iso(mute.endsAt), reason: mute.reason ?? null } : null,
+      sessions: sessions.map((s) => ({
+        characterId: s.characterId,
+        transport: s.transport,
+        loginAt: iso(s.loginAt),
+        logoutAt: iso(s.logoutAt),
+        logoutReason: s.logoutReason ?? null,
+      })),
+    };
+  }
+
+  /** The audit, newest first; `target`: one account's rows. */
+  async auditLog(page: { limit: number; offset: number; targetAccountId?: string | undefined }): Promise<{ total: number; rows: AuditRow[] }> {
+    const where = page.targetAccountId !== undefined ? { targetAccountId: page.targetAccountId } : {};
+    const [rows, total] = await this.db.em().findAndCount(AdminAudit, where, { orderBy: { id: "desc" }, limit: page.limit, offset: page.offset });
+    return { total, rows: rows.map(auditJson) };
+  }
+
+  private async putSanction(accountId: string, kind: "ban" | "mute", endsAt: Date | null, reason: string | undefined, actor: Actor): Promise<void> {
+    await this.db.em().transactional(async (em) => {
+      await em.nativeDelete(Sanction, { accountId, kind });
+      em.create(Sanction, { accountId, kind, endsAt, reason: reason ?? null, byAccountId: actor.accountId });
+    });
+  }
+
+  // ---- effects, in every process -------------------------------------------------------
+
+  private apply(notice: Notice): void {
+    const service = this.service;
+    const world = service.world;
+    try {
+      switch (notice.t) {
+        case "kick":
+          service.disconnectAccount(notice.accountId, notice.code, notice.error);
+          return;
+        case "mute":
+          for (const p of world.players.values()) {
+            if (p.data.accountId !== notice.accountId) continue;
+            world.enqueueCommand(p.id, (player) => {
+              player.mutedUntil = notice.until ?? undefined;
+            });
+          }
+          return;
+        case "teleport":
+          world.enqueueCommand(notice.characterId, (player) => {
+            if (world.teleport(player, { x: notice.x, z: notice.z })) player.syncDue = true;
+          });
+          return;
+        case "broadcast": {
+          const event = { id: randomUUID(), fromId: "system", fromName: "Broadcast", message: notice.message, timestamp: Date.now(), channel: "system" as const };
+          for (const p of world.players.values()) service.connectionOf(p.id)?.send("chat:message", event);
+          return;
+        }
+      }
+    } catch (err) {
+      this.logger.error({ err, notice: notice.t }, "could not apply a moderation notice");
+    }
+  }
+
+  // ---- in game -------------------------------------------------------------------------
+
+  /** An admin's chat command (ModerationPort): answered with a system line, or an `error`. */
+  command(admin: Player, command: ModerationCommand): void {
+    const actor: Actor = { accountId: admin.data.accountId, via: "game" };
+    const reply = (message: string) =>
+      this.service.connectionOf(admin.id)?.send("chat:message", { id: randomUUID(), fromId: "system", fromName: "System", message, timestamp: Date.now(), channel: "system" });
+    const run = async (): Promise<string> => {
+      switch (command.action) {
+        case "kick":
+          await this.kick(actor, command.name, command.reason);
+          return `Kicked ${command.name}.`;
+        case "mute": {
+          const row = await this.mute(actor, command.name, command.minutes, command.reason);
+          return `Muted ${row.targetName} until ${row.endsAt}.`;
+        }
+        case "unmute":
+          await this.unmute(actor, command.name, command.reason);
+          return `Unmuted ${command.name}.`;
+        case "ban": {
+          const row = await this.ban(actor, command.name, command.minutes, command.reason);
+          return `Banned ${row.targetName} ${row.endsAt === null ? "permanently" : `until ${row.endsAt}`}.`;
+        }
+        case "unban":
+          await this.unban(actor, command.name, command.reason);
+          return `Unbanned ${command.name}.`;
+        case "teleport":
+          await this.teleport(actor, command.name, command.x, command.z, command.reason);
+          return `Teleported ${command.name} to (${command.x}, ${command.z}).`;
+        case "broadcast":
+          await this.broadcast(actor, command.message);
+          return "Broadcast sent.";
+        case "lookup": {
+          const l = await this.lookup(command.name);
+          const state = l.online ? `online on world ${l.world}` : "offline";
+          const last = l.sessions[0];
+          return `${l.name} (account ${l.accountId}): ${state}${l.ban ? `, banned until ${l.ban.until ?? "forever"}` : ""}${l.mute ? `, muted until ${l.mute.until}` : ""}${last ? `, last login ${last.loginAt}` : ""}.`;
+        }
+      }
+    };
+    run().then(reply, (err: unknown) => {
+      const conn = this.service.connectionOf(admin.id);
+      if (err instanceof ModerationError) conn?.send("error", { code: err.code, message: err.message, event: "player:chat" });
+      else {
+        this.logger.error({ err, action: command.action }, "moderation command failed");
+        conn?.send("error", { code: "INTERNAL_ERROR", message: "the command failed", event: "player:chat" });
+      }
+    });
+  }
+}
+
+function checkMinutes(minutes: number, max: number): void {
+  if (!Number.isInteger(minutes) || minutes < 1 || minutes > max) throw new ModerationError("INVALID_PAYLOAD", `minutes are a whole number from 1 to ${max}`);
+}
+
+function auditJson(row: {
+  id: number;
+  action: string;
+  actorAccountId: string;
+  via: string;
+  targetAccountId?: string | null;
+  targetCharacterId?: string | null;
+  targetName?: string | null;
+  reason?: string | null;
+  durationMinutes?: number | null;
+  endsAt?: Date | null;
+  detail?: Record<string, unknown> | null;
+  createdAt: Date;
+}): AuditRow {
+  return {
+    id: row.id,
+    action: row.action,
+    actorAccountId: row.actorAccountId,
+    via: row.via,
+    targetAccountId: row.targetAccountId ?? null,
+    targetCharacterId: row.targetCharacterId ?? null,
+    targetName: row.targetName ?? null,
+    reason: row.reason ?? null,
+    durationMinutes: row.durationMinutes ?? null,
+    endsAt: row.endsAt ? row.endsAt.toISOString() : null,
+    detail: row.detail ?? null,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
