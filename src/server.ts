@@ -269,7 +269,7 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
     await colyseus.listen(config.port, config.host);
     // Friends' status and private messages go through Colyseus' presence (Redis across processes).
     await social.start(matchMaker.presence);
-    await moderation.start(matchMaker.presence);
+    await moderation.start();
     // First of all listeners: Colyseus put its router in front of everything when it started
     // listening. The client's address is pinned first, then the request is logged (requestLog.ts).
     const logRequest = requestLogger(logger.child({ component: "http" }));
@@ -293,7 +293,7 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
         gateway.close();
         await service.shutdown();
         await social.close();
-        moderation.close();
+        await moderation.close();
         await wsDeltas.close();
         await colyseus.gracefullyShutdown(false);
         httpServer.closeAllConnections();

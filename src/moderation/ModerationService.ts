@@ -6,29 +6,32 @@
  * - Bans and mutes are rows of `sanctions` (the database is the truth for every process): a login
  *   of a banned account is refused on every door (REST tokens through the auth middleware, `/ws`
  *   and Colyseus through WorldService.admission), and a player's mute is read before it enters.
- * - Every action is one `admin_audit` row, written before its effect is published.
- * - Effects on live players go through one presence channel ({@link MODERATION_CHANNEL}) that
- *   every process (Redis presence when there are several) listens to: a process holding the
- *   account's character kicks it, updates its mute, teleports it, or shows a broadcast to its
- *   players.
+ * - Every action is one `admin_audit` row, and that table is also how the other processes
+ *   sharing the database learn of it: the acting process applies the action to its own players at
+ *   once, and every other one reads the rows written since its last look every
+ *   {@link MODERATION_POLL_MS} (by id, the primary key) and applies them to its players: a kick or
+ *   ban ends the account's sessions there, a mute reaches its players, a teleport moves the player,
+ *   a broadcast reaches everyone.
+ * - A player is online when a process holds its character's lease (persistence/leases.ts), which
+ *   every process sees in the database.
  */
 import { randomUUID } from "node:crypto";
-import type { Presence } from "@colyseus/core";
-import { AdminAudit, Character, PlayerSession, Sanction } from "../../entities/index.ts";
+import { AdminAudit, Character, CharacterLease, PlayerSession, Sanction } from "../../entities/index.ts";
 import type { Database } from "../db/orm.ts";
 import type { Logger } from "../logger.ts";
 import { CHAT_MAX_LENGTH } from "../game/clientEvents.ts";
 import { sanitizeChat } from "../game/chat.ts";
 import { MAX_BAN_MINUTES, MAX_MUTE_MINUTES, type ModerationCommand, type ModerationPort } from "../game/moderation.ts";
 import type { Player } from "../game/world/Player.ts";
-import { ONLINE_KEY } from "../social/SocialService.ts";
+import { DEFAULT_WORLD } from "../social/SocialService.ts";
 import type { WorldHooks, WorldService } from "../sessions/WorldService.ts";
 
 /** Close code of a kicked player's connection (`/ws` and Colyseus), after an `error` KICKED. */
 export const CLOSE_KICKED = 4011;
 /** Close code of a banned player's connection, at the ban or at a refused login, after an `error` BANNED. */
 export const CLOSE_BANNED = 4012;
-export const MODERATION_CHANNEL = "moderation:all";
+/** How often a process reads the actions other processes wrote (admin_audit rows past the last it saw). */
+export const MODERATION_POLL_MS = 1_000;
 /** The actor of an action taken with HTTP basic auth (ADMIN_CODE), which names no account. */
 export const ADMIN_CODE_ACTOR = "admin-code";
 /** Recent sessions a lookup lists. */
@@ -102,8 +105,15 @@ export class ModerationService implements ModerationPort {
   private readonly db: Database;
   private readonly service: WorldService;
   private readonly logger: Logger;
-  private presence: Presence | undefined;
-  private readonly onNotice = (notice: Notice) => this.apply(notice);
+  /** The last admin_audit row this process has applied or skipped. */
+  private lastSeen = 0;
+  /** Rows this process wrote (and applied itself): skipped when the poll reads them. */
+  private readonly own = new Set<number>();
+  /** Audit writes under way, and how many have begun: a poll that overlaps one is read again. */
+  private writing = 0;
+  private writesBegun = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private polling: Promise<void> | undefined;
 
   constructor(deps: { db: Database; service: WorldService; logger: Logger }) {
     this.db = deps.db;
@@ -111,13 +121,34 @@ export class ModerationService implements ModerationPort {
     this.logger = deps.logger;
   }
 
-  async start(presence: Presence): Promise<void> {
-    this.presence = presence;
-    await presence.subscribe(MODERATION_CHANNEL, this.onNotice);
+  /** Starts reading other processes' actions (those written from now on). */
+  async start(pollMs = MODERATION_POLL_MS): Promise<void> {
+    const [last] = await this.db.em().find(AdminAudit, {}, { orderBy: { id: "desc" }, limit: 1, fields: ["id"] });
+    this.lastSeen = last?.id ?? 0;
+    this.timer = setInterval(() => {
+      this.polling ??= this.poll()
+        .catch((err: unknown) => this.logger.warn({ err }, "could not read the moderation actions of other processes"))
+        .finally(() => (this.polling = undefined));
+    }, pollMs);
+    this.timer.unref();
   }
 
-  close(): void {
-    this.presence?.unsubscribe(MODERATION_CHANNEL, this.onNotice);
+  async close(): Promise<void> {
+    clearInterval(this.timer);
+    await this.polling;
+  }
+
+  private async poll(): Promise<void> {
+    const begun = this.writesBegun;
+    const rows = await this.db.em().find(AdminAudit, { id: { $gt: this.lastSeen } }, { orderBy: { id: "asc" }, limit: 200 });
+    // A write of ours overlapped the read: its row may be visible before we know its id. Read again later.
+    if (this.writing > 0 || this.writesBegun !== begun) return;
+    for (const row of rows) {
+      this.lastSeen = row.id;
+      if (this.own.delete(row.id)) continue;
+      const notice = noticeOf(auditJson(row));
+      if (notice !== undefined) this.apply(notice);
+    }
   }
 
   // ---- the database's truth ------------------------------------------------------------
@@ -168,19 +199,32 @@ export class ModerationService implements ModerationPort {
     return { accountId: rows[0]!.accountId, characterId: rows[0]!.id, name: rows[0]!.name };
   }
 
-  /** Where the account is online (the social service's online hash, shared by every process), if it is. */
+  /** A character of the account that some process holds (its lease, in the database), if any. */
   private async online(accountId: string): Promise<{ characterId: string; world: number } | undefined> {
-    const raw = (await this.presence?.hget(ONLINE_KEY, accountId)) as string | null | undefined;
-    if (raw === null || raw === undefined) {
-      // Before the social service has announced it (or without presence): this process's world.
-      for (const p of this.service.world.players.values()) if (p.data.accountId === accountId && this.service.connectionOf(p.id) !== undefined) return { characterId: p.id, world: 1 };
-      return undefined;
-    }
-    const entry = JSON.parse(raw) as { characterId: string; world: number };
-    return { characterId: entry.characterId, world: entry.world };
+    for (const p of this.service.world.players.values()) if (p.data.accountId === accountId) return { characterId: p.id, world: DEFAULT_WORLD };
+    const em = this.db.em();
+    const characters = await em.find(Character, { accountId }, { fields: ["id"] });
+    if (characters.length === 0) return undefined;
+    const lease = await em.findOne(CharacterLease, { characterId: { $in: characters.map((c) => c.id) }, expiresAt: { $gt: new Date() } });
+    return lease === null ? undefined : { characterId: lease.characterId, world: DEFAULT_WORLD };
   }
 
+  /** Writes the action's row and applies it to this process's players (the others read it: see poll). */
   private async audit(actor: Actor, action: string, target: Target | undefined, fields: { reason?: string | undefined; minutes?: number | null; endsAt?: Date | null; detail?: Record<string, unknown> }): Promise<AuditRow> {
+    this.writing++;
+    this.writesBegun++;
+    try {
+      const row = await this.write(actor, action, target, fields);
+      this.own.add(row.id);
+      const notice = noticeOf(row);
+      if (notice !== undefined) this.apply(notice);
+      return row;
+    } finally {
+      this.writing--;
+    }
+  }
+
+  private async write(actor: Actor, action: string, target: Target | undefined, fields: { reason?: string | undefined; minutes?: number | null; endsAt?: Date | null; detail?: Record<string, unknown> }): Promise<AuditRow> {
     const em = this.db.em();
     const row = em.create(AdminAudit, {
       action,
@@ -199,17 +243,10 @@ export class ModerationService implements ModerationPort {
     return auditJson(row);
   }
 
-  private async publish(notice: Notice): Promise<void> {
-    if (this.presence === undefined) this.apply(notice);
-    else await this.presence.publish(MODERATION_CHANNEL, notice);
-  }
-
   async kick(actor: Actor, name: string, reason?: string): Promise<AuditRow> {
     const target = await this.target(name);
     if ((await this.online(target.accountId)) === undefined) throw new ModerationError("PLAYER_OFFLINE", `${target.name} is not online`);
-    const row = await this.audit(actor, "kick", target, { reason });
-    await this.publish({ t: "kick", accountId: target.accountId, code: CLOSE_KICKED, error: { code: "KICKED", message: `you were kicked by an admin${reason ? `: ${reason}` : ""}` } });
-    return row;
+    return this.audit(actor, "kick", target, { reason });
   }
 
   async mute(actor: Actor, name: string, minutes: number, reason?: string): Promise<AuditRow> {
@@ -217,18 +254,14 @@ export class ModerationService implements ModerationPort {
     const target = await this.target(name);
     const endsAt = new Date(Date.now() + minutes * 60_000);
     await this.putSanction(target.accountId, "mute", endsAt, reason, actor);
-    const row = await this.audit(actor, "mute", target, { reason, minutes, endsAt });
-    await this.publish({ t: "mute", accountId: target.accountId, until: endsAt.getTime() });
-    return row;
+    return this.audit(actor, "mute", target, { reason, minutes, endsAt });
   }
 
   async unmute(actor: Actor, name: string, reason?: string): Promise<AuditRow> {
     const target = await this.target(name);
     if ((await this.sanction(target.accountId, "mute")) === undefined) throw new ModerationError("NOT_MUTED", `${target.name} is not muted`);
     await this.db.em().nativeDelete(Sanction, { accountId: target.accountId, kind: "mute" });
-    const row = await this.audit(actor, "unmute", target, { reason });
-    await this.publish({ t: "mute", accountId: target.accountId, until: null });
-    return row;
+    return this.audit(actor, "unmute", target, { reason });
   }
 
   /** `minutes` undefined: permanent. */
@@ -237,10 +270,7 @@ export class ModerationService implements ModerationPort {
     const target = await this.target(name);
     const endsAt = minutes === undefined ? null : new Date(Date.now() + minutes * 60_000);
     await this.putSanction(target.accountId, "ban", endsAt, reason, actor);
-    const row = await this.audit(actor, "ban", target, { reason, minutes: minutes ?? null, endsAt });
-    const banned = new BannedError(endsAt, reason ?? null);
-    await this.publish({ t: "kick", accountId: target.accountId, code: CLOSE_BANNED, error: { code: "BANNED", message: banned.message, until: banned.until } });
-    return row;
+    return this.audit(actor, "ban", target, { reason, minutes: minutes ?? null, endsAt });
   }
 
   async unban(actor: Actor, name: string, reason?: string): Promise<AuditRow> {
@@ -257,17 +287,13 @@ export class ModerationService implements ModerationPort {
     }
     const online = await this.online(target.accountId);
     if (online === undefined || online.characterId !== target.characterId) throw new ModerationError("PLAYER_OFFLINE", `${target.name} is not online`);
-    const row = await this.audit(actor, "teleport", target, { reason, detail: { x, z } });
-    await this.publish({ t: "teleport", characterId: target.characterId, x, z });
-    return row;
+    return this.audit(actor, "teleport", target, { reason, detail: { x, z } });
   }
 
   async broadcast(actor: Actor, raw: string): Promise<AuditRow> {
     const message = sanitizeChat(raw);
     if (message.length === 0 || message.length > CHAT_MAX_LENGTH) throw new ModerationError("INVALID_PAYLOAD", `a broadcast is 1 to ${CHAT_MAX_LENGTH} characters`);
-    const row = await this.audit(actor, "broadcast", undefined, { detail: { message } });
-    await this.publish({ t: "broadcast", message });
-    return row;
+    return this.audit(actor, "broadcast", undefined, { detail: { message } });
   }
 
   /** A player's account, online state and world, ban and mute, and recent sessions (newest first). */
@@ -395,6 +421,33 @@ export class ModerationService implements ModerationPort {
         conn?.send("error", { code: "INTERNAL_ERROR", message: "the command failed", event: "player:chat" });
       }
     });
+  }
+}
+
+/** What an action does to live players, from its audit row (unban and lookup: nothing). */
+function noticeOf(row: AuditRow): Notice | undefined {
+  const accountId = row.targetAccountId;
+  switch (row.action) {
+    case "kick":
+      return accountId === null ? undefined : { t: "kick", accountId, code: CLOSE_KICKED, error: { code: "KICKED", message: `you were kicked by an admin${row.reason ? `: ${row.reason}` : ""}` } };
+    case "ban": {
+      if (accountId === null) return undefined;
+      const banned = new BannedError(row.endsAt === null ? null : new Date(row.endsAt), row.reason);
+      return { t: "kick", accountId, code: CLOSE_BANNED, error: { code: "BANNED", message: banned.message, until: banned.until } };
+    }
+    case "mute":
+      return accountId === null || row.endsAt === null ? undefined : { t: "mute", accountId, until: Date.parse(row.endsAt) };
+    case "unmute":
+      return accountId === null ? undefined : { t: "mute", accountId, until: null };
+    case "teleport": {
+      const x = row.detail?.x;
+      const z = row.detail?.z;
+      return row.targetCharacterId === null || typeof x !== "number" || typeof z !== "number" ? undefined : { t: "teleport", characterId: row.targetCharacterId, x, z };
+    }
+    case "broadcast":
+      return typeof row.detail?.message === "string" ? { t: "broadcast", message: row.detail.message } : undefined;
+    default:
+      return undefined;
   }
 }
 
