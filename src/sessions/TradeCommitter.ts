@@ -69,6 +69,10 @@ export class TradeCommitter {
         return;
       }
       this.onStored?.("completed", (performance.now() - storing) / 1000);
+      this.logger.info(
+        { event: "trade", tradeId: session.id, aId: session.a.playerId, bId: session.b.playerId, aGives: swap.aGives, bGives: swap.bGives, valueAToB: worth(swap.aGives), valueBToA: worth(swap.bGives) },
+        "trade completed",
+      );
       this.apply(session.a.playerId, () => world.trades.finish(world, session.id, swap));
     })();
     this.inFlight.add(work);

@@ -69,6 +69,8 @@ export interface Connection {
   uncork?(): void;
   /** Set by the service: the `playerSessions` row of this connection. */
   sessionRowId?: Promise<string | undefined>;
+  /** Set by the service: whose session this is and when it began (for the leave log line). */
+  session?: { characterId: string; name: string; startedAt: number };
 }
 
 /**
@@ -405,6 +407,11 @@ export class WorldService {
       player.disconnectedAt = undefined;
       conn.principal = principal;
       this.connections.set(player.id, conn);
+      conn.session = { characterId: player.id, name: player.data.name, startedAt: Date.now() };
+      this.logger.info(
+        { event: "join", characterId: player.id, name: player.data.name, accountId: principal.accountId, agentId: principal.agentId, transport: conn.transport, remoteAddress: conn.remoteAddress, takeover: previous !== undefined && previous !== conn },
+        "player joined",
+      );
       conn.sessionRowId = recordLogin(this.db, { characterId: player.id, accountId: principal.accountId, transport: conn.transport, remoteAddress: conn.remoteAddress }).catch(
         (err: unknown) => {
           this.logger.warn({ err }, "could not record the login");
@@ -552,6 +559,11 @@ export class WorldService {
   private endSession(conn: Connection, reason: LogoutReason): void {
     // The connection no longer controls its player: neither do the seats taken through it.
     this.closeSeats(conn, CLOSE_REPLACED);
+    if (conn.session !== undefined) {
+      const { characterId, name, startedAt } = conn.session;
+      conn.session = undefined;
+      this.logger.info({ event: "leave", characterId, name, transport: conn.transport, reason, durationMs: Date.now() - startedAt }, "player session ended");
+    }
     void conn.sessionRowId?.then((id) => (id === undefined ? undefined : recordLogout(this.db, id, reason))).catch((err: unknown) => {
       this.logger.warn({ err }, "could not record the logout");
     });
