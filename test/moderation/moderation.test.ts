@@ -145,6 +145,9 @@ describe("moderation", function () {
       const p = await sdkPlayer();
       a.c.send("player:chat", { message: `/kick ${p.name} go away` });
       assert.equal(await p.leftWith, CLOSE_KICKED);
+      // No way back through the reconnection window: a kick is not a dropped connection.
+      await assert.rejects(p.c.sdk.reconnect(p.c.room.reconnectionToken));
+      assert.equal(t.server.world.connectionOf(p.playerId), undefined);
       assert.match(await systemLine(a.c, /^Kicked/), new RegExp(p.name));
       await until(() => (t.server.world.world.players.has(p.playerId) ? undefined : true), "the kicked player left the world");
       const audit = (await auditRows()).filter((r) => r.targetCharacterId === p.playerId);
