@@ -26,19 +26,24 @@ async function main(): Promise<void> {
     throw err;
   }
   const logger = createLogger(config);
-  let server;
-  try {
-    server = await startServer(config, logger);
-  } catch (err) {
-    if (err instanceof ManifestValidationError) {
-      process.stderr.write(`rs-world-server: refusing to start.\n${err.message}\n`);
-      process.exit(65); // EX_DATAERR
-    }
-    throw err;
-  }
-
+  // The handlers go in before the server starts: a signal that arrives while it starts (or right as
+  // it says it listens, before this function would go on) waits for the start, then shuts down
+  // gracefully, instead of killing the process with the signal's default action.
+  let server: Awaited<ReturnType<typeof startServer>> | undefined;
+  let pending: string | undefined;
+  let startupWatchdog: NodeJS.Timeout | undefined;
   let stopping = false;
   const stop = (signal: string) => {
+    if (server === undefined) {
+      // A start that never finishes (a database that never answers) still ends.
+      pending ??= signal;
+      startupWatchdog ??= setTimeout(() => {
+        logger.error({ signal }, `${signal} during startup, and the start did not finish within ${SHUTDOWN_WATCHDOG_MS} ms: exiting`);
+        process.exit(1);
+      }, SHUTDOWN_WATCHDOG_MS);
+      return;
+    }
+    clearTimeout(startupWatchdog);
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, "signal received, shutting down");
@@ -59,6 +64,17 @@ async function main(): Promise<void> {
   };
   process.on("SIGTERM", () => stop("SIGTERM"));
   process.on("SIGINT", () => stop("SIGINT"));
+  try {
+    server = await startServer(config, logger);
+  } catch (err) {
+    if (err instanceof ManifestValidationError) {
+      process.stderr.write(`rs-world-server: refusing to start.\n${err.message}\n`);
+      process.exit(65); // EX_DATAERR
+    }
+    throw err;
+  }
+
+  if (pending !== undefined) stop(pending);
 
   // The last resort: an exception nothing contained (the tick contains its own, see World.step and
   // WorldRoom.onUncaughtException). The process may be in any state, so it does not try to go on:
