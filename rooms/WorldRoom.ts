@@ -19,6 +19,7 @@ import { admit, InputLimiter } from "../src/sessions/inputLimiter.ts";
 import { AgentRevokedError, type Connection, type WorldService } from "../src/sessions/WorldService.ts";
 import { PlayerLoadError } from "../src/persistence/players.ts";
 import { BannedError } from "../src/moderation/ModerationService.ts";
+import { RestartingError } from "../src/moderation/RestartSchedule.ts";
 import { CharacterInUseError } from "../src/persistence/leases.ts";
 import { EntityState, EquippedState, ItemSlotState, PlayerState, SkillState, TAG_OWNER, WorldState } from "../schema/WorldState.ts";
 import type { EntityView } from "../src/game/world/entities.ts";
@@ -266,6 +267,7 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
       // Known refusals have their own status and message; anything else is internal (see the end).
       if (err instanceof AgentRevokedError) throw new ServerError(401, err.message);
       if (err instanceof BannedError) throw new ServerError(403, `BANNED: ${err.message}`);
+      if (err instanceof RestartingError) throw new ServerError(503, `RESTARTING: ${err.message}`);
       if (err instanceof PlayerLoadError) throw new ServerError(err.code === "FORBIDDEN" ? 403 : err.code === "NOT_FOUND" ? 404 : 400, err.message);
       if ((err as { code?: string }).code === "FORBIDDEN") throw new ServerError(403, (err as Error).message);
       if (err instanceof CharacterInUseError) throw new ServerError(409, err.message);

@@ -9,6 +9,7 @@ import { readDotEnv } from "./config/dotenv.ts";
 import { createLogger } from "./logger.ts";
 import { ManifestValidationError } from "./manifests/validate.ts";
 import { startServer } from "./server.ts";
+import { RESTARTING_NOW_LINE } from "./game/restart.ts";
 
 export const SHUTDOWN_WATCHDOG_MS = 10_000;
 /** Exit code after an uncaught exception (EX_SOFTWARE): every player was saved first. */
@@ -51,7 +52,8 @@ async function main(): Promise<void> {
       logger.error(`shutdown did not finish within ${SHUTDOWN_WATCHDOG_MS} ms: exiting anyway`);
       process.exit(1);
     }, SHUTDOWN_WATCHDOG_MS);
-    server.close().then(
+    // Players hear of it before their sockets close (a signal or a scheduled restart alike).
+    server.close({ notice: RESTARTING_NOW_LINE }).then(
       () => {
         clearTimeout(watchdog);
         process.exit(0);
@@ -75,6 +77,9 @@ async function main(): Promise<void> {
   }
 
   if (pending !== undefined) stop(pending);
+  // A scheduled maintenance restart (POST /api/admin/restart) ends as SIGTERM does: the graceful
+  // close, then exit 0, and the supervisor (PM2's autorestart) starts the process again.
+  server.onRestart = () => stop("scheduled restart");
 
   // The last resort: an exception nothing contained (the tick contains its own, see World.step and
   // WorldRoom.onUncaughtException). The process may be in any state, so it does not try to go on:

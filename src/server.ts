@@ -30,6 +30,9 @@ import { apiRoutes } from "./http/routes/api.ts";
 import { socialRoutes } from "./http/routes/social.ts";
 import { adminRoutes } from "./http/routes/admin.ts";
 import { ModerationService } from "./moderation/ModerationService.ts";
+import { RestartingError, systemLineToAll } from "./moderation/RestartSchedule.ts";
+import { RESTARTING_NOW_LINE } from "./game/restart.ts";
+import { HttpError } from "./http/errors.ts";
 import { voiceRoutes } from "./http/routes/voice.ts";
 import type { Application } from "express";
 import { AGENT_EVENTS, type AgentEvent } from "./agents/agentEvents.ts";
@@ -84,8 +87,13 @@ export interface GameServer {
   readonly adminCode: string;
   /** The port of `GET /metrics` (METRICS_PORT), when it is served. */
   readonly metricsPort: number | undefined;
-  /** Stops accepting, lets rooms save, closes the database. Idempotent. */
-  close(): Promise<void>;
+  /**
+   * Called when a scheduled maintenance restart is due (src/main.ts sets it: its graceful stop,
+   * then exit 0 for the supervisor). Unset, the server just closes.
+   */
+  onRestart: ((reason: string) => void) | undefined;
+  /** Stops accepting, lets rooms save, closes the database. Idempotent. `notice`: a system line to every player first. */
+  close(options?: { notice?: string }): Promise<void>;
 }
 
 export async function startServer(config: Config, logger: Logger): Promise<GameServer> {
@@ -160,7 +168,11 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
     // Bans refuse logins (sockets here, REST in the auth guards); mutes are read before a player enters.
     const moderation = new ModerationService({ db, service, logger: logger.child({ component: "moderation" }) });
     service.hooks = moderation.hooks(social.hooks);
-    service.admission = moderation.admission;
+    // A login is refused in a scheduled restart's last minute (RESTARTING), then for a ban.
+    service.admission = async (accountId) => {
+      moderation.restarts.admit();
+      await moderation.admission(accountId);
+    };
     auth.admission = moderation.admission;
     events.moderation = moderation;
     const agents = new AgentService({ db, world: service, content, tokens });
@@ -189,6 +201,15 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
       content,
       metrics: () => metrics.snapshot({ players: world.players.size, connections: service.onlineCount, faults: { ...service.faultCounts } }),
       resetMetrics: () => metrics.reset(),
+      loginGate: (_req, _res, next) => {
+        try {
+          moderation.restarts.admit();
+        } catch (err) {
+          if (err instanceof RestartingError) throw new HttpError(503, "RESTARTING", err.message, { until: err.until });
+          throw err;
+        }
+        next();
+      },
       mount: (a, guards) => {
         a.use(apiRoutes({ db, world: service, content, auth: guards.auth, tickMs: config.tickMs }));
         a.use(agentRoutes(agents, guards.auth));
@@ -285,9 +306,10 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
     }
 
     let closing: Promise<void> | undefined;
-    const close = (): Promise<void> => {
+    const close = (options?: { notice?: string }): Promise<void> => {
       closing ??= (async () => {
         logger.info("shutting down");
+        if (options?.notice !== undefined) systemLineToAll(service, options.notice);
         // Clients hear of their cancelled trades before their sockets close.
         await service.quiesce();
         gateway.close();
@@ -305,7 +327,12 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
       return closing;
     };
 
-    return { config, port, httpServer, colyseus, gateway, db, content, world: service, tokens, auth, agents, app, adminCode: secrets.adminCode, metricsPort: metricsServer?.port, close };
+    const gameServer: GameServer = { config, port, httpServer, colyseus, gateway, db, content, world: service, tokens, auth, agents, app, adminCode: secrets.adminCode, metricsPort: metricsServer?.port, onRestart: undefined, close };
+    moderation.restarts.onRestart = (reason) => {
+      if (gameServer.onRestart !== undefined) gameServer.onRestart(reason);
+      else void close({ notice: RESTARTING_NOW_LINE });
+    };
+    return gameServer;
   } catch (err) {
     await metricsServer?.close();
     await deltas?.close();

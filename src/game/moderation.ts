@@ -10,7 +10,9 @@
  * - `/teleport <name> <x> <z> [reason]`
  * - `/broadcast <message>`
  * - `/lookup <name>`
+ * - `/restart <seconds> [reason]` (10..86400 s; a new one replaces the scheduled one), `/restart cancel`
  */
+import { RESTART_DEFAULT_REASON, RESTART_MAX_SECONDS, RESTART_MIN_SECONDS, RESTART_REASON_MAX_LENGTH } from "./restart.ts";
 import type { Player } from "./world/Player.ts";
 
 /** Mutes last 1 minute to 1 year, timed bans 1 minute to 10 years; longer is refused (a ban can be permanent). */
@@ -27,10 +29,12 @@ export type ModerationCommand =
   | { action: "unban"; name: string; reason?: string }
   | { action: "teleport"; name: string; x: number; z: number; reason?: string }
   | { action: "broadcast"; message: string }
-  | { action: "lookup"; name: string };
+  | { action: "lookup"; name: string }
+  /** `seconds` undefined: cancel the scheduled restart. */
+  | { action: "restart"; seconds: number | undefined; reason: string };
 
 export type ModerationAction = ModerationCommand["action"];
-export const MODERATION_COMMANDS: readonly ModerationAction[] = ["kick", "mute", "unmute", "ban", "unban", "teleport", "broadcast", "lookup"];
+export const MODERATION_COMMANDS: readonly ModerationAction[] = ["kick", "mute", "unmute", "ban", "unban", "teleport", "broadcast", "lookup", "restart"];
 
 /** Carries out an admin's command off the tick and answers the admin (a system chat line or an `error`). */
 export interface ModerationPort {
@@ -51,6 +55,7 @@ const USAGE: Record<ModerationAction, string> = {
   teleport: "/teleport <name> <x> <z> [reason]",
   broadcast: "/broadcast <message>",
   lookup: "/lookup <name>",
+  restart: "/restart <seconds> [reason] | /restart cancel",
 };
 
 /** Whether a chat line is one of the moderation commands (its name, or undefined). */
@@ -85,6 +90,15 @@ export function parseModerationCommand(message: string): ModerationCommand | Par
   const usage = (why: string): ParseError => ({ code: "INVALID_PAYLOAD", message: `${why}; usage: ${USAGE[action]}` });
   const rest = message.slice(action.length + 1).trim();
   if (action === "broadcast") return rest.length > 0 ? { action, message: rest } : usage("a broadcast needs a message");
+  if (action === "restart") {
+    if (/^cancel$/i.test(rest)) return { action, seconds: undefined, reason: "" };
+    const m = /^(\d{1,9})(?:\s+([\s\S]*))?$/.exec(rest);
+    const seconds = m ? Number(m[1]) : NaN;
+    if (!(seconds >= RESTART_MIN_SECONDS && seconds <= RESTART_MAX_SECONDS)) return usage(`seconds are a whole number from ${RESTART_MIN_SECONDS} to ${RESTART_MAX_SECONDS}`);
+    const reason = m![2]?.trim() || RESTART_DEFAULT_REASON;
+    if (reason.length > RESTART_REASON_MAX_LENGTH) return usage(`a reason is at most ${RESTART_REASON_MAX_LENGTH} characters`);
+    return { action, seconds, reason };
+  }
   const first = firstWord(rest);
   if (first === undefined || first[0].length === 0) return usage("name a player");
   const [name, after] = first;

@@ -35,6 +35,8 @@ export interface AppDeps {
   /** Server metrics for admins (`GET /api/admin/metrics`). */
   metrics?: () => object;
   resetMetrics?: () => void;
+  /** Runs before the REST logins (a token, a player or character created) and may refuse them (a restart's last minute). */
+  loginGate?: RequestHandler;
   /** Extra routers mounted by later layers (content, API, agents) before the 404 handler. */
   mount?: (app: Application, guards: { auth: RequestHandler; admin: RequestHandler[]; rest: RequestHandler; authAttempt: RequestHandler }) => void;
 }
@@ -59,6 +61,7 @@ export function createApp(deps: AppDeps): Application {
   app.use(manifestRoutes(config.manifestDir));
   app.use("/api", limits.rest);
   app.use("/api/auth", limits.auth);
+  if (deps.loginGate !== undefined) app.post(["/api/auth/anonymous", "/api/v1/player", "/api/character"], deps.loginGate);
   app.use(authRoutes(config, deps.auth));
   app.get("/api/openapi.json", (_req, res) => res.json(openApiDocument()));
   app.use(dataRoutes(deps.content, auth));

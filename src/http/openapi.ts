@@ -85,6 +85,10 @@ export const ROUTES: Record<string, Partial<Record<Method, Op>>> = {
   "/api/admin/teleport": { post: { summary: "Move an online player to a walkable tile", auth: "admin", body: adminBody("teleport") } },
   "/api/admin/broadcast": { post: { summary: "A system chat line to every player on every world", auth: "admin", body: adminBody("broadcast") } },
   "/api/admin/players/{name}": { get: { summary: "Look a player up: account, online state and world, ban, mute, recent sessions", auth: "admin" } },
+  "/api/admin/restart": {
+    post: { summary: "Schedule a maintenance restart in 10..86400 s (replaces a scheduled one): countdown lines to every player, logins refused (RESTARTING) in the last minute, trades cancelled, everyone saved, exit 0 for the supervisor to start it again", auth: "admin", body: adminBody("restart") },
+    delete: { summary: "Cancel the scheduled restart (404 NO_RESTART_SCHEDULED when none is)", auth: "admin" },
+  },
   "/api/admin/audit": { get: { summary: "The moderation audit, newest first (?limit=1..100, ?offset, ?name= one player's)", auth: "admin" } },
 };
 

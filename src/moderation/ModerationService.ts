@@ -12,6 +12,9 @@
  *   {@link MODERATION_POLL_MS} (by id, the primary key) and applies them to its players: a kick or
  *   ban ends the account's sessions there, a mute reaches its players, a teleport moves the player,
  *   a broadcast reaches everyone.
+ * - A maintenance restart (`restart`, `restart_cancel` rows) is scheduled on every process that
+ *   reads the row: each counts down to it, refuses logins in its last minute and restarts
+ *   (RestartSchedule.ts). A second schedule replaces the first.
  * - A player is online when a process holds its character's lease (persistence/leases.ts), which
  *   every process sees in the database.
  */
@@ -23,8 +26,10 @@ import { CHAT_MAX_LENGTH } from "../game/clientEvents.ts";
 import { sanitizeChat } from "../game/chat.ts";
 import { MAX_BAN_MINUTES, MAX_MUTE_MINUTES, type ModerationCommand, type ModerationPort } from "../game/moderation.ts";
 import type { Player } from "../game/world/Player.ts";
+import { RESTART_MAX_SECONDS, RESTART_MIN_SECONDS, RESTART_REASON_MAX_LENGTH } from "../game/restart.ts";
 import { DEFAULT_WORLD } from "../social/SocialService.ts";
 import type { WorldHooks, WorldService } from "../sessions/WorldService.ts";
+import { RestartSchedule, type ScheduledRestart } from "./RestartSchedule.ts";
 
 /** Close code of a kicked player's connection (`/ws` and Colyseus), after an `error` KICKED. */
 export const CLOSE_KICKED = 4011;
@@ -38,7 +43,7 @@ export const ADMIN_CODE_ACTOR = "admin-code";
 export const LOOKUP_SESSIONS = 10;
 export const AUDIT_PAGE_MAX = 100;
 
-export type ModerationErrorCode = "UNKNOWN_PLAYER" | "PLAYER_OFFLINE" | "NOT_BANNED" | "NOT_MUTED" | "INVALID_DESTINATION" | "INVALID_PAYLOAD";
+export type ModerationErrorCode = "UNKNOWN_PLAYER" | "PLAYER_OFFLINE" | "NOT_BANNED" | "NOT_MUTED" | "INVALID_DESTINATION" | "INVALID_PAYLOAD" | "NO_RESTART_SCHEDULED";
 export const MODERATION_ERROR_STATUS: Record<ModerationErrorCode, number> = {
   UNKNOWN_PLAYER: 404,
   PLAYER_OFFLINE: 409,
@@ -46,6 +51,7 @@ export const MODERATION_ERROR_STATUS: Record<ModerationErrorCode, number> = {
   NOT_MUTED: 404,
   INVALID_DESTINATION: 400,
   INVALID_PAYLOAD: 400,
+  NO_RESTART_SCHEDULED: 404,
 };
 
 export class ModerationError extends Error {
@@ -84,7 +90,9 @@ type Notice =
   | { t: "kick"; accountId: string; code: number; error: { code: string; message: string; until?: string | null } }
   | { t: "mute"; accountId: string; until: number | null }
   | { t: "teleport"; characterId: string; x: number; z: number }
-  | { t: "broadcast"; message: string };
+  | { t: "broadcast"; message: string }
+  | { t: "restart"; at: number; reason: string }
+  | { t: "restart_cancel" };
 
 export interface AuditRow {
   id: number;
@@ -114,11 +122,14 @@ export class ModerationService implements ModerationPort {
   private writesBegun = 0;
   private timer: NodeJS.Timeout | undefined;
   private polling: Promise<void> | undefined;
+  /** The scheduled maintenance restart of this process (its `onRestart` is set by the server). */
+  readonly restarts: RestartSchedule;
 
   constructor(deps: { db: Database; service: WorldService; logger: Logger }) {
     this.db = deps.db;
     this.service = deps.service;
     this.logger = deps.logger;
+    this.restarts = new RestartSchedule(deps.service, deps.logger);
   }
 
   /** Starts reading other processes' actions (those written from now on). */
@@ -135,6 +146,7 @@ export class ModerationService implements ModerationPort {
 
   async close(): Promise<void> {
     clearInterval(this.timer);
+    this.restarts.close();
     await this.polling;
   }
 
@@ -296,6 +308,27 @@ export class ModerationService implements ModerationPort {
     return this.audit(actor, "broadcast", undefined, { detail: { message } });
   }
 
+  /** Schedules a maintenance restart `inSeconds` from now (10..86400), replacing a scheduled one, on every process. */
+  async scheduleRestart(actor: Actor, inSeconds: number, raw: string): Promise<AuditRow> {
+    if (!Number.isInteger(inSeconds) || inSeconds < RESTART_MIN_SECONDS || inSeconds > RESTART_MAX_SECONDS) {
+      throw new ModerationError("INVALID_PAYLOAD", `inSeconds is a whole number from ${RESTART_MIN_SECONDS} to ${RESTART_MAX_SECONDS}`);
+    }
+    const reason = sanitizeChat(raw);
+    if (reason.length === 0 || reason.length > RESTART_REASON_MAX_LENGTH) throw new ModerationError("INVALID_PAYLOAD", `a reason is 1 to ${RESTART_REASON_MAX_LENGTH} characters`);
+    return this.audit(actor, "restart", undefined, { reason, endsAt: new Date(Date.now() + inSeconds * 1000), detail: { inSeconds } });
+  }
+
+  /** Cancels the scheduled restart (NO_RESTART_SCHEDULED when this process has none), on every process. */
+  async cancelRestart(actor: Actor): Promise<AuditRow> {
+    if (this.restarts.scheduled === undefined) throw new ModerationError("NO_RESTART_SCHEDULED", "no restart is scheduled");
+    return this.audit(actor, "restart_cancel", undefined, {});
+  }
+
+  /** The scheduled restart of this process, if any. */
+  get scheduledRestart(): ScheduledRestart | undefined {
+    return this.restarts.scheduled;
+  }
+
   /** A player's account, online state and world, ban and mute, and recent sessions (newest first). */
   async lookup(name: string) {
     const target = await this.target(name);
@@ -362,6 +395,12 @@ export class ModerationService implements ModerationPort {
             if (world.teleport(player, { x: notice.x, z: notice.z })) player.syncDue = true;
           });
           return;
+        case "restart":
+          this.restarts.schedule(notice.at, notice.reason);
+          return;
+        case "restart_cancel":
+          this.restarts.cancel();
+          return;
         case "broadcast": {
           const event = { id: randomUUID(), fromId: "system", fromName: "Broadcast", message: notice.message, timestamp: Date.now(), channel: "system" as const };
           for (const p of world.players.values()) service.connectionOf(p.id)?.send("chat:message", event);
@@ -405,6 +444,14 @@ export class ModerationService implements ModerationPort {
         case "broadcast":
           await this.broadcast(actor, command.message);
           return "Broadcast sent.";
+        case "restart": {
+          if (command.seconds === undefined) {
+            await this.cancelRestart(actor);
+            return "Restart cancelled.";
+          }
+          const row = await this.scheduleRestart(actor, command.seconds, command.reason);
+          return `Restart scheduled at ${row.endsAt} (${row.reason}).`;
+        }
         case "lookup": {
           const l = await this.lookup(command.name);
           const state = l.online ? `online on world ${l.world}` : "offline";
@@ -446,6 +493,10 @@ function noticeOf(row: AuditRow): Notice | undefined {
     }
     case "broadcast":
       return typeof row.detail?.message === "string" ? { t: "broadcast", message: row.detail.message } : undefined;
+    case "restart":
+      return row.endsAt === null ? undefined : { t: "restart", at: Date.parse(row.endsAt), reason: row.reason ?? "" };
+    case "restart_cancel":
+      return { t: "restart_cancel" };
     default:
       return undefined;
   }

@@ -12,6 +12,7 @@ import type { Player } from "../game/world/Player.ts";
 import type { Logger } from "../logger.ts";
 import { PlayerLoadError } from "../persistence/players.ts";
 import { BannedError, CLOSE_BANNED } from "../moderation/ModerationService.ts";
+import { RestartingError } from "../moderation/RestartSchedule.ts";
 import { AgentRevokedError, type Connection, type WorldService } from "../sessions/WorldService.ts";
 import type { Envelope } from "./envelope.ts";
 import type { WsDeltas } from "./WsDeltas.ts";
@@ -60,6 +61,12 @@ export function worldSessionHandler(service: WorldService, deltas: WsDeltas, log
         if (err instanceof AgentRevokedError) {
           session.sendError("NOT_AUTHENTICATED", err.message);
           session.close(CLOSE_NOT_AUTHENTICATED, "agent revoked");
+          return;
+        }
+        if (err instanceof RestartingError) {
+          // A scheduled restart's last minute: come back once it is over (`until`: the restart).
+          session.send("error", { code: "RESTARTING", message: err.message, until: err.until });
+          session.close(CLOSE_TRY_AGAIN_LATER, "restarting");
           return;
         }
         if (err instanceof BannedError) {

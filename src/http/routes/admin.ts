@@ -8,6 +8,10 @@
  * - `POST /api/admin/broadcast {message}`
  * - `GET /api/admin/players/:name`: online state, world, ban, mute, recent sessions
  * - `GET /api/admin/audit?limit&offset&name`: the audit, newest first
+ * - `POST /api/admin/restart {inSeconds: 10..86400, reason: 1..200 chars}`: a maintenance restart
+ *   (a second one replaces the first), `DELETE /api/admin/restart`: cancel it (404
+ *   NO_RESTART_SCHEDULED when none is); both answer with the audit row and `restart` (the
+ *   scheduled one, or null)
  * Each action answers `{success, action}` with its audit row. Refusals: the common error shape
  * (UNKNOWN_PLAYER 404, PLAYER_OFFLINE 409, NOT_BANNED/NOT_MUTED 404, INVALID_PAYLOAD and
  * INVALID_DESTINATION 400), and nothing changes.
@@ -15,6 +19,7 @@
 import { Router, type Request, type RequestHandler, type Response } from "express";
 import { z } from "zod";
 import { CHAT_MAX_LENGTH } from "../../game/clientEvents.ts";
+import { RESTART_MAX_SECONDS, RESTART_MIN_SECONDS, RESTART_REASON_MAX_LENGTH } from "../../game/restart.ts";
 import { MAX_BAN_MINUTES, MAX_MUTE_MINUTES, REASON_MAX_LENGTH } from "../../game/moderation.ts";
 import { ADMIN_CODE_ACTOR, AUDIT_PAGE_MAX, MODERATION_ERROR_STATUS, ModerationError, type Actor, type ModerationService } from "../../moderation/ModerationService.ts";
 import { BadRequestError, HttpError } from "../errors.ts";
@@ -33,6 +38,7 @@ export const ADMIN_BODIES = {
   unban: z.strictObject({ name, reason }),
   teleport: z.strictObject({ name, x: z.number().int(), z: z.number().int(), reason }),
   broadcast: z.strictObject({ message: z.string().min(1).max(CHAT_MAX_LENGTH) }),
+  restart: z.strictObject({ inSeconds: z.number().int().min(RESTART_MIN_SECONDS).max(RESTART_MAX_SECONDS), reason: z.string().trim().min(1).max(RESTART_REASON_MAX_LENGTH) }),
 };
 
 function actorOf(req: Request): Actor {
@@ -78,6 +84,15 @@ export function adminRoutes(moderation: ModerationService, admin: RequestHandler
     const b = parseBody(ADMIN_BODIES.broadcast, req.body);
     return moderation.broadcast(actorOf(req), b.message);
   }));
+  router.post("/api/admin/restart", ...admin, async (req, res) => {
+    const b = parseBody(ADMIN_BODIES.restart, req.body);
+    const row = await moderation.scheduleRestart(actorOf(req), b.inSeconds, b.reason).catch(toHttp);
+    res.json({ success: true, action: row, restart: moderation.scheduledRestart ?? null });
+  });
+  router.delete("/api/admin/restart", ...admin, async (req, res) => {
+    const row = await moderation.cancelRestart(actorOf(req)).catch(toHttp);
+    res.json({ success: true, action: row, restart: moderation.scheduledRestart ?? null });
+  });
   router.get("/api/admin/players/:name", ...admin, async (req, res) => {
     const player = await moderation.lookup(String(req.params.name)).catch(toHttp);
     res.json({ success: true, player });
