@@ -29,6 +29,7 @@ import { agentRoutes } from "./http/routes/agents.ts";
 import { apiRoutes } from "./http/routes/api.ts";
 import { socialRoutes } from "./http/routes/social.ts";
 import { adminRoutes } from "./http/routes/admin.ts";
+import { adminPlayersRoutes, ProcessCpuSampler } from "./http/routes/adminPlayers.ts";
 import { ModerationService } from "./moderation/ModerationService.ts";
 import { RestartingError, systemLineToAll } from "./moderation/RestartSchedule.ts";
 import { RESTARTING_NOW_LINE } from "./game/restart.ts";
@@ -215,6 +216,7 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
         a.use(agentRoutes(agents, guards.auth));
         a.use(socialRoutes(social, guards.auth));
         a.use(adminRoutes(moderation, guards.admin));
+        a.use(adminPlayersRoutes({ service, world: () => social.world, cpu: new ProcessCpuSampler() }, guards.admin));
         a.use(voiceRoutes({ config, db, world: service, content, auth: guards.auth }));
       },
     });

@@ -84,6 +84,7 @@ export const ROUTES: Record<string, Partial<Record<Method, Op>>> = {
   "/api/admin/unban": { post: { summary: "Lift a ban", auth: "admin", body: adminBody("unban") } },
   "/api/admin/teleport": { post: { summary: "Move an online player to a walkable tile", auth: "admin", body: adminBody("teleport") } },
   "/api/admin/broadcast": { post: { summary: "A system chat line to every player on every world", auth: "admin", body: adminBody("broadcast") } },
+  "/api/admin/players": { get: { summary: "Every player in this process's world with its transport (colyseus, ws, or none: lingering after a drop), world, position and session start; this process's CPU (cores' worth over a sampling window, user/system) and memory", auth: "admin" } },
   "/api/admin/players/{name}": { get: { summary: "Look a player up: account, online state and world, ban, mute, recent sessions", auth: "admin" } },
   "/api/admin/restart": {
     post: { summary: "Schedule a maintenance restart in 10..86400 s (replaces a scheduled one): countdown lines to every player, logins refused (RESTARTING) in the last minute, trades cancelled, everyone saved, exit 0 for the supervisor to start it again", auth: "admin", body: adminBody("restart") },
