@@ -192,6 +192,8 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
       handle: (principal) => agents.sendGoal(principal),
     });
 
+    // This process's CPU, for the monitor's CPU card and GET /api/admin/players.
+    const processCpu = new ProcessCpuSampler();
     const app = createApp({
       config,
       logger,
@@ -202,6 +204,7 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
       content,
       metrics: () => metrics.snapshot({ players: world.players.size, connections: service.onlineCount, faults: { ...service.faultCounts } }),
       resetMetrics: () => metrics.reset(),
+      monitor: { cpu: () => processCpu.read(), wsPlayers: () => service.playersByTransport().ws, worldRoom: WORLD_ROOM },
       loginGate: (_req, _res, next) => {
         try {
           moderation.restarts.admit();
@@ -216,7 +219,7 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
         a.use(agentRoutes(agents, guards.auth));
         a.use(socialRoutes(social, guards.auth));
         a.use(adminRoutes(moderation, guards.admin));
-        a.use(adminPlayersRoutes({ service, world: () => social.world, cpu: new ProcessCpuSampler() }, guards.admin));
+        a.use(adminPlayersRoutes({ service, world: () => social.world, cpu: processCpu }, guards.admin));
         a.use(voiceRoutes({ config, db, world: service, content, auth: guards.auth }));
       },
     });

@@ -2,7 +2,6 @@
  * The Express application: CORS, body parsing, rate limits, routes, the admin-only monitor, and
  * the common error handling. Colyseus mounts it on the same HTTP server as its matchmaker.
  */
-import { monitor } from "@colyseus/monitor";
 import express, { type Application, type RequestHandler } from "express";
 import { refuseCrossSiteBasic, requireAdmin, requireAuth } from "../auth/middleware.ts";
 import type { Authenticator } from "../auth/Authenticator.ts";
@@ -13,6 +12,7 @@ import type { OriginCheck } from "./cors.ts";
 import { corsMiddleware } from "./cors.ts";
 import { errorHandler, HttpError, notFoundHandler, rejectMalformedPath } from "./errors.ts";
 import { clientBuildRoutes } from "./clientBuild.ts";
+import { adminMonitor, type MonitorExtras } from "./monitor.ts";
 import { openApiDocument } from "./openapi.ts";
 import { createRateLimiters } from "./rateLimit.ts";
 import { authRoutes } from "./routes/auth.ts";
@@ -35,6 +35,8 @@ export interface AppDeps {
   /** Server metrics for admins (`GET /api/admin/metrics`). */
   metrics?: () => object;
   resetMetrics?: () => void;
+  /** What the monitor shows of this process: its CPU, and its `/ws` players (see monitor.ts). */
+  monitor?: MonitorExtras;
   /** Runs before the REST logins (a token, a player or character created) and may refuse them (a restart's last minute). */
   loginGate?: RequestHandler;
   /** Extra routers mounted by later layers (content, API, agents) before the 404 handler. */
@@ -72,7 +74,7 @@ export function createApp(deps: AppDeps): Application {
     deps.resetMetrics?.();
     res.json({ success: true });
   });
-  app.use(MONITOR_PATH, ...admin, monitor() as unknown as RequestHandler);
+  app.use(MONITOR_PATH, ...admin, ...adminMonitor(deps.monitor));
   deps.mount?.(app, { auth, admin, rest: limits.rest, authAttempt: limits.auth });
 
   // Served in every mode once built (`npm install` builds it), so the README's first command shows

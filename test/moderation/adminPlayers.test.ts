@@ -8,6 +8,8 @@ import assert from "node:assert/strict";
 import os from "node:os";
 import { randomBytes } from "node:crypto";
 import { CPU_MIN_WINDOW_MS } from "../../src/http/routes/adminPlayers.ts";
+import { MONITOR_COLUMNS } from "../../src/http/monitor.ts";
+import { WORLD_ROOM } from "../../rooms/WorldRoom.ts";
 import { WorldTestClient } from "../support/colyseusClient.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 import { until } from "../support/until.ts";
@@ -106,6 +108,44 @@ describe("GET /api/admin/players (issue 20 item 4)", function () {
     const mem = res.body.process.memory as Json;
     assert.ok(mem.rssMb > 0 && mem.heapUsedMb > 0 && mem.heapUsedMb <= mem.heapTotalMb, JSON.stringify(mem));
     assert.ok(Math.abs(mem.rssMb - process.memoryUsage().rss / 1024 / 1024) < 200, "the rss is this process's");
+  });
+
+  it("makes the monitor's room list show /ws players and this process's CPU, not the machine's", async () => {
+    const wsName = uniqueName();
+    const ws = await WsTestClient.connect(`${t.wsUrl}?name=${encodeURIComponent(wsName)}`);
+    await ws.next("welcome");
+    const sdk = await WorldTestClient.join(t.baseUrl, { name: uniqueName() });
+    await sdk.next("welcome");
+    try {
+      const monitorApi = async () => {
+        const res = await fetch(`${t.baseUrl}/colyseus/api`, { headers: { authorization: `Bearer ${adminToken}` } });
+        assert.equal(res.status, 200);
+        return (await res.json()) as Json;
+      };
+      const list = await monitorApi();
+      assert.deepEqual(list.columns, [...MONITOR_COLUMNS]);
+      const world = (list.rooms as Json[]).find((r) => r.name === WORLD_ROOM);
+      assert.ok(world, JSON.stringify(list.rooms));
+      const counts = t.server.world.playersByTransport();
+      assert.equal(world.metadata.wsPlayers, counts.ws);
+      assert.ok(world.metadata.wsPlayers >= 1);
+      const colyseusClients = (list.rooms as Json[]).reduce((n, r) => n + Number(r.clients), 0);
+      assert.equal(list.connections, colyseusClients + counts.ws);
+      // The CPU card is the sampler's reading of this process (shared with /api/admin/players):
+      // read both within one window (a reading lasts at least CPU_MIN_WINDOW_MS) and they agree.
+      let agreed = false;
+      for (let i = 0; i < 5 && !agreed; i++) {
+        const shown = (await monitorApi()).cpu as number;
+        const cpu = (await asAdmin()).body.process.cpu as Json;
+        assert.ok(shown >= 0 && shown <= 100, `cpu ${shown}`);
+        agreed = shown === cpu.percentOfCores;
+      }
+      assert.ok(agreed, "the monitor's CPU is the process's reading");
+      assert.ok("machineCpu" in list, "the machine's figure stays, under its own name");
+    } finally {
+      ws.close();
+      await sdk.room.leave();
+    }
   });
 
   it("answers the admin code over basic auth (as the monitor does), and refuses others with the error shape", async () => {
