@@ -97,11 +97,13 @@ describe("browser client dialogs: Trade, Bank, Store (real Chromium)", function 
   const errorsOf = (p: Person) => p.errors.filter((e) => !/status of 522\b/.test(e));
   const distance = (a: Person, b: Person) => Math.max(Math.abs(a.player.x - b.player.x), Math.abs(a.player.z - b.player.z));
   /** A click on a tile of the world view (where the server has it), then an item of its context menu. */
-  const pick = async (p: Person, at: { x: number; z: number }, item: string, button: "left" | "right" = "left") => {
-    // The server may know of a move a tick before this browser draws it: a person whose menu lacks
-    // the entry closes it and clicks again (right-clicks then: a left click on an empty tile walks).
+  const pick = async (p: Person, at: { x: number; z: number }, item: string) => {
+    // A right click: it always opens the tile's menu (a left click on a tile this browser does not
+    // yet draw anyone on would walk there; play.test.ts covers left clicks). The server may know of a
+    // move a tick before this browser draws it: a person whose menu lacks the entry closes it and
+    // clicks again.
     for (let attempt = 1; ; attempt++) {
-      await clickTile(p.page, p.page.getByLabel("Game world"), at.x - p.player.x, at.z - p.player.z, attempt === 1 ? button : "right", p.player);
+      await clickTile(p.page, p.page.getByLabel("Game world"), at.x - p.player.x, at.z - p.player.z, "right", p.player);
       try {
         await p.page.getByRole("menu").getByRole("menuitem", { name: item, exact: true }).click({ timeout: 2_000 });
         return;
@@ -132,14 +134,14 @@ describe("browser client dialogs: Trade, Bank, Store (real Chromium)", function 
     // is then the server's TOO_FAR, in words. Then he comes back beside her.
     const collision = t.server.world.world.collision;
     const aside = [4, -4].map((dx) => ({ x: ann.player.x + dx, z: ann.player.z })).find((tile) => collision.isWalkable(tile.x, tile.z))!;
-    await pick(ben, aside, "Walk here", "right");
+    await pick(ben, aside, "Walk here");
     await serverHas("Ben four tiles from Ann", () => distance(ann, ben) >= 3 && ben.player.path.length === 0);
     await pick(ann, ben.player, `Trade with ${ben.name}`);
     await annTrade.getByText("You need to be within 2 tiles of that player to trade.").waitFor();
     await annTrade.getByRole("button", { name: "Close" }).click();
     await annTrade.waitFor({ state: "hidden" });
     const beside = [1, -1].map((dx) => ({ x: ann.player.x + dx, z: ann.player.z })).find((tile) => collision.isWalkable(tile.x, tile.z))!;
-    await pick(ben, beside, "Walk here", "right");
+    await pick(ben, beside, "Walk here");
     await serverHas("Ben beside Ann", () => distance(ann, ben) <= 1 && ben.player.path.length === 0);
 
     // Ann asks Ben (her client names him from its synced state: it sees him); Ben declines.
