@@ -5,30 +5,13 @@
  * agent's chat reply; and an answer the server would refuse falls back to the scripted brain.
  */
 import assert from "node:assert/strict";
+import { callJson, type Json } from "../support/http.ts";
+import { eventually } from "../support/until.ts";
 import { startAgentRuntime, type RuntimeProcess } from "../support/agentRuntime.ts";
 import { FakeModelServer, type Recorded } from "../support/fakeModel.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-
-async function call(base: string, method: string, p: string, token?: string, body?: unknown): Promise<{ status: number; body: Json }> {
-  const res = await fetch(base + p, {
-    method,
-    headers: { ...(token !== undefined ? { Authorization: `Bearer ${token}` } : {}), ...(body !== undefined ? { "Content-Type": "application/json" } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, body: (await res.json()) as Json };
-}
-
-async function eventually<T>(probe: () => Promise<T | undefined> | T | undefined, what: string, ms = 15_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const call = callJson;
 
 /** A goal choice asks for structured output; a chat reply does not. */
 const isGoalRequest = (r: Recorded) => r.body.response_format !== undefined;

@@ -4,30 +4,13 @@
  * same player when it is back. A TCP proxy between the runtime and the server plays the network.
  */
 import assert from "node:assert/strict";
+import { callJson, type Json } from "../support/http.ts";
+import { eventually } from "../support/until.ts";
 import { startAgentRuntime, type RuntimeProcess } from "../support/agentRuntime.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 import { startTcpProxy, type TcpProxy } from "../support/tcpProxy.ts";
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-
-async function call(base: string, method: string, p: string, token?: string, body?: unknown): Promise<{ status: number; body: Json }> {
-  const res = await fetch(base + p, {
-    method,
-    headers: { ...(token !== undefined ? { Authorization: `Bearer ${token}` } : {}), ...(body !== undefined ? { "Content-Type": "application/json" } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, body: (await res.json()) as Json };
-}
-
-async function eventually<T>(probe: () => Promise<T | undefined> | T | undefined, what: string, ms = 15_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const call = callJson;
 
 describe("agent runtime: a lost connection to the server", function () {
   this.timeout(60_000);

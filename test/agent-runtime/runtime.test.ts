@@ -6,30 +6,14 @@
  * runtime's word for it is not taken.
  */
 import assert from "node:assert/strict";
+import { callJson, type Json } from "../support/http.ts";
+import { eventually as waitFor } from "../support/until.ts";
 import { startAgentRuntime, type RuntimeProcess } from "../support/agentRuntime.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+const call = callJson;
 
-async function call(base: string, method: string, p: string, token?: string, body?: unknown): Promise<{ status: number; body: Json }> {
-  const res = await fetch(base + p, {
-    method,
-    headers: { ...(token !== undefined ? { Authorization: `Bearer ${token}` } : {}), ...(body !== undefined ? { "Content-Type": "application/json" } : {}) },
-    body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text === "" ? {} : (JSON.parse(text) as Json) };
-}
-
-async function eventually<T>(probe: () => Promise<T | undefined> | T | undefined, what: string, ms = 20_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const eventually = <T>(probe: () => Promise<T | undefined> | T | undefined, what: string, ms = 20_000) => waitFor(probe, what, ms);
 
 // Slow enough that "a goal within two ticks" holds on a loaded 2-core machine (two ticks: 300 ms).
 const TICK_MS = 150;
