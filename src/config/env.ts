@@ -71,22 +71,6 @@ const flag = (defaultValue: boolean) =>
       return z.NEVER;
     });
 
-/** A decimal integer within [min, max]; empty or unset is the default. */
-const integer = (defaultValue: number, min: number, max: number) =>
-  z
-    .string()
-    .optional()
-    .transform((v, ctx) => {
-      if (v === undefined || v.trim() === "") return defaultValue;
-      const s = v.trim();
-      const n = Number(s);
-      if (!/^-?\d+$/.test(s) || !Number.isSafeInteger(n) || n < min || n > max) {
-        ctx.addIssue({ code: "custom", message: `expected an integer from ${min} to ${max}, got "${v}"` });
-        return z.NEVER;
-      }
-      return n;
-    });
-
 /** A decimal integer within [min, max], or undefined when empty or unset. */
 const optionalInteger = (min: number, max: number) =>
   z
@@ -102,6 +86,9 @@ const optionalInteger = (min: number, max: number) =>
       }
       return n;
     });
+
+/** A decimal integer within [min, max]; empty or unset is the default. */
+const integer = (defaultValue: number, min: number, max: number) => optionalInteger(min, max).transform((n) => n ?? defaultValue);
 
 /** An absolute URL with one of the given schemes, trailing slash removed. */
 const url = (schemes: string[], defaultValue?: string) =>
