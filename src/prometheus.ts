@@ -15,6 +15,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom
 import { AGENT_EVENTS } from "./agents/agentEvents.ts";
 import { CLIENT_EVENTS } from "./game/clientEvents.ts";
 import { SERVER_EVENTS } from "./game/serverEvents.ts";
+import type { QueryKind } from "./db/queryTiming.ts";
 
 export type Transport = "colyseus" | "ws";
 export const TRANSPORTS: readonly Transport[] = ["colyseus", "ws"];
@@ -38,6 +39,9 @@ const ERROR_EVENTS = new Set(["error", "tradeError"]);
 const TICK_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 0.6, 1, 2.5];
 const PHASE_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5];
 const DB_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+/** Query times come in whole milliseconds (MikroORM's `took`): the first bucket holds the sub-millisecond ones. */
+const QUERY_BUCKETS = [0, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
+const QUERY_KINDS: readonly QueryKind[] = ["select", "insert", "update", "delete", "other"];
 
 /** What the transports report of the messages they carry (see GameMetrics). */
 export interface Traffic {
@@ -90,6 +94,10 @@ export class GameMetrics {
   private readonly received = TRANSPORTS.map(() => new Map(RECEIVED_EVENTS.concat(UNKNOWN_EVENT).map((e) => [e, 0])));
   private readonly sentCounts = TRANSPORTS.map(() => new Map(SENT_EVENTS.concat(OTHER_EVENT).map((e) => [e, 0])));
   private readonly errorCounts = TRANSPORTS.map(() => new Map<string, number>());
+  /** REST and matchmaking answers of 400 and above, by code (see httpError). */
+  private readonly httpErrorCounts = new Map<string, number>();
+  private readonly querySeconds: Histogram<"kind" | "outcome">;
+  private readonly queryChildren = new Map<string, { observe(v: number): void }>();
   private readonly errorCodes = new Set<string>();
   private readonly trades: Counter<"outcome">;
   private readonly tradeStoreSeconds: Histogram<"outcome">;
@@ -122,7 +130,26 @@ export class GameMetrics {
       collect: copy(this.received, "event"),
     });
     new Counter({ name: "rsworld_messages_sent_total", help: "Server messages sent to clients, by transport and event (world:update: a /ws delta)", labelNames: ["transport", "event"], registers, collect: copy(this.sentCounts, "event") });
-    new Counter({ name: "rsworld_errors_total", help: "error and tradeError events sent to clients, by transport and code", labelNames: ["transport", "code"], registers, collect: copy(this.errorCounts, "code") });
+    const socketErrors = copy(this.errorCounts, "code");
+    const httpErrors = this.httpErrorCounts;
+    new Counter({
+      name: "rsworld_errors_total",
+      help: "Errors answered to clients, by transport and code: error and tradeError events on the sockets (colyseus, ws), REST and matchmaking answers of 400 and above (http; HTTP_<status> when the answer had no code of ours)",
+      labelNames: ["transport", "code"],
+      registers,
+      collect(this: Counter<"transport" | "code">) {
+        socketErrors.call(this);
+        for (const [code, n] of httpErrors) this.inc({ transport: "http", code }, n);
+      },
+    });
+    this.querySeconds = new Histogram({
+      name: "rsworld_database_query_duration_seconds",
+      help: "Time of each database query the server ran, by statement kind (select, insert, update, delete, other) and outcome (ok, error); whole milliseconds as the ORM measures them",
+      labelNames: ["kind", "outcome"],
+      buckets: QUERY_BUCKETS,
+      registers,
+    });
+    for (const kind of QUERY_KINDS) this.querySeconds.zero({ kind, outcome: "ok" });
     this.trades = new Counter({ name: "rsworld_trades_total", help: "Trades both players confirmed: completed (the swap is stored) or failed (it could not be stored and was rolled back)", labelNames: ["outcome"], registers });
     this.tradeStoreSeconds = new Histogram({ name: "rsworld_trade_store_duration_seconds", help: "Time to store a trade's swap in one transaction, by outcome", labelNames: ["outcome"], buckets: DB_BUCKETS, registers });
     this.saves = new Counter({ name: "rsworld_saves_total", help: "Character saves: stored, stale (another process wrote the character; dropped) or failed (retried)", labelNames: ["outcome"], registers });
@@ -230,6 +257,20 @@ export class GameMetrics {
       }
     },
   };
+
+  /** A database query's kind, time and outcome (from the ORM's query log, see src/db/queryTiming.ts). */
+  query(kind: QueryKind, seconds: number, failed: boolean): void {
+    const key = failed ? `${kind}:error` : kind;
+    let child = this.queryChildren.get(key);
+    if (child === undefined) this.queryChildren.set(key, (child = this.querySeconds.labels({ kind, outcome: failed ? "error" : "ok" })));
+    child.observe(seconds);
+  }
+
+  /** An HTTP answer of 400 or above: its error code when the server wrote one, else `HTTP_<status>`. */
+  httpError(status: number, code: string | undefined): void {
+    const label = this.codeLabel(code ?? `HTTP_${status}`);
+    this.httpErrorCounts.set(label, (this.httpErrorCounts.get(label) ?? 0) + 1);
+  }
 
   /** An error code as a label: as written while it has the shape of one and the set is not full. */
   private codeLabel(code: string | undefined): string {

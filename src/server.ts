@@ -33,7 +33,7 @@ import { adminPlayersRoutes, ProcessCpuSampler } from "./http/routes/adminPlayer
 import { ModerationService } from "./moderation/ModerationService.ts";
 import { RestartingError, systemLineToAll } from "./moderation/RestartSchedule.ts";
 import { RESTARTING_NOW_LINE } from "./game/restart.ts";
-import { HttpError } from "./http/errors.ts";
+import { errorCodeOf, HttpError } from "./http/errors.ts";
 import { voiceRoutes } from "./http/routes/voice.ts";
 import type { Application } from "express";
 import { AGENT_EVENTS, type AgentEvent } from "./agents/agentEvents.ts";
@@ -124,6 +124,7 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
       metricsServer = await startMetricsServer({ ...config.metrics, text: () => prom.text(), contentType: prom.contentType, logger: logger.child({ component: "metrics" }) });
     }
     const metrics = new ServerMetrics(prom);
+    db.onQuery = (kind, seconds, failed) => prom.query(kind, seconds, failed);
     const adminCode = new AdminCodeGuard(secrets.adminCode);
     /** A player's client address, from its connection (set once the world service exists). */
     let addressOf: (playerId: string) => string | undefined = () => undefined;
@@ -300,6 +301,12 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
     // listening. The client's address is pinned first, then the request is logged (requestLog.ts).
     const logRequest = requestLogger(logger.child({ component: "http" }));
     httpServer.prependListener("request", (req, res) => logRequest(req, res));
+    // Every answer of 400 or above counts in rsworld_errors_total (transport http), REST's and Colyseus matchmaking's.
+    httpServer.prependListener("request", (_req, res) => {
+      res.once("finish", () => {
+        if (res.statusCode >= 400) prom.httpError(res.statusCode, errorCodeOf(res));
+      });
+    });
     httpServer.prependListener("request", (req) => pinRealIp(trust, req));
     httpServer.prependListener("upgrade", (req) => pinRealIp(trust, req));
     // The world runs from startup, with or without Colyseus clients (/ws clients need it too).

@@ -9,7 +9,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { EntityCaseNamingStrategy, MikroORM } from "@mikro-orm/core";
+import { EntityCaseNamingStrategy, MikroORM, type LoggerOptions } from "@mikro-orm/core";
 import { Migrator } from "@mikro-orm/migrations";
 import type { AbstractSqlDriver, SqlEntityManager } from "@mikro-orm/sqlite";
 import { ENTITIES } from "../../entities/index.ts";
@@ -17,6 +17,7 @@ import type { Config } from "../config/env.ts";
 import type { Logger } from "../logger.ts";
 import { startLocalPostgres, type LocalPostgres } from "./localPostgres.ts";
 import { DatabaseProbe } from "./probe.ts";
+import { QueryTimingLogger, type QueryObserver } from "./queryTiming.ts";
 
 export type Dialect = "sqlite" | "postgresql";
 export type Orm = MikroORM<AbstractSqlDriver, SqlEntityManager>;
@@ -31,6 +32,8 @@ export interface Database {
   readonly probe: DatabaseProbe;
   /** A fresh EntityManager for one unit of work. */
   em(): SqlEntityManager;
+  /** Receives every executed query's kind and time (the server's Prometheus histogram). */
+  onQuery: QueryObserver | undefined;
   close(): Promise<void>;
 }
 
@@ -41,7 +44,7 @@ export function dialectOf(url: string): Dialect {
 }
 
 /** Options shared by both dialects (kept un-annotated: see MikroORM's `Options` variance). */
-function baseOptions(dialect: Dialect, logger: Logger) {
+function baseOptions(dialect: Dialect, logger: Logger, onQuery: () => QueryObserver | undefined) {
   return {
     entities: ENTITIES,
     extensions: [Migrator],
@@ -57,16 +60,17 @@ function baseOptions(dialect: Dialect, logger: Logger) {
       silent: true,
     },
     logger: (message: string) => logger.debug({ component: "orm" }, message),
+    loggerFactory: (options: LoggerOptions) => new QueryTimingLogger(options, onQuery),
   };
 }
 
 /** Opens an ORM for a URL without running migrations (tools and tests use this). */
-export async function createOrm(url: string, logger: Logger): Promise<Orm> {
+export async function createOrm(url: string, logger: Logger, onQuery: () => QueryObserver | undefined = () => undefined): Promise<Orm> {
   const dialect = dialectOf(url);
   if (dialect === "postgresql") {
     const { PostgreSqlDriver } = await import("@mikro-orm/postgresql");
     return (await MikroORM.init({
-      ...baseOptions(dialect, logger),
+      ...baseOptions(dialect, logger, onQuery),
       driver: PostgreSqlDriver,
       clientUrl: url,
       pool: { min: 0, max: PG_POOL_MAX },
@@ -76,7 +80,7 @@ export async function createOrm(url: string, logger: Logger): Promise<Orm> {
   const file = url.slice("sqlite:".length);
   if (file !== ":memory:") fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   return (await MikroORM.init({
-    ...baseOptions(dialect, logger),
+    ...baseOptions(dialect, logger, onQuery),
     driver: SqliteDriver,
     dbName: file,
     driverOptions: { timeout: SQLITE_BUSY_TIMEOUT_MS },
@@ -94,8 +98,9 @@ export async function openDatabase(config: Config, logger: Logger): Promise<Data
   const dialect = dialectOf(url);
 
   let orm: Orm;
+  let onQuery: QueryObserver | undefined;
   try {
-    orm = await createOrm(url, logger);
+    orm = await createOrm(url, logger, () => onQuery);
   } catch (err) {
     await localPg?.stop();
     throw err;
@@ -123,6 +128,12 @@ export async function openDatabase(config: Config, logger: Logger): Promise<Data
     dialect,
     probe,
     em: () => orm.em.fork(),
+    get onQuery() {
+      return onQuery;
+    },
+    set onQuery(observer) {
+      onQuery = observer;
+    },
     async close() {
       if (closed) return;
       closed = true;

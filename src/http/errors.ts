@@ -4,6 +4,7 @@
  * error table. Handlers throw an {@link HttpError}; anything else becomes a 500 whose details
  * stay in the log.
  */
+import type { ServerResponse } from "node:http";
 import type { ErrorRequestHandler, RequestHandler, Response } from "express";
 import type { Logger } from "../logger.ts";
 
@@ -42,8 +43,17 @@ export class NotFoundError extends HttpError {
   }
 }
 
+/** Where sendError leaves the code on the response, for the error counter (see errorCodeOf). */
+const ERROR_CODE = Symbol("errorCode");
+
 export function sendError(res: Response, status: number, code: string, message: string, details?: Record<string, unknown>): void {
+  (res as unknown as Record<symbol, string>)[ERROR_CODE] = code;
   res.status(status).json({ success: false, error: { ...details, code, message } });
+}
+
+/** The error code an answer was sent with by sendError, if it was. */
+export function errorCodeOf(res: ServerResponse): string | undefined {
+  return (res as unknown as Record<symbol, string | undefined>)[ERROR_CODE];
 }
 
 /**

@@ -51,6 +51,7 @@ describe("Prometheus metrics at /metrics on METRICS_PORT", () => {
       rsworld_save_queue: "gauge",
       rsworld_database_up: "gauge",
       rsworld_database_ping_seconds: "gauge",
+      rsworld_database_query_duration_seconds: "histogram",
       // prom-client's defaults: the process's CPU, memory and event-loop delay.
       process_cpu_user_seconds_total: "counter",
       process_cpu_system_seconds_total: "counter",
@@ -160,6 +161,31 @@ describe("Prometheus metrics at /metrics on METRICS_PORT", () => {
     assert.ok(delta(m, "rsworld_save_batch_duration_seconds_count", { outcome: "stored" }) >= 1);
     assert.equal(valueOf(m, "rsworld_players", { world: "1", transport: "ws" }), 0);
     assert.equal(valueOf(m, "rsworld_players", { world: "1", transport: "colyseus" }), 0);
+  });
+
+  it("counts REST and matchmaking errors by code, and times every database query by kind", async () => {
+    const before = await scrape(port);
+    const errors = (m: Map<string, Family>, code: string) => valueOf(m, "rsworld_errors_total", { transport: "http", code }, 0);
+    const queries = (m: Map<string, Family>, kind: string) => valueOf(m, "rsworld_database_query_duration_seconds_count", { kind, outcome: "ok" });
+
+    // A REST refusal with our code, a missing route, and Colyseus' own matchmaking refusal (no code of ours).
+    assert.equal((await fetch(`${t.baseUrl}/api/v1/player`)).status, 401);
+    assert.equal((await fetch(`${t.baseUrl}/api/no-such-route`)).status, 404);
+    const matchmake = await fetch(`${t.baseUrl}/matchmake/joinOrCreate/no_such_room`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    assert.ok(matchmake.status >= 400, `matchmaking refuses an unknown room (${matchmake.status})`);
+    // A success is no error; and it reads the database (an identity is stored).
+    assert.equal((await fetch(`${t.baseUrl}/api/auth/anonymous`, { method: "POST" })).status, 201);
+
+    const after = await scrape(port);
+    assert.equal(errors(after, "UNAUTHORIZED") - errors(before, "UNAUTHORIZED"), 1);
+    assert.equal(errors(after, "NOT_FOUND") - errors(before, "NOT_FOUND"), 1);
+    assert.equal(errors(after, `HTTP_${matchmake.status}`) - errors(before, `HTTP_${matchmake.status}`), 1, "a matchmaking refusal counts by its status");
+    const httpTotal = (m: Map<string, Family>) => m.get("rsworld_errors_total")!.samples.filter((s) => s.labels.transport === "http").reduce((sum, s) => sum + s.value, 0);
+    assert.equal(httpTotal(after) - httpTotal(before), 3, "the success counted nothing");
+    assert.ok(queries(after, "select") > queries(before, "select"), "selects are timed");
+    assert.ok(queries(after, "insert") > queries(before, "insert"), "the stored identity's insert is timed");
+    const family = after.get("rsworld_database_query_duration_seconds")!;
+    assert.ok(family.samples.every((s) => ["select", "insert", "update", "delete", "other", undefined].includes(s.labels.kind)), "kinds are bounded");
   });
 
   it("is served on METRICS_PORT only: the public port has no /metrics", async () => {
