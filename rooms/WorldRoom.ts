@@ -18,7 +18,7 @@ import type { Traffic } from "../src/prometheus.ts";
 import { admit, InputLimiter } from "../src/sessions/inputLimiter.ts";
 import { AgentRevokedError, type Connection, type WorldService } from "../src/sessions/WorldService.ts";
 import { PlayerLoadError } from "../src/persistence/players.ts";
-import { BannedError } from "../src/moderation/ModerationService.ts";
+import { BannedError, CLOSE_KICKED } from "../src/moderation/ModerationService.ts";
 import { RestartingError } from "../src/moderation/RestartSchedule.ts";
 import { CharacterInUseError } from "../src/persistence/leases.ts";
 import { EntityState, EquippedState, ItemSlotState, PlayerState, SkillState, TAG_OWNER, WorldState } from "../schema/WorldState.ts";
@@ -63,6 +63,21 @@ interface ClientData {
 }
 
 type WorldClient = Client<{ auth: WorldAuth; userData: ClientData }>;
+
+/** The monitor's session id of a `/ws` player: this prefix and its character id. */
+export const WS_SESSION_PREFIX = "ws:";
+interface InspectClient {
+  sessionId: string;
+  elapsedTime: number;
+  transport?: "colyseus" | "ws";
+  name?: string | null;
+}
+/** What the monitor's room inspector shows (its own fields, the clients with their players). */
+interface InspectData {
+  clients: InspectClient[];
+  wsPlayers?: number;
+  [field: string]: unknown;
+}
 
 /**
  * A client's view. Removing a player from a view walks the player's whole subtree to clear this
@@ -304,6 +319,46 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
       this.services.service.detach(data.playerId, data.conn, code === CloseCode.CONSENTED ? "logout" : "expired");
     }
     client.view?.dispose();
+  }
+
+  /**
+   * The monitor's room inspector (`@colyseus/monitor` reaches it through remoteRoomCall, on the
+   * process that holds the room): its own answer, with each client's player named, and every `/ws`
+   * player of the world added to `clients` (session id `ws:<character id>`), so an admin sees all
+   * of the world's players, whichever transport they play on.
+   */
+  async getInspectData(): Promise<InspectData> {
+    const base = await (Room.prototype as unknown as { getInspectData(this: Room): Promise<InspectData> }).getInspectData.call(this);
+    const { service } = this.services;
+    const now = Date.now();
+    const bySession = new Map(this.clients.map((c) => [c.sessionId, c.userData?.playerId]));
+    const clients: InspectClient[] = base.clients.map((c) => {
+      const player = service.world.players.get(bySession.get(c.sessionId) ?? "");
+      return { ...c, transport: "colyseus", name: player?.data.name ?? null };
+    });
+    for (const player of service.world.players.values()) {
+      const conn = service.connectionOf(player.id);
+      if (conn?.transport !== "ws") continue;
+      const started = conn.session?.startedAt ?? now;
+      clients.push({ sessionId: `${WS_SESSION_PREFIX}${player.id}`, elapsedTime: now - started, transport: "ws", name: player.data.name });
+    }
+    return { ...base, clients, wsPlayers: clients.length - base.clients.length };
+  }
+
+  /**
+   * The monitor's "disconnect" button: a Colyseus client leaves as the monitor does it; a `/ws`
+   * player (`ws:<character id>`) is kicked as `POST /api/admin/kick` does (KICKED, close 4011,
+   * saved), without an audit row: the monitor does not say which admin pressed it.
+   */
+  async _forceClientDisconnect(sessionId: string): Promise<void> {
+    if (!sessionId.startsWith(WS_SESSION_PREFIX)) {
+      for (const client of this.clients) if (client.sessionId === sessionId) client.leave();
+      return;
+    }
+    const { service } = this.services;
+    const player = service.world.players.get(sessionId.slice(WS_SESSION_PREFIX.length));
+    if (player === undefined || service.connectionOf(player.id)?.transport !== "ws") return;
+    service.disconnectAccount(player.data.accountId, CLOSE_KICKED, { code: "KICKED", message: "you were disconnected by an admin" }, player.id);
   }
 
   /**

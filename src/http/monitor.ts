@@ -5,8 +5,7 @@
  *   window, see ProcessCpuSampler), not the machine's (the monitor reads node-os-utils);
  * - `/ws` players count as connections, and the world room's row carries them in a `wsPlayers`
  *   column (its `clients` column counts Colyseus clients only).
- * The room inspector still lists Colyseus clients only: every player with its transport is at
- * `GET /api/admin/players`.
+ * The world room's inspector lists `/ws` players too (WorldRoom.getInspectData).
  */
 import { monitor } from "@colyseus/monitor";
 import { matchMaker } from "@colyseus/core";

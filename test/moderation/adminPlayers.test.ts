@@ -9,7 +9,7 @@ import os from "node:os";
 import { randomBytes } from "node:crypto";
 import { CPU_MIN_WINDOW_MS } from "../../src/http/routes/adminPlayers.ts";
 import { MONITOR_COLUMNS } from "../../src/http/monitor.ts";
-import { WORLD_ROOM } from "../../rooms/WorldRoom.ts";
+import { WORLD_ROOM, WS_SESSION_PREFIX } from "../../rooms/WorldRoom.ts";
 import { WorldTestClient } from "../support/colyseusClient.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 import { until } from "../support/until.ts";
@@ -147,6 +147,49 @@ describe("GET /api/admin/players (issue 20 item 4)", function () {
       }
       assert.ok(agreed, "the monitor's CPU is the process's reading");
       assert.ok("machineCpu" in list, "the machine's figure stays, under its own name");
+    } finally {
+      ws.close();
+      await sdk.room.leave();
+    }
+  });
+
+  it("makes the monitor's room inspector list /ws players beside Colyseus clients, and its disconnect button kick a /ws player", async () => {
+    const wsName = uniqueName();
+    const ws = await WsTestClient.connect(`${t.wsUrl}?name=${encodeURIComponent(wsName)}`);
+    const wsId = String((await ws.next("welcome")).playerId);
+    const sdkName = uniqueName();
+    const sdk = await WorldTestClient.join(t.baseUrl, { name: sdkName });
+    await sdk.next("welcome");
+    try {
+      const monitor = async (path: string) => {
+        const res = await fetch(`${t.baseUrl}/colyseus/api${path}`, { headers: { authorization: `Bearer ${adminToken}` } });
+        assert.equal(res.status, 200, path);
+        return (await res.json()) as Json;
+      };
+      const world = ((await monitor("")).rooms as Json[]).find((r) => r.name === WORLD_ROOM)!;
+      const inspect = await monitor(`/room?roomId=${world.roomId}`);
+      const clients = inspect.clients as Json[];
+      const wsRow = clients.find((c) => c.name === wsName);
+      const sdkRow = clients.find((c) => c.name === sdkName);
+      assert.ok(wsRow, `the /ws player is in the inspector: ${JSON.stringify(clients)}`);
+      assert.ok(sdkRow, `the Colyseus client is named in the inspector: ${JSON.stringify(clients)}`);
+      assert.equal(wsRow.transport, "ws");
+      assert.equal(wsRow.sessionId, `${WS_SESSION_PREFIX}${wsId}`);
+      assert.ok(wsRow.elapsedTime >= 0);
+      assert.equal(sdkRow.transport, "colyseus");
+      assert.equal(sdkRow.sessionId, sdk.room.sessionId);
+      assert.equal(inspect.wsPlayers, t.server.world.playersByTransport().ws);
+
+      // The inspector's disconnect button on the /ws row: a kick (error KICKED, close 4011), the player saved and gone.
+      await monitor(`/room/call?roomId=${world.roomId}&method=_forceClientDisconnect&args=${encodeURIComponent(JSON.stringify([wsRow.sessionId]))}`);
+      assert.equal((await ws.next("error")).code, "KICKED");
+      assert.equal((await ws.waitClosed()).code, 4011);
+      await until(() => (t.server.world.world.players.has(wsId) ? undefined : true), "the kicked player leaves the world");
+      // An id that is nobody's changes nothing; the Colyseus client stays.
+      await monitor(`/room/call?roomId=${world.roomId}&method=_forceClientDisconnect&args=${encodeURIComponent(JSON.stringify(["ws:nobody"]))}`);
+      const again = (await monitor(`/room?roomId=${world.roomId}`)).clients as Json[];
+      assert.ok(again.some((c) => c.name === sdkName));
+      assert.ok(!again.some((c) => c.name === wsName));
     } finally {
       ws.close();
       await sdk.room.leave();
