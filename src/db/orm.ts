@@ -5,7 +5,9 @@
  * - `postgres://…` / `postgresql://…`: PostgreSQL.
  * - `USE_LOCAL_POSTGRES=true` (development): a PostgreSQL started here, data under the world dir.
  *
- * The committed migrations of the dialect (`src/db/migrations/<dialect>/`) run at startup.
+ * The committed migrations of the dialect (`src/db/migrations/<dialect>/`) run at startup; the
+ * MikroORM CLI (`npm run migration:…`, configured by `mikro-orm.config.ts` from the same options)
+ * lists, runs and rolls them back by hand.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -15,7 +17,7 @@ import type { AbstractSqlDriver, SqlEntityManager } from "@mikro-orm/sqlite";
 import { ENTITIES } from "../../entities/index.ts";
 import type { Config } from "../config/env.ts";
 import type { Logger } from "../logger.ts";
-import { startLocalPostgres, type LocalPostgres } from "./localPostgres.ts";
+import { localPostgresUrl, startLocalPostgres, type LocalPostgres } from "./localPostgres.ts";
 import { DatabaseProbe } from "./probe.ts";
 import { QueryTimingLogger, type QueryObserver } from "./queryTiming.ts";
 
@@ -64,38 +66,54 @@ function baseOptions(dialect: Dialect, logger: Logger, onQuery: () => QueryObser
   };
 }
 
-/** Opens an ORM for a URL without running migrations (tools and tests use this). */
-export async function createOrm(url: string, logger: Logger, onQuery: () => QueryObserver | undefined = () => undefined): Promise<Orm> {
+/**
+ * The ORM's options for a URL: what {@link createOrm} opens, and what the MikroORM CLI's
+ * configuration (`mikro-orm.config.ts`) hands the CLI, so both open a database the same way.
+ */
+export async function ormOptions(url: string, logger: Logger, onQuery: () => QueryObserver | undefined = () => undefined) {
   const dialect = dialectOf(url);
   if (dialect === "postgresql") {
     const { PostgreSqlDriver } = await import("@mikro-orm/postgresql");
-    return (await MikroORM.init({
+    return {
       ...baseOptions(dialect, logger, onQuery),
       driver: PostgreSqlDriver,
       clientUrl: url,
       pool: { min: 0, max: PG_POOL_MAX },
-    })) as unknown as Orm;
+    };
   }
   const { SqliteDriver } = await import("@mikro-orm/sqlite");
   const file = url.slice("sqlite:".length);
   if (file !== ":memory:") fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-  return (await MikroORM.init({
+  return {
     ...baseOptions(dialect, logger, onQuery),
     driver: SqliteDriver,
     dbName: file,
     driverOptions: { timeout: SQLITE_BUSY_TIMEOUT_MS },
-  })) as unknown as Orm;
+  };
+}
+
+/** Opens an ORM for a URL without running migrations (tools and tests use this). */
+export async function createOrm(url: string, logger: Logger, onQuery: () => QueryObserver | undefined = () => undefined): Promise<Orm> {
+  const options: Parameters<typeof MikroORM.init>[0] = await ormOptions(url, logger, onQuery);
+  return (await MikroORM.init(options)) as unknown as Orm;
+}
+
+/**
+ * The database the server opens for a configuration: `DATABASE_URL`; else, with
+ * `USE_LOCAL_POSTGRES`, the local PostgreSQL (`local`: {@link openDatabase} starts it first);
+ * else SQLite at `<WORLD>/local/game.sqlite`.
+ */
+export function databaseLocation(config: Pick<Config, "databaseUrl" | "useLocalPostgres" | "localPostgresPort" | "worldDir">): { url: string; local: boolean } {
+  if (config.databaseUrl !== undefined) return { url: config.databaseUrl, local: false };
+  if (config.useLocalPostgres) return { url: localPostgresUrl(config.localPostgresPort), local: true };
+  return { url: `sqlite:${path.join(config.worldDir, "local", "game.sqlite")}`, local: false };
 }
 
 export async function openDatabase(config: Config, logger: Logger): Promise<Database> {
-  let localPg: LocalPostgres | undefined;
-  let url = config.databaseUrl;
-  if (url === undefined && config.useLocalPostgres) {
-    localPg = await startLocalPostgres(path.join(config.worldDir, "local", "postgres"), config.localPostgresPort, logger);
-    url = localPg.url;
-  }
-  url ??= `sqlite:${path.join(config.worldDir, "local", "game.sqlite")}`;
+  const { url, local } = databaseLocation(config);
   const dialect = dialectOf(url);
+  let localPg: LocalPostgres | undefined;
+  if (local) localPg = await startLocalPostgres(path.join(config.worldDir, "local", "postgres"), config.localPostgresPort, logger);
 
   let orm: Orm;
   let onQuery: QueryObserver | undefined;
