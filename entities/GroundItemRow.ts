@@ -12,6 +12,8 @@ export const GroundItemRow = defineEntity({
   properties: {
     /** A UUID: unique across restarts. */
     id: p.string().primary().length(64),
+    /** The world it lies in (its dropper's process's WORLD_ID): only that world loads it back. */
+    world: p.integer().default(1).index("ground_items_world_index"),
     itemId: p.string().length(64),
     quantity: p.integer().check("quantity >= 1 and quantity <= 2147483647"),
     x: p.double(),

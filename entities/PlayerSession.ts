@@ -10,6 +10,8 @@ export const PlayerSession = defineEntity({
     accountId: p.string().length(64),
     /** `colyseus` or `ws`. */
     transport: p.string().length(16),
+    /** The world the session played on (its process's WORLD_ID): the hop cooldown reads the last one. */
+    world: p.integer().default(1),
     remoteAddress: p.string().length(64).nullable(),
     loginAt: p.datetime().defaultRaw("current_timestamp").onCreate(() => new Date()),
     logoutAt: p.datetime().nullable(),

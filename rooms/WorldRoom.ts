@@ -16,7 +16,7 @@ import { describe, TICK_MS, type World } from "../src/game/world/World.ts";
 import type { ServerMetrics } from "../src/metrics.ts";
 import type { Traffic } from "../src/prometheus.ts";
 import { admit, InputLimiter } from "../src/sessions/inputLimiter.ts";
-import { AgentRevokedError, type Connection, type WorldService } from "../src/sessions/WorldService.ts";
+import { AgentRevokedError, HopCooldownError, WorldFullError, type Connection, type WorldService } from "../src/sessions/WorldService.ts";
 import { PlayerLoadError } from "../src/persistence/players.ts";
 import { BannedError, CLOSE_KICKED } from "../src/moderation/ModerationService.ts";
 import { RestartingError } from "../src/moderation/RestartSchedule.ts";
@@ -26,6 +26,7 @@ import type { EntityView } from "../src/game/world/entities.ts";
 import { Interest } from "../src/game/world/Interest.ts";
 import { TooManyAttempts, type AuthAttempts } from "../src/auth/attemptLimiter.ts";
 import { indexVisibleChanges } from "./visibleChanges.ts";
+import type { WorldMetadata } from "../src/cluster/worlds.ts";
 import { attributeFrames } from "./badFrames.ts";
 
 /** The shared per-patch buffer grows past its default with a few hundred views; start large. */
@@ -48,6 +49,23 @@ export interface WorldRoomServices {
   tickMs?: number;
   /** Authentication attempts per client address (see AuthAttempts). */
   attempts: AuthAttempts;
+  /** What the world publishes in its room listing (src/cluster/worlds.ts): read every {@link WORLD_LISTING_MS}. */
+  listing?: () => WorldMetadata;
+}
+
+/** How often a world room refreshes its listing's metadata (players, status), ms; written only when it changed. */
+export const WORLD_LISTING_MS = 1_000;
+
+/**
+ * A join's world choice (`{world: n}`; a number, or digits): checked and made a number before the
+ * matchmaker filters by it, so that `"2"` finds world 2. Absent: the matchmaker chooses.
+ */
+export function normaliseWorldOption(options: { world?: unknown } | undefined): void {
+  if (options === undefined || options === null || options.world === undefined) return;
+  const raw = options.world;
+  const n = typeof raw === "number" ? raw : typeof raw === "string" && /^\d{1,4}$/.test(raw) ? Number(raw) : NaN;
+  if (!Number.isInteger(n) || n < 1 || n > 9_999) throw new ServerError(400, `INVALID_WORLD: world must be a world number from 1 to 9999, got ${JSON.stringify(raw)}`);
+  options.world = n;
 }
 
 export interface WorldAuth {
@@ -191,7 +209,8 @@ export function internalJoinError(err: unknown, stage: string): ServerError {
 /** The room class bound to one server's services (static onAuth is called unbound). */
 export function worldRoomClass(services: WorldRoomServices): typeof WorldRoom {
   return class BoundWorldRoom extends WorldRoom {
-    static override async onAuth(token: string, options: { token?: unknown }, context: AuthContext): Promise<WorldAuth> {
+    static override async onAuth(token: string, options: { token?: unknown; world?: unknown }, context: AuthContext): Promise<WorldAuth> {
+      normaliseWorldOption(options);
       return authenticate(services, token, options, context?.ip);
     }
     override services = services;
@@ -212,8 +231,12 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
   /** The socket of the client whose patch was encoded last (see onCreate). */
   private releasePending: (() => void) | undefined;
 
-  override onCreate(options: { createKey?: unknown }): void {
-    if (options?.createKey !== this.services.createKey) throw new ServerError(403, "rooms are created by the server");
+  override onCreate(options: { createKey?: unknown; world?: unknown }): void {
+    if (options?.createKey !== this.services.createKey) {
+      // A join naming a world that no process runs ends here (the matchmaker found no room to join).
+      if (options?.world !== undefined) throw new ServerError(404, `UNKNOWN_WORLD: there is no world ${String(options.world)}`);
+      throw new ServerError(403, "rooms are created by the server");
+    }
     attributeFrames(this);
     const { service } = this.services;
     // Each client's patch walks only the changed trees its view may see (see visibleChanges.ts).
@@ -238,6 +261,26 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
       service.input(data.playerId, data.conn, String(type), message);
     });
     this.setSimulationInterval(() => this.tickOnce(), this.services.tickMs ?? TICK_MS);
+    if (this.services.listing !== undefined) {
+      void this.publishListing();
+      this.clock.setInterval(() => void this.publishListing(), WORLD_LISTING_MS);
+    }
+  }
+
+  private publishedListing = "";
+
+  /** Writes the world's listing metadata (players, status, rank) when it changed. */
+  private async publishListing(): Promise<void> {
+    const metadata = this.services.listing!();
+    const text = JSON.stringify(metadata);
+    if (text === this.publishedListing) return;
+    this.publishedListing = text;
+    try {
+      await this.setMetadata(metadata as never);
+    } catch (err) {
+      this.publishedListing = "";
+      colyseusLog.warn({ err }, "could not publish the world's listing; will retry");
+    }
   }
 
   /** Ticks in a row that threw outside the game step (which contains its own faults). */
@@ -286,6 +329,8 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
       if (err instanceof PlayerLoadError) throw new ServerError(err.code === "FORBIDDEN" ? 403 : err.code === "NOT_FOUND" ? 404 : 400, err.message);
       if ((err as { code?: string }).code === "FORBIDDEN") throw new ServerError(403, (err as Error).message);
       if (err instanceof CharacterInUseError) throw new ServerError(409, err.message);
+      if (err instanceof WorldFullError) throw new ServerError(503, `WORLD_FULL: ${err.message}`);
+      if (err instanceof HopCooldownError) throw new ServerError(429, `HOP_COOLDOWN: ${err.message}`);
       throw internalJoinError(err, "load");
     }
     client.userData = { playerId: player.id, conn };

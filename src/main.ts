@@ -77,6 +77,8 @@ async function main(): Promise<void> {
   }
 
   if (pending !== undefined) stop(pending);
+  // PM2 (`wait_ready`, ecosystem.config.cjs) counts the process as started once it says so.
+  process.send?.("ready");
   // A scheduled maintenance restart (POST /api/admin/restart) ends as SIGTERM does: the graceful
   // close, then exit 0, and the supervisor (PM2's autorestart) starts the process again.
   server.onRestart = () => stop("scheduled restart");

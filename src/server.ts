@@ -7,7 +7,7 @@ import http, { type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import { matchMaker, Server as ColyseusServer } from "@colyseus/core";
 import { WebSocketTransport } from "@colyseus/ws-transport";
-import { WORLD_ROOM, worldRoomClass } from "../rooms/WorldRoom.ts";
+import { normaliseWorldOption, WORLD_ROOM, worldRoomClass } from "../rooms/WorldRoom.ts";
 import { TRADE_ROOM, tradeRoomClass, type TradeRoom } from "../rooms/TradeRoom.ts";
 import { colyseusLogger } from "../rooms/badFrames.ts";
 import { AdminCodeGuard } from "./auth/adminCode.ts";
@@ -45,6 +45,7 @@ import { startMetricsServer, type MetricsServer } from "./http/metricsServer.ts"
 import { requestLogger } from "./http/requestLog.ts";
 import { AuthAttempts } from "./auth/attemptLimiter.ts";
 import { clientAddress, pinRealIp, type TrustFn } from "./http/clientAddress.ts";
+import type { Duplex } from "node:stream";
 import { Saver } from "./sessions/Saver.ts";
 import { CharacterLeases } from "./persistence/leases.ts";
 import { loadGroundItems } from "./persistence/ground.ts";
@@ -52,9 +53,15 @@ import { restoreGroundItem } from "./game/groundItems.ts";
 import { TradeCommitter } from "./sessions/TradeCommitter.ts";
 import { SocialService } from "./social/SocialService.ts";
 import { WorldService } from "./sessions/WorldService.ts";
-import { worldSessionHandler } from "./ws/worldHandler.ts";
+import { CLOSE_BAD_REQUEST, worldSessionHandler } from "./ws/worldHandler.ts";
 import { WsDeltas } from "./ws/WsDeltas.ts";
-import { WsGateway } from "./ws/WsGateway.ts";
+import { CLOSE_TRY_AGAIN_LATER, WsGateway } from "./ws/WsGateway.ts";
+import { redisBackends } from "./cluster/backends.ts";
+import { ForwardedAddress } from "./cluster/forwarded.ts";
+import { Takeovers } from "./cluster/Takeovers.ts";
+import { chooseWorld, listWorlds, worldRank, worldStatus, type WorldMetadata } from "./cluster/worlds.ts";
+import { proxyTarget, proxyUpgrade } from "./cluster/wsProxy.ts";
+import { worldsRoutes } from "./http/routes/worlds.ts";
 
 /** Shutdown gives rooms and saves this long before the process watchdog takes over. */
 export const SHUTDOWN_GRACE_MS = 8_000;
@@ -129,7 +136,7 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
     /** A player's client address, from its connection (set once the world service exists). */
     let addressOf: (playerId: string) => string | undefined = () => undefined;
     const httpServer = http.createServer();
-    const saver = new Saver(db, logger.child({ component: "saver" }));
+    const saver = new Saver(db, logger.child({ component: "saver" }), config.world.id);
     saver.onBatch = (result) => prom.saveBatch(result);
     // The social service joins once it exists (it needs the world's sessions); until then `social:` events are refused.
     const events: EventContext = {
@@ -150,9 +157,20 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
       systems: GAMEPLAY,
     });
     // Players' drops stored before a restart lie where they were, with their stored times.
-    for (const item of await loadGroundItems(db, world.now())) restoreGroundItem(world, item);
+    for (const item of await loadGroundItems(db, world.now(), config.world.id)) restoreGroundItem(world, item);
     const leases = new CharacterLeases(db, { leaseMs: config.characterLeaseMs });
-    const service = new WorldService({ world, db, content, saver, leases, logger: logger.child({ component: "world" }), tickMs: config.tickMs });
+    const service = new WorldService({
+      world,
+      db,
+      content,
+      saver,
+      leases,
+      logger: logger.child({ component: "world" }),
+      tickMs: config.tickMs,
+      worldId: config.world.id,
+      capacity: config.world.capacity,
+      hopCooldownMs: config.world.hopCooldownMs,
+    });
     service.traffic = prom.traffic;
     addressOf = (playerId) => service.connectionOf(playerId)?.remoteAddress;
     const wsDeltas = (deltas = new WsDeltas({ logger: logger.child({ component: "ws-deltas" }), worker: config.wsDeltasWorker }));
@@ -165,7 +183,7 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
       await committer.idle();
       service.tick();
     };
-    const social = new SocialService({ db, connectionOf: (id) => service.connectionOf(id), logger: logger.child({ component: "social" }) });
+    const social = new SocialService({ db, connectionOf: (id) => service.connectionOf(id), logger: logger.child({ component: "social" }), world: config.world.id });
     events.social = social;
     // Bans refuse logins (sockets here, REST in the auth guards); mutes are read before a player enters.
     const moderation = new ModerationService({ db, service, logger: logger.child({ component: "moderation" }) });
@@ -222,11 +240,15 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
         a.use(adminRoutes(moderation, guards.admin));
         a.use(adminPlayersRoutes({ service, world: () => social.world, cpu: processCpu }, guards.admin));
         a.use(voiceRoutes({ config, db, world: service, content, auth: guards.auth }));
+        a.use(worldsRoutes(() => listWorlds(WORLD_ROOM)));
       },
     });
     httpServer.on("request", app);
     // Authentication attempts per client address on the socket transports (REST has its own limiter).
     const trust = app.get("trust proxy fn") as TrustFn;
+    // In a cluster, a /ws connection proxied from another process carries its client's address signed (src/cluster/forwarded.ts).
+    const forwarded = config.cluster === undefined ? undefined : new ForwardedAddress(secrets.jwtSecret);
+    const requestAddress = (req: IncomingMessage) => forwarded?.verify(req) ?? clientAddress(trust, req);
     const attempts = new AuthAttempts(!config.rateLimitDisabled);
 
     const gateway = new WsGateway({
@@ -235,7 +257,7 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
       logger: logger.child({ component: "ws" }),
       handler: worldSessionHandler(service, wsDeltas, logger.child({ component: "ws" })),
       attempts,
-      clientAddress: (req) => clientAddress(trust, req),
+      clientAddress: requestAddress,
       heartbeatMs: config.wsHeartbeatMs,
       traffic: prom.traffic,
     });
@@ -251,14 +273,48 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
       },
     });
     httpServer.on("upgrade", (req, socket, head) => {
-      if (WsGateway.isWsPath(req)) gateway.handleUpgrade(req, socket, head);
+      if (WsGateway.isWsPath(req)) void routeWs(req, socket, head);
     });
+    /**
+     * A `/ws` connection goes to its world (`?world=n`; none: the matchmaker's choice): this
+     * process's own, or, in a cluster, passed on to the process that runs it (src/cluster/wsProxy.ts).
+     */
+    const routeWs = async (req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> => {
+      const asked = new URL(req.url ?? "/", "ws://server").searchParams.get("world");
+      const options: { world?: unknown } = asked === null ? {} : { world: asked };
+      try {
+        normaliseWorldOption(options);
+      } catch (err) {
+        return gateway.refuseUpgrade(req, socket, head, "INVALID_WORLD", (err as Error).message.replace(/^INVALID_WORLD: /, ""), CLOSE_BAD_REQUEST);
+      }
+      const world = options.world as number | undefined;
+      if (world === config.world.id || (world === undefined && config.cluster === undefined)) return gateway.handleUpgrade(req, socket, head);
+      let target;
+      try {
+        const worlds = await listWorlds(WORLD_ROOM);
+        target = world === undefined ? chooseWorld(worlds) : worlds.find((w) => w.world === world);
+      } catch (err) {
+        logger.warn({ err }, "/ws: the world list could not be read");
+        return gateway.refuseUpgrade(req, socket, head, "WORLD_UNAVAILABLE", "the world list could not be read; try again", CLOSE_TRY_AGAIN_LATER);
+      }
+      if (target === undefined) return gateway.refuseUpgrade(req, socket, head, "UNKNOWN_WORLD", `there is no world ${world}`, CLOSE_UNKNOWN_WORLD);
+      if (target.processId === matchMaker.processId || target.publicAddress === null || forwarded === undefined) return gateway.handleUpgrade(req, socket, head);
+      proxyUpgrade(req, socket, head, proxyTarget(target.publicAddress), forwarded.sign(requestAddress(req) ?? ""), (err) => {
+        logger.warn({ err, world: target.world }, "/ws: the process of the world could not be reached");
+        gateway.refuseUpgrade(req, socket, head, "WORLD_UNAVAILABLE", `world ${target.world} cannot be reached; try again or choose another world`, CLOSE_TRY_AGAIN_LATER);
+      });
+    };
 
     // Colyseus' own heartbeat, made explicit: a ping every 3 s, a client that missed 2 in a row is
     // terminated (6-9 s), and its room then holds the player for the reconnection window.
     const transport = new PathFilteredTransport({ server: httpServer, pingInterval: COLYSEUS_PING_INTERVAL_MS, pingMaxRetries: COLYSEUS_PING_MAX_RETRIES });
+    const backends = config.cluster === undefined ? undefined : redisBackends(config.cluster.redisUrl);
     const colyseus = new ColyseusServer({
       transport,
+      // A cluster: rooms, presence and the world list shared through Redis; clients reach this process at its public address.
+      ...(backends !== undefined ? { presence: backends.presence, driver: backends.driver, publicAddress: config.cluster!.publicAddress } : {}),
+      // Every room lives in the process whose world it belongs to: its world room, and the trade rooms of that world's trades.
+      selectProcessIdToCreateRoom: async () => matchMaker.processId,
       gracefullyShutdown: false,
       greet: false,
       // Bad frames from clients are logged once per connection per minute (rooms/badFrames.ts).
@@ -266,7 +322,25 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
     });
     // Clients join rooms; only the server creates them (with this key, which never leaves the process).
     const createKey = randomUUID();
-    colyseus.define(WORLD_ROOM, worldRoomClass({ service, metrics, auth, anonymousMode: config.anonymousMode, tickMs: config.tickMs, createKey, attempts }));
+    // The world's listing (src/cluster/worlds.ts): how full it is, whether it restarts, where to reach it.
+    let urls: { wsUrl: string; httpUrl: string } | undefined;
+    const listing = (): WorldMetadata => {
+      const players = world.players.size;
+      let restarting = false;
+      try {
+        moderation.restarts.admit();
+      } catch {
+        restarting = true;
+      }
+      const status = worldStatus(players, config.world.capacity, restarting);
+      urls ??= worldUrls(config, (httpServer.address() as AddressInfo).port);
+      return { world: config.world.id, players, capacity: config.world.capacity, status, rank: worldRank(players, config.world.capacity, status), ...urls };
+    };
+    // A join names its world (`{world: n}`) or gets the matchmaker's choice: the highest rank (see worldRank).
+    colyseus
+      .define(WORLD_ROOM, worldRoomClass({ service, metrics, auth, anonymousMode: config.anonymousMode, tickMs: config.tickMs, createKey, attempts, listing }))
+      .filterBy(["world"])
+      .sortBy({ rank: -1 });
     colyseus.define(TRADE_ROOM, tradeRoomClass({ service, auth, createKey, attempts }));
     // One TradeRoom per trade: created when it starts, kept in step, closed when it ends.
     const tradeRooms = new Map<string, Promise<TradeRoom | undefined>>();
@@ -296,6 +370,12 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
     await colyseus.listen(config.port, config.host);
     // Friends' status and private messages go through Colyseus' presence (Redis across processes).
     await social.start(matchMaker.presence);
+    // One login across the cluster: a login elsewhere asks this process to hand its character over.
+    const takeovers = new Takeovers({ presence: matchMaker.presence, ownerId: leases.ownerId, logger: logger.child({ component: "takeovers" }), handOver: (id) => service.handOver(id) });
+    if (config.cluster !== undefined) {
+      await takeovers.start();
+      service.takeover = (characterId, ownerId) => takeovers.request(characterId, ownerId);
+    }
     await moderation.start();
     // First of all listeners: Colyseus put its router in front of everything when it started
     // listening. The client's address is pinned first, then the request is logged (requestLog.ts).
@@ -307,12 +387,12 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
         if (res.statusCode >= 400) prom.httpError(res.statusCode, errorCodeOf(res));
       });
     });
-    httpServer.prependListener("request", (req) => pinRealIp(trust, req));
-    httpServer.prependListener("upgrade", (req) => pinRealIp(trust, req));
+    httpServer.prependListener("request", (req) => pinRealIp(requestAddress(req), req));
+    httpServer.prependListener("upgrade", (req) => pinRealIp(requestAddress(req), req));
     // The world runs from startup, with or without Colyseus clients (/ws clients need it too).
-    await matchMaker.createRoom(WORLD_ROOM, { createKey });
+    await matchMaker.createRoom(WORLD_ROOM, { createKey, world: config.world.id });
     const port = (httpServer.address() as AddressInfo).port;
-    logger.info({ port, dialect: db.dialect, anonymousMode: config.anonymousMode }, "server listening");
+    logger.info({ port, dialect: db.dialect, anonymousMode: config.anonymousMode, world: config.world.id, cluster: config.cluster?.publicAddress ?? false }, "server listening");
     if (config.trustProxy === true) {
       logger.warn("TRUST_PROXY=true trusts every X-Forwarded-For entry, so a client can choose the address the rate and attempt limits see; set TRUST_PROXY to the number of proxies in front of the server instead");
     }
@@ -326,6 +406,7 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
         await service.quiesce();
         gateway.close();
         await service.shutdown();
+        await takeovers.close();
         await social.close();
         await moderation.close();
         await wsDeltas.close();
@@ -351,4 +432,21 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
     await db.close();
     throw err;
   }
+}
+
+/** Close code of a `/ws` connection asking for a world no process runs. */
+export const CLOSE_UNKNOWN_WORLD = 4004;
+
+/**
+ * Where clients reach this process's world: in a cluster, its public address (PUBLIC_ADDRESS) with
+ * the schemes of PUBLIC_WS_URL and PUBLIC_API_URL; on its own, those addresses themselves.
+ */
+export function worldUrls(config: Config, port: number): { wsUrl: string; httpUrl: string } {
+  const world = `?world=${config.world.id}`;
+  // PORT=0 (any free port, in tests): the default addresses name the port the server got.
+  const listening = (url: string) => (config.port === 0 ? url.replace("//localhost:0", `//localhost:${port}`) : url);
+  if (config.cluster === undefined) return { wsUrl: `${listening(config.publicWsUrl)}${world}`, httpUrl: listening(config.publicApiUrl) };
+  const secure = (url: string) => url.startsWith("wss:") || url.startsWith("https:");
+  const address = config.cluster.publicAddress;
+  return { wsUrl: `${secure(config.publicWsUrl) ? "wss" : "ws"}://${address}/ws${world}`, httpUrl: `${secure(config.publicApiUrl) ? "https" : "http"}://${address}` };
 }

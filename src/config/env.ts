@@ -24,6 +24,10 @@ export const DEFAULT_CHARACTER_LEASE_MS = 30_000;
 export const DEFAULT_CDN_URL = "http://localhost:8080";
 /** The production content host, used to bootstrap a development machine whose local host is down. */
 export const DEFAULT_FALLBACK_CDN_URL = "https://cdn.rsworld.gg";
+/** A world's players at most (peers hold about 2,000 a world on a 600 ms tick). */
+export const DEFAULT_WORLD_CAPACITY = 2_000;
+/** Entering another world is refused this long after entering one (the spec is silent; RuneScape-like worlds have a hop timer). */
+export const DEFAULT_HOP_COOLDOWN_S = 10;
 /** Not 5432, so that a local PostgreSQL started for development never collides with a system one. */
 export const DEFAULT_LOCAL_POSTGRES_PORT = 54329;
 
@@ -143,6 +147,23 @@ const envSchema = z.object({
       return z.NEVER;
     }),
   WORLD: optionalString,
+  WORLD_ID: optionalInteger(1, 9_999),
+  WORLD_CAPACITY: integer(DEFAULT_WORLD_CAPACITY, 1, 100_000),
+  HOP_COOLDOWN_S: integer(DEFAULT_HOP_COOLDOWN_S, 0, 3_600),
+  REDIS_URL: url(["redis", "rediss"]),
+  PUBLIC_ADDRESS: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v.trim() === "") return undefined;
+      const s = v.trim().replace(/\/+$/, "");
+      if (!/^[A-Za-z0-9.-]+(:\d{1,5})?(\/[A-Za-z0-9._~/-]*)?$/.test(s) && !/^\[[0-9A-Fa-f:]+\](:\d{1,5})?(\/[A-Za-z0-9._~/-]*)?$/.test(s)) {
+        ctx.addIssue({ code: "custom", message: `expected host[:port][/path] without a scheme, got "${v}"` });
+        return z.NEVER;
+      }
+      return s;
+    }),
+  NODE_APP_INSTANCE: optionalInteger(0, 999),
   DATABASE_URL: optionalString,
   USE_LOCAL_POSTGRES: flag(false),
   LOCAL_POSTGRES_PORT: integer(DEFAULT_LOCAL_POSTGRES_PORT, 1, 65535),
@@ -223,6 +244,17 @@ export interface Config {
   trustProxy: boolean | number;
   /** Absolute path of the world directory (content, local data). */
   worldDir: string;
+  /**
+   * The numbered world this process runs (one world a process, as RuneScape-like servers run them),
+   * its capacity, and the least time between entering two different worlds.
+   */
+  world: { id: number; capacity: number; hopCooldownMs: number };
+  /**
+   * The cluster: with `REDIS_URL`, Colyseus' Redis presence and driver share rooms, worlds and
+   * messages between processes; `publicAddress` is where clients reach this process (host:port).
+   * Undefined: one process on its own (LocalPresence, LocalDriver).
+   */
+  cluster: { redisUrl: string; publicAddress: string } | undefined;
   databaseUrl: string | undefined;
   useLocalPostgres: boolean;
   localPostgresPort: number;
@@ -358,6 +390,9 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = proces
 
   const problems: string[] = [...secretProblems];
   if (isProduction && e.USE_LOCAL_POSTGRES) problems.push("USE_LOCAL_POSTGRES: development only, not allowed in production");
+  if (e.PUBLIC_ADDRESS !== undefined && e.REDIS_URL === undefined) {
+    problems.push("PUBLIC_ADDRESS: set without REDIS_URL; a process on its own is reached at the address the client used");
+  }
   if (e.METRICS_PORT !== undefined && e.METRICS_PORT !== 0 && e.METRICS_PORT === e.PORT) {
     problems.push(`METRICS_PORT: must differ from PORT (both are ${e.PORT}): metrics are served on a port of their own`);
   }
@@ -381,14 +416,21 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = proces
   const clientUrl = e.CLIENT_URL;
 
   const worldDir = path.resolve(cwd, e.WORLD ?? "world");
+  // Under PM2 each instance i (NODE_APP_INSTANCE) runs world 1 + i on PORT + i (METRICS_PORT + i),
+  // so one ecosystem entry with `instances: N` starts N worlds.
+  const instance = e.NODE_APP_INSTANCE ?? 0;
+  const port = e.PORT === 0 ? 0 : e.PORT + instance;
+  const metricsPort = e.METRICS_PORT === undefined || e.METRICS_PORT === 0 ? e.METRICS_PORT : e.METRICS_PORT + instance;
   const config: Config = {
     nodeEnv: e.NODE_ENV,
     isProduction,
-    port: e.PORT,
+    port,
     host: e.HOST,
-    metrics: e.METRICS_PORT === undefined ? undefined : { port: e.METRICS_PORT, host: e.METRICS_HOST ?? e.HOST },
+    metrics: metricsPort === undefined ? undefined : { port: metricsPort, host: e.METRICS_HOST ?? e.HOST },
     trustProxy: e.TRUST_PROXY,
     worldDir,
+    world: { id: e.WORLD_ID ?? 1 + instance, capacity: e.WORLD_CAPACITY, hopCooldownMs: e.HOP_COOLDOWN_S * 1000 },
+    cluster: e.REDIS_URL === undefined ? undefined : { redisUrl: e.REDIS_URL, publicAddress: e.PUBLIC_ADDRESS ?? `localhost:${port}` },
     databaseUrl: e.DATABASE_URL,
     useLocalPostgres: !isProduction && e.USE_LOCAL_POSTGRES,
     localPostgresPort: e.LOCAL_POSTGRES_PORT,
@@ -397,8 +439,8 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = proces
     idp: { appId: e.PUBLIC_IDP_APP_ID, appSecret: e.IDP_APP_SECRET, jwksUrl: e.IDP_JWKS_URL },
     anonymousMode: e.PUBLIC_IDP_APP_ID === undefined,
     publicCdnUrl: e.PUBLIC_CDN_URL ?? DEFAULT_CDN_URL,
-    publicApiUrl: e.PUBLIC_API_URL ?? `http://localhost:${e.PORT}`,
-    publicWsUrl: e.PUBLIC_WS_URL ?? `ws://localhost:${e.PORT}/ws`,
+    publicApiUrl: e.PUBLIC_API_URL ?? `http://localhost:${port}`,
+    publicWsUrl: e.PUBLIC_WS_URL ?? `ws://localhost:${port}/ws`,
     publicAppUrl,
     clientUrl,
     agentRuntime,

@@ -28,8 +28,21 @@ export function resolveSecrets(config: Config, logger: Logger): Secrets {
     if (!jwtSecret) {
       jwtSecret = randomBytes(32).toString("base64url");
       fs.mkdirSync(path.dirname(file), { recursive: true });
-      fs.writeFileSync(file, `${jwtSecret}\n`, { mode: 0o600 });
-      logger.info({ file }, "JWT_SECRET is not set: generated a local token secret");
+      try {
+        // Exclusive: processes of a cluster starting together on one world directory (PM2) must
+        // all end up with the same secret, the first one written.
+        fs.writeFileSync(file, `${jwtSecret}\n`, { mode: 0o600, flag: "wx" });
+        logger.info({ file }, "JWT_SECRET is not set: generated a local token secret");
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+        // Written by another process an instant ago: read it once its line is there.
+        for (const until = Date.now() + 2_000; ; ) {
+          jwtSecret = fs.readFileSync(file, "utf8").trim();
+          if (jwtSecret !== "" || Date.now() > until) break;
+          Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
+        }
+        if (!jwtSecret) throw new Error(`${file} is empty: delete it, or set JWT_SECRET`);
+      }
     }
   }
   let adminCode = config.adminCode;

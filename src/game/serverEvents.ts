@@ -116,7 +116,7 @@ export const SERVER_EVENTS = {
     schema: z.strictObject({ killedBy: z.string().nullable(), position: tile, respawn: position }),
   },
   error: {
-    doc: "a refusal or a failure: `code`, a message, the event it answers, and for MUTED and BANNED when it ends (`until`, ISO time; null: a permanent ban), for RESTARTING when the restart happens",
+    doc: "a refusal or a failure: `code`, a message, the event it answers, and for MUTED, BANNED and HOP_COOLDOWN when it ends (`until`, ISO time; null: a permanent ban), for RESTARTING when the restart happens",
     schema: z.strictObject({ code: z.string().min(1), message: z.string(), event: z.string().optional(), until: z.string().nullable().optional() }),
   },
   tradeIncoming: { doc: "someone asks you to trade", schema: z.strictObject({ tradeId: id, fromPlayerId: id, fromPlayerName: z.string() }) },

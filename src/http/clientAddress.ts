@@ -25,10 +25,10 @@ export function clientAddress(trust: TrustFn, req: IncomingMessage): string | un
 /**
  * Colyseus takes a client's address (`AuthContext.ip`) from `X-Real-IP` (then `X-Forwarded-For`)
  * whoever sent it. Every request and upgrade gets `X-Real-IP` set to the address computed above
+ * (`address`: clientAddress's, or in a cluster a proxied connection's verified client address)
  * before Colyseus reads it, so a client cannot pick its own (the Colyseus attempt limit keys on it).
  */
-export function pinRealIp(trust: TrustFn, req: IncomingMessage): void {
-  const address = clientAddress(trust, req);
+export function pinRealIp(address: string | undefined, req: IncomingMessage): void {
   if (address === undefined) delete req.headers["x-real-ip"];
   else req.headers["x-real-ip"] = address;
 }

@@ -80,6 +80,12 @@ export class CharacterLeases {
     this.held.add(characterId);
   }
 
+  /** The process holding a live lease of the character (its owner id), if one does. */
+  async holder(characterId: string): Promise<string | undefined> {
+    const row = await this.db.em().findOne(CharacterLease, { characterId, expiresAt: { $gte: new Date(this.now()) } }, { fields: ["ownerId"] });
+    return row === null || row.ownerId === this.ownerId ? undefined : row.ownerId;
+  }
+
   /** Gives the lease up (after the character's final save); only ever this process's own row. */
   async release(characterId: string): Promise<void> {
     this.held.delete(characterId);

@@ -177,6 +177,8 @@ export async function savePlayers(
   players: readonly PlayerData[],
   versions: Map<string, number>,
   onStored?: (stored: readonly PlayerData[], stale: readonly PlayerData[]) => void,
+  /** The world whose ground the players' drops lie on. */
+  world = 1,
 ): Promise<void> {
   for (let i = 0; i < players.length; i += SAVE_CHUNK) {
     const all = players.slice(i, i + SAVE_CHUNK);
@@ -228,7 +230,7 @@ export async function savePlayers(
           else await em.nativeUpdate(NpcKill, { id: row.id }, { killCount: row.killCount + n, lastKillAt: new Date() });
         }
         // The items it dropped or took since its last save: with its inventory, in one transaction.
-        if (p.ground !== undefined) await applyGroundOps(em, p.ground);
+        if (p.ground !== undefined) await applyGroundOps(em, p.ground, world);
         // Death locks: a death already recorded (a retried save) is not recorded again.
         for (const d of p.deaths ?? []) {
           if ((await em.count(PlayerDeath, { id: d.id })) > 0) continue;
@@ -253,13 +255,19 @@ export async function savePlayers(
   }
 }
 
-export async function recordLogin(db: Database, s: { characterId: string; accountId: string; transport: string; remoteAddress?: string | undefined }): Promise<string> {
+export async function recordLogin(db: Database, s: { characterId: string; accountId: string; transport: string; remoteAddress?: string | undefined; world?: number }): Promise<string> {
   const id = randomUUID();
   const em = db.em();
-  em.create(PlayerSession, { id, characterId: s.characterId, accountId: s.accountId, transport: s.transport, remoteAddress: s.remoteAddress ?? null });
+  em.create(PlayerSession, { id, characterId: s.characterId, accountId: s.accountId, transport: s.transport, remoteAddress: s.remoteAddress ?? null, world: s.world ?? 1 });
   await em.nativeUpdate(Character, { id: s.characterId }, { lastLoginAt: new Date(), ...KEEP_VERSION });
   await em.flush();
   return id;
+}
+
+/** The character's latest session: on which world and when it began (the hop cooldown reads it). */
+export async function lastSession(db: Database, characterId: string): Promise<{ world: number; loginAt: Date } | undefined> {
+  const row = await db.em().findOne(PlayerSession, { characterId }, { orderBy: { loginAt: "desc" }, fields: ["world", "loginAt"] });
+  return row === null ? undefined : { world: row.world, loginAt: row.loginAt };
 }
 
 export async function recordLogout(db: Database, sessionId: string, reason: string): Promise<void> {

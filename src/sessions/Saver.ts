@@ -40,9 +40,13 @@ export class Saver {
   /** Told of every batch: characters stored, stale and failed, and its seconds (the Prometheus metrics). */
   onBatch: ((result: { stored: number; stale: number; failed: number; seconds: number }) => void) | undefined;
 
-  constructor(db: Database, logger: Logger) {
+  /** The world whose ground the saved players' drops lie on (this process's WORLD_ID). */
+  private readonly world: number;
+
+  constructor(db: Database, logger: Logger, world = 1) {
     this.db = db;
     this.logger = logger;
+    this.world = world;
   }
 
   /** A character was loaded with this row version: its saves must find it. */
@@ -113,7 +117,7 @@ export class Saver {
             this.logger.error({ characterId: s.characterId }, "refused a stale save: the character was written by another process; it is lost to this one");
             this.onLost(s.characterId);
           }
-        });
+        }, this.world);
       } catch (err) {
         // Put back what was not stored (a newer snapshot wins, keeping the older one's kills and
         // deaths). Chunks that committed stay out: their kill counts are already added.

@@ -15,6 +15,11 @@
  *   renewed while it is here and released after its final save; a login of a character another
  *   live process holds is refused (CHARACTER_IN_USE). A character whose lease or save version
  *   another process has taken is lost to this one: its player is disconnected without a save.
+ *   In a cluster (REDIS_URL) a login of a character that another process holds asks that process
+ *   to let it go ({@link takeover}): the old connection hears SESSION_REPLACED, its player leaves
+ *   saved, and the lease is released after the save, so this login loads what was last stored.
+ * - One world a process: a login past the world's capacity is refused (WORLD_FULL), and entering
+ *   this world within the hop cooldown of entering another is refused (HOP_COOLDOWN).
  */
 import { CLOSE_NOT_AUTHENTICATED } from "../ws/WsGateway.ts";
 import { validateEvent } from "../game/events.ts";
@@ -26,12 +31,34 @@ import type { z } from "zod";
 import type { Database } from "../db/orm.ts";
 import type { Logger } from "../logger.ts";
 import type { ContentRegistry } from "../manifests/registry.ts";
-import { deleteCharacter, loadOrCreatePlayer, recordLogin, recordLogout } from "../persistence/players.ts";
+import { deleteCharacter, lastSession, loadOrCreatePlayer, recordLogin, recordLogout } from "../persistence/players.ts";
+import { CodedError } from "../codedError.ts";
 import { CharacterInUseError, type CharacterLeases } from "../persistence/leases.ts";
 import type { Traffic } from "../prometheus.ts";
 import type { Saver } from "./Saver.ts";
 
 export const LINGER_MS = 30_000;
+/** How long a login waits for another process to let a character go (its final save), ms. */
+export const TAKEOVER_WAIT_MS = 10_000;
+/** How often the waiting login tries the lease again, ms. */
+export const TAKEOVER_POLL_MS = 100;
+
+/** The world holds as many players as it may (WORLD_CAPACITY). */
+export class WorldFullError extends CodedError<"WORLD_FULL"> {
+  constructor(world: number, capacity: number) {
+    super("WORLD_FULL", `world ${world} is full (${capacity} players); choose another world`);
+  }
+}
+
+/** The character entered another world less than the hop cooldown ago. */
+export class HopCooldownError extends CodedError<"HOP_COOLDOWN"> {
+  /** When the character may enter this world (ISO time). */
+  readonly until: string;
+  constructor(until: Date) {
+    super("HOP_COOLDOWN", `you changed worlds moments ago; you can enter this world at ${until.toISOString()}`);
+    this.until = until.toISOString();
+  }
+}
 export const CLOSE_REPLACED = 4009;
 /** WebSocket close code for a player disconnected after repeated server faults (RFC 6455: internal error). */
 export const CLOSE_FAULTS = 1011;
@@ -156,8 +183,32 @@ export class WorldService {
   /** The tick's length (ms), told to clients in `welcome`. */
   readonly tickMs: number;
 
-  constructor(deps: { world: World; db: Database; content: ContentRegistry; saver: Saver; leases: CharacterLeases; logger: Logger; tickMs?: number }) {
+  /** This process's world number, its capacity and the hop cooldown (config.world). */
+  readonly worldId: number;
+  readonly capacity: number;
+  private readonly hopCooldownMs: number;
+  /**
+   * Set in a cluster: asks the process holding a character's lease (`ownerId`) to let the
+   * character go (see handOver). Unset, a character live in another process is refused (CHARACTER_IN_USE).
+   */
+  takeover: ((characterId: string, ownerId: string) => Promise<void>) | undefined;
+
+  constructor(deps: {
+    world: World;
+    db: Database;
+    content: ContentRegistry;
+    saver: Saver;
+    leases: CharacterLeases;
+    logger: Logger;
+    tickMs?: number;
+    worldId?: number;
+    capacity?: number;
+    hopCooldownMs?: number;
+  }) {
     this.world = deps.world;
+    this.worldId = deps.worldId ?? 1;
+    this.capacity = deps.capacity ?? Number.MAX_SAFE_INTEGER;
+    this.hopCooldownMs = deps.hopCooldownMs ?? 0;
     this.tickMs = deps.tickMs ?? TICK_MS;
     this.db = deps.db;
     this.content = deps.content;
@@ -361,6 +412,7 @@ export class WorldService {
         throw Object.assign(new Error("that character belongs to another account"), { code: "FORBIDDEN" });
       }
       if (player === undefined) {
+        if (this.world.players.size >= this.capacity) throw new WorldFullError(this.worldId, this.capacity);
         // Whatever is being saved of this character (or, not knowing which, of the account) is
         // written before it is read: a load must never see rows older than the world last had.
         await (characterId !== undefined ? this.saver.settled(characterId) : this.saver.settledAccount(principal.accountId));
@@ -375,7 +427,8 @@ export class WorldService {
           name: options.name,
           claim: async (id) => {
             if (this.world.players.has(id)) return;
-            await this.leases.acquire(id);
+            await this.checkHop(id);
+            await this.acquireOrTakeOver(id);
             claimed = id;
           },
         }).catch(async (err: unknown) => {
@@ -412,7 +465,7 @@ export class WorldService {
         { event: "join", characterId: player.id, name: player.data.name, accountId: principal.accountId, agentId: principal.agentId, transport: conn.transport, remoteAddress: conn.remoteAddress, takeover: previous !== undefined && previous !== conn },
         "player joined",
       );
-      conn.sessionRowId = recordLogin(this.db, { characterId: player.id, accountId: principal.accountId, transport: conn.transport, remoteAddress: conn.remoteAddress }).catch(
+      conn.sessionRowId = recordLogin(this.db, { characterId: player.id, accountId: principal.accountId, transport: conn.transport, remoteAddress: conn.remoteAddress, world: this.worldId }).catch(
         (err: unknown) => {
           this.logger.warn({ err }, "could not record the login");
           return undefined;
@@ -421,6 +474,58 @@ export class WorldService {
       player.syncDue = true;
       return player;
     });
+  }
+
+  /**
+   * Entering this world within the hop cooldown of entering another is refused: the character's
+   * latest session says where and when it last entered a world (whichever process wrote it).
+   */
+  private async checkHop(characterId: string): Promise<void> {
+    if (this.hopCooldownMs <= 0) return;
+    const last = await lastSession(this.db, characterId);
+    if (last === undefined || last.world === this.worldId) return;
+    const until = last.loginAt.getTime() + this.hopCooldownMs;
+    if (until > Date.now()) throw new HopCooldownError(new Date(until));
+  }
+
+  /**
+   * Takes the character's lease. Held by another live process: in a cluster, asks that process to
+   * let the character go and waits (up to {@link TAKEOVER_WAIT_MS}) for its final save to release
+   * the lease; otherwise, or when it does not, CHARACTER_IN_USE.
+   */
+  private async acquireOrTakeOver(characterId: string): Promise<void> {
+    try {
+      await this.leases.acquire(characterId);
+      return;
+    } catch (err) {
+      if (!(err instanceof CharacterInUseError) || this.takeover === undefined) throw err;
+    }
+    const holder = await this.leases.holder(characterId);
+    if (holder !== undefined) await this.takeover(characterId, holder);
+    const deadline = Date.now() + TAKEOVER_WAIT_MS;
+    for (;;) {
+      await new Promise((r) => setTimeout(r, TAKEOVER_POLL_MS));
+      try {
+        await this.leases.acquire(characterId);
+        this.logger.info({ event: "takeover", characterId, from: holder }, "took a character over from another process");
+        return;
+      } catch (err) {
+        if (!(err instanceof CharacterInUseError) || Date.now() >= deadline) throw err;
+      }
+    }
+  }
+
+  /**
+   * Another process's login takes this character over (a world hop, or a login elsewhere): as a
+   * takeover here, the connection hears SESSION_REPLACED and is closed (4009), its trade is
+   * cancelled, and the player leaves saved; the lease is released after the save, which the other
+   * process waits for. A character without a player here (its final save under way) needs
+   * nothing: its lease goes when the save is stored.
+   */
+  handOver(characterId: string): void {
+    const player = this.world.players.get(characterId);
+    if (player === undefined) return;
+    this.disconnectAccount(player.data.accountId, CLOSE_REPLACED, { code: "SESSION_REPLACED", message: "this character logged in on another world or server" }, characterId, "replaced");
   }
 
   /**
@@ -448,7 +553,7 @@ export class WorldService {
    * and the player leaves the world saved, as at a logout (a character lingering after a dropped
    * connection leaves saved too). Returns the ids of the characters that left.
    */
-  disconnectAccount(accountId: string, closeCode: number, error: { code: string; message: string; until?: string | null }, characterId?: string): string[] {
+  disconnectAccount(accountId: string, closeCode: number, error: { code: string; message: string; until?: string | null }, characterId?: string, reason: LogoutReason = "kicked"): string[] {
     const left: string[] = [];
     for (const player of [...this.world.players.values()]) {
       if (player.data.accountId !== accountId || (characterId !== undefined && player.id !== characterId)) continue;
@@ -459,7 +564,7 @@ export class WorldService {
         this.closeSeats(conn, closeCode);
         this.connections.delete(player.id);
         this.world.trades.cancelFor(this.world, player.id, "disconnected");
-        this.endSession(conn, "kicked");
+        this.endSession(conn, reason);
         try {
           conn.send("error", error);
           conn.close(closeCode, error.code.toLowerCase());

@@ -179,6 +179,18 @@ export class WsGateway {
     this.wss.handleUpgrade(req, socket, head, (ws) => this.onConnection(ws, req));
   }
 
+  /**
+   * Accepts a socket only to say why it cannot go on (an `error`, then `closeCode`): a browser
+   * cannot read an HTTP refusal of its upgrade.
+   */
+  refuseUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer, code: WsErrorCode, message: string, closeCode: number): void {
+    this.wss.handleUpgrade(req, socket, head, (ws) => {
+      ws.on("error", (err) => this.options.logger.debug({ err }, "/ws socket error"));
+      this.refuse(ws, code, message);
+      ws.close(closeCode, code.toLowerCase());
+    });
+  }
+
   private onConnection(ws: WebSocket, req: IncomingMessage): void {
     const query = new URL(req.url ?? "/", "ws://server").searchParams;
     ws.on("error", (err) => this.options.logger.debug({ err }, "/ws socket error"));

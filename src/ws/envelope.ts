@@ -17,6 +17,9 @@ export type WsErrorCode =
   | "ALREADY_AUTHENTICATED"
   | "FORBIDDEN"
   | "CHARACTER_IN_USE"
+  | "INVALID_WORLD"
+  | "UNKNOWN_WORLD"
+  | "WORLD_UNAVAILABLE"
   | "INTERNAL_ERROR";
 
 export interface Envelope {

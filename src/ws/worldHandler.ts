@@ -13,7 +13,7 @@ import type { Logger } from "../logger.ts";
 import { PlayerLoadError } from "../persistence/players.ts";
 import { BannedError, CLOSE_BANNED } from "../moderation/ModerationService.ts";
 import { RestartingError } from "../moderation/RestartSchedule.ts";
-import { AgentRevokedError, type Connection, type WorldService } from "../sessions/WorldService.ts";
+import { AgentRevokedError, HopCooldownError, WorldFullError, type Connection, type WorldService } from "../sessions/WorldService.ts";
 import type { Envelope } from "./envelope.ts";
 import type { WsDeltas } from "./WsDeltas.ts";
 import { CLOSE_FORBIDDEN, CLOSE_NOT_AUTHENTICATED, CLOSE_TRY_AGAIN_LATER, type WsSession, type WsSessionHandler } from "./WsGateway.ts";
@@ -67,6 +67,12 @@ export function worldSessionHandler(service: WorldService, deltas: WsDeltas, log
           // A scheduled restart's last minute: come back once it is over (`until`: the restart).
           session.send("error", { code: "RESTARTING", message: err.message, until: err.until });
           session.close(CLOSE_TRY_AGAIN_LATER, "restarting");
+          return;
+        }
+        if (err instanceof WorldFullError || err instanceof HopCooldownError) {
+          // Come back later, or choose another world (`until`: when the hop cooldown ends).
+          session.send("error", { code: err.code, message: err.message, ...(err instanceof HopCooldownError ? { until: err.until } : {}) });
+          session.close(CLOSE_TRY_AGAIN_LATER, err.code === "WORLD_FULL" ? "world full" : "hop cooldown");
           return;
         }
         if (err instanceof BannedError) {

@@ -6,6 +6,7 @@ import { SKILLS } from "../../entities/skills.ts";
 import { loadConfig } from "../../src/config/env.ts";
 import { openDatabase, type Database } from "../../src/db/orm.ts";
 import { forEachDialect } from "../support/dialects.ts";
+import { applyGroundOps, loadGroundItems } from "../../src/persistence/ground.ts";
 
 const logger = pino({ level: "silent" });
 const SPEC_TABLES = ["users", "characters", "inventory", "equipment", "items", "worldChunks", "playerSessions", "playerDeaths", "npcKills", "friendships", "friend_requests", "ignore_lists"];
@@ -149,6 +150,15 @@ forEachDialect("database", (ctx) => {
     const c = await db.em().findOneOrFail(Character, "c-persist");
     assert.equal(c.coins, 1234);
     assert.equal(c.positionX, 12);
+  });
+
+  it("gives each world its own ground: a drop stored on world 1 comes back on world 1 only", async () => {
+    const drop = (id: string) => ({ op: "drop" as const, id, itemId: "logs", quantity: 3, x: 1, z: 2, ownerId: null, publicAt: Date.now(), expiresAt: Date.now() + 60_000 });
+    await db.em().transactional((em) => applyGroundOps(em, [drop("g-world-1")], 1));
+    await db.em().transactional((em) => applyGroundOps(em, [drop("g-world-2")], 2));
+    assert.deepEqual((await loadGroundItems(db, Date.now(), 1)).map((g) => g.id).filter((id) => id.startsWith("g-world")), ["g-world-1"]);
+    assert.deepEqual((await loadGroundItems(db, Date.now(), 2)).map((g) => g.id).filter((id) => id.startsWith("g-world")), ["g-world-2"]);
+    assert.deepEqual((await loadGroundItems(db, Date.now(), 3)).filter((g) => g.id.startsWith("g-world")), []);
   });
 
   it("has no drift between the entities and the migrated schema", async () => {

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import { createRequire } from "node:module";
+import os from "node:os";
 import path from "node:path";
 import { ROOT, spawnServer, type Running } from "../support/process.ts";
 import { makeWorldDir } from "../support/world.ts";
@@ -140,14 +141,16 @@ describe("the server process", function () {
   });
 });
 
-describe("ecosystem.config.js", () => {
-  it("starts src/main.ts under PM2 as one process with the pinned Node", () => {
+describe("ecosystem.config.cjs", () => {
+  it("runs src/main.ts under PM2 with the pinned Node, one world per core, waiting for each to be ready", () => {
     // PM2 loads the file with require(); do the same.
-    const cfg = createRequire(import.meta.url)(path.join(ROOT, "ecosystem.config.js")) as { apps: Record<string, unknown>[] };
+    const cfg = createRequire(import.meta.url)(path.join(ROOT, "ecosystem.config.cjs")) as { apps: Record<string, unknown>[] };
     assert.equal(cfg.apps.length, 1);
     const app = cfg.apps[0]!;
     assert.equal(app.script, "src/main.ts");
-    assert.equal(app.instances, 1);
+    assert.equal(app.exec_mode, "fork");
+    assert.equal(app.instances, os.availableParallelism());
+    assert.equal(app.wait_ready, true);
     assert.ok(fs.existsSync(path.join(ROOT, String(app.script))));
     assert.ok(fs.existsSync(path.join(ROOT, String(app.interpreter))), "interpreter exists");
     assert.ok(Number(app.kill_timeout) > 10_000, "PM2 waits longer than the shutdown watchdog");

@@ -16,11 +16,12 @@ export class WorldTestClient {
     if (token !== undefined) this.sdk.auth.token = token;
   }
 
-  static async join(baseUrl: string, options: { token?: string; name?: string; characterId?: string } = {}): Promise<WorldTestClient> {
+  static async join(baseUrl: string, options: { token?: string; name?: string; characterId?: string; world?: unknown } = {}): Promise<WorldTestClient> {
     const c = new WorldTestClient(baseUrl, options.token);
-    const joinOptions: Record<string, string> = {};
+    const joinOptions: Record<string, unknown> = {};
     if (options.name !== undefined) joinOptions.name = options.name;
     if (options.characterId !== undefined) joinOptions.characterId = options.characterId;
+    if (options.world !== undefined) joinOptions.world = options.world;
     c.attach(await c.sdk.joinOrCreate("world", joinOptions));
     return c;
   }

@@ -1,0 +1,36 @@
+// PM2 process file (CommonJS, as PM2 loads it with require(); the package itself is an ES module):
+//   npm run cluster:start             (pm2 start ecosystem.config.cjs; --env production for production)
+//   npm run cluster:status / cluster:logs / cluster:stop
+// One process per world, one per core by default (WORLDS=N for another count). PM2 gives each
+// instance i NODE_APP_INSTANCE=i, and the server (src/config/env.ts) runs world 1 + i on PORT + i
+// (METRICS_PORT + i), so the instances are worlds 1..N on consecutive ports. They are one cluster
+// through Redis (REDIS_URL; the local one by default) and one database (DATABASE_URL; by default
+// the SQLite file of the world directory, which the processes share; PostgreSQL in production).
+// The pinned Node 24 from node_modules runs the TypeScript sources directly: no build step.
+const os = require("node:os");
+
+const instances = Number(process.env.WORLDS) > 0 ? Number(process.env.WORLDS) : os.availableParallelism();
+
+module.exports = {
+  apps: [
+    {
+      name: "rs-world",
+      script: "src/main.ts",
+      interpreter: "./node_modules/.bin/node",
+      // As `npm start`: a larger young generation (see bench/README.md, "V8 young generation").
+      node_args: ["--max-semi-space-size=64"],
+      exec_mode: "fork",
+      instances,
+      autorestart: true,
+      // The server sends "ready" once it listens with its world open; PM2 waits for it (up to
+      // listen_timeout) before it counts the instance as started or restarts the next one.
+      wait_ready: true,
+      listen_timeout: 60_000,
+      // SIGTERM, then SIGKILL after this long: above the server's own 10 s shutdown watchdog.
+      kill_timeout: 12_000,
+      max_memory_restart: "2G",
+      env: { NODE_ENV: "development", REDIS_URL: process.env.REDIS_URL || "redis://127.0.0.1:6379" },
+      env_production: { NODE_ENV: "production" },
+    },
+  ],
+};

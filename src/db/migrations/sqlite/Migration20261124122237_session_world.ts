@@ -1,0 +1,15 @@
+import { Migration } from '@mikro-orm/migrations';
+
+export class Migration20261124122237_session_world extends Migration {
+
+  override name = 'Migration20261124122237_session_world';
+
+  override up(): void | Promise<void> {
+    this.addSql(`alter table \`playerSessions\` add column \`world\` integer not null default 1;`);
+  }
+
+  override down(): void | Promise<void> {
+    this.addSql(`alter table \`playerSessions\` drop column \`world\`;`);
+  }
+
+}
