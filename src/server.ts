@@ -7,8 +7,9 @@ import http, { type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import { matchMaker, Server as ColyseusServer } from "@colyseus/core";
 import { WebSocketTransport } from "@colyseus/ws-transport";
-import { normaliseWorldOption, WORLD_ROOM, worldRoomClass } from "../rooms/WorldRoom.ts";
-import { TRADE_ROOM, tradeRoomClass, type TradeRoom } from "../rooms/TradeRoom.ts";
+import { normaliseWorldOption, WORLD_ROOM } from "../rooms/WorldRoom.ts";
+import { appConfig } from "./app.config.ts";
+import { TRADE_ROOM, type TradeRoom } from "../rooms/TradeRoom.ts";
 import { colyseusLogger } from "../rooms/badFrames.ts";
 import { AdminCodeGuard } from "./auth/adminCode.ts";
 import { Authenticator } from "./auth/Authenticator.ts";
@@ -309,17 +310,6 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
     // terminated (6-9 s), and its room then holds the player for the reconnection window.
     const transport = new PathFilteredTransport({ server: httpServer, pingInterval: COLYSEUS_PING_INTERVAL_MS, pingMaxRetries: COLYSEUS_PING_MAX_RETRIES });
     const backends = config.cluster === undefined ? undefined : redisBackends(config.cluster.redisUrl);
-    const colyseus = new ColyseusServer({
-      transport,
-      // A cluster: rooms, presence and the world list shared through Redis; clients reach this process at its public address.
-      ...(backends !== undefined ? { presence: backends.presence, driver: backends.driver, publicAddress: config.cluster!.publicAddress } : {}),
-      // Every room lives in the process whose world it belongs to: its world room, and the trade rooms of that world's trades.
-      selectProcessIdToCreateRoom: async () => matchMaker.processId,
-      gracefullyShutdown: false,
-      greet: false,
-      // Bad frames from clients are logged once per connection per minute (rooms/badFrames.ts).
-      logger: colyseusLogger(logger.child({ component: "colyseus" })),
-    });
     // Clients join rooms; only the server creates them (with this key, which never leaves the process).
     const createKey = randomUUID();
     // The world's listing (src/cluster/worlds.ts): how full it is, whether it restarts, where to reach it.
@@ -336,12 +326,15 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
       urls ??= worldUrls(config, (httpServer.address() as AddressInfo).port);
       return { world: config.world.id, players, capacity: config.world.capacity, status, rank: worldRank(players, config.world.capacity, status), ...urls };
     };
-    // A join names its world (`{world: n}`) or gets the matchmaker's choice: the highest rank (see worldRank).
-    colyseus
-      .define(WORLD_ROOM, worldRoomClass({ service, metrics, auth, anonymousMode: config.anonymousMode, tickMs: config.tickMs, createKey, attempts, listing }))
-      .filterBy(["world"])
-      .sortBy({ rank: -1 });
-    colyseus.define(TRADE_ROOM, tradeRoomClass({ service, auth, createKey, attempts }));
+    // The Colyseus server and its rooms (src/app.config.ts); in a cluster, on Redis and reached at this process's public address.
+    const colyseus = appConfig({
+      transport,
+      // Bad frames from clients are logged once per connection per minute (rooms/badFrames.ts).
+      logger: colyseusLogger(logger.child({ component: "colyseus" })),
+      ...(backends !== undefined ? { cluster: { ...backends, publicAddress: config.cluster!.publicAddress } } : {}),
+      world: { service, metrics, auth, anonymousMode: config.anonymousMode, tickMs: config.tickMs, createKey, attempts, listing },
+      trade: { service, auth, createKey, attempts },
+    });
     // One TradeRoom per trade: created when it starts, kept in step, closed when it ends.
     const tradeRooms = new Map<string, Promise<TradeRoom | undefined>>();
     world.trades.onStarted = (session) => {

@@ -4,15 +4,17 @@
  */
 import { Client, type Room } from "@colyseus/sdk";
 import { checkServerEvent } from "../../src/game/serverEvents.ts";
+import type { GameServerDefinition } from "../../src/app.config.ts";
 
 export class WorldTestClient {
-  readonly sdk: Client;
+  /** Typed by the server's definition (src/app.config.ts): rooms and their join options inferred from their names. */
+  readonly sdk: Client<GameServerDefinition>;
   room!: Room;
   readonly events: { type: string; data: Record<string, unknown> }[] = [];
   private waiters: (() => void)[] = [];
 
   constructor(baseUrl: string, token?: string) {
-    this.sdk = new Client(baseUrl);
+    this.sdk = new Client<GameServerDefinition>(baseUrl);
     if (token !== undefined) this.sdk.auth.token = token;
   }
 
