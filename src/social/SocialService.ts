@@ -52,6 +52,11 @@ export const DEFAULT_WORLD = 1;
 export const ONLINE_KEY = "social:online";
 /** A private message no process has confirmed within this long is answered PLAYER_OFFLINE. */
 export const PM_ACK_TIMEOUT_MS = 5_000;
+/**
+ * How often a process looks for online entries of processes that are gone (killed: nothing said
+ * goodbye for their players), ms. A process is gone when its node channel has no listener.
+ */
+export const SWEEP_INTERVAL_MS = 5_000;
 /** At shutdown, friends are told of the players' logout for at most this long. */
 export const SHUTDOWN_ANNOUNCE_MS = 2_000;
 
@@ -118,6 +123,8 @@ export class SocialService implements SocialPort {
   private readonly pending = new Map<string, PendingMessage>();
   private readonly onNodeNotice = (notice: NodeNotice) => this.acknowledged(notice);
   private closed = false;
+  private sweepTimer: NodeJS.Timeout | undefined;
+  private sweeping: Promise<void> | undefined;
 
   constructor(deps: SocialDeps) {
     this.db = deps.db;
@@ -131,6 +138,41 @@ export class SocialService implements SocialPort {
   async start(presence: Presence): Promise<void> {
     this.presence = presence;
     await presence.subscribe(nodeChannel(this.node), this.onNodeNotice);
+    this.sweepTimer = setInterval(() => void this.sweep(), SWEEP_INTERVAL_MS);
+    this.sweepTimer.unref();
+  }
+
+  /**
+   * Players of a process that died (SIGKILL, a lost machine) stay in the online hash, as nobody
+   * announced their logout: an entry whose node no longer listens on its channel is removed and its
+   * friends are told the player went offline. Every process sweeps; the one whose delete removed
+   * the entry announces it, so friends hear it once.
+   */
+  sweep(): Promise<void> {
+    this.sweeping ??= (async () => {
+      const presence = this.presence;
+      if (presence === undefined || this.closed) return;
+      try {
+        const all = (await presence.hgetall(ONLINE_KEY)) ?? {};
+        const listening = new Set((await presence.channels(nodeChannel("*"))).map((c) => c.slice(nodeChannel("").length)));
+        listening.add(this.node);
+        for (const [accountId, raw] of Object.entries(all)) {
+          const entry = JSON.parse(raw) as OnlineEntry;
+          if (listening.has(entry.node)) continue;
+          // Read again right before the delete: the player may have logged in elsewhere meanwhile.
+          const now = await this.entry(accountId);
+          if (now?.node !== entry.node || !(await presence.hdel(ONLINE_KEY, accountId))) continue;
+          this.logger.info({ accountId, world: entry.world }, "a gone process's player is offline now");
+          const notice: AccountNotice = { t: "status", accountId, name: entry.name, online: false, world: null };
+          for (const friend of await friendsOf(this.db, accountId)) this.publish(accountChannel(friend), notice);
+        }
+      } catch (err) {
+        this.logger.warn({ err }, "sweeping the online list failed; will retry");
+      } finally {
+        this.sweeping = undefined;
+      }
+    })();
+    return this.sweeping;
   }
 
   /** The WorldService's hooks: a character's ignore list before it enters, its friends told it came and went. */
@@ -424,6 +466,8 @@ export class SocialService implements SocialPort {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    clearInterval(this.sweepTimer);
+    await this.sweeping;
     const goodbyes = [...this.local.entries()].map(([accountId, players]) =>
       this.serial(accountId, async () => {
         this.unsubscribe(accountId);

@@ -261,16 +261,34 @@ describe("a cluster of three processes on Redis and PostgreSQL", function () {
     // The autosave (SAVE_INTERVAL 1 s) commits it, and the hop cooldown passes.
     await new Promise((r) => setTimeout(r, Math.max(2_500, HOP_COOLDOWN_S * 1000 + 500)));
 
+    // A friend on world 1 watches.
+    const watcher = await login(ws(1, "world=1&name=Watcher"));
+    assert.ok(watcher.welcome);
+    watcher.client.send("social:addFriend", { name: "Survivor" });
+    await victim.client.next("social:list");
+    victim.client.send("social:acceptFriend", { name: "Watcher" });
+    await eventually(async () => {
+      const l = await watcher.client.next("social:list");
+      return (l.friends as Json[]).some((f) => f.name === "Survivor" && f.online === true) ? true : undefined;
+    }, "the watcher sees Survivor online");
+
     node(3).run.child.kill("SIGKILL");
     await node(3).run.exited;
     // Its world leaves the list at once (its process no longer listens).
     await worldsWhen(1, (w) => w.every((x) => x.id !== 3), "world 3 gone from the list");
+    // Nobody said goodbye for its players: the other processes' sweep finds them and tells their friends.
+    const offline = await watcher.client.next("social:status", 15_000);
+    assert.deepEqual({ name: offline.name, online: offline.online, world: offline.world }, { name: "Survivor", online: false, world: null });
 
     // Logging in elsewhere waits for the dead process's lease to expire, then loads the last save.
     const back = await login(ws(1, `world=1&token=${token}`));
     assert.ok(back.welcome, JSON.stringify(back.refused));
     assert.deepEqual(back.sync!.equipment, last.equipment);
     assert.deepEqual(back.sync!.inventory, last.inventory);
+    // And the friend sees it online again, on world 1.
+    const again = await watcher.client.next("social:status", 10_000);
+    assert.deepEqual({ name: again.name, online: again.online, world: again.world }, { name: "Survivor", online: true, world: 1 });
     back.client.socket.close(1000);
+    watcher.client.socket.close(1000);
   });
 });
