@@ -15,6 +15,8 @@ import { clientBuildRoutes } from "./clientBuild.ts";
 import { adminMonitor, type MonitorExtras } from "./monitor.ts";
 import { openApiDocument } from "./openapi.ts";
 import { createRateLimiters } from "./rateLimit.ts";
+import { checkResponses } from "./responseCheck.ts";
+import { adminMetricsRoutes } from "./routes/adminMetrics.ts";
 import { authRoutes } from "./routes/auth.ts";
 import { dataRoutes, manifestRoutes } from "./routes/content.ts";
 import { healthRoutes } from "./routes/health.ts";
@@ -32,7 +34,7 @@ export interface AppDeps {
   probe: DatabaseProbe;
   isAllowedOrigin: OriginCheck;
   content: ContentRegistry;
-  /** Server metrics for admins (`GET /api/admin/metrics`). */
+  /** Server metrics for admins (`GET /api/admin/metrics`, mounted when given). */
   metrics?: () => object;
   resetMetrics?: () => void;
   /** What the monitor shows of this process: its CPU, and its `/ws` players (see monitor.ts). */
@@ -49,6 +51,8 @@ export function createApp(deps: AppDeps): Application {
   app.disable("x-powered-by");
   app.set("trust proxy", config.trustProxy);
 
+  // Outside production, every answer of a documented route is checked against its OpenAPI schema.
+  if (!config.isProduction) app.use(checkResponses(logger, config.nodeEnv === "test"));
   app.use(corsMiddleware(deps.isAllowedOrigin));
   app.use(rejectMalformedPath);
   app.use(express.json({ limit: JSON_BODY_LIMIT }));
@@ -67,13 +71,7 @@ export function createApp(deps: AppDeps): Application {
   app.use(authRoutes(config, deps.auth));
   app.get("/api/openapi.json", (_req, res) => res.json(openApiDocument()));
   app.use(dataRoutes(deps.content, auth));
-  app.get("/api/admin/metrics", ...admin, (_req, res) => {
-    res.json({ success: true, metrics: deps.metrics?.() ?? {} });
-  });
-  app.post("/api/admin/metrics/reset", ...admin, (_req, res) => {
-    deps.resetMetrics?.();
-    res.json({ success: true });
-  });
+  if (deps.metrics !== undefined) app.use(adminMetricsRoutes({ metrics: deps.metrics, reset: deps.resetMetrics }, admin));
   app.use(MONITOR_PATH, ...admin, ...adminMonitor(deps.monitor));
   deps.mount?.(app, { auth, admin, rest: limits.rest, authAttempt: limits.auth });
 

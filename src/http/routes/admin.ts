@@ -23,6 +23,7 @@ import { RESTART_MAX_SECONDS, RESTART_MIN_SECONDS, RESTART_REASON_MAX_LENGTH } f
 import { MAX_BAN_MINUTES, MAX_MUTE_MINUTES, REASON_MAX_LENGTH } from "../../game/moderation.ts";
 import { ADMIN_CODE_ACTOR, AUDIT_PAGE_MAX, MODERATION_ERROR_STATUS, ModerationError, type Actor, type ModerationService } from "../../moderation/ModerationService.ts";
 import { BadRequestError, HttpError } from "../errors.ts";
+import { isoTime, ok } from "../schemas.ts";
 import { parseBody } from "./api.ts";
 
 const name = z.string().trim().min(1).max(64);
@@ -39,6 +40,52 @@ export const ADMIN_BODIES = {
   teleport: z.strictObject({ name, x: z.number().int(), z: z.number().int(), reason }),
   broadcast: z.strictObject({ message: z.string().min(1).max(CHAT_MAX_LENGTH) }),
   restart: z.strictObject({ inSeconds: z.number().int().min(RESTART_MIN_SECONDS).max(RESTART_MAX_SECONDS), reason: z.string().trim().min(1).max(RESTART_REASON_MAX_LENGTH) }),
+};
+
+/** `GET /api/admin/audit`'s query: a page, newest first, of every row or one player's. */
+export const AUDIT_QUERY = z.strictObject({
+  limit: z.coerce.number().int().min(1).max(AUDIT_PAGE_MAX).default(50),
+  offset: z.coerce.number().int().min(0).max(1_000_000_000).default(0),
+  name: z.string().min(1).max(64).optional(),
+});
+
+/** One row of the moderation audit (AuditRow): every action, whichever door it came through. */
+const auditRow = z.strictObject({
+  id: z.int().min(1),
+  action: z.enum(["kick", "mute", "unmute", "ban", "unban", "teleport", "broadcast", "restart", "restart_cancel"]),
+  actorAccountId: z.string(),
+  via: z.enum(["rest", "game"]),
+  targetAccountId: z.string().nullable(),
+  targetCharacterId: z.string().nullable(),
+  targetName: z.string().nullable(),
+  reason: z.string().nullable(),
+  durationMinutes: z.int().nullable(),
+  endsAt: isoTime.nullable(),
+  detail: z.record(z.string(), z.unknown()).nullable().describe("teleport: `{x, z}`; broadcast: `{message}`; restart: `{inSeconds}`"),
+  createdAt: isoTime,
+});
+const restartAnswer = ok({ action: auditRow, restart: z.strictObject({ at: isoTime, reason: z.string() }).nullable() });
+
+/** What each route answers on success. */
+export const ADMIN_RESPONSES = {
+  action: ok({ action: auditRow }),
+  restart: restartAnswer,
+  player: ok({
+    player: z.strictObject({
+      accountId: z.string(),
+      characterId: z.string(),
+      name: z.string(),
+      online: z.boolean(),
+      world: z.int().min(1).nullable(),
+      onlineCharacterId: z.string().nullable(),
+      ban: z.strictObject({ until: isoTime.nullable(), permanent: z.boolean(), reason: z.string().nullable() }).nullable(),
+      mute: z.strictObject({ until: isoTime.nullable(), reason: z.string().nullable() }).nullable(),
+      sessions: z.array(
+        z.strictObject({ characterId: z.string(), transport: z.string(), loginAt: isoTime.nullable(), logoutAt: isoTime.nullable(), logoutReason: z.string().nullable() }),
+      ),
+    }),
+  }),
+  audit: ok({ total: z.int().min(0), limit: z.int().min(1), offset: z.int().min(0), entries: z.array(auditRow) }),
 };
 
 function actorOf(req: Request): Actor {
@@ -98,13 +145,7 @@ export function adminRoutes(moderation: ModerationService, admin: RequestHandler
     res.json({ success: true, player });
   });
   router.get("/api/admin/audit", ...admin, async (req, res) => {
-    const q = z
-      .strictObject({
-        limit: z.coerce.number().int().min(1).max(AUDIT_PAGE_MAX).default(50),
-        offset: z.coerce.number().int().min(0).max(1_000_000_000).default(0),
-        name: z.string().min(1).max(64).optional(),
-      })
-      .safeParse(req.query);
+    const q = AUDIT_QUERY.safeParse(req.query);
     if (!q.success) throw new BadRequestError(`${q.error.issues[0]!.path.join(".") || "query"}: ${q.error.issues[0]!.message}`, "INVALID_PAYLOAD");
     const targetAccountId = q.data.name === undefined ? undefined : (await moderation.target(q.data.name).catch(toHttp)).accountId;
     const page = await moderation.auditLog({ limit: q.data.limit, offset: q.data.offset, targetAccountId });

@@ -8,23 +8,27 @@
  */
 import os from "node:os";
 import { Router, type RequestHandler } from "express";
+import { z } from "zod";
 import type { WorldService } from "../../sessions/WorldService.ts";
+import { isoTime, ok } from "../schemas.ts";
 
 /** A reading spans at least this long; a poll sooner gets the previous reading again. */
 export const CPU_MIN_WINDOW_MS = 1_000;
 
-export interface ProcessCpu {
-  /** Cores this process may use (os.availableParallelism()): `total` lies between 0 and it. */
-  cores: number;
-  /** The span of the reading, in ms. */
-  windowMs: number;
-  /** Cores' worth of CPU time used over the window (1 = one core busy the whole window): user, system, and their sum. */
-  user: number;
-  system: number;
-  total: number;
-  /** `total` as a percentage of all the cores (0..100), the scale of the monitor's machine-wide card. */
-  percentOfCores: number;
-}
+const count = z.int().min(0);
+const coresWorth = z.number().min(0);
+const mb = z.number().min(0);
+
+/** This process's CPU over a sampling window (see ProcessCpuSampler). */
+export const processCpu = z.strictObject({
+  cores: z.int().min(1).describe("cores this process may use (os.availableParallelism()): `total` lies between 0 and it"),
+  windowMs: count.describe("the span of the reading, in ms"),
+  user: coresWorth.describe("cores' worth of CPU time in user mode over the window (1 = one core busy the whole window)"),
+  system: coresWorth.describe("cores' worth of CPU time in the kernel over the window"),
+  total: coresWorth.describe("user + system"),
+  percentOfCores: z.number().min(0).max(100).describe("`total` as a percentage of all the cores (0..100), the scale of the monitor's machine-wide card"),
+});
+export type ProcessCpu = z.infer<typeof processCpu>;
 
 /**
  * This process's CPU over a sampling window (process.cpuUsage between two readings). Reads on
@@ -55,22 +59,25 @@ export class ProcessCpuSampler {
 }
 
 /** This process's memory, in MB. */
-export function processMemory(): { rssMb: number; heapUsedMb: number; heapTotalMb: number; externalMb: number } {
+export const processMemoryMb = z.strictObject({ rssMb: mb, heapUsedMb: mb, heapTotalMb: mb, externalMb: mb });
+
+export function processMemory(): z.infer<typeof processMemoryMb> {
   const m = process.memoryUsage();
-  const mb = (v: number) => Math.round((v / 1024 / 1024) * 10) / 10;
-  return { rssMb: mb(m.rss), heapUsedMb: mb(m.heapUsed), heapTotalMb: mb(m.heapTotal), externalMb: mb(m.external) };
+  const toMb = (v: number) => Math.round((v / 1024 / 1024) * 10) / 10;
+  return { rssMb: toMb(m.rss), heapUsedMb: toMb(m.heapUsed), heapTotalMb: toMb(m.heapTotal), externalMb: toMb(m.external) };
 }
 
-export interface LivePlayer {
-  characterId: string;
-  name: string;
-  accountId: string;
-  transport: "colyseus" | "ws" | "none";
-  world: number;
-  position: { x: number; y: number; z: number };
-  /** When the current connection's session began (ISO); null while lingering without a connection. */
-  connectedSince: string | null;
-}
+/** A player of this process's world, whichever transport controls it. */
+export const livePlayer = z.strictObject({
+  characterId: z.string(),
+  name: z.string(),
+  accountId: z.string(),
+  transport: z.enum(["colyseus", "ws", "none"]).describe("none: lingering after a dropped connection, for the reconnection window"),
+  world: z.int().min(1),
+  position: z.strictObject({ x: z.number(), y: z.number(), z: z.number() }),
+  connectedSince: isoTime.nullable().describe("when the current connection's session began; null while lingering without a connection"),
+});
+export type LivePlayer = z.infer<typeof livePlayer>;
 
 export function livePlayers(service: WorldService, world: number): LivePlayer[] {
   const out: LivePlayer[] = [];
@@ -89,6 +96,19 @@ export function livePlayers(service: WorldService, world: number): LivePlayer[] 
   }
   return out.sort((a, b) => a.name.localeCompare(b.name));
 }
+
+/** `GET /api/admin/players`: this process's players, CPU and memory (MB). */
+export const ADMIN_PLAYERS_RESPONSE = ok({
+  pid: z.int(),
+  world: z.int().min(1),
+  counts: z.strictObject({ total: count, colyseus: count, ws: count, none: count }),
+  players: z.array(livePlayer),
+  process: z.strictObject({
+    uptimeS: count,
+    cpu: processCpu,
+    memory: processMemoryMb,
+  }),
+});
 
 export function adminPlayersRoutes(deps: { service: WorldService; world: () => number; cpu: ProcessCpuSampler }, admin: RequestHandler[]): Router {
   const router = Router();

@@ -9,11 +9,13 @@
 import { Router, type Request, type RequestHandler } from "express";
 import { z } from "zod";
 import { accessCharacter } from "../../api/characters.ts";
-import type { Principal } from "../../auth/tokens.ts";
+import type { Principal, Role } from "../../auth/tokens.ts";
 import type { Database } from "../../db/orm.ts";
+import { SERVER_EVENTS } from "../../game/serverEvents.ts";
 import { SKILLS } from "../../game/skills.ts";
 import type { Player } from "../../game/world/Player.ts";
 import type { ContentRegistry } from "../../manifests/registry.ts";
+import { characterTemplate } from "../../manifests/schemas/world.ts";
 import {
   createCharacter,
   findCharacterByName,
@@ -24,6 +26,7 @@ import {
 } from "../../persistence/players.ts";
 import type { WorldService } from "../../sessions/WorldService.ts";
 import { BadRequestError, ForbiddenError, HttpError, NotFoundError } from "../errors.ts";
+import { isoTime, ok } from "../schemas.ts";
 
 export const MAX_CHARACTERS_PER_ACCOUNT = 5;
 
@@ -57,6 +60,60 @@ function loadErrorToHttp(err: unknown): never {
 }
 
 const nameSchema = z.string().trim().min(3).max(16);
+/** A content id (no template id is longer). */
+const templateId = z.string().max(64);
+
+/** The request bodies, as the handlers validate them. */
+export const PLAYER_BODIES = {
+  /** `POST /api/v1/player`: create the player (both optional) or rename it (`name` only). */
+  player: z.strictObject({ name: nameSchema.optional(), templateId: templateId.optional() }),
+  /** `POST /api/character`. */
+  character: z.strictObject({ name: nameSchema, templateId: templateId.optional() }),
+};
+
+const sync = SERVER_EVENTS["player:sync"].schema.shape;
+/** Another player as every player may see it. */
+const visiblePlayer = z.strictObject({ id: z.string(), name: z.string(), x: z.int(), z: z.int(), combatLevel: z.int() });
+/** One of the account's characters; `online`: some connection plays it in this process. */
+const characterSummary = z.strictObject({
+  id: z.string(),
+  accountId: z.string(),
+  name: z.string(),
+  combatLevel: z.int(),
+  createdAt: isoTime,
+  lastLoginAt: isoTime.nullable(),
+  online: z.boolean(),
+});
+/** The current character (null: the account has none yet). */
+const currentCharacter = z
+  .strictObject({ characterId: z.string(), name: z.string(), online: z.boolean(), position: sync.position, health: sync.health, combatLevel: sync.combatLevel, coins: sync.coins })
+  .nullable();
+
+/** What each route answers on success. */
+export const PLAYER_RESPONSES = {
+  player: ok({
+    account: z.strictObject({ id: z.string(), anonymous: z.boolean(), role: z.enum(["player", "admin"] as const satisfies readonly Role[]) }),
+    player: currentCharacter,
+    characters: z.array(characterSummary),
+  }),
+  playerChanged: ok({ player: currentCharacter, characters: z.array(characterSummary) }),
+  world: ok({
+    tick: z.int().min(0),
+    tickMs: z.int().min(1),
+    worldTime: isoTime,
+    players: z.array(visiblePlayer),
+    counts: z.strictObject({ online: z.int().min(0), inWorld: z.int().min(0), areas: z.int().min(0) }),
+  }),
+  skills: ok({ skills: sync.skills }),
+  position: ok({ position: sync.position, online: z.boolean() }),
+  characters: ok({ characters: z.array(characterSummary) }),
+  characterCreated: ok({ character: z.strictObject({ id: z.string(), name: z.string(), combatLevel: z.int(), online: z.literal(false) }) }),
+  deleted: ok({ deleted: z.string() }),
+  online: ok({ players: z.array(visiblePlayer) }),
+  byName: ok({ player: z.strictObject({ id: z.string(), name: z.string(), combatLevel: z.int(), online: z.boolean() }) }),
+  templates: ok({ templates: z.array(characterTemplate) }),
+  template: ok({ template: characterTemplate }),
+};
 
 export interface ApiDeps {
   db: Database;
@@ -100,7 +157,7 @@ export function apiRoutes({ db, world, content, auth, tickMs }: ApiDeps): Router
 
   router.post("/api/v1/player", auth, async (req, res) => {
     const p = accountScope(req);
-    const body = parseBody(z.strictObject({ name: nameSchema.optional(), templateId: z.string().optional() }), req.body);
+    const body = parseBody(PLAYER_BODIES.player, req.body);
     // Under the account's lock, so that two first calls (or one and a first login) create one
     // player. `undefined`: this call created it.
     const characters = await world.withAccount(p.accountId, async () => {
@@ -162,7 +219,7 @@ export function apiRoutes({ db, world, content, auth, tickMs }: ApiDeps): Router
 
   router.post("/api/character", auth, async (req, res) => {
     const p = accountScope(req);
-    const body = parseBody(z.strictObject({ name: nameSchema, templateId: z.string().optional() }), req.body);
+    const body = parseBody(PLAYER_BODIES.character, req.body);
     const template = content.world.templates.find((t) => t.id === (body.templateId ?? "adventurer"));
     if (template === undefined) throw new BadRequestError(`unknown template "${body.templateId}"`, "INVALID_TEMPLATE");
     // Under the account's lock: two creations (or a creation and a first login, which creates a

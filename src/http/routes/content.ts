@@ -10,11 +10,38 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { Router, type RequestHandler } from "express";
+import { z } from "zod";
 import { isSafeManifestPath } from "../../manifests/catalog.ts";
 import type { ContentRegistry } from "../../manifests/registry.ts";
+import { skillUnlock } from "../../manifests/schemas/misc.ts";
+import { area, areaNpc, areaResource, areaStation, mobSpawn } from "../../manifests/schemas/world.ts";
 import { BadRequestError, NotFoundError } from "../errors.ts";
+import { ok } from "../schemas.ts";
 
 export const MANIFEST_CACHE_CONTROL = "public, max-age=300, must-revalidate";
+
+/** A placed area as `GET /api/v1/world/areas` lists it: the manifest's fields, absent ones null, and its group. */
+const placedArea = z.strictObject({
+  id: area.shape.id,
+  name: area.shape.name,
+  description: z.string().nullable(),
+  group: z.string().describe("the group of world-areas.json it is listed in (`starterTowns`, …)"),
+  difficultyLevel: z.int().min(0),
+  bounds: area.shape.bounds,
+  biomeType: z.string().nullable(),
+  safeZone: z.boolean(),
+  pvpEnabled: z.boolean(),
+  npcs: z.array(areaNpc),
+  resources: z.array(areaResource),
+  mobSpawns: z.array(mobSpawn),
+  stations: z.array(areaStation),
+});
+
+export const CONTENT_RESPONSES = {
+  manifest: z.union([z.record(z.string(), z.unknown()), z.array(z.unknown())]).describe("the manifest file as stored; its schema depends on the file (src/manifests/catalog.ts)"),
+  skillUnlocks: z.record(z.string(), z.array(skillUnlock)).describe("per skill, its unlocks sorted by level"),
+  areas: ok({ areas: z.array(placedArea) }),
+};
 
 interface CachedFile {
   mtimeMs: number;

@@ -6,11 +6,28 @@
  * database shows as `"database": "timeout"`, not as a hung probe.
  */
 import { Router } from "express";
+import { z } from "zod";
 import { publicEnv, type Config } from "../../config/env.ts";
-import type { DatabaseProbe } from "../../db/probe.ts";
+import type { DatabaseProbe, DbStatus } from "../../db/probe.ts";
 import { VERSION } from "../../version.ts";
+import { isoTime } from "../schemas.ts";
 
 export const DB_PROBE_TIMEOUT_MS = 1_000;
+
+const dbStatus = z.enum(["up", "down", "timeout"] as const satisfies readonly DbStatus[]);
+
+/** `/health` (200 `ok`, 503 `degraded`), `/status` (always 200) and `/env.js` (a script). */
+export const HEALTH_RESPONSES = {
+  health: z.strictObject({
+    status: z.enum(["ok", "degraded"]),
+    timestamp: isoTime,
+    version: z.string(),
+    commit: z.string().optional(),
+    database: z.strictObject({ status: dbStatus, dialect: z.string(), latencyMs: z.int().min(0).nullable() }),
+  }),
+  status: z.strictObject({ status: z.literal("ok"), timestamp: isoTime, uptimeS: z.int().min(0), database: dbStatus }),
+  envScript: z.string().startsWith("window.env = ").describe("JavaScript: `window.env = Object.freeze({…})` with the PUBLIC_* values"),
+};
 
 export function healthRoutes(config: Config, probe: DatabaseProbe): Router {
   const router = Router();

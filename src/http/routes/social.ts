@@ -12,9 +12,11 @@
 import { Router, type Request, type RequestHandler, type Response } from "express";
 import { z } from "zod";
 import { NAME_MAX_LENGTH } from "../../game/clientEvents.ts";
+import { SERVER_EVENTS } from "../../game/serverEvents.ts";
 import { SocialError, type SocialErrorCode } from "../../persistence/social.ts";
 import type { SocialChangeEvent, SocialService } from "../../social/SocialService.ts";
 import { HttpError } from "../errors.ts";
+import { ok } from "../schemas.ts";
 import { parseBody, principal } from "./api.ts";
 
 /** The HTTP status of each refusal: unknown names and missing entries 404, limits and duplicates 409. */
@@ -36,14 +38,19 @@ export const SOCIAL_ERROR_STATUS: Record<Exclude<SocialErrorCode, "PLAYER_OFFLIN
   IGNORING: 409,
 };
 
-const name = z.string().trim().min(1).max(NAME_MAX_LENGTH);
+/** The other player's character name (any case), in the body or the path. */
+export const SOCIAL_NAME = z.string().trim().min(1).max(NAME_MAX_LENGTH);
+/** `POST /api/v1/social/friends` and `…/ignored`; a path's `:name` is checked as this body too. */
+export const SOCIAL_BODY = z.object({ name: SOCIAL_NAME });
+/** Every answer: the account's lists as `social:list` has them. */
+export const SOCIAL_RESPONSE = ok(SERVER_EVENTS["social:list"].schema.shape);
 
 export function socialRoutes(social: SocialService, auth: RequestHandler): Router {
   const router = Router();
 
   const change = (event: SocialChangeEvent, nameOf: (req: Request) => unknown) => async (req: Request, res: Response) => {
     const accountId = principal(req).accountId;
-    const other = parseBody(z.object({ name }), { name: nameOf(req) }).name;
+    const other = parseBody(SOCIAL_BODY, { name: nameOf(req) }).name;
     try {
       await social.change(accountId, event, other);
     } catch (err) {

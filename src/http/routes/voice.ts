@@ -13,9 +13,20 @@ import type { ContentRegistry } from "../../manifests/registry.ts";
 import { listCharacters } from "../../persistence/players.ts";
 import type { WorldService } from "../../sessions/WorldService.ts";
 import { HttpError, NotFoundError } from "../errors.ts";
+import { ok } from "../schemas.ts";
 import { parseBody, principal } from "./api.ts";
 
 export const VOICE_TOKEN_TTL_S = 3600;
+
+/** Without `characterId`: the token's character, else the account's first. */
+export const VOICE_BODY = z.strictObject({ characterId: z.string().min(1).max(64).optional() });
+export const VOICE_RESPONSE = ok({
+  token: z.string().min(1).describe("the LiveKit-compatible JWT"),
+  url: z.string(),
+  room: z.string().startsWith("area-").describe("`area-<area id>`, or `area-wilderness` outside every area"),
+  identity: z.string(),
+  expiresIn: z.literal(VOICE_TOKEN_TTL_S),
+});
 
 export function voiceRoutes(deps: { config: Config; db: Database; world: WorldService; content: ContentRegistry; auth: RequestHandler }): Router {
   const router = Router();
@@ -23,7 +34,7 @@ export function voiceRoutes(deps: { config: Config; db: Database; world: WorldSe
     const voice = deps.config.voice;
     if (voice === undefined) throw new HttpError(503, "VOICE_NOT_CONFIGURED", "voice chat is not configured on this server");
     const p = principal(req);
-    const body = parseBody(z.strictObject({ characterId: z.string().min(1).max(64).optional() }), req.body);
+    const body = parseBody(VOICE_BODY, req.body);
     const characterId = body.characterId ?? p.characterId ?? (await listCharacters(deps.db, p.accountId))[0]?.id;
     if (characterId === undefined) throw new NotFoundError("this account has no character yet");
     const { data } = await accessCharacter(deps.db, deps.world, p, characterId, "act");
