@@ -19,7 +19,13 @@ export default tseslint.config(
     },
   },
   {
-    files: ["**/*.js"],
+    files: ["**/*.js", "**/*.cjs"],
     ...tseslint.configs.disableTypeChecked,
+  },
+  {
+    // PM2's process file is CommonJS (PM2 loads it with require()).
+    files: ["**/*.cjs"],
+    languageOptions: { sourceType: "commonjs", parserOptions: { projectService: false }, globals: { require: "readonly", module: "writable", process: "readonly" } },
+    rules: { "@typescript-eslint/no-require-imports": "off" },
   },
 );

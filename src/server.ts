@@ -5,7 +5,7 @@
 import { randomUUID } from "node:crypto";
 import http, { type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
-import { matchMaker, Server as ColyseusServer } from "@colyseus/core";
+import { matchMaker, type Server as ColyseusServer } from "@colyseus/core";
 import { WebSocketTransport } from "@colyseus/ws-transport";
 import { normaliseWorldOption, WORLD_ROOM } from "../rooms/WorldRoom.ts";
 import { appConfig } from "./app.config.ts";
@@ -60,6 +60,7 @@ import { CLOSE_TRY_AGAIN_LATER, WsGateway } from "./ws/WsGateway.ts";
 import { redisBackends } from "./cluster/backends.ts";
 import { ForwardedAddress } from "./cluster/forwarded.ts";
 import { Takeovers } from "./cluster/Takeovers.ts";
+import { AgentRouting } from "./cluster/agentRouting.ts";
 import { chooseWorld, listWorlds, worldRank, worldStatus, type WorldMetadata } from "./cluster/worlds.ts";
 import { proxyTarget, proxyUpgrade } from "./cluster/wsProxy.ts";
 import { worldsRoutes } from "./http/routes/worlds.ts";
@@ -212,6 +213,17 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
       handle: (principal) => agents.sendGoal(principal),
     });
 
+    const agentRouting =
+      config.cluster === undefined
+        ? undefined
+        : new AgentRouting({
+            db,
+            presence: () => matchMaker.presence,
+            leases,
+            httpUrl: worldUrls(config, config.port).httpUrl,
+            isLocal: (characterId) => world.players.has(characterId),
+            logger: logger.child({ component: "agent-routing" }),
+          });
     // This process's CPU, for the monitor's CPU card and GET /api/admin/players.
     const processCpu = new ProcessCpuSampler();
     const app = createApp({
@@ -236,6 +248,8 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
       },
       mount: (a, guards) => {
         a.use(apiRoutes({ db, world: service, content, auth: guards.auth, tickMs: config.tickMs }));
+        // In a cluster, agent control reaches the process that holds the agent's character (src/cluster/agentRouting.ts).
+        if (agentRouting !== undefined) a.use(agentRouting.middleware);
         a.use(agentRoutes(agents, guards.auth));
         a.use(socialRoutes(social, guards.auth));
         a.use(adminRoutes(moderation, guards.admin));
@@ -367,6 +381,7 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
     const takeovers = new Takeovers({ presence: matchMaker.presence, ownerId: leases.ownerId, logger: logger.child({ component: "takeovers" }), handOver: (id) => service.handOver(id) });
     if (config.cluster !== undefined) {
       await takeovers.start();
+      await agentRouting?.start();
       service.takeover = (characterId, ownerId) => takeovers.request(characterId, ownerId);
     }
     await moderation.start();
@@ -400,6 +415,7 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
         gateway.close();
         await service.shutdown();
         await takeovers.close();
+        await agentRouting?.close().catch((err: unknown) => logger.warn({ err }, "could not leave the process list"));
         await social.close();
         await moderation.close();
         await wsDeltas.close();

@@ -41,7 +41,7 @@ export function resolveSecrets(config: Config, logger: Logger): Secrets {
           if (jwtSecret !== "" || Date.now() > until) break;
           Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
         }
-        if (!jwtSecret) throw new Error(`${file} is empty: delete it, or set JWT_SECRET`);
+        if (!jwtSecret) throw new Error(`${file} is empty: delete it, or set JWT_SECRET`, { cause: err });
       }
     }
   }

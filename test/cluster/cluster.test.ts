@@ -249,6 +249,38 @@ describe("a cluster of three processes on Redis and PostgreSQL", function () {
     bobAgain.client.socket.close(1000);
   });
 
+  it("passes agent control over REST on to the process where the agent plays", async () => {
+    // The owner's character, on world 2, handed to an agent.
+    const owner = await login(ws(2, "world=2&name=AgentOwner"));
+    assert.ok(owner.welcome);
+    const ownerToken = String(owner.welcome.token);
+    const characterId = String(owner.welcome.characterId);
+    owner.client.socket.close(1000);
+    await eventually(async () => ((await namesIn(2, ownerToken)).includes("AgentOwner") ? undefined : true), "the owner logged out");
+    const post = (world: number, path: string, body: unknown) =>
+      fetch(`${http(world)}${path}`, { method: "POST", headers: { authorization: `Bearer ${ownerToken}`, "content-type": "application/json" }, body: JSON.stringify(body) });
+    const registered = (await (await post(1, "/api/agent", { characterId })).json()) as Json;
+    const agentId = String(registered.agent.agentId);
+    const agent = await login(ws(2, `world=2&token=${String(registered.token)}`));
+    assert.ok(agent.welcome, JSON.stringify(agent.refused));
+    await agent.client.next("agent:goal");
+
+    // Asked of world 1's process, done where the character is: a message, a stop, what is nearby.
+    const message = (await (await post(1, `/api/agents/${agentId}/message`, { message: "hello from another process" })).json()) as Json;
+    assert.equal(message.delivered, true, JSON.stringify(message));
+    assert.equal((await agent.client.next("agent:message")).message, "hello from another process");
+    assert.equal((await post(1, `/api/agents/${agentId}/goal/stop`, {})).status, 200);
+    assert.equal((await agent.client.next("agent:goal")).goalsPaused, true);
+    const quick = await get(`${http(1)}/api/agents/${agentId}/quick-actions`, ownerToken);
+    assert.ok((quick.nearby as Json[]).length > 0, "the live world's surroundings, from the process that has them");
+    // Someone else's agent is refused by the process that answers, with the error shape.
+    const stranger = String((await login(ws(1, "world=1&name=AgentStranger"))).welcome!.token);
+    const refused = await fetch(`${http(1)}/api/agents/${agentId}/goal/stop`, { method: "POST", headers: { authorization: `Bearer ${stranger}` } });
+    assert.equal(refused.status, 403);
+    assert.equal(((await refused.json()) as Json).error.code, "FORBIDDEN");
+    agent.client.socket.close(1000);
+  });
+
   it("lets a SIGKILLed process's players in on another world once their lease expires, with their last committed save", async () => {
     const content = await bundledContent();
     const victim = await login(ws(3, "world=3&name=Survivor"));
