@@ -338,7 +338,7 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
       }
       const status = worldStatus(players, config.world.capacity, restarting);
       urls ??= worldUrls(config, (httpServer.address() as AddressInfo).port);
-      return { world: config.world.id, players, capacity: config.world.capacity, status, rank: worldRank(players, config.world.capacity, status), ...urls };
+      return { world: config.world.id, players, wsPlayers: service.playersByTransport().ws, capacity: config.world.capacity, status, rank: worldRank(players, config.world.capacity, status), ...urls };
     };
     // The Colyseus server and its rooms (src/app.config.ts); in a cluster, on Redis and reached at this process's public address.
     const colyseus = appConfig({

@@ -17,6 +17,8 @@ export type WorldStatus = "online" | "full" | "restarting";
 export interface WorldMetadata {
   world: number;
   players: number;
+  /** Of those, the ones on `/ws` (the monitor's `wsPlayers` column, for every process's world row). */
+  wsPlayers: number;
   capacity: number;
   status: WorldStatus;
   /** The matchmaker's order for a join without a choice (sortBy rank, descending). */
@@ -75,6 +77,7 @@ export async function listWorlds(roomName: string): Promise<WorldListing[]> {
     out.push({
       world: meta.world,
       players: meta.players ?? 0,
+      wsPlayers: meta.wsPlayers ?? 0,
       capacity: meta.capacity ?? 0,
       status: meta.status ?? "online",
       rank: meta.rank ?? 0,

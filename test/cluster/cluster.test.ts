@@ -50,6 +50,7 @@ describe("a cluster of three processes on Redis and PostgreSQL", function () {
       DATABASE_URL: pgDb.url,
       REDIS_URL: await freshRedisUrl(),
       JWT_SECRET: "cluster-secret-0123456789abcdefghijklmnop",
+      ADMIN_CODE: "cluster-admin-code",
       TICK_MS: "50",
       SAVE_INTERVAL: "1",
       DISABLE_RATE_LIMIT: "true",
@@ -144,6 +145,12 @@ describe("a cluster of three processes on Redis and PostgreSQL", function () {
       assert.ok(extra.welcome);
       const list = await worldsWhen(3, (w) => playersOf(w, 2) === 2 && playersOf(w, 3) === 1 && playersOf(w, 1) === 0, "the counts of every process in the list");
       assert.equal(list.recommended, 2);
+      // The monitor of any process lists every world's room, each with its /ws players.
+      const monitor = await fetch(`${http(1)}/colyseus/api`, { headers: { authorization: `Basic ${Buffer.from("ops:cluster-admin-code").toString("base64")}` } });
+      assert.equal(monitor.status, 200);
+      const rooms = ((await monitor.json()) as Json).rooms as Json[];
+      const wsColumn = (id: number) => rooms.find((r) => r.name === "world" && r.metadata?.world === id)?.metadata?.wsPlayers;
+      assert.deepEqual([wsColumn(1), wsColumn(2), wsColumn(3)], [0, 1, 1]);
       const chosenWs = await login(ws(3, "name=RouteAnyWs"));
       const chosenCol = await WorldTestClient.join(http(3), { name: "RouteAnyCol" });
       await chosenCol.next("welcome");
