@@ -148,6 +148,8 @@ export class WorldService {
   private readonly connections = new Map<string, Connection>();
   private readonly lingering = new Map<string, NodeJS.Timeout>();
   private readonly accountLocks = new Map<string, Promise<unknown>>();
+  /** The `playerSessions` writes (logins and logouts) still in flight (see endSession). */
+  private readonly sessionWrites = new Set<Promise<unknown>>();
   /** Secondary seats (TradeRoom clients) by the session they belong to: closed when it ends. */
   private readonly seats = new Map<Connection, Set<(code: number) => void>>();
   /** Called when a player enters or leaves the world (schema mirroring). */
@@ -669,9 +671,15 @@ export class WorldService {
       conn.session = undefined;
       this.logger.info({ event: "leave", characterId, name, transport: conn.transport, reason, durationMs: Date.now() - startedAt }, "player session ended");
     }
-    void conn.sessionRowId?.then((id) => (id === undefined ? undefined : recordLogout(this.db, id, reason))).catch((err: unknown) => {
+    const write = conn.sessionRowId?.then((id) => (id === undefined ? undefined : recordLogout(this.db, id, reason))).catch((err: unknown) => {
       this.logger.warn({ err }, "could not record the logout");
     });
+    if (write !== undefined) {
+      // Waited for at shutdown: a write still in flight when the database closes holds its
+      // connection, and closing the pool waits for it forever.
+      this.sessionWrites.add(write);
+      void write.finally(() => this.sessionWrites.delete(write));
+    }
   }
 
   private async removeAndSave(playerId: string): Promise<void> {
@@ -808,6 +816,7 @@ export class WorldService {
     this.saver.enqueue([...this.world.players.values()].map(snapshot));
     await this.saver.flush();
     await Promise.allSettled([...this.accountLocks.values()]);
+    await Promise.allSettled([...this.sessionWrites]);
     clearInterval(this.renewTimer);
     await this.renewing;
     // A character whose final save failed keeps its lease until it expires: another process must
