@@ -173,7 +173,7 @@ async function authenticate(services: WorldRoomServices, token: string | undefin
   if (!raw && !services.anonymousMode) throw new ServerError(401, "a bearer token is required");
   return asJoinError(async () => {
     if (!raw) {
-      services.attempts.anonymousIdentity(address);
+      await services.attempts.takeAnonymousIdentity(address);
       const { principal, token: issued } = await services.auth.issueAnonymous();
       return { principal, issuedToken: issued, address };
     }

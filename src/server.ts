@@ -61,6 +61,7 @@ import { redisBackends } from "./cluster/backends.ts";
 import { ForwardedAddress } from "./cluster/forwarded.ts";
 import { Takeovers } from "./cluster/Takeovers.ts";
 import { AgentRouting } from "./cluster/agentRouting.ts";
+import { closeLimitConnection } from "./cluster/sharedLimits.ts";
 import { chooseWorld, listWorlds, worldRank, worldStatus, type WorldMetadata } from "./cluster/worlds.ts";
 import { proxyTarget, proxyUpgrade } from "./cluster/wsProxy.ts";
 import { worldsRoutes } from "./http/routes/worlds.ts";
@@ -120,6 +121,8 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
   const db = await openDatabase(config, logger);
   let deltas: WsDeltas | undefined;
   let metricsServer: MetricsServer | undefined;
+  /** The Express app, once made: it owns the rate limits' Redis connection (src/cluster/sharedLimits.ts). */
+  let limitsOwner: object | undefined;
   try {
     await syncItemDefinitions(db, content);
     const tokens = new TokenService({ jwtSecret: secrets.jwtSecret, idp: config.idp });
@@ -258,13 +261,14 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
         a.use(worldsRoutes(() => listWorlds(WORLD_ROOM)));
       },
     });
+    limitsOwner = app;
     httpServer.on("request", app);
     // Authentication attempts per client address on the socket transports (REST has its own limiter).
     const trust = app.get("trust proxy fn") as TrustFn;
     // In a cluster, a /ws connection proxied from another process carries its client's address signed (src/cluster/forwarded.ts).
     const forwarded = config.cluster === undefined ? undefined : new ForwardedAddress(secrets.jwtSecret);
     const requestAddress = (req: IncomingMessage) => forwarded?.verify(req) ?? clientAddress(trust, req);
-    const attempts = new AuthAttempts(!config.rateLimitDisabled);
+    const attempts = new AuthAttempts(!config.rateLimitDisabled, { redisUrl: config.cluster?.redisUrl, owner: app, logger });
 
     const gateway = new WsGateway({
       auth,
@@ -421,6 +425,7 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
         await wsDeltas.close();
         await colyseus.gracefullyShutdown(false);
         httpServer.closeAllConnections();
+        await attempts.close();
         await db.close();
         await metricsServer?.close();
         metrics.stop();
@@ -438,6 +443,7 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
   } catch (err) {
     await metricsServer?.close();
     await deltas?.close();
+    if (limitsOwner !== undefined) await closeLimitConnection(limitsOwner);
     await db.close();
     throw err;
   }

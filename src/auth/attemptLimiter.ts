@@ -5,7 +5,14 @@
  * (a connection without a token in anonymous mode creates one, with its `users` row, every time),
  * and failed token checks (past the limit no token from the address is checked until the window
  * ends). A client whose token is good is never counted.
+ *
+ * Counted in this process's memory ({@link AttemptLimiter}), or, with REDIS_URL, in Redis across the
+ * cluster (keys `rsworld:rl:ws-anon:<address>` and `rsworld:rl:ws-token:<address>`; in memory while
+ * Redis cannot be reached: src/cluster/sharedLimits.ts).
  */
+import type { Redis } from "ioredis";
+import { RateLimiterRes, type RateLimiterRedis } from "rate-limiter-flexible";
+import { closeLimitConnection, limitConnection, sharedCounter, type SharedLimitOptions } from "../cluster/sharedLimits.ts";
 import { AUTH_LIMIT_PER_MIN, RATE_WINDOW_MS } from "../http/rateLimit.ts";
 import { TokenError } from "./tokens.ts";
 
@@ -69,20 +76,112 @@ export class TooManyAttempts extends Error {
   }
 }
 
-/** The two budgets of the socket transports (see the file comment), used by every one of them. */
-export class AuthAttempts {
-  private readonly anonymous = new AttemptLimiter();
-  private readonly failedTokens = new AttemptLimiter();
-  /** `false`: nothing is limited (DISABLE_RATE_LIMIT, tests, the benchmarks). */
-  private readonly enabled: boolean;
+/** One budget of attempts per address, as {@link AuthAttempts} uses it. */
+interface AttemptBudget {
+  /** Counts an attempt, or refuses it ({@link TooManyAttempts}) when the address is at the limit. */
+  take(address: string | undefined): Promise<void>;
+  /** Refuses ({@link TooManyAttempts}) when the address is at the limit; counts nothing. */
+  check(address: string | undefined): Promise<void>;
+  /** Counts an attempt that failed. */
+  count(address: string | undefined): Promise<void>;
+}
 
-  constructor(enabled = true) {
-    this.enabled = enabled;
+/** A budget in this process's memory: every decision at once, exactly. */
+class MemoryBudget implements AttemptBudget {
+  private readonly limiter = new AttemptLimiter();
+
+  async take(address: string | undefined): Promise<void> {
+    if (!this.limiter.take(address)) throw new TooManyAttempts(this.limiter.retryAfterS(address));
   }
 
-  /** Before a new anonymous identity is issued: counts it, or throws {@link TooManyAttempts}. */
-  anonymousIdentity(address: string | undefined): void {
-    if (this.enabled && !this.anonymous.take(address)) throw new TooManyAttempts(this.anonymous.retryAfterS(address));
+  async check(address: string | undefined): Promise<void> {
+    if (!this.limiter.allows(address)) throw new TooManyAttempts(this.limiter.retryAfterS(address));
+  }
+
+  async count(address: string | undefined): Promise<void> {
+    this.limiter.take(address);
+  }
+}
+
+/** Addresses remembered as refused at most; past it, the memory starts over (Redis still decides). */
+const MAX_REFUSED_ADDRESSES = 100_000;
+
+/**
+ * A budget in Redis, shared by the cluster's processes (src/cluster/sharedLimits.ts). An address
+ * Redis refused is remembered until its window ends, and refused without asking again.
+ */
+class SharedBudget implements AttemptBudget {
+  private readonly counter: RateLimiterRedis;
+  private readonly refusedUntil = new Map<string, number>();
+
+  constructor(redis: Redis, budget: string) {
+    this.counter = sharedCounter(redis, budget, AUTH_LIMIT_PER_MIN, RATE_WINDOW_MS);
+  }
+
+  async take(address: string | undefined): Promise<void> {
+    this.refuseIfKnown(address);
+    try {
+      await this.counter.consume(key(address));
+    } catch (err) {
+      if (err instanceof RateLimiterRes) throw this.refused(address, err.msBeforeNext);
+      throw err;
+    }
+  }
+
+  async check(address: string | undefined): Promise<void> {
+    this.refuseIfKnown(address);
+    const res = await this.counter.get(key(address));
+    if (res !== null && res.consumedPoints >= AUTH_LIMIT_PER_MIN) throw this.refused(address, res.msBeforeNext);
+  }
+
+  async count(address: string | undefined): Promise<void> {
+    await this.counter.penalty(key(address), 1);
+  }
+
+  private refuseIfKnown(address: string | undefined): void {
+    const until = this.refusedUntil.get(key(address));
+    if (until === undefined) return;
+    const msLeft = until - Date.now();
+    if (msLeft > 0) throw new TooManyAttempts(retryAfterS(msLeft));
+    this.refusedUntil.delete(key(address));
+  }
+
+  private refused(address: string | undefined, msBeforeNext: number): TooManyAttempts {
+    if (this.refusedUntil.size >= MAX_REFUSED_ADDRESSES) this.refusedUntil.clear();
+    this.refusedUntil.set(key(address), Date.now() + msBeforeNext);
+    return new TooManyAttempts(retryAfterS(msBeforeNext));
+  }
+}
+
+const key = (address: string | undefined) => address ?? "unknown";
+const retryAfterS = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
+
+/**
+ * The two budgets of the socket transports (see the file comment), used by every one of them:
+ * in memory, or in Redis across the cluster when `shared.redisUrl` (REDIS_URL) is set.
+ */
+export class AuthAttempts {
+  private readonly anonymous: AttemptBudget;
+  private readonly failedTokens: AttemptBudget;
+  /** `false`: nothing is limited (DISABLE_RATE_LIMIT, tests, the benchmarks). */
+  private readonly enabled: boolean;
+  private readonly owner: object | undefined;
+
+  /**
+   * `shared`: where to count (the REST limits' options: `owner` is the server's Express app, whose
+   * one Redis connection serves both, and {@link close} closes it).
+   */
+  constructor(enabled = true, shared?: SharedLimitOptions) {
+    this.enabled = enabled;
+    const redis = enabled ? limitConnection(shared) : undefined;
+    this.owner = shared?.owner;
+    this.anonymous = redis === undefined ? new MemoryBudget() : new SharedBudget(redis, "ws-anon");
+    this.failedTokens = redis === undefined ? new MemoryBudget() : new SharedBudget(redis, "ws-token");
+  }
+
+  /** Before a new anonymous identity is issued: counts it, or refuses with {@link TooManyAttempts}. */
+  async takeAnonymousIdentity(address: string | undefined): Promise<void> {
+    if (this.enabled) await this.anonymous.take(address);
   }
 
   /**
@@ -93,12 +192,17 @@ export class AuthAttempts {
    */
   async checkToken<T>(address: string | undefined, check: () => Promise<T>): Promise<T> {
     if (!this.enabled) return check();
-    if (!this.failedTokens.allows(address)) throw new TooManyAttempts(this.failedTokens.retryAfterS(address));
+    await this.failedTokens.check(address);
     try {
       return await check();
     } catch (err) {
-      if (err instanceof TokenError) this.failedTokens.take(address);
+      if (err instanceof TokenError) await this.failedTokens.count(address);
       throw err;
     }
+  }
+
+  /** Closes the Redis connection of the server's rate limits (REST's and these), if any. */
+  async close(): Promise<void> {
+    if (this.owner !== undefined) await closeLimitConnection(this.owner);
   }
 }

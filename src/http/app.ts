@@ -57,7 +57,7 @@ export function createApp(deps: AppDeps): Application {
   app.use(rejectMalformedPath);
   app.use(express.json({ limit: JSON_BODY_LIMIT }));
 
-  const limits = createRateLimiters(config.rateLimitDisabled);
+  const limits = createRateLimiters(config.rateLimitDisabled, { redisUrl: config.cluster?.redisUrl, owner: app, logger });
   const auth = requireAuth(deps.auth);
   // Failed admin logins count as authentication attempts (a logged-in admin's polling does not);
   // a cross-site request is refused before it can count.

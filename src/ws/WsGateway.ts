@@ -204,18 +204,7 @@ export class WsGateway {
       return;
     }
     if (this.options.anonymousMode) {
-      try {
-        this.attempts.anonymousIdentity(address);
-      } catch (err) {
-        return this.refuseAttempt(ws, err as TooManyAttempts);
-      }
-      this.options.auth.issueAnonymous().then(
-        ({ principal, token }) => this.start(ws, principal, query, token, address),
-        (err: unknown) => {
-          this.options.logger.error({ err }, "/ws: issuing an anonymous identity failed");
-          ws.close(1011, "server error");
-        },
-      );
+      void this.startAnonymous(ws, query, address);
       return;
     }
     // No token yet: the first message must be `authenticate`.
@@ -236,6 +225,21 @@ export class WsGateway {
       }
       void this.authenticate(ws, query, token, address);
     });
+  }
+
+  /** A connection without a token in anonymous mode: a new identity, if the address's budget allows one more. */
+  private async startAnonymous(ws: WebSocket, query: URLSearchParams, address: string | undefined): Promise<void> {
+    let issued;
+    try {
+      await this.attempts.takeAnonymousIdentity(address);
+      issued = await this.options.auth.issueAnonymous();
+    } catch (err) {
+      if (err instanceof TooManyAttempts) return this.refuseAttempt(ws, err);
+      this.options.logger.error({ err }, "/ws: issuing an anonymous identity failed");
+      ws.close(1011, "server error");
+      return;
+    }
+    this.start(ws, issued.principal, query, issued.token, address);
   }
 
   /** An `error` to a socket that has no session yet (its authentication failed). */
