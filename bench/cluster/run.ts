@@ -462,7 +462,7 @@ async function joinsPhase(): Promise<object> {
   clearInterval(progress);
   const durationMs = performance.now() - started;
   const after = cpuSample();
-  const inWorlds = await worldsWhen((w) => w.reduce((s, x) => s + x.players, 0) >= plan.filter((a) => a.ok).length, "the joined players in the list", 15_000).catch(() => worldList());
+  const inWorlds = await worldsWhen((w) => w.reduce((s, x) => s + x.players, 0) >= plan.filter((a) => a.ok).length, "the joined players in the list", 30_000).catch(() => worldList());
 
   const summarise = (attempts: JoinAttempt[]) => {
     const ok = attempts.filter((a) => a.ok);
