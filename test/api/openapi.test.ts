@@ -1,38 +1,21 @@
 import assert from "node:assert/strict";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import type { Application } from "express";
 import { pino } from "pino";
 import { z } from "zod";
-import { Authenticator } from "../../src/auth/Authenticator.ts";
-import { TokenService } from "../../src/auth/tokens.ts";
-import { loadConfig } from "../../src/config/env.ts";
-import { openDatabase } from "../../src/db/orm.ts";
-import { DatabaseProbe } from "../../src/db/probe.ts";
-import { createApp } from "../../src/http/app.ts";
-import { createOriginCheck } from "../../src/http/cors.ts";
-import { buildRegistry } from "../../src/manifests/registry.ts";
 import { NAME_MAX_LENGTH } from "../../src/game/clientEvents.ts";
 import { answersByOperation, ROUTES } from "../../src/http/openapi.ts";
 import { answerMismatch, RESPONSE_SCHEMA_MISMATCH, schemaMismatch } from "../../src/http/responseCheck.ts";
 import { PLAYER_RESPONSES } from "../../src/http/routes/api.ts";
+import { bareApp } from "../support/bareApp.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 
 /** The Express app alone (createApp) over real HTTP, with documented routes that answer as given. */
 async function appAnswering(env: Record<string, string>): Promise<{ url: string; errors: unknown[]; close(): Promise<void> }> {
-  const config = loadConfig(env);
   const errors: unknown[] = [];
   const logger = pino({ level: "error" }, { write: (line: string) => errors.push(JSON.parse(line)) });
-  const db = await openDatabase(loadConfig({ NODE_ENV: "test", DATABASE_URL: "sqlite::memory:" }), pino({ level: "silent" }));
-  const app = createApp({
-    config,
-    logger,
-    auth: new Authenticator(new TokenService({ jwtSecret: "k".repeat(32), idp: config.idp }), db),
-    adminCode: "code",
-    probe: new DatabaseProbe("sqlite", async () => 1),
-    isAllowedOrigin: createOriginCheck(config.cors),
-    content: buildRegistry(new Map()).registry,
-    mount: (a) => {
+  const app = await bareApp(
+    env,
+    (a) => {
       // A player without its name: not what the document says.
       a.get("/api/player/online", (_req, res) => {
         res.json({ success: true, players: [{ id: "c1", x: 1, z: 2, combatLevel: 3 }] });
@@ -41,17 +24,9 @@ async function appAnswering(env: Record<string, string>): Promise<{ url: string;
         res.json({ success: true, templates: [] });
       });
     },
-  });
-  const server = http.createServer(app);
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    errors,
-    close: async () => {
-      await new Promise<void>((r) => server.close(() => r()));
-      await db.close();
-    },
-  };
+    logger,
+  );
+  return { ...app, errors };
 }
 
 interface Layer {

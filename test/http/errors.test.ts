@@ -1,55 +1,25 @@
 import assert from "node:assert/strict";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
-import { pino } from "pino";
-import { Authenticator } from "../../src/auth/Authenticator.ts";
-import { TokenService } from "../../src/auth/tokens.ts";
-import { openDatabase } from "../../src/db/orm.ts";
-import { loadConfig } from "../../src/config/env.ts";
-import { createApp } from "../../src/http/app.ts";
-import { createOriginCheck } from "../../src/http/cors.ts";
 import { BadRequestError } from "../../src/http/errors.ts";
-import { DatabaseProbe } from "../../src/db/probe.ts";
-import { buildRegistry } from "../../src/manifests/registry.ts";
+import { bareApp } from "../support/bareApp.ts";
 import { ROUTES } from "../../src/http/openapi.ts";
 import { forEachDialect } from "../support/dialects.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 
 /** The Express app alone, over real HTTP, with routes that fail on purpose. */
-async function appWithFailingRoutes(env: Record<string, string>): Promise<{ url: string; close(): Promise<void> }> {
-  const config = loadConfig({ LOG_LEVEL: "silent", ...env });
-  const db = await openDatabase(loadConfig({ NODE_ENV: "test", DATABASE_URL: "sqlite::memory:" }), pino({ level: "silent" }));
-  const app = createApp({
-    config,
-    logger: pino({ level: "silent" }),
-    auth: new Authenticator(new TokenService({ jwtSecret: "k".repeat(32), idp: config.idp }), db),
-    adminCode: "code",
-    probe: new DatabaseProbe("sqlite", async () => 1),
-    isAllowedOrigin: createOriginCheck(config.cors),
-    content: buildRegistry(new Map()).registry,
-    mount: (a) => {
-      a.get("/api/boom", () => {
-        throw new Error("secret internals at db.internal:5432");
-      });
-      a.get("/api/async-boom", async () => {
-        await Promise.resolve();
-        throw new Error("async internals");
-      });
-      a.post("/api/echo", (req, res) => {
-        if (typeof req.body?.n !== "number") throw new BadRequestError("n must be a number");
-        res.json({ success: true, n: req.body.n });
-      });
-    },
+function appWithFailingRoutes(env: Record<string, string>): Promise<{ url: string; close(): Promise<void> }> {
+  return bareApp({ LOG_LEVEL: "silent", ...env }, (a) => {
+    a.get("/api/boom", () => {
+      throw new Error("secret internals at db.internal:5432");
+    });
+    a.get("/api/async-boom", async () => {
+      await Promise.resolve();
+      throw new Error("async internals");
+    });
+    a.post("/api/echo", (req, res) => {
+      if (typeof req.body?.n !== "number") throw new BadRequestError("n must be a number");
+      res.json({ success: true, n: req.body.n });
+    });
   });
-  const server = http.createServer(app);
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: async () => {
-      await new Promise<void>((r) => server.close(() => r()));
-      await db.close();
-    },
-  };
 }
 
 describe("HTTP errors", () => {
