@@ -98,9 +98,7 @@ describe("a cluster of three processes on Redis and PostgreSQL", function () {
   /** A /ws login: the welcome and the first player:sync, or the refusal (error and close code). */
   async function login(url: string): Promise<{ client: WsTestClient; welcome?: Json; sync?: Json; refused?: Json & { close: number } }> {
     const client = await WsTestClient.connect(url);
-    // One waiter for either: a second, left pending, would take a later error meant for the test.
-    const first = await eventually(() => client.events.find((e) => e.type === "welcome" || e.type === "error") ?? (client.closed ? { type: "closed", data: {} } : undefined), "a welcome or an error", 20_000);
-    client.events.splice(client.events.indexOf(first), 1);
+    const first = await client.nextOf(["welcome", "error"], 20_000);
     if (first.type === "welcome") return { client, welcome: first.data, sync: await client.next("player:sync") };
     return { client, refused: { ...first.data, close: (await client.waitClosed()).code } };
   }

@@ -52,10 +52,10 @@ forEachDialect("character leases across two server processes", (ctx) => {
   /** Logs in on `s` with the token; the welcome, or the refusal (error event and close code). */
   async function login(s: Running, token: string): Promise<{ client: WsTestClient; welcome?: Record<string, unknown>; refused?: { code: unknown; close: number } }> {
     const client = await WsTestClient.connect(wsUrl(s, `token=${token}`));
-    const outcome = await Promise.race([client.next("welcome", 10_000).then((w) => ({ welcome: w })), client.next("error", 10_000).then((e) => ({ error: e }))]);
-    if ("welcome" in outcome) return { client, welcome: outcome.welcome };
+    const first = await client.nextOf(["welcome", "error"], 10_000);
+    if (first.type === "welcome") return { client, welcome: first.data };
     const closed = await client.waitClosed();
-    return { client, refused: { code: outcome.error.code, close: closed.code } };
+    return { client, refused: { code: first.data.code, close: closed.code } };
   }
 
   it("refuses a login of a character live in the other process, and lets it in once that process is killed and its lease expires", async function () {

@@ -58,10 +58,20 @@ export class WsTestClient {
 
   /** Resolves with (and removes) the first queued event of that type. */
   async next(type: string, timeoutMs = 5_000): Promise<Record<string, unknown>> {
+    return (await this.nextOf([type], timeoutMs)).data;
+  }
+
+  /**
+   * Resolves with (and removes) the first queued event of any of these types: one waiter for
+   * either outcome (a `welcome` or an `error`), where two racing `next` calls would leave the
+   * loser waiting to take a later event meant for the test.
+   */
+  async nextOf(types: readonly string[], timeoutMs = 5_000): Promise<WsEvent> {
+    const type = types.join('" or "');
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const i = this.events.findIndex((e) => e.type === type);
-      if (i >= 0) return this.events.splice(i, 1)[0]!.data;
+      const i = this.events.findIndex((e) => types.includes(e.type));
+      if (i >= 0) return this.events.splice(i, 1)[0]!;
       if (this.closed) throw new Error(`socket closed (${this.closed.code}) while waiting for "${type}"`);
       const left = deadline - Date.now();
       if (left <= 0) throw new Error(`no "${type}" within ${timeoutMs} ms; got ${JSON.stringify(this.events)}`);
