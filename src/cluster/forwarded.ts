@@ -47,6 +47,7 @@ export class ForwardedAddress {
     }
     const expected = Buffer.from(this.mac(address, at));
     const given = Buffer.from(mac);
-    return expected.length === given.length && timingSafeEqual(expected, given) ? address : undefined;
+    // An empty address (the proxy did not know it) says nothing: the connection counts as its peer's.
+    return address !== "" && expected.length === given.length && timingSafeEqual(expected, given) ? address : undefined;
   }
 }
