@@ -3,38 +3,36 @@
  * and the entities in its view (`world:update`, merged by id). The brain decides from this only.
  */
 import type { ServerEvent } from "../src/game/serverEvents.ts";
+import { ViewCopy, type SeenEntity, type WorldUpdate } from "../src/game/worldUpdate.ts";
 
 export type Self = ServerEvent<"player:sync">;
-type Update = ServerEvent<"world:update">;
 /** An entity as last seen: every field it was ever sent with (a move carries only the position). */
-export type Seen = Update["entities"][number] & Partial<{ ref: string; name: string; health: number; maxHealth: number; level: number; dead: boolean; depleted: boolean; quantity: number }>;
+export type Seen = SeenEntity;
 
 export class AgentView {
   playerId = "";
   tickMs = 600;
   tick = 0;
   self: Self | undefined;
-  readonly entities = new Map<string, Seen>();
+  /** The view, merged from `world:update` (either form: the runtime asks for compact updates). */
+  private readonly copy = new ViewCopy();
+  readonly entities: ReadonlyMap<string, Seen> = this.copy.entities;
 
   welcome(w: ServerEvent<"welcome">): void {
     this.playerId = w.playerId;
     this.tickMs = w.tickMs;
     this.tick = w.tick;
     // A new session starts with a full view.
-    this.entities.clear();
+    this.copy.clear();
   }
 
   sync(s: Self): void {
     this.self = s;
   }
 
-  update(u: Update): void {
+  update(u: WorldUpdate): void {
     this.tick = u.tick;
-    for (const e of u.entities) {
-      const old = this.entities.get(e.id);
-      this.entities.set(e.id, old === undefined ? (e as Seen) : (Object.assign(old, e) as Seen));
-    }
-    for (const id of u.removed) this.entities.delete(id);
+    this.copy.apply(u);
   }
 
   /** Where the agent stands: its own entry of the view moves every tick (`player:sync` only when private state changes). */

@@ -726,7 +726,7 @@ async function tickPhase(tokens: string[]): Promise<object> {
       steps.push(step as StepResult);
       try {
         // This step's new bots, in a bots process of their own (the earlier steps' keep playing).
-        const input: BotsInput = { port: portOf(1), tokens: tokens.slice(previous, target), rampPerSecond: settings.rampPerSecond, quickStart: settings.tickSeconds < 10, seed: settings.seed + stepIndex };
+        const input: BotsInput = { port: portOf(1), tokens: tokens.slice(previous, target), rampPerSecond: settings.rampPerSecond, quickStart: settings.tickSeconds < 10, seed: settings.seed + stepIndex, wsUpdates: "full" };
         const inputFile = path.join(tmp, `bots-${stepIndex}.json`);
         fs.writeFileSync(inputFile, JSON.stringify(input));
         const fd = fs.openSync(botsLog, "a");

@@ -234,6 +234,9 @@ class WsBot extends Bot {
   socket: WebSocket | undefined;
   /** Matches the bot's own entity in a `world:update` without parsing the whole frame. */
   private own: RegExp | undefined;
+  /** Compact updates: the handle of the bot's own entity, once a whole entry has named it. */
+  private handle = -1;
+  private ownHandle: RegExp | undefined;
 
   constructor(index: number) {
     super(index, "ws");
@@ -241,7 +244,7 @@ class WsBot extends Bot {
 
   connect(token: string): Promise<void> {
     return new Promise((resolve, reject) => {
-      const socket = new WebSocket(`ws://127.0.0.1:${input.port}/ws?token=${encodeURIComponent(token)}`, { perMessageDeflate: false });
+      const socket = new WebSocket(`ws://127.0.0.1:${input.port}/ws?token=${encodeURIComponent(token)}&updates=${input.wsUpdates}`, { perMessageDeflate: false });
       this.socket = socket;
       let welcomed = false;
       socket.on("message", (raw: Buffer) => {
@@ -251,7 +254,16 @@ class WsBot extends Bot {
         }
         const text = raw.toString();
         if (text.startsWith('{"type":"world:update"')) {
-          // The entity's fields come in publicPlayer()'s order: id, kind, x, z, …
+          if (input.wsUpdates === "compact") {
+            // The whole entry names the handle ({"h":…,"id":…); moves come by handle.
+            if (this.handle < 0) {
+              const h = this.ownHandle?.exec(text);
+              if (h) this.handle = Number(h[1]);
+            }
+            if (this.handle >= 0) this.observeMoved(text);
+            return;
+          }
+          // A position-only entry: {"id", "kind", "x", "z"} in that order.
           const m = this.own?.exec(text);
           if (m) this.observe(Number(m[1]), Number(m[2]));
           return;
@@ -263,7 +275,9 @@ class WsBot extends Bot {
         const env = JSON.parse(text) as { type: string; data: Record<string, unknown> };
         if (env.type === "welcome") {
           this.playerId = String(env.data.playerId);
-          this.own = new RegExp(`"id":"${this.playerId.replace(/[^\w-]/g, "")}","kind":"player","x":(-?\\d+),"z":(-?\\d+)`);
+          const me = this.playerId.replace(/[^\w-]/g, "");
+          this.own = new RegExp(`"id":"${me}","kind":"player","x":(-?\\d+),"z":(-?\\d+)`);
+          this.ownHandle = new RegExp(`"h":(\\d+),"id":"${me}"`);
           if (!welcomed) {
             welcomed = true;
             this.open = true;
@@ -286,6 +300,20 @@ class WsBot extends Bot {
       });
       socket.on("unexpected-response", (_req, res) => reject(new Error(`upgrade refused: ${res.statusCode}`)));
     });
+  }
+
+  /** Compact updates: the bot's own move among `"moved":[h,x,z,…]`, read without parsing the frame. */
+  private observeMoved(text: string): void {
+    const at = text.indexOf('"moved":[');
+    if (at < 0) return;
+    const end = text.indexOf("]", at);
+    const nums = text.slice(at + 9, end).split(",");
+    for (let i = 0; i + 2 < nums.length; i += 3) {
+      if (Number(nums[i]) === this.handle) {
+        this.observe(Number(nums[i + 1]), Number(nums[i + 2]));
+        return;
+      }
+    }
   }
 
   sendEvent(type: string, data: object): void {

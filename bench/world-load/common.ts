@@ -40,6 +40,8 @@ export interface BotsInput {
   quickStart: boolean;
   /** Seed of the bots' random moves and chat timing (the same seed gives the same walks). */
   seed: number;
+  /** The `/ws` bots' form of `world:update` (`/ws?updates=`). */
+  wsUpdates: "full" | "compact";
   /** Only this kind's bots (the tokens of the other kind's indexes are left unused); both when absent. */
   kind?: "colyseus" | "ws" | undefined;
   /** Of those, only every `of`-th starting at `index` (several processes per kind). */

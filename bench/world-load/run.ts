@@ -78,6 +78,7 @@ const { values: args } = parseArgs({
     "server-env": { type: "string", multiple: true, default: [] },
     attackers: { type: "string", default: "0" },
     "attack-rate": { type: "string", default: "58" },
+    "ws-updates": { type: "string", default: "compact" },
   },
 });
 const attackers = Number(args.attackers);
@@ -88,6 +89,7 @@ const rampPerSecond = Number(args.ramp);
 const settleMs = Number(args.settle) * 1000;
 const seedValue = Number(args.seed);
 const botProcesses = Number(args["bot-processes"]);
+const wsUpdates = args["ws-updates"] as "full" | "compact";
 /** `--server-env KEY=VALUE` (repeatable): more settings for the server, e.g. `IDLE_GC=false` for an A/B run. */
 const serverEnv = Object.fromEntries(
   args["server-env"].map((kv) => {
@@ -104,9 +106,10 @@ if (
   !Number.isInteger(seedValue) ||
   !(Number.isInteger(attackers) && attackers >= 0) ||
   !(attackRate > 0 && attackRate <= 1000) ||
+  !(wsUpdates === "full" || wsUpdates === "compact") ||
   !(botProcesses === 1 || (Number.isInteger(botProcesses) && botProcesses >= 2 && botProcesses <= 16 && botProcesses % 2 === 0))
 ) {
-  console.error("usage: run.ts [--clients 100,500,1000,2000] [--seconds 60] [--out file.json] [--ramp 100] [--settle 5] [--keep] [--profile dir] [--save-interval 60] [--seed 1] [--bot-processes 1|2|4|…] [--attackers 0] [--attack-rate 58]");
+  console.error("usage: run.ts [--clients 100,500,1000,2000] [--seconds 60] [--out file.json] [--ramp 100] [--settle 5] [--keep] [--profile dir] [--save-interval 60] [--seed 1] [--bot-processes 1|2|4|…] [--attackers 0] [--attack-rate 58] [--ws-updates compact|full]");
   process.exit(2);
 }
 
@@ -278,7 +281,7 @@ async function runOne(n: number): Promise<RunResult> {
     for (let i = 0; i < botProcesses; i++) {
       const kind = botProcesses === 1 ? undefined : i % 2 === 0 ? "colyseus" : "ws";
       const share = { of: Math.max(1, botProcesses / 2), index: Math.floor(i / 2) };
-      forkClients(BOTS, `bots-input-${i}`, { port, tokens, rampPerSecond: rampPerSecond / botProcesses, quickStart: seconds < 10, seed: seedValue + i, kind, share }, kind ?? "all");
+      forkClients(BOTS, `bots-input-${i}`, { port, tokens, rampPerSecond: rampPerSecond / botProcesses, quickStart: seconds < 10, seed: seedValue + i, kind, share, wsUpdates }, kind ?? "all");
     }
     if (attackers > 0) {
       forkClients(FLOOD, "flood-input", { port, tokens: allTokens.slice(n), rampPerSecond, messagesPerSecond: attackRate, seed: seedValue + 1000 }, "attackers");
@@ -404,7 +407,7 @@ for (const n of clientCounts) {
   const r = await runOne(n);
   results.push(r);
   process.stdout.write(`${JSON.stringify(r)}\n`);
-  writeResults(args.out, "world-load", started, { seconds, rampPerSecond, botProcesses, settleSeconds: settleMs / 1000, tickMs: 600, saveIntervalS: Number(args["save-interval"]), database: "sqlite", serverEnv, attackers, attackRate }, results);
+  writeResults(args.out, "world-load", started, { seconds, rampPerSecond, botProcesses, wsUpdates, settleSeconds: settleMs / 1000, tickMs: 600, saveIntervalS: Number(args["save-interval"]), database: "sqlite", serverEnv, attackers, attackRate }, results);
   await sleep(2_000);
 }
 

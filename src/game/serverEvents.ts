@@ -46,12 +46,14 @@ const friend = z.strictObject({ ...account, online: z.boolean(), world: z.int().
  * What `world:update` carries of an entity: all of it when it enters the view or changes, else its new position.
  * `ref` is the content id (NPC, item, resource node, object type), as in the Colyseus schema's EntityState.
  */
+/** Compact updates (`/ws?updates=compact`): the entity's handle in this connection's view, on its whole entries. */
+const h = { h: z.int().min(0).optional() };
 const entity = z.union([
-  z.strictObject({ id, kind: z.literal("player"), x: int, z: int, name: z.string(), health: int, maxHealth: int, combatLevel: int, running: z.boolean() }),
-  z.strictObject({ id, kind: z.literal("npc"), x: int, z: int, ref: id, name: z.string(), health: int, maxHealth: int, level: int, dead: z.boolean() }),
-  z.strictObject({ id, kind: z.literal("item"), x: int, z: int, ref: id, quantity: z.int().min(1) }),
-  z.strictObject({ id, kind: z.literal("resource"), x: int, z: int, ref: id, depleted: z.boolean() }),
-  z.strictObject({ id, kind: z.literal("object"), x: int, z: int, ref: id }),
+  z.strictObject({ ...h, id, kind: z.literal("player"), x: int, z: int, name: z.string(), health: int, maxHealth: int, combatLevel: int, running: z.boolean() }),
+  z.strictObject({ ...h, id, kind: z.literal("npc"), x: int, z: int, ref: id, name: z.string(), health: int, maxHealth: int, level: int, dead: z.boolean() }),
+  z.strictObject({ ...h, id, kind: z.literal("item"), x: int, z: int, ref: id, quantity: z.int().min(1) }),
+  z.strictObject({ ...h, id, kind: z.literal("resource"), x: int, z: int, ref: id, depleted: z.boolean() }),
+  z.strictObject({ ...h, id, kind: z.literal("object"), x: int, z: int, ref: id }),
   z.strictObject({ id, kind: z.enum(["player", "npc", "item", "resource", "object"]), x: int, z: int }),
 ]);
 
@@ -89,8 +91,8 @@ export const SERVER_EVENTS = {
     }),
   },
   "world:update": {
-    doc: "`/ws` only, each tick something in view changed: entities (merge by id) and ids that left the view",
-    schema: z.strictObject({ tick: int, entities: z.array(entity), removed: z.array(id) }),
+    doc: "`/ws` only, each tick something in view changed: entities (merge by id) and ids that left the view; with `/ws?updates=compact`, whole entries carry a handle `h` and moves come as `moved: [h, x, z, …]`",
+    schema: z.strictObject({ tick: int, entities: z.array(entity), moved: z.array(int).optional(), removed: z.array(id) }),
   },
   "chat:message": {
     doc: "a player's message to everyone within 16 tiles (`local`), or the server's to you (`system`)",

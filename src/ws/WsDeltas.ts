@@ -33,6 +33,7 @@ type Reply = { tick: number; frames: (number | string)[] } | { tick: number; err
 interface Sink {
   playerId: string;
   send: (frame: string) => void;
+  compact: boolean;
 }
 
 export interface WsDeltasOptions {
@@ -47,7 +48,7 @@ export class WsDeltas {
   private readonly waitMs: number;
   private feed = new ViewFeed();
   private readonly sinks = new Map<number, Sink>();
-  private joined: [number, string][] = [];
+  private joined: [number, string, boolean][] = [];
   private left: number[] = [];
   private nextId = 1;
   private worker: { thread: Worker; port: MessagePort; signal: Int32Array } | undefined;
@@ -80,11 +81,11 @@ export class WsDeltas {
     return this.worker !== undefined;
   }
 
-  /** A connection whose player is `playerId`: its frames go to `send`, from the next tick on. */
-  add(playerId: string, send: (frame: string) => void): number {
+  /** A connection whose player is `playerId`: its frames go to `send`, from the next tick on (`compact`: see ViewTracker). */
+  add(playerId: string, send: (frame: string) => void, compact = false): number {
     const id = this.nextId++;
-    this.sinks.set(id, { playerId, send });
-    this.joined.push([id, playerId]);
+    this.sinks.set(id, { playerId, send, compact });
+    this.joined.push([id, playerId, compact]);
     return id;
   }
 
@@ -160,7 +161,7 @@ export class WsDeltas {
     void thread.terminate();
     this.inline = new DeltaBuilder();
     this.feed = new ViewFeed();
-    this.joined = [...this.sinks].map(([id, s]) => [id, s.playerId]);
+    this.joined = [...this.sinks].map(([id, s]) => [id, s.playerId, s.compact]);
     this.left = [];
   }
 

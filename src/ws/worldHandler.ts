@@ -32,11 +32,22 @@ interface Attached {
   viewer: number | undefined;
 }
 
+/** `/ws?updates=`: the documented `world:update` entries (default), or compact ones (ViewTracker). */
+export const UPDATES_FULL = "full";
+export const UPDATES_COMPACT = "compact";
+
 export function worldSessionHandler(service: WorldService, deltas: WsDeltas, logger: Logger): WsSessionHandler {
   const sessions = new WeakMap<WsSession, Attached>();
 
   return {
     async open(session) {
+      // `world:update` in the documented form (the default), or compact (handles and `moved`, see ViewTracker).
+      const updates = session.query.get("updates") ?? UPDATES_FULL;
+      if (updates !== UPDATES_FULL && updates !== UPDATES_COMPACT) {
+        session.sendError("INVALID_PAYLOAD", `updates must be "${UPDATES_FULL}" or "${UPDATES_COMPACT}", got ${JSON.stringify(updates.slice(0, 40))}`);
+        session.close(CLOSE_BAD_REQUEST, "bad updates");
+        return;
+      }
       const conn: Connection = {
         transport: "ws",
         remoteAddress: session.remoteAddress,
@@ -103,7 +114,7 @@ export function worldSessionHandler(service: WorldService, deltas: WsDeltas, log
         service.detach(player.id, conn, state.closeCode === CLOSE_LOGOUT ? "logout" : "disconnect");
         return;
       }
-      state.viewer = deltas.add(player.id, (frame) => session.sendRaw(frame));
+      state.viewer = deltas.add(player.id, (frame) => session.sendRaw(frame), updates === UPDATES_COMPACT);
       for (const env of state.pending.splice(0)) service.input(player.id, conn, env.type, env.data);
     },
 

@@ -41,8 +41,8 @@ describe("bench/world-load (smoke)", function () {
     }
   });
 
-  it("splits the bots over processes by kind (--bot-processes 4) and merges their reports", async () => {
-    const doc = await runBench<Results>("world-load", ["--clients", "12", "--seconds", "6", "--settle", "2", "--bot-processes", "4"]);
+  it("splits the bots over processes by kind (--bot-processes 4) and merges their reports (the /ws bots on the documented world:update)", async () => {
+    const doc = await runBench<Results>("world-load", ["--clients", "12", "--seconds", "6", "--settle", "2", "--bot-processes", "4", "--ws-updates", "full"]);
     const r = doc.results[0]!;
     assert.ok(r.ok, r.error);
     assert.equal(r.server.metrics.players, 12);

@@ -11,6 +11,9 @@ import { VIEW_RADIUS } from "../../src/game/world/World.ts";
 import { gameWorld, type GameHarness } from "../support/game.ts";
 import { playerData } from "../support/players.ts";
 import { replicaOf } from "../support/viewReplica.ts";
+import { ViewCopy, type WorldUpdate } from "../../src/game/worldUpdate.ts";
+import { checkServerEvent } from "../../src/game/serverEvents.ts";
+import { seededRandom } from "../../src/game/world/World.ts";
 
 interface Update {
   tick: number;
@@ -155,12 +158,87 @@ describe("ViewTracker (/ws deltas)", () => {
   });
 });
 
+describe("ViewTracker compact updates (/ws?updates=compact)", () => {
+  it("gives a client the same view as the documented entries, tick by tick, in fewer bytes, through walks, logouts, teleports and ground items", async () => {
+    const g = await gameWorld(5);
+    const at = openRow(g, KEEP_RADIUS + 4);
+    const random = seededRandom(11);
+    const viewer = g.add({ ...at });
+    const others = Array.from({ length: 14 }, (_, i) => g.add({ x: at.x + (i % 7) - 3, z: at.z + Math.floor(i / 7) }));
+    // The same refresh phase: both trackers refresh on the same ticks.
+    const full = new ViewTracker(0, false);
+    const compact = new ViewTracker(0, true);
+    const a = new ViewCopy();
+    const b = new ViewCopy();
+    let fullBytes = 0;
+    let compactBytes = 0;
+    let moves = 0;
+    let reused = 0;
+    const everHandled = new Set<number>();
+    for (let tick = 0; tick < 160; tick++) {
+      for (const p of others) {
+        if (!g.world.players.has(p.id)) continue;
+        const r = random();
+        if (r < 0.3) g.send(p, "player:move", { x: at.x + Math.floor(random() * 24) - 12, z: at.z + Math.floor(random() * 6) - 3 });
+        else if (r < 0.32) g.world.teleport(p, { x: at.x + KEEP_RADIUS + 2, z: at.z });
+        else if (r < 0.34) g.world.teleport(p, { x: at.x + 1, z: at.z });
+        else if (r < 0.35) {
+          p.data.health = Math.max(1, p.data.health - 3);
+          p.publicVersion++;
+        }
+      }
+      if (tick % 20 === 5) g.world.removePlayer(others[tick % others.length]!.id);
+      if (tick % 20 === 15) {
+        const back = others[(tick - 10) % others.length]!;
+        if (!g.world.players.has(back.id)) others[(tick - 10) % others.length] = g.world.addPlayer(playerData({ characterId: back.id, name: back.data.name, x: at.x + 2, z: at.z }));
+      }
+      if (tick % 30 === 7) spawnGroundItem(g.world, "logs", 1, { x: at.x + 1, z: at.z }, undefined);
+      g.tick();
+      const world = replicaOf(g.world);
+      const tf = full.frame(world, viewer.id, tick === 0);
+      const tc = compact.frame(world, viewer.id, tick === 0);
+      assert.equal(tc === undefined, tf === undefined, `a frame in both forms or in neither, tick ${tick}`);
+      if (tf === undefined || tc === undefined) continue;
+      fullBytes += tf.length;
+      compactBytes += tc.length;
+      const uf = (JSON.parse(tf) as { data: WorldUpdate }).data;
+      const uc = (JSON.parse(tc) as { data: WorldUpdate }).data;
+      assert.equal(checkServerEvent("world:update", uc), undefined, "the compact form is a valid world:update");
+      assert.equal(uf.moved, undefined, "the documented form has no moves by handle");
+      const handles = uc.entities.map((e) => (e as { h?: number }).h);
+      assert.ok(handles.every((h) => h !== undefined), "every whole entry names its handle");
+      assert.equal(new Set(handles).size, handles.length, "one entity per handle in a frame");
+      for (const h of handles) {
+        if (everHandled.has(h!) && !a.entities.has(uc.entities[handles.indexOf(h)]!.id)) reused++;
+        everHandled.add(h!);
+      }
+      moves += (uc.moved ?? []).length / 3;
+      a.apply(uf);
+      b.apply(uc);
+      assert.deepEqual(new Map([...b.entities].map(([id, e]) => [id, { ...e }])), new Map([...a.entities].map(([id, e]) => [id, { ...e }])), `the same view at tick ${tick}`);
+    }
+    assert.ok(moves > 200, `moves by handle: ${moves}`);
+    assert.ok(reused > 0, "handles of entities that left were given out again");
+    assert.ok(compactBytes < fullBytes * 0.6, `compact ${compactBytes} bytes against ${fullBytes}`);
+  });
+
+  it("refuses a move by a handle that names nothing in the client's view", () => {
+    const copy = new ViewCopy();
+    copy.apply({ tick: 1, entities: [{ h: 0, id: "p1", kind: "object", x: 1, z: 1, ref: "bank" }], moved: [], removed: [] });
+    copy.apply({ tick: 2, entities: [], moved: [0, 2, 2], removed: [] });
+    assert.deepEqual({ ...copy.entities.get("p1") }, { id: "p1", kind: "object", x: 2, z: 2, ref: "bank" });
+    copy.apply({ tick: 3, entities: [], moved: [], removed: ["p1"] });
+    assert.throws(() => copy.apply({ tick: 4, entities: [], moved: [0, 3, 3], removed: [] }), /handle 0/);
+    assert.throws(() => copy.apply({ tick: 4, entities: [], moved: [9, 3, 3], removed: [] }), /handle 9/);
+  });
+});
+
 describe("DeltaBuilder", () => {
   it("forgets a viewer that joined and left between two steps", () => {
     const builder = new DeltaBuilder();
     const info = JSON.stringify({ id: "p1", kind: "player", name: "P" });
     const move = (tick: number, x: number) => ({ tick, changes: ["p1", "player", x, 5, tick === 0 ? info : null, null, 0], removed: [] });
-    assert.deepEqual(builder.step({ ...move(0, 5), joined: [[1, "p1"]], left: [1] }), []);
+    assert.deepEqual(builder.step({ ...move(0, 5), joined: [[1, "p1", false]], left: [1] }), []);
     for (let tick = 1; tick < 6; tick++) assert.deepEqual(builder.step({ ...move(tick, 5 + tick), joined: [], left: [] }), [], `tick ${tick}`);
   });
 });

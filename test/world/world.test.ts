@@ -13,21 +13,18 @@ import { startTestServer, type TestServer } from "../support/server.ts";
 import type { WsDeltas } from "../../src/ws/WsDeltas.ts";
 import { makeWorldDir } from "../support/world.ts";
 import { WsTestClient } from "../support/wsClient.ts";
+import { ViewCopy, type WorldUpdate } from "../../src/game/worldUpdate.ts";
 
 const FAST = { TICK_MS: "50" };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 type Entity = { id: string; x: number; z: number };
 
-/** The latest position of an entity that a /ws client was told about, if it is in view. */
+/** The latest position of an entity that a /ws client was told about, if it is in view (either form of world:update). */
 function wsView(c: WsTestClient): Map<string, Entity> {
-  const seen = new Map<string, Entity>();
-  for (const e of c.events) {
-    if (e.type !== "world:update") continue;
-    for (const ent of (e.data.entities as Entity[]) ?? []) seen.set(ent.id, ent);
-    for (const id of (e.data.removed as string[]) ?? []) seen.delete(id);
-  }
-  return seen;
+  const copy = new ViewCopy();
+  for (const e of c.events) if (e.type === "world:update") copy.apply(e.data as unknown as WorldUpdate);
+  return copy.entities;
 }
 
 /** A walkable tile reachable from the spawn, exactly `distance` tiles away from it. */
@@ -53,11 +50,11 @@ for (const worker of [false, true]) describe(`the world: movement and visibility
   });
   after(() => t.close());
 
-  it("two Colyseus clients and two /ws clients in one world see each other move", async () => {
+  it("two Colyseus clients and two /ws clients (one with compact updates) in one world see each other move", async () => {
     const c1 = await WorldTestClient.join(t.baseUrl, { name: "ColyOne" });
     const c2 = await WorldTestClient.join(t.baseUrl, { name: "ColyTwo" });
     const w1 = await WsTestClient.connect(`${t.wsUrl}?name=WsOne`);
-    const w2 = await WsTestClient.connect(`${t.wsUrl}?name=WsTwo`);
+    const w2 = await WsTestClient.connect(`${t.wsUrl}?name=WsTwo&updates=compact`);
     const ids = [
       String((await c1.next("welcome")).playerId),
       String((await c2.next("welcome")).playerId),
@@ -92,6 +89,9 @@ for (const worker of [false, true]) describe(`the world: movement and visibility
         }, `/ws client sees player ${i} arrive`);
       }
     }
+    const updates = (w: WsTestClient) => w.events.filter((e) => e.type === "world:update").map((e) => e.data as unknown as WorldUpdate);
+    assert.ok(updates(w2).some((u) => (u.moved ?? []).length >= 3), "the compact client got moves by handle");
+    assert.ok(updates(w1).every((u) => u.moved === undefined && u.entities.every((e) => !("h" in e))), "the other got the documented entries only");
     for (const c of colyseus) await c.room.leave();
     for (const w of ws) w.close();
   });
@@ -339,6 +339,15 @@ forEachDialect("the world: sessions", (ctx) => {
     assert.ok(rows[0]!.loginAt instanceof Date);
     assert.ok(rows[0]!.logoutAt instanceof Date);
     assert.equal(rows[0]!.logoutReason, "logout");
+  });
+
+  it("refuses an unknown form of world:update with INVALID_PAYLOAD and 4000, before any login", async () => {
+    const c = await WsTestClient.connect(`${t.wsUrl}?name=OddUpdates&updates=binary`);
+    const err = await c.next("error");
+    assert.equal(err.code, "INVALID_PAYLOAD");
+    assert.match(String(err.message), /updates must be "full" or "compact", got "binary"/);
+    assert.equal((await c.waitClosed()).code, 4000);
+    assert.ok(![...t.server.world.world.players.values()].some((p) => p.data.name === "OddUpdates"), "no player came in");
   });
 
   it("refuses someone else's character with 4003", async () => {

@@ -41,6 +41,8 @@ export interface Seen<E extends Placed = Entity> {
   /** `/ws` connections: the revisions last sent (see ViewTracker). */
   sentRev: number;
   sentInfoRev: number;
+  /** `/ws` connections with compact updates: its handle in this view (-1: none yet; see ViewTracker). */
+  handle: number;
 }
 
 export class Interest<E extends Placed = Entity> {
@@ -77,7 +79,7 @@ export class Interest<E extends Placed = Entity> {
       if (mark === before) e.mark = kept;
       else if (mark !== kept && Math.max(Math.abs(e.x - vx), Math.abs(e.z - vz)) <= VIEW_RADIUS) {
         e.mark = kept;
-        visible.set(e.id, { id: e.id, entity: e, sentRev: -1, sentInfoRev: -1 });
+        visible.set(e.id, { id: e.id, entity: e, sentRev: -1, sentInfoRev: -1, handle: -1 });
         entered.push(e.id);
       }
     };
