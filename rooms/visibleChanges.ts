@@ -7,9 +7,14 @@
  * tick). A tree's visibility is a bitmap indexed by view id (`ChangeTree.visibleViews`), so one
  * pass over the queue can hand every changed tree to exactly the views that may see it.
  *
- * {@link indexVisibleChanges} wraps an encoder: the first `encodeView` after the shared pass builds,
- * from one walk of the queue, a sub-queue per view (same order), and each `encodeView` then walks
- * its own sub-queue instead of the whole one. The encoder still applies its own visibility check
+ * {@link indexVisibleChanges} wraps an encoder: the first view pass after the shared pass builds,
+ * from one walk of the queue, an index: per view, the run of changed trees it may see (same
+ * order), in flat arrays (tree indexes, and per tree its flags and cached bytes), and each view
+ * pass then walks its own run instead of the whole queue. Flat arrays because the walk is memory
+ * bound: with a linked sub-queue per view, two thirds of its time went to reading each tree's
+ * visibility bitmap and the next node (cache misses); with the index a view's pass reads a run of
+ * integers and touches a tree object only to encode it (a 1,000-view patch of 2,000 players,
+ * 40 % walking: 32–53 → 19–20 ms). The encoder still applies its own visibility check
  * and field filters to every tree it is given, so the output is byte-for-byte the same as long as
  * the sub-queue holds every tree the view could see: trees with the view's bit set, and trees whose
  * visibility comes from a parent (`isVisibilitySharedWithParent`, resolved lazily by the encoder)
@@ -100,67 +105,128 @@ function orViews(tree: Tree, out: number[], depth: number): void {
   }
 }
 
+/** Per changed tree of a patch (see indexVisibleChanges). */
+const HAS_CHANGES = 1;
+/** Visibility from a parent: the encoder's own check decides (the index holds a superset). */
+const CHECK = 2;
+/** A collection: its entries are filtered per view, so it is encoded per view. */
+const PER_VIEW = 4;
+/** A Schema with tagged fields: encoded per view for the views holding a tag on it. */
+const TAGGED = 8;
+
+/** A growable Int32Array. */
+function grow(a: Int32Array<ArrayBuffer>, need: number): Int32Array<ArrayBuffer> {
+  if (need <= a.length) return a;
+  const b = new Int32Array(Math.max(need, a.length * 2));
+  b.set(a);
+  return b;
+}
+
 /** Makes `encoder.encodeView` walk only the changed trees each view may see (see the file comment). */
 export function indexVisibleChanges(encoder: Encoder): void {
   const enc = encoder as unknown as Internals;
-  const encodeView = enc.encodeView.bind(enc);
   const encode = enc.encode.bind(enc);
   const discardChanges = enc.discardChanges.bind(enc);
-  /** Per view id: its sub-queue of this patch. Reused across patches (the nodes too). */
-  const queues: Queue[] = [];
-  const builtAt: number[] = [];
-  const pool: QueueNode[] = [];
-  let used = 0;
-  /** Bumped whenever the change queue may have changed; a sub-queue is current iff built at this generation. */
+  /** Bumped whenever the change queue may have changed; the index is current iff built at this generation. */
   let generation = 1;
   let built = 0;
 
-  const append = (id: number, tree: Tree) => {
-    let q = queues[id];
-    if (q === undefined) q = queues[id] = { next: undefined, tail: undefined, nextPosition: 0 };
-    if (builtAt[id] !== generation) {
-      builtAt[id] = generation;
-      q.next = q.tail = undefined;
-    }
-    let node = pool[used];
-    if (node === undefined) node = pool[used] = { changeTree: tree, next: undefined };
-    used++;
-    node.changeTree = tree;
-    node.next = undefined;
-    if (q.tail === undefined) q.next = node;
-    else q.tail.next = node;
-    q.tail = node;
-  };
+  // The index of one patch, in flat arrays (cache-friendly: a view's pass reads its own run of
+  // `entries` and the per-tree arrays, and touches a tree object only to encode it).
+  /** The patch's changed trees, in queue order; per tree: flags, and its cached bytes [start, end) (-1: none yet). */
+  const trees: Tree[] = [];
+  let flags = new Uint8Array(1024);
+  let cStart = new Int32Array(1024);
+  let cEnd = new Int32Array(1024);
+  /** Per view id: its run [viewStart, viewStart + viewCount) of `entries` (tree indexes, queue order), current iff viewAt = generation. */
+  let viewStart = new Int32Array(256);
+  let viewCount = new Int32Array(256);
+  let viewAt = new Int32Array(256);
+  let entries = new Int32Array(4096);
+  /** Scratch: (view id, tree index) pairs in queue order. */
+  let pairView = new Int32Array(4096);
+  let pairTree = new Int32Array(4096);
 
   const build = () => {
     built = generation;
-    used = 0;
+    trees.length = 0;
+    let pairs = 0;
+    let maxView = -1;
     const words: number[] = [];
     for (let cur = enc.root.changes.next; cur !== undefined; cur = cur.next) {
       const tree = cur.changeTree;
       let bits: number[] | undefined = tree.visibleViews;
+      let f = 0;
       if (tree.isVisibilitySharedWithParent) {
         words.length = 0;
         orViews(tree, words, 0);
         bits = words;
+        f |= CHECK;
       }
       if (bits === undefined) continue;
+      const index = trees.length;
+      trees.push(tree);
+      if (index >= flags.length) {
+        const nf = new Uint8Array(flags.length * 2);
+        nf.set(flags);
+        flags = nf;
+        cStart = grow(cStart, flags.length);
+        cEnd = grow(cEnd, flags.length);
+      }
+      const desc = tree.encDescriptor;
+      if (tree.has()) f |= HAS_CHANGES;
+      if (!desc.isSchema) f |= PER_VIEW;
+      else if (desc.hasAnyView) f |= TAGGED;
+      flags[index] = f;
+      cStart[index] = -1;
       for (let w = 0; w < bits.length; w++) {
         let word = bits[w]!;
         while (word !== 0) {
           const low = word & -word;
           word ^= low;
-          append(w * 32 + (31 - Math.clz32(low)), tree);
+          const id = w * 32 + (31 - Math.clz32(low));
+          if (pairs >= pairView.length) {
+            pairView = grow(pairView, pairs + 1);
+            pairTree = grow(pairTree, pairs + 1);
+          }
+          pairView[pairs] = id;
+          pairTree[pairs] = index;
+          pairs++;
+          if (id > maxView) maxView = id;
         }
       }
     }
+    // Counting sort of the pairs by view, keeping queue order within a view.
+    if (maxView >= viewStart.length) {
+      viewStart = grow(viewStart, maxView + 1);
+      viewCount = grow(viewCount, maxView + 1);
+      viewAt = grow(viewAt, maxView + 1);
+    }
+    for (let p = 0; p < pairs; p++) {
+      const id = pairView[p]!;
+      if (viewAt[id] !== generation) {
+        viewAt[id] = generation;
+        viewCount[id] = 0;
+      }
+      viewCount[id]!++;
+    }
+    let at = 0;
+    for (let id = 0; id <= maxView; id++) {
+      if (viewAt[id] !== generation) continue;
+      viewStart[id] = at;
+      at += viewCount[id]!;
+      viewCount[id] = 0;
+    }
+    entries = grow(entries, pairs);
+    for (let p = 0; p < pairs; p++) {
+      const id = pairView[p]!;
+      entries[viewStart[id]! + viewCount[id]!++] = pairTree[p]!;
+    }
   };
 
-  /** This patch's per-tree bytes for views without a tag on the tree: [start, end) in `cache`. */
+  /** This patch's per-tree bytes for views without a tag on the tree (ranges in cStart/cEnd). */
   let cache: Uint8Array = new Uint8Array(64 * 1024);
   let cacheEnd = 0;
-  const cached = new Map<Tree, number>();
-  const ranges: number[] = [];
   let cachedAt = 0;
   /** A one-tree queue, to have the encoder's own pass encode a single tree. */
   const single: QueueNode = { changeTree: undefined as unknown as Tree, next: undefined };
@@ -178,27 +244,32 @@ export function indexVisibleChanges(encoder: Encoder): void {
       enc.root.changes = mine;
     }
   };
-  /** The encoder's view pass over the view's sub-queue, with Schema trees' bytes shared between views. */
+  /** The encoder's view pass over the view's run of the index, with Schema trees' bytes shared between views. */
   const encodeViewPass = (it: { offset: number }, stateView: StateView, buffer: Uint8Array): Uint8Array => {
+    if (built !== generation) build();
     if (cachedAt !== generation) {
       cachedAt = generation;
-      cached.clear();
-      ranges.length = 0;
       cacheEnd = 0;
     }
     const view = stateView as unknown as View;
-    for (let cur = enc.root.changes.next; cur !== undefined; cur = cur.next) {
-      const tree = cur.changeTree;
-      if (!view.isChangeTreeVisible(tree) || !tree.has()) continue;
+    const id = view.id;
+    if (id < 0 || id >= viewAt.length || viewAt[id] !== generation) return buffer.subarray(0, it.offset);
+    const room = (encoder.constructor as unknown as { BUFFER_SIZE: number }).BUFFER_SIZE;
+    const end = viewStart[id]! + viewCount[id]!;
+    for (let k = viewStart[id]!; k < end; k++) {
+      const index = entries[k]!;
+      const f = flags[index]!;
+      if ((f & HAS_CHANGES) === 0) continue;
+      const tree = trees[index]!;
+      if ((f & CHECK) !== 0 && !view.isChangeTreeVisible(tree)) continue;
       // Keeps BUFFER_SIZE free past the offset (and grows the shared buffer in place of the old one).
-      buffer = enc.ensureCapacity(buffer, it.offset);
-      const desc = tree.encDescriptor;
-      if (!desc.isSchema || (desc.hasAnyView && holdsAnyTag(view, tree))) {
+      if (it.offset + room > buffer.byteLength) buffer = enc.ensureCapacity(buffer, it.offset);
+      if ((f & PER_VIEW) !== 0 || ((f & TAGGED) !== 0 && holdsAnyTag(view, tree))) {
         buffer = encodeOne(tree, stateView, buffer, it);
         continue;
       }
-      let slot = cached.get(tree);
-      if (slot === undefined) {
+      let start = cStart[index]!;
+      if (start < 0) {
         if (cacheEnd + 64 * 1024 > cache.length) {
           const grown = new Uint8Array(cache.length * 2);
           grown.set(cache.subarray(0, cacheEnd));
@@ -206,31 +277,28 @@ export function indexVisibleChanges(encoder: Encoder): void {
         }
         const at = { offset: cacheEnd };
         cache = encodeOne(tree, stateView, cache, at);
-        slot = ranges.length;
-        ranges.push(cacheEnd, at.offset);
-        cached.set(tree, slot);
+        start = cStart[index] = cacheEnd;
+        cEnd[index] = at.offset;
         cacheEnd = at.offset;
       }
-      const start = ranges[slot]!;
-      const end = ranges[slot + 1]!;
+      const stop = cEnd[index]!;
       let o = it.offset;
-      if (end - start > 32) {
-        buffer.set(cache.subarray(start, end), o);
-        o += end - start;
-      } else for (let i = start; i < end; i++) buffer[o++] = cache[i]!;
+      if (stop - start > 32) {
+        buffer.set(cache.subarray(start, stop), o);
+        o += stop - start;
+      } else for (let i = start; i < stop; i++) buffer[o++] = cache[i]!;
       it.offset = o;
     }
     return buffer.subarray(0, it.offset);
   };
 
-  const empty: Queue = { next: undefined, tail: undefined, nextPosition: 0 };
   enc.encode = (it, view, buffer, initialOffset) => {
     if (view === undefined) {
       generation++;
       return encode(it, view, buffer, initialOffset);
     }
     // The view pass of encodeView (the only caller with a view). Filter re-derivations still
-    // pending are settled by the encoder's own pass; rare, so that pass does all of this view.
+    // pending are settled by the encoder's own pass over the whole queue; rare, so that pass does all of this view.
     if (enc.root.pendingFilterRefresh.length > 0 || (initialOffset !== undefined && initialOffset !== it.offset)) return encode(it, view, buffer, initialOffset);
     return encodeViewPass(it, view, buffer ?? enc.sharedBuffer);
   };
@@ -254,17 +322,5 @@ export function indexVisibleChanges(encoder: Encoder): void {
     };
     enc.state[$changes].forEachChild(skip);
     return encodeFullSync(it, buffer, emitFiltered, stateView, initialOffset);
-  };
-  enc.encodeView = (view, sharedOffset, it, bytes) => {
-    if (built !== generation) build();
-    const id = (view as unknown as { id: number }).id;
-    const mine = builtAt[id] === generation ? queues[id]! : empty;
-    const all = enc.root.changes;
-    enc.root.changes = mine;
-    try {
-      return encodeView(view, sharedOffset, it, bytes);
-    } finally {
-      enc.root.changes = all;
-    }
   };
 }
