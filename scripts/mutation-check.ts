@@ -29,6 +29,8 @@ interface Mutation {
 
 const PLAYERS = "src/persistence/players.ts";
 const ROUND_TRIP = "test/db/roundTrip";
+const ROWS = "src/persistence/playerRows.ts";
+const SAVER = "test/db/saver";
 const MUTATIONS: Mutation[] = [
   {
     name: "load drops bank rows",
@@ -72,46 +74,69 @@ const MUTATIONS: Mutation[] = [
     to: "    x: 0,\n",
     tests: [ROUND_TRIP],
   },
+  // Saves write only the rows that changed since the character's last save (playerRows.ts): the
+  // round trip saves a new character twice; the saver's tests change rows between saves.
   {
     name: "save drops bank rows",
-    file: PLAYERS,
-    from: "if (bank.length > 0) await em.insertMany(BankSlot, bank);",
+    file: ROWS,
+    from: "if (was === undefined || was.slot !== slot || was.quantity !== s.quantity) out.bank.upserts.push([s.itemId, slot, s.quantity]);",
     to: "",
     tests: [ROUND_TRIP],
+  },
+  {
+    name: "save misses a bank stack whose quantity changed",
+    file: ROWS,
+    from: "if (was === undefined || was.slot !== slot || was.quantity !== s.quantity) out.bank.upserts.push([s.itemId, slot, s.quantity]);",
+    to: "if (was === undefined || was.slot !== slot) out.bank.upserts.push([s.itemId, slot, s.quantity]);",
+    tests: [ROUND_TRIP, SAVER],
+  },
+  {
+    name: "save keeps a bank stack taken out",
+    file: ROWS,
+    from: "for (const itemId of stored.bank.keys()) if (!inBank.has(itemId)) out.bank.deletes.push(itemId);",
+    to: "",
+    tests: [ROUND_TRIP, SAVER],
   },
   {
     name: "save drops equipment rows",
-    file: PLAYERS,
-    from: "if (equipment.length > 0) await em.insertMany(EquipmentSlot, equipment);",
+    file: ROWS,
+    from: "if (stored === undefined || !same(s, stored.equipment.get(slotType))) out.equipment.upserts.push([slotType, s.itemId, s.quantity]);",
     to: "",
     tests: [ROUND_TRIP],
   },
   {
+    name: "save misses a changed inventory slot",
+    file: ROWS,
+    from: "if (now !== null) out.inventory.upserts.push([slot, now.itemId, now.quantity]);",
+    to: "if (now !== null && was === null) out.inventory.upserts.push([slot, now.itemId, now.quantity]);",
+    tests: [ROUND_TRIP, SAVER],
+  },
+  {
     name: "save skips skills and xp",
-    file: PLAYERS,
-    from: "...skillColumns(p.skills),",
-    to: "",
+    file: ROWS,
+    from: "for (const s of SKILLS) out.push(p.skills[s].level, p.skills[s].xp);",
+    to: "for (const s of SKILLS) out.push(s === SKILLS[0] ? p.skills[s].level : 1, 0);",
     tests: [ROUND_TRIP],
   },
   {
     name: "save skips coins",
-    file: PLAYERS,
-    from: "coins: p.coins,",
-    to: "",
+    file: ROWS,
+    from: "const out: unknown[] = [p.x, p.y, p.z, p.health, p.coins, p.combatLevel];",
+    to: "const out: unknown[] = [p.x, p.y, p.z, p.health, 0, p.combatLevel];",
     tests: [ROUND_TRIP],
   },
   {
     name: "save skips health",
-    file: PLAYERS,
-    from: "health: p.health,",
-    to: "",
+    file: ROWS,
+    from: "const out: unknown[] = [p.x, p.y, p.z, p.health, p.coins, p.combatLevel];",
+    to: "const out: unknown[] = [p.x, p.y, p.z, 100, p.coins, p.combatLevel];",
     tests: [ROUND_TRIP],
   },
   {
     name: "save skips the position",
-    file: PLAYERS,
-    from: "positionX: p.x,",
-    to: "",
+    file: ROWS,
+    from: "const out: unknown[] = [p.x, p.y, p.z, p.health, p.coins, p.combatLevel];",
+    to: "const out: unknown[] = [0, p.y, p.z, p.health, p.coins, p.combatLevel];",
     tests: [ROUND_TRIP],
   },
   {

@@ -1,6 +1,7 @@
 /**
  * Database setup: one code base, two dialects, chosen by URL.
- * - `DATABASE_URL` unset: embedded SQLite in `<WORLD>/local/game.sqlite`, WAL on.
+ * - `DATABASE_URL` unset: embedded SQLite in `<WORLD>/local/game.sqlite`, WAL on, its checkpoints
+ *   in a worker thread (walCheckpointer.ts).
  * - `sqlite:<path>`: SQLite at that path (`sqlite::memory:` for a throwaway database).
  * - `postgres://…` / `postgresql://…`: PostgreSQL.
  * - `USE_LOCAL_POSTGRES=true` (development): a PostgreSQL started here, data under the world dir.
@@ -19,6 +20,7 @@ import type { Config } from "../config/env.ts";
 import type { Logger } from "../logger.ts";
 import { localPostgresUrl, startLocalPostgres, type LocalPostgres } from "./localPostgres.ts";
 import { DatabaseProbe } from "./probe.ts";
+import { SQLITE_DEFAULT_AUTOCHECKPOINT_PAGES, WAL_AUTOCHECKPOINT_PAGES, WalCheckpointer } from "./walCheckpointer.ts";
 import { QueryTimingLogger, type QueryObserver } from "./queryTiming.ts";
 
 export type Dialect = "sqlite" | "postgresql";
@@ -138,6 +140,16 @@ export async function openDatabase(config: Config, logger: Logger): Promise<Data
     await localPg?.stop();
     throw err;
   }
+  let checkpointer: WalCheckpointer | undefined;
+  const file = url.slice("sqlite:".length);
+  if (dialect === "sqlite" && file !== ":memory:") {
+    // Checkpoints in a worker thread, off the event loop's (walCheckpointer.ts).
+    const autocheckpoint = (pages: number) => orm.em.getConnection().execute(`pragma wal_autocheckpoint = ${pages}`);
+    await autocheckpoint(WAL_AUTOCHECKPOINT_PAGES);
+    checkpointer = WalCheckpointer.start(path.resolve(file), logger, () => {
+      autocheckpoint(SQLITE_DEFAULT_AUTOCHECKPOINT_PAGES).catch((err: unknown) => logger.error({ err }, "could not restore SQLite's own WAL checkpoints"));
+    });
+  }
 
   const probe = new DatabaseProbe(dialect, () => orm.em.getConnection().execute("select 1 as ok"));
   let closed = false;
@@ -155,6 +167,7 @@ export async function openDatabase(config: Config, logger: Logger): Promise<Data
     async close() {
       if (closed) return;
       closed = true;
+      await checkpointer?.stop();
       await orm.close(true);
       await localPg?.stop();
     },

@@ -1,7 +1,8 @@
 /**
  * Loading and saving players. Saves are batched: many players per call, in short transactions of
- * {@link SAVE_CHUNK} players, each replacing those players' inventory, equipment and bank rows
- * wholesale, so a save is all-or-nothing per chunk and never half-writes a player.
+ * at most {@link SAVE_CHUNK} players and rows, each writing those players' changed inventory,
+ * equipment and bank rows (or replacing them wholesale), so a save is all-or-nothing per chunk and
+ * never half-writes a player. The statements are in playerRows.ts.
  *
  * Every save checks the character's `version`: the row is written only if its version is the one
  * this process last read or wrote (`UPDATE … WHERE id = ? AND version = ?`, which also takes the
@@ -13,14 +14,14 @@ import { raw, UniqueConstraintViolationException } from "@mikro-orm/core";
 import type { SqlEntityManager } from "@mikro-orm/sqlite";
 import { AgentMapping, BankSlot, Character, EquipmentSlot, InventorySlot, NpcKill, PlayerDeath, PlayerSession } from "../../entities/index.ts";
 import type { ICharacter } from "../../entities/Character.ts";
-import type { Database } from "../db/orm.ts";
+import type { Database, Dialect } from "../db/orm.ts";
 import type { ContentRegistry } from "../manifests/registry.ts";
 import { combatLevel, SKILLS, type Skill } from "../game/skills.ts";
 import { INVENTORY_SIZE, type ItemStack, type PlayerData, type SkillState } from "../game/world/Player.ts";
 import { CodedError } from "../codedError.ts";
 import { applyGroundOps } from "./ground.ts";
+import { advanceImage, chunkStatements, rowChanges, rowCount, type RowChanges, type StoredImage } from "./playerRows.ts";
 
-export const SAVE_CHUNK = 100;
 /**
  * For updates of bookkeeping columns (last login, name): MikroORM bumps `version` on every update
  * that does not set it, which would make the live process's next save of the character look stale.
@@ -36,15 +37,6 @@ function skillsOf(row: CharacterRow): Record<Skill, SkillState> {
   const out = {} as Record<Skill, SkillState>;
   const r = row as unknown as Record<string, number>;
   for (const s of SKILLS) out[s] = { level: r[`${s}Level`]!, xp: r[`${s}Xp`]! };
-  return out;
-}
-
-function skillColumns(skills: Record<Skill, SkillState>): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const s of SKILLS) {
-    out[`${s}Level`] = skills[s].level;
-    out[`${s}Xp`] = skills[s].xp;
-  }
   return out;
 }
 
@@ -164,13 +156,33 @@ export async function createCharacter(
 }
 
 /**
- * Saves players in chunked transactions; each player's rows are replaced as a whole. `versions`
+ * One save transaction's size at most: players, and rows (characters' and changed item rows)
+ * unless one player alone has more. On SQLite a transaction runs on the event loop from its first
+ * statement to its commit (better-sqlite3 is synchronous): its size bounds the loop's longest
+ * stall (5–10 ms for a full chunk; see bench/README.md, `autosave`). On PostgreSQL the statements
+ * are a few per chunk whatever its size, and the loop runs while the server works.
+ */
+export const SAVE_CHUNK: Readonly<Record<Dialect, { players: number; rows: number }>> = {
+  sqlite: { players: 100, rows: 1_000 },
+  postgresql: { players: 250, rows: 2_500 },
+};
+
+/** Lets the event loop run (timers, sockets, the next tick) between two save transactions. */
+const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * Saves players in chunked transactions (SAVE_CHUNK), the event loop free between them. `versions`
  * holds each character's row version as this process last read or wrote it: a player whose row
  * has another version (or who has none there) is stale and not written at all; the others'
  * versions are advanced once their chunk has committed. `onStored` is told each chunk once its
  * transaction has committed, with the players it stored and the stale ones it refused: when a
  * later chunk fails, the caller knows which snapshots are in the database (their kill counts
  * added) and must not be written again.
+ *
+ * `images` (optional) holds what the database has of each character's item rows (see
+ * playerRows.ts): with an image of the expected version only the rows that differ are written,
+ * without one all of them are replaced; it is updated as chunks commit. The snapshots must not
+ * change once handed over.
  */
 export async function savePlayers(
   db: Database,
@@ -179,56 +191,40 @@ export async function savePlayers(
   onStored?: (stored: readonly PlayerData[], stale: readonly PlayerData[]) => void,
   /** The world whose ground the players' drops lie on. */
   world = 1,
+  images?: Map<string, StoredImage>,
 ): Promise<void> {
-  for (let i = 0; i < players.length; i += SAVE_CHUNK) {
-    const all = players.slice(i, i + SAVE_CHUNK);
+  for (let i = 0; i < players.length; ) {
+    // The work of one chunk is planned when it starts: a character saved twice in one call goes
+    // into a later chunk, planned from what the earlier one stored.
+    await yieldToLoop();
+    const plans: { p: PlayerData; expected: number | undefined; changes: RowChanges }[] = [];
+    const ids = new Set<string>();
+    let rows = 0;
+    const limit = SAVE_CHUNK[db.dialect];
+    for (; i < players.length && plans.length < limit.players && !ids.has(players[i]!.characterId); i++) {
+      const p = players[i]!;
+      const expected = versions.get(p.characterId);
+      const image = images?.get(p.characterId);
+      const changes = rowChanges(p, image !== undefined && image.version === expected ? image : undefined);
+      if (plans.length > 0 && rows + rowCount(changes) > limit.rows) break;
+      rows += rowCount(changes);
+      ids.add(p.characterId);
+      plans.push({ p, expected, changes });
+    }
     const stale: PlayerData[] = [];
     const chunk: PlayerData[] = [];
     await db.em().transactional(async (em) => {
       stale.length = 0;
       chunk.length = 0;
-      for (const p of all) {
-        const expected = versions.get(p.characterId);
-        const written =
-          expected !== undefined &&
-          (await em.nativeUpdate(
-            Character,
-            { id: p.characterId, version: expected },
-            {
-            positionX: p.x,
-            positionY: p.y,
-            positionZ: p.z,
-            health: p.health,
-            coins: p.coins,
-            combatLevel: p.combatLevel,
-            ...skillColumns(p.skills),
-            updatedAt: new Date(),
-            version: expected + 1,
-          },
-        )) === 1;
-        (written ? chunk : stale).push(p);
-      }
+      const now = new Date();
+      const statements = await chunkStatements(em, db.dialect, db.onQuery);
+      const known = plans.flatMap(({ p, expected }) => (expected === undefined ? [] : [{ p, expected }]));
+      const written = await statements.updateCharacters(known, now);
+      for (const { p } of plans) (written.has(p.characterId) ? chunk : stale).push(p);
       if (chunk.length === 0) return;
-      const ids = chunk.map((p) => p.characterId);
-      await em.nativeDelete(InventorySlot, { characterId: { $in: ids } });
-      await em.nativeDelete(EquipmentSlot, { characterId: { $in: ids } });
-      await em.nativeDelete(BankSlot, { characterId: { $in: ids } });
-      const inventory = chunk.flatMap((p) =>
-        p.inventory.flatMap((s, slot) => (s === null ? [] : [{ characterId: p.characterId, slot, itemId: s.itemId, quantity: s.quantity }])),
-      );
-      const equipment = chunk.flatMap((p) =>
-        Object.entries(p.equipment).map(([slotType, s]) => ({ characterId: p.characterId, slotType, itemId: s.itemId, quantity: s.quantity })),
-      );
-      const bank = chunk.flatMap((p) => p.bank.map((s, slot) => ({ characterId: p.characterId, slot, itemId: s.itemId, quantity: s.quantity })));
-      if (inventory.length > 0) await em.insertMany(InventorySlot, inventory);
-      if (equipment.length > 0) await em.insertMany(EquipmentSlot, equipment);
-      if (bank.length > 0) await em.insertMany(BankSlot, bank);
+      await statements.writeItemRows(plans.flatMap(({ p, changes }) => (written.has(p.characterId) ? [changes] : [])));
+      await statements.addKills(chunk.flatMap((p) => Object.entries(p.kills ?? {}).map(([npcId, n]): [string, string, number] => [p.characterId, npcId, n])), now);
       for (const p of chunk) {
-        for (const [npcId, n] of Object.entries(p.kills ?? {})) {
-          const row = await em.findOne(NpcKill, { characterId: p.characterId, npcId });
-          if (row === null) await em.insertMany(NpcKill, [{ characterId: p.characterId, npcId, killCount: n, lastKillAt: new Date() }]);
-          else await em.nativeUpdate(NpcKill, { id: row.id }, { killCount: row.killCount + n, lastKillAt: new Date() });
-        }
         // The items it dropped or took since its last save: with its inventory, in one transaction.
         if (p.ground !== undefined) await applyGroundOps(em, p.ground, world);
         // Death locks: a death already recorded (a retried save) is not recorded again.
@@ -244,13 +240,21 @@ export async function savePlayers(
               items: d.items,
               killedBy: d.killedBy,
               diedAt: new Date(d.diedAt),
-              resolvedAt: new Date(),
+              resolvedAt: now,
             },
           ]);
         }
       }
     });
-    for (const p of chunk) versions.set(p.characterId, versions.get(p.characterId)! + 1);
+    const stored = new Set(chunk);
+    for (const { p, changes } of plans) {
+      const before = versions.get(p.characterId);
+      // (A character forgotten while its chunk was being written is not tracked again.)
+      if (!stored.has(p) || before === undefined) continue;
+      versions.set(p.characterId, before + 1);
+      images?.set(p.characterId, advanceImage(images.get(p.characterId), p, changes, before + 1));
+    }
+    for (const p of stale) images?.delete(p.characterId);
     onStored?.(chunk, stale);
   }
 }

@@ -1,9 +1,14 @@
 /**
  * Background saving: snapshots are queued (the latest per character wins) and written by one
- * save at a time, in batches, off the tick. `settled(id)` resolves once no save for that character
- * is queued or running, so a re-login never loads older data than the world last had. It waits
- * for that character's batch only, not for the queue to empty: under load other players keep
- * joining the queue, and a trade waiting on its two players must not wait on everyone.
+ * save at a time, in batches, off the tick: a batch starts in a later turn of the event loop than
+ * the tick that queued it, and its chunks (short transactions, players.ts) let the loop run
+ * between them. `settled(id)` resolves once no save for that character is queued or running, so a
+ * re-login never loads older data than the world last had. It waits for that character's chunk
+ * only, not for the queue to empty: under load other players keep joining the queue, and a trade
+ * waiting on its two players must not wait on everyone.
+ *
+ * Saves write only the item rows that changed since the character's last save (or its load):
+ * `images` remembers what the database holds of each character (see playerRows.ts).
  *
  * Saves check each character's row version (`versions`, registered at load with {@link track}):
  * a stale save (another process wrote the character) is refused, logged, dropped (never retried)
@@ -14,6 +19,7 @@ import type { PlayerData } from "../game/world/Player.ts";
 import type { Logger } from "../logger.ts";
 import { savePlayers } from "../persistence/players.ts";
 import { deleteGroundItems } from "../persistence/ground.ts";
+import { imageOf, type StoredImage } from "../persistence/playerRows.ts";
 
 /** After a failed save, the next attempt waits 100 ms, doubling up to this. */
 export const MAX_RETRY_DELAY_MS = 5_000;
@@ -23,7 +29,8 @@ export class Saver {
   private readonly logger: Logger;
   private pending = new Map<string, PlayerData>();
   private inFlight = new Set<string>();
-  private inFlightAccounts = new Set<string>();
+  /** Characters of each account in `inFlight`. */
+  private inFlightAccounts = new Map<string, number>();
   private running: Promise<void> | undefined;
   /** Woken whenever a batch ends (stored or failed) and when a drain stops. */
   private batchWaiters: (() => void)[] = [];
@@ -31,6 +38,8 @@ export class Saver {
   private failures = 0;
   /** Each character's row version as this process last read or wrote it (see savePlayers). */
   readonly versions = new Map<string, number>();
+  /** What the database holds of each character's item rows, at the version it was written or read (see playerRows.ts). */
+  readonly images = new Map<string, StoredImage>();
   /** A character whose save was refused as stale (set by the world service). */
   onLost: (characterId: string) => void = () => {};
   /** Ground items whose drop has been stored with its dropper's save (set by the world service). */
@@ -49,14 +58,20 @@ export class Saver {
     this.world = world;
   }
 
-  /** A character was loaded with this row version: its saves must find it. */
-  track(characterId: string, version: number): void {
+  /**
+   * A character was loaded with this row version: its saves must find it. With the data loaded,
+   * its first save writes only what changed since.
+   */
+  track(characterId: string, version: number, loaded?: PlayerData): void {
     this.versions.set(characterId, version);
+    if (loaded === undefined) this.images.delete(characterId);
+    else this.images.set(characterId, imageOf(loaded, version));
   }
 
   /** The character has left this process (final save done, or lost): its version is no longer known. */
   forget(characterId: string): void {
     this.versions.delete(characterId);
+    this.images.delete(characterId);
   }
 
   /** Despawned ground items: their rows are deleted with the next batch. */
@@ -83,6 +98,8 @@ export class Saver {
   }
 
   private async drain(): Promise<void> {
+    // Not in the tick that asked for it (nor in its turn of the event loop).
+    await new Promise<void>((resolve) => setImmediate(resolve));
     if (this.despawned.size > 0) {
       const ids = [...this.despawned];
       this.despawned.clear();
@@ -98,26 +115,38 @@ export class Saver {
       const batch = [...this.pending.values()];
       this.pending = new Map();
       this.inFlight = new Set(batch.map((s) => s.characterId));
-      this.inFlightAccounts = new Set(batch.map((s) => s.accountId));
+      this.inFlightAccounts = new Map();
+      for (const s of batch) this.inFlightAccounts.set(s.accountId, (this.inFlightAccounts.get(s.accountId) ?? 0) + 1);
       const stored = new Set<string>();
       let staleCount = 0;
       const started = performance.now();
       const report = (failed: number) => this.onBatch?.({ stored: stored.size - staleCount, stale: staleCount, failed, seconds: (performance.now() - started) / 1000 });
       try {
-        await savePlayers(this.db, batch, this.versions, (chunk, stale) => {
-          staleCount += stale.length;
-          for (const s of chunk) stored.add(s.characterId);
-          const dropped = chunk.flatMap((s) => (s.ground ?? []).flatMap((o) => (o.op === "drop" ? [o.id] : [])));
-          if (dropped.length > 0) this.onGroundStored(dropped);
-          for (const s of stale) {
-            // Not retried: its row has another writer, and writing this snapshot would undo that.
-            stored.add(s.characterId);
-            this.pending.delete(s.characterId);
-            this.versions.delete(s.characterId);
-            this.logger.error({ characterId: s.characterId }, "refused a stale save: the character was written by another process; it is lost to this one");
-            this.onLost(s.characterId);
-          }
-        }, this.world);
+        await savePlayers(
+          this.db,
+          batch,
+          this.versions,
+          (chunk, stale) => {
+            staleCount += stale.length;
+            for (const s of chunk) stored.add(s.characterId);
+            const dropped = chunk.flatMap((s) => (s.ground ?? []).flatMap((o) => (o.op === "drop" ? [o.id] : [])));
+            if (dropped.length > 0) this.onGroundStored(dropped);
+            for (const s of stale) {
+              // Not retried: its row has another writer, and writing this snapshot would undo that.
+              stored.add(s.characterId);
+              this.pending.delete(s.characterId);
+              this.versions.delete(s.characterId);
+              this.images.delete(s.characterId);
+              this.logger.error({ characterId: s.characterId }, "refused a stale save: the character was written by another process; it is lost to this one");
+              this.onLost(s.characterId);
+            }
+            // This chunk's characters are done: whoever waits on one of them need not wait for the rest of the batch.
+            for (const s of [...chunk, ...stale]) this.landed(s);
+            this.wakeBatchWaiters();
+          },
+          this.world,
+          this.images,
+        );
       } catch (err) {
         // Put back what was not stored (a newer snapshot wins, keeping the older one's kills and
         // deaths). Chunks that committed stay out: their kill counts are already added.
@@ -139,6 +168,14 @@ export class Saver {
       this.inFlightAccounts.clear();
       this.wakeBatchWaiters();
     }
+  }
+
+  /** A character of the running batch has been stored (or refused): no longer in flight. */
+  private landed(s: PlayerData): void {
+    if (!this.inFlight.delete(s.characterId)) return;
+    const n = (this.inFlightAccounts.get(s.accountId) ?? 1) - 1;
+    if (n > 0) this.inFlightAccounts.set(s.accountId, n);
+    else this.inFlightAccounts.delete(s.accountId);
   }
 
   private wakeBatchWaiters(): void {

@@ -440,7 +440,7 @@ export class WorldService {
         });
         player = this.world.players.get(data.characterId);
         if (player === undefined) {
-          this.saver.track(data.characterId, data.version);
+          this.saver.track(data.characterId, data.version, data);
           player = this.world.addPlayer(data);
           entered?.(player);
         }

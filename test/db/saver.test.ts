@@ -2,12 +2,32 @@ import assert from "node:assert/strict";
 import { pino } from "pino";
 import { loadConfig } from "../../src/config/env.ts";
 import { openDatabase, type Database } from "../../src/db/orm.ts";
-import { loadOrCreatePlayer, createCharacter, savePlayers, SAVE_CHUNK } from "../../src/persistence/players.ts";
-import { Character, NpcKill } from "../../entities/index.ts";
+import { loadOrCreatePlayer, createCharacter, savePlayers, SAVE_CHUNK, type StoredPlayer } from "../../src/persistence/players.ts";
+import { BankSlot, Character, InventorySlot, NpcKill } from "../../entities/index.ts";
+import type { ItemStack, PlayerData } from "../../src/game/world/Player.ts";
+import type { ContentRegistry } from "../../src/manifests/registry.ts";
 import { Saver } from "../../src/sessions/Saver.ts";
 import { bundledContent } from "../support/content.ts";
 import { forEachDialect } from "../support/dialects.ts";
 import { until } from "../support/until.ts";
+
+/** A deep copy of a player's data with changes: what the world hands the saver (snapshots are never changed afterwards). */
+function changed(p: PlayerData, over: Partial<PlayerData>): PlayerData {
+  return structuredClone({ ...p, ...over });
+}
+
+/** What a player's stored rows load back as, for comparison with what was saved. */
+async function storedState(db: Database, content: ContentRegistry, p: PlayerData) {
+  const s = await loadOrCreatePlayer(db, content, { accountId: p.accountId, characterId: p.characterId });
+  return { x: s.x, z: s.z, coins: s.coins, skills: s.skills, inventory: s.inventory, equipment: s.equipment, bank: s.bank };
+}
+const stateOf = (p: PlayerData) => ({ x: p.x, z: p.z, coins: p.coins, skills: p.skills, inventory: p.inventory, equipment: p.equipment, bank: p.bank });
+
+/** Some bank stacks of the content's items (one per item id). */
+function bankOf(content: ContentRegistry, n: number, seed: number): ItemStack[] {
+  const ids = [...content.items.keys()].filter((id) => id !== "coins");
+  return Array.from({ length: Math.min(n, ids.length) }, (_, k) => ({ itemId: ids[(seed + k) % ids.length]!, quantity: 1 + ((seed * 7 + k) % 90) }));
+}
 
 forEachDialect("background saving", (ctx) => {
   let db: Database;
@@ -89,11 +109,11 @@ forEachDialect("background saving", (ctx) => {
     this.timeout(60_000);
     const content = await bundledContent();
     const tag = `${ctx.dialect}-${Date.now()}`;
-    // One batch of SAVE_CHUNK + 1 players: two transactions; the second fails once.
+    // One batch of more rows than a chunk holds (each player's bank is new): the second transaction fails once.
     const players = [];
-    for (let i = 0; i <= SAVE_CHUNK; i++) players.push(await createCharacter(db, content, `saver-part-${i}-${tag}`));
+    for (let i = 0; i < 50; i++) players.push(await createCharacter(db, content, `saver-part-${i}-${tag}`));
     const first = players[0]!;
-    const last = players[SAVE_CHUNK]!;
+    const last = players.at(-1)!;
     let transactions = 0;
     let failed = 0;
     const flaky = Object.create(db) as Database;
@@ -107,7 +127,7 @@ forEachDialect("background saving", (ctx) => {
     };
     const saver = new Saver(flaky, pino({ level: "silent" }));
     for (const p of players) saver.track(p.characterId, p.version);
-    saver.enqueue(players.map((p) => ({ ...p, kills: { goblin: 1 } })));
+    saver.enqueue(players.map((p, i) => ({ ...p, bank: bankOf(content, 60, i), kills: { goblin: 1 } })));
     await saver.settled(last.characterId);
     await saver.settled(first.characterId);
     assert.equal(failed, 1, "the second chunk failed once");
@@ -173,5 +193,105 @@ forEachDialect("background saving", (ctx) => {
     }
     const row = await db.em().findOneOrFail(Character, { id: c.characterId });
     assert.equal(row.version, c.version + ROUNDS, "one write per round");
+  });
+  it("saves a batch of many players in chunks, lets the event loop run before and between them, and stores every one exactly", async function () {
+    this.timeout(120_000);
+    const content = await bundledContent();
+    const tag = `${ctx.dialect}-${Date.now()}`;
+    const players: StoredPlayer[] = [];
+    for (let i = 0; i < 200; i++) players.push(await createCharacter(db, content, `saver-many-${i}-${tag}`));
+    const versions = new Map(players.map((p) => [p.characterId, p.version]));
+    // Every player's bank is new (40 rows each): more rows than a few chunks hold, on either database.
+    assert.ok(200 * 40 > 3 * SAVE_CHUNK[ctx.dialect].rows);
+    const saved = players.map((p, i) => changed(p, { x: i % 50, z: 3, coins: i, bank: bankOf(content, 40, i) }));
+    // Counts the turns of the event loop, as the tick's timer would see them.
+    let turns = 0;
+    let spinning = true;
+    const spin = () => {
+      turns++;
+      if (spinning) setImmediate(spin);
+    };
+    setImmediate(spin);
+    const atChunk: number[] = [];
+    let stored = 0;
+    const atStart = turns;
+    await savePlayers(db, saved, versions, (chunk, stale) => {
+      assert.equal(stale.length, 0);
+      stored += chunk.length;
+      atChunk.push(turns);
+    });
+    spinning = false;
+    assert.equal(stored, 200);
+    assert.ok(atChunk.length >= 3, `stored in ${atChunk.length} chunks`);
+    assert.ok(atChunk[0]! > atStart, "the event loop ran before the first chunk");
+    for (let k = 1; k < atChunk.length; k++) assert.ok(atChunk[k]! > atChunk[k - 1]!, `the event loop ran between chunks: turns ${atChunk.join()}`);
+    for (const p of saved) assert.deepEqual(await storedState(db, content, p), stateOf(p), p.name);
+    assert.deepEqual(new Set(versions.values()), new Set([players[0]!.version + 1]));
+  });
+
+  it("writes only the rows that changed since the character's last save, and all of them once another writer has advanced its version", async function () {
+    this.timeout(15_000);
+    const content = await bundledContent();
+    const c = await createCharacter(db, content, `saver-rows-${ctx.dialect}-${Date.now()}`);
+    const saver = new Saver(db, pino({ level: "silent" }));
+    saver.track(c.characterId, c.version, c);
+    const bank = bankOf(content, 4, 3);
+    const first = changed(c, { bank });
+    saver.enqueue([first]);
+    await saver.settled(c.characterId);
+    // Rows changed behind the saver's back: a save that rewrote them would put them back.
+    const em = db.em();
+    await em.nativeUpdate(BankSlot, { characterId: c.characterId, itemId: bank[1]!.itemId }, { quantity: 999 });
+    await em.nativeUpdate(InventorySlot, { characterId: c.characterId, slot: 1 }, { quantity: 999 });
+    // The next save moves the player, changes one stack, empties slot 0 and takes the last stack out.
+    const second = changed(first, { x: 5, z: 6, bank: [{ ...bank[0]!, quantity: bank[0]!.quantity + 1 }, bank[1]!, bank[2]!] });
+    second.inventory[0] = null;
+    saver.enqueue([second]);
+    await saver.settled(c.characterId);
+    let stored = await storedState(db, content, c);
+    assert.deepEqual([stored.x, stored.z], [5, 6]);
+    assert.deepEqual(stored.bank, [second.bank[0], { ...bank[1]!, quantity: 999 }, bank[2]], "the changed stack written, the unchanged one not, the removed one deleted");
+    assert.equal(stored.inventory[0], null, "the emptied slot's row deleted");
+    assert.equal(stored.inventory[1]!.quantity, 999, "the unchanged slot not written");
+    // Another writer in this process (a trade's swap) advances the version: the saver no longer
+    // knows the rows, and writes them all.
+    await db.em().nativeUpdate(Character, { id: c.characterId }, { version: saver.versions.get(c.characterId)! + 1 });
+    saver.versions.set(c.characterId, saver.versions.get(c.characterId)! + 1);
+    saver.enqueue([changed(second, { x: 7 })]);
+    await saver.settled(c.characterId);
+    stored = await storedState(db, content, c);
+    assert.deepEqual(stored, { ...stateOf(second), x: 7 }, "every row written again");
+  });
+
+  it("settles a character once its chunk has committed, not when the rest of its batch has", async function () {
+    this.timeout(60_000);
+    const content = await bundledContent();
+    const tag = `${ctx.dialect}-${Date.now()}`;
+    const players: StoredPlayer[] = [];
+    for (let i = 0; i < 50; i++) players.push(await createCharacter(db, content, `saver-chunk-${i}-${tag}`));
+    const saver = new Saver(db, pino({ level: "silent" }));
+    for (const p of players) saver.track(p.characterId, p.version, p);
+    // Every bank is new: 60 rows each, more than one chunk holds on either database.
+    assert.ok(50 * 60 > SAVE_CHUNK[ctx.dialect].rows);
+    saver.enqueue(players.map((p, i) => changed(p, { x: 9, bank: bankOf(content, 60, i) })));
+    await saver.settled(players[0]!.characterId);
+    assert.ok(saver.busy(players.at(-1)!.characterId), "the batch's last chunk is still being written");
+    await saver.settled(players.at(-1)!.characterId);
+    assert.deepEqual((await storedState(db, content, players.at(-1)!)).x, 9);
+  });
+
+  it("stores two saves of one character in one call one after the other, the later last", async () => {
+    const content = await bundledContent();
+    const c = await createCharacter(db, content, `saver-twice-${ctx.dialect}-${Date.now()}`);
+    const versions = new Map([[c.characterId, c.version]]);
+    const outcome = { stored: 0, stale: 0 };
+    await savePlayers(db, [changed(c, { x: 1 }), changed(c, { x: 2, coins: 5 })], versions, (stored, stale) => {
+      outcome.stored += stored.length;
+      outcome.stale += stale.length;
+    });
+    assert.deepEqual(outcome, { stored: 2, stale: 0 });
+    assert.equal(versions.get(c.characterId), c.version + 2);
+    const stored = await storedState(db, content, c);
+    assert.deepEqual([stored.x, stored.coins], [2, 5]);
   });
 });

@@ -182,6 +182,11 @@ export class World {
   private outbox: OutboundMessage[] = [];
   /** Players to save this tick, outside the autosave cadence (deaths). */
   private readonly urgentSaves = new Set<Player>();
+  /**
+   * Players by the tick of the save interval that saves them (saveSlot modulo the interval): each
+   * tick's persistence phase looks at its own share of the players, not at all of them.
+   */
+  private readonly saveBuckets = new Map<number, Set<Player>>();
   /** Spatial index: cell key → players in it. */
   /** Players by spatial cell; a player knows its cell and its slot in the cell's list. */
   private readonly cells = new Map<number, Player[]>();
@@ -217,6 +222,9 @@ export class World {
     let h = 0;
     for (let i = 0; i < player.id.length; i++) h = (h * 31 + player.id.charCodeAt(i)) >>> 0;
     player.saveSlot = h;
+    const bucket = this.saveBuckets.get(h % this.saveIntervalTicks);
+    if (bucket !== undefined) bucket.add(player);
+    else this.saveBuckets.set(h % this.saveIntervalTicks, new Set([player]));
     if (!this.collision.isWalkable(Math.round(data.x), Math.round(data.z))) {
       player.data.x = this.content.world.spawn.x;
       player.data.z = this.content.world.spawn.z;
@@ -234,6 +242,10 @@ export class World {
     this.players.delete(id);
     player.gone = true;
     this.unindex(player);
+    const slot = player.saveSlot % this.saveIntervalTicks;
+    const bucket = this.saveBuckets.get(slot);
+    bucket?.delete(player);
+    if (bucket?.size === 0) this.saveBuckets.delete(slot);
     return player;
   }
 
@@ -556,12 +568,12 @@ export class World {
    */
   private processPersistence(): void {
     if (this.onSave === undefined) return;
-    const slot = this.tick % this.saveIntervalTicks;
-    const candidates = [...this.urgentSaves].filter((p) => this.players.get(p.id) === p);
+    const candidates = new Set<Player>();
+    for (const p of this.urgentSaves) if (this.players.get(p.id) === p) candidates.add(p);
     this.urgentSaves.clear();
-    for (const p of this.players.values()) if (p.saveSlot % this.saveIntervalTicks === slot && !candidates.includes(p)) candidates.push(p);
+    for (const p of this.saveBuckets.get(this.tick % this.saveIntervalTicks) ?? []) candidates.add(p);
     // A player whose trade is being stored is saved by that trade's transaction, not here.
-    const due = candidates.filter((p) => !p.tradeCommitting && (p.saveDue || p.pendingKills.size > 0 || p.pendingDeaths.length > 0 || p.pendingGround.length > 0));
+    const due = [...candidates].filter((p) => !p.tradeCommitting && (p.saveDue || p.pendingKills.size > 0 || p.pendingDeaths.length > 0 || p.pendingGround.length > 0));
     if (due.length === 0 && this.despawnedGround.length === 0) return;
     for (const p of due) p.saveDue = false;
     const despawned = this.despawnedGround;
