@@ -151,7 +151,7 @@ export class GameMetrics {
     });
     for (const kind of QUERY_KINDS) this.querySeconds.zero({ kind, outcome: "ok" });
     this.trades = new Counter({ name: "rsworld_trades_total", help: "Trades both players confirmed: completed (the swap is stored) or failed (it could not be stored and was rolled back)", labelNames: ["outcome"], registers });
-    this.tradeStoreSeconds = new Histogram({ name: "rsworld_trade_store_duration_seconds", help: "Time to store a trade's swap in one transaction, by outcome", labelNames: ["outcome"], buckets: DB_BUCKETS, registers });
+    this.tradeStoreSeconds = new Histogram({ name: "rsworld_trade_store_duration_seconds", help: "Time from a trade's confirmation (both players' last accept) to its swap stored or rolled back, by outcome: waiting for the players' saves and the group commit's transaction (the tick's trades in one) included", labelNames: ["outcome"], buckets: DB_BUCKETS, registers });
     this.saves = new Counter({ name: "rsworld_saves_total", help: "Character saves: stored, stale (another process wrote the character; dropped) or failed (retried)", labelNames: ["outcome"], registers });
     this.saveSeconds = new Histogram({ name: "rsworld_save_batch_duration_seconds", help: "Time to write one batch of character saves, by outcome", labelNames: ["outcome"], buckets: DB_BUCKETS, registers });
     for (const outcome of ["completed", "failed"]) {
@@ -289,7 +289,7 @@ export class GameMetrics {
     this.saveSeconds.observe({ outcome: result.failed > 0 ? "failed" : "stored" }, result.seconds);
   }
 
-  /** A confirmed trade's swap: stored (completed) or rolled back (failed), and the transaction's time. */
+  /** A confirmed trade's swap: stored (completed) or rolled back (failed), and the seconds from its confirmation to then. */
   trade(outcome: "completed" | "failed", seconds: number): void {
     this.trades.inc({ outcome });
     this.tradeStoreSeconds.observe({ outcome }, seconds);

@@ -5,7 +5,9 @@
  * next to each other, and a separate bots process (bots.ts) in which every pair trades in a loop
  * for the measured window. Afterwards, with the server stopped, the database is checked: every
  * item seeded is still there exactly once, each pair still holds its own items between the two of
- * them, and the `trade_audit` rows are exactly the trades the bots saw complete.
+ * them, and the `trade_audit` rows are exactly the trades the bots saw complete. The server's own
+ * store time of each trade (both players' last accept → swap stored, group commit included) comes
+ * from its Prometheus histogram (METRICS_PORT), scraped at both ends of the window.
  *
  *   node bench/trade/run.ts [--pairs 10,50,100] [--seconds 30] [--db sqlite,postgresql]
  *                           [--tick-ms 600] [--warmup 5] [--save-interval 60] [--out <json>] [--keep]
@@ -86,6 +88,55 @@ type Db = "sqlite" | "postgresql";
 
 const log = (msg: string) => process.stderr.write(`[trade ${new Date().toISOString().slice(11, 19)}] ${msg}\n`);
 const admin = (port: number, method: "GET" | "POST", route: string) => adminCall(port, ADMIN_CODE, method, route);
+
+/** The upper bounds (seconds) and cumulative counts of `rsworld_trade_store_duration_seconds` for one outcome. */
+type Buckets = Map<number, number>;
+const STORE_BUCKET = /^rsworld_trade_store_duration_seconds_bucket\{(?=[^}]*outcome="(completed|failed)")(?=[^}]*le="([^"]+)")[^}]*\} (\d+)/;
+
+/** Reads the server's Prometheus endpoint: the store-time histogram of each outcome. */
+async function scrapeStoreTimes(metricsPort: number): Promise<Record<"completed" | "failed", Buckets>> {
+  const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+  const out = { completed: new Map(), failed: new Map() } as Record<"completed" | "failed", Buckets>;
+  for (const line of text.split("\n")) {
+    const m = STORE_BUCKET.exec(line);
+    if (m) out[m[1] as "completed" | "failed"].set(m[2] === "+Inf" ? Number.POSITIVE_INFINITY : Number(m[2]), Number(m[3]));
+  }
+  return out;
+}
+
+/**
+ * Trades' server-side store time over the window (from both players' last accept to the swap
+ * stored: the wait for a writer and the group commit's transaction), from two scrapes of its
+ * histogram: quantiles interpolated within buckets as PromQL's histogram_quantile does, and the
+ * share stored within 1 s (a bucket bound, so exact).
+ */
+export interface StoreTimes {
+  completed: number;
+  failed: number;
+  p50S: number;
+  p99S: number;
+  withinOneSecond: number;
+}
+
+function storeTimes(first: Record<"completed" | "failed", Buckets>, last: Record<"completed" | "failed", Buckets>): StoreTimes {
+  const bounds = [...last.completed.keys()].sort((a, b) => a - b);
+  const cumulative = bounds.map((le) => (last.completed.get(le) ?? 0) - (first.completed.get(le) ?? 0));
+  const total = cumulative.at(-1) ?? 0;
+  const quantile = (q: number): number => {
+    if (total === 0) return 0;
+    const rank = q * total;
+    const i = cumulative.findIndex((c) => c >= rank);
+    const upper = bounds[i]!;
+    if (!Number.isFinite(upper)) return bounds[i - 1] ?? 0;
+    const lower = i === 0 ? 0 : bounds[i - 1]!;
+    const below = i === 0 ? 0 : cumulative[i - 1]!;
+    const inBucket = cumulative[i]! - below;
+    return round(lower + (upper - lower) * (inBucket === 0 ? 1 : (rank - below) / inBucket), 3);
+  };
+  const failed = (last.failed.get(Number.POSITIVE_INFINITY) ?? 0) - (first.failed.get(Number.POSITIVE_INFINITY) ?? 0);
+  const oneSecond = cumulative[bounds.indexOf(1)] ?? 0;
+  return { completed: total, failed, p50S: quantile(0.5), p99S: quantile(0.99), withinOneSecond: total === 0 ? 1 : round(oneSecond / total, 4) };
+}
 
 /** A fresh PostgreSQL database for one run, on the server of the admin URL. */
 async function createPgDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
@@ -249,6 +300,8 @@ export interface RunResult {
   error?: string;
   setup?: { seedMs: number; serverStartMs: number; rampMs: number; connected: number; connectFailures: number };
   trades?: BotsReport & { procCpuCores: number | undefined };
+  /** The server's own account of the window's trades: confirmation → swap stored. */
+  store?: StoreTimes;
   server?: {
     metrics: ServerMetricsSnapshot;
     /** From /proc over the window (1.0 = one core busy). */
@@ -273,9 +326,11 @@ async function runOne(dbKind: Db, n: number): Promise<RunResult> {
   try {
     if (dbKind === "postgresql") pgDb = await createPgDatabase();
     const port = await freePort();
+    const metricsPort = await freePort();
     const env = benchServerEnv(dir, port, {
       JWT_SECRET,
       ADMIN_CODE,
+      METRICS_PORT: String(metricsPort),
       DATABASE_URL: pgDb?.url ?? `sqlite:${path.join(dir, "bench.sqlite")}`,
       SAVE_INTERVAL: args["save-interval"],
       TICK_MS: String(tickMs),
@@ -327,6 +382,7 @@ async function runOne(dbKind: Db, n: number): Promise<RunResult> {
     bots.send({ type: "trade" });
     await sleep(warmupMs);
     await admin(port, "POST", "/api/admin/metrics/reset");
+    const storeFirst = await scrapeStoreTimes(metricsPort);
     bots.send({ type: "start" });
     const first = { at: Date.now(), server: procStat(server.pid!), bots: procStat(bots.pid!), machine: machineStat() };
     log(`${tag}: measuring for ${seconds} s`);
@@ -336,6 +392,7 @@ async function runOne(dbKind: Db, n: number): Promise<RunResult> {
       if (running.exited) throw new Error(`server exited during the run:\n${tail(serverLog)}`);
     }
     const metrics = ((await admin(port, "GET", "/api/admin/metrics")) as { metrics: ServerMetricsSnapshot }).metrics;
+    result.store = storeTimes(storeFirst, await scrapeStoreTimes(metricsPort));
     const last = { at: Date.now(), server: procStat(server.pid!), bots: procStat(bots.pid!), machine: machineStat() };
     bots.send({ type: "stop" });
     const reported = await next("report", input.stuckMs + 30_000);
@@ -354,6 +411,8 @@ async function runOne(dbKind: Db, n: number): Promise<RunResult> {
     };
     const r = reported.report;
     log(`${tag}: ${r.completed} trades in the window (${r.perSecond}/s), p50 ${r.latencyP50Ms} ms, p99 ${r.latencyP99Ms} ms; ${r.completedTradeIds.length} in all`);
+    const st = result.store;
+    log(`${tag}: server side, confirmation → stored: p50 ${st.p50S} s, p99 ${st.p99S} s, ${round(st.withinOneSecond * 100, 2)} % within 1 s (${st.completed} stored, ${st.failed} rolled back)`);
 
     // Stop: the server first (it saves every player), then check what it left in the database.
     t = Date.now();
@@ -409,7 +468,8 @@ function summary(r: RunResult): string {
     t.completed,
     t.perSecond,
     `${t.latencyP50Ms} / ${t.latencyP99Ms}`,
-    `${t.phasesP50Ms.request} / ${t.phasesP50Ms.offer} / ${t.phasesP50Ms.commit}`,
+    `${t.phasesP50Ms.request} / ${t.phasesP50Ms.offer} / ${t.phasesP50Ms.commit} (p99 ${t.phasesP99Ms.commit})`,
+    r.store === undefined ? "?" : `${r.store.p50S} / ${r.store.p99S} (${round(r.store.withinOneSecond * 100, 1)} %)`,
     `${errors} / ${cancelled} / ${t.stuck}`,
     `${r.server.procCpuCores ?? r.server.metrics.cpu.cores} / ${r.trades.procCpuCores ?? "?"} / ${r.machine?.otherCores ?? "?"}`,
     `${round(r.server.metrics.ticks.p50Ms, 1)} / ${round(r.server.metrics.ticks.p99Ms, 1)}`,
@@ -438,7 +498,7 @@ for (const d of dbs as Db[]) {
 }
 
 endSweep(
-  ["db", "pairs", "trades", "trades/s", "latency p50 / p99 ms", "request / offer / commit p50 ms", "tradeError / cancelled / stuck", "CPU cores: server / bots / other", "tick p50 / p99 ms", "integrity (audit rows)"],
+  ["db", "pairs", "trades", "trades/s", "latency p50 / p99 ms", "request / offer / commit p50 ms (commit p99)", "stored in p50 / p99 s (within 1 s)", "tradeError / cancelled / stuck", "CPU cores: server / bots / other", "tick p50 / p99 ms", "integrity (audit rows)"],
   results.map(summary),
   results.every((r) => r.ok),
 );

@@ -15,11 +15,13 @@ import { WsTestClient } from "../support/wsClient.ts";
 const KILL_AFTER_MS = [0, 3, 8, 15, 25, 40, 70, 120, 250, 500];
 const PAIRS = 10;
 /**
- * One more cycle kills inside a commit by construction: the server holds the HOLD_AT-th trade's
- * transaction open just before its audit row (test/support/holdTradeCommit.ts), and the kill
- * comes once that hold is announced and an earlier trade has been reported completed.
+ * One more cycle kills inside a group commit by construction: half of the pairs confirm first and
+ * are reported completed; then the other half confirm at once, and the server holds their batch's
+ * transaction open just before its audit rows (test/support/holdTradeCommit.ts: the first insert of
+ * two or more audit rows after the first wave's); the kill comes once that hold is announced.
  */
-const HOLD_AT = 5;
+const FIRST_WAVE = PAIRS / 2;
+const HOLD_AT = FIRST_WAVE + 1;
 const HOOK = path.join(import.meta.dirname, "..", "support", "holdTradeCommit.ts");
 const HOLD_CYCLE = { hold: HOLD_AT };
 /** TEST_CRASH_HOLD_ONLY=1 runs that cycle alone (scripts/mutation-check.ts: a minute, not five). */
@@ -40,7 +42,7 @@ const move = (bag: Bag, itemId: string, q: number): Bag => {
 const same = (a: Bag, b: Bag) => JSON.stringify(Object.entries(a).sort()) === JSON.stringify(Object.entries(b).sort());
 
 forEachDialect("trades survive SIGKILL", (ctx) => {
-  it(`keeps every pair wholly before or wholly after its trade across ${CYCLES.length * PAIRS} trades, one kill inside an open commit`, async function () {
+  it(`keeps every pair wholly before or wholly after its trade across ${CYCLES.length * PAIRS} trades, one kill inside an open group commit`, async function () {
     this.timeout(240_000);
     const world = makeWorldDir();
     const dbUrl = ctx.dialect === "sqlite" ? `sqlite:${path.join(world, "crash.sqlite")}` : ctx.url;
@@ -75,16 +77,21 @@ forEachDialect("trades survive SIGKILL", (ctx) => {
             return { tradeId, a: ids[2 * p]!, b: ids[2 * p + 1]!, giveA, giveB, sockets: [a, b] as const };
           }),
         );
-        for (const t of trades) for (const s of t.sockets) s.send("tradeAccept", { tradeId: t.tradeId });
-        let held: string | undefined;
-        let completed: string | undefined;
+        const confirm = (list: typeof trades) => {
+          for (const t of list) for (const s of t.sockets) s.send("tradeAccept", { tradeId: t.tradeId });
+        };
+        let held: string[] = [];
+        let completed: string[] = [];
         if ("hold" in plan) {
           const running = server;
-          held = await until(() => /test-hook: holding trade (\S+) inside its transaction/.exec(running.stdout())?.[1], "the hook to hold a commit open", 30_000).catch((err: Error) => {
+          confirm(trades.slice(0, FIRST_WAVE));
+          completed = await Promise.all(trades.slice(0, FIRST_WAVE).map(async (t) => String((await t.sockets[0].next("tradeCompleted", 30_000)).tradeId)));
+          confirm(trades.slice(FIRST_WAVE));
+          held = await until(() => /test-hook: holding trades (\S+) inside their transaction/.exec(running.stdout())?.[1]?.split(","), "the hook to hold a commit open", 30_000).catch((err: Error) => {
             throw new Error(`${err.message}; the server's last log lines:\n${running.stdout().split("\n").slice(-8).join("\n")}`);
           });
-          completed = String((await Promise.any(clients.map((c) => c.next("tradeCompleted", 30_000)))).tradeId);
         } else {
+          confirm(trades);
           await new Promise((r) => setTimeout(r, plan.killAfterMs));
         }
         server.child.kill("SIGKILL");
@@ -107,14 +114,17 @@ forEachDialect("trades survive SIGKILL", (ctx) => {
             const wasAfter = same(storedA, afterA) && same(storedB, afterB);
             assert.ok(wasBefore || wasAfter, `trade ${t.tradeId} (kill ${when}) is half done: ${JSON.stringify({ storedA, storedB, beforeA, beforeB })}`);
             assert.equal(audited, wasAfter, `the audit log agrees for ${t.tradeId}`);
-            if (t.tradeId === held) assert.ok(wasBefore && !wasAfter, "the trade killed inside its open transaction is rolled back whole");
-            if (t.tradeId === completed) assert.ok(wasAfter, "a trade reported completed before the kill stays stored");
+            if (held.includes(t.tradeId)) assert.ok(wasBefore && !wasAfter, "a trade killed inside its batch's open transaction is rolled back whole");
+            if (completed.includes(t.tradeId)) assert.ok(wasAfter, "a trade reported completed before the kill stays stored");
             outcomes[wasAfter ? "after" : "before"]++;
           }
         } finally {
           await db.close();
         }
-        if ("hold" in plan) assert.ok(trades.some((t) => t.tradeId === held) && trades.some((t) => t.tradeId === completed), "the held and the completed trade are this cycle's");
+        if ("hold" in plan) {
+          assert.ok(held.length >= 2 && held.every((id) => trades.some((t) => t.tradeId === id)), `the held batch is several of this cycle's trades: ${held.join(", ")}`);
+          assert.ok(completed.every((id) => !held.includes(id)), "the completed trades are not the held ones");
+        }
         server.child.kill("SIGTERM");
         assert.equal((await server.exited).code, 0);
         server = undefined;

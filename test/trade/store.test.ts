@@ -5,8 +5,9 @@ import { loadConfig } from "../../src/config/env.ts";
 import { openDatabase, type Database } from "../../src/db/orm.ts";
 import type { ItemStack } from "../../src/game/world/Player.ts";
 import { createCharacter, loadOrCreatePlayer } from "../../src/persistence/players.ts";
-import { storeSwap, TradeCommitError } from "../../src/persistence/trades.ts";
+import { storeSwap, storeSwaps, TRADE_BATCH_MAX, TradeCommitError, type StoredSwap } from "../../src/persistence/trades.ts";
 import { bundledContent } from "../support/content.ts";
+import type { QueryKind } from "../../src/db/queryTiming.ts";
 import { forEachDialect } from "../support/dialects.ts";
 import { startTestServer } from "../support/server.ts";
 import { WsTestClient } from "../support/wsClient.ts";
@@ -101,6 +102,114 @@ forEachDialect("storing a trade", (ctx) => {
     assert.deepEqual((await loadOrCreatePlayer(db, content, { accountId: b.accountId })).inventory[0], { itemId: "feathers", quantity: 5 });
     assert.equal(await db.em().count(TradeAudit, { tradeId: `trade-stale-${ctx.dialect}` }), 0);
     assert.equal((await db.em().findOneOrFail(Character, { id: a.characterId })).version, a.version, "neither version advanced");
+  });
+
+  /** N pairs, each A holding 1 log and B 5 feathers, and the swap of one for the other. */
+  async function batch(tag: string, n: number): Promise<{ swaps: StoredSwap[]; versions: Map<string, number> }> {
+    const swaps: StoredSwap[] = [];
+    const versions = new Map<string, number>();
+    for (let i = 0; i < n; i++) {
+      const { a, b, versions: v } = await twoCharacters(`${tag}-${i}-${ctx.dialect}`);
+      for (const [id, version] of v) versions.set(id, version);
+      swaps.push({
+        tradeId: `trade-${tag}-${i}-${ctx.dialect}`,
+        aId: a.characterId,
+        bId: b.characterId,
+        before: new Map([[a.characterId, a.inventory], [b.characterId, b.inventory]]),
+        after: new Map([[a.characterId, inv([{ itemId: "feathers", quantity: 5 }])], [b.characterId, inv([{ itemId: "logs", quantity: 1 }])]]),
+        aGives: [{ itemId: "logs", quantity: 1 }],
+        bGives: [{ itemId: "feathers", quantity: 5 }],
+        valueAToB: 4,
+        valueBToA: 10,
+      });
+    }
+    return { swaps, versions };
+  }
+
+  /** Each character's stored inventory, as `itemId:quantity` in slot order. */
+  async function inventories(ids: string[]): Promise<Record<string, string[]>> {
+    const out: Record<string, string[]> = {};
+    for (const id of ids) out[id] = [];
+    for (const r of await db.em().find(InventorySlot, { characterId: { $in: ids } }, { orderBy: { characterId: "asc", slot: "asc" } })) out[r.characterId]!.push(`${r.itemId}:${r.quantity}`);
+    return out;
+  }
+
+  async function counting<T>(fn: () => Promise<T>): Promise<{ result: T; queries: Record<QueryKind, number> }> {
+    const queries: Record<QueryKind, number> = { select: 0, insert: 0, update: 0, delete: 0, other: 0 };
+    db.onQuery = (kind) => queries[kind]++;
+    try {
+      return { result: await fn(), queries };
+    } finally {
+      db.onQuery = undefined;
+    }
+  }
+
+  it("stores a batch of trades in one transaction: one audit row each, both inventories swapped, with as many statements as a batch of two", async () => {
+    const small = await batch("pair", 2);
+    const large = await batch("many", 24);
+    const two = await counting(() => storeSwaps(db, small.swaps, small.versions));
+    const many = await counting(() => storeSwaps(db, large.swaps, large.versions));
+    assert.deepEqual(many.queries, two.queries, "the statements do not grow with the batch");
+    assert.deepEqual(two.queries, { select: 2, insert: 2, update: 1, delete: 1, other: 0 });
+    assert.deepEqual([...many.result.values()], Array(24).fill(undefined), "every trade stored");
+    const ids = large.swaps.flatMap((s) => [s.aId, s.bId]);
+    assert.equal(await db.em().count(TradeAudit, { tradeId: { $in: large.swaps.map((s) => s.tradeId) } }), 24);
+    const stored = await inventories(ids);
+    for (const s of large.swaps) {
+      assert.deepEqual([stored[s.aId], stored[s.bId]], [["feathers:5"], ["logs:1"]]);
+      for (const id of [s.aId, s.bId]) {
+        assert.equal((await db.em().findOneOrFail(Character, { id })).version, large.versions.get(id), "the stored version is the one this process now holds");
+      }
+    }
+    // Replayed as a batch, every trade is refused and nothing changes.
+    const replay = large.swaps.map((s) => ({ ...s, before: s.after, after: s.before }));
+    const again = await storeSwaps(db, replay, large.versions);
+    assert.deepEqual([...again.values()].map((e) => e?.code), Array(24).fill("ALREADY_COMPLETED"));
+    assert.deepEqual(await inventories(ids), stored);
+    assert.equal(await db.em().count(TradeAudit, { tradeId: { $in: large.swaps.map((s) => s.tradeId) } }), 24);
+  });
+
+  it("leaves out of a batch each trade that fails its checks, and stores the others", async () => {
+    const { swaps, versions } = await batch("mixed", 5);
+    const [ok1, changed, done, stale, ok2] = swaps as [StoredSwap, StoredSwap, StoredSwap, StoredSwap, StoredSwap];
+    await storeSwap(db, done, versions);
+    changed.before = new Map([[changed.aId, inv([{ itemId: "logs", quantity: 2 }])], [changed.bId, changed.before.get(changed.bId)!]]);
+    await db.em().nativeUpdate(Character, { id: stale.bId }, { version: versions.get(stale.bId)! + 7 });
+    const untouched = [changed, stale].flatMap((s) => [s.aId, s.bId]);
+    const before = await inventories(untouched);
+    const versionsBefore = new Map(untouched.map((id) => [id, versions.get(id)]));
+    const outcomes = await storeSwaps(db, swaps, versions);
+    assert.deepEqual(
+      swaps.map((s) => outcomes.get(s.tradeId)?.code),
+      [undefined, "ITEMS_CHANGED", "ALREADY_COMPLETED", "STALE_CHARACTER", undefined],
+    );
+    assert.deepEqual(outcomes.get(stale.tradeId)?.staleIds, [stale.bId]);
+    assert.deepEqual(await inventories(untouched), before, "the refused trades' rows are untouched");
+    for (const id of untouched) assert.equal(versions.get(id), versionsBefore.get(id), "and their versions");
+    for (const s of [ok1, ok2]) assert.deepEqual(Object.values(await inventories([s.aId, s.bId])), [["feathers:5"], ["logs:1"]]);
+    assert.equal(await db.em().count(TradeAudit, { tradeId: { $in: swaps.map((s) => s.tradeId) } }), 3, "the two stored now and the one stored before");
+  });
+
+  it("stores nothing of a batch whose transaction fails, and keeps the versions it had", async () => {
+    const { swaps, versions } = await batch("refused", 4);
+    // A row the database refuses (its check constraint: a quantity of at least 1).
+    swaps[3]!.after.set(swaps[3]!.aId, inv([{ itemId: "feathers", quantity: 0 }]));
+    const ids = swaps.flatMap((s) => [s.aId, s.bId]);
+    const before = await inventories(ids);
+    const versionsBefore = new Map(versions);
+    await assert.rejects(storeSwaps(db, swaps, versions));
+    assert.deepEqual(await inventories(ids), before);
+    assert.equal(await db.em().count(TradeAudit, { tradeId: { $in: swaps.map((s) => s.tradeId) } }), 0);
+    assert.deepEqual(versions, versionsBefore);
+    for (const id of ids) assert.equal((await db.em().findOneOrFail(Character, { id })).version, versions.get(id));
+  });
+
+  it("refuses a batch that names a character twice or is over the limit, before touching the database", async () => {
+    const { swaps, versions } = await batch("twice", 2);
+    const twice = [swaps[0]!, { ...swaps[1]!, bId: swaps[0]!.aId }];
+    const { queries } = await counting(() => assert.rejects(storeSwaps(db, twice, versions), /twice/));
+    assert.deepEqual(queries, { select: 0, insert: 0, update: 0, delete: 0, other: 0 });
+    await assert.rejects(storeSwaps(db, Array(TRADE_BATCH_MAX + 1).fill(swaps[0]!), versions), /limit/);
   });
 
   it("completes a trade right after an unsaved inventory change (no autosave in between), storing both", async function () {
