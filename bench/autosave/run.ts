@@ -29,7 +29,6 @@
  * `--profile <dir>`: a CPU profile of each measured autosave (`autosave-<db>-<round>.cpuprofile`),
  * and their heaviest functions (self time) in the results. See bench/README.md.
  */
-import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import { Session } from "node:inspector/promises";
 import os from "node:os";
@@ -38,7 +37,7 @@ import { monitorEventLoopDelay, performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import v8 from "node:v8";
 import vm from "node:vm";
-import pg from "pg";
+import { freshPostgres } from "../postgres.ts";
 import { pino } from "pino";
 import { loadConfig } from "../../src/config/env.ts";
 import { openDatabase, type Database } from "../../src/db/orm.ts";
@@ -46,14 +45,13 @@ import { inputHandlers } from "../../src/game/events.ts";
 import { SKILLS } from "../../src/game/skills.ts";
 import { StoreStock } from "../../src/game/store.ts";
 import type { ItemStack, Player, PlayerData } from "../../src/game/world/Player.ts";
-import { buildCollision, copyData, snapshot, World } from "../../src/game/world/World.ts";
+import { buildCollision, copyData, seededRandom, snapshot, World } from "../../src/game/world/World.ts";
 import type { ContentRegistry } from "../../src/manifests/registry.ts";
 import { createCharacter, loadOrCreatePlayer } from "../../src/persistence/players.ts";
 import { Saver } from "../../src/sessions/Saver.ts";
 import { EQUIPMENT_SLOTS } from "../../src/game/clientEvents.ts";
 import { ROOT, bundledContent, endSweep, percentile, round, walkableTiles, writeResults } from "../world-load/common.ts";
 
-const DEFAULT_PG_ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/test";
 
 const { values: args } = parseArgs({
   options: {
@@ -98,25 +96,6 @@ const CONCURRENCY = 8;
 
 const log = (msg: string) => process.stderr.write(`[autosave ${new Date().toISOString().slice(11, 19)}] ${msg}\n`);
 
-/** A fresh PostgreSQL database for one run, on the server of the admin URL. */
-async function createPgDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const adminUrl = process.env.TEST_PG_URL || DEFAULT_PG_ADMIN_URL;
-  const name = `bench_autosave_${process.pid}_${randomBytes(4).toString("hex")}`;
-  const run = async (sql: string) => {
-    const c = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 5_000 });
-    await c.connect();
-    try {
-      await c.query(sql);
-    } finally {
-      await c.end();
-    }
-  };
-  await run(`create database "${name}"`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => run(`drop database if exists "${name}" with (force)`) };
-}
-
 /** Runs `fn` over the items, `CONCURRENCY` at a time, in order of start. */
 async function eachLimited<T, R>(items: readonly T[], fn: (item: T, i: number) => Promise<R>): Promise<R[]> {
   const out: R[] = new Array(items.length);
@@ -127,18 +106,6 @@ async function eachLimited<T, R>(items: readonly T[], fn: (item: T, i: number) =
     }),
   );
   return out;
-}
-
-/** A deterministic PRNG (the bench's moves and item changes are the same from run to run). */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 interface SaveMeasure {
@@ -388,10 +355,10 @@ async function run(dbKind: Db, content: ContentRegistry): Promise<RunResult> {
   let pgDb: { url: string; drop(): Promise<void> } | undefined;
   let db: Database | undefined;
   try {
-    if (dbKind === "postgresql") pgDb = await createPgDatabase();
+    if (dbKind === "postgresql") pgDb = await freshPostgres("bench_autosave");
     const url = pgDb?.url ?? `sqlite:${path.join(dir, "game.sqlite")}`;
     db = await openDatabase(loadConfig({ NODE_ENV: "test", DATABASE_URL: url }, ROOT), pino({ level: "silent" }));
-    const random = prng(1);
+    const random = seededRandom(1);
     const tiles = walkableTiles(buildCollision(content));
 
     let t = performance.now();
@@ -550,7 +517,7 @@ function persistencePhase(content: ContentRegistry): { ticks: number; players: n
   let snapshots = 0;
   const world = new World({ content, saveIntervalTicks: intervalTicks, onSave: (s) => (snapshots += s.length), tickMs, handlers: new Map() });
   const tiles = walkableTiles(world.collision);
-  const random = prng(2);
+  const random = seededRandom(2);
   for (let i = 0; i < players; i++) {
     const t = tiles[Math.floor(random() * tiles.length)]!;
     world.addPlayer({

@@ -27,7 +27,7 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { Redis } from "ioredis";
-import pg from "pg";
+import { freshPostgres } from "../postgres.ts";
 import { pino } from "pino";
 import { Character } from "../../entities/index.ts";
 import { TokenService } from "../../src/auth/tokens.ts";
@@ -227,25 +227,6 @@ async function emptyRedis(url: string): Promise<void> {
   } finally {
     client.disconnect();
   }
-}
-
-/** A fresh PostgreSQL database on the admin URL's server; `drop` removes it. */
-async function freshPostgres(): Promise<{ url: string; drop(): Promise<void> }> {
-  const adminUrl = args["pg-url"] ?? process.env.TEST_PG_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
-  const name = `bench_cluster_${process.pid}_${randomBytes(4).toString("hex")}`;
-  const run = async (sql: string) => {
-    const c = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 5_000 });
-    await c.connect();
-    try {
-      await c.query(sql);
-    } finally {
-      await c.end();
-    }
-  };
-  await run(`create database "${name}"`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => run(`drop database if exists "${name}" with (force)`) };
 }
 
 /** Each process's environment: its world, port and public address; the cluster's Redis, database, secrets and tick. */
@@ -835,7 +816,7 @@ try {
   redisUrl = await freshRedis();
   let databaseUrl: string;
   if (settings.db === "postgresql") {
-    const created = await freshPostgres();
+    const created = await freshPostgres("bench_cluster", args["pg-url"] ?? process.env.TEST_PG_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres");
     pgDrop = created.drop;
     databaseUrl = created.url;
   } else {

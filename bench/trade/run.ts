@@ -17,12 +17,11 @@
  * See bench/README.md.
  */
 import { fork, type ChildProcess } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import pg from "pg";
+import { freshPostgres } from "../postgres.ts";
 import { pino } from "pino";
 import { Character, InventorySlot, TradeAudit } from "../../entities/index.ts";
 import { TokenService } from "../../src/auth/tokens.ts";
@@ -54,7 +53,6 @@ import { ITEMS, type BotsInput, type BotsReport, type FromBots, type ItemId, typ
 const JWT_SECRET = "trade-bench-secret-0123456789abcdef0123";
 const ADMIN_CODE = "trade-bench-admin";
 const BOTS = path.join(import.meta.dirname, "bots.ts");
-const DEFAULT_PG_ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/test";
 
 const { values: args } = parseArgs({
   options: {
@@ -136,25 +134,6 @@ function storeTimes(first: Record<"completed" | "failed", Buckets>, last: Record
   const failed = (last.failed.get(Number.POSITIVE_INFINITY) ?? 0) - (first.failed.get(Number.POSITIVE_INFINITY) ?? 0);
   const oneSecond = cumulative[bounds.indexOf(1)] ?? 0;
   return { completed: total, failed, p50S: quantile(0.5), p99S: quantile(0.99), withinOneSecond: total === 0 ? 1 : round(oneSecond / total, 4) };
-}
-
-/** A fresh PostgreSQL database for one run, on the server of the admin URL. */
-async function createPgDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const adminUrl = process.env.TEST_PG_URL || DEFAULT_PG_ADMIN_URL;
-  const name = `bench_trade_${process.pid}_${randomBytes(4).toString("hex")}`;
-  const run = async (sql: string) => {
-    const c = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 5_000 });
-    await c.connect();
-    try {
-      await c.query(sql);
-    } finally {
-      await c.end();
-    }
-  };
-  await run(`create database "${name}"`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => run(`drop database if exists "${name}" with (force)`) };
 }
 
 interface Seeded {
@@ -324,7 +303,7 @@ async function runOne(dbKind: Db, n: number): Promise<RunResult> {
   const botsLog = path.join(dir, "bots.log");
   const tag = `${dbKind} P=${n}`;
   try {
-    if (dbKind === "postgresql") pgDb = await createPgDatabase();
+    if (dbKind === "postgresql") pgDb = await freshPostgres("bench_trade");
     const port = await freePort();
     const metricsPort = await freePort();
     const env = benchServerEnv(dir, port, {
