@@ -30,10 +30,10 @@ forEachDialect("storing a trade", (ctx) => {
     return { a, b, content, versions };
   }
 
-  it("swaps both inventories and writes the audit row in one transaction, exactly once", async () => {
-    const { a, b, content, versions } = await twoCharacters(`ok-${ctx.dialect}`);
-    const swap = {
-      tradeId: `trade-ok-${ctx.dialect}`,
+  /** A's 1 log for B's 5 feathers, computed from the inventories the two were created with. */
+  function logForFeathers(tradeId: string, a: Awaited<ReturnType<typeof twoCharacters>>["a"], b: Awaited<ReturnType<typeof twoCharacters>>["b"]): StoredSwap {
+    return {
+      tradeId,
       aId: a.characterId,
       bId: b.characterId,
       before: new Map([[a.characterId, a.inventory], [b.characterId, b.inventory]]),
@@ -43,6 +43,11 @@ forEachDialect("storing a trade", (ctx) => {
       valueAToB: 4,
       valueBToA: 10,
     };
+  }
+
+  it("swaps both inventories and writes the audit row in one transaction, exactly once", async () => {
+    const { a, b, content, versions } = await twoCharacters(`ok-${ctx.dialect}`);
+    const swap = logForFeathers(`trade-ok-${ctx.dialect}`, a, b);
     await storeSwap(db, swap, versions);
     assert.deepEqual([versions.get(a.characterId), versions.get(b.characterId)], [a.version + 1, b.version + 1], "both versions advance");
     const ra = await loadOrCreatePlayer(db, content, { accountId: a.accountId });
@@ -85,17 +90,7 @@ forEachDialect("storing a trade", (ctx) => {
     const { a, b, content, versions } = await twoCharacters(`stale-${ctx.dialect}`);
     await db.em().nativeUpdate(Character, { id: b.characterId }, { version: b.version + 5 });
     await assert.rejects(
-      storeSwap(db, {
-        tradeId: `trade-stale-${ctx.dialect}`,
-        aId: a.characterId,
-        bId: b.characterId,
-        before: new Map([[a.characterId, a.inventory], [b.characterId, b.inventory]]),
-        after: new Map([[a.characterId, inv([{ itemId: "feathers", quantity: 5 }])], [b.characterId, inv([{ itemId: "logs", quantity: 1 }])]]),
-        aGives: [{ itemId: "logs", quantity: 1 }],
-        bGives: [{ itemId: "feathers", quantity: 5 }],
-        valueAToB: 0,
-        valueBToA: 0,
-      }, versions),
+      storeSwap(db, logForFeathers(`trade-stale-${ctx.dialect}`, a, b), versions),
       (e: unknown) => e instanceof TradeCommitError && e.code === "STALE_CHARACTER" && e.staleIds.join() === b.characterId,
     );
     assert.deepEqual((await loadOrCreatePlayer(db, content, { accountId: a.accountId })).inventory[0], { itemId: "logs", quantity: 1 });
@@ -111,17 +106,7 @@ forEachDialect("storing a trade", (ctx) => {
     for (let i = 0; i < n; i++) {
       const { a, b, versions: v } = await twoCharacters(`${tag}-${i}-${ctx.dialect}`);
       for (const [id, version] of v) versions.set(id, version);
-      swaps.push({
-        tradeId: `trade-${tag}-${i}-${ctx.dialect}`,
-        aId: a.characterId,
-        bId: b.characterId,
-        before: new Map([[a.characterId, a.inventory], [b.characterId, b.inventory]]),
-        after: new Map([[a.characterId, inv([{ itemId: "feathers", quantity: 5 }])], [b.characterId, inv([{ itemId: "logs", quantity: 1 }])]]),
-        aGives: [{ itemId: "logs", quantity: 1 }],
-        bGives: [{ itemId: "feathers", quantity: 5 }],
-        valueAToB: 4,
-        valueBToA: 10,
-      });
+      swaps.push(logForFeathers(`trade-${tag}-${i}-${ctx.dialect}`, a, b));
     }
     return { swaps, versions };
   }
