@@ -6,7 +6,9 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { ROOT } from "../world-load/common.ts";
+import { pool, ROOT } from "../world-load/common.ts";
+
+export { pool };
 
 export const RUNTIME_MAIN = path.join(ROOT, "agent-runtime", "main.ts");
 /** The server's character limit per account (`MAX_CHARACTERS_PER_ACCOUNT`): agents are registered five to an owner. */
@@ -41,17 +43,6 @@ export interface RegisteredAgent {
   name: string;
   agentId: string;
   agentToken: string;
-}
-
-/** Runs `work` over `items` with at most `concurrency` at a time, in order of start. */
-export async function pool<T, R>(items: readonly T[], concurrency: number, work: (item: T, index: number) => Promise<R>): Promise<R[]> {
-  const out = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    for (let i = next++; i < items.length; i = next++) out[i] = await work(items[i]!, i);
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
-  return out;
 }
 
 /**

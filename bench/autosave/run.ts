@@ -50,7 +50,7 @@ import type { ContentRegistry } from "../../src/manifests/registry.ts";
 import { createCharacter, loadOrCreatePlayer } from "../../src/persistence/players.ts";
 import { Saver } from "../../src/sessions/Saver.ts";
 import { EQUIPMENT_SLOTS } from "../../src/game/clientEvents.ts";
-import { ROOT, bundledContent, endSweep, percentile, round, walkableTiles, writeResults } from "../world-load/common.ts";
+import { ROOT, bundledContent, endSweep, percentile, pool, round, walkableTiles, writeResults } from "../world-load/common.ts";
 
 
 const { values: args } = parseArgs({
@@ -95,18 +95,6 @@ const BANK_STACKS = 40;
 const CONCURRENCY = 8;
 
 const log = (msg: string) => process.stderr.write(`[autosave ${new Date().toISOString().slice(11, 19)}] ${msg}\n`);
-
-/** Runs `fn` over the items, `CONCURRENCY` at a time, in order of start. */
-async function eachLimited<T, R>(items: readonly T[], fn: (item: T, i: number) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(CONCURRENCY, items.length) }, async () => {
-      for (let i = next++; i < items.length; i = next++) out[i] = await fn(items[i]!, i);
-    }),
-  );
-  return out;
-}
 
 interface SaveMeasure {
   players: number;
@@ -362,8 +350,9 @@ async function run(dbKind: Db, content: ContentRegistry): Promise<RunResult> {
     const tiles = walkableTiles(buildCollision(content));
 
     let t = performance.now();
-    const seeded = await eachLimited(
+    const seeded = await pool(
       Array.from({ length: players }, (_, i) => i),
+      CONCURRENCY,
       (i) => createCharacter(db!, content, `autosave-bench-${i}`, `Bot${i}`),
     );
     result.seedMs = Math.round(performance.now() - t);
@@ -383,7 +372,7 @@ async function run(dbKind: Db, content: ContentRegistry): Promise<RunResult> {
 
     // The login path: the character read under its claim, its version tracked, the player added.
     t = performance.now();
-    const loaded = await eachLimited(seeded, (s) => loadOrCreatePlayer(db!, content, { accountId: s.accountId, characterId: s.characterId, claim: async () => {} }));
+    const loaded = await pool(seeded, CONCURRENCY, (s) => loadOrCreatePlayer(db!, content, { accountId: s.accountId, characterId: s.characterId, claim: async () => {} }));
     for (const data of loaded) {
       saver.track(data.characterId, data.version, data);
       world.addPlayer(data);

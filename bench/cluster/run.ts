@@ -29,13 +29,11 @@ import { parseArgs } from "node:util";
 import { Redis } from "ioredis";
 import { freshPostgres } from "../postgres.ts";
 import { pino } from "pino";
-import { Character } from "../../entities/index.ts";
-import { TokenService } from "../../src/auth/tokens.ts";
 import { loadConfig } from "../../src/config/env.ts";
 import { openDatabase } from "../../src/db/orm.ts";
 import { buildCollision, seededRandom } from "../../src/game/world/World.ts";
-import { createCharacter } from "../../src/persistence/players.ts";
-import { pool } from "../agents/common.ts";
+import { seedBotCharacters } from "../seed.ts";
+import { pool } from "../world-load/common.ts";
 import {
   adminCall,
   benchServerEnv,
@@ -630,20 +628,8 @@ async function seedBots(databaseUrl: string, n: number): Promise<string[]> {
   try {
     const content = await bundledContent();
     const tiles = walkableTiles(buildCollision(content));
-    const tokens = new TokenService({ jwtSecret: JWT_SECRET, idp: { appId: undefined, appSecret: undefined } });
-    const positions: { id: string; x: number; z: number }[] = new Array(n);
-    const out: string[] = new Array(n);
     const places = Array.from({ length: n }, () => tiles[Math.floor(random() * tiles.length)]!);
-    await pool(places, settings.db === "sqlite" ? 1 : 8, async (tile, i) => {
-      const accountId = `cluster-bench-${i}`;
-      const data = await createCharacter(db, content, accountId, `Bot${i}`);
-      positions[i] = { id: data.characterId, x: tile.x, z: tile.z };
-      out[i] = await tokens.signServiceToken({ accountId }, 24 * 3600);
-    });
-    await db.em().transactional(async (em) => {
-      for (const p of positions) await em.nativeUpdate(Character, { id: p.id }, { positionX: p.x, positionZ: p.z });
-    });
-    return out;
+    return await seedBotCharacters(db, content, places, { prefix: "cluster-bench", jwtSecret: JWT_SECRET, concurrency: settings.db === "sqlite" ? 1 : 8 });
   } finally {
     await db.close();
   }

@@ -284,3 +284,14 @@ export function endSweep(columns: string[], rows: string[], ok: boolean): never 
   for (const row of rows) process.stderr.write(`${row}\n`);
   process.exit(ok ? 0 : 1);
 }
+
+/** Runs `work` over `items` with at most `concurrency` at a time, in order of start. */
+export async function pool<T, R>(items: readonly T[], concurrency: number, work: (item: T, index: number) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < items.length; i = next++) out[i] = await work(items[i]!, i);
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
+  return out;
+}

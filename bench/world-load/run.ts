@@ -26,11 +26,9 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { pino } from "pino";
-import { TokenService } from "../../src/auth/tokens.ts";
 import { loadConfig } from "../../src/config/env.ts";
 import { openDatabase } from "../../src/db/orm.ts";
-import { createCharacter } from "../../src/persistence/players.ts";
-import { Character } from "../../entities/index.ts";
+import { seedBotCharacters } from "../seed.ts";
 import {
   benchServerEnv,
   CLK_TCK,
@@ -125,21 +123,9 @@ async function seed(env: Record<string, string>, n: number): Promise<string[]> {
     const content = await bundledContent();
     const tiles = walkableTiles(buildCollision(content));
     const random = seededRandom(seedValue);
-    const tokens = new TokenService({ jwtSecret: JWT_SECRET, idp: { appId: undefined, appSecret: undefined } });
-    const out: string[] = [];
-    const positions: { id: string; x: number; z: number }[] = [];
-    for (let i = 0; i < n; i++) {
-      const accountId = `bench-${i}`;
-      // The project's own character creation (starter kit and all), then a random position.
-      const data = await createCharacter(db, content, accountId, `Bot${i}`);
-      const tile = tiles[Math.floor(random() * tiles.length)]!;
-      positions.push({ id: data.characterId, x: tile.x, z: tile.z });
-      out.push(await tokens.signServiceToken({ accountId }, 24 * 3600));
-    }
-    await db.em().transactional(async (em) => {
-      for (const p of positions) await em.nativeUpdate(Character, { id: p.id }, { positionX: p.x, positionZ: p.z });
-    });
-    return out;
+    // One random tile per bot, in bot order (the same walks for the same seed).
+    const places = Array.from({ length: n }, () => tiles[Math.floor(random() * tiles.length)]!);
+    return await seedBotCharacters(db, content, places, { prefix: "bench", jwtSecret: JWT_SECRET, concurrency: 1 });
   } finally {
     await db.close();
   }
