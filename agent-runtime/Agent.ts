@@ -326,8 +326,8 @@ export class Agent {
     if (this.behaviour !== undefined) {
       const out = this.behaviour.step(this.ctx);
       this.report(out);
-      if (out.end !== undefined) this.endGoal(out.end, out.why);
-      else if (this.stalled()) this.endGoal("failed", `no experience in ${GOAL_STALL_TICKS} ticks: crowded or out of reach`);
+      if (out.end !== undefined) this.endGoal(out.end, out.why, out.crowded === true);
+      else if (this.stalled()) this.endGoal("failed", `crowded or out of reach: no experience in ${GOAL_STALL_TICKS} ticks`, true);
       return;
     }
     if (this.goalsPaused) return;
@@ -387,12 +387,12 @@ export class Agent {
     }
   }
 
-  private endGoal(end: "done" | "failed", why: string): void {
+  private endGoal(end: "done" | "failed", why: string, crowded = false): void {
     const goal = this.goal;
     if (goal === null || this.behaviour === undefined) return;
     this.endedGoals.add(goal.id);
     this.behaviour = undefined;
-    this.recentGoals.unshift({ type: goal.type, target: goal.target, outcome: end });
+    this.recentGoals.unshift({ type: goal.type, target: goal.target, outcome: end, ...(crowded ? { crowded } : {}) });
     this.recentGoals.length = Math.min(this.recentGoals.length, 10);
     // A goal given up is no progress (the benches count agents getting somewhere).
     if (end === "done") this.lastProgressAt = this.ticks;

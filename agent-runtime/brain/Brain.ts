@@ -30,8 +30,11 @@ export interface Observation {
   nearby: Record<string, number>;
   /** The goals the server offers now. */
   availableGoals: GoalOption[];
-  /** The last goals, newest first, with how they ended. */
-  recentGoals: { type: string; target?: string | undefined; outcome: "done" | "failed" | "replaced" }[];
+  /**
+   * The last goals, newest first, with how they ended; `crowded`: given up because others took
+   * what it needed (the trees depleted, the monsters killed, by a crowd it could see).
+   */
+  recentGoals: { type: string; target?: string | undefined; outcome: "done" | "failed" | "replaced"; crowded?: boolean | undefined }[];
 }
 
 export interface GoalChoice {

@@ -28,7 +28,7 @@ export interface Ctx {
   note(text: string): void;
 }
 
-export type Outcome = { progress: number; end?: undefined } | { progress: number; end: "done" | "failed"; why: string };
+export type Outcome = { progress: number; end?: undefined } | { progress: number; end: "done" | "failed"; why: string; crowded?: boolean };
 
 export interface Behaviour {
   step(ctx: Ctx): Outcome;
@@ -39,6 +39,39 @@ export interface Behaviour {
 const pct = (part: number, whole: number) => Math.max(0, Math.min(100, Math.round((100 * part) / Math.max(1, whole))));
 const going = (progress: number): Outcome => ({ progress });
 const ended = (end: "done" | "failed", why: string, progress = 100): Outcome => ({ progress: end === "done" ? 100 : progress, end, why });
+
+/** Ticks at a spot where everything is taken by a crowd it can see, after which a goal is given up. */
+export const CROWDED_TICKS = 15;
+
+/**
+ * What a player sees at a crowded spot: nothing of what it came for is free in view, and at least
+ * as many other players stand around it as there are things there to share. Counted over ticks,
+ * so one unlucky moment (a tree that just fell) is not a crowd.
+ */
+class Crowd {
+  private ticks = 0;
+
+  /**
+   * One tick with nothing free in view, near `spot` (where the content places what it came for),
+   * `total` of them in view (depleted or dead). True once it has been crowded for CROWDED_TICKS.
+   */
+  taken(ctx: Ctx, spot: Spot | undefined, total: number): boolean {
+    // On the way there (or between its spots) it has not seen the crowd yet: the count waits.
+    if (spot === undefined || dist(spot, ctx.view.position) > 8) return false;
+    const others = ctx.view.countSeen("player", (e) => dist(e, spot) <= 6);
+    if (others < Math.max(2, total)) return this.clear();
+    this.ticks++;
+    return this.ticks >= CROWDED_TICKS;
+  }
+
+  /** Something was free this tick. */
+  clear(): false {
+    this.ticks = 0;
+    return false;
+  }
+}
+
+const crowded = (why: string, progress: number): Outcome => ({ progress, end: "failed", why: `crowded: ${why}`, crowded: true });
 
 /** Walks toward a spot, at most once every few ticks (the server keeps walking the path). */
 class Walker {
@@ -78,6 +111,7 @@ export class Gather implements Behaviour {
   private failure: string | undefined;
   private readonly avoid = new Avoid();
   private readonly walker = new Walker();
+  private readonly crowd = new Crowd();
   private readonly skill: string;
   private readonly resourceType: string;
 
@@ -97,6 +131,12 @@ export class Gather implements Behaviour {
     if (busy) return going(pct(this.gained, this.room));
     const options = ctx.view.find("resource", (e) => e.ref === this.resourceType && e.depleted !== true && !this.avoid.has(e.id, ctx));
     const best = options[0];
+    if (best !== undefined) this.crowd.clear();
+    else {
+      const here = ctx.view.position;
+      const spot = nearest(here, ctx.know.resourceSpots.get(this.resourceType) ?? []);
+      if (this.crowd.taken(ctx, spot, ctx.view.countSeen("resource", (e) => e.ref === this.resourceType))) return crowded(`every ${this.resourceType} in view taken`, pct(this.gained, this.room));
+    }
     if (best !== undefined) {
       this.target = best.id;
       this.issuedAt = ctx.tick;
@@ -141,6 +181,7 @@ export class Fight implements Behaviour {
   private lootAt = -Infinity;
   private readonly avoid = new Avoid();
   private readonly walker = new Walker();
+  private readonly crowd = new Crowd();
   private readonly mobType: string;
 
   constructor(mobType: string) {
@@ -184,6 +225,7 @@ export class Fight implements Behaviour {
     }
     const foe = ctx.view.find("npc", (e) => e.ref === this.mobType && e.dead !== true && !this.avoid.has(e.id, ctx))[0];
     if (foe !== undefined) {
+      this.crowd.clear();
       this.target = foe.id;
       this.issuedAt = ctx.tick;
       ctx.send("player:action", { action: "attack", targetId: foe.id });
@@ -193,6 +235,7 @@ export class Fight implements Behaviour {
     const spots = ctx.know.mobSpots.get(this.mobType) ?? [];
     if (spots.length === 0) return ended("failed", `no ${this.mobType} in this world`, progress);
     const spot = nearest(ctx.view.position, spots)!;
+    if (this.crowd.taken(ctx, spot, ctx.view.countSeen("npc", (e) => e.ref === this.mobType))) return crowded(`every ${this.mobType} in view fought by others`, progress);
     if (dist(spot, ctx.view.position) > 3) this.walker.walk(ctx, spot);
     return going(progress);
   }

@@ -3,7 +3,9 @@
  * seed. Each available goal gets a score from the agent's state; the best one wins (a little seeded
  * noise breaks ties and varies agents). In order of urgency: bank a full inventory (or cook or burn
  * what fills it), buy a missing tool when it has the coins, train the weakest skill it can, fight
- * when healthy, explore when nothing else fits.
+ * when healthy, explore when nothing else fits. A goal that just failed is not tried again at once,
+ * and a place found crowded (everything taken by others it could see) is remembered for the last
+ * CROWD_MEMORY goals: it trains elsewhere, as a player would, rather than queue with the crowd.
  */
 import type { Knowledge } from "../knowledge.ts";
 import type { Brain, GoalChoice, GoalOption, Observation } from "./Brain.ts";
@@ -30,6 +32,9 @@ export function toolPurchases(know: Knowledge): ToolPurchase[] {
   }
   return out;
 }
+
+/** How many of the last goals a crowded spot is remembered for (a fishing trip is three: fish, cook, bank). */
+export const CROWD_MEMORY = 10;
 
 export class ScriptedBrain implements Brain {
   readonly name = "scripted";
@@ -58,10 +63,19 @@ export class ScriptedBrain implements Brain {
     return { type: best.type, target: best.target, reason: best.reason };
   }
 
-  /** A goal that just failed is not tried again at once; one just done a little less. */
+  /** A goal that failed in the last three is not tried again at once; one found crowded not for CROWD_MEMORY goals. */
   private penalty(type: string, target: string | undefined, obs: Observation): number {
-    const last = obs.recentGoals.slice(0, 3).filter((g) => g.type === type && (target === undefined || g.target === undefined || g.target === target));
-    return last.reduce((p, g) => p + (g.outcome === "failed" ? 60 : 0), 0);
+    let p = 0;
+    obs.recentGoals.slice(0, CROWD_MEMORY).forEach((g, i) => {
+      const same = g.type === type && (target === undefined || g.target === undefined || g.target === target);
+      if (same && g.outcome === "failed" && (i < 3 || g.crowded === true)) p += 60;
+    });
+    return p;
+  }
+
+  /** The targets (`type:target`) of the remembered crowded goals. */
+  private crowdedTargets(obs: Observation): Set<string> {
+    return new Set(obs.recentGoals.slice(0, CROWD_MEMORY).flatMap((g) => (g.crowded === true && g.target !== undefined ? [`${g.type}:${g.target}`] : [])));
   }
 
   private score(option: GoalOption, obs: Observation): (GoalChoice & { score: number }) | undefined {
@@ -91,14 +105,21 @@ export class ScriptedBrain implements Brain {
       case "mining":
       case "fishing": {
         if (full) return undefined;
-        // The most rewarding resource the server says it can gather (they are listed by the server as usable).
-        const target = [...option.targets].sort((a, b) => (reg.resources.get(b)?.levelRequired ?? 0) - (reg.resources.get(a)?.levelRequired ?? 0))[0];
+        // The most rewarding resource the server says it can gather (they are listed by the server
+        // as usable), not one found crowded lately while another is left.
+        const crowded = this.crowdedTargets(obs);
+        const free = option.targets.filter((t) => !crowded.has(`${option.type}:${t}`));
+        const target = [...(free.length > 0 ? free : option.targets)].sort((a, b) => (reg.resources.get(b)?.levelRequired ?? 0) - (reg.resources.get(a)?.levelRequired ?? 0))[0];
         return { type: option.type, target, score: 60 - level(option.type), reason: `train ${option.type} (level ${level(option.type)})` };
       }
       case "combat": {
         if (full || !healthy) return undefined;
         // The strongest monster it can beat: level at most its combat level (at least the weakest one).
-        const mobs = option.targets.map((id) => ({ id, level: reg.npcs.get(id)?.stats?.level ?? 1 })).sort((a, b) => b.level - a.level);
+        // Of those, not one whose spawn it found crowded lately, while another is left.
+        const crowded = this.crowdedTargets(obs);
+        const all = option.targets.map((id) => ({ id, level: reg.npcs.get(id)?.stats?.level ?? 1 })).sort((a, b) => b.level - a.level);
+        const free = all.filter((m) => !crowded.has(`combat:${m.id}`));
+        const mobs = free.length > 0 ? free : all;
         const target = mobs.find((m) => m.level <= obs.combatLevel) ?? mobs.at(-1);
         if (target === undefined) return undefined;
         return { type: "combat", target: target.id, score: 58 - obs.combatLevel + Math.min(food, 3) * 2, reason: `fight ${target.id} (combat level ${obs.combatLevel})` };

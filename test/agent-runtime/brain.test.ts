@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { addressedTo, parseCommand } from "../../agent-runtime/brain/commands.ts";
-import { ScriptedBrain, toolPurchases } from "../../agent-runtime/brain/scripted.ts";
+import { CROWD_MEMORY, ScriptedBrain, toolPurchases } from "../../agent-runtime/brain/scripted.ts";
 import type { GoalOption, Observation } from "../../agent-runtime/brain/Brain.ts";
 import { knowledgeOf } from "../../agent-runtime/knowledge.ts";
 import { bundledContent } from "../support/content.ts";
@@ -109,6 +109,33 @@ describe("agent brain: the scripted policy", () => {
     const c = brain().choose(base({ availableGoals: onlyCombat }));
     assert.deepEqual({ type: c.type, target: c.target }, { type: "combat", target: "mossback_toad" });
     assert.notEqual(brain().choose(base({ availableGoals: onlyCombat, health: 40 })).type, "combat");
+  });
+
+  it("remembers a crowded spot for CROWD_MEMORY goals and trains elsewhere, then tries it again", () => {
+    const crowded = { type: "woodcutting", target: "tree_normal", outcome: "failed" as const, crowded: true };
+    const trip = [
+      { type: "banking", outcome: "done" as const },
+      { type: "cooking", outcome: "done" as const },
+      { type: "fishing", target: "fishing_spot_net", outcome: "done" as const },
+    ];
+    // Three fishing trips later (nine goals), the trees are still remembered as crowded.
+    const recent = [...trip, ...trip, ...trip, crowded];
+    assert.equal(recent.length, CROWD_MEMORY);
+    for (let seed = 0; seed < 20; seed++) assert.notEqual(new ScriptedBrain(know, `s${seed}`).choose(base({ recentGoals: recent })).type, "woodcutting");
+    // A plain failure is forgotten after three goals; a crowd after CROWD_MEMORY.
+    const plain = [...trip, { ...crowded, crowded: undefined }];
+    assert.equal(brain().choose(base({ recentGoals: plain })).type, "woodcutting");
+    assert.equal(brain().choose(base({ recentGoals: [{ type: "banking", outcome: "done" }, ...recent] })).type, "woodcutting");
+    // A crowded monster spawn: another monster of the list instead, while one is left.
+    const onlyCombat = options.filter((o) => o.type === "combat" || o.type === "idle");
+    const toads = { type: "combat", target: "mossback_toad", outcome: "failed" as const, crowded: true };
+    const c = brain().choose(base({ availableGoals: onlyCombat, recentGoals: [...trip, toads] }));
+    assert.deepEqual({ type: c.type, target: c.target }, { type: "combat", target: "meadow_rat" });
+    // The same for a resource: mining copper found crowded, tin instead.
+    const onlyMining = options.filter((o) => o.type === "mining" || o.type === "idle");
+    const copper = { type: "mining", target: "ore_copper", outcome: "failed" as const, crowded: true };
+    const m = brain().choose(base({ availableGoals: onlyMining, recentGoals: [...trip, copper] }));
+    assert.deepEqual({ type: m.type, target: m.target }, { type: "mining", target: "ore_tin" });
   });
 
   it("does not retry a goal that just failed, and is the same under the same seed", () => {

@@ -1,0 +1,83 @@
+/**
+ * The scripted behaviours' crowd sense on its own, with an AgentView fed world updates as the
+ * server sends them: a gatherer or a fighter at a spot where everything is taken by players it can
+ * see gives the goal up as crowded after CROWDED_TICKS, and not when something is free, when it is
+ * alone, or while it is still on its way.
+ */
+import assert from "node:assert/strict";
+import { AgentView, type Self } from "../../agent-runtime/AgentView.ts";
+import { CROWDED_TICKS, Fight, Gather, type Behaviour, type Ctx, type Outcome } from "../../agent-runtime/brain/behaviours.ts";
+import { Random } from "../../agent-runtime/brain/random.ts";
+import { knowledgeOf, type Knowledge } from "../../agent-runtime/knowledge.ts";
+import type { WorldUpdate } from "../../src/game/worldUpdate.ts";
+import { bundledContent } from "../support/content.ts";
+
+type Entry = WorldUpdate["entities"][number];
+
+describe("agent behaviours: a crowded spot", () => {
+  let know: Knowledge;
+  before(async () => {
+    know = knowledgeOf(await bundledContent());
+  });
+
+  /** An agent standing at (x, z) with a hatchet, seeing `others`; returns the view, a ctx and what it sent. */
+  function agentAt(x: number, z: number, others: Entry[]) {
+    const view = new AgentView();
+    view.playerId = "me";
+    view.sync({ inventory: [{ slot: 0, itemId: "bronze_hatchet", quantity: 1 }], equipment: {}, skills: {} } as unknown as Self);
+    const me: Entry = { id: "me", kind: "player", x, z, name: "Robin", health: 10, maxHealth: 10, combatLevel: 3, running: false };
+    view.update({ tick: 1, entities: [me, ...others], removed: [] } as WorldUpdate);
+    const sent: string[] = [];
+    const ctx: Ctx = { view, know, rng: new Random("crowd"), tick: 0, send: (type) => void sent.push(type), note: () => {} };
+    return { view, ctx, sent };
+  }
+  const players = (n: number, x: number, z: number): Entry[] =>
+    Array.from({ length: n }, (_, i) => ({ id: `p${i}`, kind: "player", x: x + (i % 3), z: z + Math.floor(i / 3) % 3, name: `P${i}`, health: 10, maxHealth: 10, combatLevel: 3, running: false }));
+  const tree = (id: string, x: number, z: number, depleted: boolean): Entry => ({ id, kind: "resource", x, z, ref: "tree_normal", depleted });
+  const rat = (id: string, x: number, z: number, dead: boolean): Entry => ({ id, kind: "npc", x, z, ref: "meadow_rat", name: "Meadow rat", health: dead ? 0 : 5, maxHealth: 5, level: 1, dead });
+  /** Steps a behaviour `ticks` times; the first outcome that ends it, or the last. */
+  function run(b: Behaviour, ctx: Ctx, ticks: number): { out: Outcome; at: number } {
+    let out: Outcome = { progress: 0 };
+    for (let t = 0; t < ticks; t++) {
+      ctx.tick = t;
+      out = b.step(ctx);
+      if (out.end !== undefined) return { out, at: t + 1 };
+    }
+    return { out, at: ticks };
+  }
+
+  it("a woodcutter among a crowd at depleted trees gives up as crowded after CROWDED_TICKS", () => {
+    const { ctx } = agentAt(25, -15, [tree("t1", 24, -14, true), tree("t2", 27, -12, true), ...players(6, 24, -15)]);
+    const { out, at } = run(new Gather("woodcutting", "tree_normal"), ctx, 100);
+    assert.equal(out.end, "failed");
+    assert.equal(out.end === "failed" && out.crowded, true);
+    assert.match(out.end === "failed" ? out.why : "", /^crowded: /);
+    assert.equal(at, CROWDED_TICKS);
+  });
+
+  it("is not crowded where a tree is free, where it is alone, or with fewer players than trees", () => {
+    const free = agentAt(25, -15, [tree("t1", 24, -14, false), tree("t2", 27, -12, true), ...players(6, 24, -15)]);
+    assert.equal(run(new Gather("woodcutting", "tree_normal"), free.ctx, 100).out.end, undefined);
+    assert.ok(free.sent.includes("player:action"), "it chops the free tree");
+    const alone = agentAt(25, -15, [tree("t1", 24, -14, true), tree("t2", 27, -12, true)]);
+    assert.equal(run(new Gather("woodcutting", "tree_normal"), alone.ctx, 100).out.end, undefined);
+    const few = agentAt(25, -15, [tree("t1", 24, -14, true), tree("t2", 27, -12, true), tree("t3", 30, -16, true), ...players(2, 24, -15)]);
+    assert.equal(run(new Gather("woodcutting", "tree_normal"), few.ctx, 100).out.end, undefined);
+  });
+
+  it("does not count the crowd while still on its way (far from every spot of the resource)", () => {
+    const { ctx, sent } = agentAt(0, 0, players(6, 0, 1));
+    assert.equal(run(new Gather("woodcutting", "tree_normal"), ctx, 100).out.end, undefined);
+    assert.ok(sent.includes("player:move"), "it walks toward the trees");
+  });
+
+  it("a fighter at a spawn where every monster is dead and others wait gives up as crowded", () => {
+    const spot = know.mobSpots.get("meadow_rat")![0]!;
+    const { ctx } = agentAt(spot.x, spot.z, [rat("r1", spot.x + 1, spot.z, true), ...players(4, spot.x - 1, spot.z - 1)]);
+    const { out, at } = run(new Fight("meadow_rat"), ctx, 100);
+    assert.equal(out.end === "failed" && out.crowded, true);
+    assert.equal(at, CROWDED_TICKS);
+    const live = agentAt(spot.x, spot.z, [rat("r1", spot.x + 1, spot.z, false), ...players(4, spot.x - 1, spot.z - 1)]);
+    assert.equal(run(new Fight("meadow_rat"), live.ctx, CROWDED_TICKS * 2).out.end, undefined);
+  });
+});
