@@ -7,7 +7,7 @@ import { spawnGroundItem } from "../../src/game/groundItems.ts";
 import { KEEP_RADIUS } from "../../src/game/world/Interest.ts";
 import type { Player } from "../../src/game/world/Player.ts";
 import { DeltaBuilder, ViewTracker } from "../../src/game/world/ViewTracker.ts";
-import { VIEW_RADIUS } from "../../src/game/world/World.ts";
+import { MAX_PLAYERS_IN_VIEW, VIEW_RADIUS } from "../../src/game/world/World.ts";
 import { gameWorld, type GameHarness } from "../support/game.ts";
 import { playerData } from "../support/players.ts";
 import { replicaOf } from "../support/viewReplica.ts";
@@ -109,6 +109,27 @@ describe("ViewTracker (/ws deltas)", () => {
     assert.deepEqual(removed, [back.id], "out of range: removed at the next refresh");
     g.world.teleport(back, { x: at.x + 1, z: at.z });
     assert.equal(nextSight(g, t, viewer, back.id)?.name, other.data.name, "back in range: whole");
+  });
+
+  it("sends a crowd as its nearest MAX_PLAYERS_IN_VIEW players, and the next ones as the nearest leave", () => {
+    const viewer = g.add({ ...at });
+    // Ten players at each distance 1 … 20 along the row: 160 in range, the cap reached at 10.
+    const crowd = Array.from({ length: 200 }, (_, i) => g.add({ x: at.x + 1 + (i % 20), z: at.z }));
+    const t = new ViewTracker();
+    const first = frame(g, t, viewer, true)!;
+    const players = first.entities.filter((e) => e.kind === "player");
+    assert.equal(players.length, MAX_PLAYERS_IN_VIEW);
+    assert.ok(players.every((e) => (e.x as number) - at.x <= 10), "none beyond the cut");
+    assert.equal(players.filter((e) => (e.x as number) - at.x <= 9).length, 91, "the viewer and everyone nearer than the cut");
+    // The nearest ten log out: ten more of the crowd come into view, nearest first.
+    for (const p of crowd.filter((p) => p.x === at.x + 1)) g.world.removePlayer(p.id);
+    const entered: Record<string, unknown>[] = [];
+    for (let i = 0; i < 4; i++) {
+      g.tick();
+      entered.push(...(frame(g, t, viewer)?.entities ?? []).filter((e) => e.kind === "player" && e.name !== undefined));
+    }
+    assert.equal(entered.length, 10);
+    assert.ok(entered.every((e) => (e.x as number) - at.x <= 11));
   });
 
   it("re-sends a player whose character logged in again within one tick (a new object, the same id)", () => {

@@ -5,10 +5,12 @@
  * connections) for others walking in and out, and sooner when the viewer itself has moved
  * {@link REFRESH_DISTANCE} tiles. An entity joins the view within {@link VIEW_RADIUS} tiles and
  * leaves it only beyond {@link KEEP_RADIUS}, so nothing in view is dropped between refreshes and
- * players walking along the edge do not flicker in and out.
+ * players walking along the edge do not flicker in and out. A view holds at most
+ * {@link MAX_PLAYERS_IN_VIEW} players: in a crowd, the nearest (those already in view first, at the
+ * same distance), so the work of a crowded spot grows with its size, not with its square.
  */
 import type { Tile } from "../map/CollisionMap.ts";
-import { VIEW_RADIUS, type Entity } from "./World.ts";
+import { MAX_PLAYERS_IN_VIEW, VIEW_RADIUS, type Entity } from "./World.ts";
 
 export const REFRESH_TICKS = 4;
 export const REFRESH_DISTANCE = 3;
@@ -17,6 +19,13 @@ export const KEEP_RADIUS = VIEW_RADIUS + REFRESH_DISTANCE;
 let stagger = 0;
 /** The last mark handed out (see Interest.refresh); one sequence for all connections. */
 let markToken = 0;
+
+/** One refresh's players that may be in view (reused: refreshes never overlap). */
+const candidates: Placed[] = [];
+const candidateDistance: number[] = [];
+const candidateWasVisible: boolean[] = [];
+/** Candidates per distance (0 … KEEP_RADIUS). */
+const perDistance = new Int32Array(KEEP_RADIUS + 1);
 
 /** Something a view can hold: the world's own entities, or their `/ws` replicas (see ViewWorld). */
 export interface Placed {
@@ -30,8 +39,8 @@ export interface Placed {
 /** Where a view's contents come from: the World itself, or the `/ws` replica of it. */
 export interface Spatial<E extends Placed> {
   readonly tick: number;
-  /** Everything within `radius` of a tile that `viewerId` may see, players included. */
-  forEachNear(at: Tile, viewerId: string, radius: number, fn: (entity: E) => void): void;
+  /** Everything within `radius` of a tile that `viewerId` may see, players included (and said to be). */
+  forEachNear(at: Tile, viewerId: string, radius: number, fn: (entity: E, isPlayer: boolean) => void): void;
 }
 
 /** One entity in a connection's view. */
@@ -73,17 +82,32 @@ export class Interest<E extends Placed = Entity> {
     const kept = ++markToken;
     const visible = this.visible;
     for (const seen of visible.values()) seen.entity.mark = before;
+    // Players are only candidates at first (marked `maybe`): the cap chooses among them below.
+    const maybe = ++markToken;
     const entered: string[] = [];
-    const consider = (e: E) => {
+    candidates.length = 0;
+    candidateDistance.length = 0;
+    candidateWasVisible.length = 0;
+    const consider = (e: E, isPlayer: boolean) => {
       const mark = e.mark;
-      if (mark === before) e.mark = kept;
-      else if (mark !== kept && Math.max(Math.abs(e.x - vx), Math.abs(e.z - vz)) <= VIEW_RADIUS) {
-        e.mark = kept;
+      if (mark === kept || mark === maybe) return;
+      const d = Math.max(Math.abs(e.x - vx), Math.abs(e.z - vz));
+      if (mark !== before && d > VIEW_RADIUS) return;
+      if (isPlayer) {
+        e.mark = maybe;
+        candidates.push(e);
+        candidateDistance.push(d);
+        candidateWasVisible.push(mark === before);
+        return;
+      }
+      e.mark = kept;
+      if (mark !== before) {
         visible.set(e.id, { id: e.id, entity: e, sentRev: -1, sentInfoRev: -1, handle: -1 });
         entered.push(e.id);
       }
     };
     world.forEachNear(viewer, viewer.id, KEEP_RADIUS, consider);
+    this.admitPlayers(kept, entered);
     const left: string[] = [];
     for (const seen of visible.values()) {
       if (seen.entity.mark === kept) continue;
@@ -91,5 +115,45 @@ export class Interest<E extends Placed = Entity> {
       visible.delete(seen.id);
     }
     return { entered, left };
+  }
+
+  /**
+   * Of this refresh's candidate players, the nearest MAX_PLAYERS_IN_VIEW get `kept` (and enter
+   * the view when new); the rest keep `maybe` and so leave it. Linear: candidates are counted by
+   * distance (whole tiles), not sorted.
+   */
+  private admitPlayers(kept: number, entered: string[]): void {
+    const n = candidates.length;
+    const take = (i: number) => {
+      const e = candidates[i]! as E;
+      e.mark = kept;
+      if (candidateWasVisible[i]) return;
+      this.visible.set(e.id, { id: e.id, entity: e, sentRev: -1, sentInfoRev: -1, handle: -1 });
+      entered.push(e.id);
+    };
+    if (n <= MAX_PLAYERS_IN_VIEW) {
+      for (let i = 0; i < n; i++) take(i);
+      return;
+    }
+    // The distance `cut` at which the cap is reached: everyone nearer is in, and `room` of those at it.
+    perDistance.fill(0);
+    for (let i = 0; i < n; i++) perDistance[candidateDistance[i]!]!++;
+    let room = MAX_PLAYERS_IN_VIEW;
+    let cut = 0;
+    while (room >= perDistance[cut]!) room -= perDistance[cut++]!;
+    for (let i = 0; i < n; i++) if (candidateDistance[i]! < cut) take(i);
+    // At the cut, those already in view stay first (no flicker between refreshes), then newcomers.
+    for (let i = 0; i < n && room > 0; i++) {
+      if (candidateDistance[i] === cut && candidateWasVisible[i]) {
+        take(i);
+        room--;
+      }
+    }
+    for (let i = 0; i < n && room > 0; i++) {
+      if (candidateDistance[i] === cut && !candidateWasVisible[i]) {
+        take(i);
+        room--;
+      }
+    }
   }
 }

@@ -142,10 +142,10 @@ export class ViewWorld implements Spatial<Shown> {
     }
   }
 
-  forEachNear(at: Tile, viewerId: string, radius: number, fn: (entity: Shown) => void): void {
+  forEachNear(at: Tile, viewerId: string, radius: number, fn: (entity: Shown, isPlayer: boolean) => void): void {
     const tick = this.tick;
     forEachInCells(this.cells, at, radius, (e) => {
-      if (e.ownerId === undefined || e.ownerId === viewerId || tick >= e.publicAtTick) fn(e);
+      if (e.ownerId === undefined || e.ownerId === viewerId || tick >= e.publicAtTick) fn(e, e.kind === "player");
     });
   }
 }

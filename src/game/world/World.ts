@@ -33,6 +33,13 @@ export const TICK_MS = 600;
 /** Interest radius: a client sees what is within this many tiles (Chebyshev) of its player. */
 export const VIEW_RADIUS = 16;
 /**
+ * At most this many players in one view: the viewer and the nearest others (see Interest). A
+ * crowd in one place (a bank, a fishing spot, a thousand agents) is drawn as its nearest hundred
+ * rather than sent whole to everyone in it, as RuneScape's servers cap the players a client is
+ * told about; without the cap the work of a crowded spot grows with its square.
+ */
+export const MAX_PLAYERS_IN_VIEW = 100;
+/**
  * Path-search work of one tick, across every player (A* node expansions, about 0.5 µs each here,
  * so ~10 ms: see bench/README.md). Walks beyond it wait for the next tick, so a flood of expensive
  * moves delays walks (the dearest first) instead of the tick. One search may overshoot it by at
@@ -389,9 +396,9 @@ export class World {
   }
 
   /** Players, then the other entities, within `radius` of a tile that `viewerId` may see (see Interest). */
-  forEachNear(at: Tile, viewerId: string, radius: number, fn: (entity: Entity) => void): void {
-    this.forEachPlayerNear(at, radius, fn);
-    this.forEachEntityNear(at, viewerId, radius, fn);
+  forEachNear(at: Tile, viewerId: string, radius: number, fn: (entity: Entity, isPlayer: boolean) => void): void {
+    this.forEachPlayerNear(at, radius, (p) => fn(p, true));
+    this.forEachEntityNear(at, viewerId, radius, (e) => fn(e, false));
   }
 
   /**
