@@ -5,7 +5,7 @@
  *
  *   node bench/agents/run.ts --ladder [--seeds 1,2] [--parallel] [--tick-ms 50] [--max-ticks 60000]
  *                                     [--template woodsman] [--trace-every 1000] [--kill-runtime-at T]
- *   node bench/agents/run.ts --scale 100,500,1000 [--seconds 60] [--settle 10] [--ramp 50]
+ *   node bench/agents/run.ts --scale 100,500,1000 [--seconds 60] [--settle 180] [--ramp 50]
  *                                     [--tick-ms 600] [--profile <dir>]
  *   both: [--out <json>] [--keep]
  *
@@ -24,7 +24,7 @@ import { MILESTONES, runLadder, type LadderResult } from "./ladder.ts";
 import { runScale, type ScaleResult } from "./scale.ts";
 
 const USAGE =
-  "usage: run.ts --ladder [--seeds 1,2] [--parallel] [--tick-ms 50] [--max-ticks 60000] [--template woodsman] [--trace-every 1000] | --scale 100,500,1000 [--seconds 60] [--settle 10] [--ramp 50] [--tick-ms 600] [--profile dir]; [--out file.json] [--keep]";
+  "usage: run.ts --ladder [--seeds 1,2] [--parallel] [--tick-ms 50] [--max-ticks 60000] [--template woodsman] [--trace-every 1000] | --scale 100,500,1000 [--seconds 60] [--settle 180] [--ramp 50] [--tick-ms 600] [--profile dir]; [--out file.json] [--keep]";
 
 const { values: args } = parseArgs({
   options: {
@@ -38,11 +38,12 @@ const { values: args } = parseArgs({
     "trace-every": { type: "string", default: "1000" },
     "kill-runtime-at": { type: "string" },
     seconds: { type: "string", default: "60" },
-    settle: { type: "string", default: "10" },
+    settle: { type: "string", default: "180" },
     ramp: { type: "string", default: "50" },
     profile: { type: "string" },
     out: { type: "string" },
     keep: { type: "boolean", default: false },
+    help: { type: "boolean", default: false },
   },
 });
 
@@ -51,6 +52,10 @@ const fail = (why: string): never => {
   console.error(`${why}\n${USAGE}`);
   process.exit(2);
 };
+if (args.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
 if (args.ladder === (args.scale !== undefined)) fail("choose one mode: --ladder or --scale N,…");
 
 const started = new Date().toISOString();

@@ -5,7 +5,9 @@
  * 1. registers N agents over the server's REST (five to an anonymous owner, bench/agents/common.ts);
  * 2. starts the agent runtime (`node agent-runtime/main.ts`, optionally under `--cpu-prof`) and
  *    hands it the agents (`POST /agents`, `--ramp` a second), then waits until every one is playing;
- * 3. after `--settle` seconds, measures a window: the runtime's `GET /stats` before and after
+ * 3. after `--settle` seconds (180 by default: agents that all start at the spawn at once first
+ *    crowd the nearest trees, rocks and monsters, then spread out; the window is their steady
+ *    play, not that first rush), measures a window: the runtime's `GET /stats` before and after
  *    (process CPU, memory, steps, the share of agents progressing), the server's
  *    `GET /api/admin/metrics` (tick p50/p99, reset at the start of the window) and `/proc`;
  * 4. stops the runtime (its agents log out), then opens N idle `/ws` clients (idle.ts, its own
@@ -35,6 +37,8 @@ import type { FromIdle, IdleInput } from "./idle.ts";
 const JWT_SECRET = "agents-bench-secret-0123456789abcdef";
 const ADMIN_CODE = "agents-bench-admin";
 const IDLE = path.join(import.meta.dirname, "idle.ts");
+/** The idle clients' settle, at most (they stand still). */
+const IDLE_SETTLE_SECONDS = 10;
 
 export interface ScaleOptions {
   agents: number;
@@ -370,9 +374,11 @@ export async function runScale(opts: ScaleOptions): Promise<ScaleResult> {
     };
     log(`opening ${n} idle /ws clients`);
     const ready = await next("ready", (n / input.rampPerSecond) * 1000 + 60_000);
-    log(`${ready.connected} idle clients in (${ready.failed} failed) in ${ready.rampMs} ms; settling ${opts.settleSeconds} s`);
+    // Idle clients stand still: nothing to settle but the joins' aftermath.
+    const idleSettle = Math.min(opts.settleSeconds, IDLE_SETTLE_SECONDS);
+    log(`${ready.connected} idle clients in (${ready.failed} failed) in ${ready.rampMs} ms; settling ${idleSettle} s`);
     if (ready.connected === 0) throw new Error(`no idle client got in:\n${tail(idleLog)}`);
-    await sleep(opts.settleSeconds * 1000);
+    await sleep(idleSettle * 1000);
     log(`measuring the idle clients for ${opts.seconds} s`);
     const wi = await window(idle, () => {
       if (idle!.exitCode !== null) throw new Error(`the idle clients' process exited:\n${tail(idleLog)}`);
