@@ -63,12 +63,18 @@ export class ScriptedBrain implements Brain {
     return { type: best.type, target: best.target, reason: best.reason };
   }
 
-  /** A goal that failed in the last three is not tried again at once; one found crowded not for CROWD_MEMORY goals. */
+  /**
+   * A goal that failed in the last three is not tried again at once; one found crowded not for
+   * CROWD_MEMORY goals, and every crowd met in a kind of goal (rats taken, then toads) makes the
+   * whole kind less inviting for as long.
+   */
   private penalty(type: string, target: string | undefined, obs: Observation): number {
     let p = 0;
     obs.recentGoals.slice(0, CROWD_MEMORY).forEach((g, i) => {
-      const same = g.type === type && (target === undefined || g.target === undefined || g.target === target);
-      if (same && g.outcome === "failed" && (i < 3 || g.crowded === true)) p += 60;
+      if (g.type !== type || g.outcome !== "failed") return;
+      const same = target === undefined || g.target === undefined || g.target === target;
+      if (same && (i < 3 || g.crowded === true)) p += 60;
+      else if (g.crowded === true) p += 30;
     });
     return p;
   }

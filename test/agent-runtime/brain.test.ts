@@ -131,6 +131,12 @@ describe("agent brain: the scripted policy", () => {
     const toads = { type: "combat", target: "mossback_toad", outcome: "failed" as const, crowded: true };
     const c = brain().choose(base({ availableGoals: onlyCombat, recentGoals: [...trip, toads] }));
     assert.deepEqual({ type: c.type, target: c.target }, { type: "combat", target: "meadow_rat" });
+    // Crowds at two spawns: the whole kind is less inviting, and it fishes instead.
+    const rats = { ...toads, target: "meadow_rat" };
+    const skills = { ...base().skills, fishing: { level: 4, xp: 300 } };
+    const fights = (recentGoals: Observation["recentGoals"]) => Array.from({ length: 20 }, (_, seed) => new ScriptedBrain(know, `s${seed}`).choose(base({ recentGoals, skills, availableGoals: options.filter((o) => o.type === "combat" || o.type === "fishing") })).type).filter((t) => t === "combat").length;
+    assert.ok(fights(trip) > 0, "without a crowd it fights at times");
+    assert.equal(fights([...trip, rats, toads]), 0);
     // The same for a resource: mining copper found crowded, tin instead.
     const onlyMining = options.filter((o) => o.type === "mining" || o.type === "idle");
     const copper = { type: "mining", target: "ore_copper", outcome: "failed" as const, crowded: true };
