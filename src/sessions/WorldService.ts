@@ -409,7 +409,7 @@ export class WorldService {
         throw Object.assign(new Error("this token is scoped to another character"), { code: "FORBIDDEN" });
       }
       const characterId = options.characterId ?? principal.characterId;
-      let player = characterId !== undefined ? this.world.players.get(characterId) : this.firstPlayerOf(principal.accountId);
+      let player = characterId !== undefined ? this.world.players.get(characterId) : this.world.firstPlayerOfAccount(principal.accountId);
       if (player !== undefined && player.data.accountId !== principal.accountId) {
         throw Object.assign(new Error("that character belongs to another account"), { code: "FORBIDDEN" });
       }
@@ -610,11 +610,6 @@ export class WorldService {
         this.logger.debug({ err }, "closing a seat failed (already gone)");
       }
     }
-  }
-
-  private firstPlayerOf(accountId: string): Player | undefined {
-    for (const p of this.world.players.values()) if (p.data.accountId === accountId) return p;
-    return undefined;
   }
 
   /** The welcome message of PROTOCOL.md. */

@@ -130,6 +130,20 @@ describe("the world tick", () => {
     assert.deepEqual([a.x, a.z], [6, 0]);
   });
 
+  it("finds an account's live character without a scan: the first that entered, then the next when it leaves", () => {
+    const w = world();
+    const other = w.addPlayer(playerData({ accountId: "acc-other" }));
+    const first = w.addPlayer(playerData({ accountId: "acc-1" }));
+    const second = w.addPlayer(playerData({ accountId: "acc-1" }));
+    assert.equal(w.firstPlayerOfAccount("acc-1"), first);
+    assert.equal(w.firstPlayerOfAccount("acc-other"), other);
+    w.removePlayer(first.id);
+    assert.equal(w.firstPlayerOfAccount("acc-1"), second);
+    w.removePlayer(second.id);
+    assert.equal(w.firstPlayerOfAccount("acc-1"), undefined);
+    assert.equal(w.firstPlayerOfAccount("nobody"), undefined);
+  });
+
   it("puts a player loaded on a blocked tile back at the spawn", () => {
     const w = world([{ minX: 5, maxX: 5, minZ: 5, maxZ: 5 }]);
     const a = w.addPlayer(playerData({ x: 5, z: 5 }));

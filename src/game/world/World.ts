@@ -194,7 +194,8 @@ export class World {
    * tick's persistence phase looks at its own share of the players, not at all of them.
    */
   private readonly saveBuckets = new Map<number, Set<Player>>();
-  /** Spatial index: cell key → players in it. */
+  /** Players by account, in the order they entered (a login finds the account's live character without a scan). */
+  private readonly byAccount = new Map<string, Player[]>();
   /** Players by spatial cell; a player knows its cell and its slot in the cell's list. */
   private readonly cells = new Map<number, Player[]>();
   /** Players whose requested walk waits for its path, oldest request first. */
@@ -239,14 +240,27 @@ export class World {
     player.data.x = Math.round(player.data.x);
     player.data.z = Math.round(player.data.z);
     this.players.set(player.id, player);
+    const ofAccount = this.byAccount.get(player.data.accountId);
+    if (ofAccount === undefined) this.byAccount.set(player.data.accountId, [player]);
+    else ofAccount.push(player);
     this.index(player);
     return player;
+  }
+
+  /** The account's character in this world that entered first, if any is here. */
+  firstPlayerOfAccount(accountId: string): Player | undefined {
+    return this.byAccount.get(accountId)?.[0];
   }
 
   removePlayer(id: string): Player | undefined {
     const player = this.players.get(id);
     if (player === undefined) return undefined;
     this.players.delete(id);
+    const ofAccount = this.byAccount.get(player.data.accountId);
+    if (ofAccount !== undefined) {
+      ofAccount.splice(ofAccount.indexOf(player), 1);
+      if (ofAccount.length === 0) this.byAccount.delete(player.data.accountId);
+    }
     player.gone = true;
     this.unindex(player);
     const slot = player.saveSlot % this.saveIntervalTicks;
