@@ -42,29 +42,32 @@ const ended = (end: "done" | "failed", why: string, progress = 100): Outcome => 
 
 /** Ticks at a spot where everything is taken by a crowd it can see, after which a goal is given up. */
 export const CROWDED_TICKS = 15;
+/** Other players per live monster at a spawn that make it a crowd (it gives up after 2 × CROWDED_TICKS without a kill). */
+export const PLAYERS_PER_MONSTER = 3;
 
 /**
- * What a player sees at a crowded spot: nothing of what it came for is free in view, and at least
- * as many other players stand around it as there are things there to share. Counted over ticks,
- * so one unlucky moment (a tree that just fell) is not a crowd.
+ * What a player sees at a crowded spot: nothing of what it came for is free in view and at least
+ * as many other players stand around it as there are things there to share, or a few players for
+ * every monster still standing. Counted over ticks, so one unlucky moment (a tree that just fell)
+ * is not a crowd.
  */
 class Crowd {
   private ticks = 0;
 
   /**
-   * One tick with nothing free in view, near `spot` (where the content places what it came for),
-   * `total` of them in view (depleted or dead). True once it has been crowded for CROWDED_TICKS.
+   * One tick near `spot` (where the content places what it came for) with at least `need` other
+   * players around it. True once that has lasted `patience` ticks in a row.
    */
-  taken(ctx: Ctx, spot: Spot | undefined, total: number): boolean {
+  taken(ctx: Ctx, spot: Spot | undefined, need: number, patience = CROWDED_TICKS): boolean {
     // On the way there (or between its spots) it has not seen the crowd yet: the count waits.
     if (spot === undefined || dist(spot, ctx.view.position) > 8) return false;
     const others = ctx.view.countSeen("player", (e) => dist(e, spot) <= 6);
-    if (others < Math.max(2, total)) return this.clear();
+    if (others < need) return this.clear();
     this.ticks++;
-    return this.ticks >= CROWDED_TICKS;
+    return this.ticks >= patience;
   }
 
-  /** Something was free this tick. */
+  /** Something was free this tick (or it got its share). */
   clear(): false {
     this.ticks = 0;
     return false;
@@ -135,7 +138,7 @@ export class Gather implements Behaviour {
     else {
       const here = ctx.view.position;
       const spot = nearest(here, ctx.know.resourceSpots.get(this.resourceType) ?? []);
-      if (this.crowd.taken(ctx, spot, ctx.view.countSeen("resource", (e) => e.ref === this.resourceType))) return crowded(`every ${this.resourceType} in view taken`, pct(this.gained, this.room));
+      if (this.crowd.taken(ctx, spot, Math.max(2, ctx.view.countSeen("resource", (e) => e.ref === this.resourceType)))) return crowded(`every ${this.resourceType} in view taken`, pct(this.gained, this.room));
     }
     if (best !== undefined) {
       this.target = best.id;
@@ -207,6 +210,14 @@ export class Fight implements Behaviour {
         }
       }
     }
+    const spots = ctx.know.mobSpots.get(this.mobType) ?? [];
+    if (spots.length === 0) return ended("failed", `no ${this.mobType} in this world`, progress);
+    const spot = nearest(ctx.view.position, spots)!;
+    // A crowd at the spawn: every monster dead and others waiting, or a few players for each one
+    // standing, and no kill of its own for a while (a kill clears the count).
+    const live = ctx.view.countSeen("npc", (e) => e.ref === this.mobType && e.dead !== true);
+    const need = live === 0 ? Math.max(2, ctx.view.countSeen("npc", (e) => e.ref === this.mobType)) : PLAYERS_PER_MONSTER * live;
+    if (this.crowd.taken(ctx, spot, need, live === 0 ? CROWDED_TICKS : 2 * CROWDED_TICKS)) return crowded(`${this.mobType} fought by a crowd`, progress);
     const current = this.target !== undefined ? ctx.view.entities.get(this.target) : undefined;
     if (current !== undefined && current.dead !== true && ctx.tick - Math.max(this.issuedAt, this.lastHit) < STALL_TICKS) return going(progress);
     // Between fights, pick up what lies close by (drops are visible to the killer first), one
@@ -225,17 +236,12 @@ export class Fight implements Behaviour {
     }
     const foe = ctx.view.find("npc", (e) => e.ref === this.mobType && e.dead !== true && !this.avoid.has(e.id, ctx))[0];
     if (foe !== undefined) {
-      this.crowd.clear();
       this.target = foe.id;
       this.issuedAt = ctx.tick;
       ctx.send("player:action", { action: "attack", targetId: foe.id });
       ctx.note(`attack ${foe.name ?? this.mobType} (${foe.x},${foe.z})`);
       return going(progress);
     }
-    const spots = ctx.know.mobSpots.get(this.mobType) ?? [];
-    if (spots.length === 0) return ended("failed", `no ${this.mobType} in this world`, progress);
-    const spot = nearest(ctx.view.position, spots)!;
-    if (this.crowd.taken(ctx, spot, ctx.view.countSeen("npc", (e) => e.ref === this.mobType))) return crowded(`every ${this.mobType} in view fought by others`, progress);
     if (dist(spot, ctx.view.position) > 3) this.walker.walk(ctx, spot);
     return going(progress);
   }
@@ -245,6 +251,7 @@ export class Fight implements Behaviour {
       this.lastHit = ctx.tick;
       if (data.targetHealth === 0) {
         this.kills++;
+        this.crowd.clear();
         ctx.note(`killed ${this.mobType} (${this.kills}/${KILLS_PER_GOAL})`);
       }
       return;

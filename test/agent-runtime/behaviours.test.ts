@@ -1,12 +1,13 @@
 /**
  * The scripted behaviours' crowd sense on its own, with an AgentView fed world updates as the
  * server sends them: a gatherer or a fighter at a spot where everything is taken by players it can
- * see gives the goal up as crowded after CROWDED_TICKS, and not when something is free, when it is
+ * see gives the goal up as crowded after CROWDED_TICKS (a fighter among a few players for every
+ * monster standing, after twice that without a kill), and not when something is free, when it is
  * alone, or while it is still on its way.
  */
 import assert from "node:assert/strict";
 import { AgentView, type Self } from "../../agent-runtime/AgentView.ts";
-import { CROWDED_TICKS, Fight, Gather, type Behaviour, type Ctx, type Outcome } from "../../agent-runtime/brain/behaviours.ts";
+import { CROWDED_TICKS, Fight, Gather, PLAYERS_PER_MONSTER, type Behaviour, type Ctx, type Outcome } from "../../agent-runtime/brain/behaviours.ts";
 import { Random } from "../../agent-runtime/brain/random.ts";
 import { knowledgeOf, type Knowledge } from "../../agent-runtime/knowledge.ts";
 import type { WorldUpdate } from "../../src/game/worldUpdate.ts";
@@ -35,11 +36,11 @@ describe("agent behaviours: a crowded spot", () => {
     Array.from({ length: n }, (_, i) => ({ id: `p${i}`, kind: "player", x: x + (i % 3), z: z + Math.floor(i / 3) % 3, name: `P${i}`, health: 10, maxHealth: 10, combatLevel: 3, running: false }));
   const tree = (id: string, x: number, z: number, depleted: boolean): Entry => ({ id, kind: "resource", x, z, ref: "tree_normal", depleted });
   const rat = (id: string, x: number, z: number, dead: boolean): Entry => ({ id, kind: "npc", x, z, ref: "meadow_rat", name: "Meadow rat", health: dead ? 0 : 5, maxHealth: 5, level: 1, dead });
-  /** Steps a behaviour `ticks` times; the first outcome that ends it, or the last. */
-  function run(b: Behaviour, ctx: Ctx, ticks: number): { out: Outcome; at: number } {
+  /** Steps a behaviour `ticks` times from tick `from`; the first outcome that ends it, or the last. */
+  function run(b: Behaviour, ctx: Ctx, ticks: number, from = 0): { out: Outcome; at: number } {
     let out: Outcome = { progress: 0 };
     for (let t = 0; t < ticks; t++) {
-      ctx.tick = t;
+      ctx.tick = from + t;
       out = b.step(ctx);
       if (out.end !== undefined) return { out, at: t + 1 };
     }
@@ -77,7 +78,24 @@ describe("agent behaviours: a crowded spot", () => {
     const { out, at } = run(new Fight("meadow_rat"), ctx, 100);
     assert.equal(out.end === "failed" && out.crowded, true);
     assert.equal(at, CROWDED_TICKS);
-    const live = agentAt(spot.x, spot.z, [rat("r1", spot.x + 1, spot.z, false), ...players(4, spot.x - 1, spot.z - 1)]);
-    assert.equal(run(new Fight("meadow_rat"), live.ctx, CROWDED_TICKS * 2).out.end, undefined);
+  });
+
+  it("a fighter among three or more players for each monster standing gives up after twice as long without a kill; a kill starts the count again", () => {
+    const spot = know.mobSpots.get("meadow_rat")![0]!;
+    const crowd = () => [rat("r1", spot.x + 1, spot.z, false), ...players(PLAYERS_PER_MONSTER + 1, spot.x - 1, spot.z - 1)];
+    const busy = agentAt(spot.x, spot.z, crowd());
+    const { out, at } = run(new Fight("meadow_rat"), busy.ctx, 100);
+    assert.equal(out.end === "failed" && out.crowded, true);
+    assert.equal(at, 2 * CROWDED_TICKS);
+    assert.ok(busy.sent.includes("player:action"), "it fought meanwhile");
+    // Fewer players than that for the one rat: it stays.
+    const few = agentAt(spot.x, spot.z, [rat("r1", spot.x + 1, spot.z, false), ...players(PLAYERS_PER_MONSTER - 1, spot.x - 1, spot.z - 1)]);
+    assert.equal(run(new Fight("meadow_rat"), few.ctx, 100).out.end, undefined);
+    // Its own kill just before the count runs out: another full count from there.
+    const lucky = agentAt(spot.x, spot.z, crowd());
+    const fight = new Fight("meadow_rat");
+    assert.equal(run(fight, lucky.ctx, 2 * CROWDED_TICKS - 1).out.end, undefined);
+    fight.onEvent("combat:hit", { attackerId: "me", targetId: "r1", targetHealth: 0 }, lucky.ctx);
+    assert.equal(run(fight, lucky.ctx, 2 * CROWDED_TICKS - 1, 2 * CROWDED_TICKS).out.end, undefined);
   });
 });
