@@ -55,14 +55,15 @@ class Crowd {
   private ticks = 0;
 
   /**
-   * One tick near `spot` (where the content places what it came for) with at least `need` other
-   * players around it. True once that has lasted `patience` ticks in a row.
+   * One tick near `spot` (where the content places what it came for): a crowd when at least `need`
+   * other players stand around it, given up on once that has lasted `patience` ticks in a row.
+   * `measure` is asked only near the spot: the view is not counted on the way there.
    */
-  taken(ctx: Ctx, spot: Spot | undefined, need: number, patience = CROWDED_TICKS): boolean {
+  taken(ctx: Ctx, spot: Spot | undefined, measure: () => { need: number; patience: number }): boolean {
     // On the way there (or between its spots) it has not seen the crowd yet: the count waits.
     if (spot === undefined || dist(spot, ctx.view.position) > 8) return false;
-    const others = ctx.view.countSeen("player", (e) => dist(e, spot) <= 6);
-    if (others < need) return this.clear();
+    const { need, patience } = measure();
+    if (ctx.view.countSeen("player", (e) => dist(e, spot) <= 6) < need) return this.clear();
     this.ticks++;
     return this.ticks >= patience;
   }
@@ -134,23 +135,20 @@ export class Gather implements Behaviour {
     if (busy) return going(pct(this.gained, this.room));
     const options = ctx.view.find("resource", (e) => e.ref === this.resourceType && e.depleted !== true && !this.avoid.has(e.id, ctx));
     const best = options[0];
-    if (best !== undefined) this.crowd.clear();
-    else {
-      const here = ctx.view.position;
-      const spot = nearest(here, ctx.know.resourceSpots.get(this.resourceType) ?? []);
-      if (this.crowd.taken(ctx, spot, Math.max(2, ctx.view.countSeen("resource", (e) => e.ref === this.resourceType)))) return crowded(`every ${this.resourceType} in view taken`, pct(this.gained, this.room));
-    }
     if (best !== undefined) {
+      this.crowd.clear();
       this.target = best.id;
       this.issuedAt = ctx.tick;
       ctx.send("player:action", { action: "gather", targetId: best.id });
       ctx.note(`gather ${this.resourceType} at ${best.x},${best.z}`);
     } else {
-      // None in view (or all depleted): go where the content places them, the nearest other spot first.
+      // None free in view: a crowd took them, or go where the content places them, the nearest other spot first.
       const here = ctx.view.position;
-      const spots = (ctx.know.resourceSpots.get(this.resourceType) ?? []).filter((s) => dist(s, here) > 8);
-      const spot = nearest(here, spots);
-      if (spot === undefined && (ctx.know.resourceSpots.get(this.resourceType) ?? []).length === 0) return ended("failed", `no ${this.resourceType} in this world`, 0);
+      const all = ctx.know.resourceSpots.get(this.resourceType) ?? [];
+      if (all.length === 0) return ended("failed", `no ${this.resourceType} in this world`, 0);
+      const measure = () => ({ need: Math.max(2, ctx.view.countSeen("resource", (e) => e.ref === this.resourceType)), patience: CROWDED_TICKS });
+      if (this.crowd.taken(ctx, nearest(here, all), measure)) return crowded(`every ${this.resourceType} in view taken`, pct(this.gained, this.room));
+      const spot = nearest(here, all.filter((s) => dist(s, here) > 8));
       if (spot !== undefined) this.walker.walk(ctx, spot);
     }
     return going(pct(this.gained, this.room));
@@ -215,9 +213,12 @@ export class Fight implements Behaviour {
     const spot = nearest(ctx.view.position, spots)!;
     // A crowd at the spawn: every monster dead and others waiting, or a few players for each one
     // standing, and no kill of its own for a while (a kill clears the count).
-    const live = ctx.view.countSeen("npc", (e) => e.ref === this.mobType && e.dead !== true);
-    const need = live === 0 ? Math.max(2, ctx.view.countSeen("npc", (e) => e.ref === this.mobType)) : PLAYERS_PER_MONSTER * live;
-    if (this.crowd.taken(ctx, spot, need, live === 0 ? CROWDED_TICKS : 2 * CROWDED_TICKS)) return crowded(`${this.mobType} fought by a crowd`, progress);
+    const measure = () => {
+      const live = ctx.view.countSeen("npc", (e) => e.ref === this.mobType && e.dead !== true);
+      if (live > 0) return { need: PLAYERS_PER_MONSTER * live, patience: 2 * CROWDED_TICKS };
+      return { need: Math.max(2, ctx.view.countSeen("npc", (e) => e.ref === this.mobType)), patience: CROWDED_TICKS };
+    };
+    if (this.crowd.taken(ctx, spot, measure)) return crowded(`${this.mobType} fought by a crowd`, progress);
     const current = this.target !== undefined ? ctx.view.entities.get(this.target) : undefined;
     if (current !== undefined && current.dead !== true && ctx.tick - Math.max(this.issuedAt, this.lastHit) < STALL_TICKS) return going(progress);
     // Between fights, pick up what lies close by (drops are visible to the killer first), one

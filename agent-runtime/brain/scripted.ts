@@ -79,9 +79,11 @@ export class ScriptedBrain implements Brain {
     return p;
   }
 
-  /** The targets (`type:target`) of the remembered crowded goals. */
-  private crowdedTargets(obs: Observation): Set<string> {
-    return new Set(obs.recentGoals.slice(0, CROWD_MEMORY).flatMap((g) => (g.crowded === true && g.target !== undefined ? [`${g.type}:${g.target}`] : [])));
+  /** Of a goal's targets, those not found crowded in the last CROWD_MEMORY goals; all of them when none is left. */
+  private uncrowded<T>(type: string, targets: readonly T[], id: (t: T) => string, obs: Observation): T[] {
+    const recent = obs.recentGoals.slice(0, CROWD_MEMORY);
+    const free = targets.filter((t) => !recent.some((g) => g.crowded === true && g.type === type && g.target === id(t)));
+    return free.length > 0 ? free : [...targets];
   }
 
   private score(option: GoalOption, obs: Observation): (GoalChoice & { score: number }) | undefined {
@@ -113,19 +115,15 @@ export class ScriptedBrain implements Brain {
         if (full) return undefined;
         // The most rewarding resource the server says it can gather (they are listed by the server
         // as usable), not one found crowded lately while another is left.
-        const crowded = this.crowdedTargets(obs);
-        const free = option.targets.filter((t) => !crowded.has(`${option.type}:${t}`));
-        const target = [...(free.length > 0 ? free : option.targets)].sort((a, b) => (reg.resources.get(b)?.levelRequired ?? 0) - (reg.resources.get(a)?.levelRequired ?? 0))[0];
+        const target = this.uncrowded(option.type, option.targets, (t) => t, obs).sort((a, b) => (reg.resources.get(b)?.levelRequired ?? 0) - (reg.resources.get(a)?.levelRequired ?? 0))[0];
         return { type: option.type, target, score: 60 - level(option.type), reason: `train ${option.type} (level ${level(option.type)})` };
       }
       case "combat": {
         if (full || !healthy) return undefined;
         // The strongest monster it can beat: level at most its combat level (at least the weakest one).
         // Of those, not one whose spawn it found crowded lately, while another is left.
-        const crowded = this.crowdedTargets(obs);
         const all = option.targets.map((id) => ({ id, level: reg.npcs.get(id)?.stats?.level ?? 1 })).sort((a, b) => b.level - a.level);
-        const free = all.filter((m) => !crowded.has(`combat:${m.id}`));
-        const mobs = free.length > 0 ? free : all;
+        const mobs = this.uncrowded("combat", all, (m) => m.id, obs);
         const target = mobs.find((m) => m.level <= obs.combatLevel) ?? mobs.at(-1);
         if (target === undefined) return undefined;
         return { type: "combat", target: target.id, score: 58 - obs.combatLevel + Math.min(food, 3) * 2, reason: `fight ${target.id} (combat level ${obs.combatLevel})` };
