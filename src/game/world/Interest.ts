@@ -101,10 +101,7 @@ export class Interest<E extends Placed = Entity> {
         return;
       }
       e.mark = kept;
-      if (mark !== before) {
-        visible.set(e.id, { id: e.id, entity: e, sentRev: -1, sentInfoRev: -1, handle: -1 });
-        entered.push(e.id);
-      }
+      if (mark !== before) this.enter(e, entered);
     };
     world.forEachNear(viewer, viewer.id, KEEP_RADIUS, consider);
     this.admitPlayers(kept, entered);
@@ -117,6 +114,12 @@ export class Interest<E extends Placed = Entity> {
     return { entered, left };
   }
 
+  /** A new entry of the view: nothing of it sent yet. */
+  private enter(e: E, entered: string[]): void {
+    this.visible.set(e.id, { id: e.id, entity: e, sentRev: -1, sentInfoRev: -1, handle: -1 });
+    entered.push(e.id);
+  }
+
   /**
    * Of this refresh's candidate players, the nearest MAX_PLAYERS_IN_VIEW get `kept` (and enter
    * the view when new); the rest keep `maybe` and so leave it. Linear: candidates are counted by
@@ -127,9 +130,7 @@ export class Interest<E extends Placed = Entity> {
     const take = (i: number) => {
       const e = candidates[i]! as E;
       e.mark = kept;
-      if (candidateWasVisible[i]) return;
-      this.visible.set(e.id, { id: e.id, entity: e, sentRev: -1, sentInfoRev: -1, handle: -1 });
-      entered.push(e.id);
+      if (!candidateWasVisible[i]) this.enter(e, entered);
     };
     if (n <= MAX_PLAYERS_IN_VIEW) {
       for (let i = 0; i < n; i++) take(i);
