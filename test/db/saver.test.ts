@@ -31,6 +31,14 @@ function bankOf(content: ContentRegistry, n: number, seed: number): ItemStack[] 
 
 forEachDialect("background saving", (ctx) => {
   let db: Database;
+  /** `n` new characters, named `saver-<label>-<i>-<dialect>-<time>`, created one after another. */
+  async function characters(n: number, label: string): Promise<StoredPlayer[]> {
+    const content = await bundledContent();
+    const tag = `${ctx.dialect}-${Date.now()}`;
+    const out: StoredPlayer[] = [];
+    for (let i = 0; i < n; i++) out.push(await createCharacter(db, content, `saver-${label}-${i}-${tag}`));
+    return out;
+  }
   before(async () => {
     db = await openDatabase(loadConfig({ NODE_ENV: "test", DATABASE_URL: ctx.url }), pino({ level: "silent" }));
   });
@@ -108,10 +116,8 @@ forEachDialect("background saving", (ctx) => {
   it("after a batch fails part-way, stores the rest once and never adds a committed chunk's kills twice", async function () {
     this.timeout(60_000);
     const content = await bundledContent();
-    const tag = `${ctx.dialect}-${Date.now()}`;
     // One batch of more rows than a chunk holds (each player's bank is new): the second transaction fails once.
-    const players = [];
-    for (let i = 0; i < 50; i++) players.push(await createCharacter(db, content, `saver-part-${i}-${tag}`));
+    const players = await characters(50, "part");
     const first = players[0]!;
     const last = players.at(-1)!;
     let transactions = 0;
@@ -197,9 +203,7 @@ forEachDialect("background saving", (ctx) => {
   it("saves a batch of many players in chunks, lets the event loop run before and between them, and stores every one exactly", async function () {
     this.timeout(120_000);
     const content = await bundledContent();
-    const tag = `${ctx.dialect}-${Date.now()}`;
-    const players: StoredPlayer[] = [];
-    for (let i = 0; i < 200; i++) players.push(await createCharacter(db, content, `saver-many-${i}-${tag}`));
+    const players = await characters(200, "many");
     const versions = new Map(players.map((p) => [p.characterId, p.version]));
     // Every player's bank is new (40 rows each): more rows than a few chunks hold, on either database.
     assert.ok(200 * 40 > 3 * SAVE_CHUNK[ctx.dialect].rows);
@@ -266,9 +270,7 @@ forEachDialect("background saving", (ctx) => {
   it("settles a character once its chunk has committed, not when the rest of its batch has", async function () {
     this.timeout(60_000);
     const content = await bundledContent();
-    const tag = `${ctx.dialect}-${Date.now()}`;
-    const players: StoredPlayer[] = [];
-    for (let i = 0; i < 50; i++) players.push(await createCharacter(db, content, `saver-chunk-${i}-${tag}`));
+    const players = await characters(50, "chunk");
     const saver = new Saver(db, pino({ level: "silent" }));
     for (const p of players) saver.track(p.characterId, p.version, p);
     // Every bank is new: 60 rows each, more than one chunk holds on either database.

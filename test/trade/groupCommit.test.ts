@@ -9,6 +9,7 @@ import { Character, InventorySlot, TradeAudit } from "../../entities/index.ts";
 import { loadConfig } from "../../src/config/env.ts";
 import { openDatabase, type Database } from "../../src/db/orm.ts";
 import type { QueryKind } from "../../src/db/queryTiming.ts";
+import { countQueries } from "../support/queries.ts";
 import type { ItemStack, Player } from "../../src/game/world/Player.ts";
 import { createCharacter } from "../../src/persistence/players.ts";
 import { Saver } from "../../src/sessions/Saver.ts";
@@ -81,16 +82,12 @@ forEachDialect("group commit of trades", (ctx) => {
 
   /** Both players of every pair accept the confirmation screen in one tick; the committer stores them; the next tick applies them. */
   async function confirmAll(g: GameHarness, committer: TradeCommitter, pairs: Pair[]): Promise<Record<QueryKind, number>> {
-    const queries: Record<QueryKind, number> = { select: 0, insert: 0, update: 0, delete: 0, other: 0 };
-    db.onQuery = (kind) => queries[kind]++;
-    try {
+    const { queries } = await countQueries(db, async () => {
       for (const { a, b, tradeId } of pairs) for (const p of [a, b]) g.send(p, "tradeAccept", { tradeId });
       g.tick();
       for (const { a } of pairs) assert.ok(a.tradeCommitting, "frozen while being stored");
       await committer.idle();
-    } finally {
-      db.onQuery = undefined;
-    }
+    });
     g.tick();
     return queries;
   }
@@ -120,7 +117,7 @@ forEachDialect("group commit of trades", (ctx) => {
 
   it("stores the others one at a time when the database refuses one trade's rows, rolling back only that one", async function () {
     this.timeout(20_000);
-    const { g, committer, players, outcomes } = await setup(6);
+    const { g, saver, committer, players, outcomes } = await setup(6);
     const pairs = openTrades(g, players);
     const rigged = pairs[2]!;
     const storedBefore = await Promise.all([rigged.a, rigged.b].map((p) => stored(p.id)));
@@ -158,7 +155,6 @@ forEachDialect("group commit of trades", (ctx) => {
     }
     // The versions this process holds are the stored ones: the players' next saves go through.
     const rows = await db.em().find(Character, { id: { $in: players.map((p) => p.id) } }, { fields: ["id", "version"] });
-    const saver = (committer as unknown as { saver: Saver }).saver;
     for (const row of rows) assert.equal(saver.versions.get(row.id), row.version, `version of ${row.id}`);
   });
 

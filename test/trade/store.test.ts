@@ -7,7 +7,7 @@ import type { ItemStack } from "../../src/game/world/Player.ts";
 import { createCharacter, loadOrCreatePlayer } from "../../src/persistence/players.ts";
 import { storeSwap, storeSwaps, TRADE_BATCH_MAX, TradeCommitError, type StoredSwap } from "../../src/persistence/trades.ts";
 import { bundledContent } from "../support/content.ts";
-import type { QueryKind } from "../../src/db/queryTiming.ts";
+import { countQueries } from "../support/queries.ts";
 import { forEachDialect } from "../support/dialects.ts";
 import { startTestServer } from "../support/server.ts";
 import { WsTestClient } from "../support/wsClient.ts";
@@ -119,15 +119,7 @@ forEachDialect("storing a trade", (ctx) => {
     return out;
   }
 
-  async function counting<T>(fn: () => Promise<T>): Promise<{ result: T; queries: Record<QueryKind, number> }> {
-    const queries: Record<QueryKind, number> = { select: 0, insert: 0, update: 0, delete: 0, other: 0 };
-    db.onQuery = (kind) => queries[kind]++;
-    try {
-      return { result: await fn(), queries };
-    } finally {
-      db.onQuery = undefined;
-    }
-  }
+  const counting = <T>(fn: () => Promise<T>) => countQueries(db, fn);
 
   it("stores a batch of trades in one transaction: one audit row each, both inventories swapped, with as many statements as a batch of two", async () => {
     const small = await batch("pair", 2);
