@@ -8,8 +8,6 @@ import fs from "node:fs";
 import path from "node:path";
 import { pool, ROOT } from "../world-load/common.ts";
 
-export { pool };
-
 export const RUNTIME_MAIN = path.join(ROOT, "agent-runtime", "main.ts");
 /** The server's character limit per account (`MAX_CHARACTERS_PER_ACCOUNT`): agents are registered five to an owner. */
 export const AGENTS_PER_OWNER = 5;

@@ -31,7 +31,8 @@ import {
   type BenchServer,
   type ServerMetricsSnapshot,
 } from "../world-load/common.ts";
-import { call, codeVersion, pool, registerAgents, startRuntime, type RegisteredAgent, type RuntimeProcess, type RuntimeStats } from "./common.ts";
+import { pool } from "../world-load/common.ts";
+import { call, codeVersion, registerAgents, startRuntime, type RegisteredAgent, type RuntimeProcess, type RuntimeStats } from "./common.ts";
 import type { FromIdle, IdleInput } from "./idle.ts";
 
 const JWT_SECRET = "agents-bench-secret-0123456789abcdef";

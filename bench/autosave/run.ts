@@ -37,13 +37,11 @@ import { monitorEventLoopDelay, performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import v8 from "node:v8";
 import vm from "node:vm";
-import { freshPostgres } from "../postgres.ts";
+import { freshPostgres, releaseScratch } from "../postgres.ts";
 import { pino } from "pino";
 import { loadConfig } from "../../src/config/env.ts";
 import { openDatabase, type Database } from "../../src/db/orm.ts";
-import { inputHandlers } from "../../src/game/events.ts";
 import { SKILLS } from "../../src/game/skills.ts";
-import { StoreStock } from "../../src/game/store.ts";
 import type { ItemStack, Player, PlayerData } from "../../src/game/world/Player.ts";
 import { buildCollision, copyData, seededRandom, snapshot, World } from "../../src/game/world/World.ts";
 import type { ContentRegistry } from "../../src/manifests/registry.ts";
@@ -368,7 +366,7 @@ async function run(dbKind: Db, content: ContentRegistry): Promise<RunResult> {
       saver.enqueueDespawns(despawned);
       saving = saver.flush();
     };
-    const world = new World({ content, saveIntervalTicks: 1, onSave: handOver, tickMs, handlers: inputHandlers({ checkAdminCode: () => "wrong", storeStock: new StoreStock() }) });
+    const world = new World({ content, saveIntervalTicks: 1, onSave: handOver, tickMs, handlers: new Map() });
 
     // The login path: the character read under its claim, its version tracked, the player added.
     t = performance.now();
@@ -491,12 +489,7 @@ async function run(dbKind: Db, content: ContentRegistry): Promise<RunResult> {
     log(`${dbKind}: FAILED: ${result.error}`);
   } finally {
     await db?.close();
-    if (pgDb !== undefined) {
-      if (args.keep) log(`${dbKind}: kept database ${pgDb.url}`);
-      else await pgDb.drop().catch((err: unknown) => log(`${dbKind}: could not drop ${pgDb!.url}: ${(err as Error).message}`));
-    }
-    if (args.keep) log(`${dbKind}: kept ${dir}`);
-    else fs.rmSync(dir, { recursive: true, force: true });
+    await releaseScratch({ dir, db: pgDb, keep: args.keep, tag: dbKind, log });
   }
   return result;
 }
@@ -557,7 +550,6 @@ for (const d of dbs as Db[]) {
   results.push({ kind: "autosave", ...r });
   writeResults(args.out, "autosave", started, settings, results);
 }
-writeResults(args.out, "autosave", started, settings, results);
 endSweep(
   ["db", "players", "autosave wall ms", "tick ms", "main-thread CPU ms", "loop busy ms", "process CPU ms", "longest stall ms", "interval: save p50 / max ms, stall ms", "verified"],
   runs.map((r) =>

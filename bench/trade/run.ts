@@ -21,7 +21,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { freshPostgres } from "../postgres.ts";
+import { freshPostgres, releaseScratch } from "../postgres.ts";
 import { pino } from "pino";
 import { Character, InventorySlot, TradeAudit } from "../../entities/index.ts";
 import { TokenService } from "../../src/auth/tokens.ts";
@@ -425,12 +425,7 @@ async function runOne(dbKind: Db, n: number): Promise<RunResult> {
       if (bots.exitCode === null) bots.kill("SIGKILL");
     }
     if (server !== undefined && server.exitCode === null && server.signalCode === null) server.kill("SIGKILL");
-    if (pgDb !== undefined) {
-      if (args.keep) log(`${tag}: kept database ${pgDb.url}`);
-      else await pgDb.drop().catch((err: unknown) => log(`${tag}: could not drop ${pgDb!.url}: ${(err as Error).message}`));
-    }
-    if (args.keep) log(`${tag}: kept ${dir}`);
-    else fs.rmSync(dir, { recursive: true, force: true });
+    await releaseScratch({ dir, db: pgDb, keep: args.keep, tag, log });
   }
   return result;
 }
