@@ -16,6 +16,7 @@ import { InventorySlot, TradeAudit } from "../../entities/index.ts";
 import type { Database, Dialect } from "../db/orm.ts";
 import type { ItemStack } from "../game/world/Player.ts";
 import { CodedError } from "../codedError.ts";
+import { numberArray, textArray } from "./playerRows.ts";
 
 export class TradeCommitError extends CodedError<"ITEMS_CHANGED" | "ALREADY_COMPLETED" | "NOT_FOUND" | "STALE_CHARACTER"> {
   /** For STALE_CHARACTER: the characters another process has written. */
@@ -65,13 +66,6 @@ type InventoryValues = [string, number, string, number];
 /** Rows a multi-row INSERT carries on SQLite (4 parameters each, under its 32,766 a statement). */
 const SQLITE_INSERT_ROWS = 1_000;
 
-/** A PostgreSQL array literal of strings (`{"a","b\\"c"}`), for a `?::varchar[]` parameter. */
-const textArray = (values: readonly string[]) => `{${values.map((v) => `"${v.replace(/[\\"]/g, "\\$&")}"`).join(",")}}`;
-/** A PostgreSQL array literal of integers, for a `?::int[]` parameter. */
-function intArray(values: readonly number[]): string {
-  for (const v of values) if (!Number.isInteger(v)) throw new TypeError(`not an integer: ${v}`);
-  return `{${values.join(",")}}`;
-}
 
 /**
  * The batch's statements, in raw SQL: MikroORM's entity mapping and query building cost about a
@@ -128,7 +122,7 @@ class SwapStatements {
       ? await this.em.execute<{ id: string }[]>(
           `update "characters" set "version" = "characters"."version" + 1, "updatedAt" = ? from unnest(?::varchar[], ?::int[]) as "v" ("vid", "vversion") ` +
             `where "characters"."id" = "v"."vid" and "characters"."version" = "v"."vversion" returning "characters"."id"`,
-          [now, textArray(expected.map(([id]) => id)), intArray(expected.map(([, v]) => v))],
+          [now, textArray(expected.map(([id]) => id)), numberArray(expected.map(([, v]) => v))],
         )
       : await this.em.execute<{ id: string }[]>(
           `update "characters" set "version" = "version" + 1, "updatedAt" = ? where ("id", "version") in (values ${expected.map(() => "(?, ?)").join(", ")}) returning "id"`,
@@ -142,7 +136,7 @@ class SwapStatements {
     const into = `insert into "inventory" ("characterId", "slot", "itemId", "quantity")`;
     if (this.pg) {
       const column = <T>(i: number) => rows.map((r) => r[i] as T);
-      await this.em.execute(`${into} select * from unnest(?::varchar[], ?::int[], ?::varchar[], ?::int[])`, [textArray(column(0)), intArray(column(1)), textArray(column(2)), intArray(column(3))], "run");
+      await this.em.execute(`${into} select * from unnest(?::varchar[], ?::int[], ?::varchar[], ?::int[])`, [textArray(column(0)), numberArray(column(1)), textArray(column(2)), numberArray(column(3))], "run");
       return;
     }
     for (let i = 0; i < rows.length; i += SQLITE_INSERT_ROWS) {
@@ -220,7 +214,8 @@ export async function storeSwaps(db: Database, swaps: readonly StoredSwap[], ver
       })),
     );
   });
-  for (const swap of written) for (const id of [swap.aId, swap.bId]) versions.set(id, versions.get(id)! + 1);
+  // A character forgotten while the transaction ran (it left, or was lost) gets no entry back.
+  for (const swap of written) for (const id of [swap.aId, swap.bId]) if (versions.has(id)) versions.set(id, versions.get(id)! + 1);
   return outcomes;
 }
 
