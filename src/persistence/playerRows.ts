@@ -163,13 +163,13 @@ const upsertSql = (table: ItemTable, rows: string) => {
 const KILLS_CONFLICT = `on conflict ("characterId", "npcId") do update set "killCount" = "npcKills"."killCount" + excluded."killCount", "lastKillAt" = excluded."lastKillAt"`;
 
 /** A PostgreSQL array literal of numbers (`{1,2.5}`), for an `?::int[]` or `?::float8[]` parameter. */
-function numberArray(values: readonly unknown[]): string {
+export function numberArray(values: readonly unknown[]): string {
   for (const v of values) if (typeof v !== "number" || !Number.isFinite(v)) throw new TypeError(`not a finite number: ${String(v)}`);
   return `{${values.join(",")}}`;
 }
 
 /** A PostgreSQL array literal of strings (`{"a","b\"c"}`), for an `?::varchar[]` parameter. */
-function textArray(values: readonly unknown[]): string {
+export function textArray(values: readonly unknown[]): string {
   return `{${values.map((v) => `"${String(v).replace(/[\\"]/g, "\\$&")}"`).join(",")}}`;
 }
 

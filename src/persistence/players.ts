@@ -168,7 +168,7 @@ export const SAVE_CHUNK: Readonly<Record<Dialect, { players: number; rows: numbe
 };
 
 /** Lets the event loop run (timers, sockets, the next tick) between two save transactions. */
-const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+export const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * Saves players in chunked transactions (SAVE_CHUNK), the event loop free between them. `versions`

@@ -17,7 +17,7 @@
 import type { Database } from "../db/orm.ts";
 import type { PlayerData } from "../game/world/Player.ts";
 import type { Logger } from "../logger.ts";
-import { savePlayers } from "../persistence/players.ts";
+import { savePlayers, yieldToLoop } from "../persistence/players.ts";
 import { deleteGroundItems } from "../persistence/ground.ts";
 import { imageOf, type StoredImage } from "../persistence/playerRows.ts";
 
@@ -99,7 +99,7 @@ export class Saver {
 
   private async drain(): Promise<void> {
     // Not in the tick that asked for it (nor in its turn of the event loop).
-    await new Promise<void>((resolve) => setImmediate(resolve));
+    await yieldToLoop();
     if (this.despawned.size > 0) {
       const ids = [...this.despawned];
       this.despawned.clear();
@@ -135,8 +135,7 @@ export class Saver {
               // Not retried: its row has another writer, and writing this snapshot would undo that.
               stored.add(s.characterId);
               this.pending.delete(s.characterId);
-              this.versions.delete(s.characterId);
-              this.images.delete(s.characterId);
+              this.forget(s.characterId);
               this.logger.error({ characterId: s.characterId }, "refused a stale save: the character was written by another process; it is lost to this one");
               this.onLost(s.characterId);
             }
