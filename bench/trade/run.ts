@@ -49,6 +49,7 @@ import {
   type ServerMetricsSnapshot,
 } from "../world-load/common.ts";
 import { ITEMS, type BotsInput, type BotsReport, type FromBots, type ItemId, type PairInput } from "./common.ts";
+import { parsePrometheus } from "../../test/support/prometheus.ts";
 
 const JWT_SECRET = "trade-bench-secret-0123456789abcdef0123";
 const ADMIN_CODE = "trade-bench-admin";
@@ -89,15 +90,14 @@ const admin = (port: number, method: "GET" | "POST", route: string) => adminCall
 
 /** The upper bounds (seconds) and cumulative counts of `rsworld_trade_store_duration_seconds` for one outcome. */
 type Buckets = Map<number, number>;
-const STORE_BUCKET = /^rsworld_trade_store_duration_seconds_bucket\{(?=[^}]*outcome="(completed|failed)")(?=[^}]*le="([^"]+)")[^}]*\} (\d+)/;
 
-/** Reads the server's Prometheus endpoint: the store-time histogram of each outcome. */
+/** Reads the server's Prometheus endpoint (the tests' strict reader): the store-time histogram of each outcome. */
 async function scrapeStoreTimes(metricsPort: number): Promise<Record<"completed" | "failed", Buckets>> {
-  const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+  const families = parsePrometheus(await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text());
   const out = { completed: new Map(), failed: new Map() } as Record<"completed" | "failed", Buckets>;
-  for (const line of text.split("\n")) {
-    const m = STORE_BUCKET.exec(line);
-    if (m) out[m[1] as "completed" | "failed"].set(m[2] === "+Inf" ? Number.POSITIVE_INFINITY : Number(m[2]), Number(m[3]));
+  for (const s of families.get("rsworld_trade_store_duration_seconds")?.samples ?? []) {
+    const outcome = s.labels.outcome;
+    if (s.name.endsWith("_bucket") && (outcome === "completed" || outcome === "failed")) out[outcome].set(Number(s.labels.le === "+Inf" ? Infinity : s.labels.le), s.value);
   }
   return out;
 }
@@ -132,6 +132,8 @@ function storeTimes(first: Record<"completed" | "failed", Buckets>, last: Record
     return round(lower + (upper - lower) * (inBucket === 0 ? 1 : (rank - below) / inBucket), 3);
   };
   const failed = (last.failed.get(Number.POSITIVE_INFINITY) ?? 0) - (first.failed.get(Number.POSITIVE_INFINITY) ?? 0);
+  // The share within 1 s is exact only at a bucket bound: a histogram without one is a bench error, not 0.
+  if (total > 0 && !bounds.includes(1)) throw new Error("the trade store histogram has no 1 s bucket bound");
   const oneSecond = cumulative[bounds.indexOf(1)] ?? 0;
   return { completed: total, failed, p50S: quantile(0.5), p99S: quantile(0.99), withinOneSecond: total === 0 ? 1 : round(oneSecond / total, 4) };
 }
