@@ -98,11 +98,14 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-/** A fresh, empty PostgreSQL database for one suite. */
-export async function createTestDatabase(): Promise<TestDatabase> {
-  const adminUrl = process.env.TEST_PG_URL;
+/**
+ * A fresh, empty PostgreSQL database for one suite (`<prefix>_<pid>_<random>`), on the server of
+ * `adminUrl` (the suite's TEST_PG_URL unless given; the benchmarks pass their own).
+ */
+export async function createTestDatabase(opts: { prefix?: string; adminUrl?: string | undefined } = {}): Promise<TestDatabase> {
+  const adminUrl = opts.adminUrl ?? process.env.TEST_PG_URL;
   if (!adminUrl) throw new Error("TEST_PG_URL is not set: run the suite with `npm test`");
-  const name = `t_${process.pid}_${randomBytes(4).toString("hex")}`;
+  const name = `${opts.prefix ?? "t"}_${process.pid}_${randomBytes(4).toString("hex")}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   try {
