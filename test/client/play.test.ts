@@ -289,7 +289,8 @@ describe("browser client: playing (real Chromium)", function () {
     await screenshot(page, "play-fire-and-drops");
 
     // Pick one up from the keyboard: the canvas' tile cursor, onto the player's own tile, Enter.
-    // The logs reach the page with a patch of their own: Escape and again until the menu has them.
+    // The logs reach the page with a patch of their own: Escape and again until the menu has them
+    // (until then it is the fire's menu, named after it, not the tile's).
     const tileMenu = page.getByRole("menu", { name: `Tile ${player.x}, ${player.z}` });
     for (let tries = 0; ; tries++) {
       assert.ok(tries < 20, "the dropped logs in the tile's menu within 20 tries");
@@ -297,11 +298,14 @@ describe("browser client: playing (real Chromium)", function () {
       await page.keyboard.press("ArrowRight");
       await page.keyboard.press("ArrowLeft");
       await page.keyboard.press("Enter");
-      await tileMenu.waitFor();
-      if ((await tileMenu.getByRole("menuitem").allTextContents()).includes("Pick up Logs")) break;
+      const menu = page.getByRole("menu");
+      await menu.waitFor();
+      if ((await menu.getByRole("menuitem").allTextContents()).includes("Pick up Logs")) break;
       await page.keyboard.press("Escape");
+      await menu.waitFor({ state: "detached" });
       await page.waitForTimeout(300);
     }
+    await tileMenu.waitFor();
     // Alike logs give their options once; the ground items' come before the fire's.
     assert.deepEqual(await tileMenu.getByRole("menuitem").allTextContents(), ["Pick up Logs", "Examine Logs", "Examine Fire", "Walk here"]);
     await screenshot(page, "play-tile-menu");
