@@ -230,6 +230,12 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
   private readonly entityVersions = new Map<string, number>();
   /** The socket of the client whose patch was encoded last (see onCreate). */
   private releasePending: (() => void) | undefined;
+  /**
+   * Whether the state lags behind the world: ticks without a Colyseus client skip the mirror (no
+   * one reads the state; a world of `/ws` players and agents need not pay for it). The versions
+   * compared by the mirror bring every lagging player and entity up to date at once.
+   */
+  private mirrorBehind = false;
 
   override onCreate(options: { createKey?: unknown; world?: unknown }): void {
     if (options?.createKey !== this.services.createKey) {
@@ -337,6 +343,7 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
     const view = new WorldView();
     view.release = () => conn.uncork();
     client.view = view;
+    if (this.mirrorBehind) this.mirrorAll(service.world);
     this.updateView(conn, service.world, player);
   }
 
@@ -373,6 +380,8 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
    * of the world's players, whichever transport they play on.
    */
   async getInspectData(): Promise<InspectData> {
+    // The inspector shows the state: current, even while no Colyseus client keeps it so.
+    if (this.mirrorBehind) this.mirrorAll(this.services.service.world);
     const base = await (Room.prototype as unknown as { getInspectData(this: Room): Promise<InspectData> }).getInspectData.call(this);
     const { service } = this.services;
     const now = Date.now();
@@ -420,8 +429,10 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
     const world = service.world;
     const t1 = performance.now();
     this.state.tick = world.tick;
-    for (const player of world.players.values()) this.mirror(player);
-    this.mirrorEntities(world);
+    // A joining client is in `clients` from before its login, so the state is current again
+    // before its view is filled (and onJoin catches up in case no tick came between).
+    if (this.clients.length > 0) this.mirrorAll(world);
+    else this.mirrorBehind = true;
     const t1b = performance.now();
     service.publishStart();
     const t2 = performance.now();
@@ -467,6 +478,13 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
   }
 
   // ---- schema mirroring ------------------------------------------------------------------
+
+  /** Everything that changed since it was last mirrored, into the state. */
+  private mirrorAll(world: World): void {
+    for (const player of world.players.values()) this.mirror(player);
+    this.mirrorEntities(world);
+    this.mirrorBehind = false;
+  }
 
   private addSchema(player: Player): void {
     if (this.schemaOf.has(player.id)) return;

@@ -14,6 +14,8 @@ import type { WsDeltas } from "../../src/ws/WsDeltas.ts";
 import { makeWorldDir } from "../support/world.ts";
 import { WsTestClient } from "../support/wsClient.ts";
 import { ViewCopy, type WorldUpdate } from "../../src/game/worldUpdate.ts";
+import { matchMaker } from "@colyseus/core";
+import type { WorldRoom } from "../../rooms/WorldRoom.ts";
 
 const FAST = { TICK_MS: "50" };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -398,6 +400,36 @@ forEachDialect("the world: persistence", (db) => {
       await t.close();
     } finally {
       fs.rmSync(world, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("the world: the Colyseus state with /ws players only", function () {
+  this.timeout(20_000);
+  it("is not kept while no Colyseus client is in the world, and is brought up to date for the next one", async () => {
+    const t = await startTestServer(FAST);
+    try {
+      const [listing] = await matchMaker.query({ name: "world" });
+      const room = matchMaker.getLocalRoomById(listing!.roomId) as unknown as WorldRoom;
+      const w = await WsTestClient.connect(`${t.wsUrl}?name=OnlyWs`);
+      const id = String((await w.next("welcome")).playerId);
+      const target = reachableTileAt(t, 3);
+      w.send("player:move", target);
+      await until(() => {
+        const e = wsView(w).get(id);
+        return e && e.x === target.x && e.z === target.z ? true : undefined;
+      }, "the /ws player arrives");
+      await sleep(150);
+      const lagging = room.state.players.get(id);
+      assert.ok(lagging, "the /ws player is in the state (its schema is made when it logs in)");
+      assert.notDeepEqual({ x: lagging.x, z: lagging.z }, target, "ticks without a Colyseus client leave the state alone");
+      const c = await WorldTestClient.join(t.baseUrl, { name: "LateColy" });
+      const seen = await c.waitFor(() => c.state().players?.[id], 5_000, "the late Colyseus client sees the /ws player");
+      assert.deepEqual({ x: seen.x, z: seen.z }, target, "in its first state, where it stands now");
+      w.close();
+      await c.room.leave();
+    } finally {
+      await t.close();
     }
   });
 });
