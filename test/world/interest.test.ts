@@ -1,10 +1,11 @@
 /**
  * Interest's player cap on its own: a view holds the viewer and the nearest others up to
- * MAX_PLAYERS_IN_VIEW, those already in view first at the cut, and every non-player entity in
- * range whatever the crowd; players beyond the cap leave the view and come back as the crowd thins.
+ * MAX_PLAYERS_IN_VIEW, those already in view first at the cut (and until a newcomer is more than
+ * CAP_MARGIN tiles nearer), and every non-player entity in range whatever the crowd; players beyond the cap
+ * leave the view and come back as the crowd thins.
  */
 import assert from "node:assert/strict";
-import { Interest, type Placed, type Spatial } from "../../src/game/world/Interest.ts";
+import { CAP_MARGIN, Interest, type Placed, type Spatial } from "../../src/game/world/Interest.ts";
 import { MAX_PLAYERS_IN_VIEW, VIEW_RADIUS } from "../../src/game/world/World.ts";
 
 type Thing = Placed & { player: boolean };
@@ -82,5 +83,25 @@ describe("Interest: the players in one view", () => {
     assert.equal(change.entered.length, 10);
     assert.equal(playersIn(view).length, MAX_PLAYERS_IN_VIEW);
     assert.ok(change.entered.every((id) => id.startsWith("far")), "the ones that were in view before the newcomers");
+  });
+  it(`keeps a player in a full view until a newcomer is more than ${CAP_MARGIN} tiles nearer than it`, () => {
+    const world = new Crowd();
+    const me = world.add("me", 0, 0);
+    for (let i = 0; i < MAX_PLAYERS_IN_VIEW - 2; i++) world.add(`near${i}`, 1, (i % 3) - 1);
+    const last = world.add("last", 10, 0);
+    const view = new Interest<Thing>(0);
+    view.refresh(world, me, true);
+    assert.equal(playersIn(view).length, MAX_PLAYERS_IN_VIEW);
+    // A newcomer nearer than the last one in view, by the margin: it waits.
+    const newcomer = world.add("newcomer", 10 - CAP_MARGIN, 0);
+    let change = view.refresh(world, me, true)!;
+    assert.deepEqual(change.entered, []);
+    assert.deepEqual(change.left, []);
+    // One tile nearer still: it takes the last one's place.
+    newcomer.x--;
+    change = view.refresh(world, me, true)!;
+    assert.deepEqual(change.entered, ["newcomer"]);
+    assert.deepEqual(change.left, [last.id]);
+    assert.equal(playersIn(view).length, MAX_PLAYERS_IN_VIEW);
   });
 });

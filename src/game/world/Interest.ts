@@ -6,8 +6,11 @@
  * {@link REFRESH_DISTANCE} tiles. An entity joins the view within {@link VIEW_RADIUS} tiles and
  * leaves it only beyond {@link KEEP_RADIUS}, so nothing in view is dropped between refreshes and
  * players walking along the edge do not flicker in and out. A view holds at most
- * {@link MAX_PLAYERS_IN_VIEW} players: in a crowd, the nearest (those already in view first, at the
- * same distance), so the work of a crowded spot grows with its size, not with its square.
+ * {@link MAX_PLAYERS_IN_VIEW} players: in a crowd, the nearest, so the work of a crowded spot grows
+ * with its size, not with its square. The cap has the same hysteresis: a player already in view
+ * keeps its place until a newcomer is more than {@link CAP_MARGIN} tiles nearer than it, so the players
+ * walking about at the cut's distance do not take each other's places at every refresh (each
+ * swap costs a whole entry on `/ws` and a view add and remove on Colyseus).
  */
 import type { Tile } from "../map/CollisionMap.ts";
 import { MAX_PLAYERS_IN_VIEW, VIEW_RADIUS, type Entity } from "./World.ts";
@@ -15,6 +18,8 @@ import { MAX_PLAYERS_IN_VIEW, VIEW_RADIUS, type Entity } from "./World.ts";
 export const REFRESH_TICKS = 4;
 export const REFRESH_DISTANCE = 3;
 export const KEEP_RADIUS = VIEW_RADIUS + REFRESH_DISTANCE;
+/** A newcomer takes the place of a player in a full view only when it is more than this many tiles nearer. */
+export const CAP_MARGIN = REFRESH_DISTANCE;
 
 let stagger = 0;
 /** The last mark handed out (see Interest.refresh); one sequence for all connections. */
@@ -24,8 +29,8 @@ let markToken = 0;
 const candidates: Placed[] = [];
 const candidateDistance: number[] = [];
 const candidateWasVisible: boolean[] = [];
-/** Candidates per distance (0 … KEEP_RADIUS). */
-const perDistance = new Int32Array(KEEP_RADIUS + 1);
+/** Candidates per ranking distance (0 … KEEP_RADIUS: a newcomer's is at most VIEW_RADIUS + CAP_MARGIN). */
+const perDistance = new Int32Array(Math.max(KEEP_RADIUS, VIEW_RADIUS + CAP_MARGIN) + 1);
 
 /** Something a view can hold: the world's own entities, or their `/ws` replicas (see ViewWorld). */
 export interface Placed {
@@ -96,7 +101,8 @@ export class Interest<E extends Placed = Entity> {
       if (isPlayer) {
         e.mark = maybe;
         candidates.push(e);
-        candidateDistance.push(d);
+        // Ranked by distance, a newcomer CAP_MARGIN tiles behind those already in view.
+        candidateDistance.push(mark === before ? d : d + CAP_MARGIN);
         candidateWasVisible.push(mark === before);
         return;
       }
@@ -121,9 +127,9 @@ export class Interest<E extends Placed = Entity> {
   }
 
   /**
-   * Of this refresh's candidate players, the nearest MAX_PLAYERS_IN_VIEW get `kept` (and enter
-   * the view when new); the rest keep `maybe` and so leave it. Linear: candidates are counted by
-   * distance (whole tiles), not sorted.
+   * Of this refresh's candidate players, the MAX_PLAYERS_IN_VIEW nearest by ranking distance (a
+   * newcomer's distance plus CAP_MARGIN) get `kept` (and enter the view when new); the rest keep
+   * `maybe` and so leave it. Linear: candidates are counted by distance (whole tiles), not sorted.
    */
   private admitPlayers(kept: number, entered: string[]): void {
     const n = candidates.length;
