@@ -1,8 +1,8 @@
 /**
  * Interest management for one connection: what it sees, as references to the entities
  * themselves (so the per-tick check is a field read, not a lookup). Recomputing the set is the
- * expensive part, so it happens every {@link REFRESH_TICKS} ticks (staggered between
- * connections) for others walking in and out, and sooner when the viewer itself has moved
+ * expensive part, so it happens {@link REFRESH_TICKS} ticks after the last refresh (staggered
+ * between connections) for others walking in and out, and sooner when the viewer itself has moved
  * {@link REFRESH_DISTANCE} tiles. An entity joins the view within {@link VIEW_RADIUS} tiles and
  * leaves it only beyond {@link KEEP_RADIUS}, so nothing in view is dropped between refreshes and
  * players walking along the edge do not flicker in and out. A view holds at most
@@ -62,11 +62,12 @@ export interface Seen<E extends Placed = Entity> {
 export class Interest<E extends Placed = Entity> {
   readonly visible = new Map<string, Seen<E>>();
   private readonly phase: number;
-  private refreshed = -1;
+  /** The tick its next periodic refresh is due at (-1: it has never refreshed). */
+  private due = -1;
   private atX = 0;
   private atZ = 0;
 
-  /** `phase`: which of every {@link REFRESH_TICKS} ticks its periodic refresh falls on (staggered by default). */
+  /** `phase`: how many ticks sooner than REFRESH_TICKS after the first its second refresh comes (staggered by default). */
   constructor(phase = stagger++) {
     this.phase = phase % REFRESH_TICKS;
   }
@@ -76,8 +77,11 @@ export class Interest<E extends Placed = Entity> {
     const vx = viewer.x;
     const vz = viewer.z;
     const walked = Math.max(Math.abs(vx - this.atX), Math.abs(vz - this.atZ));
-    if (!force && this.refreshed >= 0 && walked < REFRESH_DISTANCE && (world.tick + this.phase) % REFRESH_TICKS !== 0) return undefined;
-    this.refreshed = world.tick;
+    if (!force && this.due >= 0 && walked < REFRESH_DISTANCE && world.tick < this.due) return undefined;
+    // Every refresh puts the next periodic one REFRESH_TICKS ahead (a walker's refreshes make its
+    // periodic ones needless); the first is staggered by the phase, so that connections that came
+    // in together do not all refresh on the same ticks.
+    this.due = world.tick + (this.due < 0 ? REFRESH_TICKS - this.phase : REFRESH_TICKS);
     this.atX = vx;
     this.atZ = vz;
     // Marks on the entities themselves instead of set lookups: everything in view now gets
