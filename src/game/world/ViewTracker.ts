@@ -74,7 +74,7 @@ export class ViewTracker {
       if (seen.sentRev === e.rev) continue;
       const onlyMoved = seen.sentRev >= 0 && seen.sentInfoRev === e.infoRev;
       if (handles === undefined) parts.push(onlyMoved ? e.compact : e.full);
-      else if (onlyMoved) moved += `${moved === "" ? "" : ","}${seen.handle},${e.x},${e.z}`;
+      else if (onlyMoved) moved += moved === "" ? `${seen.handle}${e.movedXZ}` : `,${seen.handle}${e.movedXZ}`;
       else {
         if (seen.handle < 0) {
           seen.handle = this.free.pop() ?? this.nextHandle++;

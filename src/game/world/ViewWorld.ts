@@ -88,6 +88,8 @@ export interface Shown {
   full: string;
   /** `{id, kind, x, z}`. */
   compact: string;
+  /** `,x,z`: its part of a compact update's `moved` after its handle (see ViewTracker). */
+  movedXZ: string;
   /** Ground items: only this player sees it until `publicAtTick`. */
   ownerId: string | undefined;
   publicAtTick: number;
@@ -123,7 +125,7 @@ export class ViewWorld implements Spatial<Shown> {
       let e = this.byId.get(id);
       if (e === undefined) {
         if (info === null) throw new Error(`ViewWorld: a change to unknown entity ${id} without its info`);
-        e = { id, kind: c[i + 1] as string, x, z, rev: -1, infoRev: -1, info, full: "", compact: "", ownerId: undefined, publicAtTick: 0, live: true, cellKey: -1, cellSlot: -1 };
+        e = { id, kind: c[i + 1] as string, x, z, rev: -1, infoRev: -1, info, full: "", compact: "", movedXZ: "", ownerId: undefined, publicAtTick: 0, live: true, cellKey: -1, cellSlot: -1 };
         this.byId.set(id, e);
       }
       e.x = x;
@@ -136,6 +138,7 @@ export class ViewWorld implements Spatial<Shown> {
       e.rev = rev;
       e.full = `${e.info.slice(0, -1)},"x":${x},"z":${z}}`;
       e.compact = `{"id":${JSON.stringify(id)},"kind":"${e.kind}","x":${x},"z":${z}}`;
+      e.movedXZ = `,${x},${z}`;
       e.ownerId = (c[i + 5] as string | null) ?? undefined;
       e.publicAtTick = c[i + 6] as number;
       indexInCell(this.cells, e);
