@@ -5,19 +5,22 @@
  * viewer. Reports the time per tick of the game step, of every viewer's interest refresh and of
  * every viewer's `world:update` frame.
  *
- *   node bench/publish/run.ts [--players 1000] [--viewers 500] [--ticks 200]
+ *   node bench/publish/run.ts [--players 1000] [--viewers 500] [--ticks 200] [--compact]
+ *
+ * `--compact`: the viewers take compact updates (`/ws?updates=compact`, as the world-load bots and
+ * the agent runtime do). Each frame is turned into the bytes a socket is handed, as `ws` does.
  */
 import { parseArgs } from "node:util";
 import { gameWorld } from "../../test/support/game.ts";
 import { ViewTracker } from "../../src/game/world/ViewTracker.ts";
 import { replicaOf } from "../../test/support/viewReplica.ts";
 
-const { values } = parseArgs({ options: { players: { type: "string", default: "1000" }, viewers: { type: "string", default: "500" }, ticks: { type: "string", default: "200" } } });
+const { values } = parseArgs({ options: { players: { type: "string", default: "1000" }, viewers: { type: "string", default: "500" }, ticks: { type: "string", default: "200" }, compact: { type: "boolean", default: false } } });
 const players = Number(values.players);
 const viewers = Number(values.viewers);
 const ticks = Number(values.ticks);
 if (![players, viewers, ticks].every((n) => Number.isInteger(n) && n > 0) || viewers > players) {
-  console.error("usage: run.ts [--players 1000] [--viewers 500 (at most --players)] [--ticks 200]");
+  console.error("usage: run.ts [--players 1000] [--viewers 500 (at most --players)] [--ticks 200] [--compact]");
   process.exit(2);
 }
 
@@ -34,7 +37,7 @@ const walkable = (): { x: number; z: number } => {
   }
 };
 const all = Array.from({ length: players }, () => g.add(walkable()));
-const trackers = all.slice(0, viewers).map((p) => ({ p, t: new ViewTracker() }));
+const trackers = all.slice(0, viewers).map((p) => ({ p, t: new ViewTracker(undefined, values.compact) }));
 for (const { p, t } of trackers) t.frame(replicaOf(world), p.id, true);
 
 const step: number[] = [];
@@ -53,7 +56,11 @@ for (let i = 0; i < ticks; i++) {
   step.push(performance.now() - t0);
   t0 = performance.now();
   const view = replicaOf(world);
-  for (const { p, t } of trackers) bytes += t.frame(view, p.id)?.length ?? 0;
+  for (const { p, t } of trackers) {
+    const frame = t.frame(view, p.id);
+    // What a socket is handed: the frame's bytes.
+    if (frame !== undefined) bytes += Buffer.from(frame).length;
+  }
   publish.push(performance.now() - t0);
 }
 const pct = (xs: number[], q: number) => [...xs].sort((a, c) => a - c)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!.toFixed(2);
@@ -62,6 +69,7 @@ console.log(
   JSON.stringify({
     players,
     viewers,
+    compact: values.compact,
     ticks,
     stepP50Ms: pct(step.slice(skip), 0.5),
     publishP50Ms: pct(publish.slice(skip), 0.5),
