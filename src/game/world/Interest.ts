@@ -64,8 +64,6 @@ export class Interest<E extends Placed = Entity> {
   private readonly phase: number;
   /** The tick its next periodic refresh is due at (-1: it has never refreshed). */
   private due = -1;
-  /** The tick of its last refresh (-1: none yet). */
-  refreshedAt = -1;
   private atX = 0;
   private atZ = 0;
 
@@ -84,7 +82,6 @@ export class Interest<E extends Placed = Entity> {
     // periodic ones needless); the first is staggered by the phase, so that connections that came
     // in together do not all refresh on the same ticks.
     this.due = world.tick + (this.due < 0 ? REFRESH_TICKS - this.phase : REFRESH_TICKS);
-    this.refreshedAt = world.tick;
     this.atX = vx;
     this.atZ = vz;
     // Marks on the entities themselves instead of set lookups: everything in view now gets

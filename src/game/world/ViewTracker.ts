@@ -16,23 +16,12 @@
  * entity from its whole entry until its id is in `removed`; a freed handle is given out again
  * only in a later frame, so within a frame every handle means one entity.
  */
-import { Interest, KEEP_RADIUS, REFRESH_DISTANCE, REFRESH_TICKS } from "./Interest.ts";
-import { RUN_SPEED } from "./World.ts";
+import { Interest } from "./Interest.ts";
 import { ViewWorld, type Shown, type WorldDiff } from "./ViewWorld.ts";
-
-/**
- * How far from a viewer everything in its view lies at most between two refreshes, unless
- * something jumped since the last one (see ViewWorld.lastJump): within KEEP_RADIUS of where its
- * view was last refreshed, which is less than REFRESH_DISTANCE from where it stands, and moved
- * since by at most RUN_SPEED tiles a tick for fewer than REFRESH_TICKS ticks.
- */
-const VIEW_REACH = KEEP_RADIUS + REFRESH_DISTANCE + REFRESH_TICKS * RUN_SPEED;
 
 export class ViewTracker {
   readonly interest: Interest<Shown>;
   private started = false;
-  /** The tick of its last walk over its view (every change up to it is sent). */
-  private walked = -1;
   /** Compact updates: handles by entity id, free handles, and the ones freed in this frame. */
   private readonly handles: Map<string, number> | undefined;
   private readonly free: number[] = [];
@@ -67,16 +56,10 @@ export class ViewTracker {
     }
     const change = this.interest.refresh(world, viewer, !this.started);
     this.started = true;
-    const tick = world.tick;
-    // Nothing came, went or changed around it since its last walk, and nothing jumped since its
-    // view was refreshed: nothing to send, and no walk over its view needed to find that out (a
-    // quiet spot costs a few dozen cell lookups a tick).
-    const quiet = change === undefined && !always && world.lastJump <= this.interest.refreshedAt && world.quietSince(viewer, VIEW_REACH, this.walked);
-    if (quiet) return undefined;
-    this.walked = tick;
     const removed: string[] = change?.left ?? [];
     if (handles !== undefined) for (const id of removed) this.release(id);
     const visible = this.interest.visible;
+    const tick = world.tick;
     const parts: string[] = [];
     let moved = "";
     for (const seen of visible.values()) {

@@ -9,8 +9,8 @@
  */
 import type { Tile } from "../map/CollisionMap.ts";
 import type { Spatial } from "./Interest.ts";
-import { CELL, cellKey, forEachInCells, indexInCell, unindexFromCell } from "./cells.ts";
-import { describe, RUN_SPEED, type Entity, type World } from "./World.ts";
+import { forEachInCells, indexInCell, unindexFromCell } from "./cells.ts";
+import { describe, type Entity, type World } from "./World.ts";
 
 /** Values per changed entity in {@link WorldDiff.changes}. */
 export const CHANGE_STRIDE = 7;
@@ -105,18 +105,7 @@ export class ViewWorld implements Spatial<Shown> {
   tick = -1;
   readonly byId = new Map<string, Shown>();
   private readonly cells = new Map<number, Shown[]>();
-  /** By cell key: the last tick something in the cell changed, came in or left (see quietSince). */
-  private readonly cellChanged = new Map<number, number>();
-  /**
-   * The last tick something moved farther than RUN_SPEED tiles at once (a teleport, a respawn): a
-   * view that has not been refreshed since may hold it anywhere (see ViewTracker.frame).
-   */
-  lastJump = -1;
   private nextRev = 0;
-
-  private touch(key: number): void {
-    if (key >= 0) this.cellChanged.set(key, this.tick);
-  }
 
   apply(diff: WorldDiff): void {
     this.tick = diff.tick;
@@ -124,7 +113,6 @@ export class ViewWorld implements Spatial<Shown> {
       const e = this.byId.get(id);
       if (e === undefined) continue;
       e.live = false;
-      this.touch(e.cellKey);
       unindexFromCell(this.cells, e);
       this.byId.delete(id);
     }
@@ -140,7 +128,6 @@ export class ViewWorld implements Spatial<Shown> {
         e = { id, kind: c[i + 1] as string, x, z, rev: -1, infoRev: -1, info, full: "", compact: "", movedXZ: "", ownerId: undefined, publicAtTick: 0, live: true, cellKey: -1, cellSlot: -1 };
         this.byId.set(id, e);
       }
-      if (Math.abs(x - e.x) > RUN_SPEED || Math.abs(z - e.z) > RUN_SPEED) this.lastJump = diff.tick;
       e.x = x;
       e.z = z;
       const rev = this.nextRev++;
@@ -154,28 +141,8 @@ export class ViewWorld implements Spatial<Shown> {
       e.movedXZ = `,${x},${z}`;
       e.ownerId = (c[i + 5] as string | null) ?? undefined;
       e.publicAtTick = c[i + 6] as number;
-      // Its cell now: a view holding it holds it within reach of where it is (see ViewTracker).
       indexInCell(this.cells, e);
-      this.touch(e.cellKey);
     }
-  }
-
-  /**
-   * Whether nothing within `radius` of a tile changed, came or went after tick `since`: a view whose
-   * entities all lie within `radius`, and that has seen every change up to `since`, has nothing to
-   * send (see ViewTracker.frame). Cell by cell, so it may answer false for a change just outside
-   * `radius`, never true for one inside.
-   */
-  quietSince(at: Tile, radius: number, since: number): boolean {
-    const cx1 = Math.floor((at.x + radius) / CELL);
-    const cz1 = Math.floor((at.z + radius) / CELL);
-    for (let cx = Math.floor((at.x - radius) / CELL); cx <= cx1; cx++) {
-      for (let cz = Math.floor((at.z - radius) / CELL); cz <= cz1; cz++) {
-        const changed = this.cellChanged.get(cellKey(cx, cz));
-        if (changed !== undefined && changed > since) return false;
-      }
-    }
-    return true;
   }
 
   forEachNear(at: Tile, viewerId: string, radius: number, fn: (entity: Shown, isPlayer: boolean) => void): void {
