@@ -5,7 +5,7 @@
  * leave the view and come back as the crowd thins.
  */
 import assert from "node:assert/strict";
-import { CAP_MARGIN, Interest, type Placed, type Spatial } from "../../src/game/world/Interest.ts";
+import { CAP_MARGIN, Interest, REFRESH_DISTANCE, REFRESH_TICKS, type Placed, type Spatial } from "../../src/game/world/Interest.ts";
 import { MAX_PLAYERS_IN_VIEW, VIEW_RADIUS } from "../../src/game/world/World.ts";
 
 type Thing = Placed & { player: boolean };
@@ -103,5 +103,22 @@ describe("Interest: the players in one view", () => {
     assert.deepEqual(change.entered, ["newcomer"]);
     assert.deepEqual(change.left, [last.id]);
     assert.equal(playersIn(view).length, MAX_PLAYERS_IN_VIEW);
+  });
+  it(`refreshes ${REFRESH_TICKS} ticks after its last refresh, which a walk of ${REFRESH_DISTANCE} tiles brings sooner; the second one staggered by its phase`, () => {
+    const world = new Crowd();
+    const me = world.add("me", 0, 0);
+    const refreshesAt = (phase: number, walkAt: number | undefined): number[] => {
+      const view = new Interest<Thing>(phase);
+      me.x = 0;
+      const ticks: number[] = [];
+      for (world.tick = 0; world.tick <= 12; world.tick++) {
+        if (world.tick === walkAt) me.x += REFRESH_DISTANCE;
+        if (view.refresh(world, me, world.tick === 0) !== undefined) ticks.push(world.tick);
+      }
+      return ticks;
+    };
+    assert.deepEqual(refreshesAt(0, undefined), [0, 4, 8, 12]);
+    assert.deepEqual(refreshesAt(1, undefined), [0, 3, 7, 11], "the phase brings the second one sooner");
+    assert.deepEqual(refreshesAt(0, 6), [0, 4, 6, 10], "the walk's refresh at 6 stands in for the one due at 8");
   });
 });
