@@ -278,6 +278,7 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
       attempts,
       clientAddress: requestAddress,
       heartbeatMs: config.wsHeartbeatMs,
+      muxMaxSessions: config.wsMuxMaxSessions,
       traffic: prom.traffic,
     });
     prom.observe({

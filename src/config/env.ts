@@ -11,6 +11,7 @@
  */
 import path from "node:path";
 import { z } from "zod";
+import { DEFAULT_MUX_MAX_SESSIONS } from "../ws/mux.ts";
 
 export const DEFAULT_PORT = 5555;
 export const DEFAULT_AGENT_RT_PORT = 4001;
@@ -192,6 +193,7 @@ const envSchema = z.object({
   TICK_MS: integer(DEFAULT_TICK_MS, 10, 10_000),
   WS_DELTAS_WORKER: flag(false),
   WS_HEARTBEAT_MS: integer(DEFAULT_WS_HEARTBEAT_MS, 100, 3_600_000),
+  WS_MUX_MAX_SESSIONS: integer(DEFAULT_MUX_MAX_SESSIONS, 1, 100_000),
   CHARACTER_LEASE_MS: integer(DEFAULT_CHARACTER_LEASE_MS, 300, 3_600_000),
   DISABLE_RATE_LIMIT: flag(false),
   COMMIT_HASH: optionalString,
@@ -285,6 +287,8 @@ export interface Config {
   wsDeltasWorker: boolean;
   /** How often `/ws` sockets are pinged; one that missed the last ping is terminated. */
   wsHeartbeatMs: number;
+  /** Sessions one multiplexed `/ws` connection may hold (`/ws?mux=1`). */
+  wsMuxMaxSessions: number;
   /** How long a character lease lives without renewal (renewed every third of it). */
   characterLeaseMs: number;
   rateLimitDisabled: boolean;
@@ -458,6 +462,7 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = proces
     tickMs: e.TICK_MS,
     wsDeltasWorker: e.WS_DELTAS_WORKER,
     wsHeartbeatMs: e.WS_HEARTBEAT_MS,
+    wsMuxMaxSessions: e.WS_MUX_MAX_SESSIONS,
     characterLeaseMs: e.CHARACTER_LEASE_MS,
     rateLimitDisabled: !isProduction && e.DISABLE_RATE_LIMIT,
     commitHash: e.COMMIT_HASH,

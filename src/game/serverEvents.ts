@@ -10,6 +10,9 @@
  */
 import { z } from "zod";
 
+/** Interest radius: a client sees what is within this many tiles (Chebyshev) of its player. */
+export const VIEW_RADIUS = 16;
+
 const id = z.string().min(1);
 const int = z.int();
 const stack = z.strictObject({ itemId: id, quantity: z.int().min(1) });

@@ -34,6 +34,13 @@ interface Sink {
   playerId: string;
   send: (frame: string) => void;
   compact: boolean;
+  /** Its group (see addGroup), 0: none. */
+  group: number;
+}
+
+interface GroupSink {
+  send: (frame: string) => void;
+  compact: boolean;
 }
 
 export interface WsDeltasOptions {
@@ -48,8 +55,11 @@ export class WsDeltas {
   private readonly waitMs: number;
   private feed = new ViewFeed();
   private readonly sinks = new Map<number, Sink>();
-  private joined: [number, string, boolean][] = [];
+  private readonly groups = new Map<number, GroupSink>();
+  private joined: DeltaInput["joined"] = [];
   private left: number[] = [];
+  private groupsJoined: DeltaInput["groupsJoined"] = [];
+  private groupsLeft: number[] = [];
   private nextId = 1;
   private worker: { thread: Worker; port: MessagePort; signal: Int32Array } | undefined;
   private inline: DeltaBuilder | undefined;
@@ -81,11 +91,15 @@ export class WsDeltas {
     return this.worker !== undefined;
   }
 
-  /** A connection whose player is `playerId`: its frames go to `send`, from the next tick on (`compact`: see ViewTracker). */
-  add(playerId: string, send: (frame: string) => void, compact = false): number {
+  /**
+   * A connection whose player is `playerId`: its frames go to `send`, from the next tick on
+   * (`compact`: see ViewTracker). In a group (see addGroup) it has no frames of its own: its view
+   * is part of the group's.
+   */
+  add(playerId: string, send: (frame: string) => void, compact = false, group = 0): number {
     const id = this.nextId++;
-    this.sinks.set(id, { playerId, send, compact });
-    this.joined.push([id, playerId, compact]);
+    this.sinks.set(id, { playerId, send, compact, group });
+    this.joined.push([id, playerId, compact, group]);
     return id;
   }
 
@@ -94,11 +108,26 @@ export class WsDeltas {
     this.left.push(id);
   }
 
+  /** Viewers whose views go out as one frame a tick, the union of them (a multiplexed connection; GroupView). */
+  addGroup(send: (frame: string) => void, compact: boolean): number {
+    const id = this.nextId++;
+    this.groups.set(id, { send, compact });
+    this.groupsJoined.push([id, compact]);
+    return id;
+  }
+
+  /** The group and its members go. */
+  removeGroup(id: number): void {
+    if (!this.groups.delete(id)) return;
+    for (const [sid, s] of this.sinks) if (s.group === id) this.sinks.delete(sid);
+    this.groupsLeft.push(id);
+  }
+
   /** After the game step: this tick's diff goes to the worker (without one, `finish` builds it). */
   start(world: World): void {
     // Without `/ws` connections there is nothing to build. The next diff still covers everything
     // since the last one, so the replica catches up when one connects.
-    if (this.closed || (this.sinks.size === 0 && this.left.length === 0)) return;
+    if (this.closed || (this.sinks.size === 0 && this.left.length === 0 && this.groupsLeft.length === 0)) return;
     if (this.worker === undefined) {
       this.due = world;
       return;
@@ -109,9 +138,11 @@ export class WsDeltas {
 
   /** The diff since the last tick sent, with the viewers that came and went meanwhile. */
   private input(world: World): DeltaInput {
-    const input: DeltaInput = { ...this.feed.diff(world), joined: this.joined, left: this.left };
+    const input: DeltaInput = { ...this.feed.diff(world), joined: this.joined, left: this.left, groupsJoined: this.groupsJoined, groupsLeft: this.groupsLeft };
     this.joined = [];
     this.left = [];
+    this.groupsJoined = [];
+    this.groupsLeft = [];
     return input;
   }
 
@@ -148,7 +179,11 @@ export class WsDeltas {
   }
 
   private deliver(frames: (number | string)[]): void {
-    for (let i = 0; i < frames.length; i += 2) this.sinks.get(frames[i] as number)?.send(frames[i + 1] as string);
+    for (let i = 0; i < frames.length; i += 2) {
+      const id = frames[i] as number;
+      if (id < 0) this.groups.get(-id)?.send(frames[i + 1] as string);
+      else this.sinks.get(id)?.send(frames[i + 1] as string);
+    }
   }
 
   /** From now on, build on this thread, starting over: every connection gets a full frame again. */
@@ -161,8 +196,10 @@ export class WsDeltas {
     void thread.terminate();
     this.inline = new DeltaBuilder();
     this.feed = new ViewFeed();
-    this.joined = [...this.sinks].map(([id, s]) => [id, s.playerId, s.compact]);
+    this.groupsJoined = [...this.groups].map(([id, g]) => [id, g.compact]);
+    this.joined = [...this.sinks].map(([id, s]) => [id, s.playerId, s.compact, s.group]);
     this.left = [];
+    this.groupsLeft = [];
   }
 
   async close(): Promise<void> {

@@ -16,6 +16,8 @@ import { admit, CLOSE_RATE_LIMITED, InputLimiter } from "../sessions/inputLimite
 import { AuthAttempts, TooManyAttempts } from "../auth/attemptLimiter.ts";
 import { encode, errorEvent, MAX_FRAME_BYTES, parseFrame, type Envelope, type WsErrorCode } from "./envelope.ts";
 import type { Traffic } from "../prometheus.ts";
+import { DEFAULT_MUX_MAX_SESSIONS, MUX_QUERY } from "./mux.ts";
+import { MuxConnection, type WsMux } from "./MuxSocket.ts";
 
 export const WS_PATH = "/ws";
 /** Without a `?token`, the first message must authenticate within this time (else 4001). */
@@ -24,6 +26,8 @@ export const CLOSE_NOT_AUTHENTICATED = 4001;
 /** The token could not be checked now (the identity provider's keys are unavailable): 1013, try again later. */
 export const CLOSE_TRY_AGAIN_LATER = 1013;
 export const CLOSE_FORBIDDEN = 4003;
+/** A request the server cannot take as it is (a bad query parameter). */
+export const CLOSE_BAD_REQUEST = 4000;
 export const CLOSE_GOING_AWAY = 1001;
 
 /** One authenticated `/ws` connection. */
@@ -39,6 +43,8 @@ export interface WsSession {
   /** Sends a frame that is already encoded. */
   sendRaw(frame: string): void;
   readonly tcp?: { cork(): void; uncork(): void } | undefined;
+  /** A session of a multiplexed connection (`/ws?mux=1`): its connection's shared parts. */
+  readonly mux?: WsMux | undefined;
   sendError(code: Parameters<typeof errorEvent>[0], message: string, event?: string): void;
   close(code: number, reason: string): void;
   readonly isOpen: boolean;
@@ -86,6 +92,8 @@ export interface WsGatewayOptions {
   heartbeatMs?: number;
   /** Counts what is sent (the Prometheus metrics). */
   traffic?: Traffic;
+  /** Sessions one multiplexed connection may hold (WS_MUX_MAX_SESSIONS); defaults to DEFAULT_MUX_MAX_SESSIONS. */
+  muxMaxSessions?: number;
 }
 
 /** The one kind of frame sent pre-encoded (`sendRaw`): a tick's delta. */
@@ -198,6 +206,28 @@ export class WsGateway {
     ws.on("pong", () => this.answered.add(ws));
     const queryToken = query.get("token");
     const address = this.options.clientAddress?.(req) ?? req.socket.remoteAddress;
+
+    const mux = query.get(MUX_QUERY);
+    if (mux !== null) {
+      // Many sessions, each opened with its own token (mux.ts): the socket itself has none.
+      if (mux !== "1" || queryToken !== null) {
+        this.refuse(ws, "INVALID_PAYLOAD", mux !== "1" ? `mux must be 1, got ${JSON.stringify(mux.slice(0, 40))}` : "a multiplexed connection takes no token: each session:open carries its own");
+        ws.close(CLOSE_BAD_REQUEST, "bad mux request");
+        return;
+      }
+      new MuxConnection(ws, query, address, {
+        auth: this.options.auth,
+        attempts: this.attempts,
+        handler: () => this.handler,
+        logger: this.options.logger,
+        traffic: this.options.traffic,
+        maxSessions: this.options.muxMaxSessions ?? DEFAULT_MUX_MAX_SESSIONS,
+        openTimeoutMs: this.options.authTimeoutMs ?? AUTH_TIMEOUT_MS,
+        closeNotAuthenticated: CLOSE_NOT_AUTHENTICATED,
+        closeTryAgainLater: CLOSE_TRY_AGAIN_LATER,
+      });
+      return;
+    }
 
     if (queryToken !== null && queryToken !== "") {
       void this.authenticate(ws, query, queryToken, address);

@@ -36,6 +36,11 @@ export function parseFrame(raw: string): ParseResult {
   } catch {
     return { ok: false, code: "BAD_JSON", message: "frame is not valid JSON" };
   }
+  return parseEnvelope(value);
+}
+
+/** An envelope out of a frame's parsed JSON. */
+export function parseEnvelope(value: unknown): ParseResult {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { ok: false, code: "BAD_FRAME", message: 'frame must be a JSON object {"type", "data"}' };
   }

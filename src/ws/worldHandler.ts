@@ -16,9 +16,9 @@ import { RestartingError } from "../moderation/RestartSchedule.ts";
 import { AgentRevokedError, HopCooldownError, WorldFullError, type Connection, type WorldService } from "../sessions/WorldService.ts";
 import type { Envelope } from "./envelope.ts";
 import type { WsDeltas } from "./WsDeltas.ts";
-import { CLOSE_FORBIDDEN, CLOSE_NOT_AUTHENTICATED, CLOSE_TRY_AGAIN_LATER, type WsSession, type WsSessionHandler } from "./WsGateway.ts";
+import { CLOSE_BAD_REQUEST, CLOSE_FORBIDDEN, CLOSE_NOT_AUTHENTICATED, CLOSE_TRY_AGAIN_LATER, type WsSession, type WsSessionHandler } from "./WsGateway.ts";
 
-export const CLOSE_BAD_REQUEST = 4000;
+export { CLOSE_BAD_REQUEST };
 /** A client that closes its socket with the normal-closure code logs out (no reconnection grace). */
 export const CLOSE_LOGOUT = 1000;
 
@@ -38,11 +38,23 @@ export const UPDATES_COMPACT = "compact";
 
 export function worldSessionHandler(service: WorldService, deltas: WsDeltas, logger: Logger): WsSessionHandler {
   const sessions = new WeakMap<WsSession, Attached>();
+  /** Multiplexed connections' groups (WsDeltas.addGroup): one `world:update` a tick for all their sessions. */
+  const groups = new WeakMap<object, number>();
+  const groupOf = (mux: NonNullable<WsSession["mux"]>, compact: boolean): number => {
+    let group = groups.get(mux.key);
+    if (group === undefined) {
+      const id = deltas.addGroup((frame) => mux.shared(frame), compact);
+      groups.set(mux.key, id);
+      mux.onEnd(() => deltas.removeGroup(id));
+      group = id;
+    }
+    return group;
+  };
 
   return {
     async open(session) {
       // `world:update` in the documented form (the default), or compact (handles and `moved`, see ViewTracker).
-      const updates = session.query.get("updates") ?? UPDATES_FULL;
+      const updates = (session.mux?.query ?? session.query).get("updates") ?? UPDATES_FULL;
       if (updates !== UPDATES_FULL && updates !== UPDATES_COMPACT) {
         session.sendError("INVALID_PAYLOAD", `updates must be "${UPDATES_FULL}" or "${UPDATES_COMPACT}", got ${JSON.stringify(updates.slice(0, 40))}`);
         session.close(CLOSE_BAD_REQUEST, "bad updates");
@@ -114,7 +126,11 @@ export function worldSessionHandler(service: WorldService, deltas: WsDeltas, log
         service.detach(player.id, conn, state.closeCode === CLOSE_LOGOUT ? "logout" : "disconnect");
         return;
       }
-      state.viewer = deltas.add(player.id, (frame) => session.sendRaw(frame), updates === UPDATES_COMPACT);
+      const compact = updates === UPDATES_COMPACT;
+      state.viewer =
+        session.mux === undefined
+          ? deltas.add(player.id, (frame) => session.sendRaw(frame), compact)
+          : deltas.add(player.id, () => {}, compact, groupOf(session.mux, compact));
       for (const env of state.pending.splice(0)) service.input(player.id, conn, env.type, env.data);
     },
 

@@ -6,7 +6,8 @@ import assert from "node:assert/strict";
 import { spawnGroundItem } from "../../src/game/groundItems.ts";
 import { KEEP_RADIUS } from "../../src/game/world/Interest.ts";
 import type { Player } from "../../src/game/world/Player.ts";
-import { DeltaBuilder, ViewTracker } from "../../src/game/world/ViewTracker.ts";
+import { DeltaBuilder, ViewTracker, type DeltaInput } from "../../src/game/world/ViewTracker.ts";
+import { ViewFeed } from "../../src/game/world/ViewWorld.ts";
 import { MAX_PLAYERS_IN_VIEW, VIEW_RADIUS } from "../../src/game/world/World.ts";
 import { gameWorld, type GameHarness } from "../support/game.ts";
 import { playerData } from "../support/players.ts";
@@ -259,7 +260,108 @@ describe("DeltaBuilder", () => {
     const builder = new DeltaBuilder();
     const info = JSON.stringify({ id: "p1", kind: "player", name: "P" });
     const move = (tick: number, x: number) => ({ tick, changes: ["p1", "player", x, 5, tick === 0 ? info : null, null, 0], removed: [] });
-    assert.deepEqual(builder.step({ ...move(0, 5), joined: [[1, "p1", false]], left: [1] }), []);
-    for (let tick = 1; tick < 6; tick++) assert.deepEqual(builder.step({ ...move(tick, 5 + tick), joined: [], left: [] }), [], `tick ${tick}`);
+    assert.deepEqual(builder.step({ ...move(0, 5), joined: [[1, "p1", false, 0]], left: [1], groupsJoined: [], groupsLeft: [] }), []);
+    for (let tick = 1; tick < 6; tick++) assert.deepEqual(builder.step({ ...move(tick, 5 + tick), joined: [], left: [], groupsJoined: [], groupsLeft: [] }), [], `tick ${tick}`);
+  });
+});
+
+describe("GroupView (a multiplexed /ws connection's one view)", () => {
+  /**
+   * The same world through two DeltaBuilders: one where each member is a viewer of its own, one
+   * where the members are a group. The group's copy must be, every tick, exactly the union of the
+   * members' own copies: nothing a member would not see alone, nothing missing, positions equal.
+   */
+  async function compare(opts: { compact: boolean; seed: number }): Promise<{ frames: number; maxUnion: number; removedSeen: number }> {
+    const g = await gameWorld(opts.seed);
+    const at = openRow(g, KEEP_RADIUS + 4);
+    const random = seededRandom(opts.seed);
+    const members = Array.from({ length: 6 }, (_, i) => g.add({ x: at.x + i * 6, z: at.z }));
+    const others = Array.from({ length: 12 }, (_, i) => g.add({ x: at.x + (i % 6) * 5, z: at.z + Math.floor(i / 6) }));
+    // A tile far from every member: a teleport there leaves the whole group's view.
+    const b0 = g.world.collision.bounds;
+    let far = { x: at.x, z: at.z };
+    for (let z = b0.minZ; z <= b0.maxZ; z++) for (let x = b0.minX; x <= b0.maxX; x++) if (g.world.collision.isWalkable(x, z) && Math.abs(x - at.x) + Math.abs(z - at.z) > Math.abs(far.x - at.x) + Math.abs(far.z - at.z)) far = { x, z };
+    assert.ok(Math.max(Math.abs(far.x - at.x - 15), Math.abs(far.z - at.z)) > 15 + 2 * KEEP_RADIUS, "a tile out of every view");
+    const feed = new ViewFeed();
+    const alone = new DeltaBuilder();
+    const grouped = new DeltaBuilder();
+    const copies = new Map(members.map((m, i) => [i + 1, new ViewCopy()]));
+    const union = new ViewCopy();
+    let frames = 0;
+    let maxUnion = 0;
+    let removedSeen = 0;
+    for (let tick = 0; tick < 200; tick++) {
+      for (const p of [...members, ...others]) {
+        if (!g.world.players.has(p.id)) continue;
+        const r = random();
+        if (r < 0.3) g.send(p, "player:move", { x: at.x + Math.floor(random() * 48) - 12, z: at.z + Math.floor(random() * 8) - 4 });
+        else if (r < 0.32) g.world.teleport(p, { x: at.x + KEEP_RADIUS + 2, z: at.z });
+        else if (r < 0.34 && !members.includes(p)) g.world.teleport(p, far);
+        else if (r < 0.36 && !members.includes(p)) g.world.teleport(p, { x: at.x + 3, z: at.z });
+      }
+      // A relogin within one tick: a new object of the same id, near the members.
+      if (tick % 40 === 20) {
+        const back = others[2]!;
+        g.world.removePlayer(back.id);
+        others[2] = g.world.addPlayer(playerData({ characterId: back.id, name: back.data.name, x: at.x + 4, z: at.z }));
+      }
+      // A member's private drop (only it sees it for a while), and someone else's.
+      if (tick % 25 === 3) spawnGroundItem(g.world, "logs", 1, { x: members[1]!.x, z: members[1]!.z }, members[1]!.id);
+      if (tick % 25 === 9) spawnGroundItem(g.world, "logs", 1, { x: others[0]!.x, z: others[0]!.z }, others[0]!.id);
+      g.tick();
+      const diff = feed.diff(g.world);
+      // Member 6 leaves at tick 120 (its view is counted out), and comes back at 150 as viewer 7.
+      const joined: DeltaInput["joined"] = tick === 0 ? members.map((m, i) => [i + 1, m.id, opts.compact, 0] as [number, string, boolean, number]) : [];
+      const left = tick === 120 ? [6] : [];
+      if (tick === 150) joined.push([7, members[5]!.id, opts.compact, 0]);
+      if (tick === 120) copies.delete(6);
+      if (tick === 150) copies.set(7, new ViewCopy());
+      const a = alone.step({ ...diff, joined, left, groupsJoined: [], groupsLeft: [] });
+      const b = grouped.step({ ...diff, joined: joined.map(([id, p, c]) => [id, p, c, 100] as [number, string, boolean, number]), left, groupsJoined: tick === 0 ? [[100, opts.compact]] : [], groupsLeft: [] });
+      for (let i = 0; i < a.length; i += 2) copies.get(a[i] as number)?.apply((JSON.parse(a[i + 1] as string) as { data: WorldUpdate }).data);
+      assert.ok(b.length <= 2, "one frame a tick for the group");
+      assert.ok(b.every((x, i) => i % 2 === 1 || x === -100), "under the group's id, negated");
+      if (b.length === 2) {
+        const u = (JSON.parse(b[1] as string) as { data: WorldUpdate }).data;
+        assert.equal(checkServerEvent("world:update", u), undefined, "a valid world:update");
+        const ids = u.entities.map((e) => e.id);
+        assert.equal(new Set(ids).size, ids.length, "each entity once in a frame");
+        assert.ok(!u.removed.some((id) => ids.includes(id)), `nothing both sent and removed in one frame (tick ${tick})`);
+        removedSeen += u.removed.length;
+        union.apply(u);
+        frames++;
+      }
+      const expected = new Map<string, string>();
+      for (const c of copies.values()) for (const [id, e] of c.entities) expected.set(id, `${e.kind} ${e.x},${e.z}`);
+      const got = new Map([...union.entities].map(([id, e]) => [id, `${e.kind} ${e.x},${e.z}`]));
+      assert.deepEqual(got, expected, `the group's view is the union of its members' at tick ${tick}`);
+      maxUnion = Math.max(maxUnion, got.size);
+    }
+    return { frames, maxUnion, removedSeen };
+  }
+
+  it("is the union of its members' views, tick by tick, through walks, teleports, a member leaving and private drops (compact updates)", async () => {
+    const r = await compare({ compact: true, seed: 21 });
+    assert.ok(r.frames > 150 && r.maxUnion > 20 && r.removedSeen > 0, JSON.stringify(r));
+  });
+
+  it("the same in the documented form", async () => {
+    const r = await compare({ compact: false, seed: 22 });
+    assert.ok(r.frames > 150 && r.maxUnion > 20 && r.removedSeen > 0, JSON.stringify(r));
+  });
+
+  it("leaves a member's private ground item out of the frame of a group it is not in", async () => {
+    const g = await gameWorld(4);
+    const at = openRow(g, KEEP_RADIUS + 4);
+    const member = g.add({ ...at });
+    const owner = g.add({ x: at.x + 2, z: at.z });
+    const item = spawnGroundItem(g.world, "logs", 2, { x: at.x + 1, z: at.z }, owner.id);
+    const builder = new DeltaBuilder();
+    const feed = new ViewFeed();
+    g.tick();
+    const out = builder.step({ ...feed.diff(g.world), joined: [[1, member.id, false, 9]], left: [], groupsJoined: [[9, false]], groupsLeft: [] });
+    const u = (JSON.parse(out[1] as string) as { data: WorldUpdate }).data;
+    assert.ok(u.entities.some((e) => e.id === owner.id), "the owner, a player in view");
+    assert.ok(!u.entities.some((e) => e.id === item.id), "not someone else's private drop");
   });
 });

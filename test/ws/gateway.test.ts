@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import http from "node:http";
+import WebSocket from "ws";
 import type { AddressInfo } from "node:net";
 import { Room } from "@colyseus/core";
 import { User } from "../../entities/index.ts";
@@ -169,6 +170,29 @@ describe("/ws authentication timeout", () => {
       const err = await c.next("error");
       assert.equal(err.code, "NOT_AUTHENTICATED");
       assert.equal((await c.waitClosed()).code, CLOSE_NOT_AUTHENTICATED);
+    } finally {
+      gateway.close();
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+      await db.close();
+    }
+  });
+
+  it("closes a multiplexed connection (/ws?mux=1) with 4001 when no session opens in time", async () => {
+    const tokens = new TokenService({ jwtSecret: "k".repeat(32), idp: { appId: "a", appSecret: "b" } });
+    const db = await openDatabase(loadConfig({ NODE_ENV: "test", DATABASE_URL: "sqlite::memory:" }), pino({ level: "silent" }));
+    const gateway = new WsGateway({ auth: new Authenticator(tokens, db), anonymousMode: true, logger: pino({ level: "silent" }), authTimeoutMs: 200 });
+    const server = http.createServer();
+    server.on("upgrade", (req, socket, head) => gateway.handleUpgrade(req, socket, head));
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    try {
+      // Even in anonymous mode: a multiplexed socket has no identity of its own to hand out.
+      const socket = new WebSocket(`ws://127.0.0.1:${(server.address() as AddressInfo).port}/ws?mux=1`);
+      const messages: string[] = [];
+      socket.on("message", (raw) => messages.push(raw.toString()));
+      const code = await new Promise<number>((resolve) => socket.on("close", resolve));
+      assert.equal(code, CLOSE_NOT_AUTHENTICATED);
+      assert.deepEqual(messages.map((m) => (JSON.parse(m) as { type: string; data: { code: string } }[]).map((e) => [e.type, e.data.code])), [[["error", "NOT_AUTHENTICATED"]]]);
     } finally {
       gateway.close();
       server.closeAllConnections();

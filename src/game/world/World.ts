@@ -23,15 +23,14 @@ import type { EntityView, GroundItem, NpcInstance, ResourceInstance, StationInst
 import { spawnNpcs, spawnResources, spawnStations } from "./spawn.ts";
 import { CELL, cellKey, forEachInCells, indexInCell, unindexFromCell } from "./cells.ts";
 import { Trades } from "../trade/Trades.ts";
-import type { ServerEvent, ServerEventName } from "../serverEvents.ts";
+import { VIEW_RADIUS, type ServerEvent, type ServerEventName } from "../serverEvents.ts";
 import type { InputCategory } from "../clientEvents.ts";
 
 /** Anything in the world a client can see. */
 export type Entity = Player | NpcInstance | GroundItem | ResourceInstance | WorldObject;
 
 export const TICK_MS = 600;
-/** Interest radius: a client sees what is within this many tiles (Chebyshev) of its player. */
-export const VIEW_RADIUS = 16;
+export { VIEW_RADIUS };
 /**
  * At most this many players in one view: the viewer and the nearest others (see Interest). A
  * crowd in one place (a bank, a fishing spot, a thousand agents) is drawn as its nearest hundred
