@@ -18,19 +18,7 @@ import type { Traffic } from "../prometheus.ts";
 import { admit, CLOSE_RATE_LIMITED, InputLimiter } from "../sessions/inputLimiter.ts";
 import { encode, errorEvent, parseEnvelope, type WsErrorCode } from "./envelope.ts";
 import { MUX_CLOSE, MUX_CLOSED, MUX_OPEN, muxOpenSchema, sid as sidSchema } from "./mux.ts";
-import type { WsSession, WsSessionHandler } from "./WsGateway.ts";
-
-/** What a session of a multiplexed connection offers its handler beyond a plain session. */
-export interface WsMux {
-  /** The same object for every session of one connection. */
-  readonly key: object;
-  /** `/ws?mux=1&updates=`: the form of the shared `world:update`. */
-  readonly query: URLSearchParams;
-  /** Sends a frame to the connection itself (no session: the shared `world:update`). */
-  shared(frame: string): void;
-  /** Called once when the connection ends (after every session's `close`). */
-  onEnd(fn: () => void): void;
-}
+import type { WsMux, WsSession, WsSessionHandler } from "./session.ts";
 
 export interface MuxOptions {
   auth: Authenticator;

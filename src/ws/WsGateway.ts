@@ -14,10 +14,13 @@ import { AuthUnavailable, TokenError, type Principal } from "../auth/tokens.ts";
 import type { Logger } from "../logger.ts";
 import { admit, CLOSE_RATE_LIMITED, InputLimiter } from "../sessions/inputLimiter.ts";
 import { AuthAttempts, TooManyAttempts } from "../auth/attemptLimiter.ts";
-import { encode, errorEvent, MAX_FRAME_BYTES, parseFrame, type Envelope, type WsErrorCode } from "./envelope.ts";
+import { encode, errorEvent, MAX_FRAME_BYTES, parseFrame, type WsErrorCode } from "./envelope.ts";
 import type { Traffic } from "../prometheus.ts";
 import { DEFAULT_MUX_MAX_SESSIONS, MUX_QUERY } from "./mux.ts";
-import { MuxConnection, type WsMux } from "./MuxSocket.ts";
+import { MuxConnection } from "./MuxSocket.ts";
+import type { WsSession, WsSessionHandler } from "./session.ts";
+
+export type { WsSession, WsSessionHandler };
 
 export const WS_PATH = "/ws";
 /** Without a `?token`, the first message must authenticate within this time (else 4001). */
@@ -29,34 +32,6 @@ export const CLOSE_FORBIDDEN = 4003;
 /** A request the server cannot take as it is (a bad query parameter). */
 export const CLOSE_BAD_REQUEST = 4000;
 export const CLOSE_GOING_AWAY = 1001;
-
-/** One authenticated `/ws` connection. */
-export interface WsSession {
-  readonly principal: Principal;
-  /** Query parameters of the upgrade request (`characterId`, `name`, …). */
-  readonly query: URLSearchParams;
-  /** A service token issued to an anonymous connection, so it can come back as the same player. */
-  readonly issuedToken: string | undefined;
-  /** The client's address (behind TRUST_PROXY's proxies): the admin command's guessing budget is per address. */
-  readonly remoteAddress: string | undefined;
-  send(type: string, data: object): void;
-  /** Sends a frame that is already encoded. */
-  sendRaw(frame: string): void;
-  readonly tcp?: { cork(): void; uncork(): void } | undefined;
-  /** A session of a multiplexed connection (`/ws?mux=1`): its connection's shared parts. */
-  readonly mux?: WsMux | undefined;
-  sendError(code: Parameters<typeof errorEvent>[0], message: string, event?: string): void;
-  close(code: number, reason: string): void;
-  readonly isOpen: boolean;
-}
-
-export interface WsSessionHandler {
-  /** Called once per authenticated connection; sends `welcome` and what follows it. */
-  open(session: WsSession): void | Promise<void>;
-  message(session: WsSession, envelope: Envelope): void;
-  /** `code`: the close code the socket ended with (the client's own when it closed first). */
-  close(session: WsSession, code: number): void;
-}
 
 /** Until the world is attached: greet, then answer every event as unknown. */
 export const greetingOnlyHandler: WsSessionHandler = {
