@@ -11,7 +11,7 @@
 import type { ServerEvent } from "../src/game/serverEvents.ts";
 import { CHAT_LIMIT, CHAT_MAX_LENGTH, CHAT_WINDOW_MS, type ClientEvent, type ClientEventName } from "../src/game/clientEvents.ts";
 import { AgentView } from "./AgentView.ts";
-import { GameConnection } from "./GameConnection.ts";
+import type { AgentLink, LinkFactory } from "./GameConnection.ts";
 import { Bank, Cook, Explore, Fight, Firemake, Follow, Gather, GoTo, Idle, Shop, type Behaviour, type Ctx, type Outcome } from "./brain/behaviours.ts";
 import type { Brain, GoalOption, Observation } from "./brain/Brain.ts";
 import { addressedTo, parseCommand, type Command } from "./brain/commands.ts";
@@ -58,7 +58,8 @@ export interface AgentRecord {
 
 export interface AgentDeps {
   record: AgentRecord;
-  wsUrl: string;
+  /** Its way to the world: its own socket (GameConnection) or a session on a multiplexed one (MuxConnection). */
+  link: LinkFactory;
   api: ServerApi;
   know: Knowledge;
   brain: Brain;
@@ -71,7 +72,7 @@ export interface AgentDeps {
 
 export class Agent {
   readonly record: AgentRecord;
-  readonly view = new AgentView();
+  readonly view: AgentView;
   state: AgentState = "connecting";
   /** Why the agent is in `error` or `stopped`. */
   reason: string | undefined;
@@ -87,7 +88,7 @@ export class Agent {
   private xpGrewAt = 0;
 
   private readonly deps: AgentDeps;
-  private readonly conn: GameConnection;
+  private readonly conn: AgentLink;
   private readonly rng: Random;
   private behaviour: Behaviour | undefined;
   private behaviourGoalId: string | undefined;
@@ -110,11 +111,14 @@ export class Agent {
     this.deps = deps;
     this.record = deps.record;
     this.rng = new Random(`${deps.seed}:${deps.record.agentId}`);
-    this.conn = new GameConnection(deps.wsUrl, deps.record.token, {
+    this.conn = deps.link(deps.record.token, {
       onOpen: () => this.log("event", "connected"),
       onEvent: (type, data) => this.onEvent(type, data),
       onClose: (code, reason, final) => this.onClose(code, reason, final),
+      onViewUpdate: (tick) => this.view.moved(tick),
     });
+    // On a multiplexed connection the agent sees its part of the connection's view.
+    this.view = new AgentView(this.conn.sharedView);
     const ticks = () => this.ticks;
     this.ctx = {
       view: this.view,
@@ -136,12 +140,18 @@ export class Agent {
   /** Leaves the world for good (DELETE /agents/:id, runtime shutdown). */
   stop(reason = "stopped by its owner"): void {
     this.reason = reason;
-    this.conn.close();
+    // Stopped first: a close the link reports at once is not taken for the server's.
     this.setState("stopped");
+    this.conn.close();
   }
 
   get messagesSent(): number {
     return this.conn.sent;
+  }
+
+  /** Its link can send now. */
+  get linkOpen(): boolean {
+    return this.conn.open;
   }
 
   private setState(state: AgentState): void {

@@ -7,10 +7,14 @@
  * A lost connection is retried with backoff (1 s doubling to 30 s, with jitter); closes that a
  * retry cannot fix end it: 4001 (token revoked, agent deleted), 4003 (forbidden), 4009 (another
  * login took the character over).
+ *
+ * The runtime uses it with AGENT_RT_MUX=0; by default its agents are sessions on multiplexed
+ * connections instead (MuxConnection.ts). Both are an {@link AgentLink}.
  */
 import WebSocket from "ws";
 import { CLIENT_EVENTS, type ClientEvent, type ClientEventName } from "../src/game/clientEvents.ts";
 import { AGENT_EVENTS, type AgentEvent, type AgentEventName } from "../src/agents/agentEvents.ts";
+import type { SharedView } from "./AgentView.ts";
 
 export const RETRY_MIN_MS = 1_000;
 export const RETRY_MAX_MS = 30_000;
@@ -26,12 +30,46 @@ export interface ConnectionEvents {
   onOpen(): void;
   /** `final`: no retry follows (the reason says why). */
   onClose(code: number, reason: string, final: boolean): void;
+  /** A multiplexed connection's shared view took a `world:update` (its sessions get none of their own). */
+  onViewUpdate?(tick: number): void;
 }
 
-type Outgoing = ClientEventName | AgentEventName;
-type Payload<K extends Outgoing> = K extends ClientEventName ? ClientEvent<K> : K extends AgentEventName ? AgentEvent<K> : never;
+export type Outgoing = ClientEventName | AgentEventName;
+export type Payload<K extends Outgoing> = K extends ClientEventName ? ClientEvent<K> : K extends AgentEventName ? AgentEvent<K> : never;
 
-export class GameConnection {
+/**
+ * One agent's way to the world, whatever carries it: its own socket (GameConnection) or a session
+ * on a multiplexed one (MuxConnection.ts).
+ */
+export interface AgentLink {
+  /** Events can be sent now. */
+  readonly open: boolean;
+  /** Game events sent, and events received (the benches and `/stats` read them). */
+  readonly sent: number;
+  readonly received: number;
+  /** Sent events refused locally (a runtime bug), by type. */
+  readonly refused: ReadonlyMap<string, number>;
+  /** The connection's view shared by its sessions (multiplexed connections only): the agent sees its part of it. */
+  readonly sharedView?: SharedView | undefined;
+  connect(): void;
+  /** Sends an event when the link is open and the payload fits the protocol; false otherwise. */
+  send<K extends Outgoing>(type: K, data: Payload<K>): boolean;
+  /** Ends the link for good (no retry); `onClose(…, final = true)` follows. */
+  close(): void;
+}
+
+/** Makes an agent's link from its token and its event handlers. */
+export type LinkFactory = (token: string, events: ConnectionEvents) => AgentLink;
+
+/** True when `data` fits the protocol's schema of `type` (the server would accept it); counts a refusal in `refused` otherwise. */
+export function fitsProtocol(type: Outgoing, data: unknown, refused: Map<string, number>): boolean {
+  const schema = type in CLIENT_EVENTS ? CLIENT_EVENTS[type as ClientEventName].schema : AGENT_EVENTS[type as AgentEventName];
+  if (schema.safeParse(data).success) return true;
+  refused.set(type, (refused.get(type) ?? 0) + 1);
+  return false;
+}
+
+export class GameConnection implements AgentLink {
   private socket: WebSocket | undefined;
   private retryMs = RETRY_MIN_MS;
   private retryTimer: NodeJS.Timeout | undefined;
@@ -40,6 +78,7 @@ export class GameConnection {
   readonly refused = new Map<string, number>();
   sent = 0;
   received = 0;
+  readonly sharedView = undefined;
 
   private readonly url: string;
   private readonly token: string;
@@ -102,11 +141,7 @@ export class GameConnection {
 
   /** Sends an event when the socket is open and the payload fits the protocol; false otherwise. */
   send<K extends Outgoing>(type: K, data: Payload<K>): boolean {
-    const schema = type in CLIENT_EVENTS ? CLIENT_EVENTS[type as ClientEventName].schema : AGENT_EVENTS[type as AgentEventName];
-    if (!schema.safeParse(data).success) {
-      this.refused.set(type, (this.refused.get(type) ?? 0) + 1);
-      return false;
-    }
+    if (!fitsProtocol(type, data, this.refused)) return false;
     if (this.socket?.readyState !== WebSocket.OPEN) return false;
     this.socket.send(JSON.stringify({ type, data }));
     this.sent++;

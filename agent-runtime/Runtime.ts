@@ -1,12 +1,16 @@
 /**
  * The agent runtime: the agents it plays, the store that keeps them across restarts, and one game
- * clock that steps them all (one timer for every agent, at the server's tick length).
+ * clock that steps them all (one timer for every agent, at the server's tick length). Its agents
+ * play over multiplexed `/ws` connections, up to `muxSessions` agents on each (MuxConnection.ts),
+ * or each on its own socket (`mux: false`, AGENT_RT_MUX=0).
  */
 import type { Logger } from "pino";
 import { Agent, type AgentRecord } from "./Agent.ts";
 import type { Brain } from "./brain/Brain.ts";
 import { ScriptedBrain } from "./brain/scripted.ts";
+import { GameConnection, type LinkFactory } from "./GameConnection.ts";
 import type { Knowledge } from "./knowledge.ts";
+import { MuxPool, type MuxOptions } from "./MuxConnection.ts";
 import type { ServerApi } from "./serverApi.ts";
 import type { AgentStore, StoredAgent } from "./store.ts";
 
@@ -19,7 +23,16 @@ export interface RuntimeOptions {
   logger: Logger;
   /** The brain of one agent; the scripted one when it returns undefined. */
   brainFor?(agentId: string, fallback: ScriptedBrain): Brain | undefined;
+  /** Multiplexed connections (the default), or one socket per agent. */
+  mux?: boolean;
+  /** Sessions on one multiplexed connection at most (DEFAULT_MUX_SESSIONS). */
+  muxSessions?: number;
+  /** The multiplexed connections' retry delays (tests). */
+  muxOptions?: MuxOptions;
 }
+
+/** Agents on one multiplexed connection (AGENT_RT_MUX_SESSIONS); the server allows DEFAULT_MUX_MAX_SESSIONS. */
+export const DEFAULT_MUX_SESSIONS = 500;
 
 /** The step clock's period until an agent has learnt the server's tick (`welcome.tickMs`). */
 export const DEFAULT_TICK_MS = 600;
@@ -34,9 +47,19 @@ export class Runtime {
   private readonly opts: RuntimeOptions;
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
+  /** The multiplexed connections (undefined: one socket per agent). */
+  readonly pool: MuxPool | undefined;
+  private readonly link: LinkFactory;
 
   constructor(opts: RuntimeOptions) {
     this.opts = opts;
+    if (opts.mux === false) {
+      this.link = (token, events) => new GameConnection(opts.wsUrl, token, events);
+    } else {
+      const pool = new MuxPool(opts.wsUrl, opts.muxSessions ?? DEFAULT_MUX_SESSIONS, opts.muxOptions);
+      this.pool = pool;
+      this.link = (token, events) => pool.session(token, events);
+    }
   }
 
   get running(): number {
@@ -76,7 +99,7 @@ export class Runtime {
     const brain = this.opts.brainFor?.(stored.agentId, fallback) ?? fallback;
     return new Agent({
       record: stored,
-      wsUrl: this.opts.wsUrl,
+      link: this.link,
       api: this.opts.api,
       know: this.opts.know,
       brain,
@@ -119,9 +142,11 @@ export class Runtime {
     let playing = 0;
     let progressing = 0;
     let sent = 0;
+    let ownSockets = 0;
     for (const a of this.agents.values()) {
       byState[a.state] = (byState[a.state] ?? 0) + 1;
       sent += a.messagesSent;
+      if (a.linkOpen) ownSockets++;
       if (a.state !== "playing") continue;
       playing++;
       if (a.ticks - a.lastProgressAt <= PROGRESS_WINDOW_TICKS) progressing++;
@@ -134,6 +159,8 @@ export class Runtime {
       steps: this.steps,
       stepCpuMicros: this.stepCpuMicros,
       messagesSent: sent,
+      // Sockets open to the server: the multiplexed connections', or one per connected agent.
+      sockets: this.pool?.sockets ?? ownSockets,
       memory: process.memoryUsage(),
       cpu: process.cpuUsage(),
     };

@@ -13,7 +13,8 @@ import { createOriginCheck } from "../src/http/originCheck.ts";
 import { modelBrainFromEnv, modelConfigFromEnv } from "./brain/llm.ts";
 import { createRuntimeApp } from "./http.ts";
 import { loadKnowledge, type Knowledge } from "./knowledge.ts";
-import { Runtime } from "./Runtime.ts";
+import { DEFAULT_MUX_MAX_SESSIONS } from "../src/ws/mux.ts";
+import { DEFAULT_MUX_SESSIONS, Runtime } from "./Runtime.ts";
 import { ServerApi } from "./serverApi.ts";
 import { spawnDemoAgents } from "./spawn.ts";
 import { AgentStore } from "./store.ts";
@@ -29,6 +30,10 @@ const wsUrl = env.PUBLIC_WS_URL ?? `ws://localhost:${serverPort}/ws`;
 const worldDir = path.resolve(env.WORLD ?? "world");
 const seed = args.seed ?? env.AGENT_SEED ?? "rsworld";
 const spawn = args.spawn === undefined ? 0 : Number(args.spawn);
+// Agents over multiplexed `/ws` connections (the default), this many on each; `AGENT_RT_MUX=0`: one socket per agent.
+const muxSetting = (env.AGENT_RT_MUX ?? "1").trim().toLowerCase();
+const mux = ["1", "true", "on", "yes"].includes(muxSetting);
+const muxSessions = Number(env.AGENT_RT_MUX_SESSIONS ?? DEFAULT_MUX_SESSIONS);
 // JSON lines in production and tests, readable lines in development (as the server's logs).
 const pretty = (env.NODE_ENV ?? "development") === "development";
 const logger = pino({
@@ -40,6 +45,8 @@ const logger = pino({
 const problems: string[] = [];
 if (!Number.isInteger(port) || port < 0 || port > 65535) problems.push(`AGENT_RT_PORT: expected a port number, got "${env.AGENT_RT_PORT}"`);
 if (!Number.isInteger(spawn) || spawn < 0 || spawn > 5000) problems.push(`--spawn: expected a number of agents from 0 to 5000, got "${args.spawn}"`);
+if (!mux && !["0", "false", "off", "no"].includes(muxSetting)) problems.push(`AGENT_RT_MUX: expected 1 (multiplexed connections) or 0 (one socket per agent), got "${env.AGENT_RT_MUX}"`);
+if (!Number.isInteger(muxSessions) || muxSessions < 1) problems.push(`AGENT_RT_MUX_SESSIONS: expected a number of agents per connection (1 or more), got "${env.AGENT_RT_MUX_SESSIONS}"`);
 let isAllowedOrigin;
 let model: ReturnType<typeof modelConfigFromEnv>;
 try {
@@ -58,6 +65,9 @@ if (problems.length > 0 || isAllowedOrigin === undefined) {
   logger.fatal({ problems }, `the agent runtime cannot start:\n  ${problems.join("\n  ")}`);
   process.exit(78);
 }
+
+// The server refuses sessions beyond its WS_MUX_MAX_SESSIONS (the runtime would retry them in vain).
+if (mux && muxSessions > DEFAULT_MUX_MAX_SESSIONS) logger.warn({ muxSessions }, `AGENT_RT_MUX_SESSIONS is above the server's default limit of ${DEFAULT_MUX_MAX_SESSIONS} sessions per connection: the server must allow as many (WS_MUX_MAX_SESSIONS)`);
 
 const api = new ServerApi(apiUrl);
 
@@ -83,6 +93,8 @@ const runtime = new Runtime({
   store,
   seed,
   logger,
+  mux,
+  muxSessions,
   brainFor: (_agentId, fallback) => modelBrainFromEnv(env, fallback),
 });
 const app = createRuntimeApp({ runtime, api, isAllowedOrigin, logger });
@@ -94,7 +106,7 @@ await new Promise<void>((resolve, reject) => {
 runtime.start();
 const address = server.address();
 const boundPort = typeof address === "object" && address !== null ? address.port : port;
-logger.info({ port: boundPort, server: apiUrl, agents: runtime.agents.size, brain: model !== undefined ? `${model.provider}:${model.model} (scripted fallback)` : "scripted" }, `agent runtime listening on http://localhost:${boundPort}`);
+logger.info({ port: boundPort, server: apiUrl, agents: runtime.agents.size, sockets: mux ? `multiplexed, ${muxSessions} agents each` : "one per agent", brain: model !== undefined ? `${model.provider}:${model.model} (scripted fallback)` : "scripted" }, `agent runtime listening on http://localhost:${boundPort}`);
 // Machine-readable line for the tests and benches that start this process.
 if (env.AGENT_RT_READY_LINE === "true") process.stdout.write(`AGENT_RT_READY ${boundPort}\n`);
 

@@ -88,7 +88,7 @@ export class MuxConnection {
   private flushing = false;
   private readonly ws: WebSocket;
   private readonly options: MuxOptions;
-  /** Frames that name no session count here (and `session:open`s), as a plain socket's do. */
+  /** Frames that name no session count here (and refused `session:open`s), as a plain socket's do. */
   private readonly limiter = new InputLimiter();
   private readonly endHooks: (() => void)[] = [];
   private openTimer: NodeJS.Timeout | undefined;
@@ -165,7 +165,9 @@ export class MuxConnection {
       return;
     }
     if (type === MUX_OPEN) {
-      if (this.admitted()) void this.open(sid.data, data);
+      // As many logins as sockets would be (a bad token counts against the address's attempts);
+      // an open refused before its token is checked counts as a bad frame.
+      void this.open(sid.data, data);
       return;
     }
     const session = this.sessions.get(sid.data);
@@ -190,7 +192,7 @@ export class MuxConnection {
     }
   }
 
-  /** The connection's own limit (frames that name no session, and `session:open`s). */
+  /** The connection's own limit (frames that name no session, and refused `session:open`s). */
   private admitted(): boolean {
     return admit(this.limiter, Date.now(), {
       send: (type, data) => this.connectionError((data as { code: WsErrorCode }).code, (data as { message: string }).message),
@@ -210,15 +212,18 @@ export class MuxConnection {
 
   private async open(sid: number, data: Record<string, unknown>): Promise<void> {
     if (this.sessions.has(sid)) {
+      if (!this.admitted()) return;
       this.connectionError("INVALID_PAYLOAD", `session ${sid} is already open on this connection`, MUX_OPEN);
       return;
     }
     const body = muxOpenSchema.safeParse(data);
     if (!body.success) {
+      if (!this.admitted()) return;
       this.refuse(sid, "INVALID_PAYLOAD", `session:open takes {token, characterId?}: ${body.error.issues[0]?.message ?? "invalid"}`, 4000, "bad request");
       return;
     }
     if (this.sessions.size >= this.options.maxSessions) {
+      if (!this.admitted()) return;
       this.refuse(sid, "RATE_LIMITED", `at most ${this.options.maxSessions} sessions on one connection`, this.options.closeTryAgainLater, "too many sessions");
       return;
     }
