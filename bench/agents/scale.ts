@@ -217,7 +217,7 @@ export async function runScale(opts: ScaleOptions): Promise<ScaleResult> {
   try {
     const port = await freePort();
     const env = benchServerEnv(dir, port, { JWT_SECRET, ADMIN_CODE, TICK_MS: String(opts.tickMs), SAVE_INTERVAL: "60", DATABASE_URL: `sqlite:${path.join(dir, "bench.sqlite")}` });
-    running = await startBenchServer(env, serverLog);
+    running = await startBenchServer(env, serverLog, (process.env.BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean));
     const server = running.proc;
     const apiUrl = `http://127.0.0.1:${port}`;
     const wsUrl = `ws://127.0.0.1:${port}/ws`;

@@ -72,8 +72,8 @@ export class Interest<E extends Placed = Entity> {
     this.phase = phase % REFRESH_TICKS;
   }
 
-  /** Recomputes the visible set when due; returns the ids that entered and left (and the entities that left), or undefined. */
-  refresh(world: Spatial<E>, viewer: Placed, force = false): { entered: string[]; left: string[]; gone: E[] } | undefined {
+  /** Recomputes the visible set when due; returns the ids that entered and left, or undefined. */
+  refresh(world: Spatial<E>, viewer: Placed, force = false): { entered: string[]; left: string[] } | undefined {
     const vx = viewer.x;
     const vz = viewer.z;
     const walked = Math.max(Math.abs(vx - this.atX), Math.abs(vz - this.atZ));
@@ -116,14 +116,12 @@ export class Interest<E extends Placed = Entity> {
     world.forEachNear(viewer, viewer.id, KEEP_RADIUS, consider);
     this.admitPlayers(kept, entered);
     const left: string[] = [];
-    const gone: E[] = [];
     for (const seen of visible.values()) {
       if (seen.entity.mark === kept) continue;
       left.push(seen.id);
-      gone.push(seen.entity);
       visible.delete(seen.id);
     }
-    return { entered, left, gone };
+    return { entered, left };
   }
 
   /** A new entry of the view: nothing of it sent yet. */

@@ -16,7 +16,9 @@
  * entity from its whole entry until its id is in `removed`; a freed handle is given out again
  * only in a later frame, so within a frame every handle means one entity.
  */
-import { Interest } from "./Interest.ts";
+import { Interest, KEEP_RADIUS } from "./Interest.ts";
+import { cellKey } from "./cells.ts";
+import { VIEW_RADIUS } from "../serverEvents.ts";
 import { ViewWorld, type Shown, type WorldDiff } from "./ViewWorld.ts";
 
 export class ViewTracker {
@@ -110,74 +112,134 @@ function frameText(tick: number, parts: string[], moved: string, removed: string
   return `{"type":"world:update","data":{"tick":${tick},"entities":[${parts.join(",")}]${movedPart},"removed":${JSON.stringify(removed)}}}`;
 }
 
-/** One entity in a group's union of views: in how many of its members' views, and what was sent of it. */
+/** One entity in a group's view: what was sent of it, and the frame that last kept it in view. */
 interface Shared extends Sent {
-  count: number;
+  kept: number;
 }
+
+/** Side of the cells members are placed in: an entity within KEEP_RADIUS of a member is in the 3 × 3 cells around its own. */
+const MEMBER_CELL = KEEP_RADIUS + 1;
+const memberCell = (x: number, z: number): number => cellKey(Math.floor(x / MEMBER_CELL), Math.floor(z / MEMBER_CELL));
+
+/** The members standing in one member cell, and the box around them. */
+interface MemberCell {
+  players: Shown[];
+  minX: number;
+  maxX: number;
+  minZ: number;
+  maxZ: number;
+}
+
+let groupMarks = 0;
 
 /**
  * The views of several viewers sent as one (a multiplexed `/ws` connection, src/ws/mux.ts): each
- * member keeps its own Interest, as it would alone, and the group sends the union of their views,
- * each entity once. An entity is counted in as it enters a member's view and out as it leaves
- * it; the union holds it while any member sees it. What each member sees of the union is the
- * client's to work out (within VIEW_RADIUS of its player).
+ * frame is worked out for the group as a whole, every tick, from where its members stand, with no
+ * view of each member kept: an entity joins the group's view within VIEW_RADIUS of a member (a
+ * private ground item: of its owner) and stays in it while within KEEP_RADIUS of one, as a plain
+ * view's entries do. The cost is one pass over what lies near the members, however many they are
+ * and however crowded; a viewer of its own refreshes its view every few ticks, and a thousand of
+ * them in one crowd each rank the whole crowd. There is no cap on players (MAX_PLAYERS_IN_VIEW):
+ * the members of a crowd see all of it between them anyway. What each member sees of the frame
+ * (within VIEW_RADIUS of its player) is the client's to work out.
  */
 export class GroupView {
-  /** By the replica's object, not its id: an id that comes back is a new object, while members may still count the old one out. */
+  /** By the replica's object, not its id: an id that comes back is a new object. */
   private readonly union = new Map<Shown, Shared>();
+  /** Player ids by viewer id. */
+  private readonly members = new Map<number, string>();
   private readonly compact: boolean;
   private readonly free: number[] = [];
   private freeing: number[] = [];
   private nextHandle = 0;
-  first = true;
+  private first = true;
 
   constructor(compact: boolean) {
     this.compact = compact;
   }
 
-  /**
-   * A member leaves: everything in its view is counted out. (A private ground item enters only
-   * its owner's view, so it leaves the union with its owner.)
-   */
-  leave(interest: Interest<Shown>): void {
-    for (const seen of interest.visible.values()) this.out(seen.entity);
+  join(viewerId: number, playerId: string): void {
+    this.members.set(viewerId, playerId);
   }
 
-  in(e: Shown): void {
-    const s = this.union.get(e);
-    if (s !== undefined) s.count++;
-    else this.union.set(e, { count: 1, sentRev: -1, sentInfoRev: -1, handle: -1 });
+  leave(viewerId: number): void {
+    this.members.delete(viewerId);
   }
 
-  /** Counted out; it leaves the union at the next frame unless a member counts it in again meanwhile. */
-  out(e: Shown): void {
-    const s = this.union.get(e);
-    if (s !== undefined) s.count--;
-  }
-
-  /** This tick's frame of the union (the first one even if its union is empty). */
+  /** This tick's frame of the group's view (the first one even if the view is empty). */
   frame(world: ViewWorld): string | undefined {
     const tick = world.tick;
+    // Where the members stand, by member cell.
+    const cells = new Map<number, MemberCell>();
+    const ids = new Set<string>();
+    for (const playerId of this.members.values()) {
+      const p = world.byId.get(playerId);
+      if (p === undefined) continue;
+      ids.add(playerId);
+      const key = memberCell(p.x, p.z);
+      const c = cells.get(key);
+      if (c === undefined) cells.set(key, { players: [p], minX: p.x, maxX: p.x, minZ: p.z, maxZ: p.z });
+      else {
+        c.players.push(p);
+        if (p.x < c.minX) c.minX = p.x;
+        if (p.x > c.maxX) c.maxX = p.x;
+        if (p.z < c.minZ) c.minZ = p.z;
+        if (p.z > c.maxZ) c.maxZ = p.z;
+      }
+    }
+    /** Whether a member (`owner`: that one only) stands within `radius` of `e`. */
+    const seenBy = (e: Shown, radius: number, owner: string | undefined): boolean => {
+      const mcx = Math.floor(e.x / MEMBER_CELL);
+      const mcz = Math.floor(e.z / MEMBER_CELL);
+      for (let cx = mcx - 1; cx <= mcx + 1; cx++) {
+        for (let cz = mcz - 1; cz <= mcz + 1; cz++) {
+          const c = cells.get(cellKey(cx, cz));
+          if (c === undefined || e.x < c.minX - radius || e.x > c.maxX + radius || e.z < c.minZ - radius || e.z > c.maxZ + radius) continue;
+          for (const p of c.players) {
+            if (Math.abs(p.x - e.x) <= radius && Math.abs(p.z - e.z) <= radius && (owner === undefined || p.id === owner)) return true;
+          }
+        }
+      }
+      return false;
+    };
+    const mark = ++groupMarks;
     const parts: string[] = [];
     let moved = "";
+    const union = this.union;
+    const compact = this.compact;
+    const consider = (e: Shown): void => {
+      if (e.groupMark === mark) return;
+      e.groupMark = mark;
+      const s = union.get(e);
+      const owner = e.ownerId !== undefined && tick < e.publicAtTick ? e.ownerId : undefined;
+      if (owner !== undefined && !ids.has(owner)) return;
+      if (!seenBy(e, s === undefined ? VIEW_RADIUS : KEEP_RADIUS, owner)) return;
+      let sent = s;
+      if (sent === undefined) union.set(e, (sent = { sentRev: -1, sentInfoRev: -1, handle: -1, kept: mark }));
+      sent.kept = mark;
+      if (sent.sentRev === e.rev) return;
+      if (compact && sent.handle < 0 && !(sent.sentRev >= 0 && sent.sentInfoRev === e.infoRev)) sent.handle = this.free.pop() ?? this.nextHandle++;
+      moved = writeEntry(e, sent, parts, moved, compact);
+    };
+    // Everything within KEEP_RADIUS of a member cell, once each.
+    const half = MEMBER_CELL / 2;
+    for (const key of cells.keys()) {
+      const cx = Math.floor(key / 65536) - 32768;
+      const cz = (key % 65536) - 32768;
+      world.forEachAround({ x: Math.floor(cx * MEMBER_CELL + half), z: Math.floor(cz * MEMBER_CELL + half) }, Math.ceil(half) + KEEP_RADIUS, consider);
+    }
+    // What was in view and was not kept has left it (or the world).
     const removed: string[] = [];
-    for (const [e, s] of this.union) {
-      if (!e.live || s.count <= 0) {
-        // Out of every member's view, or gone from the world. (An id that comes back is a new
-        // object in a later diff, so it is never both here and removed in one frame.)
-        this.union.delete(e);
-        if (s.handle >= 0) this.freeing.push(s.handle);
-        if (s.sentRev >= 0) removed.push(e.id);
-        continue;
-      }
-      if (s.sentRev === e.rev) continue;
-      if (this.compact && s.handle < 0 && !(s.sentRev >= 0 && s.sentInfoRev === e.infoRev)) s.handle = this.free.pop() ?? this.nextHandle++;
-      moved = writeEntry(e, s, parts, moved, this.compact);
+    for (const [e, s] of union) {
+      if (s.kept === mark) continue;
+      union.delete(e);
+      if (s.handle >= 0) this.freeing.push(s.handle);
+      if (s.sentRev >= 0) removed.push(e.id);
     }
     // Handles freed in this frame are given out from the next one on.
     for (const h of this.freeing) this.free.push(h);
     this.freeing = [];
-    const text = frameText(tick, parts, moved, removed, this.compact, this.first);
+    const text = frameText(tick, parts, moved, removed, compact, this.first);
     if (text !== undefined) this.first = false;
     return text;
   }
@@ -196,9 +258,7 @@ export interface DeltaInput extends WorldDiff {
 
 interface Viewer {
   playerId: string;
-  /** A viewer of its own: its frames; a group's member: its Interest only. */
   tracker: ViewTracker;
-  group: GroupView | undefined;
   /** Its first frame (everything in view, even if that is nothing) is still to come. */
   first: boolean;
 }
@@ -208,6 +268,8 @@ export class DeltaBuilder {
   readonly world = new ViewWorld();
   private readonly viewers = new Map<number, Viewer>();
   private readonly groups = new Map<number, GroupView>();
+  /** Group members' groups, by viewer id. */
+  private readonly memberOf = new Map<number, GroupView>();
 
   /** Frames as a flat list: viewer id, frame, …; a group's frame under its id negated. */
   step(input: DeltaInput): (number | string)[] {
@@ -216,29 +278,28 @@ export class DeltaBuilder {
     // leaves: a viewer that came and went since the last step is in both.
     for (const [id, compact] of input.groupsJoined) this.groups.set(id, new GroupView(compact));
     for (const [id, playerId, compact, groupId] of input.joined) {
-      const group = groupId === 0 ? undefined : this.groups.get(groupId);
-      if (groupId !== 0 && group === undefined) continue;
-      this.viewers.set(id, { playerId, tracker: new ViewTracker(id, compact), group, first: true });
+      if (groupId === 0) {
+        this.viewers.set(id, { playerId, tracker: new ViewTracker(id, compact), first: true });
+        continue;
+      }
+      const group = this.groups.get(groupId);
+      if (group === undefined) continue;
+      group.join(id, playerId);
+      this.memberOf.set(id, group);
     }
-    for (const id of input.left) this.leave(id);
+    for (const id of input.left) {
+      this.viewers.delete(id);
+      this.memberOf.get(id)?.leave(id);
+      this.memberOf.delete(id);
+    }
     for (const id of input.groupsLeft) {
       const group = this.groups.get(id);
       if (group === undefined) continue;
       this.groups.delete(id);
-      for (const [vid, v] of this.viewers) if (v.group === group) this.viewers.delete(vid);
+      for (const [member, g] of this.memberOf) if (g === group) this.memberOf.delete(member);
     }
     const out: (number | string)[] = [];
     for (const [id, v] of this.viewers) {
-      if (v.group !== undefined) {
-        const viewer = this.world.byId.get(v.playerId);
-        if (viewer === undefined) continue;
-        const change = v.tracker.interest.refresh(this.world, viewer, v.first);
-        v.first = false;
-        if (change === undefined) continue;
-        for (const entered of change.entered) v.group.in(v.tracker.interest.visible.get(entered)!.entity);
-        for (const gone of change.gone) v.group.out(gone);
-        continue;
-      }
       const frame = v.tracker.frame(this.world, v.playerId, v.first);
       if (frame === undefined) continue;
       v.first = false;
@@ -249,12 +310,5 @@ export class DeltaBuilder {
       if (frame !== undefined) out.push(-id, frame);
     }
     return out;
-  }
-
-  private leave(id: number): void {
-    const v = this.viewers.get(id);
-    if (v === undefined) return;
-    this.viewers.delete(id);
-    v.group?.leave(v.tracker.interest);
   }
 }

@@ -96,6 +96,8 @@ export interface Shown {
   /** False once it has left the world: every view drops it. */
   live: boolean;
   mark?: number;
+  /** Scratch mark of the GroupView frame running now (apart from Interest's). */
+  groupMark?: number;
   cellKey: number;
   cellSlot: number;
 }
@@ -143,6 +145,11 @@ export class ViewWorld implements Spatial<Shown> {
       e.publicAtTick = c[i + 6] as number;
       indexInCell(this.cells, e);
     }
+  }
+
+  /** Everything within `radius` of a tile, private ground items included (their owners are for the caller to check). */
+  forEachAround(at: Tile, radius: number, fn: (entity: Shown) => void): void {
+    forEachInCells(this.cells, at, radius, fn);
   }
 
   forEachNear(at: Tile, viewerId: string, radius: number, fn: (entity: Shown, isPlayer: boolean) => void): void {
