@@ -12,7 +12,10 @@ import { startTcpProxy, type TcpProxy } from "../support/tcpProxy.ts";
 
 const call = callJson;
 
-describe("agent runtime: a lost connection to the server", function () {
+// Both ways of reaching the world: the default, agents as sessions of a multiplexed socket
+// (`/ws?mux=1`), and a socket per agent (AGENT_RT_MUX=0).
+for (const [mux, how] of [["1", "multiplexed"], ["0", "a socket per agent"]] as const)
+describe(`agent runtime: a lost connection to the server (${how})`, function () {
   this.timeout(60_000);
   let t: TestServer;
   let proxy: TcpProxy;
@@ -31,7 +34,7 @@ describe("agent runtime: a lost connection to the server", function () {
     const reg = await call(t.baseUrl, "POST", "/api/agent", owner, { characterId });
     agentId = reg.body.agent.agentId;
     // REST goes straight to the server; the world socket goes through the proxy.
-    rt = await startAgentRuntime({ apiUrl: t.baseUrl, wsUrl: `ws://127.0.0.1:${proxy.port}/ws`, worldDir: t.worldDir });
+    rt = await startAgentRuntime({ apiUrl: t.baseUrl, wsUrl: `ws://127.0.0.1:${proxy.port}/ws`, worldDir: t.worldDir, env: { AGENT_RT_MUX: mux } });
     assert.equal((await call(rt.url, "POST", "/agents", owner, { agentId, token: reg.body.token })).status, 201);
     await eventually(async () => ((await agent()).state === "playing" ? true : undefined), "playing");
   });
@@ -56,6 +59,7 @@ describe("agent runtime: a lost connection to the server", function () {
     await eventually(async () => ((await agent()).state === "playing" ? true : undefined), "playing again", 15_000);
     // The same player, still in the world (it lingered through the outage), and it keeps playing.
     assert.equal(t.server.world.world.players.get(characterId), player);
+    assert.equal(t.server.world.playersByTransport().ws, 1, "its one session is a /ws one");
     const xp = Object.values(player.data.skills).reduce((n, s) => n + s.xp, 0);
     const at = { x: player.x, z: player.z };
     await eventually(() => (player.x !== at.x || player.z !== at.z || Object.values(player.data.skills).reduce((n, s) => n + s.xp, 0) > xp ? true : undefined), "it to act again", 20_000);
