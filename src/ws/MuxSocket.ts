@@ -18,7 +18,7 @@ import type { Traffic } from "../prometheus.ts";
 import { admit, CLOSE_RATE_LIMITED, InputLimiter } from "../sessions/inputLimiter.ts";
 import { encode, errorEvent, parseEnvelope, type WsErrorCode } from "./envelope.ts";
 import { MUX_CLOSE, MUX_CLOSED, MUX_OPEN, muxOpenSchema, sid as sidSchema } from "./mux.ts";
-import type { WsMux, WsSession, WsSessionHandler } from "./session.ts";
+import { CLOSE_BAD_REQUEST, CLOSE_NOT_AUTHENTICATED, CLOSE_TRY_AGAIN_LATER, type WsMux, type WsSession, type WsSessionHandler } from "./session.ts";
 
 export interface MuxOptions {
   auth: Authenticator;
@@ -29,8 +29,6 @@ export interface MuxOptions {
   maxSessions: number;
   /** Without a session opened within this time the socket is closed (4001). */
   openTimeoutMs: number;
-  closeNotAuthenticated: number;
-  closeTryAgainLater: number;
 }
 
 /** `{"sid":n,` in front of an envelope's own fields. */
@@ -110,7 +108,7 @@ export class MuxConnection {
     this.openTimer = setTimeout(() => {
       this.connectionError("NOT_AUTHENTICATED", `no session opened within ${options.openTimeoutMs / 1000} s`);
       this.flush();
-      ws.close(options.closeNotAuthenticated, "no session");
+      ws.close(CLOSE_NOT_AUTHENTICATED, "no session");
     }, options.openTimeoutMs);
     ws.on("message", (raw: RawData, isBinary: boolean) => this.onMessage(raw, isBinary));
     ws.on("close", (code) => this.onClose(code));
@@ -219,12 +217,12 @@ export class MuxConnection {
     const body = muxOpenSchema.safeParse(data);
     if (!body.success) {
       if (!this.admitted()) return;
-      this.refuse(sid, "INVALID_PAYLOAD", `session:open takes {token, characterId?}: ${body.error.issues[0]?.message ?? "invalid"}`, 4000, "bad request");
+      this.refuse(sid, "INVALID_PAYLOAD", `session:open takes {token, characterId?}: ${body.error.issues[0]?.message ?? "invalid"}`, CLOSE_BAD_REQUEST, "bad request");
       return;
     }
     if (this.sessions.size >= this.options.maxSessions) {
       if (!this.admitted()) return;
-      this.refuse(sid, "RATE_LIMITED", `at most ${this.options.maxSessions} sessions on one connection`, this.options.closeTryAgainLater, "too many sessions");
+      this.refuse(sid, "RATE_LIMITED", `at most ${this.options.maxSessions} sessions on one connection`, CLOSE_TRY_AGAIN_LATER, "too many sessions");
       return;
     }
     this.sessions.set(sid, undefined);
@@ -234,8 +232,8 @@ export class MuxConnection {
     } catch (err) {
       this.sessions.delete(sid);
       if (err instanceof TooManyAttempts) this.refuse(sid, "RATE_LIMITED", err.message, CLOSE_RATE_LIMITED, "too many authentication attempts");
-      else if (err instanceof TokenError) this.refuse(sid, "NOT_AUTHENTICATED", err.message, this.options.closeNotAuthenticated, "invalid token");
-      else if (err instanceof AuthUnavailable) this.refuse(sid, "AUTH_UNAVAILABLE", err.message, this.options.closeTryAgainLater, "authentication unavailable");
+      else if (err instanceof TokenError) this.refuse(sid, "NOT_AUTHENTICATED", err.message, CLOSE_NOT_AUTHENTICATED, "invalid token");
+      else if (err instanceof AuthUnavailable) this.refuse(sid, "AUTH_UNAVAILABLE", err.message, CLOSE_TRY_AGAIN_LATER, "authentication unavailable");
       else {
         this.options.logger.error({ err }, "/ws mux: authentication failed");
         this.refuse(sid, "INTERNAL_ERROR", "the server could not check this token", 1011, "server error");

@@ -18,20 +18,14 @@ import { encode, errorEvent, MAX_FRAME_BYTES, parseFrame, type WsErrorCode } fro
 import type { Traffic } from "../prometheus.ts";
 import { DEFAULT_MUX_MAX_SESSIONS, MUX_QUERY } from "./mux.ts";
 import { MuxConnection } from "./MuxSocket.ts";
-import type { WsSession, WsSessionHandler } from "./session.ts";
+import { CLOSE_BAD_REQUEST, CLOSE_FORBIDDEN, CLOSE_GOING_AWAY, CLOSE_NOT_AUTHENTICATED, CLOSE_TRY_AGAIN_LATER, type WsSession, type WsSessionHandler } from "./session.ts";
 
+export { CLOSE_BAD_REQUEST, CLOSE_FORBIDDEN, CLOSE_GOING_AWAY, CLOSE_NOT_AUTHENTICATED, CLOSE_TRY_AGAIN_LATER };
 export type { WsSession, WsSessionHandler };
 
 export const WS_PATH = "/ws";
 /** Without a `?token`, the first message must authenticate within this time (else 4001). */
 export const AUTH_TIMEOUT_MS = 10_000;
-export const CLOSE_NOT_AUTHENTICATED = 4001;
-/** The token could not be checked now (the identity provider's keys are unavailable): 1013, try again later. */
-export const CLOSE_TRY_AGAIN_LATER = 1013;
-export const CLOSE_FORBIDDEN = 4003;
-/** A request the server cannot take as it is (a bad query parameter). */
-export const CLOSE_BAD_REQUEST = 4000;
-export const CLOSE_GOING_AWAY = 1001;
 
 /** Until the world is attached: greet, then answer every event as unknown. */
 export const greetingOnlyHandler: WsSessionHandler = {
@@ -198,8 +192,6 @@ export class WsGateway {
         traffic: this.options.traffic,
         maxSessions: this.options.muxMaxSessions ?? DEFAULT_MUX_MAX_SESSIONS,
         openTimeoutMs: this.options.authTimeoutMs ?? AUTH_TIMEOUT_MS,
-        closeNotAuthenticated: CLOSE_NOT_AUTHENTICATED,
-        closeTryAgainLater: CLOSE_TRY_AGAIN_LATER,
       });
       return;
     }

@@ -31,9 +31,6 @@ export const sid = z.int().min(1).max(MAX_SID);
 
 /** What a client sends to open a session: its token (an agent's scoped token, or a player's), and the character for an account token. */
 export const muxOpenSchema = z.strictObject({ token: z.string().min(1).max(8_192), characterId: z.string().min(1).max(64).optional() });
-export type MuxOpen = z.infer<typeof muxOpenSchema>;
-export const muxCloseSchema = z.strictObject({});
 
 /** `session:closed`: the session ended; `code` is the close code a plain `/ws` socket would have got (4001 token refused, 4009 taken over, 1000 logged out, …). */
 export const muxClosedSchema = z.strictObject({ code: z.int(), reason: z.string() });
-export type MuxClosed = z.infer<typeof muxClosedSchema>;

@@ -5,6 +5,15 @@
 import type { Principal } from "../auth/tokens.ts";
 import type { Envelope, WsErrorCode } from "./envelope.ts";
 
+/** Close codes of `/ws` sockets, and of multiplexed sessions (`session:closed`). */
+export const CLOSE_NOT_AUTHENTICATED = 4001;
+/** The token could not be checked now (the identity provider's keys are unavailable): 1013, try again later. */
+export const CLOSE_TRY_AGAIN_LATER = 1013;
+export const CLOSE_FORBIDDEN = 4003;
+/** A request the server cannot take as it is (a bad query parameter, a bad `session:open`). */
+export const CLOSE_BAD_REQUEST = 4000;
+export const CLOSE_GOING_AWAY = 1001;
+
 /** What a session of a multiplexed connection offers its handler beyond a plain session. */
 export interface WsMux {
   /** The same object for every session of one connection. */

@@ -16,9 +16,8 @@ import { RestartingError } from "../moderation/RestartSchedule.ts";
 import { AgentRevokedError, HopCooldownError, WorldFullError, type Connection, type WorldService } from "../sessions/WorldService.ts";
 import type { Envelope } from "./envelope.ts";
 import type { WsDeltas } from "./WsDeltas.ts";
-import { CLOSE_BAD_REQUEST, CLOSE_FORBIDDEN, CLOSE_NOT_AUTHENTICATED, CLOSE_TRY_AGAIN_LATER, type WsSession, type WsSessionHandler } from "./WsGateway.ts";
+import { CLOSE_BAD_REQUEST, CLOSE_FORBIDDEN, CLOSE_NOT_AUTHENTICATED, CLOSE_TRY_AGAIN_LATER, type WsSession, type WsSessionHandler } from "./session.ts";
 
-export { CLOSE_BAD_REQUEST };
 /** A client that closes its socket with the normal-closure code logs out (no reconnection grace). */
 export const CLOSE_LOGOUT = 1000;
 

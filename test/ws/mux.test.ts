@@ -9,6 +9,7 @@ import WebSocket from "ws";
 import { checkServerEvent } from "../../src/game/serverEvents.ts";
 import { ViewCopy, type WorldUpdate } from "../../src/game/worldUpdate.ts";
 import { MUX_CLOSED, muxClosedSchema } from "../../src/ws/mux.ts";
+import { AUTH_LIMIT_PER_MIN } from "../../src/http/rateLimit.ts";
 import { callJson } from "../support/http.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 import { until } from "../support/until.ts";
@@ -243,5 +244,28 @@ describe("/ws?mux=1: many sessions on one socket", () => {
       assert.equal((await c.next("error")).code, "INVALID_PAYLOAD", q);
       assert.equal((await c.waitClosed()).code, 4000, q);
     }
+  });
+});
+
+describe("/ws?mux=1: authentication attempts", () => {
+  let t: TestServer;
+  before(async () => {
+    t = await startTestServer({ TICK_MS: "50" });
+  });
+  after(() => t?.close());
+
+  it(`counts a session's bad tokens against the address's ${AUTH_LIMIT_PER_MIN} a minute, as separate sockets' are: past them, RATE_LIMITED and 4029, no token checked`, async () => {
+    const good = await t.server.tokens.signServiceToken({ accountId: "mux-attempts" }, 600);
+    const c = await MuxClient.connect(`${t.wsUrl}?mux=1`);
+    for (let i = 0; i < AUTH_LIMIT_PER_MIN; i++) {
+      c.send(i + 1, "session:open", { token: `not-a-token-${i}` });
+      assert.equal((await c.next(i + 1, "error")).code, "NOT_AUTHENTICATED");
+      assert.equal((await c.next(i + 1, MUX_CLOSED)).code, 4001);
+    }
+    c.send(100, "session:open", { token: good });
+    assert.equal((await c.next(100, "error")).code, "RATE_LIMITED");
+    assert.equal((await c.next(100, MUX_CLOSED)).code, 4029);
+    assert.ok(!c.has(100, "welcome"), "not logged in");
+    c.socket.close(1000);
   });
 });
