@@ -21,27 +21,48 @@ import { cellKey } from "./cells.ts";
 import { VIEW_RADIUS } from "../serverEvents.ts";
 import { ViewWorld, type Shown, type WorldDiff } from "./ViewWorld.ts";
 
+/** One connection's compact-update handles: a handle freed in a frame is given out again only from the next one on. */
+class Handles {
+  private readonly free: number[] = [];
+  private freeing: number[] = [];
+  private next = 0;
+
+  take(): number {
+    return this.free.pop() ?? this.next++;
+  }
+
+  release(h: number): void {
+    this.freeing.push(h);
+  }
+
+  /** A new frame: the handles freed in the last one may be given out again. */
+  turn(): void {
+    if (this.freeing.length === 0) return;
+    for (const h of this.freeing) this.free.push(h);
+    this.freeing = [];
+  }
+}
+
 export class ViewTracker {
   readonly interest: Interest<Shown>;
   private started = false;
-  /** Compact updates: handles by entity id, free handles, and the ones freed in this frame. */
-  private readonly handles: Map<string, number> | undefined;
-  private readonly free: number[] = [];
-  private freeing: number[] = [];
-  private nextHandle = 0;
+  /** Compact updates: the handles, and which entity holds which (by id: an entity that left the view is known by its id only). */
+  private readonly handles: Handles | undefined;
+  private readonly handleOf: Map<string, number> | undefined;
 
   /** `phase`: see Interest (staggered by default); `compact`: handles and `moved` (see the file comment). */
   constructor(phase?: number, compact = false) {
     this.interest = new Interest<Shown>(phase);
-    this.handles = compact ? new Map() : undefined;
+    this.handles = compact ? new Handles() : undefined;
+    this.handleOf = compact ? new Map() : undefined;
   }
 
   /** Frees the handle of an entity that left the view (usable from the next frame on). */
   private release(id: string): void {
-    const h = this.handles!.get(id);
+    const h = this.handleOf!.get(id);
     if (h === undefined) return;
-    this.handles!.delete(id);
-    this.freeing.push(h);
+    this.handleOf!.delete(id);
+    this.handles!.release(h);
   }
 
   /**
@@ -52,10 +73,7 @@ export class ViewTracker {
     const viewer = world.byId.get(viewerId);
     if (viewer === undefined) return undefined;
     const handles = this.handles;
-    if (handles !== undefined && this.freeing.length > 0) {
-      for (const h of this.freeing) this.free.push(h);
-      this.freeing = [];
-    }
+    handles?.turn();
     const change = this.interest.refresh(world, viewer, !this.started);
     this.started = true;
     const removed: string[] = change?.left ?? [];
@@ -74,11 +92,9 @@ export class ViewTracker {
         continue;
       }
       if (seen.sentRev === e.rev) continue;
-      if (handles !== undefined && seen.handle < 0 && !(seen.sentRev >= 0 && seen.sentInfoRev === e.infoRev)) {
-        seen.handle = this.free.pop() ?? this.nextHandle++;
-        handles.set(seen.id, seen.handle);
-      }
-      moved = writeEntry(e, seen, parts, moved, handles !== undefined);
+      const had = seen.handle;
+      moved = writeEntry(e, seen, parts, moved, handles);
+      if (had !== seen.handle) this.handleOf!.set(seen.id, seen.handle);
     }
     return frameText(tick, parts, moved, removed, handles !== undefined, always);
   }
@@ -92,14 +108,17 @@ interface Sent {
 }
 
 /**
- * Adds what changed of `e` since `sent` to a frame: its whole entry (with its handle in compact
- * form, which the caller has given it), or only its move; returns the frame's `moved` list.
+ * Adds what changed of `e` since `sent` to a frame: its whole entry (in compact form with its
+ * handle, given here if it has none yet), or only its move; returns the frame's `moved` list.
  */
-function writeEntry(e: Shown, sent: Sent, parts: string[], moved: string, compact: boolean): string {
+function writeEntry(e: Shown, sent: Sent, parts: string[], moved: string, handles: Handles | undefined): string {
   const onlyMoved = sent.sentRev >= 0 && sent.sentInfoRev === e.infoRev;
-  if (!compact) parts.push(onlyMoved ? e.compact : e.full);
+  if (handles === undefined) parts.push(onlyMoved ? e.compact : e.full);
   else if (onlyMoved) moved += moved === "" ? `${sent.handle}${e.movedXZ}` : `,${sent.handle}${e.movedXZ}`;
-  else parts.push(`{"h":${sent.handle},${e.full.slice(1)}`);
+  else {
+    if (sent.handle < 0) sent.handle = handles.take();
+    parts.push(`{"h":${sent.handle},${e.full.slice(1)}`);
+  }
   sent.sentRev = e.rev;
   sent.sentInfoRev = e.infoRev;
   return moved;
@@ -119,10 +138,11 @@ interface Shared extends Sent {
 
 /** Side of the cells members are placed in: an entity within KEEP_RADIUS of a member is in the 3 × 3 cells around its own. */
 const MEMBER_CELL = KEEP_RADIUS + 1;
-const memberCell = (x: number, z: number): number => cellKey(Math.floor(x / MEMBER_CELL), Math.floor(z / MEMBER_CELL));
 
-/** The members standing in one member cell, and the box around them. */
+/** The members standing in one member cell (at cx, cz), and the box around them. */
 interface MemberCell {
+  cx: number;
+  cz: number;
   players: Shown[];
   minX: number;
   maxX: number;
@@ -148,14 +168,12 @@ export class GroupView {
   private readonly union = new Map<Shown, Shared>();
   /** Player ids by viewer id. */
   private readonly members = new Map<number, string>();
-  private readonly compact: boolean;
-  private readonly free: number[] = [];
-  private freeing: number[] = [];
-  private nextHandle = 0;
+  /** Compact updates' handles (none: the documented form). */
+  private readonly handles: Handles | undefined;
   private first = true;
 
   constructor(compact: boolean) {
-    this.compact = compact;
+    this.handles = compact ? new Handles() : undefined;
   }
 
   join(viewerId: number, playerId: string): void {
@@ -169,6 +187,8 @@ export class GroupView {
   /** This tick's frame of the group's view (the first one even if the view is empty). */
   frame(world: ViewWorld): string | undefined {
     const tick = world.tick;
+    const handles = this.handles;
+    handles?.turn();
     // Where the members stand, by member cell.
     const cells = new Map<number, MemberCell>();
     const ids = new Set<string>();
@@ -176,9 +196,11 @@ export class GroupView {
       const p = world.byId.get(playerId);
       if (p === undefined) continue;
       ids.add(playerId);
-      const key = memberCell(p.x, p.z);
+      const cx = Math.floor(p.x / MEMBER_CELL);
+      const cz = Math.floor(p.z / MEMBER_CELL);
+      const key = cellKey(cx, cz);
       const c = cells.get(key);
-      if (c === undefined) cells.set(key, { players: [p], minX: p.x, maxX: p.x, minZ: p.z, maxZ: p.z });
+      if (c === undefined) cells.set(key, { cx, cz, players: [p], minX: p.x, maxX: p.x, minZ: p.z, maxZ: p.z });
       else {
         c.players.push(p);
         if (p.x < c.minX) c.minX = p.x;
@@ -206,7 +228,6 @@ export class GroupView {
     const parts: string[] = [];
     let moved = "";
     const union = this.union;
-    const compact = this.compact;
     const consider = (e: Shown): void => {
       if (e.groupMark === mark) return;
       e.groupMark = mark;
@@ -218,28 +239,20 @@ export class GroupView {
       if (sent === undefined) union.set(e, (sent = { sentRev: -1, sentInfoRev: -1, handle: -1, kept: mark }));
       sent.kept = mark;
       if (sent.sentRev === e.rev) return;
-      if (compact && sent.handle < 0 && !(sent.sentRev >= 0 && sent.sentInfoRev === e.infoRev)) sent.handle = this.free.pop() ?? this.nextHandle++;
-      moved = writeEntry(e, sent, parts, moved, compact);
+      moved = writeEntry(e, sent, parts, moved, handles);
     };
     // Everything within KEEP_RADIUS of a member cell, once each.
     const half = MEMBER_CELL / 2;
-    for (const key of cells.keys()) {
-      const cx = Math.floor(key / 65536) - 32768;
-      const cz = (key % 65536) - 32768;
-      world.forEachAround({ x: Math.floor(cx * MEMBER_CELL + half), z: Math.floor(cz * MEMBER_CELL + half) }, Math.ceil(half) + KEEP_RADIUS, consider);
-    }
+    for (const { cx, cz } of cells.values()) world.forEachAround({ x: Math.floor(cx * MEMBER_CELL + half), z: Math.floor(cz * MEMBER_CELL + half) }, Math.ceil(half) + KEEP_RADIUS, consider);
     // What was in view and was not kept has left it (or the world).
     const removed: string[] = [];
     for (const [e, s] of union) {
       if (s.kept === mark) continue;
       union.delete(e);
-      if (s.handle >= 0) this.freeing.push(s.handle);
+      if (s.handle >= 0) handles?.release(s.handle);
       if (s.sentRev >= 0) removed.push(e.id);
     }
-    // Handles freed in this frame are given out from the next one on.
-    for (const h of this.freeing) this.free.push(h);
-    this.freeing = [];
-    const text = frameText(tick, parts, moved, removed, compact, this.first);
+    const text = frameText(tick, parts, moved, removed, handles !== undefined, this.first);
     if (text !== undefined) this.first = false;
     return text;
   }
