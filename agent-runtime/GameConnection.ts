@@ -69,9 +69,29 @@ export function fitsProtocol(type: Outgoing, data: unknown, refused: Map<string,
   return false;
 }
 
+/** One backoff: `min` doubling to `max`, each delay ±25 %. */
+export class Backoff {
+  private ms: number;
+  private readonly min: number;
+  private readonly max: number;
+  constructor(min = RETRY_MIN_MS, max = RETRY_MAX_MS) {
+    this.min = min;
+    this.max = max;
+    this.ms = min;
+  }
+  next(): number {
+    const delay = this.ms * (0.75 + Math.random() * 0.5);
+    this.ms = Math.min(this.max, this.ms * 2);
+    return delay;
+  }
+  reset(): void {
+    this.ms = this.min;
+  }
+}
+
 export class GameConnection implements AgentLink {
   private socket: WebSocket | undefined;
-  private retryMs = RETRY_MIN_MS;
+  private readonly backoff = new Backoff();
   private retryTimer: NodeJS.Timeout | undefined;
   private closedByUs = false;
   /** Sent events refused locally (a runtime bug), by type. */
@@ -103,7 +123,7 @@ export class GameConnection implements AgentLink {
     const socket = new WebSocket(u, { perMessageDeflate: false });
     this.socket = socket;
     socket.on("open", () => {
-      this.retryMs = RETRY_MIN_MS;
+      this.backoff.reset();
       this.events.onOpen();
     });
     socket.on("message", (raw, isBinary) => {
@@ -133,9 +153,7 @@ export class GameConnection implements AgentLink {
   }
 
   private scheduleRetry(): void {
-    const delay = this.retryMs * (0.75 + Math.random() * 0.5);
-    this.retryMs = Math.min(RETRY_MAX_MS, this.retryMs * 2);
-    this.retryTimer = setTimeout(() => this.connect(), delay);
+    this.retryTimer = setTimeout(() => this.connect(), this.backoff.next());
     this.retryTimer.unref();
   }
 

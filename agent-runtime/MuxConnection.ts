@@ -16,7 +16,7 @@ import WebSocket from "ws";
 import { MAX_SID, MUX_CLOSE, MUX_CLOSED, MUX_OPEN, MUX_QUERY, muxClosedSchema } from "../src/ws/mux.ts";
 import type { WorldUpdate } from "../src/game/worldUpdate.ts";
 import { SharedView } from "./AgentView.ts";
-import { FINAL_CLOSE_CODES, RETRY_MAX_MS, RETRY_MIN_MS, fitsProtocol, type AgentLink, type ConnectionEvents, type Outgoing, type Payload } from "./GameConnection.ts";
+import { Backoff, FINAL_CLOSE_CODES, RETRY_MAX_MS, RETRY_MIN_MS, fitsProtocol, type AgentLink, type ConnectionEvents, type Outgoing, type Payload } from "./GameConnection.ts";
 
 /**
  * `session:open`s sent on one connection in any second at most: each is a login (a few database
@@ -34,26 +34,6 @@ export interface MuxOptions {
 }
 
 type Envelope = { sid?: unknown; type?: unknown; data?: unknown };
-
-/** One backoff: `min` doubling to `max`, each delay ±25 %. */
-class Backoff {
-  private ms: number;
-  private readonly min: number;
-  private readonly max: number;
-  constructor(min: number, max: number) {
-    this.min = min;
-    this.max = max;
-    this.ms = min;
-  }
-  next(): number {
-    const delay = this.ms * (0.75 + Math.random() * 0.5);
-    this.ms = Math.min(this.max, this.ms * 2);
-    return delay;
-  }
-  reset(): void {
-    this.ms = this.min;
-  }
-}
 
 /** One multiplexed socket and its sessions. */
 export class MuxConnection {
