@@ -25,10 +25,14 @@ let stagger = 0;
 /** The last mark handed out (see Interest.refresh); one sequence for all connections. */
 let markToken = 0;
 
-/** One refresh's players that may be in view (reused: refreshes never overlap). */
+/**
+ * One refresh's players that may be in view, the first `candidateCount` of these (reused, never
+ * shortened: refreshes never overlap, and emptying an array frees what it had grown to).
+ */
 const candidates: Placed[] = [];
 const candidateDistance: number[] = [];
 const candidateWasVisible: boolean[] = [];
+let candidateCount = 0;
 /** Candidates per ranking distance (0 … KEEP_RADIUS: a newcomer's is at most VIEW_RADIUS + CAP_MARGIN). */
 const perDistance = new Int32Array(Math.max(KEEP_RADIUS, VIEW_RADIUS + CAP_MARGIN) + 1);
 
@@ -94,9 +98,7 @@ export class Interest<E extends Placed = Entity> {
     // Players are only candidates at first (marked `maybe`): the cap chooses among them below.
     const maybe = ++markToken;
     const entered: string[] = [];
-    candidates.length = 0;
-    candidateDistance.length = 0;
-    candidateWasVisible.length = 0;
+    candidateCount = 0;
     const consider = (e: E, isPlayer: boolean) => {
       const mark = e.mark;
       if (mark === kept || mark === maybe) return;
@@ -104,10 +106,11 @@ export class Interest<E extends Placed = Entity> {
       if (mark !== before && d > VIEW_RADIUS) return;
       if (isPlayer) {
         e.mark = maybe;
-        candidates.push(e);
+        const i = candidateCount++;
+        candidates[i] = e;
         // Ranked by distance, a newcomer CAP_MARGIN tiles behind those already in view.
-        candidateDistance.push(mark === before ? d : d + CAP_MARGIN);
-        candidateWasVisible.push(mark === before);
+        candidateDistance[i] = mark === before ? d : d + CAP_MARGIN;
+        candidateWasVisible[i] = mark === before;
         return;
       }
       e.mark = kept;
@@ -136,7 +139,7 @@ export class Interest<E extends Placed = Entity> {
    * `maybe` and so leave it. Linear: candidates are counted by distance (whole tiles), not sorted.
    */
   private admitPlayers(kept: number, entered: string[]): void {
-    const n = candidates.length;
+    const n = candidateCount;
     const take = (i: number) => {
       const e = candidates[i]! as E;
       e.mark = kept;
