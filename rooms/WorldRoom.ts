@@ -116,6 +116,15 @@ export class WorldView extends StateView {
   }
 }
 
+/** A tick's sending of the `/ws` frames (see WorldRoom.sendWs): whether done, and its times (ms). */
+interface WsSending {
+  deltas: number;
+  flush: number;
+  sent: boolean;
+  /** The part of them spent between Colyseus patches. */
+  polled: number;
+}
+
 /** Messages sent to many clients (a chat line to everyone in view) are encoded once. */
 const encoded = new WeakMap<object, { type: string; bytes: Uint8Array }>();
 
@@ -256,6 +265,9 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
     encoder.encodeView = (view, ...rest) => {
       this.releasePending?.();
       this.releasePending = (view as WorldView).release;
+      // A delta worker's `/ws` frames leave as soon as they are in, between two patches.
+      const ws = this.wsThisTick;
+      if (ws !== undefined && !ws.sent) this.sendWs(ws, false);
       return encodeView(view, ...rest);
     };
     for (const p of service.world.players.values()) this.addSchema(p);
@@ -416,9 +428,11 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
   }
 
   /**
-   * One tick: the game and its messages, the schema mirror, the `/ws` deltas (sent at once), then
-   * one patch per Colyseus client (each sent as soon as it is encoded). With the worker (see WsDeltas) the
-   * `/ws` deltas are built there while the patches are encoded here, and sent last.
+   * One tick: the game step, this tick's `/ws` feed (see WsDeltas), the step's messages, the
+   * schema mirror, then one patch per Colyseus client (each sent as soon as it is encoded) and the
+   * `/ws` frames. Without a delta worker the `/ws` frames are built and sent before the patches;
+   * with one they are built there meanwhile, and sent as soon as they are in (checked before each
+   * patch), or after the last patch.
    */
   tickOnce(): void {
     const started = performance.now();
@@ -428,26 +442,19 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
     service.step();
     const world = service.world;
     const t1 = performance.now();
+    service.publishStart();
+    const t2 = performance.now();
+    service.deliverMessages();
+    const t2b = performance.now();
     this.state.tick = world.tick;
     // A joining client is in `clients` from before its login, so the state is current again
     // before its view is filled (and onJoin catches up in case no tick came between).
     if (this.clients.length > 0) this.mirrorAll(world);
     else this.mirrorBehind = true;
-    const t1b = performance.now();
-    service.publishStart();
-    const t2 = performance.now();
-    // `/ws` frames to their sockets: the time to finish them, and to write them.
-    const sendWs = (): { deltas: number; flush: number } => {
-      const a = performance.now();
-      service.publishFinish();
-      const b = performance.now();
-      service.uncork("ws");
-      return { deltas: b - a, flush: performance.now() - b };
-    };
-    // Built here, the `/ws` frames (the cheaper half of the tick's sending) go first; with a
-    // worker, they are built there while the Colyseus patches are encoded here, and go last.
-    const threaded = service.deltasThreaded;
-    let ws = threaded ? undefined : sendWs();
+    const t2c = performance.now();
+    const ws = { deltas: 0, flush: 0, sent: false, polled: 0 };
+    this.wsThisTick = ws;
+    if (!service.deltasThreaded) this.sendWs(ws, true);
     const t3 = performance.now();
     for (const client of this.clients) {
       const data = client.userData;
@@ -460,21 +467,47 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
     const t5 = performance.now();
     service.uncork("colyseus");
     const t6 = performance.now();
-    ws ??= sendWs();
-    const { gameMs, messagesMs } = service.lastTickTimes;
+    if (!ws.sent) this.sendWs(ws, true);
+    this.wsThisTick = undefined;
     this.services.metrics?.recordTick(performance.now() - started, {
-      game: gameMs,
-      messages: messagesMs,
-      schemaMirror: t1b - t1,
-      wsFeed: t2 - t1b,
+      game: service.lastTickTimes.gameMs,
+      messages: t2b - t2,
+      schemaMirror: t2c - t2b,
+      wsFeed: t2 - t1,
       colyseusViews: t4 - t3,
-      colyseusPatch: t5 - t4,
+      // The polls and sending of `/ws` frames between patches (see onCreate) count as the `/ws` phases.
+      colyseusPatch: t5 - t4 - ws.polled,
       colyseusFlush: t6 - t5,
       wsDeltas: ws.deltas,
       wsFlush: ws.flush,
     });
     this.services.metrics?.recordPaths(world.pathStats);
     this.tickFaults = 0;
+  }
+
+  /** This tick's `/ws` sending (see tickOnce): done or not, and its time. */
+  private wsThisTick: WsSending | undefined;
+
+  /**
+   * The `/ws` frames to their sockets: waiting for them (`wait`), or only if they are in (a
+   * worker's, polled between Colyseus patches). Times the finishing and the writing.
+   */
+  private sendWs(ws: WsSending, wait: boolean): void {
+    const { service } = this.services;
+    const a = performance.now();
+    if (wait) service.publishFinish();
+    else if (!service.publishPoll()) {
+      ws.deltas += performance.now() - a;
+      ws.polled += performance.now() - a;
+      return;
+    }
+    const b = performance.now();
+    service.uncork("ws");
+    const c = performance.now();
+    ws.deltas += b - a;
+    ws.flush = c - b;
+    ws.sent = true;
+    if (!wait) ws.polled += c - a;
   }
 
   // ---- schema mirroring ------------------------------------------------------------------

@@ -156,7 +156,7 @@ export class WorldService {
   onPlayerAdded: (player: Player) => void = () => {};
   onPlayerRemoved: (player: Player) => void = () => {};
   /** The `/ws` deltas, started after each game step and delivered later in the tick (see WorldRoom.tickOnce). */
-  deltas: { start(world: World): void; finish(): void; readonly threaded?: boolean } | undefined;
+  deltas: { start(world: World): void; finish(): void; poll?(): boolean; readonly threaded?: boolean } | undefined;
   /** Waits for work that must finish before the final save (trade commits). */
   onShutdownDrain: () => Promise<void> = async () => {};
   /** Non-game client events, by name (registered by other services). */
@@ -759,17 +759,25 @@ export class WorldService {
   tick(): void {
     this.step();
     this.publishStart();
+    this.deliverMessages();
     this.publishFinish();
   }
 
-  /** The game step, then its messages to their players. */
+  /** The game step. Its messages wait in the outbox for {@link deliverMessages}. */
   step(): void {
     const started = performance.now();
     this.world.step();
-    const stepped = performance.now();
+    this.lastTickTimes.gameMs = performance.now() - started;
+  }
+
+  /**
+   * The step's messages to their players' connections (corked: they leave with the tick's update,
+   * ahead of it). After publishStart, so that a delta worker builds meanwhile.
+   */
+  deliverMessages(): void {
+    const started = performance.now();
     for (const msg of this.world.drainOutbox()) this.connections.get(msg.to)?.send(msg.type, msg.data);
-    this.lastTickTimes.gameMs = stepped - started;
-    this.lastTickTimes.messagesMs = performance.now() - stepped;
+    this.lastTickTimes.messagesMs = performance.now() - started;
   }
 
   /** After a step: what the `/ws` connections see is handed to their delta builder. */
@@ -785,6 +793,14 @@ export class WorldService {
   /** The `/ws` deltas of this tick, to their connections. */
   publishFinish(): void {
     this.deltas?.finish();
+  }
+
+  /**
+   * Without waiting: the `/ws` deltas of this tick to their connections if a worker has them
+   * ready. True when none are left to wait for (publishFinish will not block).
+   */
+  publishPoll(): boolean {
+    return this.deltas?.poll?.() ?? true;
   }
 
   /** Shutdown: close every connection, save every player, wait for the saves. */

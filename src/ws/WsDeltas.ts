@@ -2,15 +2,17 @@
  * The `world:update` deltas of every `/ws` connection, built in a worker thread.
  *
  * Per tick the World's thread calls {@link WsDeltas.start} right after the game step and
- * {@link WsDeltas.finish} when the frames are to be written: at once by default, after the
- * Colyseus patches with a worker (see WorldRoom.tickOnce). By default `finish` does the work:
+ * {@link WsDeltas.finish} when the frames are to be written: at once without a worker; with one,
+ * as soon as they are in while the Colyseus patches are encoded ({@link WsDeltas.poll}), or after
+ * them (see WorldRoom.tickOnce). Without a worker `finish` does the work:
  * one walk over the world gives the diff of what clients can see (see ViewFeed), a DeltaBuilder
  * applies it and builds every `/ws` viewer's frame, and the frames go to their sockets.
  *
- * With `worker: true`, `start` sends the diff to a worker thread, which builds the frames while
- * the World's thread encodes and sends the Colyseus patches; `finish` then blocks until the
- * worker's answer is in (Atomics.wait on a shared counter, so no event-loop turn is needed) and
- * writes the frames, in the same tick.
+ * With `worker: true` (the default on a machine with two cores or more: see env.ts), `start`
+ * sends the diff to a worker thread, which builds the frames while the World's thread delivers
+ * the tick's messages and encodes and sends the Colyseus patches; `poll` writes them as soon as
+ * they are in, and `finish` blocks until the worker's answer is in (Atomics.wait on a shared
+ * counter, so no event-loop turn is needed) and writes the frames, in the same tick.
  *
  * Sockets never leave the World's thread. A connection's first frame (everything in its view)
  * comes with the first tick after it joined.
@@ -67,6 +69,8 @@ export class WsDeltas {
   private due: World | undefined;
   /** The tick of the last diff the worker has not answered yet (-1: none). */
   private awaiting = -1;
+  /** The worker's answer counter when its port was last read (see poll). */
+  private seen = 0;
   private closed = false;
 
   constructor(options: WsDeltasOptions) {
@@ -146,6 +150,19 @@ export class WsDeltas {
     return input;
   }
 
+  /**
+   * Without waiting: writes the worker's frames if its answer is in. True when nothing of this
+   * tick is left to wait for (so the frames can be flushed while the tick goes on; see
+   * WorldRoom.tickOnce). Without a worker, false: `finish` builds the frames.
+   */
+  poll(): boolean {
+    if (this.worker === undefined) return this.due === undefined;
+    if (this.awaiting < 0) return true;
+    if (Atomics.load(this.worker.signal, 0) === this.seen) return false;
+    while (this.awaiting >= 0 && this.worker !== undefined && this.receive());
+    return this.awaiting < 0;
+  }
+
   /** Writes this tick's frames to their connections, waiting for the worker if it is not done. */
   finish(): void {
     if (this.worker === undefined) {
@@ -154,28 +171,34 @@ export class WsDeltas {
       if (world !== undefined && this.inline !== undefined) this.deliver(this.inline.step(this.input(world)));
       return;
     }
-    const { port, signal } = this.worker;
     const deadline = performance.now() + this.waitMs;
     while (this.awaiting >= 0) {
-      const seen = Atomics.load(signal, 0);
-      const received = receiveMessageOnPort(port) as { message: Reply } | undefined;
-      if (received !== undefined) {
-        const reply = received.message;
-        if ("error" in reply) {
-          this.fail("the /ws delta worker could not build a tick's frames", new Error(reply.error));
-          return;
-        }
-        if (reply.tick === this.awaiting) this.awaiting = -1;
-        this.deliver(reply.frames);
-        continue;
-      }
+      const seen = Atomics.load(this.worker.signal, 0);
+      if (this.receive()) continue;
+      if (this.worker === undefined) return;
       const left = deadline - performance.now();
       if (left <= 0) {
         this.logger.warn({ tick: this.awaiting, waitMs: this.waitMs }, "the /ws deltas are late; they go out with the next tick");
         return;
       }
-      Atomics.wait(signal, 0, seen, left);
+      Atomics.wait(this.worker.signal, 0, seen, left);
     }
+  }
+
+  /** Takes one answer of the worker, if there is one, and writes its frames; false if none was in. */
+  private receive(): boolean {
+    const worker = this.worker!;
+    this.seen = Atomics.load(worker.signal, 0);
+    const received = receiveMessageOnPort(worker.port) as { message: Reply } | undefined;
+    if (received === undefined) return false;
+    const reply = received.message;
+    if ("error" in reply) {
+      this.fail("the /ws delta worker could not build a tick's frames", new Error(reply.error));
+      return false;
+    }
+    if (reply.tick === this.awaiting) this.awaiting = -1;
+    this.deliver(reply.frames);
+    return true;
   }
 
   private deliver(frames: (number | string)[]): void {

@@ -159,6 +159,44 @@ describe("WsDeltas (the /ws delta worker)", function () {
     for (const [k, stream] of b) sameStream(a.get(k), stream, `viewer ${k}`);
   });
 
+  it("poll: delivers a tick's frames as soon as the worker's answer is in, without waiting, and never before", () => {
+    const world = scenario(g, 60, 9);
+    const threaded = make(true);
+    const inline = make(false);
+    const a: Streams = new Map();
+    const b: Streams = new Map();
+    world.all.slice(0, 20).forEach((p, i) => {
+      attach(threaded, p.id, a, i);
+      attach(inline, p.id, b, i);
+    });
+    assert.equal(threaded.poll(), true, "before any tick, nothing to wait for");
+    let waitedTicks = 0;
+    for (let tick = 0; tick < 40; tick++) {
+      world.stir();
+      g.tick();
+      g.clearSent();
+      threaded.start(g.world);
+      inline.start(g.world);
+      assert.equal(inline.poll(), false, "without a worker, the frames are built by finish");
+      inline.finish();
+      assert.equal(inline.poll(), true);
+      const before = a.get(0)!.length;
+      const deadline = Date.now() + 10_000;
+      let polls = 0;
+      while (!threaded.poll()) {
+        polls++;
+        assert.equal(a.get(0)!.length, before, "no frame of this tick before the answer is in");
+        assert.ok(Date.now() < deadline, "the worker answers");
+      }
+      if (polls > 0) waitedTicks++;
+      for (const [k, stream] of b) sameStream(a.get(k), stream, `viewer ${k} at tick ${g.world.tick}`);
+      // Nothing is left for finish to deliver (or wait for).
+      threaded.finish();
+      for (const [k, stream] of b) assert.equal(a.get(k)!.length, stream.length, `viewer ${k}: nothing twice`);
+    }
+    assert.ok(waitedTicks > 0, "some ticks' answers were not in at once (poll did not wait for them)");
+  });
+
   it("builds on the main thread when the worker dies, starting each viewer over with a full frame", async () => {
     const world = scenario(g, 40, 5);
     const deltas = make(true);
