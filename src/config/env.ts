@@ -9,6 +9,7 @@
  *   strong enough (see productionSecretProblems), and lists every problem at once.
  * - `DISABLE_RATE_LIMIT` and `USE_LOCAL_POSTGRES` are honoured outside production only.
  */
+import { availableParallelism } from "node:os";
 import path from "node:path";
 import { z } from "zod";
 import { DEFAULT_MUX_MAX_SESSIONS } from "../ws/mux.ts";
@@ -62,19 +63,24 @@ const optionalString = z
   .optional()
   .transform((v) => (v === undefined || v.trim() === "" ? undefined : v.trim()));
 
-/** `true`/`false`/`1`/`0`/`yes`/`no` (any case); empty or unset is the default. */
-const flag = (defaultValue: boolean) =>
+/**
+ * `true`/`false`/`1`/`0`/`yes`/`no`/`on`/`off` (any case); empty or unset is the default, and so is
+ * `auto` where `auto` is given: a default worked out when the config is read.
+ */
+const flagOf = (byDefault: () => boolean, auto: boolean) =>
   z
     .string()
     .optional()
     .transform((v, ctx) => {
-      if (v === undefined || v.trim() === "") return defaultValue;
-      const s = v.trim().toLowerCase();
+      const s = (v ?? "").trim().toLowerCase();
+      if (s === "" || (auto && s === "auto")) return byDefault();
       if (["true", "1", "yes", "on"].includes(s)) return true;
       if (["false", "0", "no", "off"].includes(s)) return false;
-      ctx.addIssue({ code: "custom", message: `expected true or false, got "${v}"` });
+      ctx.addIssue({ code: "custom", message: `expected true${auto ? ", false or auto" : " or false"}, got "${v}"` });
       return z.NEVER;
     });
+const flag = (defaultValue: boolean) => flagOf(() => defaultValue, false);
+const flagOrAuto = (auto: () => boolean) => flagOf(auto, true);
 
 /** A decimal integer within [min, max], or undefined when empty or unset. */
 const optionalInteger = (min: number, max: number) =>
@@ -191,7 +197,8 @@ const envSchema = z.object({
   CI: flag(false),
   SAVE_INTERVAL: integer(DEFAULT_SAVE_INTERVAL_S, 1, 86_400),
   TICK_MS: integer(DEFAULT_TICK_MS, 10, 10_000),
-  WS_DELTAS_WORKER: flag(false),
+  // A second thread pays where there is a second core to run it (bench/README.md, world-load).
+  WS_DELTAS_WORKER: flagOrAuto(() => availableParallelism() >= 2),
   WS_HEARTBEAT_MS: integer(DEFAULT_WS_HEARTBEAT_MS, 100, 3_600_000),
   WS_MUX_MAX_SESSIONS: integer(DEFAULT_MUX_MAX_SESSIONS, 1, 100_000),
   CHARACTER_LEASE_MS: integer(DEFAULT_CHARACTER_LEASE_MS, 300, 3_600_000),

@@ -119,6 +119,18 @@ describe("configuration", () => {
     assert.match(problemsOf({ VOICE_API_KEY: "k" }).join("\n"), /VOICE_API_KEY, VOICE_API_SECRET and VOICE_URL/);
   });
 
+  it("builds the /ws deltas in a worker thread where there is a second core, unless told (WS_DELTAS_WORKER)", () => {
+    const cores = os.availableParallelism();
+    assert.equal(loadConfig({}).wsDeltasWorker, cores >= 2, `${cores} cores`);
+    assert.equal(loadConfig({ WS_DELTAS_WORKER: "auto" }).wsDeltasWorker, cores >= 2);
+    assert.equal(loadConfig({ WS_DELTAS_WORKER: " AUTO " }).wsDeltasWorker, cores >= 2);
+    assert.equal(loadConfig({ WS_DELTAS_WORKER: "true" }).wsDeltasWorker, true);
+    assert.equal(loadConfig({ WS_DELTAS_WORKER: "0" }).wsDeltasWorker, false);
+    assert.match(problemsOf({ WS_DELTAS_WORKER: "sometimes" }).join("\n"), /^WS_DELTAS_WORKER: expected true, false or auto, got "sometimes"/m);
+    // `auto` is a word of this variable only.
+    assert.match(problemsOf({ SKIP_MANIFESTS: "auto" }).join("\n"), /^SKIP_MANIFESTS: expected true or false/m);
+  });
+
   it("lists every invalid variable at once", () => {
     const problems = problemsOf({ PORT: "abc", SAVE_INTERVAL: "x", CI: "perhaps" });
     assert.deepEqual(problems.map((p) => p.split(":")[0]).sort(), ["CI", "PORT", "SAVE_INTERVAL"]);
