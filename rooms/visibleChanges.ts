@@ -40,7 +40,7 @@
  *
  * `test/world/visibleChanges.test.ts` checks the equality against the unwrapped encoder.
  */
-import { $changes, type Encoder, type StateView } from "@colyseus/schema";
+import { $changes, type ChangeTree, type Encoder, type StateView } from "@colyseus/schema";
 
 /** The parts of @colyseus/schema's internals this relies on (0.18 / schema 5). */
 interface Tree {
@@ -85,6 +85,10 @@ interface Internals {
 }
 
 /** Whether `view` was added to `tree` with any custom tag (`tagViews`: tag bit → bitmap of views). */
+export function holdsTagOn(view: StateView, tree: ChangeTree): boolean {
+  return holdsAnyTag(view as unknown as View, tree as unknown as Tree);
+}
+
 function holdsAnyTag(view: View, tree: Tree): boolean {
   const tags = tree.tagViews;
   if (tags === undefined) return false;

@@ -95,5 +95,11 @@ describe("WorldView", () => {
     assert.equal((players(ca).a!.inventory as unknown[]).length, 3);
     assert.equal(players(ca).a!.coins, 31);
     assert.deepEqual(players(cb).b!.inventory, [{ slot: 0, itemId: "bronze_axe", quantity: 1 }], "B's own private state is untouched");
+
+    // Its own player taken out of a view: the private trees' visibility goes with it.
+    const own = [b.inventory[$changes]!, b.skills[$changes]!, b.inventory[0]![$changes]!, b.skills.get("attack")![$changes]!];
+    for (const tree of own) assert.equal(cb.view.isVisible(tree), true, "B sees its own private trees");
+    cb.view.remove(b);
+    for (const tree of own) assert.equal(cb.view.isVisible(tree), false, "cleared with B's own player");
   });
 });
