@@ -9,6 +9,7 @@ import WebSocket from "ws";
 import { checkServerEvent } from "../../src/game/serverEvents.ts";
 import { ViewCopy, type WorldUpdate } from "../../src/game/worldUpdate.ts";
 import { MUX_CLOSED, muxClosedSchema } from "../../src/ws/mux.ts";
+import { AuthUnavailable } from "../../src/auth/tokens.ts";
 import { AUTH_LIMIT_PER_MIN } from "../../src/http/rateLimit.ts";
 import { callJson } from "../support/http.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
@@ -267,5 +268,40 @@ describe("/ws?mux=1: authentication attempts", () => {
     assert.equal((await c.next(100, MUX_CLOSED)).code, 4029);
     assert.ok(!c.has(100, "welcome"), "not logged in");
     c.socket.close(1000);
+  });
+});
+
+describe("/ws?mux=1: authentication unavailable", () => {
+  let t: TestServer;
+  before(async () => {
+    t = await startTestServer({ TICK_MS: "50" });
+  });
+  after(() => t?.close());
+
+  it("refuses a session with AUTH_UNAVAILABLE and 1013 while the identity provider's keys cannot be had, and the socket's other sessions go on", async () => {
+    const auth = t.server.auth;
+    const authenticate = auth.authenticate.bind(auth);
+    const unavailable = "keys-unavailable";
+    auth.authenticate = async (token: string) => {
+      if (token === unavailable) throw new AuthUnavailable("the identity provider's keys are unavailable, try again later");
+      return authenticate(token);
+    };
+    try {
+      const c = await MuxClient.connect(`${t.wsUrl}?mux=1`);
+      c.send(1, "session:open", { token: unavailable });
+      const error = await c.next(1, "error");
+      assert.equal(error.code, "AUTH_UNAVAILABLE");
+      assert.match(String(error.message), /try again later/);
+      assert.equal((await c.next(1, MUX_CLOSED)).code, 1013);
+      assert.ok(!c.has(1, "welcome"), "not logged in");
+      // The socket stays, and another session on it logs in.
+      const good = await t.server.tokens.signServiceToken({ accountId: "mux-unavailable" }, 600);
+      c.send(2, "session:open", { token: good });
+      assert.equal(typeof (await c.next(2, "welcome")).playerId, "string");
+      assert.equal(c.closed, undefined);
+      c.socket.close(1000);
+    } finally {
+      auth.authenticate = authenticate;
+    }
   });
 });
