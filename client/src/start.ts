@@ -172,6 +172,8 @@ class CharacterScreen {
 
   private renderTemplates(): void {
     const select = $<HTMLSelectElement>("character-template");
+    // Creating waits for the templates: until they are listed, the form has no template to send.
+    $<HTMLButtonElement>("create-submit").disabled = this.templates.length === 0;
     if (select.options.length === this.templates.length) return;
     select.replaceChildren(...this.templates.map((t) => new Option(t.name, t.id)));
     this.describeTemplate();
@@ -232,9 +234,12 @@ class CharacterScreen {
   private async create(): Promise<void> {
     const input = $<HTMLInputElement>("character-name");
     const name = input.value.trim();
+    const templateId = $<HTMLSelectElement>("character-template").value;
+    // The button is disabled until the templates are listed; a submit without one (Enter) waits too.
+    if (templateId === "") return;
     showError("");
     try {
-      const { character } = await api<{ character: CharacterSummary }>(this.token, "POST", "/api/character", { name, templateId: $<HTMLSelectElement>("character-template").value });
+      const { character } = await api<{ character: CharacterSummary }>(this.token, "POST", "/api/character", { name, templateId });
       input.value = "";
       await this.refresh(character.id);
       $("start-status").textContent = `${character.name} was created.`;

@@ -12,7 +12,7 @@ import fs from "node:fs";
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import { startTestServer, type TestServer } from "../support/server.ts";
 import { signJwt } from "../support/jwt.ts";
-import { until } from "../support/until.ts";
+import { eventually, until } from "../support/until.ts";
 import { killPlayer } from "../../src/game/death.ts";
 import { addXp } from "../../src/game/progression.ts";
 import { buildClient, clickTile, createCharacter, enterWorld, launchBrowser, livePlayer, openPage, playAnonymously, screenshot, TILE } from "./support.ts";
@@ -474,6 +474,46 @@ describe("browser client: playing (real Chromium)", function () {
       throw err;
     } finally {
       // A failure above is the one to report, not a context that went with it.
+      await other.context.close().catch(() => {});
+    }
+  });
+
+  it("offers Create character only once the templates are listed: a quick click or Enter never sends a character without one", async () => {
+    const errors: string[] = [];
+    const other = await openPage(browser, errors);
+    const posts: string[] = [];
+    try {
+      const p = other.page;
+      // The templates arrive late (a slow link); every character creation the page sends is kept.
+      let listTemplates!: () => void;
+      const templatesAnswered = new Promise<void>((resolve) => (listTemplates = resolve));
+      await p.route("**/api/template", async (route) => {
+        await templatesAnswered;
+        await route.continue();
+      });
+      p.on("request", (req) => {
+        if (req.method() === "POST" && new URL(req.url()).pathname === "/api/character") posts.push(req.postData() ?? "");
+      });
+      await playAnonymously(p, t.baseUrl);
+      const create = p.getByRole("button", { name: "Create character" });
+      const name = p.getByRole("textbox", { name: "Character name" });
+      await name.fill("Quick");
+      assert.equal(await create.isDisabled(), true, "Create character is disabled while there is no template");
+      await name.press("Enter");
+      await p.waitForTimeout(300);
+      assert.deepEqual(posts, [], "nothing was sent");
+      assert.equal(await p.getByRole("alert").textContent(), "", "no refusal shown");
+
+      listTemplates();
+      await eventually(async () => ((await create.isEnabled()) ? true : undefined), "Create character enabled once the templates are listed");
+      await createCharacter(p, "Quick");
+      assert.equal(posts.length, 1);
+      assert.notEqual(JSON.parse(posts[0]!).templateId, "", "the character was created with a template");
+      assert.deepEqual(errors, []);
+    } catch (err) {
+      await screenshot(other.page, "failed-create-early").catch(() => {});
+      throw err;
+    } finally {
       await other.context.close().catch(() => {});
     }
   });
