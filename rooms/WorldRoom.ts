@@ -47,6 +47,11 @@ export interface WorldRoomServices {
   auth: Authenticator;
   anonymousMode: boolean;
   tickMs?: number;
+  /**
+   * Seconds a seat reserved by matchmaking waits for its client's socket (`SEAT_RESERVATION_S`):
+   * a world taking a burst of logins answers the matchmaking at once and reaches the sockets later.
+   */
+  seatReservationS?: number;
   /** Authentication attempts per client address (see AuthAttempts). */
   attempts: AuthAttempts;
   /** What the world publishes in its room listing (src/cluster/worlds.ts): read every {@link WORLD_LISTING_MS}. */
@@ -257,6 +262,7 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
       throw new ServerError(403, "rooms are created by the server");
     }
     attributeFrames(this);
+    if (this.services.seatReservationS !== undefined) this.seatReservationTimeout = this.services.seatReservationS;
     const { service } = this.services;
     // Each client's patch walks only the changed trees its view may see (see visibleChanges.ts).
     const encoder = (this as unknown as { _serializer: { encoder?: Encoder } })._serializer.encoder;

@@ -351,7 +351,7 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
       // Bad frames from clients are logged once per connection per minute (rooms/badFrames.ts).
       logger: colyseusLogger(logger.child({ component: "colyseus" })),
       ...(backends !== undefined ? { cluster: { ...backends, publicAddress: config.cluster!.publicAddress } } : {}),
-      world: { service, metrics, auth, anonymousMode: config.anonymousMode, tickMs: config.tickMs, createKey, attempts, listing },
+      world: { service, metrics, auth, anonymousMode: config.anonymousMode, tickMs: config.tickMs, seatReservationS: config.seatReservationS, createKey, attempts, listing },
       trade: { service, auth, createKey, attempts },
     });
     // One TradeRoom per trade: created when it starts, kept in step, closed when it ends.

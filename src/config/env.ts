@@ -19,6 +19,12 @@ export const DEFAULT_AGENT_RT_PORT = 4001;
 export const DEFAULT_SAVE_INTERVAL_S = 60;
 /** The game tick (PROTOCOL.md: 600 ms). Shorter only for tests and benchmarks. */
 export const DEFAULT_TICK_MS = 600;
+/**
+ * Seconds a Colyseus seat waits for its client's socket after matchmaking (rooms/WorldRoom.ts).
+ * Colyseus' own 15 failed joins at 2,000 players when logins came at 100 a second: their sockets
+ * queued behind the ticks for longer (bench/README.md, world-load).
+ */
+export const DEFAULT_SEAT_RESERVATION_S = 45;
 /** `/ws` heartbeat ping interval (src/ws/WsGateway.ts). Shorter only for tests. */
 export const DEFAULT_WS_HEARTBEAT_MS = 30_000;
 /** Character lease lifetime (src/persistence/leases.ts). Shorter only for tests. */
@@ -197,6 +203,7 @@ const envSchema = z.object({
   CI: flag(false),
   SAVE_INTERVAL: integer(DEFAULT_SAVE_INTERVAL_S, 1, 86_400),
   TICK_MS: integer(DEFAULT_TICK_MS, 10, 10_000),
+  SEAT_RESERVATION_S: integer(DEFAULT_SEAT_RESERVATION_S, 1, 600),
   // A second thread pays where there is a second core to run it (bench/README.md, world-load).
   WS_DELTAS_WORKER: flagOrAuto(() => availableParallelism() >= 2),
   WS_HEARTBEAT_MS: integer(DEFAULT_WS_HEARTBEAT_MS, 100, 3_600_000),
@@ -290,6 +297,8 @@ export interface Config {
   ci: boolean;
   saveIntervalS: number;
   tickMs: number;
+  /** Seconds a Colyseus seat reserved by matchmaking waits for its client's socket. */
+  seatReservationS: number;
   /** Build the `/ws` deltas in a worker thread (see src/ws/WsDeltas.ts). */
   wsDeltasWorker: boolean;
   /** How often `/ws` sockets are pinged; one that missed the last ping is terminated. */
@@ -467,6 +476,7 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = proces
     ci: e.CI,
     saveIntervalS: e.SAVE_INTERVAL,
     tickMs: e.TICK_MS,
+    seatReservationS: e.SEAT_RESERVATION_S,
     wsDeltasWorker: e.WS_DELTAS_WORKER,
     wsHeartbeatMs: e.WS_HEARTBEAT_MS,
     wsMuxMaxSessions: e.WS_MUX_MAX_SESSIONS,

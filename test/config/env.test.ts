@@ -131,6 +131,13 @@ describe("configuration", () => {
     assert.match(problemsOf({ SKIP_MANIFESTS: "auto" }).join("\n"), /^SKIP_MANIFESTS: expected true or false/m);
   });
 
+  it("holds a Colyseus seat for 45 s unless told (SEAT_RESERVATION_S), longer than Colyseus' own 15", () => {
+    assert.equal(loadConfig({}).seatReservationS, 45);
+    assert.equal(loadConfig({ SEAT_RESERVATION_S: "20" }).seatReservationS, 20);
+    assert.match(problemsOf({ SEAT_RESERVATION_S: "0" }).join("\n"), /^SEAT_RESERVATION_S: /m);
+    assert.match(problemsOf({ SEAT_RESERVATION_S: "soon" }).join("\n"), /^SEAT_RESERVATION_S: /m);
+  });
+
   it("lists every invalid variable at once", () => {
     const problems = problemsOf({ PORT: "abc", SAVE_INTERVAL: "x", CI: "perhaps" });
     assert.deepEqual(problems.map((p) => p.split(":")[0]).sort(), ["CI", "PORT", "SAVE_INTERVAL"]);
