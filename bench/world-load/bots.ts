@@ -45,10 +45,14 @@ interface Stats {
   payloadBytes: number;
   messages: number;
   errors: Record<string, number>;
+  /** Why joins failed: the error's message (and its cause's, as fetch gives it), with counts. */
+  connectFailureReasons: Record<string, number>;
+  /** Each successful join's time (ms), from the first request to joined. */
+  joinMs: number[];
 }
 
 function newStats(): Stats {
-  return { connected: 0, connectFailures: 0, disconnects: 0, movesSent: 0, latencies: [], latencyTimeouts: 0, chatsSent: 0, chatsReceived: 0, payloadBytes: 0, messages: 0, errors: {} };
+  return { connected: 0, connectFailures: 0, disconnects: 0, movesSent: 0, latencies: [], latencyTimeouts: 0, chatsSent: 0, chatsReceived: 0, payloadBytes: 0, messages: 0, errors: {}, connectFailureReasons: {}, joinMs: [] };
 }
 
 const input = JSON.parse(fs.readFileSync(process.argv[2]!, "utf8")) as BotsInput;
@@ -349,14 +353,19 @@ async function connectAll(): Promise<number> {
     const at = started + k * gap;
     const wait = at - Date.now();
     if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    const joinStarted = Date.now();
     joins.push(
       bot.connect(input.tokens[i]!).then(
         () => {
+          bot.stats.joinMs.push(Date.now() - joinStarted);
           bot.stats.connected++;
           bot.begin();
         },
         (err: unknown) => {
           bot.stats.connectFailures++;
+          const e = err as Error & { code?: unknown; cause?: { message?: string; code?: string } };
+          const reason = [e.code, e.message, e.cause?.code ?? e.cause?.message].filter((v) => v !== undefined && v !== "").join(": ");
+          bot.stats.connectFailureReasons[reason] = (bot.stats.connectFailureReasons[reason] ?? 0) + 1;
           if (bot.stats.connectFailures <= 3) console.error(`bot ${i} (${bot.kind}) could not connect: ${(err as Error).message}`);
         },
       ),
@@ -383,6 +392,10 @@ function kindReport(kind: Kind, windowMs: number): KindReport {
     bots: mine.length,
     connected: s.connected,
     connectFailures: s.connectFailures,
+    connectFailureReasons: s.connectFailureReasons,
+    joinMs: s.joinMs,
+    joinP50Ms: percentile(s.joinMs, 50),
+    joinP99Ms: percentile(s.joinMs, 99),
     disconnects: s.disconnects,
     movesSent: s.movesSent,
     latencySamples: s.latencies.length,

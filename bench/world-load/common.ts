@@ -72,6 +72,12 @@ export interface KindReport {
   bots: number;
   connected: number;
   connectFailures: number;
+  /** Why joins failed (the error's code, message and cause), with counts. */
+  connectFailureReasons: Record<string, number>;
+  /** Each successful join's time (ms), from the first request to joined; merged, then dropped from the report. */
+  joinMs?: number[];
+  joinP50Ms: number;
+  joinP99Ms: number;
   /** Connections that closed during the measured window. */
   disconnects: number;
   movesSent: number;

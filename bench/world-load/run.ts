@@ -156,12 +156,19 @@ function mergeKind(parts: KindReport[]): KindReport {
   const clients = Math.max(1, sum((k) => k.connected));
   const perClient = (f: (k: KindReport) => number) => round(sum((k) => f(k) * k.connected) / clients, 1);
   const latencies = ran.flatMap((k) => k.latencies ?? []);
-  const errors: Record<string, number> = {};
-  for (const k of ran) for (const [code, count] of Object.entries(k.errors)) errors[code] = (errors[code] ?? 0) + count;
+  const joins = ran.flatMap((k) => k.joinMs ?? []);
+  const tally = (f: (k: KindReport) => Record<string, number>) => {
+    const out: Record<string, number> = {};
+    for (const k of ran) for (const [key, count] of Object.entries(f(k) ?? {})) out[key] = (out[key] ?? 0) + count;
+    return out;
+  };
   return {
     bots: sum((k) => k.bots),
     connected: sum((k) => k.connected),
     connectFailures: sum((k) => k.connectFailures),
+    connectFailureReasons: tally((k) => k.connectFailureReasons),
+    joinP50Ms: percentile(joins, 50),
+    joinP99Ms: percentile(joins, 99),
     disconnects: sum((k) => k.disconnects),
     movesSent: sum((k) => k.movesSent),
     latencySamples: latencies.length,
@@ -174,7 +181,7 @@ function mergeKind(parts: KindReport[]): KindReport {
     payloadBytesPerClientPerS: perClient((k) => k.payloadBytesPerClientPerS),
     wireBytesPerClientPerS: perClient((k) => k.wireBytesPerClientPerS),
     messagesPerClientPerS: perClient((k) => k.messagesPerClientPerS),
-    errors,
+    errors: tally((k) => k.errors),
   };
 }
 
