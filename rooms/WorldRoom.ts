@@ -507,8 +507,9 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
     const a = performance.now();
     if (wait) service.publishFinish();
     else if (!service.publishPoll()) {
-      ws.deltas += performance.now() - a;
-      ws.polled += performance.now() - a;
+      const spent = performance.now() - a;
+      ws.deltas += spent;
+      ws.polled += spent;
       return;
     }
     const b = performance.now();

@@ -93,6 +93,18 @@ describe("WsDeltas (the /ws delta worker)", function () {
     open.push(d);
     return d;
   };
+  /**
+   * A builder under test (`tested`, made with `worker` and `waitMs`) and one on the main thread,
+   * both given the world's first `viewers` players as viewers: their frames in `a` and `b`.
+   */
+  const pair = (worker: boolean, viewers: number, world: ReturnType<typeof scenario>, waitMs?: number) => {
+    const pairOf = { tested: make(worker, waitMs), inline: make(false), a: new Map() as Streams, b: new Map() as Streams };
+    world.all.slice(0, viewers).forEach((p, i) => {
+      attach(pairOf.tested, p.id, pairOf.a, i);
+      attach(pairOf.inline, p.id, pairOf.b, i);
+    });
+    return pairOf;
+  };
   beforeEach(async () => {
     g = await gameWorld(11);
   });
@@ -139,14 +151,7 @@ describe("WsDeltas (the /ws delta worker)", function () {
 
   it("gives a late answer with the next tick: nothing lost, nothing out of order", () => {
     const world = scenario(g, 60, 3);
-    const late = make(true, 0);
-    const inline = make(false);
-    const a: Streams = new Map();
-    const b: Streams = new Map();
-    world.all.slice(0, 20).forEach((p, i) => {
-      attach(late, p.id, a, i);
-      attach(inline, p.id, b, i);
-    });
+    const { tested: late, inline, a, b } = pair(true, 20, world, 0);
     let lateTicks = 0;
     for (let tick = 0; tick < 60; tick++) {
       world.tick(late, inline);
@@ -161,14 +166,7 @@ describe("WsDeltas (the /ws delta worker)", function () {
 
   it("poll: delivers a tick's frames as soon as the worker's answer is in, without waiting, and never before", () => {
     const world = scenario(g, 60, 9);
-    const threaded = make(true);
-    const inline = make(false);
-    const a: Streams = new Map();
-    const b: Streams = new Map();
-    world.all.slice(0, 20).forEach((p, i) => {
-      attach(threaded, p.id, a, i);
-      attach(inline, p.id, b, i);
-    });
+    const { tested: threaded, inline, a, b } = pair(true, 20, world);
     assert.equal(threaded.poll(), true, "before any tick, nothing to wait for");
     let waitedTicks = 0;
     for (let tick = 0; tick < 40; tick++) {
