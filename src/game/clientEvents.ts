@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import { MAX_STACK } from "./inventory.ts";
-import { MAX_OFFER_ITEMS } from "./trade/TradeSession.ts";
+import { ACCEPT_SCREENS, MAX_OFFER_ITEMS } from "./trade/TradeSession.ts";
 import { INVENTORY_SIZE } from "./world/Player.ts";
 
 export const ACTIONS = ["attack", "gather", "pickup", "interact", "cook", "light", "examine", "drop", "dropAll", "stop"] as const;
@@ -59,7 +59,8 @@ export const CLIENT_EVENTS = {
   tradeRequestRespond: event("trade", z.object({ tradeId, accept: z.boolean() })),
   tradeAddItem: event("trade", z.object({ tradeId, inventorySlot: slot, quantity })),
   tradeRemoveItem: event("trade", z.object({ tradeId, tradeSlot: z.int().min(0).max(MAX_OFFER_ITEMS * 1000), quantity: quantity.optional() })),
-  tradeAccept: event("trade", z.object({ tradeId })),
+  // `screen` (optional): the screen accepted; once the trade has left it, refused (TRADE_SCREEN_CHANGED).
+  tradeAccept: event("trade", z.object({ tradeId, screen: z.enum(ACCEPT_SCREENS).optional() })),
   tradeCancel: event("trade", z.object({ tradeId })),
   // Friends, ignore lists and private messages (src/game/social.ts; answered later by the social service).
   "social:getList": event("social", z.object({})),

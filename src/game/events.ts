@@ -57,7 +57,7 @@ const HANDLERS: { [K in ClientEventName]: Handler<K> } = {
   tradeRequestRespond: tradeGuard((world, player, data) => world.trades.respond(world, player, data.tradeId, data.accept)),
   tradeAddItem: tradeGuard((world, player, data) => world.trades.addItem(world, player, data.tradeId, data.inventorySlot, data.quantity)),
   tradeRemoveItem: tradeGuard((world, player, data) => world.trades.removeItem(world, player, data.tradeId, data.tradeSlot, data.quantity)),
-  tradeAccept: tradeGuard((world, player, data) => world.trades.accept(world, player, data.tradeId)),
+  tradeAccept: tradeGuard((world, player, data) => world.trades.accept(world, player, data.tradeId, data.screen)),
   tradeCancel: tradeGuard((world, player, data) => world.trades.cancel(world, player, data.tradeId)),
   // Answered later by the social service: a `social:list`, a `social:messageSent`, or an `error`.
   "social:getList": (_world, player, _data, ctx) => socialCommand(ctx.social, player, "social:getList", {}),

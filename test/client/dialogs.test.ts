@@ -282,6 +282,59 @@ describe("browser client dialogs: Trade, Bank, Store (real Chromium)", function 
     for (const p of [ann, ben]) assert.deepEqual(errorsOf(p), []);
   });
 
+  it("a double click on the offer screen's Accept, the partner already accepted, leaves the trade on the confirmation screen unaccepted", async () => {
+    const annTrade = tradeDialog(ann);
+    const benTrade = tradeDialog(ben);
+    await pick(ann, ben.player, `Trade with ${ben.name}`);
+    await benTrade.getByRole("button", { name: "Accept" }).click();
+    const tradeId = await until(() => [...t.server.world.world.trades.sessions.keys()][0], "the trade session");
+    await until(() => (matchMaker.getLocalRoomById(tradeId)?.clients.length === 2 ? true : undefined), "both seats in the trade room", 10_000);
+    for (const d of [annTrade, benTrade]) await d.getByText("Joining the trade…").waitFor({ state: "detached" });
+    // Ann's page notes any moment its confirmation screen offers Accept before the values are in.
+    await ann.page.evaluate(() => {
+      const w = window as unknown as { acceptTooEarly: string[] };
+      w.acceptTooEarly = [];
+      const dialog = document.querySelector(".game-dialog-trade")!;
+      new MutationObserver(() => {
+        const values = dialog.querySelector(".values");
+        const accept = dialog.querySelector<HTMLButtonElement>("button.accept");
+        if (values?.textContent === "Valuing the offers…" && accept !== null && !accept.disabled) w.acceptTooEarly.push(values.textContent);
+      }).observe(dialog, { subtree: true, childList: true, characterData: true, attributes: true });
+    });
+    await benTrade.getByRole("button", { name: "Accept" }).click();
+    await annTrade.getByText(`${ben.name} has accepted.`).waitFor();
+    await serverHas("Ben's acceptance", () => t.server.world.world.trades.sessions.get(tradeId)?.b.accepted === true);
+    const session = t.server.world.world.trades.sessions.get(tradeId)!;
+    const accepts = () => throughSeats.filter((type) => type === "tradeAccept").length;
+    const acceptsBefore = accepts();
+
+    await annTrade.getByRole("button", { name: "Accept" }).dblclick();
+    await annTrade.getByText(`Check the trade with ${ben.name} once more: accepting now exchanges these items.`).waitFor();
+    await annTrade.getByText(/^Your offer is worth /).waitFor();
+    await serverHas("the confirmation screen", () => session.screen === "confirm");
+    // A second accept would have reached the server within a tick (100 ms) of the first.
+    await new Promise((r) => setTimeout(r, 500));
+    assert.equal(session.screen, "confirm");
+    assert.equal(session.a.playerId, ann.id);
+    assert.deepEqual([session.a.accepted, session.b.accepted], [false, false], "nobody has accepted the confirmation screen");
+    assert.equal(accepts() - acceptsBefore, 1, "one accept sent for the double click");
+    await annTrade.getByText("You have not accepted yet.").waitFor();
+    assert.equal(await ann.page.locator(".game-dialog-trade .dialog-notice").textContent(), "", "no refusal to read");
+    // The confirmation screen's focus is on its heading text, not on Accept (now enabled: the values are in).
+    const accept = annTrade.getByRole("button", { name: "Accept" });
+    assert.equal(await accept.isEnabled(), true);
+    assert.equal(await accept.evaluate((b) => b === document.activeElement), false);
+    assert.match(await ann.page.evaluate(() => document.activeElement?.textContent ?? ""), /^Check the trade with /);
+    assert.deepEqual(await ann.page.evaluate(() => (window as unknown as { acceptTooEarly: string[] }).acceptTooEarly), []);
+
+    // Cancel: nothing was exchanged.
+    await annTrade.getByRole("button", { name: "Cancel" }).click();
+    await benTrade.getByText(`${ann.name} cancelled the trade.`).waitFor();
+    await benTrade.getByRole("button", { name: "Close" }).click();
+    await serverHas("no open trade", () => t.server.world.world.trades.sessions.size === 0);
+    for (const p of [ann, ben]) assert.deepEqual(errorsOf(p), []);
+  });
+
   it("deposits and withdraws through the Bank dialog, with the quantities 1, All and X", async () => {
     const banker = [...t.server.world.world.npcs.values()].find((n) => n.service?.type === "bank");
     assert.ok(banker, "the content has a banker");

@@ -197,6 +197,76 @@ describe("trading", () => {
       assert.equal(g.world.trades.sessions.get(tradeId)!.screen, "offer");
     });
 
+    it("refuses an accept of a screen the trade has left (a double click on the offer screen), changing nothing; the trade then completes", async () => {
+      const { g, a, b } = await pair([{ itemId: "logs", quantity: 1 }]);
+      const before = totals(g, [a, b]);
+      const tradeId = open(g, a, b);
+      g.send(a, "tradeAddItem", { tradeId, inventorySlot: 0, quantity: 1 });
+      g.send(b, "tradeAccept", { tradeId, screen: "offer" });
+      g.tick();
+      // A's double click: the first accept moves the trade to the confirmation screen, the second
+      // (still for the offer screen) is refused instead of accepting a screen A has not seen.
+      g.send(a, "tradeAccept", { tradeId, screen: "offer" });
+      g.send(a, "tradeAccept", { tradeId, screen: "offer" });
+      g.tick();
+      const session = g.world.trades.sessions.get(tradeId)!;
+      assert.equal(session.screen, "confirm");
+      assert.deepEqual([session.a.accepted, session.b.accepted], [false, false]);
+      assert.deepEqual(g.events(a, "tradeError"), [{ tradeId, code: "TRADE_SCREEN_CHANGED", message: "the trade moved to the confirmation screen before your accept of the offer screen arrived: check it and accept again" }]);
+      assert.deepEqual(tradeErrors(g, b), []);
+      assert.equal(g.events(a, "tradeConfirmScreen").length, 1);
+      assert.deepEqual((g.events(b, "tradeConfirmScreen")[0]!.theirOffer as { accepted: boolean }).accepted, false);
+
+      // A late accept of the offer screen while the confirmation screen is up: refused the same way,
+      // B's acceptance stays, and the refusal is no activity.
+      g.send(b, "tradeAccept", { tradeId, screen: "confirm" });
+      g.tick();
+      assert.equal(session.b.accepted, true);
+      const idle = session.lastActivityTick;
+      g.send(a, "tradeAccept", { tradeId, screen: "offer" });
+      g.tick(2);
+      assert.deepEqual(tradeErrors(g, a), ["TRADE_SCREEN_CHANGED", "TRADE_SCREEN_CHANGED"]);
+      assert.deepEqual([session.screen, session.a.accepted, session.b.accepted, session.lastActivityTick], ["confirm", false, true, idle], "nothing changed");
+      assert.equal(count(b, "logs"), 0);
+
+      // Accepting the screen shown (or without a screen, as before) completes it.
+      g.send(a, "tradeAccept", { tradeId, screen: "confirm" });
+      g.tick();
+      assert.deepEqual(g.events(b, "tradeCompleted"), [{ tradeId, receivedItems: [{ itemId: "logs", quantity: 1 }] }]);
+      assert.equal(count(b, "logs"), 1);
+      assert.deepEqual(totals(g, [a, b]), before);
+    });
+
+    it("refuses an accept of the confirmation screen once an edit has sent the trade back; accepts without a screen as before", async () => {
+      const { g, a, b } = await pair([{ itemId: "logs", quantity: 1 }]);
+      const tradeId = open(g, a, b);
+      for (const screen of ["committing", "OFFER", "", 1, null]) assert.equal(g.validate("tradeAccept", { tradeId, screen }).ok, false, `screen ${JSON.stringify(screen)}`);
+      g.send(a, "tradeAddItem", { tradeId, inventorySlot: 0, quantity: 1 });
+      g.send(a, "tradeAccept", { tradeId });
+      g.send(b, "tradeAccept", { tradeId });
+      g.tick();
+      const session = g.world.trades.sessions.get(tradeId)!;
+      assert.equal(session.screen, "confirm");
+      // A takes the logs back; B's click on the confirmation screen's Accept arrives after it.
+      g.send(a, "tradeRemoveItem", { tradeId, tradeSlot: 0 });
+      g.send(b, "tradeAccept", { tradeId, screen: "confirm" });
+      g.tick();
+      assert.deepEqual(tradeErrors(g, b), ["TRADE_SCREEN_CHANGED"]);
+      assert.deepEqual([session.screen, session.a.accepted, session.b.accepted], ["offer", false, false]);
+      g.send(a, "tradeAddItem", { tradeId, inventorySlot: 0, quantity: 1 });
+      g.send(a, "tradeAccept", { tradeId });
+      g.send(b, "tradeAccept", { tradeId });
+      g.tick();
+      assert.equal(session.screen, "confirm");
+      // Screens may be mixed: one side names it, the other does not.
+      g.send(a, "tradeAccept", { tradeId });
+      g.send(b, "tradeAccept", { tradeId, screen: "confirm" });
+      g.tick();
+      assert.equal(g.events(a, "tradeCompleted").length, 1);
+      assert.equal(count(b, "logs"), 1);
+      assert.deepEqual(tradeErrors(g, a).concat(tradeErrors(g, b)), ["TRADE_SCREEN_CHANGED"]);
+    });
+
     it("swaps once when both accept the confirmation in the same tick, and refuses replays", async () => {
       const { g, a, b } = await pair([{ itemId: "logs", quantity: 1 }]);
       const before = totals(g, [a, b]);

@@ -15,6 +15,13 @@
  * from the inventory and take back by slot with the chosen quantity, each side's acceptance,
  * Accept, Cancel); the confirmation with the offers' values (Accept, Cancel); the received items
  * once the swap is stored; and why a trade ended or a command was refused, in words.
+ *
+ * An accept names the screen it accepts (`tradeAccept {screen}`: the server refuses it once the
+ * trade has left that screen, TRADE_SCREEN_CHANGED), and Accept stays disabled from the click until
+ * the server's answer, so a double click or Enter twice on the offer screen cannot accept the
+ * confirmation screen too. A new confirmation screen keeps Accept disabled until its values are in
+ * (the seat's state may say `confirm` before `tradeConfirmScreen` arrives) and does not put the
+ * focus on Accept.
  */
 import { ErrorCode, type Room } from "@colyseus/sdk";
 import type { ServerEvent } from "../../../src/game/serverEvents.ts";
@@ -45,6 +52,10 @@ interface Session {
   mine: Offer;
   theirs: Offer;
   values: Values | undefined;
+  /** The offers `values` were computed for (offersKey): values of other offers are not shown. */
+  valuedOffers: string | undefined;
+  /** The screen of an accept sent and not answered yet (Accept is disabled meanwhile). */
+  acceptSent: Screen | undefined;
   /** The seat in the trade room, once taken. */
   seat: Room<unknown, TradeState> | undefined;
   /** Whether the seat could not be taken (the commands then go through the world room). */
@@ -82,7 +93,9 @@ export class TradeDialog {
   /** What the open view was built for, so updates keep its elements (and the focus) when it is the same. */
   private built = "";
   private quantity = new QuantityPicker([1, 5, "All", "X"]);
-  private parts: { mine: ReturnType<typeof group>; theirs: ReturnType<typeof group>; inventory: ReturnType<typeof group>; status: HTMLElement; values?: HTMLElement; accept?: HTMLButtonElement } | undefined;
+  private parts:
+    | { mine: ReturnType<typeof group>; theirs: ReturnType<typeof group>; inventory: ReturnType<typeof group>; status: HTMLElement; values?: HTMLElement; lead?: HTMLElement; accept?: HTMLButtonElement }
+    | undefined;
   /** Called when a trade starts (the other dialogs close: the server blocks them during a trade). */
   onTradeStarted: () => void = () => {};
   private readonly off: (() => void)[];
@@ -102,6 +115,8 @@ export class TradeDialog {
         s.values = m.values;
         s.mine = m.myOffer;
         s.theirs = m.theirOffer;
+        s.valuedOffers = offersKey(s);
+        s.acceptSent = undefined;
         this.render();
       }),
       room.onMessage("tradeCompleted", (m: ServerEvent<"tradeCompleted">) => this.onCompleted(m)),
@@ -138,6 +153,7 @@ export class TradeDialog {
 
   /** A refusal from the world room that answers a trade command (a malformed or too frequent one). */
   refused(code: string, message: string): void {
+    this.acceptAnswered();
     this.notify(tradeErrorText(code, message));
   }
 
@@ -168,6 +184,8 @@ export class TradeDialog {
       mine: emptyOffer(),
       theirs: emptyOffer(),
       values: undefined,
+      valuedOffers: undefined,
+      acceptSent: undefined,
       seat: undefined,
       seatless: false,
       cancelling: false,
@@ -185,6 +203,13 @@ export class TradeDialog {
     if (s?.tradeId !== tradeId) return;
     s.mine = mine;
     s.theirs = theirs;
+    // The server answers an accept with this (or tradeConfirmScreen, or a tradeError). An update of
+    // an earlier change may come first and re-enable Accept early: the server then refuses an accept
+    // of a screen the trade has left.
+    s.acceptSent = undefined;
+    // Nobody's acceptance: the offers changed (or never were accepted), so any values are of
+    // other offers. (The world room's events come in order: a later tradeConfirmScreen sets new ones.)
+    if (!mine.accepted && !theirs.accepted) s.values = undefined;
     // Without the room's screen: a change on the confirmation screen clears both acceptances and
     // goes back to the offers (an acceptance there sets one; the confirmation itself comes as
     // tradeConfirmScreen, with both cleared).
@@ -221,6 +246,7 @@ export class TradeDialog {
   }
 
   private onError(m: ServerEvent<"tradeError">): void {
+    if (m.tradeId === undefined || m.tradeId === this.session?.tradeId) this.acceptAnswered();
     const text = tradeErrorText(m.code, m.message);
     // A request that could not be made, or an answer that could not start the trade.
     if (this.session === undefined && (this.view.kind === "requesting" || this.view.kind === "accepting")) {
@@ -260,7 +286,10 @@ export class TradeDialog {
 
   private attach(s: Session, seat: Room<unknown, TradeState>): void {
     s.seat = seat;
-    seat.onMessage("error", (e: ServerEvent<"error">) => this.notify(tradeErrorText(e.code, e.message)));
+    seat.onMessage("error", (e: ServerEvent<"error">) => {
+      this.acceptAnswered();
+      this.notify(tradeErrorText(e.code, e.message));
+    });
     seat.onMessage("*", () => {});
     seat.onLeave(() => {
       if (s.seat === seat) s.seat = undefined;
@@ -272,7 +301,10 @@ export class TradeDialog {
       s.mine = offerOf(mine);
       s.theirs = offerOf(theirs);
       const screen = state.screen as Screen;
-      if (screen !== s.screen && screen === "offer") s.values = undefined;
+      // The accept in flight is answered once the state shows it (this side accepted, or the screen
+      // moved on); a patch of an earlier change leaves it in flight. (The values are not cleared
+      // here: this state may lag behind the world room's newer tradeConfirmScreen.)
+      if (s.acceptSent !== undefined && (s.mine.accepted || screen !== s.acceptSent)) s.acceptSent = undefined;
       s.screen = screen;
       this.render();
     };
@@ -286,6 +318,23 @@ export class TradeDialog {
     if (s === undefined) return;
     this.dialog.say("");
     (s.seat ?? this.host.room).send(type, { tradeId: s.tradeId, ...data });
+  }
+
+  /** Accepts the screen shown, once: Accept is disabled until the server answers. */
+  private accept(): void {
+    const s = this.session;
+    if (s === undefined || !acceptable(s)) return;
+    s.acceptSent = s.screen;
+    this.send("tradeAccept", { screen: s.screen });
+    this.render();
+  }
+
+  /** The server answered this side's trade command (a refusal): an accept in flight is over. */
+  private acceptAnswered(): void {
+    const s = this.session;
+    if (s === undefined || s.acceptSent === undefined) return;
+    s.acceptSent = undefined;
+    this.render();
   }
 
   private endSession(): void {
@@ -375,7 +424,8 @@ export class TradeDialog {
   private update(): void {
     const view = this.view;
     const s = this.session;
-    const key = view.kind === "trade" ? `trade:${s?.tradeId}:${s?.screen}` : view.kind;
+    // The confirmation screen stays built while the swap is stored (committing): the focus stays.
+    const key = view.kind === "trade" ? `trade:${s?.tradeId}:${s?.screen === "offer" ? "offer" : "confirm"}` : view.kind;
     const rebuilt = key !== this.built;
     if (rebuilt) {
       this.built = key;
@@ -383,8 +433,12 @@ export class TradeDialog {
       this.dialog.body.replaceChildren(...this.build(view));
     }
     if (view.kind === "trade" && s !== undefined) this.fill(s);
-    // A new screen of the same trade (offer → confirm → …): focus goes to its first control.
-    if (rebuilt && view.kind === "trade" && this.dialog.isOpen) this.dialog.focusFirst();
+    // A new screen of the same trade: the offers' focus goes to its first control; the confirmation's
+    // to its heading, never to Accept (a key pressed twice must not accept what was not seen).
+    if (rebuilt && view.kind === "trade" && this.dialog.isOpen) {
+      if (this.parts?.lead !== undefined) this.parts.lead.focus();
+      else this.dialog.focusFirst();
+    }
   }
 
   private build(view: View): HTMLElement[] {
@@ -441,7 +495,7 @@ export class TradeDialog {
     const offers = document.createElement("div");
     offers.className = "columns";
     offers.append(mine.el, theirs.el);
-    const accept = button("Accept", () => this.send("tradeAccept", {}), "accept");
+    const accept = button("Accept", () => this.accept(), "accept");
     const cancel = button("Cancel", () => this.cancel());
     this.parts = { mine, theirs, inventory, status, accept };
     if (!confirm) {
@@ -449,7 +503,11 @@ export class TradeDialog {
     }
     const values = p("", "values");
     this.parts.values = values;
-    return [p(`Check the trade with ${s.partnerName} once more: accepting now exchanges these items.`, "lead"), offers, values, status, actions(accept, cancel)];
+    // Focused when the screen opens (update()): read out first, and Enter on it accepts nothing.
+    const lead = p(`Check the trade with ${s.partnerName} once more: accepting now exchanges these items.`, "lead");
+    lead.tabIndex = -1;
+    this.parts.lead = lead;
+    return [lead, offers, values, status, actions(accept, cancel)];
   }
 
   /** Brings the open trade's lists, acceptances and values up to date. */
@@ -475,14 +533,14 @@ export class TradeDialog {
       syncButtons(parts.inventory.list, rows, (slot) => this.offer(Number(slot)));
       parts.inventory.empty.hidden = rows.length > 0;
     }
-    if (parts.values !== undefined) parts.values.textContent = valuesText(s.values, s.partnerName);
+    if (parts.values !== undefined) parts.values.textContent = valuesText(valued(s), s.partnerName);
     const status = committing
       ? "Both accepted: completing the trade…"
       : [s.mine.accepted ? "You have accepted." : "You have not accepted yet.", s.theirs.accepted ? `${s.partnerName} has accepted.` : `${s.partnerName} has not accepted yet.`].join(" ") +
         (s.seat === undefined && !s.seatless ? " Joining the trade…" : "");
     if (parts.status.textContent !== status) parts.status.textContent = status;
     if (parts.accept !== undefined) {
-      parts.accept.disabled = committing;
+      parts.accept.disabled = !acceptable(s);
       parts.accept.setAttribute("aria-pressed", String(s.mine.accepted));
     }
   }
@@ -507,6 +565,23 @@ export class TradeDialog {
     // The whole entry: no quantity (the protocol's "all").
     this.send("tradeRemoveItem", quantity >= entry.quantity ? { tradeSlot } : { tradeSlot, quantity });
   }
+}
+
+/** Both offers' items, to tell whether values were computed for the offers shown. */
+function offersKey(s: Session): string {
+  const items = (o: Offer) => o.items.map((i) => `${i.tradeSlot}:${i.itemId}:${i.quantity}`).join(",");
+  return `${items(s.mine)}|${items(s.theirs)}`;
+}
+
+/** The values of the offers shown, once they are in. */
+function valued(s: Session): Values | undefined {
+  return s.values !== undefined && s.valuedOffers === offersKey(s) ? s.values : undefined;
+}
+
+/** Whether Accept may be pressed: no accept in flight, not being stored, and a confirmation only with its values. */
+function acceptable(s: Session): boolean {
+  if (s.acceptSent !== undefined || s.screen === "committing") return false;
+  return s.screen === "offer" || valued(s) !== undefined;
 }
 
 function offerOf(side: TradeSideState): Offer {

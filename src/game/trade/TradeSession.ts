@@ -13,6 +13,14 @@ import { CodedError } from "../../codedError.ts";
 
 export type TradeScreen = "offer" | "confirm" | "committing";
 
+/**
+ * The screens a player accepts (`tradeAccept`'s optional `screen`). Naming it makes an accept sent
+ * for one screen refused once the trade has moved on (TRADE_SCREEN_CHANGED): a double click on the
+ * offer screen's Accept must not count as accepting a confirmation screen nobody has seen yet.
+ */
+export const ACCEPT_SCREENS = ["offer", "confirm"] as const;
+export type AcceptScreen = (typeof ACCEPT_SCREENS)[number];
+
 export interface OfferItem {
   tradeSlot: number;
   inventorySlot: number;
@@ -107,10 +115,18 @@ export class TradeSession {
     this.changed(tick);
   }
 
-  /** Accepts the current screen; returns the screen the trade moves to when both have. */
-  accept(player: Player, tick: number): TradeScreen | undefined {
+  /**
+   * Accepts the current screen, or only `screen` when given (else TRADE_SCREEN_CHANGED and nothing
+   * changes); returns the screen the trade moves to when both have.
+   */
+  accept(player: Player, tick: number, screen?: AcceptScreen): TradeScreen | undefined {
     this.editable();
-    this.side(player.id).accepted = true;
+    const side = this.side(player.id);
+    if (screen !== undefined && screen !== this.screen) {
+      const name = (s: TradeScreen) => (s === "offer" ? "offer screen" : "confirmation screen");
+      throw new TradeError("TRADE_SCREEN_CHANGED", `the trade moved to the ${name(this.screen)} before your accept of the ${name(screen)} arrived: check it and accept again`);
+    }
+    side.accepted = true;
     this.lastActivityTick = tick;
     if (!(this.a.accepted && this.b.accepted)) return undefined;
     this.a.accepted = false;

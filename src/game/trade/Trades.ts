@@ -16,7 +16,7 @@ import { chebyshev } from "../map/CollisionMap.ts";
 import type { ContentRegistry } from "../../manifests/registry.ts";
 import type { ItemStack, Player } from "../world/Player.ts";
 import type { ServerEvent, ServerEventName } from "../serverEvents.ts";
-import { computeSwap, TradeError, TradeSession, type SwapResult } from "./TradeSession.ts";
+import { computeSwap, TradeError, TradeSession, type AcceptScreen, type SwapResult } from "./TradeSession.ts";
 
 export const TRADE_RANGE = 2;
 /** 30 s of 600 ms ticks. */
@@ -162,9 +162,10 @@ export class Trades {
     this.updated(world, session);
   }
 
-  accept(world: TradeWorld, player: Player, tradeId: string): void {
+  /** `screen`: the screen the player saw when accepting (refused when the trade has left it). */
+  accept(world: TradeWorld, player: Player, tradeId: string, screen?: AcceptScreen): void {
     const session = this.sessionFor(player, tradeId);
-    const moved = session.accept(player, world.tick);
+    const moved = session.accept(player, world.tick, screen);
     if (moved === undefined) {
       this.updated(world, session);
       return;
