@@ -54,13 +54,15 @@ async function play(choice: Choice): Promise<void> {
   keepConnected(room, { reconnected: () => chatLine("Reconnected.", "system"), left: () => closeMenu(false) });
 
   const { playerId, tickMs } = await welcome;
+  const send: Send = (type, data) => room.send(type, data);
+  // Chat works as soon as the game is shown, before the world view is ready.
+  mountChat(send);
   $("start").hidden = true;
   $("game").hidden = false;
   status("Connected", "connected");
   // Bank, Store and Trade dialogs over the world view (client/src/dialogs).
   mountDialogs({ client, room, content, playerId, token: choice.token, parent: $("world") });
 
-  const send: Send = (type, data) => room.send(type, data);
   const stations = new Map(spawnStations(content.registry).map((s) => [s.id, s]));
   const stationDefs = new Map(content.registry.stations.map((s) => [s.type, s]));
   const menuHost: WorldMenuHost = {
@@ -154,7 +156,6 @@ async function play(choice: Choice): Promise<void> {
   const equipment = new EquipmentPanel(content, send);
   const skills = new SkillsPanel();
   mountTabs($("panel-tabs"));
-  mountChat(send);
 
   // The area you stand in: the smallest that holds your tile (a town inside a wider region).
   const areas = [...content.registry.areas].sort((a, b) => size(a.bounds) - size(b.bounds));
@@ -186,5 +187,8 @@ if (location.pathname.replace(/\/+$/, "") === "/agents") {
     .then((d) => d.mountDashboard())
     .catch((err: unknown) => (document.body.textContent = `The agent dashboard could not be loaded: ${err instanceof Error ? err.message : String(err)}. Reload the page to try again.`));
 } else {
+  // The chat form never submits natively (a page load that would end the game): from the start,
+  // not only once the chat is mounted.
+  $("chat-form").addEventListener("submit", (ev) => ev.preventDefault());
   runStartScreen(play);
 }

@@ -36,6 +36,8 @@ const errorText = (err: unknown) => (err instanceof Error ? err.message : String
 
 function showError(text: string): void {
   $("start-error").textContent = text;
+  // "Try again" goes with the listing's failure only (CharacterScreen.refresh shows it).
+  $("start-retry").hidden = true;
 }
 
 function button(text: string, label: string, onClick: () => void): HTMLButtonElement {
@@ -123,7 +125,14 @@ class CharacterScreen {
   private readonly expired: (message: string) => void;
   private readonly list = $("character-list");
   private templates: Template[] = [];
+  /** The templates' request while it is under way (one at a time). */
+  private templatesLoading: Promise<unknown> | undefined;
+  /** The latest listing: an older one answering late does not draw over it. */
+  private listings = 0;
   private busy = false;
+  /** A creation or deletion under way: its button stays disabled until it settles. */
+  private creating = false;
+  private deleting = false;
 
   constructor(enter: (choice: Choice) => Promise<void>, expired: (message: string) => void) {
     this.enter = enter;
@@ -134,6 +143,10 @@ class CharacterScreen {
     });
     $<HTMLSelectElement>("character-template").addEventListener("change", () => this.describeTemplate());
     $("sign-out").addEventListener("click", () => this.expired(""));
+    $("start-retry").addEventListener("click", () => {
+      showError("");
+      void this.refresh();
+    });
   }
 
   show(token: string, anonymous: boolean): void {
@@ -152,28 +165,72 @@ class CharacterScreen {
     showError(`${what}: ${errorText(err)}`);
   }
 
+  /**
+   * Lists the characters, and the templates until they are listed: each request on its own, so that
+   * one failing (a server restarting answers 503) does not hide what the other brought. A failure
+   * is said with "Try again", which lists again.
+   */
   async refresh(focusId?: string): Promise<void> {
-    try {
-      const [{ characters }, { templates }] = await Promise.all([
-        api<{ characters: CharacterSummary[] }>(this.token, "GET", "/api/character"),
-        this.templates.length > 0 ? Promise.resolve({ templates: this.templates }) : api<{ templates: Template[] }>(this.token, "GET", "/api/template"),
-      ]);
-      this.templates = templates;
-      this.renderTemplates();
-      this.renderList(characters);
-      const focus = focusId !== undefined ? this.list.querySelector<HTMLButtonElement>(`[data-play="${CSS.escape(focusId)}"]`) : null;
-      if (focus !== null) focus.focus();
-      else if (characters.length === 0) $("character-name").focus();
-      else this.list.querySelector<HTMLButtonElement>("[data-play]")?.focus();
-    } catch (err) {
-      this.fail("Could not list your characters", err);
+    const listing = ++this.listings;
+    const problems: string[] = [];
+    let signedOut = false;
+    const failed = (what: string, err: unknown) => {
+      if (err instanceof ApiError && err.status === 401) signedOut = true;
+      else problems.push(`${what}: ${errorText(err)}`);
+    };
+    const characters = api<{ characters: CharacterSummary[] }>(this.token, "GET", "/api/character").then(
+      ({ characters }) => {
+        if (listing !== this.listings) return;
+        this.renderList(characters);
+        this.focusAfterListing(characters, focusId);
+      },
+      (err: unknown) => failed("Could not list your characters", err),
+    );
+    await Promise.all([characters, this.loadTemplates().catch((err: unknown) => failed("Could not list the character templates", err))]);
+    if (listing !== this.listings) return;
+    if (signedOut) {
+      this.expired("Your sign-in has expired: sign in again.");
+      return;
     }
+    if (problems.length === 0) return;
+    showError(problems.join(" "));
+    $("start-retry").hidden = false;
+  }
+
+  /** The templates, asked for until they are listed. */
+  private loadTemplates(): Promise<unknown> {
+    if (this.templates.length > 0) return Promise.resolve();
+    this.templatesLoading ??= api<{ templates: Template[] }>(this.token, "GET", "/api/template")
+      .then(({ templates }) => {
+        this.templates = templates;
+        this.renderTemplates();
+      })
+      .finally(() => (this.templatesLoading = undefined));
+    return this.templatesLoading;
+  }
+
+  /**
+   * Where the keyboard goes once the list is drawn: to the character named (just created, kept),
+   * else only when nothing on the screen has it (a person typing a name keeps typing).
+   */
+  private focusAfterListing(characters: CharacterSummary[], focusId: string | undefined): void {
+    const focus = focusId !== undefined ? this.list.querySelector<HTMLButtonElement>(`[data-play="${CSS.escape(focusId)}"]`) : null;
+    if (focus !== null) {
+      focus.focus();
+      return;
+    }
+    const active = document.activeElement;
+    // Nothing has it: the page itself, or a control just hidden (Play, Sign in) or redrawn away.
+    const idle = active === null || active === document.body || !$("start").contains(active) || active.closest("[hidden]") !== null;
+    if (!idle && focusId === undefined) return;
+    if (characters.length === 0) $("character-name").focus();
+    else this.list.querySelector<HTMLButtonElement>("[data-play]")?.focus();
   }
 
   private renderTemplates(): void {
     const select = $<HTMLSelectElement>("character-template");
     // Creating waits for the templates: until they are listed, the form has no template to send.
-    $<HTMLButtonElement>("create-submit").disabled = this.templates.length === 0;
+    $<HTMLButtonElement>("create-submit").disabled = this.templates.length === 0 || this.creating;
     if (select.options.length === this.templates.length) return;
     select.replaceChildren(...this.templates.map((t) => new Option(t.name, t.id)));
     this.describeTemplate();
@@ -208,7 +265,7 @@ class CharacterScreen {
   }
 
   private confirmDelete(c: CharacterSummary, actions: HTMLElement): void {
-    const confirm = button("Delete for good", `Delete ${c.name} for good`, () => void this.delete(c));
+    const confirm = button("Delete for good", `Delete ${c.name} for good`, () => void this.delete(c, confirm));
     confirm.className = "danger";
     const keep = button("Keep", `Keep ${c.name}`, () => void this.refresh(c.id));
     const note = document.createElement("span");
@@ -218,15 +275,27 @@ class CharacterScreen {
     keep.focus();
   }
 
-  private async delete(c: CharacterSummary): Promise<void> {
+  private async delete(c: CharacterSummary, confirm: HTMLButtonElement): Promise<void> {
+    // One deletion at a time: a second click (a double click, a slow answer) sends nothing.
+    if (this.deleting) return;
+    this.deleting = true;
+    confirm.disabled = true;
     showError("");
+    let deleted = false;
     try {
       await api(this.token, "DELETE", `/api/character/${encodeURIComponent(c.id)}`);
+      deleted = true;
+    } catch (err) {
+      this.fail(`Could not delete ${c.name}`, err);
+    } finally {
+      this.deleting = false;
+      confirm.disabled = false;
+    }
+    if (deleted) {
       await this.refresh();
       // Said once the list shows it.
       $("start-status").textContent = `${c.name} was deleted.`;
-    } catch (err) {
-      this.fail(`Could not delete ${c.name}`, err);
+    } else {
       await this.refresh(c.id);
     }
   }
@@ -237,15 +306,24 @@ class CharacterScreen {
     const templateId = $<HTMLSelectElement>("character-template").value;
     // The button is disabled until the templates are listed; a submit without one (Enter) waits too.
     if (templateId === "") return;
+    // One creation at a time: a double click or a second Enter sends nothing more.
+    if (this.creating) return;
+    this.creating = true;
+    this.renderTemplates();
     showError("");
+    let created: CharacterSummary | undefined;
     try {
-      const { character } = await api<{ character: CharacterSummary }>(this.token, "POST", "/api/character", { name, templateId });
+      created = (await api<{ character: CharacterSummary }>(this.token, "POST", "/api/character", { name, templateId })).character;
       input.value = "";
-      await this.refresh(character.id);
-      $("start-status").textContent = `${character.name} was created.`;
     } catch (err) {
       this.fail(`Could not create ${name}`, err);
+    } finally {
+      this.creating = false;
+      this.renderTemplates();
     }
+    if (created === undefined) return;
+    await this.refresh(created.id);
+    $("start-status").textContent = `${created.name} was created.`;
   }
 
   private async play(c: CharacterSummary): Promise<void> {

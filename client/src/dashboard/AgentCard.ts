@@ -131,6 +131,12 @@ export class AgentCard {
   private skills: Record<string, { level: number; xp: number }> | undefined;
   private position: { x: number; z: number; online: boolean } | undefined;
   private runtime: RuntimeAgent | undefined;
+  /** The goals last drawn in the Goal select (from the goal poll or the quick-actions poll). */
+  private goalsShown: AvailableGoal[] = [];
+  /** An action of the card under way: its controls are off until it settles. */
+  private busy = false;
+  /** Counts goal actions started and ended: a goal poll that saw it change answers from before. */
+  private goalActions = 0;
 
   constructor(host: CardHost, agent: AgentSummary) {
     this.host = host;
@@ -213,7 +219,13 @@ export class AgentCard {
         },
         fatal: (err) => this.fatal(err),
       });
-    this.goalPoller = poller("goal", "goal", async () => this.showGoal(await api<GoalResponse>(this.host.token(), "GET", `/api/agents/${this.enc}/goal`)));
+    this.goalPoller = poller("goal", "goal", async () => {
+      const asked = this.goalActions;
+      const r = await api<GoalResponse>(this.host.token(), "GET", `/api/agents/${this.enc}/goal`);
+      // Asked before a goal action (Stop, Resume, Set goal) started or ended: the action's own
+      // answer is newer.
+      if (asked === this.goalActions) this.showGoal(r);
+    });
     this.pollers = [
       this.goalPoller,
       poller("position", "position", async () => {
@@ -274,8 +286,14 @@ export class AgentCard {
     this.status.classList.toggle("error", error);
   }
 
-  /** Runs an action of the card, saying what failed in words. */
+  /**
+   * Runs an action of the card, saying what failed in words. One at a time: the card's controls
+   * are off while it runs (a double click sends one request), then on again.
+   */
   private async act(doing: string, action: () => Promise<void>): Promise<boolean> {
+    if (this.busy) return false;
+    const hadFocus = document.activeElement;
+    this.setBusy(true);
     this.say(`${doing}…`);
     try {
       await action();
@@ -283,7 +301,19 @@ export class AgentCard {
     } catch (err) {
       if (!this.fatal(err)) this.say(`${doing} failed: ${errorText(err)}`, true);
       return false;
+    } finally {
+      this.setBusy(false);
+      // A control turned off under the keyboard lost it: give it back.
+      const active = document.activeElement;
+      if ((active === null || active === document.body) && hadFocus instanceof HTMLElement && hadFocus.isConnected && !(hadFocus as HTMLButtonElement).disabled) hadFocus.focus();
     }
+  }
+
+  private setBusy(on: boolean): void {
+    this.busy = on;
+    this.root.toggleAttribute("aria-busy", on);
+    this.root.querySelectorAll("button").forEach((b) => (b.disabled = on));
+    this.renderControls(this.goal?.goalsPaused ?? this.agent.goalsPaused);
   }
 
   private name(id: string): string {
@@ -297,6 +327,8 @@ export class AgentCard {
     if (this.goal !== undefined) this.showGoal(this.goal);
     this.renderPosition();
     this.renderQuick();
+    // The targets' names (ids until now).
+    this.renderTargets();
   }
 
   characterKnown(): void {
@@ -311,9 +343,21 @@ export class AgentCard {
 
   // ---- goal ------------------------------------------------------------------------------------
 
+  /** A goal action: goal polls asked before it started, or while it ran, are not shown. */
+  private goalAct(doing: string, action: () => Promise<void>): Promise<boolean> {
+    return this.act(doing, async () => {
+      this.goalActions += 1;
+      try {
+        await action();
+      } finally {
+        this.goalActions += 1;
+      }
+    });
+  }
+
   private async goalAction(which: "stop" | "resume"): Promise<void> {
     const hadFocus = document.activeElement;
-    const ok = await this.act(which === "stop" ? "Stopping" : "Resuming", async () => {
+    const ok = await this.goalAct(which === "stop" ? "Stopping" : "Resuming", async () => {
       this.showGoal(await api<GoalResponse>(this.host.token(), "POST", `/api/agents/${this.enc}/goal/${which}`));
       this.say(which === "stop" ? `${this.displayName} stopped: goals are paused until you resume.` : `${this.displayName} resumed: it chooses its goals again.`);
     });
@@ -329,7 +373,7 @@ export class AgentCard {
     const type = this.goalSelect.value;
     if (type === "") return;
     const target = this.targetSelect.value;
-    await this.act("Setting the goal", async () => {
+    await this.goalAct("Setting the goal", async () => {
       this.showGoal(await api<GoalResponse>(this.host.token(), "POST", `/api/agents/${this.enc}/goal`, target === "" ? { type } : { type, target }));
       this.say(`Goal set: ${this.goalDescription()}.`);
     });
@@ -358,22 +402,24 @@ export class AgentCard {
   }
 
   private renderControls(paused: boolean): void {
-    this.stopButton.disabled = paused;
-    this.resumeButton.disabled = !paused;
+    this.stopButton.disabled = paused || this.busy;
+    this.resumeButton.disabled = !paused || this.busy;
   }
 
   private renderGoalOptions(goals: AvailableGoal[]): void {
     const key = JSON.stringify(goals);
     if (this.goalSelect.dataset.key === key) return;
     this.goalSelect.dataset.key = key;
+    this.goalsShown = goals;
     const chosen = this.goalSelect.value;
     this.goalSelect.replaceChildren(...goals.map((g) => new Option(g.description, g.type)));
     if (goals.some((g) => g.type === chosen)) this.goalSelect.value = chosen;
     this.renderTargets();
   }
 
+  /** The chosen goal's targets, from the goals drawn in the select (whichever poll brought them). */
   private renderTargets(): void {
-    const goal = this.goal?.availableGoals.find((g) => g.type === this.goalSelect.value);
+    const goal = this.goalsShown.find((g) => g.type === this.goalSelect.value);
     const chosen = this.targetSelect.value;
     const targets = goal?.targets ?? [];
     this.targetSelect.replaceChildren(new Option(targets.length === 0 ? "None" : "Any", ""), ...targets.map((t) => new Option(this.name(t), t)));
@@ -403,6 +449,7 @@ export class AgentCard {
         ...words.map((c) => {
           const b = button(c.label, () => void this.send(c.id));
           b.title = c.description;
+          b.disabled = this.busy;
           return b;
         }),
       );

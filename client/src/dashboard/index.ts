@@ -35,11 +35,19 @@ class Dashboard implements CardHost {
   private readonly provider = window.env?.PUBLIC_IDP_APP_ID;
   private readonly runtimeClient = new RuntimeClient();
   private reachable: boolean | undefined;
+  /** The runtime's first health check while it is under way (a registration waits for it). */
+  private runtimeCheck: Promise<void> = Promise.resolve();
   private probeTimer: ReturnType<typeof setTimeout> | undefined;
   private loadedContent: Content | undefined;
   private characters: CharacterSummary[] = [];
   private readonly cards = new Map<string, AgentCard>();
   private signedIn = false;
+  /** A registration under way: "Register agent" is off until it settles. */
+  private registering = false;
+  /** The agents' list: asked for, listed, or not listed (said, with Retry). */
+  private listState: "loading" | "loaded" | "failed" = "loading";
+  /** The latest listing: an older one answering late is dropped. */
+  private listings = 0;
 
   // The page.
   private readonly runtimeStatus = el("p", { id: "dash-runtime" });
@@ -51,7 +59,12 @@ class Dashboard implements CardHost {
   private readonly characterSelect = el("select", { id: "dash-character" });
   private readonly nameInput = el("input", { id: "dash-agent-name", type: "text", maxLength: 64, autocomplete: "off" });
   private readonly agentsSection = el("section", { id: "dash-agents" });
-  private readonly emptyNote = el("p", { textContent: "No agents yet: register one for a character above." });
+  private readonly emptyNote = el("p", { textContent: "No agents yet: register one for a character above.", hidden: true });
+  private readonly loadingNote = el("p", { className: "list-loading", textContent: "Loading your agents…" });
+  private readonly listErrorText = el("span");
+  private readonly retryButton = el("button", { type: "button", textContent: "Retry" });
+  private readonly listError = el("p", { className: "poll-error", hidden: true }, this.listErrorText, " ", this.retryButton);
+  private readonly registerButton = el("button", { type: "submit", textContent: "Register agent" });
   private readonly list = el("div", { className: "agent-list" });
 
   private readonly runtimePoller = new Poller({
@@ -85,7 +98,7 @@ class Dashboard implements CardHost {
       { id: "dash-register-form" },
       el("div", { className: "field" }, el("label", { htmlFor: this.characterSelect.id, textContent: "Character" }), this.characterSelect),
       el("div", { className: "field" }, el("label", { htmlFor: this.nameInput.id, textContent: "Agent name (optional)" }), this.nameInput),
-      el("button", { type: "submit", textContent: "Register agent" }),
+      this.registerButton,
     );
     form.addEventListener("submit", (ev) => {
       ev.preventDefault();
@@ -95,7 +108,9 @@ class Dashboard implements CardHost {
 
     const agentsTitle = el("h2", { id: "dash-agents-title", textContent: "Your agents" });
     this.agentsSection.setAttribute("aria-labelledby", agentsTitle.id);
-    this.agentsSection.append(agentsTitle, this.emptyNote, this.list);
+    this.listError.setAttribute("role", "alert");
+    this.retryButton.addEventListener("click", () => void this.loadAgents());
+    this.agentsSection.append(agentsTitle, this.loadingNote, this.listError, this.emptyNote, this.list);
     this.register.hidden = true;
     this.agentsSection.hidden = true;
     this.signIn.hidden = true;
@@ -188,7 +203,7 @@ class Dashboard implements CardHost {
     this.register.hidden = false;
     this.agentsSection.hidden = false;
     this.renderCharacters();
-    void this.checkRuntime();
+    this.runtimeCheck = this.checkRuntime();
     await this.loadAgents();
   }
 
@@ -208,30 +223,46 @@ class Dashboard implements CardHost {
     if (this.characters.some((c) => c.id === chosen)) this.characterSelect.value = chosen;
     const none = this.characters.length === 0;
     this.characterSelect.disabled = none;
-    this.register.querySelector<HTMLButtonElement>("button[type=submit]")!.disabled = none;
+    this.registerButton.disabled = none || this.registering;
     if (none) this.pageStatus.textContent = "You have no characters yet: create one in the game first.";
   }
 
   // ---- agents --------------------------------------------------------------------------------------
 
   private async loadAgents(): Promise<void> {
+    const listing = ++this.listings;
+    // The cards shown when the list is asked for: one registered meanwhile is not in it yet.
+    const known = new Set(this.cards.keys());
+    this.listState = "loading";
+    this.renderListState();
     try {
       const { agents } = await api<{ agents: AgentSummary[] }>(this.ownerToken, "GET", "/api/agent");
+      if (listing !== this.listings) return;
       const ids = new Set(agents.map((a) => a.agentId));
-      for (const [id, card] of this.cards) if (!ids.has(id)) this.drop(card);
+      for (const [id, card] of this.cards) if (known.has(id) && !ids.has(id)) this.drop(card);
       for (const a of agents) if (!this.cards.has(a.agentId)) this.add(a);
-      this.emptyNote.hidden = this.cards.size > 0;
+      this.listState = "loaded";
     } catch (err) {
+      if (listing !== this.listings) return;
+      this.listState = "failed";
       if (err instanceof ApiError && err.status === 401) this.expired();
-      else this.pageError.textContent = `Could not list your agents: ${errorText(err)}`;
+      else this.listErrorText.textContent = `Could not list your agents: ${errorText(err)}.`;
     }
+    this.renderListState();
+  }
+
+  /** "Loading…" while the list is asked for, its failure with Retry, "No agents yet" only when listed empty. */
+  private renderListState(): void {
+    this.loadingNote.hidden = this.listState !== "loading";
+    this.listError.hidden = this.listState !== "failed";
+    this.emptyNote.hidden = this.listState !== "loaded" || this.cards.size > 0;
   }
 
   private add(agent: AgentSummary): AgentCard {
     const card = new AgentCard(this, agent);
     this.cards.set(agent.agentId, card);
     this.list.append(card.root);
-    this.emptyNote.hidden = true;
+    this.renderListState();
     if (!document.hidden) card.start();
     return card;
   }
@@ -240,14 +271,17 @@ class Dashboard implements CardHost {
     card.stop();
     card.root.remove();
     this.cards.delete(card.agent.agentId);
-    this.emptyNote.hidden = this.cards.size > 0;
+    this.renderListState();
   }
 
   private async registerAgent(): Promise<void> {
     const characterId = this.characterSelect.value;
     if (characterId === "") return;
+    // One registration at a time: a double click or a second Enter would make a second agent.
+    if (this.registering) return;
     const name = this.nameInput.value.trim();
     this.pageError.textContent = "";
+    this.setRegistering(true);
     let reg: { agent: AgentSummary; token: string };
     try {
       reg = await api<{ agent: Omit<AgentSummary, "goalsPaused">; token: string }>(this.ownerToken, "POST", "/api/agent", name === "" ? { characterId } : { characterId, name }).then((r) => ({ ...r, agent: { ...r.agent, goalsPaused: false } }));
@@ -255,12 +289,20 @@ class Dashboard implements CardHost {
       if (err instanceof ApiError && err.status === 401) this.expired();
       else this.pageError.textContent = `Could not register the agent: ${errorText(err)}`;
       return;
+    } finally {
+      this.setRegistering(false);
     }
     this.nameInput.value = "";
     const card = this.add(reg.agent);
     this.pageStatus.textContent = `${card.displayName} was registered.`;
     card.root.querySelector("h3")?.setAttribute("tabindex", "-1");
     card.root.querySelector<HTMLElement>("h3")?.focus();
+    // Registered while the runtime's first check is under way: its answer decides.
+    if (this.reachable === undefined) {
+      card.say("Checking the agent runtime…");
+      await this.runtimeCheck;
+      card.say("");
+    }
     if (this.reachable === true) {
       card.say("Handing it to the agent runtime…");
       try {
@@ -275,6 +317,12 @@ class Dashboard implements CardHost {
     } else {
       card.showToken(reg.token, "Its token, for a runtime of your own (shown once; New token makes another and ends the sessions of older ones).");
     }
+  }
+
+  private setRegistering(on: boolean): void {
+    this.registering = on;
+    this.registerButton.textContent = on ? "Registering…" : "Register agent";
+    this.registerButton.disabled = on || this.characters.length === 0;
   }
 
   // ---- the runtime ----------------------------------------------------------------------------------

@@ -39,6 +39,13 @@ export class Poller {
   start(): void {
     if (!this.stopped) return;
     this.stopped = false;
+    // A poll still under way (stopped and started again while it ran) is this poller's one loop:
+    // it polls again as soon as it ends, rather than a second loop starting beside it.
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.again = false;
     void this.tick();
   }
 

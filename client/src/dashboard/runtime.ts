@@ -8,6 +8,8 @@
 import { ApiError } from "../api.ts";
 
 export const DEFAULT_RUNTIME_URL = "http://localhost:4001";
+/** How long the health check waits for an answer before the runtime counts as not reachable. */
+export const HEALTH_TIMEOUT_MS = 5_000;
 
 export interface Activity {
   at: string;
@@ -53,13 +55,13 @@ export class RuntimeClient {
     this.url = url;
   }
 
-  private async call<T>(token: string | undefined, method: "GET" | "POST" | "DELETE", path: string, body?: unknown): Promise<T> {
+  private async call<T>(token: string | undefined, method: "GET" | "POST" | "DELETE", path: string, body?: unknown, timeoutMs?: number): Promise<T> {
     const headers: Record<string, string> = { Accept: "application/json" };
     if (token !== undefined) headers.Authorization = `Bearer ${token}`;
     if (body !== undefined) headers["Content-Type"] = "application/json";
     let res: Response;
     try {
-      res = await fetch(this.url + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+      res = await fetch(this.url + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: timeoutMs === undefined ? undefined : AbortSignal.timeout(timeoutMs) });
     } catch (err) {
       throw new RuntimeUnreachable(this.url, err);
     }
@@ -68,10 +70,10 @@ export class RuntimeClient {
     return data as T;
   }
 
-  /** Whether the runtime answers its health check. */
+  /** Whether the runtime answers its health check (within {@link HEALTH_TIMEOUT_MS}: a silent one does not). */
   async reachable(): Promise<boolean> {
     try {
-      await this.call<{ status: string }>(undefined, "GET", "/health");
+      await this.call<{ status: string }>(undefined, "GET", "/health", undefined, HEALTH_TIMEOUT_MS);
       return true;
     } catch {
       return false;
