@@ -27,6 +27,7 @@ import { Interest } from "../src/game/world/Interest.ts";
 import { TooManyAttempts, type AuthAttempts } from "../src/auth/attemptLimiter.ts";
 import { holdsTagOn, indexVisibleChanges } from "./visibleChanges.ts";
 import type { WorldMetadata } from "../src/cluster/worlds.ts";
+import { DEFAULT_TICK_WRITES, TICK_WRITES_BURST } from "../src/config/env.ts";
 import { attributeFrames } from "./badFrames.ts";
 
 /** The shared per-patch buffer grows past its default with a few hundred views; start large. */
@@ -47,6 +48,12 @@ export interface WorldRoomServices {
   auth: Authenticator;
   anonymousMode: boolean;
   tickMs?: number;
+  /**
+   * How a tick's Colyseus patches are written (`TICK_WRITES`, see tickOnce): N sockets at a time, as
+   * soon as N patches are encoded (the `/ws` frames, once in, with the next batch); 1 is each as soon
+   * as encoded; {@link TICK_WRITES_BURST} every socket once all are encoded, the `/ws` ones first.
+   */
+  tickWrites?: number;
   /**
    * Seconds a seat reserved by matchmaking waits for its client's socket (`SEAT_RESERVATION_S`):
    * a world taking a burst of logins answers the matchmaking at once and reaches the sockets later.
@@ -246,8 +253,8 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
   private readonly mirrored = new Map<string, { pub: number; priv: number }>();
   /** Non-player entities currently in the state, with the version last mirrored. */
   private readonly entityVersions = new Map<string, number>();
-  /** The socket of the client whose patch was encoded last (see onCreate). */
-  private releasePending: (() => void) | undefined;
+  /** The sockets of the clients whose patches were encoded since the last batch was written (see onCreate). */
+  private readonly releasePending: (() => void)[] = [];
   /**
    * Whether the state lags behind the world: ticks without a Colyseus client skip the mirror (no
    * one reads the state; a world of `/ws` players and agents need not pay for it). The versions
@@ -268,16 +275,23 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
     const encoder = (this as unknown as { _serializer: { encoder?: Encoder } })._serializer.encoder;
     if (encoder === undefined) throw new Error("WorldRoom: the schema serializer has no encoder");
     indexVisibleChanges(encoder);
-    // Each client's patch leaves as soon as it is handed to the socket: its socket is released
-    // when the encoder moves on to the next view (Colyseus sends a patch right after encoding
-    // it), so a client need not wait for every other client's patch to be encoded.
+    // The patches leave in batches of `tickWrites` sockets (see tickOnce): a batch's sockets are
+    // released when the encoder moves on to the view after it (Colyseus sends a patch right after
+    // encoding it), so a client waits for its batch's patches to be encoded, not every client's.
+    // `burst` (0) leaves every socket corked until all are encoded.
     const encodeView = encoder.encodeView.bind(encoder);
+    const batch = this.services.tickWrites ?? DEFAULT_TICK_WRITES;
     encoder.encodeView = (view, ...rest) => {
-      this.releasePending?.();
-      this.releasePending = (view as WorldView).release;
-      // A delta worker's `/ws` frames leave as soon as they are in, between two patches.
-      const ws = this.wsThisTick;
-      if (ws !== undefined && !ws.sent) this.sendWs(ws, false);
+      if (batch === TICK_WRITES_BURST) return encodeView(view, ...rest);
+      if (this.releasePending.length >= batch) {
+        for (const release of this.releasePending) release();
+        this.releasePending.length = 0;
+        // A delta worker's `/ws` frames leave as soon as they are in, between two batches.
+        const ws = this.wsThisTick;
+        if (ws !== undefined && !ws.sent) this.sendWs(ws, false);
+      }
+      const release = (view as WorldView).release;
+      if (release !== undefined) this.releasePending.push(release);
       return encodeView(view, ...rest);
     };
     for (const p of service.world.players.values()) this.addSchema(p);
@@ -439,10 +453,17 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
 
   /**
    * One tick: the game step, this tick's `/ws` feed (see WsDeltas), the step's messages, the
-   * schema mirror, then one patch per Colyseus client (each sent as soon as it is encoded) and the
-   * `/ws` frames. Without a delta worker the `/ws` frames are built and sent before the patches;
-   * with one they are built there meanwhile, and sent as soon as they are in (checked before each
-   * patch), or after the last patch.
+   * schema mirror, then one patch per Colyseus client and the `/ws` frames. Without a delta worker
+   * the `/ws` frames are built before the patches; with one they are built there meanwhile.
+   *
+   * The writes (`tickWrites`): every socket is written once a tick. By default (`burst`) every
+   * socket stays corked until every patch is encoded; then the `/ws` frames are written, then the
+   * Colyseus patches, in a row. With batches of N, once N patches are encoded their N sockets are
+   * written, then the `/ws` frames if the worker has them (else before the last batch). Where a
+   * system call is dear, fewer runs of writes between the encodes pay: on the benchmark's VM,
+   * JavaScript run after a system call was 40-50 % slower, and the Colyseus patch phase (writes
+   * included) took 54-66 ms in a burst, ~72 ms in batches of 64 and 67-86 ms writing each patch as
+   * soon as encoded (N = 1), which gets the first patches out sooner (bench/README.md, world-load).
    */
   tickOnce(): void {
     const started = performance.now();
@@ -473,11 +494,15 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
     }
     const t4 = performance.now();
     this.broadcastPatch();
-    this.releasePending = undefined;
+    // The last batch's sockets are written below, with every other corked Colyseus socket.
+    this.releasePending.length = 0;
     const t5 = performance.now();
+    // `/ws` frames not written between the batches go before the last ones (with a worker they
+    // were built meanwhile; in a burst they are the first).
+    if (!ws.sent) this.sendWs(ws, true);
+    const t5b = performance.now();
     service.uncork("colyseus");
     const t6 = performance.now();
-    if (!ws.sent) this.sendWs(ws, true);
     this.wsThisTick = undefined;
     this.services.metrics?.recordTick(performance.now() - started, {
       game: service.lastTickTimes.gameMs,
@@ -487,7 +512,7 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
       colyseusViews: t4 - t3,
       // The polls and sending of `/ws` frames between patches (see onCreate) count as the `/ws` phases.
       colyseusPatch: t5 - t4 - ws.polled,
-      colyseusFlush: t6 - t5,
+      colyseusFlush: t6 - t5b,
       wsDeltas: ws.deltas,
       wsFlush: ws.flush,
     });

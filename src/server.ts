@@ -67,6 +67,15 @@ import { proxyTarget, proxyUpgrade } from "./cluster/wsProxy.ts";
 import { worldsRoutes } from "./http/routes/worlds.ts";
 
 /** Shutdown gives rooms and saves this long before the process watchdog takes over. */
+/**
+ * Connections the kernel holds for the server before it accepts them (Linux caps it at
+ * `net.core.somaxconn`, 4096 by default). Node accepts one connection per turn of its event loop,
+ * and a loaded world's turns are long: at 2,000 players Node's default of 511 filled during a burst
+ * of logins, and the connections beyond it were dropped and retried a second or more later (joins
+ * of many seconds, some failed; bench/README.md, world-load). Held, they wait their turn instead.
+ */
+export const LISTEN_BACKLOG = 4096;
+
 export const SHUTDOWN_GRACE_MS = 8_000;
 /** Colyseus' transport heartbeat (its defaults): ping interval, and unanswered pings before it terminates a client. */
 export const COLYSEUS_PING_INTERVAL_MS = 3_000;
@@ -351,7 +360,7 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
       // Bad frames from clients are logged once per connection per minute (rooms/badFrames.ts).
       logger: colyseusLogger(logger.child({ component: "colyseus" })),
       ...(backends !== undefined ? { cluster: { ...backends, publicAddress: config.cluster!.publicAddress } } : {}),
-      world: { service, metrics, auth, anonymousMode: config.anonymousMode, tickMs: config.tickMs, seatReservationS: config.seatReservationS, createKey, attempts, listing },
+      world: { service, metrics, auth, anonymousMode: config.anonymousMode, tickMs: config.tickMs, seatReservationS: config.seatReservationS, tickWrites: config.tickWrites, createKey, attempts, listing },
       trade: { service, auth, createKey, attempts },
     });
     // One TradeRoom per trade: created when it starts, kept in step, closed when it ends.
@@ -379,7 +388,7 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
       tradeRooms.delete(session.id);
       void room?.then((r) => r?.disconnect());
     };
-    await colyseus.listen(config.port, config.host);
+    await colyseus.listen(config.port, config.host, LISTEN_BACKLOG);
     // Friends' status and private messages go through Colyseus' presence (Redis across processes).
     await social.start(matchMaker.presence);
     // One login across the cluster: a login elsewhere asks this process to hand its character over.

@@ -364,7 +364,8 @@ async function connectAll(): Promise<number> {
         (err: unknown) => {
           bot.stats.connectFailures++;
           const e = err as Error & { code?: unknown; cause?: { message?: string; code?: string } };
-          const reason = [e.code, e.message, e.cause?.code ?? e.cause?.message].filter((v) => v !== undefined && v !== "").join(": ");
+          // An error without a message (the SDK rejects a join some ways with a bare event) is named by its kind and its text.
+          const reason = [e?.code, e?.message, e?.cause?.code ?? e?.cause?.message].filter((v) => v !== undefined && v !== "").join(": ") || `${(err as object)?.constructor?.name ?? typeof err}: ${JSON.stringify(err) ?? String(err)}`.slice(0, 200);
           bot.stats.connectFailureReasons[reason] = (bot.stats.connectFailureReasons[reason] ?? 0) + 1;
           if (bot.stats.connectFailures <= 3) console.error(`bot ${i} (${bot.kind}) could not connect: ${(err as Error).message}`);
         },

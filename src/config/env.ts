@@ -25,6 +25,13 @@ export const DEFAULT_TICK_MS = 600;
  * queued behind the ticks for longer (bench/README.md, world-load).
  */
 export const DEFAULT_SEAT_RESERVATION_S = 45;
+/**
+ * How a tick's Colyseus patches are written (rooms/WorldRoom.ts, tickOnce): N sockets at a time, as
+ * soon as N patches are encoded (`TICK_WRITES=each` is 1), or {@link TICK_WRITES_BURST}, every
+ * socket once all are encoded (the default: bench/README.md, world-load).
+ */
+export const TICK_WRITES_BURST = 0;
+export const DEFAULT_TICK_WRITES = TICK_WRITES_BURST;
 /** `/ws` heartbeat ping interval (src/ws/WsGateway.ts). Shorter only for tests. */
 export const DEFAULT_WS_HEARTBEAT_MS = 30_000;
 /** Character lease lifetime (src/persistence/leases.ts). Shorter only for tests. */
@@ -204,6 +211,12 @@ const envSchema = z.object({
   SAVE_INTERVAL: integer(DEFAULT_SAVE_INTERVAL_S, 1, 86_400),
   TICK_MS: integer(DEFAULT_TICK_MS, 10, 10_000),
   SEAT_RESERVATION_S: integer(DEFAULT_SEAT_RESERVATION_S, 1, 600),
+  TICK_WRITES: z
+    .string()
+    .optional()
+    .transform((v) => (v === undefined || v.trim() === "" ? "burst" : v.trim().toLowerCase()))
+    .transform((v) => (v === "burst" ? TICK_WRITES_BURST : v === "each" ? 1 : /^[1-9][0-9]{0,5}$/.test(v) ? Number(v) : Number.NaN))
+    .pipe(z.number({ message: "expected burst, each or a number of sockets from 1" })),
   // A second thread pays where there is a second core to run it (bench/README.md, world-load).
   WS_DELTAS_WORKER: flagOrAuto(() => availableParallelism() >= 2),
   WS_HEARTBEAT_MS: integer(DEFAULT_WS_HEARTBEAT_MS, 100, 3_600_000),
@@ -299,6 +312,8 @@ export interface Config {
   tickMs: number;
   /** Seconds a Colyseus seat reserved by matchmaking waits for its client's socket. */
   seatReservationS: number;
+  /** The Colyseus sockets a tick writes at a time, as soon as their patches are encoded; 0: all once all are. */
+  tickWrites: number;
   /** Build the `/ws` deltas in a worker thread (see src/ws/WsDeltas.ts). */
   wsDeltasWorker: boolean;
   /** How often `/ws` sockets are pinged; one that missed the last ping is terminated. */
@@ -477,6 +492,7 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = proces
     saveIntervalS: e.SAVE_INTERVAL,
     tickMs: e.TICK_MS,
     seatReservationS: e.SEAT_RESERVATION_S,
+    tickWrites: e.TICK_WRITES,
     wsDeltasWorker: e.WS_DELTAS_WORKER,
     wsHeartbeatMs: e.WS_HEARTBEAT_MS,
     wsMuxMaxSessions: e.WS_MUX_MAX_SESSIONS,

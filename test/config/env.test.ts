@@ -138,6 +138,16 @@ describe("configuration", () => {
     assert.match(problemsOf({ SEAT_RESERVATION_S: "soon" }).join("\n"), /^SEAT_RESERVATION_S: /m);
   });
 
+  it("writes a tick's Colyseus patches once all are encoded unless told (TICK_WRITES: burst, each, or a number)", () => {
+    assert.equal(loadConfig({}).tickWrites, 0);
+    assert.equal(loadConfig({ TICK_WRITES: " Each " }).tickWrites, 1);
+    assert.equal(loadConfig({ TICK_WRITES: "burst" }).tickWrites, 0);
+    assert.equal(loadConfig({ TICK_WRITES: "200" }).tickWrites, 200);
+    for (const bad of ["sometimes", "0", "-3", "2.5", "1e3"]) {
+      assert.match(problemsOf({ TICK_WRITES: bad }).join("\n"), /^TICK_WRITES: expected burst, each or a number of sockets from 1/m, bad);
+    }
+  });
+
   it("lists every invalid variable at once", () => {
     const problems = problemsOf({ PORT: "abc", SAVE_INTERVAL: "x", CI: "perhaps" });
     assert.deepEqual(problems.map((p) => p.split(":")[0]).sort(), ["CI", "PORT", "SAVE_INTERVAL"]);

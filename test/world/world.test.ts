@@ -43,11 +43,12 @@ function reachableTileAt(t: TestServer, distance: number): { x: number; z: numbe
   throw new Error("no reachable tile at that distance");
 }
 
-for (const worker of [false, true]) describe(`the world: movement and visibility${worker ? " (/ws deltas in a worker thread)" : ""}`, function () {
+// The tick's writes in a burst (the default), without and with the delta worker; and each as soon as built (TICK_WRITES=each).
+for (const [worker, writes] of [[false, "burst"], [true, "burst"], [true, "each"]] as const) describe(`the world: movement and visibility${worker ? " (/ws deltas in a worker thread)" : ""}${writes === "each" ? " (each update written as soon as built)" : ""}`, function () {
   this.timeout(20_000);
   let t: TestServer;
   before(async () => {
-    t = await startTestServer({ ...FAST, WS_DELTAS_WORKER: String(worker) });
+    t = await startTestServer({ ...FAST, WS_DELTAS_WORKER: String(worker), TICK_WRITES: writes });
     assert.equal((t.server.world.deltas as WsDeltas).threaded, worker, "the configured delta builder");
   });
   after(() => t.close());
