@@ -214,8 +214,11 @@ const envSchema = z.object({
   TICK_WRITES: z
     .string()
     .optional()
-    .transform((v) => (v === undefined || v.trim() === "" ? "burst" : v.trim().toLowerCase()))
-    .transform((v) => (v === "burst" ? TICK_WRITES_BURST : v === "each" ? 1 : /^[1-9][0-9]{0,5}$/.test(v) ? Number(v) : Number.NaN))
+    .transform((v) => {
+      const word = v?.trim().toLowerCase() ?? "";
+      if (word === "") return DEFAULT_TICK_WRITES;
+      return word === "burst" ? TICK_WRITES_BURST : word === "each" ? 1 : /^[1-9][0-9]{0,5}$/.test(word) ? Number(word) : Number.NaN;
+    })
     .pipe(z.number({ message: "expected burst, each or a number of sockets from 1" })),
   // A second thread pays where there is a second core to run it (bench/README.md, world-load).
   WS_DELTAS_WORKER: flagOrAuto(() => availableParallelism() >= 2),
