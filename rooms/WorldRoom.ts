@@ -286,6 +286,8 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
       if (this.releasePending.length >= batch) {
         for (const release of this.releasePending) release();
         this.releasePending.length = 0;
+        // Where the writes are batched beyond the sockets (the socket process), the batch leaves now.
+        service.flushWrites?.();
         // A delta worker's `/ws` frames leave as soon as they are in, between two batches.
         const ws = this.wsThisTick;
         if (ws !== undefined && !ws.sent) this.sendWs(ws, false);

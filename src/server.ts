@@ -64,6 +64,8 @@ import { AgentRouting } from "./cluster/agentRouting.ts";
 import { closeLimitConnection } from "./cluster/sharedLimits.ts";
 import { chooseWorld, listWorlds, worldRank, worldStatus, type WorldMetadata } from "./cluster/worlds.ts";
 import { proxyTarget, proxyUpgrade } from "./cluster/wsProxy.ts";
+import { SocketProcess } from "./io/SocketProcess.ts";
+import { MAX_FRAME_BYTES } from "./ws/envelope.ts";
 import { worldsRoutes } from "./http/routes/worlds.ts";
 
 /** Shutdown gives rooms and saves this long before the process watchdog takes over. */
@@ -80,12 +82,24 @@ export const SHUTDOWN_GRACE_MS = 8_000;
 /** Colyseus' transport heartbeat (its defaults): ping interval, and unanswered pings before it terminates a client. */
 export const COLYSEUS_PING_INTERVAL_MS = 3_000;
 export const COLYSEUS_PING_MAX_RETRIES = 2;
+/** Colyseus' transport's largest client frame (its default), in bytes. */
+export const COLYSEUS_MAX_PAYLOAD = 4 * 1024;
 
 /**
  * Colyseus' transport takes every upgrade on the server it is given; this one leaves `/ws` to
  * the gateway.
  */
 class PathFilteredTransport extends WebSocketTransport {
+  /** With a socket process (SOCKET_PROCESS), the accepted connections are handed to it. */
+  constructor(options: ConstructorParameters<typeof WebSocketTransport>[0], io: SocketProcess | undefined) {
+    super(options);
+    if (io === undefined) return;
+    // Colyseus completes every accepted upgrade through `wss.handleUpgrade`, then emits
+    // `connection` with the WebSocket: here that WebSocket is the socket process's.
+    (this.wss as { handleUpgrade: unknown }).handleUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer, done: (ws: unknown) => void) =>
+      io.handleUpgrade(req, socket, head, "colyseus", done);
+  }
+
   override listenForUpgrade(server: http.Server, filter?: (req: IncomingMessage) => boolean): void {
     super.listenForUpgrade(server, (req) => !WsGateway.isWsPath(req) && (filter === undefined || filter(req)));
   }
@@ -97,6 +111,8 @@ export interface GameServer {
   readonly httpServer: http.Server;
   readonly colyseus: ColyseusServer;
   readonly gateway: WsGateway;
+  /** The socket process holding the clients' WebSockets (SOCKET_PROCESS), if there is one. */
+  readonly sockets: SocketProcess | undefined;
   readonly db: Database;
   readonly content: ContentRegistry;
   readonly world: WorldService;
@@ -129,6 +145,7 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
   });
   const db = await openDatabase(config, logger);
   let deltas: WsDeltas | undefined;
+  let socketProcess: SocketProcess | undefined;
   let metricsServer: MetricsServer | undefined;
   /** The Express app, once made: it owns the rate limits' Redis connection (src/cluster/sharedLimits.ts). */
   let limitsOwner: object | undefined;
@@ -279,7 +296,20 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
     const requestAddress = (req: IncomingMessage) => forwarded?.verify(req) ?? clientAddress(trust, req);
     const attempts = new AuthAttempts(!config.rateLimitDisabled, { redisUrl: config.cluster?.redisUrl, owner: app, logger });
 
+    // The clients' sockets on the other core (src/io/SocketProcess.ts), with the limits and the
+    // heartbeats each transport has here.
+    const io = config.socketProcess
+      ? (socketProcess = new SocketProcess({
+          logger: logger.child({ component: "sockets" }),
+          kinds: {
+            colyseus: { maxPayload: COLYSEUS_MAX_PAYLOAD, pingIntervalMs: COLYSEUS_PING_INTERVAL_MS, maxMissedPings: COLYSEUS_PING_MAX_RETRIES },
+            ws: { maxPayload: MAX_FRAME_BYTES, pingIntervalMs: config.wsHeartbeatMs, maxMissedPings: 1 },
+          },
+        }))
+      : undefined;
+    if (io !== undefined) service.flushWrites = () => io.flush();
     const gateway = new WsGateway({
+      io,
       auth,
       anonymousMode: config.anonymousMode,
       logger: logger.child({ component: "ws" }),
@@ -293,7 +323,7 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
     prom.observe({
       world: String(social.world),
       players: () => service.playersByTransport(),
-      connections: () => ({ colyseus: matchMaker.stats.local.ccu, ws: gateway.wss.clients.size }),
+      connections: () => ({ colyseus: matchMaker.stats.local.ccu, ws: gateway.connections }),
       saveQueue: () => saver.queued,
       pingDatabase: async () => {
         const started = performance.now();
@@ -336,7 +366,7 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
 
     // Colyseus' own heartbeat, made explicit: a ping every 3 s, a client that missed 2 in a row is
     // terminated (6-9 s), and its room then holds the player for the reconnection window.
-    const transport = new PathFilteredTransport({ server: httpServer, pingInterval: COLYSEUS_PING_INTERVAL_MS, pingMaxRetries: COLYSEUS_PING_MAX_RETRIES });
+    const transport = new PathFilteredTransport({ server: httpServer, pingInterval: COLYSEUS_PING_INTERVAL_MS, pingMaxRetries: COLYSEUS_PING_MAX_RETRIES, maxPayload: COLYSEUS_MAX_PAYLOAD }, io);
     const backends = config.cluster === undefined ? undefined : redisBackends(config.cluster.redisUrl);
     // Clients join rooms; only the server creates them (with this key, which never leaves the process).
     const createKey = randomUUID();
@@ -434,6 +464,7 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
         await moderation.close();
         await wsDeltas.close();
         await colyseus.gracefullyShutdown(false);
+        await io?.close();
         httpServer.closeAllConnections();
         await attempts.close();
         await db.close();
@@ -444,7 +475,7 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
       return closing;
     };
 
-    const gameServer: GameServer = { config, port, httpServer, colyseus, gateway, db, content, world: service, tokens, auth, agents, app, adminCode: secrets.adminCode, metricsPort: metricsServer?.port, onRestart: undefined, close };
+    const gameServer: GameServer = { config, port, httpServer, colyseus, gateway, sockets: io, db, content, world: service, tokens, auth, agents, app, adminCode: secrets.adminCode, metricsPort: metricsServer?.port, onRestart: undefined, close };
     moderation.restarts.onRestart = (reason) => {
       if (gameServer.onRestart !== undefined) gameServer.onRestart(reason);
       else void close({ notice: RESTARTING_NOW_LINE });
@@ -453,6 +484,7 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
   } catch (err) {
     await metricsServer?.close();
     await deltas?.close();
+    await socketProcess?.close();
     if (limitsOwner !== undefined) await closeLimitConnection(limitsOwner);
     await db.close();
     throw err;

@@ -88,6 +88,9 @@ export interface KindReport {
   latencyP50Ms: number;
   latencyP99Ms: number;
   latencyMaxMs: number;
+  /** How long after the first bot of its process each bot saw a tick's update (see bots.ts `spread`), p50 and p99. */
+  spreadP50Ms: number;
+  spreadP99Ms: number;
   chatsSent: number;
   chatsReceived: number;
   /** WebSocket payload bytes received (state patches / JSON text). */
@@ -223,6 +226,28 @@ export function procStat(pid: number): { cpuTicks: number; rssBytes: number } | 
   } catch {
     return undefined;
   }
+}
+
+/**
+ * {@link procStat} of a process and its children summed: the server's with its socket process
+ * (SOCKET_PROCESS), whose CPU is the server's as much as its main thread's is.
+ */
+export function procTreeStat(pid: number): { cpuTicks: number; rssBytes: number } | undefined {
+  const own = procStat(pid);
+  if (own === undefined) return undefined;
+  let children: number[] = [];
+  try {
+    children = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    // No children listed (or no /proc): the process alone.
+  }
+  for (const child of children) {
+    const c = procStat(child);
+    if (c === undefined) continue;
+    own.cpuTicks += c.cpuTicks;
+    own.rssBytes += c.rssBytes;
+  }
+  return own;
 }
 
 /** Whole-machine CPU counters: busy and total jiffies over all cores. */

@@ -40,6 +40,7 @@ import {
   type ServerMetricsSnapshot,
   machineStat,
   procStat,
+  procTreeStat,
   round,
   walkableTiles,
   type BotsInput,
@@ -141,7 +142,7 @@ interface Sample {
 function sample(server: ChildProcess, bots: ChildProcess[]): Sample {
   const each = bots.map((b) => procStat(b.pid!));
   const sum = each.some((b) => b === undefined) ? undefined : { cpuTicks: each.reduce((a, b) => a + b!.cpuTicks, 0), rssBytes: each.reduce((a, b) => a + b!.rssBytes, 0) };
-  return { at: Date.now(), server: procStat(server.pid!), bots: sum, machine: machineStat() };
+  return { at: Date.now(), server: procTreeStat(server.pid!), bots: sum, machine: machineStat() };
 }
 
 function cores(a: { cpuTicks: number } | undefined, b: { cpuTicks: number } | undefined, ms: number): number | undefined {
@@ -176,6 +177,9 @@ function mergeKind(parts: KindReport[]): KindReport {
     latencyP50Ms: percentile(latencies, 50),
     latencyP99Ms: percentile(latencies, 99),
     latencyMaxMs: Math.max(0, ...ran.map((k) => k.latencyMaxMs)),
+    // The worst of the processes (each has its own bursts).
+    spreadP50Ms: Math.max(0, ...ran.map((k) => k.spreadP50Ms)),
+    spreadP99Ms: Math.max(0, ...ran.map((k) => k.spreadP99Ms)),
     chatsSent: sum((k) => k.chatsSent),
     chatsReceived: sum((k) => k.chatsReceived),
     payloadBytesPerClientPerS: perClient((k) => k.payloadBytesPerClientPerS),

@@ -222,6 +222,8 @@ const envSchema = z.object({
     .pipe(z.number({ message: "expected burst, each or a number of sockets from 1" })),
   // A second thread pays where there is a second core to run it (bench/README.md, world-load).
   WS_DELTAS_WORKER: flagOrAuto(() => availableParallelism() >= 2),
+  // The sockets' writes and reads on the other core (src/io/SocketProcess.ts; bench/README.md, world-load).
+  SOCKET_PROCESS: flagOrAuto(() => availableParallelism() >= 2),
   WS_HEARTBEAT_MS: integer(DEFAULT_WS_HEARTBEAT_MS, 100, 3_600_000),
   WS_MUX_MAX_SESSIONS: integer(DEFAULT_MUX_MAX_SESSIONS, 1, 100_000),
   CHARACTER_LEASE_MS: integer(DEFAULT_CHARACTER_LEASE_MS, 300, 3_600_000),
@@ -319,6 +321,8 @@ export interface Config {
   tickWrites: number;
   /** Build the `/ws` deltas in a worker thread (see src/ws/WsDeltas.ts). */
   wsDeltasWorker: boolean;
+  /** Hold the WebSocket connections in a child process that writes and reads them (see src/io/SocketProcess.ts). */
+  socketProcess: boolean;
   /** How often `/ws` sockets are pinged; one that missed the last ping is terminated. */
   wsHeartbeatMs: number;
   /** Sessions one multiplexed `/ws` connection may hold (`/ws?mux=1`). */
@@ -497,6 +501,7 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = proces
     seatReservationS: e.SEAT_RESERVATION_S,
     tickWrites: e.TICK_WRITES,
     wsDeltasWorker: e.WS_DELTAS_WORKER,
+    socketProcess: e.SOCKET_PROCESS,
     wsHeartbeatMs: e.WS_HEARTBEAT_MS,
     wsMuxMaxSessions: e.WS_MUX_MAX_SESSIONS,
     characterLeaseMs: e.CHARACTER_LEASE_MS,

@@ -735,7 +735,14 @@ export class WorldService {
   /** Releases the batched writes: of every connection, or of one transport's. */
   uncork(transport?: Connection["transport"]): void {
     for (const conn of this.connections.values()) if (transport === undefined || conn.transport === transport) conn.uncork?.();
+    this.flushWrites?.();
   }
+
+  /**
+   * After the tick's sockets are uncorked: sends what they released on, where the writes are
+   * batched beyond the sockets (the socket process, src/io/SocketProcess.ts).
+   */
+  flushWrites: (() => void) | undefined;
 
   /**
    * A message from a secondary channel (a TradeRoom seat bound to `via`, see bindSeat): validated

@@ -18,6 +18,7 @@ import { encode, errorEvent, MAX_FRAME_BYTES, parseFrame, type WsErrorCode } fro
 import type { Traffic } from "../prometheus.ts";
 import { DEFAULT_MUX_MAX_SESSIONS, MUX_QUERY } from "./mux.ts";
 import { MuxConnection } from "./MuxSocket.ts";
+import type { RemoteSocket, SocketProcess } from "../io/SocketProcess.ts";
 import { CLOSE_BAD_REQUEST, CLOSE_FORBIDDEN, CLOSE_GOING_AWAY, CLOSE_NOT_AUTHENTICATED, CLOSE_TRY_AGAIN_LATER, type WsSession, type WsSessionHandler } from "./session.ts";
 
 export { CLOSE_BAD_REQUEST, CLOSE_FORBIDDEN, CLOSE_GOING_AWAY, CLOSE_NOT_AUTHENTICATED, CLOSE_TRY_AGAIN_LATER };
@@ -63,6 +64,12 @@ export interface WsGatewayOptions {
   traffic?: Traffic;
   /** Sessions one multiplexed connection may hold (WS_MUX_MAX_SESSIONS); defaults to DEFAULT_MUX_MAX_SESSIONS. */
   muxMaxSessions?: number;
+  /**
+   * Where accepted connections live (SOCKET_PROCESS): their handshake, writes, reads and heartbeat
+   * are the socket process's. Without it they are this process's (`wss`). Refusals are always
+   * answered here.
+   */
+  io?: SocketProcess;
 }
 
 /** The one kind of frame sent pre-encoded (`sendRaw`): a tick's delta. */
@@ -117,6 +124,8 @@ export class WsGateway {
   /** Sockets that answered (or were opened) since the last heartbeat ping. */
   private readonly answered = new WeakSet<WebSocket>();
   private readonly heartbeat: NodeJS.Timeout;
+  /** The open connections held by the socket process (see WsGatewayOptions.io). */
+  private readonly remote = new Set<RemoteSocket>();
   handler: WsSessionHandler;
 
   constructor(options: WsGatewayOptions) {
@@ -153,7 +162,22 @@ export class WsGateway {
   }
 
   handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
-    this.wss.handleUpgrade(req, socket, head, (ws) => this.onConnection(ws, req));
+    const { io } = this.options;
+    if (io === undefined) {
+      this.wss.handleUpgrade(req, socket, head, (ws) => this.onConnection(ws, req));
+      return;
+    }
+    io.handleUpgrade(req, socket, head, "ws", (remote) => {
+      this.remote.add(remote);
+      remote.once("close", () => this.remote.delete(remote));
+      // A RemoteSocket is the part of a `ws` WebSocket this gateway uses.
+      this.onConnection(remote as unknown as WebSocket, req);
+    });
+  }
+
+  /** Open `/ws` connections, this process's and the socket process's. */
+  get connections(): number {
+    return this.wss.clients.size + this.remote.size;
   }
 
   /**
@@ -311,6 +335,7 @@ export class WsGateway {
   close(): void {
     clearInterval(this.heartbeat);
     for (const client of this.wss.clients) client.close(CLOSE_GOING_AWAY, "server shutting down");
+    for (const client of this.remote) client.close(CLOSE_GOING_AWAY, "server shutting down");
     this.wss.close();
   }
 }

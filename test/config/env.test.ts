@@ -119,6 +119,15 @@ describe("configuration", () => {
     assert.match(problemsOf({ VOICE_API_KEY: "k" }).join("\n"), /VOICE_API_KEY, VOICE_API_SECRET and VOICE_URL/);
   });
 
+  it("holds the clients' sockets in a child process where there is a second core, unless told (SOCKET_PROCESS)", () => {
+    const cores = os.availableParallelism();
+    assert.equal(loadConfig({}).socketProcess, cores >= 2, `${cores} cores`);
+    assert.equal(loadConfig({ SOCKET_PROCESS: "auto" }).socketProcess, cores >= 2);
+    assert.equal(loadConfig({ SOCKET_PROCESS: "yes" }).socketProcess, true);
+    assert.equal(loadConfig({ SOCKET_PROCESS: "off" }).socketProcess, false);
+    assert.match(problemsOf({ SOCKET_PROCESS: "both" }).join("\n"), /^SOCKET_PROCESS: expected true, false or auto, got "both"/m);
+  });
+
   it("builds the /ws deltas in a worker thread where there is a second core, unless told (WS_DELTAS_WORKER)", () => {
     const cores = os.availableParallelism();
     assert.equal(loadConfig({}).wsDeltasWorker, cores >= 2, `${cores} cores`);

@@ -43,13 +43,15 @@ function reachableTileAt(t: TestServer, distance: number): { x: number; z: numbe
   throw new Error("no reachable tile at that distance");
 }
 
-// The tick's writes in a burst (the default), without and with the delta worker; and each as soon as built (TICK_WRITES=each).
-for (const [worker, writes] of [[false, "burst"], [true, "burst"], [true, "each"]] as const) describe(`the world: movement and visibility${worker ? " (/ws deltas in a worker thread)" : ""}${writes === "each" ? " (each update written as soon as built)" : ""}`, function () {
+// The tick's writes in a burst (the default), without and with the delta worker; and each as soon as built (TICK_WRITES=each);
+// the sockets in the socket process (the default on two cores) and in this one.
+for (const [worker, writes, sockets] of [[false, "burst", false], [true, "burst", true], [true, "each", false], [false, "each", true]] as const) describe(`the world: movement and visibility${worker ? " (/ws deltas in a worker thread)" : ""}${writes === "each" ? " (each update written as soon as built)" : ""}${sockets ? " (sockets in the socket process)" : ""}`, function () {
   this.timeout(20_000);
   let t: TestServer;
   before(async () => {
-    t = await startTestServer({ ...FAST, WS_DELTAS_WORKER: String(worker), TICK_WRITES: writes });
+    t = await startTestServer({ ...FAST, WS_DELTAS_WORKER: String(worker), TICK_WRITES: writes, SOCKET_PROCESS: String(sockets) });
     assert.equal((t.server.world.deltas as WsDeltas).threaded, worker, "the configured delta builder");
+    assert.equal(t.server.sockets !== undefined, sockets, "the configured socket process");
   });
   after(() => t.close());
 

@@ -1,0 +1,303 @@
+/**
+ * The socket process: the WebSocket connections of the world's clients live in a child process,
+ * which frames, writes and reads them on the other core (SOCKET_PROCESS, src/io/child.ts).
+ *
+ * Why: a tick ends with one write per client socket. At 2,000 players that was 2,000 system calls
+ * on the World's thread, a third of its tick (on loopback the kernel also does the receiving
+ * side's TCP work inside each write; bench/README.md, world-load). Here the World's thread sends
+ * the tick's frames to the child as one IPC message, and goes on.
+ *
+ * The HTTP server stays here: a WebSocket upgrade is routed, checked and authenticated here as
+ * before, then its TCP socket is handed to the child (`subprocess.send(message, socket)`, as
+ * Node's cluster does), which completes the handshake. What the rooms and the `/ws` gateway get
+ * back is a {@link RemoteSocket}: the part of `ws`'s WebSocket they use (send, close, terminate,
+ * readyState, and the `message` and `close` events), so Colyseus' transport and the gateway work
+ * on it unchanged.
+ *
+ * Writes are batched: everything sent goes into one outbox, in order, and leaves when the outbox is
+ * flushed: explicitly (the tick flushes after its `/ws` frames and after its Colyseus patches), or
+ * at the end of the current job (a microtask). A socket "corked" (`_socket.cork()`, as the tick
+ * corks every socket) holds its writes until uncorked, as a TCP socket does.
+ *
+ * If the child dies, every connection it held closes (1006, as a dropped connection), and the next
+ * upgrade starts a new child. If this process dies, the child exits (its IPC channel closes).
+ */
+import { fork, type ChildProcess } from "node:child_process";
+import { EventEmitter } from "node:events";
+import type { IncomingMessage } from "node:http";
+import type { Duplex } from "node:stream";
+import type { Socket } from "node:net";
+import { fileURLToPath } from "node:url";
+import type { Logger } from "../logger.ts";
+import { EV_CLOSE, EV_MESSAGE, EV_SIZE, OP_CLOSE, OP_SEND, OP_TERMINATE, type ChildOptions, type FromChild, type SocketKind, type ToChild } from "./protocol.ts";
+
+export type { SocketKind };
+
+const CONNECTING = 0;
+const OPEN = 1;
+const CLOSING = 2;
+const CLOSED = 3;
+
+/** Close code of the connections a dead socket process took with it (as a dropped connection). */
+export const CLOSE_ABNORMAL = 1006;
+
+/**
+ * A WebSocket held by the socket process, as `ws`'s WebSocket looks to the code that uses it.
+ * Events: `message` (data: Buffer, isBinary), `close` (code, reason: Buffer), `pong` (never:
+ * the child runs the heartbeat).
+ */
+export class RemoteSocket extends EventEmitter {
+  readonly CONNECTING = CONNECTING;
+  readonly OPEN = OPEN;
+  readonly CLOSING = CLOSING;
+  readonly CLOSED = CLOSED;
+  readyState = OPEN;
+  readonly id: number;
+  readonly kind: SocketKind;
+  /** Writes held while corked (see `_socket`), as [op, a, b] triples. */
+  private held: unknown[] | undefined;
+  private readonly owner: SocketProcess;
+  /**
+   * Stands for the TCP socket under a `ws` WebSocket, for the code that corks a tick's writes
+   * (rooms/WorldRoom.ts, src/ws/WsGateway.ts).
+   */
+  readonly _socket = {
+    cork: (): void => {
+      this.held ??= [];
+    },
+    uncork: (): void => {
+      const held = this.held;
+      this.held = undefined;
+      if (held === undefined) return;
+      for (let i = 0; i < held.length; i += 3) this.owner.enqueue(held[i] as number, this.id, held[i + 1], held[i + 2]);
+    },
+  };
+
+  constructor(owner: SocketProcess, id: number, kind: SocketKind) {
+    super();
+    this.owner = owner;
+    this.id = id;
+    this.kind = kind;
+  }
+
+  /** As `ws`'s: `cb` is called once the frame is handed on (the socket process writes it in order). */
+  send(data: string | Uint8Array, options?: unknown, cb?: (err?: Error) => void): void {
+    const callback = typeof options === "function" ? (options as (err?: Error) => void) : cb;
+    if (this.readyState !== OPEN) {
+      if (callback !== undefined) queueMicrotask(() => callback(new Error(`WebSocket is not open: readyState ${this.readyState}`)));
+      return;
+    }
+    // A view into a larger buffer may be the sender's scratch space, reused before the outbox
+    // leaves: it is copied. (Colyseus' patches are arrays of their own.)
+    const frame = typeof data !== "string" && data.byteLength !== data.buffer.byteLength ? data.slice() : data;
+    this.write(OP_SEND, frame, undefined);
+    if (callback !== undefined) queueMicrotask(() => callback());
+  }
+
+  close(code?: number, reason?: string | Buffer): void {
+    if (this.readyState >= CLOSING) return;
+    this.readyState = CLOSING;
+    this.write(OP_CLOSE, code ?? 1005, reason === undefined ? "" : String(reason));
+  }
+
+  terminate(): void {
+    if (this.readyState === CLOSED) return;
+    this.readyState = CLOSING;
+    // Held writes go first: a terminate drops what the child has not written, as `ws`'s does.
+    this._socket.uncork();
+    this.owner.enqueue(OP_TERMINATE, this.id, undefined, undefined);
+  }
+
+  /** The child pings (see child.ts); here a ping is a no-op. */
+  ping(): void {}
+
+  private write(op: number, a: unknown, b: unknown): void {
+    if (this.held !== undefined) this.held.push(op, a, b);
+    else this.owner.enqueue(op, this.id, a, b);
+  }
+
+  /** The connection ended (reported by the child, or the child is gone). */
+  closed(code: number, reason: string): void {
+    if (this.readyState === CLOSED) return;
+    this.readyState = CLOSED;
+    this.held = undefined;
+    this.emit("close", code, Buffer.from(reason));
+  }
+}
+
+export interface SocketProcessOptions {
+  logger: Logger;
+  kinds: ChildOptions["kinds"];
+}
+
+interface Pending {
+  kind: SocketKind;
+  done: (socket: RemoteSocket | undefined) => void;
+}
+
+export class SocketProcess {
+  private readonly logger: Logger;
+  private readonly options: ChildOptions;
+  private child: ChildProcess | undefined;
+  private readonly sockets = new Map<number, RemoteSocket>();
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 1;
+  private outbox: unknown[] = [];
+  private flushQueued = false;
+  private ending: Promise<void> | undefined;
+  /** Children started (the first, and one after each death). */
+  starts = 0;
+
+  constructor(options: SocketProcessOptions) {
+    this.logger = options.logger;
+    this.options = { kinds: options.kinds };
+  }
+
+  /** Open connections of one kind (or all). */
+  count(kind?: SocketKind): number {
+    if (kind === undefined) return this.sockets.size;
+    let n = 0;
+    for (const s of this.sockets.values()) if (s.kind === kind) n++;
+    return n;
+  }
+
+  /** Handshakes handed to the child and not answered yet. */
+  get handshakes(): number {
+    return this.pending.size;
+  }
+
+  /** The child's process id (tests kill it). */
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  private start(): ChildProcess {
+    const execArgv = process.execArgv.filter((a) => !a.startsWith("--cpu-prof") && !a.startsWith("--heap-prof") && !a.startsWith("--inspect"));
+    const child = fork(fileURLToPath(new URL("./child.ts", import.meta.url)), [JSON.stringify(this.options)], {
+      serialization: "advanced",
+      execArgv,
+      stdio: ["ignore", "inherit", "inherit", "ipc"],
+    });
+    this.starts++;
+    child.on("message", (message: FromChild) => this.receive(message));
+    child.on("error", (err) => this.logger.error({ err }, "the socket process failed"));
+    child.once("exit", (code, signal) => {
+      if (this.child === child) this.child = undefined;
+      if (this.ending === undefined) this.logger.error({ code, signal, connections: this.sockets.size }, "the socket process exited; its connections are closed, and the next one starts a new process");
+      this.outbox = [];
+      for (const p of this.pending.values()) p.done(undefined);
+      this.pending.clear();
+      const sockets = [...this.sockets.values()];
+      this.sockets.clear();
+      for (const s of sockets) s.closed(CLOSE_ABNORMAL, "");
+    });
+    return child;
+  }
+
+  /**
+   * Hands an upgrade's socket to the child, which completes the handshake; `done` gets the open
+   * WebSocket, or nothing if the handshake was refused (then the child answered the client) or
+   * the socket went first.
+   */
+  handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer, kind: SocketKind, done: (socket: RemoteSocket) => void): void {
+    if (this.ending !== undefined) {
+      socket.destroy();
+      return;
+    }
+    const tcp = socket as Socket;
+    // Read now what is read only from the handle (gone once it is handed on).
+    void tcp.remoteAddress;
+    void tcp.remotePort;
+    // Anything the client sent after its request (it should wait for the handshake's answer).
+    const early = tcp.readableLength > 0 ? (tcp.read() as Buffer | null) : null;
+    const bytes = early === null ? head : Buffer.concat([head, early]);
+    const id = this.nextId++;
+    this.pending.set(id, {
+      kind,
+      done: (remote) => {
+        if (remote !== undefined) done(remote);
+      },
+    });
+    const child = (this.child ??= this.start());
+    const message: ToChild = { t: "upgrade", id, kind, method: req.method ?? "GET", url: req.url ?? "/", headers: req.headers, head: new Uint8Array(bytes) };
+    child.send(message, tcp, (err) => {
+      if (err === null || err === undefined) return;
+      this.logger.warn({ err }, "a connection could not be handed to the socket process");
+      this.pending.delete(id);
+      tcp.destroy();
+    });
+  }
+
+  /** A write of socket `id`, in order after everything before it. */
+  enqueue(op: number, id: number, a: unknown, b: unknown): void {
+    this.outbox.push(op, id, a, b);
+    if (this.flushQueued) return;
+    this.flushQueued = true;
+    queueMicrotask(() => this.flush());
+  }
+
+  /** Sends the outbox to the child now (one IPC message). */
+  flush(): void {
+    this.flushQueued = false;
+    if (this.outbox.length === 0) return;
+    const ops = this.outbox;
+    this.outbox = [];
+    if (this.child === undefined || !this.child.connected) return;
+    this.child.send({ t: "batch", ops } satisfies ToChild);
+  }
+
+  private receive(message: FromChild): void {
+    switch (message.t) {
+      case "open": {
+        const p = this.pending.get(message.id);
+        if (p === undefined) return;
+        this.pending.delete(message.id);
+        const remote = new RemoteSocket(this, message.id, p.kind);
+        this.sockets.set(message.id, remote);
+        p.done(remote);
+        return;
+      }
+      case "failed": {
+        const p = this.pending.get(message.id);
+        this.pending.delete(message.id);
+        p?.done(undefined);
+        return;
+      }
+      case "batch": {
+        const ev = message.events;
+        for (let i = 0; i < ev.length; i += EV_SIZE) {
+          const remote = this.sockets.get(ev[i + 1] as number);
+          if (remote === undefined) continue;
+          if (ev[i] === EV_MESSAGE) {
+            if (remote.readyState !== OPEN) continue;
+            const data = ev[i + 2] as Uint8Array;
+            remote.emit("message", Buffer.from(data.buffer, data.byteOffset, data.byteLength), ev[i + 3] as boolean);
+          } else if (ev[i] === EV_CLOSE) {
+            this.sockets.delete(remote.id);
+            remote.closed(ev[i + 2] as number, ev[i + 3] as string);
+          }
+        }
+        return;
+      }
+    }
+  }
+
+  /**
+   * Shutdown: what is queued is sent, every connection still open is closed (`code`), and the
+   * child exits once they are gone or after `graceMs`.
+   */
+  close(code = 1001, reason = "server shutting down", graceMs = 2_000): Promise<void> {
+    this.ending ??= (async () => {
+      this.flush();
+      const child = this.child;
+      if (child === undefined || child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+      if (child.connected) child.send({ t: "end", code, reason, graceMs } satisfies ToChild);
+      const timer = setTimeout(() => child.kill("SIGKILL"), graceMs + 2_000);
+      await exited;
+      clearTimeout(timer);
+    })();
+    return this.ending;
+  }
+}
+

@@ -1,0 +1,52 @@
+/**
+ * What the World's process and its socket process (SocketProcess.ts, child.ts) say to each other
+ * over the IPC channel (Node's `advanced` serialization: strings and byte arrays as they are).
+ *
+ * Batches are flat arrays of fixed-size records, so a tick's thousands of writes cost one message
+ * and no object per write.
+ */
+
+/** The two kinds of WebSocket the server speaks: Colyseus' (binary) and `/ws` (JSON text). */
+export type SocketKind = "colyseus" | "ws";
+
+/** Per kind: the WebSocket limits and the heartbeat, which the socket process runs. */
+export interface KindOptions {
+  /** Largest frame a client may send, in bytes (larger: closed with 1009). */
+  maxPayload: number;
+  /** A ping every this many ms; 0: none. */
+  pingIntervalMs: number;
+  /** A socket that left this many pings in a row unanswered is terminated. */
+  maxMissedPings: number;
+}
+
+export interface ChildOptions {
+  kinds: Record<SocketKind, KindOptions>;
+}
+
+/** Records of a main → child batch: [op, id, a, b]. */
+export const OP_SEND = 0;
+/** a: close code, b: reason. */
+export const OP_CLOSE = 1;
+export const OP_TERMINATE = 2;
+export const OP_SIZE = 4;
+
+/** Records of a child → main batch: [event, id, a, b]. */
+/** a: the frame (a Uint8Array), b: whether it was binary. */
+export const EV_MESSAGE = 0;
+/** a: close code, b: reason. */
+export const EV_CLOSE = 1;
+export const EV_SIZE = 4;
+
+export type ToChild =
+  /** A socket to take over (sent with the handle): complete its WebSocket handshake. */
+  | { t: "upgrade"; id: number; kind: SocketKind; method: string; url: string; headers: Record<string, string | string[] | undefined>; head: Uint8Array }
+  | { t: "batch"; ops: unknown[] }
+  /** Close every socket (`code`, `reason`), then exit once they are gone (or after `graceMs`). */
+  | { t: "end"; code: number; reason: string; graceMs: number };
+
+export type FromChild =
+  /** The handshake is done: the socket is open. */
+  | { t: "open"; id: number }
+  /** The handshake was refused or the socket went before it was done. */
+  | { t: "failed"; id: number }
+  | { t: "batch"; events: unknown[] };

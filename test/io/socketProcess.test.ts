@@ -1,0 +1,148 @@
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import net from "node:net";
+import WebSocket from "ws";
+import { startTestServer, type TestServer } from "../support/server.ts";
+import { spawnServer } from "../support/process.ts";
+import { makeWorldDir } from "../support/world.ts";
+import { until } from "../support/until.ts";
+import { WsTestClient } from "../support/wsClient.ts";
+import { WorldTestClient } from "../support/colyseusClient.ts";
+import { LINGER_MS } from "../../src/sessions/WorldService.ts";
+
+/** Whether a process runs (a zombie waiting to be reaped does not). */
+function alive(pid: number): boolean {
+  try {
+    return !/^State:\s+Z/m.test(fs.readFileSync(`/proc/${pid}/status`, "utf8"));
+  } catch {
+    return false;
+  }
+}
+
+/** A raw upgrade request on `/ws`, answered by whoever completes the handshake. */
+function rawUpgrade(port: number, headers: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, "127.0.0.1", () => socket.write(`GET /ws?name=Raw HTTP/1.1\r\nHost: 127.0.0.1\r\n${headers}\r\n`));
+    let text = "";
+    socket.on("data", (d) => (text += d.toString()));
+    socket.on("close", () => resolve(text));
+    socket.on("error", reject);
+    setTimeout(() => socket.destroy(), 3_000);
+  });
+}
+
+describe("the socket process (SOCKET_PROCESS)", function () {
+  this.timeout(60_000);
+
+  describe("with a server", () => {
+    let t: TestServer;
+    before(async () => {
+      t = await startTestServer({ TICK_MS: "50", SOCKET_PROCESS: "true", WS_HEARTBEAT_MS: "250" });
+    });
+    after(() => t.close());
+
+    it("holds the Colyseus and /ws connections, which play as without it", async () => {
+      const io = t.server.sockets!;
+      assert.ok(io.pid !== undefined || io.count() === 0);
+      const ws = await WsTestClient.connect(`${t.wsUrl}?name=Piped`);
+      const welcome = await ws.next("welcome");
+      const coly = await WorldTestClient.join(t.baseUrl, { name: "Colyseus" });
+      await coly.next("welcome");
+      assert.equal(io.count("ws"), 1);
+      assert.equal(io.count("colyseus"), 1);
+      assert.ok(io.pid !== undefined && alive(io.pid), "a child process holds them");
+      // The /ws player sees the Colyseus player (a tick's frame), and the other way round (a patch).
+      const colyId = String(coly.state().players && Object.keys(coly.state().players).find((id) => id !== welcome.playerId));
+      await until(() => (ws.events.some((e) => e.type === "world:update" && JSON.stringify(e.data).includes(colyId)) ? true : undefined), "the /ws client seeing the Colyseus player", 5_000);
+      await coly.waitFor(() => coly.state().players[String(welcome.playerId)], 5_000, "the Colyseus client seeing the /ws player");
+      ws.close();
+      await coly.room.leave(true);
+      await until(() => (io.count() === 0 ? true : undefined), "both connections closed");
+    });
+
+    it("writes a connection's frames in the order they were sent, and reads its frames in order", async () => {
+      const c = await WsTestClient.connect(`${t.wsUrl}?name=Ordered`);
+      await c.next("welcome");
+      for (let i = 0; i < 20; i++) c.send(`nope-${i}`);
+      const answered: string[] = [];
+      for (let i = 0; i < 20; i++) answered.push(String((await c.next("error")).event));
+      assert.deepEqual(answered, Array.from({ length: 20 }, (_, i) => `nope-${i}`));
+      c.close();
+    });
+
+    it("closes a /ws frame over the limit with 1009, and a Colyseus frame over 4 KiB", async () => {
+      const c = await WsTestClient.connect(`${t.wsUrl}?name=Big`);
+      await c.next("welcome");
+      c.socket.send("x".repeat(64 * 1024 + 1));
+      assert.equal((await c.waitClosed()).code, 1009);
+      const coly = await WorldTestClient.join(t.baseUrl, { name: "BigColyseus" });
+      await coly.next("welcome");
+      const code = new Promise<number>((resolve) => coly.room.onLeave((n) => resolve(n)));
+      coly.send("player:chat", { message: "y".repeat(5_000) });
+      assert.equal(await code, 1009);
+    });
+
+    it("answers a bad handshake itself (400) and holds nothing for it", async () => {
+      const io = t.server.sockets!;
+      const answer = await rawUpgrade(new URL(t.baseUrl).port as unknown as number, "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 7\r\n");
+      assert.match(answer, /^HTTP\/1\.1 400 /);
+      await until(() => (io.handshakes === 0 ? true : undefined), "no handshake left pending");
+      const c = await WsTestClient.connect(`${t.wsUrl}?name=AfterBad`);
+      await c.next("welcome");
+      c.close();
+    });
+
+    it("runs the heartbeat: a client that stops answering pings is terminated", async () => {
+      const c = await WsTestClient.connect(`${t.wsUrl}?name=Silent`, { autoPong: false });
+      const id = String((await c.next("welcome")).playerId);
+      assert.equal((await c.waitClosed(5_000)).code, 1006);
+      await until(() => (t.server.world.connectionOf(id) === undefined ? true : undefined), "the session ending as a dropped connection's");
+      assert.ok(t.server.world.world.players.has(id), "the player lingers for its grace");
+    });
+
+    it("closes every connection it held when it dies (1006, as dropped), and the next connection starts a new one", async () => {
+      const io = t.server.sockets!;
+      const ws = await WsTestClient.connect(`${t.wsUrl}?name=Orphan`);
+      const welcome = await ws.next("welcome");
+      const wsId = String(welcome.playerId);
+      const coly = await WorldTestClient.join(t.baseUrl, { name: "OrphanColyseus" });
+      await coly.next("welcome");
+      const colyLeft = new Promise<number>((resolve) => coly.room.onLeave((n) => resolve(n)));
+      const pid = io.pid!;
+      const starts = io.starts;
+      process.kill(pid, "SIGKILL");
+      assert.equal((await ws.waitClosed()).code, 1006);
+      assert.ok((await colyLeft) >= 1000);
+      await until(() => (t.server.world.connectionOf(wsId) === undefined ? true : undefined), "the /ws session ended");
+      assert.ok(t.server.world.world.players.has(wsId), "its player lingers, as after a dropped connection");
+      assert.equal(io.count(), 0);
+      // A reconnection within the grace takes the player back, through a new socket process.
+      const back = await WsTestClient.connect(`${t.wsUrl}?token=${encodeURIComponent(String(welcome.token))}`);
+      assert.equal(String((await back.next("welcome")).playerId), wsId);
+      assert.equal(io.starts, starts + 1);
+      assert.notEqual(io.pid, pid);
+      back.close();
+    });
+  });
+
+  it("exits when the server's process is killed, and its clients' connections close", async function () {
+    this.timeout(LINGER_MS + 40_000);
+    const dir = makeWorldDir();
+    const server = await spawnServer({ NODE_ENV: "test", LOG_LEVEL: "info", PORT: "0", WORLD: dir, SOCKET_PROCESS: "true" });
+    try {
+      const client = new WebSocket(`ws://127.0.0.1:${server.port}/ws?name=Left`);
+      const closed = new Promise<number>((resolve) => client.on("close", (code) => resolve(code)));
+      client.on("error", () => {});
+      await new Promise((resolve) => client.once("message", resolve));
+      const children = fs.readFileSync(`/proc/${server.child.pid}/task/${server.child.pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number);
+      assert.equal(children.length, 1, `one child process: ${children.join(", ")}`);
+      const pid = children[0]!;
+      server.child.kill("SIGKILL");
+      await until(() => (alive(pid) ? undefined : true), "the socket process exiting", 10_000);
+      assert.ok((await closed) >= 1000);
+    } finally {
+      server.child.kill("SIGKILL");
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
