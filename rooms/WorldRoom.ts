@@ -141,6 +141,12 @@ interface WsSending {
   polled: number;
 }
 
+/** The calling thread's CPU time since `start` (a `process.threadCpuUsage()`), in ms. */
+function cpuMsSince(start: NodeJS.CpuUsage): number {
+  const d = process.threadCpuUsage(start);
+  return (d.user + d.system) / 1000;
+}
+
 /** Messages sent to many clients (a chat line to everyone in view) are encoded once. */
 const encoded = new WeakMap<object, { type: string; bytes: Uint8Array }>();
 
@@ -281,8 +287,16 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
     // `burst` (0) leaves every socket corked until all are encoded.
     const encodeView = encoder.encodeView.bind(encoder);
     const batch = this.services.tickWrites ?? DEFAULT_TICK_WRITES;
+    let encodes = 0;
     encoder.encodeView = (view, ...rest) => {
-      if (batch === TICK_WRITES_BURST) return encodeView(view, ...rest);
+      if (batch === TICK_WRITES_BURST) {
+        // With the socket process (flushWrites), sending the `/ws` frames costs this thread one IPC
+        // message, not a write a socket: they go as soon as the delta worker has them (checked
+        // every 32 patches), so the child writes them while the patches are encoded.
+        const ws = this.wsThisTick;
+        if (service.flushWrites !== undefined && ws !== undefined && !ws.sent && (++encodes & 31) === 0) this.sendWs(ws, false);
+        return encodeView(view, ...rest);
+      }
       if (this.releasePending.length >= batch) {
         for (const release of this.releasePending) release();
         this.releasePending.length = 0;
@@ -469,6 +483,7 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
    */
   tickOnce(): void {
     const started = performance.now();
+    const cpu = process.threadCpuUsage();
     const { service } = this.services;
     // Every socket is corked for the tick: a client's messages and its update leave in one write.
     service.cork();
@@ -517,7 +532,7 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
       colyseusFlush: t6 - t5b,
       wsDeltas: ws.deltas,
       wsFlush: ws.flush,
-    });
+    }, cpuMsSince(cpu));
     this.services.metrics?.recordPaths(world.pathStats);
     this.tickFaults = 0;
   }

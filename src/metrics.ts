@@ -37,7 +37,9 @@ export class ServerMetrics {
   /** Path searches over the window (World.pathStats of each tick): totals and the worst tick. */
   private paths = { searches: 0, expansions: 0, maxExpansions: 0, maxDeferred: 0 };
   /** The slowest tick of the window and its phases: where a spike went. */
-  private slowest: { ms: number; atTick: number; phases: Record<string, number> } | undefined;
+  private slowest: { ms: number; atTick: number; phases: Record<string, number>; cpuMs: number | undefined } | undefined;
+  /** The ticking thread's CPU time over the window's ticks (see recordTick). */
+  private tickCpuMs = 0;
   private readonly loop: ReturnType<typeof monitorEventLoopDelay>;
   private cpuStart = process.cpuUsage();
   private since = performance.now();
@@ -66,12 +68,17 @@ export class ServerMetrics {
     bucket.maxMs = Math.max(bucket.maxMs, entry.duration);
   }
 
-  /** One tick's duration, and optionally how long each of its phases took. */
-  recordTick(ms: number, phases?: Record<string, number>): void {
+  /**
+   * One tick's duration, and optionally how long each of its phases took and the CPU time its
+   * thread had in it (`cpuMs`): a tick much longer than its CPU time waited for the CPU (another
+   * thread or process had it) or for the kernel.
+   */
+  recordTick(ms: number, phases?: Record<string, number>, cpuMs?: number): void {
     this.ticks[this.tickCount % TICK_SAMPLES] = ms;
     this.tickCount++;
     if (phases !== undefined) for (const [k, v] of Object.entries(phases)) this.phaseTotals[k] = (this.phaseTotals[k] ?? 0) + v;
-    if (this.slowest === undefined || ms > this.slowest.ms) this.slowest = { ms, atTick: this.tickCount, phases: phases ?? {} };
+    if (cpuMs !== undefined) this.tickCpuMs += cpuMs;
+    if (this.slowest === undefined || ms > this.slowest.ms) this.slowest = { ms, atTick: this.tickCount, phases: phases ?? {}, cpuMs };
     this.tickObserver?.tick(ms, phases);
   }
 
@@ -88,6 +95,7 @@ export class ServerMetrics {
     this.paths = { searches: 0, expansions: 0, maxExpansions: 0, maxDeferred: 0 };
     this.phaseTotals = {};
     this.slowest = undefined;
+    this.tickCpuMs = 0;
     this.loop.reset();
     this.gc = emptyGc();
     this.cpuStart = process.cpuUsage();
@@ -110,11 +118,18 @@ export class ServerMetrics {
         maxMs: n > 0 ? sorted[n - 1] : 0,
         // Mean milliseconds per tick spent in each phase (game, publishing, flushing sockets).
         phasesMeanMs: Object.fromEntries(Object.entries(this.phaseTotals).map(([k, v]) => [k, this.tickCount > 0 ? Math.round((v / this.tickCount) * 100) / 100 : 0])),
+        // Mean CPU time of the ticking thread per tick (ms): the tick's own work, without waits.
+        cpuMeanMs: this.tickCount > 0 ? Math.round((this.tickCpuMs / this.tickCount) * 100) / 100 : 0,
         // The slowest tick: its duration, its number in the window, and its phases (ms).
         slowest:
           this.slowest === undefined
             ? null
-            : { ms: this.slowest.ms, atTick: this.slowest.atTick, phasesMs: Object.fromEntries(Object.entries(this.slowest.phases).map(([k, v]) => [k, Math.round(v * 100) / 100])) },
+            : {
+                ms: this.slowest.ms,
+                atTick: this.slowest.atTick,
+                cpuMs: this.slowest.cpuMs === undefined ? null : Math.round(this.slowest.cpuMs * 100) / 100,
+                phasesMs: Object.fromEntries(Object.entries(this.slowest.phases).map(([k, v]) => [k, Math.round(v * 100) / 100])),
+              },
       },
       // Path-finding per tick: mean searches and node expansions, the most expansions of one tick
       // (bounded by World.PATH_BUDGET_PER_TICK plus one search), the most walks left waiting.

@@ -7,6 +7,7 @@ import http, { type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import { matchMaker, type Server as ColyseusServer } from "@colyseus/core";
 import { WebSocketTransport } from "@colyseus/ws-transport";
+import type { WebSocket } from "ws";
 import { normaliseWorldOption, WORLD_ROOM } from "../rooms/WorldRoom.ts";
 import { appConfig } from "./app.config.ts";
 import { TRADE_ROOM, type TradeRoom } from "../rooms/TradeRoom.ts";
@@ -96,8 +97,10 @@ class PathFilteredTransport extends WebSocketTransport {
     if (io === undefined) return;
     // Colyseus completes every accepted upgrade through `wss.handleUpgrade`, then emits
     // `connection` with the WebSocket: here that WebSocket is the socket process's.
-    (this.wss as { handleUpgrade: unknown }).handleUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer, done: (ws: unknown) => void) =>
-      io.handleUpgrade(req, socket, head, "colyseus", done);
+    // Without a usable socket process (see SocketProcess), Colyseus' own.
+    const local = this.wss.handleUpgrade.bind(this.wss);
+    (this.wss as { handleUpgrade: unknown }).handleUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer, done: (ws: WebSocket) => void) =>
+      io.handleUpgrade(req, socket, head, "colyseus", (remote) => done(remote as unknown as WebSocket), () => local(req, socket, head, done));
   }
 
   override listenForUpgrade(server: http.Server, filter?: (req: IncomingMessage) => boolean): void {
@@ -307,7 +310,10 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
           },
         }))
       : undefined;
-    if (io !== undefined) service.flushWrites = () => io.flush();
+    if (io !== undefined) {
+      service.flushWrites = () => io.flush();
+      io.warm();
+    }
     const gateway = new WsGateway({
       io,
       auth,

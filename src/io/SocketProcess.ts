@@ -19,8 +19,12 @@
  * at the end of the current job (a microtask). A socket "corked" (`_socket.cork()`, as the tick
  * corks every socket) holds its writes until uncorked, as a TCP socket does.
  *
- * If the child dies, every connection it held closes (1006, as a dropped connection), and the next
- * upgrade starts a new child. If this process dies, the child exits (its IPC channel closes).
+ * If the child dies, every connection it held closes (1006, as a dropped connection), and a new
+ * child starts. No socket is handed to a child before it says it is ready: upgrades wait for that
+ * (a child starts in ~0.2 s), and if a child dies before it, they are completed in this process
+ * instead (the caller's `local`). After {@link MAX_FAILED_STARTS} children in a row died before
+ * they were ready, the socket process is given up: every connection is this process's from then
+ * on (logged as an error). If this process dies, the child exits (its IPC channel closes).
  */
 import { fork, type ChildProcess } from "node:child_process";
 import { EventEmitter } from "node:events";
@@ -37,6 +41,9 @@ const CONNECTING = 0;
 const OPEN = 1;
 const CLOSING = 2;
 const CLOSED = 3;
+
+/** Children in a row that died before they were ready, after which sockets stay in this process. */
+export const MAX_FAILED_STARTS = 3;
 
 /** Close code of the connections a dead socket process took with it (as a dropped connection). */
 export const CLOSE_ABNORMAL = 1006;
@@ -128,6 +135,8 @@ export class RemoteSocket extends EventEmitter {
 export interface SocketProcessOptions {
   logger: Logger;
   kinds: ChildOptions["kinds"];
+  /** The child's script (tests give one that fails); defaults to child.ts. */
+  entry?: URL;
 }
 
 interface Pending {
@@ -135,10 +144,26 @@ interface Pending {
   done: (socket: RemoteSocket | undefined) => void;
 }
 
+/** An upgrade waiting for the child to be ready. */
+interface Waiting {
+  req: IncomingMessage;
+  socket: Duplex;
+  head: Buffer;
+  kind: SocketKind;
+  done: (socket: RemoteSocket) => void;
+  local: () => void;
+}
+
 export class SocketProcess {
   private readonly logger: Logger;
   private readonly options: ChildOptions;
   private child: ChildProcess | undefined;
+  private readonly entry: URL;
+  /** Whether the current child said it is ready. */
+  private ready = false;
+  private waiting: Waiting[] = [];
+  /** Children in a row that died before they were ready. */
+  private failedStarts = 0;
   private readonly sockets = new Map<number, RemoteSocket>();
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
@@ -151,6 +176,17 @@ export class SocketProcess {
   constructor(options: SocketProcessOptions) {
     this.logger = options.logger;
     this.options = { kinds: options.kinds };
+    this.entry = options.entry ?? new URL("./child.ts", import.meta.url);
+  }
+
+  /** False once the socket process is given up (see MAX_FAILED_STARTS): connections stay here. */
+  get usable(): boolean {
+    return this.failedStarts < MAX_FAILED_STARTS && this.ending === undefined;
+  }
+
+  /** Starts the child now rather than at the first connection. */
+  warm(): void {
+    if (this.usable) this.child ??= this.start();
   }
 
   /** Open connections of one kind (or all). */
@@ -173,23 +209,36 @@ export class SocketProcess {
 
   private start(): ChildProcess {
     const execArgv = process.execArgv.filter((a) => !a.startsWith("--cpu-prof") && !a.startsWith("--heap-prof") && !a.startsWith("--inspect"));
-    const child = fork(fileURLToPath(new URL("./child.ts", import.meta.url)), [JSON.stringify(this.options)], {
+    const child = fork(fileURLToPath(this.entry), [JSON.stringify(this.options)], {
       serialization: "advanced",
       execArgv,
       stdio: ["ignore", "inherit", "inherit", "ipc"],
     });
     this.starts++;
+    this.ready = false;
     child.on("message", (message: FromChild) => this.receive(message));
     child.on("error", (err) => this.logger.error({ err }, "the socket process failed"));
     child.once("exit", (code, signal) => {
-      if (this.child === child) this.child = undefined;
-      if (this.ending === undefined) this.logger.error({ code, signal, connections: this.sockets.size }, "the socket process exited; its connections are closed, and the next one starts a new process");
+      if (this.child !== child) return;
+      this.child = undefined;
+      const wasReady = this.ready;
+      this.ready = false;
+      if (!wasReady) this.failedStarts++;
+      if (this.ending === undefined) {
+        if (!this.usable) this.logger.error({ code, signal, failedStarts: this.failedStarts }, "the socket process keeps exiting before it is ready; connections are held in this process from now on");
+        else this.logger.error({ code, signal, connections: this.sockets.size }, "the socket process exited; its connections are closed, and a new one starts");
+      }
       this.outbox = [];
       for (const p of this.pending.values()) p.done(undefined);
       this.pending.clear();
       const sockets = [...this.sockets.values()];
       this.sockets.clear();
       for (const s of sockets) s.closed(CLOSE_ABNORMAL, "");
+      // Upgrades that were waiting for it: to a new child, or here.
+      const waiting = this.waiting;
+      this.waiting = [];
+      if (this.usable && this.ending === undefined) this.child = this.start();
+      for (const w of waiting) this.handleUpgrade(w.req, w.socket, w.head, w.kind, w.done, w.local);
     });
     return child;
   }
@@ -199,12 +248,19 @@ export class SocketProcess {
    * WebSocket, or nothing if the handshake was refused (then the child answered the client) or
    * the socket went first.
    */
-  handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer, kind: SocketKind, done: (socket: RemoteSocket) => void): void {
+  handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer, kind: SocketKind, done: (socket: RemoteSocket) => void, local: () => void): void {
     if (this.ending !== undefined) {
       socket.destroy();
       return;
     }
+    if (!this.usable) return local();
+    const child = (this.child ??= this.start());
+    if (!this.ready) {
+      this.waiting.push({ req, socket, head, kind, done, local });
+      return;
+    }
     const tcp = socket as Socket;
+    if (tcp.destroyed) return;
     // Read now what is read only from the handle (gone once it is handed on).
     void tcp.remoteAddress;
     void tcp.remotePort;
@@ -218,7 +274,6 @@ export class SocketProcess {
         if (remote !== undefined) done(remote);
       },
     });
-    const child = (this.child ??= this.start());
     const message: ToChild = { t: "upgrade", id, kind, method: req.method ?? "GET", url: req.url ?? "/", headers: req.headers, head: new Uint8Array(bytes) };
     child.send(message, tcp, (err) => {
       if (err === null || err === undefined) return;
@@ -248,6 +303,14 @@ export class SocketProcess {
 
   private receive(message: FromChild): void {
     switch (message.t) {
+      case "ready": {
+        this.ready = true;
+        this.failedStarts = 0;
+        const waiting = this.waiting;
+        this.waiting = [];
+        for (const w of waiting) this.handleUpgrade(w.req, w.socket, w.head, w.kind, w.done, w.local);
+        return;
+      }
       case "open": {
         const p = this.pending.get(message.id);
         if (p === undefined) return;
@@ -289,6 +352,7 @@ export class SocketProcess {
   close(code = 1001, reason = "server shutting down", graceMs = 2_000): Promise<void> {
     this.ending ??= (async () => {
       this.flush();
+      for (const w of this.waiting.splice(0)) w.socket.destroy();
       const child = this.child;
       if (child === undefined || child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));

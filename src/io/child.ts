@@ -142,3 +142,4 @@ process.on("message", (message: ToChild, handle?: Socket) => {
 });
 // The World's process is gone: so are its players' connections.
 process.on("disconnect", () => process.exit(0));
+send({ t: "ready" });

@@ -45,6 +45,8 @@ export type ToChild =
   | { t: "end"; code: number; reason: string; graceMs: number };
 
 export type FromChild =
+  /** The child is up and takes sockets (nothing is handed to it before). */
+  | { t: "ready" }
   /** The handshake is done: the socket is open. */
   | { t: "open"; id: number }
   /** The handshake was refused or the socket went before it was done. */

@@ -167,12 +167,20 @@ export class WsGateway {
       this.wss.handleUpgrade(req, socket, head, (ws) => this.onConnection(ws, req));
       return;
     }
-    io.handleUpgrade(req, socket, head, "ws", (remote) => {
-      this.remote.add(remote);
-      remote.once("close", () => this.remote.delete(remote));
-      // A RemoteSocket is the part of a `ws` WebSocket this gateway uses.
-      this.onConnection(remote as unknown as WebSocket, req);
-    });
+    io.handleUpgrade(
+      req,
+      socket,
+      head,
+      "ws",
+      (remote) => {
+        this.remote.add(remote);
+        remote.once("close", () => this.remote.delete(remote));
+        // A RemoteSocket is the part of a `ws` WebSocket this gateway uses.
+        this.onConnection(remote as unknown as WebSocket, req);
+      },
+      // The socket process given up (see SocketProcess): this process's.
+      () => this.wss.handleUpgrade(req, socket, head, (ws) => this.onConnection(ws, req)),
+    );
   }
 
   /** Open `/ws` connections, this process's and the socket process's. */

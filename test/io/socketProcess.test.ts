@@ -9,6 +9,10 @@ import { until } from "../support/until.ts";
 import { WsTestClient } from "../support/wsClient.ts";
 import { WorldTestClient } from "../support/colyseusClient.ts";
 import { LINGER_MS } from "../../src/sessions/WorldService.ts";
+import http from "node:http";
+import pino from "pino";
+import { WebSocketServer } from "ws";
+import { MAX_FAILED_STARTS, SocketProcess } from "../../src/io/SocketProcess.ts";
 
 /** Whether a process runs (a zombie waiting to be reaped does not). */
 function alive(pid: number): boolean {
@@ -123,6 +127,36 @@ describe("the socket process (SOCKET_PROCESS)", function () {
       assert.notEqual(io.pid, pid);
       back.close();
     });
+  });
+
+  it("gives up a socket process that dies before it is ready, and completes the waiting upgrades here instead", async () => {
+    const kinds = { maxPayload: 1024, pingIntervalMs: 0, maxMissedPings: 1 };
+    const io = new SocketProcess({ logger: pino({ level: "silent" }), kinds: { colyseus: kinds, ws: kinds }, entry: new URL("../support/failingChild.ts", import.meta.url) });
+    const local = new WebSocketServer({ noServer: true });
+    const server = http.createServer();
+    let handedOver = 0;
+    server.on("upgrade", (req, socket, head) =>
+      io.handleUpgrade(req, socket, head, "ws", () => handedOver++, () =>
+        local.handleUpgrade(req, socket, head, (ws) => ws.send("here")),
+      ),
+    );
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const port = (server.address() as net.AddressInfo).port;
+      const client = new WebSocket(`ws://127.0.0.1:${port}/`);
+      const first = await new Promise<string>((resolve, reject) => {
+        client.once("message", (d) => resolve(d.toString()));
+        client.once("error", reject);
+      });
+      assert.equal(first, "here", "completed in this process");
+      assert.equal(handedOver, 0);
+      assert.equal(io.usable, false);
+      assert.equal(io.starts, MAX_FAILED_STARTS, "no more children after that many");
+      client.close();
+    } finally {
+      await io.close();
+      server.close();
+    }
   });
 
   it("exits when the server's process is killed, and its clients' connections close", async function () {
