@@ -63,6 +63,8 @@ export interface GameSources {
   saveQueue(): number;
   /** One trivial query: seconds, or undefined when the database is down or does not answer in time. */
   pingDatabase(): Promise<number | undefined>;
+  /** The socket process (SOCKET_PROCESS), if the server has one: whether a child is up and ready, and how many started. */
+  socketProcess?(): { up: boolean; starts: number } | undefined;
 }
 
 let processRegistry: Registry | undefined;
@@ -215,6 +217,28 @@ export class GameMetrics {
         const seconds = await ping;
         if (seconds === undefined) this.reset();
         else this.set(seconds);
+      },
+    });
+    new Gauge({
+      name: "rsworld_socket_process_up",
+      help: "1 when the socket process (SOCKET_PROCESS) is running and takes connections, 0 when it is not (restarting, or given up: connections are held by the world's process); absent without one",
+      registers,
+      collect() {
+        const sp = sources()?.socketProcess?.();
+        if (sp === undefined) this.reset();
+        else this.set(sp.up ? 1 : 0);
+      },
+    });
+    let startsSeen = 0;
+    new Counter({
+      name: "rsworld_socket_process_starts_total",
+      help: "Socket processes started: 1 at startup, one more after each death (each death closed its connections as dropped ones)",
+      registers,
+      collect() {
+        const sp = sources()?.socketProcess?.();
+        if (sp === undefined || sp.starts <= startsSeen) return;
+        this.inc(sp.starts - startsSeen);
+        startsSeen = sp.starts;
       },
     });
     this.registry = Registry.merge([processMetrics(), this.own]);

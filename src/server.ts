@@ -331,6 +331,7 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
       players: () => service.playersByTransport(),
       connections: () => ({ colyseus: matchMaker.stats.local.ccu, ws: gateway.connections }),
       saveQueue: () => saver.queued,
+      socketProcess: () => (io === undefined ? undefined : { up: io.up, starts: io.starts }),
       pingDatabase: async () => {
         const started = performance.now();
         const probe = await db.probe.check(1_000);

@@ -197,6 +197,11 @@ export class SocketProcess {
     return n;
   }
 
+  /** Whether a child is running and takes connections (it said it is ready). */
+  get up(): boolean {
+    return this.child !== undefined && this.ready;
+  }
+
   /** Handshakes handed to the child and not answered yet. */
   get handshakes(): number {
     return this.pending.size;

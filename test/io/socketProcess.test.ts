@@ -8,6 +8,7 @@ import { makeWorldDir } from "../support/world.ts";
 import { until } from "../support/until.ts";
 import { WsTestClient } from "../support/wsClient.ts";
 import { WorldTestClient } from "../support/colyseusClient.ts";
+import { parsePrometheus, valueOf } from "../support/prometheus.ts";
 import { LINGER_MS } from "../../src/sessions/WorldService.ts";
 import http from "node:http";
 import pino from "pino";
@@ -35,13 +36,19 @@ function rawUpgrade(port: number, headers: string): Promise<string> {
   });
 }
 
+/** The socket process's two metrics on METRICS_PORT. */
+async function socketMetrics(port: number): Promise<{ up: number; starts: number }> {
+  const m = parsePrometheus(await (await fetch(`http://127.0.0.1:${port}/metrics`)).text());
+  return { up: valueOf(m, "rsworld_socket_process_up"), starts: valueOf(m, "rsworld_socket_process_starts_total") };
+}
+
 describe("the socket process (SOCKET_PROCESS)", function () {
   this.timeout(60_000);
 
   describe("with a server", () => {
     let t: TestServer;
     before(async () => {
-      t = await startTestServer({ TICK_MS: "50", SOCKET_PROCESS: "true", WS_HEARTBEAT_MS: "250" });
+      t = await startTestServer({ TICK_MS: "50", SOCKET_PROCESS: "true", WS_HEARTBEAT_MS: "250", METRICS_PORT: "0" });
     });
     after(() => t.close());
 
@@ -114,6 +121,7 @@ describe("the socket process (SOCKET_PROCESS)", function () {
       const colyLeft = new Promise<number>((resolve) => coly.room.onLeave((n) => resolve(n)));
       const pid = io.pid!;
       const starts = io.starts;
+      assert.deepEqual(await socketMetrics(t.server.metricsPort!), { up: 1, starts }, "on /metrics: up, started once per start");
       process.kill(pid, "SIGKILL");
       assert.equal((await ws.waitClosed()).code, 1006);
       assert.ok((await colyLeft) >= 1000);
@@ -125,6 +133,7 @@ describe("the socket process (SOCKET_PROCESS)", function () {
       assert.equal(String((await back.next("welcome")).playerId), wsId);
       assert.equal(io.starts, starts + 1);
       assert.notEqual(io.pid, pid);
+      assert.deepEqual(await socketMetrics(t.server.metricsPort!), { up: 1, starts: starts + 1 }, "on /metrics: up again, one more start");
       back.close();
     });
   });
@@ -151,6 +160,7 @@ describe("the socket process (SOCKET_PROCESS)", function () {
       assert.equal(first, "here", "completed in this process");
       assert.equal(handedOver, 0);
       assert.equal(io.usable, false);
+      assert.equal(io.up, false, "no child up");
       assert.equal(io.starts, MAX_FAILED_STARTS, "no more children after that many");
       client.close();
     } finally {
