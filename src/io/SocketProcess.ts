@@ -104,7 +104,8 @@ export class RemoteSocket extends EventEmitter {
   close(code?: number, reason?: string | Buffer): void {
     if (this.readyState >= CLOSING) return;
     this.readyState = CLOSING;
-    this.write(OP_CLOSE, code ?? 1005, reason === undefined ? "" : String(reason));
+    // 0: no code (the child sends a close frame without one).
+    this.write(OP_CLOSE, code ?? 0, reason === undefined ? "" : String(reason));
   }
 
   terminate(): void {

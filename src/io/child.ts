@@ -83,18 +83,29 @@ function apply(ops: unknown[]): void {
       tcp.cork();
       corked.push(tcp);
     }
-    switch (ops[i]) {
-      case OP_SEND: {
-        const data = ops[i + 2] as string | Uint8Array;
-        if (ws.readyState === ws.OPEN) ws.send(data, { binary: typeof data !== "string" });
-        break;
+    try {
+      switch (ops[i]) {
+        case OP_SEND: {
+          const data = ops[i + 2] as string | Uint8Array;
+          if (ws.readyState === ws.OPEN) ws.send(data, { binary: typeof data !== "string" });
+          break;
+        }
+        case OP_CLOSE: {
+          // No code (0): a close frame without one, as `ws`'s close() sends.
+          const code = ops[i + 2] as number;
+          if (code === 0) ws.close();
+          else ws.close(code, ops[i + 3] as string);
+          break;
+        }
+        case OP_TERMINATE:
+          ws.terminate();
+          break;
       }
-      case OP_CLOSE:
-        ws.close(ops[i + 2] as number, ops[i + 3] as string);
-        break;
-      case OP_TERMINATE:
-        ws.terminate();
-        break;
+    } catch (err) {
+      // One socket's bad request (`ws` refuses a close code it may not send, say) must not stop
+      // the others' writes: that socket is closed without a code.
+      console.error(`socket process: ${(err as Error).message}; closing that connection`);
+      ws.terminate();
     }
   }
   for (const tcp of corked) tcp.uncork();

@@ -25,7 +25,7 @@ export interface ChildOptions {
 
 /** Records of a main → child batch: [op, id, a, b]. */
 export const OP_SEND = 0;
-/** a: close code, b: reason. */
+/** a: close code (0: none), b: reason. */
 export const OP_CLOSE = 1;
 export const OP_TERMINATE = 2;
 export const OP_SIZE = 4;

@@ -138,6 +138,47 @@ describe("the socket process (SOCKET_PROCESS)", function () {
     });
   });
 
+  it("closes one connection that asks for an impossible close, and goes on writing the others in the same batch", async () => {
+    const kinds = { maxPayload: 1024, pingIntervalMs: 0, maxMissedPings: 1 };
+    const io = new SocketProcess({ logger: pino({ level: "silent" }), kinds: { colyseus: kinds, ws: kinds } });
+    const server = http.createServer();
+    const remotes: import("../../src/io/SocketProcess.ts").RemoteSocket[] = [];
+    server.on("upgrade", (req, socket, head) => io.handleUpgrade(req, socket, head, "ws", (r) => remotes.push(r), () => socket.destroy()));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const port = (server.address() as net.AddressInfo).port;
+      // One after the other, so remotes[i] is clients[i]'s connection.
+      const clients = [];
+      for (let i = 0; i < 3; i++) {
+        const ws = new WebSocket(`ws://127.0.0.1:${port}/`);
+        const got: string[] = [];
+        ws.on("message", (d) => got.push(d.toString()));
+        const closed = new Promise<number>((resolve) => ws.on("close", (code) => resolve(code)));
+        await new Promise((resolve) => ws.once("open", resolve));
+        await until(() => (remotes.length === i + 1 ? true : undefined), `connection ${i + 1} in the child`);
+        clients.push({ ws, got, closed });
+      }
+      const echo: string[] = [];
+      remotes[2]!.on("message", (d: Buffer) => echo.push(d.toString()));
+      remotes[0]!.close(); // no code: a close frame without one (1005 at the client)
+      remotes[1]!.close(1005, "reserved"); // a code no endpoint may send
+      remotes[2]!.send("still here");
+      const [c0, c1, c2] = clients as [(typeof clients)[0], (typeof clients)[0], (typeof clients)[0]];
+      assert.equal(await c0.closed, 1005);
+      assert.equal(await c1.closed, 1006, "terminated");
+      await until(() => (c2.got.length === 1 ? true : undefined), "the third connection's frame");
+      assert.deepEqual(c2.got, ["still here"]);
+      c2.ws.send("and back");
+      await until(() => (echo.length === 1 ? true : undefined), "its frame read back");
+      assert.equal(echo[0], "and back");
+      assert.equal(io.count(), 1);
+      c2.ws.close();
+    } finally {
+      await io.close();
+      server.close();
+    }
+  });
+
   it("gives up a socket process that dies before it is ready, and completes the waiting upgrades here instead", async () => {
     const kinds = { maxPayload: 1024, pingIntervalMs: 0, maxMissedPings: 1 };
     const io = new SocketProcess({ logger: pino({ level: "silent" }), kinds: { colyseus: kinds, ws: kinds }, entry: new URL("../support/failingChild.ts", import.meta.url) });
