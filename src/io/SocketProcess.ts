@@ -309,6 +309,9 @@ export class SocketProcess {
 
   private receive(message: FromChild): void {
     switch (message.t) {
+      case "warn":
+        this.logger.warn({ detail: message.message }, "the socket process refused a request of the server's");
+        return;
       case "ready": {
         this.ready = true;
         this.failedStarts = 0;

@@ -104,7 +104,7 @@ function apply(ops: unknown[]): void {
     } catch (err) {
       // One socket's bad request (`ws` refuses a close code it may not send, say) must not stop
       // the others' writes: that socket is closed without a code.
-      console.error(`socket process: ${(err as Error).message}; closing that connection`);
+      send({ t: "warn", message: `${(err as Error).message}; that connection is terminated` });
       ws.terminate();
     }
   }

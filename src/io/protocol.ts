@@ -51,4 +51,6 @@ export type FromChild =
   | { t: "open"; id: number }
   /** The handshake was refused or the socket went before it was done. */
   | { t: "failed"; id: number }
-  | { t: "batch"; events: unknown[] };
+  | { t: "batch"; events: unknown[] }
+  /** Something went wrong that the World's process should log. */
+  | { t: "warn"; message: string };

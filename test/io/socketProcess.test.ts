@@ -13,7 +13,7 @@ import { LINGER_MS } from "../../src/sessions/WorldService.ts";
 import http from "node:http";
 import pino from "pino";
 import { WebSocketServer } from "ws";
-import { MAX_FAILED_STARTS, SocketProcess } from "../../src/io/SocketProcess.ts";
+import { MAX_FAILED_STARTS, SocketProcess, type RemoteSocket } from "../../src/io/SocketProcess.ts";
 
 /** Whether a process runs (a zombie waiting to be reaped does not). */
 function alive(pid: number): boolean {
@@ -142,7 +142,7 @@ describe("the socket process (SOCKET_PROCESS)", function () {
     const kinds = { maxPayload: 1024, pingIntervalMs: 0, maxMissedPings: 1 };
     const io = new SocketProcess({ logger: pino({ level: "silent" }), kinds: { colyseus: kinds, ws: kinds } });
     const server = http.createServer();
-    const remotes: import("../../src/io/SocketProcess.ts").RemoteSocket[] = [];
+    const remotes: RemoteSocket[] = [];
     server.on("upgrade", (req, socket, head) => io.handleUpgrade(req, socket, head, "ws", (r) => remotes.push(r), () => socket.destroy()));
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     try {
