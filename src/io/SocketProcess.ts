@@ -88,15 +88,15 @@ export class RemoteSocket extends EventEmitter {
   }
 
   /** As `ws`'s: `cb` is called once the frame is handed on (the socket process writes it in order). */
-  send(data: string | Uint8Array, options?: unknown, cb?: (err?: Error) => void): void {
+  send(data: string | Uint8Array | ArrayBuffer | number[], options?: unknown, cb?: (err?: Error) => void): void {
     const callback = typeof options === "function" ? (options as (err?: Error) => void) : cb;
     if (this.readyState !== OPEN) {
       if (callback !== undefined) queueMicrotask(() => callback(new Error(`WebSocket is not open: readyState ${this.readyState}`)));
       return;
     }
-    // A view into a larger buffer may be the sender's scratch space, reused before the outbox
-    // leaves: it is copied. (Colyseus' patches are arrays of their own.)
-    const frame = typeof data !== "string" && data.byteLength !== data.buffer.byteLength ? data.slice() : data;
+    // Bytes are copied: the outbox leaves later (at the tick's flush, or at the end of this job),
+    // and a caller may reuse its buffer meanwhile. (Buffer's own slice() would be a view.)
+    const frame = typeof data === "string" ? data : ArrayBuffer.isView(data) ? Uint8Array.prototype.slice.call(data) : new Uint8Array(data instanceof ArrayBuffer ? data.slice(0) : data);
     this.write(OP_SEND, frame, undefined);
     if (callback !== undefined) queueMicrotask(() => callback());
   }
@@ -138,7 +138,19 @@ export interface SocketProcessOptions {
   kinds: ChildOptions["kinds"];
   /** The child's script (tests give one that fails); defaults to child.ts. */
   entry?: URL;
+  /** A child not ready within this long is killed (and counts as one that died before ready). */
+  readyTimeoutMs?: number;
+  /** The child is pinged this often, and killed (then restarted) if it has not answered for `hungMs`. */
+  pingIntervalMs?: number;
+  hungMs?: number;
 }
+
+export const READY_TIMEOUT_MS = 10_000;
+export const PING_INTERVAL_MS = 1_000;
+/** A child that has not answered a ping for this long is taken for hung (stuck in a loop, or in GC at its heap's limit). */
+export const HUNG_MS = 10_000;
+/** A handshake the child has not answered within this long is given up (the socket never reached it). */
+export const HANDSHAKE_TIMEOUT_MS = 10_000;
 
 interface Pending {
   kind: SocketKind;
@@ -178,7 +190,18 @@ export class SocketProcess {
     this.logger = options.logger;
     this.options = { kinds: options.kinds };
     this.entry = options.entry ?? new URL("./child.ts", import.meta.url);
+    this.readyTimeoutMs = options.readyTimeoutMs ?? READY_TIMEOUT_MS;
+    this.pingIntervalMs = options.pingIntervalMs ?? PING_INTERVAL_MS;
+    this.hungMs = options.hungMs ?? HUNG_MS;
   }
+
+  private readonly readyTimeoutMs: number;
+  private readonly pingIntervalMs: number;
+  private readonly hungMs: number;
+  /** The current child's watch: its ready deadline, then its pings. */
+  private watch: NodeJS.Timeout | undefined;
+  private pings = 0;
+  private lastPong = 0;
 
   /** False once the socket process is given up (see MAX_FAILED_STARTS): connections stay here. */
   get usable(): boolean {
@@ -222,11 +245,23 @@ export class SocketProcess {
     });
     this.starts++;
     this.ready = false;
-    child.on("message", (message: FromChild) => this.receive(message));
+    // Messages of a child already replaced are not this one's (a `ready` could arrive after its `exit`).
+    child.on("message", (message: FromChild) => {
+      if (this.child === child) this.receive(message);
+    });
+    clearTimeout(this.watch);
+    this.watch = setTimeout(() => {
+      if (this.child !== child || this.ready) return;
+      this.logger.error({ readyTimeoutMs: this.readyTimeoutMs }, "the socket process did not get ready in time; killing it");
+      child.kill("SIGKILL");
+    }, this.readyTimeoutMs);
+    this.watch.unref();
     child.on("error", (err) => this.logger.error({ err }, "the socket process failed"));
     child.once("exit", (code, signal) => {
       if (this.child !== child) return;
       this.child = undefined;
+      clearTimeout(this.watch);
+      clearInterval(this.watch);
       const wasReady = this.ready;
       this.ready = false;
       if (!wasReady) this.failedStarts++;
@@ -280,6 +315,10 @@ export class SocketProcess {
         if (remote !== undefined) done(remote);
       },
     });
+    // Node closes a handle the child could not take (at its file limit, say) without a word.
+    setTimeout(() => {
+      if (this.pending.delete(id)) this.logger.warn({ id }, "the socket process did not answer a handshake; given up");
+    }, HANDSHAKE_TIMEOUT_MS).unref();
     const message: ToChild = { t: "upgrade", id, kind, method: req.method ?? "GET", url: req.url ?? "/", headers: req.headers, head: new Uint8Array(bytes) };
     child.send(message, tcp, (err) => {
       if (err === null || err === undefined) return;
@@ -312,9 +351,14 @@ export class SocketProcess {
       case "warn":
         this.logger.warn({ detail: message.message }, "the socket process refused a request of the server's");
         return;
+      case "pong":
+        // Any answer: a child answering late is alive (a hung one answers nothing).
+        this.lastPong = performance.now();
+        return;
       case "ready": {
         this.ready = true;
         this.failedStarts = 0;
+        this.startWatchdog();
         const waiting = this.waiting;
         this.waiting = [];
         for (const w of waiting) this.handleUpgrade(w.req, w.socket, w.head, w.kind, w.done, w.local);
@@ -342,8 +386,9 @@ export class SocketProcess {
           if (remote === undefined) continue;
           if (ev[i] === EV_MESSAGE) {
             if (remote.readyState !== OPEN) continue;
-            const data = ev[i + 2] as Uint8Array;
-            remote.emit("message", Buffer.from(data.buffer, data.byteOffset, data.byteLength), ev[i + 3] as boolean);
+            // A copy: the deserialized frame is a view into the whole batch, which a listener
+            // keeping it would keep.
+            remote.emit("message", Buffer.from(ev[i + 2] as Uint8Array), ev[i + 3] as boolean);
           } else if (ev[i] === EV_CLOSE) {
             this.sockets.delete(remote.id);
             remote.closed(ev[i + 2] as number, ev[i + 3] as string);
@@ -354,6 +399,29 @@ export class SocketProcess {
     }
   }
 
+  /** Pings the ready child; one silent for `hungMs` is killed (its exit restarts it). */
+  private startWatchdog(): void {
+    const child = this.child;
+    if (child === undefined) return;
+    clearTimeout(this.watch);
+    this.lastPong = performance.now();
+    let lastCheck = this.lastPong;
+    this.watch = setInterval(() => {
+      if (this.child !== child || this.ending !== undefined) return;
+      const now = performance.now();
+      // This thread was stalled itself (its answers were not read): nothing to judge by.
+      if (now - lastCheck > 3 * this.pingIntervalMs) this.lastPong = now;
+      lastCheck = now;
+      if (now - this.lastPong > this.hungMs) {
+        this.logger.error({ hungMs: this.hungMs, connections: this.sockets.size }, "the socket process stopped answering; killing it");
+        child.kill("SIGKILL");
+        return;
+      }
+      if (child.connected) child.send({ t: "ping", n: ++this.pings } satisfies ToChild);
+    }, this.pingIntervalMs);
+    this.watch.unref();
+  }
+
   /**
    * Shutdown: what is queued is sent, every connection still open is closed (`code`), and the
    * child exits once they are gone or after `graceMs`.
@@ -361,6 +429,8 @@ export class SocketProcess {
   close(code = 1001, reason = "server shutting down", graceMs = 2_000): Promise<void> {
     this.ending ??= (async () => {
       this.flush();
+      clearTimeout(this.watch);
+      clearInterval(this.watch);
       for (const w of this.waiting.splice(0)) w.socket.destroy();
       const child = this.child;
       if (child === undefined || child.exitCode !== null || child.signalCode !== null) return;

@@ -9,17 +9,55 @@
 import { WebSocketServer, type RawData, type WebSocket } from "ws";
 import type { IncomingMessage } from "node:http";
 import type { Socket } from "node:net";
-import { EV_CLOSE, EV_MESSAGE, OP_CLOSE, OP_SEND, OP_SIZE, OP_TERMINATE, type ChildOptions, type FromChild, type SocketKind, type ToChild } from "./protocol.ts";
+import { CLOSE_GRACE_MS, EV_CLOSE, EV_MESSAGE, INPUT_BYTES_PER_SECOND, MAX_BUFFERED_BYTES, MAX_UNSENT, OP_CLOSE, OP_SEND, OP_SIZE, OP_TERMINATE, type ChildOptions, type FromChild, type SocketKind, type ToChild } from "./protocol.ts";
 
 const options = JSON.parse(process.argv[2] ?? "{}") as ChildOptions;
+
+let unsent = 0;
+let held = false;
 const send = (message: FromChild): void => {
-  if (process.connected) process.send!(message);
+  if (!process.connected) return;
+  unsent++;
+  process.send!(message, undefined, undefined, () => {
+    unsent--;
+    if (held && unsent <= MAX_UNSENT / 4) {
+      held = false;
+      for (const entry of sockets.values()) if (!entry.overBudget) entry.ws.resume();
+    }
+  });
+  if (!held && unsent > MAX_UNSENT) {
+    held = true;
+    for (const entry of sockets.values()) entry.ws.pause();
+  }
 };
 
 interface Entry {
   ws: WebSocket;
   kind: SocketKind;
   missed: number;
+  /** The World's process closed it: nothing more is read from it. */
+  closing: boolean;
+  /** The second (Date.now() / 1000, floored) its budget is for, and what it read in it. */
+  second: number;
+  bytes: number;
+  overBudget: boolean;
+}
+
+/** Counts a frame against its socket's budget; over it, the socket is paused until the next second. */
+function spend(entry: Entry, bytes: number): void {
+  const second = Math.floor(Date.now() / 1000);
+  if (second !== entry.second) {
+    entry.second = second;
+    entry.bytes = 0;
+  }
+  entry.bytes += bytes;
+  if (entry.bytes <= INPUT_BYTES_PER_SECOND || entry.overBudget) return;
+  entry.overBudget = true;
+  entry.ws.pause();
+  setTimeout(() => {
+    entry.overBudget = false;
+    if (!held) entry.ws.resume();
+  }, 1000 - (Date.now() % 1000)).unref();
 }
 
 const sockets = new Map<number, Entry>();
@@ -58,11 +96,17 @@ function upgrade(message: Extract<ToChild, { t: "upgrade" }>, socket: Socket | u
   servers[kind].handleUpgrade(req, socket, Buffer.from(message.head.buffer, message.head.byteOffset, message.head.byteLength), (ws) => {
     done = true;
     socket.removeListener("close", fail);
-    const entry: Entry = { ws, kind, missed: 0 };
+    const entry: Entry = { ws, kind, missed: 0, closing: false, second: 0, bytes: 0, overBudget: false };
     sockets.set(id, entry);
+    if (held) ws.pause();
     ws.on("error", () => {}); // `close` follows, and is reported
     ws.on("pong", () => (entry.missed = 0));
-    ws.on("message", (data: RawData, isBinary: boolean) => report(EV_MESSAGE, id, data as Buffer, isBinary));
+    ws.on("message", (data: RawData, isBinary: boolean) => {
+      if (entry.closing) return;
+      const frame = data as Buffer;
+      spend(entry, frame.byteLength);
+      report(EV_MESSAGE, id, frame, isBinary);
+    });
     ws.on("close", (code: number, reason: Buffer) => {
       sockets.delete(id);
       report(EV_CLOSE, id, code, reason.toString());
@@ -87,10 +131,23 @@ function apply(ops: unknown[]): void {
       switch (ops[i]) {
         case OP_SEND: {
           const data = ops[i + 2] as string | Uint8Array;
-          if (ws.readyState === ws.OPEN) ws.send(data, { binary: typeof data !== "string" });
+          if (ws.readyState !== ws.OPEN) break;
+          if (ws.bufferedAmount > MAX_BUFFERED_BYTES) {
+            // Its client stopped reading: what it is sent would pile up here.
+            send({ t: "warn", message: `a client read nothing of its last ${ws.bufferedAmount} bytes; its connection is terminated` });
+            ws.terminate();
+            break;
+          }
+          // A byte array from the IPC message is a view into all of it: copied, a socket that
+          // holds it (its client reads slowly) holds its own bytes, not the whole batch.
+          ws.send(typeof data === "string" ? data : Buffer.from(data), { binary: typeof data !== "string" });
           break;
         }
         case OP_CLOSE: {
+          // Whatever it sends from now on would be dropped by the World's process: it is read
+          // (its client's answering close frame among it) but not passed on.
+          entry.closing = true;
+          setTimeout(() => ws.terminate(), CLOSE_GRACE_MS).unref();
           // No code (0): a close frame without one, as `ws`'s close() sends.
           const code = ops[i + 2] as number;
           if (code === 0) ws.close();
@@ -117,8 +174,10 @@ for (const kind of ["colyseus", "ws"] as const) {
   const { pingIntervalMs, maxMissedPings } = options.kinds[kind];
   if (pingIntervalMs <= 0) continue;
   setInterval(() => {
+    // While reading is held back, an answer may be unread: no one is counted as silent.
+    if (held) return;
     for (const entry of sockets.values()) {
-      if (entry.kind !== kind) continue;
+      if (entry.kind !== kind || entry.overBudget) continue;
       if (entry.missed >= maxMissedPings) {
         entry.ws.terminate();
         continue;
@@ -129,20 +188,33 @@ for (const kind of ["colyseus", "ws"] as const) {
   }, pingIntervalMs).unref();
 }
 
+/** Reports what is pending, then exits once it is sent. */
+function exit(): void {
+  const batch = events;
+  events = [];
+  if (batch.length === 0 || !process.connected) process.exit(0);
+  process.send!({ t: "batch", events: batch } satisfies FromChild, undefined, undefined, () => process.exit(0));
+}
+
 function end(code: number, reason: string, graceMs: number): void {
   for (const { ws } of sockets.values()) ws.close(code, reason);
   const check = setInterval(() => {
-    if (sockets.size === 0) process.exit(0);
+    if (sockets.size > 0) return;
+    clearInterval(check);
+    exit();
   }, 20);
   setTimeout(() => {
     clearInterval(check);
     for (const { ws } of sockets.values()) ws.terminate();
-    process.exit(0);
+    // The terminated sockets' `close` events come on the next turns.
+    setTimeout(exit, 20);
   }, graceMs).unref();
 }
 
 process.on("message", (message: ToChild, handle?: Socket) => {
   switch (message.t) {
+    case "ping":
+      return send({ t: "pong", n: message.n });
     case "upgrade":
       return upgrade(message, handle);
     case "batch":

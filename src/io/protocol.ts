@@ -23,6 +23,19 @@ export interface ChildOptions {
   kinds: Record<SocketKind, KindOptions>;
 }
 
+/**
+ * Reading is held back where the World's process cannot keep up, as TCP held clients back when it
+ * read the sockets itself (child.ts): a client gets {@link INPUT_BYTES_PER_SECOND} of frames a second (then
+ * its socket is paused until the next second), and while more than {@link MAX_UNSENT} reports
+ * wait in the IPC channel every socket is paused.
+ */
+export const INPUT_BYTES_PER_SECOND = 1024 * 1024;
+export const MAX_UNSENT = 32;
+/** A socket the World's process closed has its frames dropped here (they would be there), and is terminated after this long if its client does not answer the close (`ws` would wait 30 s). */
+export const CLOSE_GRACE_MS = 3_000;
+/** A socket holding more unsent bytes than this (a client that stopped reading) is terminated. */
+export const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
+
 /** Records of a main → child batch: [op, id, a, b]. */
 export const OP_SEND = 0;
 /** a: close code (0: none), b: reason. */
@@ -41,6 +54,8 @@ export type ToChild =
   /** A socket to take over (sent with the handle): complete its WebSocket handshake. */
   | { t: "upgrade"; id: number; kind: SocketKind; method: string; url: string; headers: Record<string, string | string[] | undefined>; head: Uint8Array }
   | { t: "batch"; ops: unknown[] }
+  /** Are you there? (Answered with the same `n`: the World's process restarts a child that does not answer.) */
+  | { t: "ping"; n: number }
   /** Close every socket (`code`, `reason`), then exit once they are gone (or after `graceMs`). */
   | { t: "end"; code: number; reason: string; graceMs: number };
 
@@ -52,5 +67,6 @@ export type FromChild =
   /** The handshake was refused or the socket went before it was done. */
   | { t: "failed"; id: number }
   | { t: "batch"; events: unknown[] }
+  | { t: "pong"; n: number }
   /** Something went wrong that the World's process should log. */
   | { t: "warn"; message: string };

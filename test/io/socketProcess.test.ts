@@ -103,6 +103,33 @@ describe("the socket process (SOCKET_PROCESS)", function () {
       c.close();
     });
 
+    it("drops what a refused client floods it with, without holding it, and cuts that client off soon after", async () => {
+      const io = t.server.sockets!;
+      const rss = () => Number(/^VmRSS:\s+(\d+) kB/m.exec(fs.readFileSync(`/proc/${io.pid}/status`, "utf8"))![1]) * 1024;
+      const before = rss();
+      // A raw client: the handshake, then masked 60 KB frames as fast as TCP takes them, reading nothing.
+      const socket = net.connect(Number(new URL(t.baseUrl).port), "127.0.0.1");
+      socket.write("GET /ws?token=not-a-token HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n");
+      await new Promise((resolve) => socket.once("data", resolve));
+      socket.pause();
+      const payload = 60 * 1024;
+      const frame = Buffer.concat([Buffer.from([0x82, 0x80 | 126, payload >> 8, payload & 0xff, 0, 0, 0, 0]), Buffer.alloc(payload)]);
+      const closed = new Promise<number>((resolve) => socket.once("close", () => resolve(performance.now())));
+      socket.on("error", () => {});
+      const started = performance.now();
+      let sent = 0;
+      let peak = before;
+      while (!socket.destroyed && performance.now() - started < 8_000) {
+        if (!socket.write(frame)) await new Promise((resolve) => socket.once("drain", resolve).once("close", resolve));
+        sent += frame.length;
+        if (sent % (100 * frame.length) === 0) peak = Math.max(peak, rss());
+      }
+      const end = await closed;
+      assert.ok(end - started < 3_000 + 2_000, `cut off ${Math.round(end - started)} ms after it started (3 s after its refusal)`);
+      assert.ok(sent > 50 * 1024 * 1024, `it sent ${sent} bytes`);
+      assert.ok(peak - before < 256 * 1024 * 1024, `the socket process grew by ${Math.round((peak - before) / 1048576)} MiB while ${Math.round(sent / 1048576)} MiB came in`);
+    });
+
     it("runs the heartbeat: a client that stops answering pings is terminated", async () => {
       const c = await WsTestClient.connect(`${t.wsUrl}?name=Silent`, { autoPong: false });
       const id = String((await c.next("welcome")).playerId);
@@ -139,14 +166,8 @@ describe("the socket process (SOCKET_PROCESS)", function () {
   });
 
   it("closes one connection that asks for an impossible close, and goes on writing the others in the same batch", async () => {
-    const kinds = { maxPayload: 1024, pingIntervalMs: 0, maxMissedPings: 1 };
-    const io = new SocketProcess({ logger: pino({ level: "silent" }), kinds: { colyseus: kinds, ws: kinds } });
-    const server = http.createServer();
-    const remotes: RemoteSocket[] = [];
-    server.on("upgrade", (req, socket, head) => io.handleUpgrade(req, socket, head, "ws", (r) => remotes.push(r), () => socket.destroy()));
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { io, remotes, port, close } = await standalone();
     try {
-      const port = (server.address() as net.AddressInfo).port;
       // One after the other, so remotes[i] is clients[i]'s connection.
       const clients = [];
       for (let i = 0; i < 3; i++) {
@@ -174,39 +195,117 @@ describe("the socket process (SOCKET_PROCESS)", function () {
       assert.equal(io.count(), 1);
       c2.ws.close();
     } finally {
-      await io.close();
-      server.close();
+      await close();
     }
   });
 
-  it("gives up a socket process that dies before it is ready, and completes the waiting upgrades here instead", async () => {
-    const kinds = { maxPayload: 1024, pingIntervalMs: 0, maxMissedPings: 1 };
-    const io = new SocketProcess({ logger: pino({ level: "silent" }), kinds: { colyseus: kinds, ws: kinds }, entry: new URL("../support/failingChild.ts", import.meta.url) });
-    const local = new WebSocketServer({ noServer: true });
+  for (const [child, what] of [
+    ["failingChild.ts", "dies before it is ready"],
+    ["silentChild.ts", "never says it is ready"],
+  ] as const) {
+    it(`gives up a socket process that ${what}, and completes the waiting upgrades here instead`, async () => {
+      const kinds = { maxPayload: 1024, pingIntervalMs: 0, maxMissedPings: 1 };
+      const io = new SocketProcess({ logger: pino({ level: "silent" }), kinds: { colyseus: kinds, ws: kinds }, entry: new URL(`../support/${child}`, import.meta.url), readyTimeoutMs: 300 });
+      const local = new WebSocketServer({ noServer: true });
+      const server = http.createServer();
+      let handedOver = 0;
+      server.on("upgrade", (req, socket, head) =>
+        io.handleUpgrade(req, socket, head, "ws", () => handedOver++, () =>
+          local.handleUpgrade(req, socket, head, (ws) => ws.send("here")),
+        ),
+      );
+      await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+      try {
+        const port = (server.address() as net.AddressInfo).port;
+        const client = new WebSocket(`ws://127.0.0.1:${port}/`);
+        const first = await new Promise<string>((resolve, reject) => {
+          client.once("message", (d) => resolve(d.toString()));
+          client.once("error", reject);
+        });
+        assert.equal(first, "here", "completed in this process");
+        assert.equal(handedOver, 0);
+        assert.equal(io.usable, false);
+        assert.equal(io.up, false, "no child up");
+        assert.equal(io.starts, MAX_FAILED_STARTS, "no more children after that many");
+        client.close();
+      } finally {
+        await io.close();
+        server.close();
+      }
+    });
+  }
+
+  /** A SocketProcess with its real child, behind an HTTP server whose upgrades it takes; `remotes` in the order they opened. */
+  async function standalone(options: Partial<ConstructorParameters<typeof SocketProcess>[0]> = {}) {
+    const kinds = { maxPayload: 64 * 1024, pingIntervalMs: 0, maxMissedPings: 1 };
+    const io = new SocketProcess({ logger: pino({ level: "silent" }), kinds: { colyseus: kinds, ws: kinds }, ...options });
     const server = http.createServer();
-    let handedOver = 0;
-    server.on("upgrade", (req, socket, head) =>
-      io.handleUpgrade(req, socket, head, "ws", () => handedOver++, () =>
-        local.handleUpgrade(req, socket, head, (ws) => ws.send("here")),
-      ),
-    );
+    const remotes: RemoteSocket[] = [];
+    server.on("upgrade", (req, socket, head) => io.handleUpgrade(req, socket, head, "ws", (r) => remotes.push(r), () => socket.destroy()));
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const port = (server.address() as net.AddressInfo).port;
+    return {
+      io,
+      remotes,
+      port,
+      async close() {
+        await io.close();
+        server.close();
+      },
+    };
+  }
+
+  it("terminates a connection whose client stopped reading once 8 MiB wait for it, and the others go on", async () => {
+    const warnings: string[] = [];
+    const logger = pino({ level: "warn" }, { write: (line: string) => warnings.push(String((JSON.parse(line) as { detail?: string }).detail)) });
+    const s = await standalone({ logger });
     try {
-      const port = (server.address() as net.AddressInfo).port;
-      const client = new WebSocket(`ws://127.0.0.1:${port}/`);
-      const first = await new Promise<string>((resolve, reject) => {
-        client.once("message", (d) => resolve(d.toString()));
-        client.once("error", reject);
-      });
-      assert.equal(first, "here", "completed in this process");
-      assert.equal(handedOver, 0);
-      assert.equal(io.usable, false);
-      assert.equal(io.up, false, "no child up");
-      assert.equal(io.starts, MAX_FAILED_STARTS, "no more children after that many");
-      client.close();
+      const stalled = new WebSocket(`ws://127.0.0.1:${s.port}/`);
+      await new Promise((resolve) => stalled.once("open", resolve));
+      await until(() => (s.remotes.length === 1 ? true : undefined), "the first connection in the child");
+      const reader = new WebSocket(`ws://127.0.0.1:${s.port}/`);
+      let read = 0;
+      reader.on("message", (d: Buffer) => (read += d.byteLength));
+      await new Promise((resolve) => reader.once("open", resolve));
+      await until(() => (s.remotes.length === 2 ? true : undefined), "the second connection in the child");
+      // The stalled client's TCP socket stops reading: what it is sent piles up in the child.
+      (stalled as unknown as { _socket: net.Socket })._socket.pause();
+      const [toStalled, toReader] = s.remotes as [RemoteSocket, RemoteSocket];
+      const closed = new Promise<number>((resolve) => toStalled.once("close", (code: number) => resolve(code)));
+      const mib = new Uint8Array(1024 * 1024);
+      for (let i = 0; i < 40 && toStalled.readyState === toStalled.OPEN; i++) {
+        toStalled.send(mib);
+        toReader.send(mib);
+        s.io.flush();
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      assert.equal(await closed, 1006, "terminated");
+      await until(() => (read >= 8 * 1024 * 1024 ? true : undefined), "the reading client getting its frames", 10_000);
+      assert.ok(warnings.some((w) => /read nothing of its last \d+ bytes/.test(w)), warnings.join("; "));
+      reader.close();
+      stalled.terminate();
     } finally {
-      await io.close();
-      server.close();
+      await s.close();
+    }
+  });
+
+  it("kills a socket process that stops answering (a hung child), closes its connections as dropped, and starts another", async () => {
+    const s = await standalone({ pingIntervalMs: 100, hungMs: 1_000 });
+    try {
+      const client = new WebSocket(`ws://127.0.0.1:${s.port}/`);
+      const clientClosed = new Promise<number>((resolve) => client.on("close", (code) => resolve(code)));
+      await new Promise((resolve) => client.once("open", resolve));
+      await until(() => (s.remotes.length === 1 ? true : undefined), "the connection in the child");
+      const closed = new Promise<number>((resolve) => s.remotes[0]!.once("close", (code: number) => resolve(code)));
+      const pid = s.io.pid!;
+      process.kill(pid, "SIGSTOP");
+      assert.equal(await closed, 1006);
+      await until(() => (alive(pid) ? undefined : true), "the hung child gone", 5_000);
+      assert.ok((await clientClosed) >= 1000, "its client's connection closed");
+      await until(() => (s.io.up ? true : undefined), "a new child up", 5_000);
+      assert.equal(s.io.starts, 2);
+    } finally {
+      await s.close();
     }
   });
 
