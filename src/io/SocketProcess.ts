@@ -15,7 +15,9 @@
  * on it unchanged.
  *
  * Writes are batched: everything sent goes into one outbox, in order, and leaves when the outbox is
- * flushed: explicitly (the tick flushes after its `/ws` frames and after its Colyseus patches), or
+ * flushed, as one message on a pipe of its own (not the IPC channel, where Node holds every message
+ * behind a handle until the child has acknowledged it: in a burst of connections a tick's writes
+ * waited behind hundreds of them): explicitly (the tick flushes after its `/ws` frames and after its Colyseus patches), or
  * at the end of the current job (a microtask). A socket "corked" (`_socket.cork()`, as the tick
  * corks every socket) holds its writes until uncorked, as a TCP socket does.
  *
@@ -31,9 +33,10 @@ import { EventEmitter } from "node:events";
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import type { Socket } from "node:net";
+import type { Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import type { Logger } from "../logger.ts";
-import { EV_CLOSE, EV_MESSAGE, EV_SIZE, OP_CLOSE, OP_SEND, OP_TERMINATE, type ChildOptions, type FromChild, type SocketKind, type ToChild } from "./protocol.ts";
+import { DATA_FD, EV_CLOSE, EV_MESSAGE, EV_SIZE, OP_CLOSE, OP_SEND, OP_TERMINATE, writeData, type ChildOptions, type FromChild, type SocketKind, type ToChild } from "./protocol.ts";
 
 export type { SocketKind };
 
@@ -171,6 +174,8 @@ export class SocketProcess {
   private readonly logger: Logger;
   private readonly options: ChildOptions;
   private child: ChildProcess | undefined;
+  /** The current child's pipe for writes (see DATA_FD). */
+  private data: Writable | undefined;
   private readonly entry: URL;
   /** Whether the current child said it is ready. */
   private ready = false;
@@ -241,10 +246,15 @@ export class SocketProcess {
     const child = fork(fileURLToPath(this.entry), [JSON.stringify(this.options)], {
       serialization: "advanced",
       execArgv,
-      stdio: ["ignore", "inherit", "inherit", "ipc"],
+      // fd 4: the writes (see DATA_FD).
+      stdio: ["ignore", "inherit", "inherit", "ipc", "pipe"],
     });
     this.starts++;
     this.ready = false;
+    const data = child.stdio[DATA_FD] as Writable;
+    // A dead child's pipe fails its writes (EPIPE): its exit is handled below.
+    data.on("error", () => {});
+    this.data = data;
     // Messages of a child already replaced are not this one's (a `ready` could arrive after its `exit`).
     child.on("message", (message: FromChild) => {
       if (this.child === child) this.receive(message);
@@ -342,8 +352,8 @@ export class SocketProcess {
     if (this.outbox.length === 0) return;
     const ops = this.outbox;
     this.outbox = [];
-    if (this.child === undefined || !this.child.connected) return;
-    this.child.send({ t: "batch", ops } satisfies ToChild);
+    if (this.child === undefined || this.data === undefined) return;
+    writeData(this.data, { t: "batch", ops });
   }
 
   private receive(message: FromChild): void {
@@ -435,7 +445,8 @@ export class SocketProcess {
       const child = this.child;
       if (child === undefined || child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-      if (child.connected) child.send({ t: "end", code, reason, graceMs } satisfies ToChild);
+      // By the pipe, after the last writes.
+      if (this.data !== undefined) writeData(this.data, { t: "end", code, reason, graceMs });
       const timer = setTimeout(() => child.kill("SIGKILL"), graceMs + 2_000);
       await exited;
       clearTimeout(timer);

@@ -3,13 +3,13 @@
  * process hands it, and does their framing, writing, reading and heartbeats on the other core.
  *
  * `node src/io/child.ts '<ChildOptions as JSON>'`, forked with an IPC channel in `advanced`
- * serialization. It holds no game state: it writes what it is told to, in order, and reports
+ * serialization (handles, pings, and what it reports) and a pipe on fd 4 for the writes. It holds no game state: it writes what it is told to, in order, and reports
  * what each socket receives and when it closes. It exits when the World's process goes.
  */
 import { WebSocketServer, type RawData, type WebSocket } from "ws";
 import type { IncomingMessage } from "node:http";
-import type { Socket } from "node:net";
-import { CLOSE_GRACE_MS, EV_CLOSE, EV_MESSAGE, INPUT_BYTES_PER_SECOND, MAX_BUFFERED_BYTES, MAX_UNSENT, OP_CLOSE, OP_SEND, OP_SIZE, OP_TERMINATE, type ChildOptions, type FromChild, type SocketKind, type ToChild } from "./protocol.ts";
+import net, { type Socket } from "node:net";
+import { CLOSE_GRACE_MS, DATA_FD, DataReader, EV_CLOSE, EV_MESSAGE, INPUT_BYTES_PER_SECOND, MAX_BUFFERED_BYTES, MAX_UNSENT, OP_CLOSE, OP_SEND, OP_SIZE, OP_TERMINATE, type ChildOptions, type FromChild, type SocketKind, type ToChild } from "./protocol.ts";
 
 const options = JSON.parse(process.argv[2] ?? "{}") as ChildOptions;
 
@@ -217,12 +217,14 @@ process.on("message", (message: ToChild, handle?: Socket) => {
       return send({ t: "pong", n: message.n });
     case "upgrade":
       return upgrade(message, handle);
-    case "batch":
-      return apply(message.ops);
-    case "end":
-      return end(message.code, message.reason, message.graceMs);
   }
 });
+// The writes, in order, on their own pipe (see DATA_FD).
+const reader = new DataReader((message) => {
+  if (message.t === "batch") apply(message.ops);
+  else end(message.code, message.reason, message.graceMs);
+});
+new net.Socket({ fd: DATA_FD, readable: true, writable: false }).on("data", (chunk: Buffer) => reader.push(chunk));
 // The World's process is gone: so are its players' connections.
 process.on("disconnect", () => process.exit(0));
 send({ t: "ready" });

@@ -1,10 +1,13 @@
 /**
- * What the World's process and its socket process (SocketProcess.ts, child.ts) say to each other
- * over the IPC channel (Node's `advanced` serialization: strings and byte arrays as they are).
+ * What the World's process and its socket process (SocketProcess.ts, child.ts) say to each other:
+ * over the IPC channel (Node's `advanced` serialization: strings and byte arrays as they are), the
+ * handles, pings and the child's reports; over a pipe of their own ({@link DATA_FD}), the writes.
  *
  * Batches are flat arrays of fixed-size records, so a tick's thousands of writes cost one message
  * and no object per write.
  */
+import { deserialize, serialize } from "node:v8";
+import type { Writable } from "node:stream";
 
 /** The two kinds of WebSocket the server speaks: Colyseus' (binary) and `/ws` (JSON text). */
 export type SocketKind = "colyseus" | "ws";
@@ -50,14 +53,65 @@ export const EV_MESSAGE = 0;
 export const EV_CLOSE = 1;
 export const EV_SIZE = 4;
 
+/**
+ * The child's fd that carries the World's process's writes (`batch`, then `end`): length-prefixed
+ * v8-serialized {@link ToData} messages, in order. Handles and pings go by the IPC channel.
+ */
+export const DATA_FD = 4;
+
+export type ToData =
+  | { t: "batch"; ops: unknown[] }
+  /** Close every socket (`code`, `reason`), then exit once they are gone (or after `graceMs`). */
+  | { t: "end"; code: number; reason: string; graceMs: number };
+
+/** Writes one message on the data pipe: its length (4 bytes, big-endian), then its bytes. */
+export function writeData(pipe: Writable, message: ToData): void {
+  const body = serialize(message);
+  const head = Buffer.allocUnsafe(4);
+  head.writeUInt32BE(body.length);
+  pipe.cork();
+  pipe.write(head);
+  pipe.write(body);
+  pipe.uncork();
+}
+
+/** Splits the data pipe's bytes into messages, whatever its chunks; O(bytes). */
+export class DataReader {
+  private chunks: Buffer[] = [];
+  private have = 0;
+  /** The whole message's length with its prefix, once the prefix is in (-1: not yet). */
+  private need = -1;
+  private readonly onMessage: (message: ToData) => void;
+  constructor(onMessage: (message: ToData) => void) {
+    this.onMessage = onMessage;
+  }
+
+  push(chunk: Buffer): void {
+    this.chunks.push(chunk);
+    this.have += chunk.length;
+    for (;;) {
+      if (this.need < 0) {
+        if (this.have < 4) return;
+        const first = this.chunks[0]!.length >= 4 ? this.chunks[0]! : Buffer.concat(this.chunks);
+        this.need = 4 + first.readUInt32BE(0);
+      }
+      if (this.have < this.need) return;
+      const all = this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks, this.have);
+      const message = deserialize(all.subarray(4, this.need)) as ToData;
+      const rest = all.subarray(this.need);
+      this.chunks = rest.length > 0 ? [rest] : [];
+      this.have = rest.length;
+      this.need = -1;
+      this.onMessage(message);
+    }
+  }
+}
+
 export type ToChild =
   /** A socket to take over (sent with the handle): complete its WebSocket handshake. */
   | { t: "upgrade"; id: number; kind: SocketKind; method: string; url: string; headers: Record<string, string | string[] | undefined>; head: Uint8Array }
-  | { t: "batch"; ops: unknown[] }
   /** Are you there? (Answered with the same `n`: the World's process restarts a child that does not answer.) */
-  | { t: "ping"; n: number }
-  /** Close every socket (`code`, `reason`), then exit once they are gone (or after `graceMs`). */
-  | { t: "end"; code: number; reason: string; graceMs: number };
+  | { t: "ping"; n: number };
 
 export type FromChild =
   /** The child is up and takes sockets (nothing is handed to it before). */

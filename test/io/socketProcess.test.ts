@@ -14,6 +14,8 @@ import http from "node:http";
 import pino from "pino";
 import { WebSocketServer } from "ws";
 import { MAX_FAILED_STARTS, SocketProcess, type RemoteSocket } from "../../src/io/SocketProcess.ts";
+import { DataReader, writeData, type ToData } from "../../src/io/protocol.ts";
+import { PassThrough } from "node:stream";
 
 /** Whether a process runs (a zombie waiting to be reaped does not). */
 function alive(pid: number): boolean {
@@ -327,6 +329,29 @@ describe("the socket process (SOCKET_PROCESS)", function () {
     } finally {
       server.child.kill("SIGKILL");
       fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("the socket process's data pipe (DataReader)", () => {
+  it("gives back every message in order, whatever the chunks the pipe delivers them in", () => {
+    const messages: ToData[] = [
+      { t: "batch", ops: [0, 1, "a frame", undefined, 0, 2, new Uint8Array([1, 2, 3]), undefined] },
+      { t: "batch", ops: [] },
+      { t: "batch", ops: [1, 7, 4000, "bye", 0, 3, "x".repeat(70_000), undefined] },
+      { t: "end", code: 1001, reason: "server shutting down", graceMs: 2_000 },
+    ];
+    const bytes: Buffer[] = [];
+    const pipe = new PassThrough();
+    pipe.on("data", (b: Buffer) => bytes.push(b));
+    for (const m of messages) writeData(pipe, m);
+    const all = Buffer.concat(bytes);
+    // One chunk, one byte at a time, and chunks of odd sizes across the messages' boundaries.
+    for (const size of [all.length, 1, 3, 4, 5, 1_000, 65_536]) {
+      const got: ToData[] = [];
+      const reader = new DataReader((m) => got.push(m));
+      for (let i = 0; i < all.length; i += size) reader.push(all.subarray(i, i + size));
+      assert.deepEqual(got, messages, `chunks of ${size}`);
     }
   });
 });
