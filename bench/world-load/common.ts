@@ -250,13 +250,17 @@ export function procTreeStat(pid: number): { cpuTicks: number; rssBytes: number 
   return own;
 }
 
-/** Whole-machine CPU counters: busy and total jiffies over all cores. */
-export function machineStat(): { busy: number; total: number } {
+/**
+ * Whole-machine CPU counters: busy and total jiffies over all cores, and steal: time the
+ * hypervisor ran something else while this VM's vCPUs wanted to run (a slow tick with little
+ * CPU of its own may have waited for it).
+ */
+export function machineStat(): { busy: number; total: number; steal: number } {
   const line = fs.readFileSync("/proc/stat", "utf8").split("\n")[0]!;
   const v = line.trim().split(/\s+/).slice(1).map(Number);
   const idle = (v[3] ?? 0) + (v[4] ?? 0);
   const total = v.slice(0, 8).reduce((a, b) => a + b, 0);
-  return { busy: total - idle, total };
+  return { busy: total - idle, total, steal: v[7] ?? 0 };
 }
 
 /** Jiffies per second (USER_HZ); 100 on every Linux this runs on. */

@@ -136,7 +136,7 @@ interface Sample {
   at: number;
   server?: { cpuTicks: number; rssBytes: number } | undefined;
   bots?: { cpuTicks: number; rssBytes: number } | undefined;
-  machine: { busy: number; total: number };
+  machine: { busy: number; total: number; steal: number };
 }
 
 function sample(server: ChildProcess, bots: ChildProcess[]): Sample {
@@ -221,7 +221,7 @@ export interface RunResult {
   };
   bots?: BotsReport & { procCpuCores: number | undefined };
   attackers?: FloodReport;
-  machine?: { cpus: number; busyCores: number; otherCores: number | undefined; loadavg: number[] };
+  machine?: { cpus: number; busyCores: number; stealCores: number; otherCores: number | undefined; loadavg: number[] };
 }
 
 async function runOne(n: number): Promise<RunResult> {
@@ -353,6 +353,8 @@ async function runOne(n: number): Promise<RunResult> {
     result.machine = {
       cpus: os.cpus().length,
       busyCores,
+      // Of the window's CPU time, what the hypervisor gave to others (see machineStat).
+      stealCores: round(((last.machine.steal - first.machine.steal) / CLK_TCK / (windowMs / 1000)), 3),
       otherCores: serverCores === undefined || botsCores === undefined ? undefined : round(Math.max(0, busyCores - serverCores - botsCores), 2),
       loadavg: os.loadavg().map((v) => round(v, 2)),
     };
