@@ -425,7 +425,7 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
       tradeRooms.delete(session.id);
       void room?.then((r) => r?.disconnect());
     };
-    await colyseus.listen(config.port, config.host, LISTEN_BACKLOG);
+    await listenOrFail(colyseus, httpServer, config, LISTEN_BACKLOG);
     // Friends' status and private messages go through Colyseus' presence (Redis across processes).
     await social.start(matchMaker.presence);
     // One login across the cluster: a login elsewhere asks this process to hand its character over.
@@ -495,6 +495,28 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
     if (limitsOwner !== undefined) await closeLimitConnection(limitsOwner);
     await db.close();
     throw err;
+  }
+}
+
+/**
+ * Colyseus' listen, failing as it does not: it listens for the server's `error` only once
+ * listening, so a port in use (EADDRINUSE) left startup waiting forever.
+ */
+async function listenOrFail(colyseus: ColyseusServer, httpServer: http.Server, config: Config, backlog: number): Promise<void> {
+  let failed: ((err: Error) => void) | undefined;
+  const refused = new Promise<never>((_, reject) => {
+    failed = (err: NodeJS.ErrnoException) =>
+      reject(
+        err.code === "EADDRINUSE"
+          ? new Error(`port ${config.port} on ${config.host} is already in use (EADDRINUSE): is another server running there? Stop it, or set PORT to a free port`, { cause: err })
+          : err,
+      );
+    httpServer.once("error", failed);
+  });
+  try {
+    await Promise.race([colyseus.listen(config.port, config.host, backlog), refused]);
+  } finally {
+    httpServer.removeListener("error", failed!);
   }
 }
 

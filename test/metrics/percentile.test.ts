@@ -38,4 +38,14 @@ describe("percentiles (nearest rank)", () => {
     assert.equal(snap.ticks.p99Ms, 99);
     assert.equal(snap.ticks.maxMs, 100);
   });
+
+  it("reports the ticking thread's CPU time: its mean per tick, and the slowest tick's", () => {
+    const m = new ServerMetrics();
+    m.recordTick(10, { game: 10 }, 8);
+    m.recordTick(90, { game: 90 }, 30);
+    m.recordTick(20, { game: 20 }, 16);
+    const snap = m.snapshot() as { ticks: { cpuMeanMs: number; slowest: { ms: number; cpuMs: number } } };
+    assert.equal(snap.ticks.cpuMeanMs, 18);
+    assert.deepEqual({ ms: snap.ticks.slowest.ms, cpuMs: snap.ticks.slowest.cpuMs }, { ms: 90, cpuMs: 30 }, "a slow tick that mostly waited");
+  });
 });

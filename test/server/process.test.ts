@@ -3,7 +3,8 @@ import fs from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
-import { ROOT, spawnServer, type Running } from "../support/process.ts";
+import net from "node:net";
+import { ROOT, runToExit, spawnServer, type Running } from "../support/process.ts";
 import { makeWorldDir } from "../support/world.ts";
 import { createTestDatabase } from "../support/postgres.ts";
 import { startTcpProxy } from "../support/tcpProxy.ts";
@@ -130,6 +131,19 @@ describe("the server process", function () {
     };
     assert.equal((await warnings("true")).length, 1);
     assert.equal((await warnings("1")).length, 0);
+  });
+
+  it("exits with a clear error when its port is taken, instead of waiting forever", async () => {
+    const taken = net.createServer();
+    await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve));
+    try {
+      const port = (taken.address() as net.AddressInfo).port;
+      const exit = await runToExit({ NODE_ENV: "test", LOG_LEVEL: "info", HOST: "127.0.0.1", PORT: String(port), WORLD: world });
+      assert.equal(exit.code, 1, exit.stdout.slice(-2000) + exit.stderr);
+      assert.match(exit.stderr, new RegExp(`port ${port} on 127\\.0\\.0\\.1 is already in use \\(EADDRINUSE\\)`));
+    } finally {
+      taken.close();
+    }
   });
 
   it("pretty-prints logs in development", async () => {
