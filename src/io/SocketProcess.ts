@@ -270,8 +270,7 @@ export class SocketProcess {
     child.once("exit", (code, signal) => {
       if (this.child !== child) return;
       this.child = undefined;
-      clearTimeout(this.watch);
-      clearInterval(this.watch);
+      clearTimeout(this.watch); // a timeout or an interval: Node clears either
       const wasReady = this.ready;
       this.ready = false;
       if (!wasReady) this.failedStarts++;
@@ -439,8 +438,7 @@ export class SocketProcess {
   close(code = 1001, reason = "server shutting down", graceMs = 2_000): Promise<void> {
     this.ending ??= (async () => {
       this.flush();
-      clearTimeout(this.watch);
-      clearInterval(this.watch);
+      clearTimeout(this.watch); // a timeout or an interval: Node clears either
       for (const w of this.waiting.splice(0)) w.socket.destroy();
       const child = this.child;
       if (child === undefined || child.exitCode !== null || child.signalCode !== null) return;

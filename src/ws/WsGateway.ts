@@ -163,10 +163,9 @@ export class WsGateway {
 
   handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
     const { io } = this.options;
-    if (io === undefined) {
-      this.wss.handleUpgrade(req, socket, head, (ws) => this.onConnection(ws, req));
-      return;
-    }
+    // Held by this process: without a socket process, or once it is given up (see SocketProcess).
+    const local = (): void => this.wss.handleUpgrade(req, socket, head, (ws) => this.onConnection(ws, req));
+    if (io === undefined) return local();
     io.handleUpgrade(
       req,
       socket,
@@ -178,8 +177,7 @@ export class WsGateway {
         // A RemoteSocket is the part of a `ws` WebSocket this gateway uses.
         this.onConnection(remote as unknown as WebSocket, req);
       },
-      // The socket process given up (see SocketProcess): this process's.
-      () => this.wss.handleUpgrade(req, socket, head, (ws) => this.onConnection(ws, req)),
+      local,
     );
   }
 
