@@ -43,6 +43,44 @@ const spread = {
   },
 };
 
+/**
+ * Frames are handled after the poll phase that read them, not as each is read: every frame a poll
+ * read is stamped with its arrival first. A move is timed twice: to when the bot saw it (after the
+ * decoding of every frame handled before its own, as above), and to the arrival of the frame that
+ * showed it, which is what a client decoding only its own frames would see (its one decode takes
+ * well under a millisecond).
+ */
+const arrivals = {
+  bots: [] as Bot[],
+  at: [] as number[],
+  handle: [] as (() => void)[],
+  scheduled: false,
+  add(bot: Bot, handle: () => void): void {
+    this.bots.push(bot);
+    this.at.push(Date.now());
+    this.handle.push(handle);
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => this.drain());
+  },
+  drain(): void {
+    this.scheduled = false;
+    const { bots, at, handle } = this;
+    this.bots = [];
+    this.at = [];
+    this.handle = [];
+    for (let i = 0; i < bots.length; i++) {
+      const bot = bots[i]!;
+      bot.arrivedAt = at[i];
+      try {
+        handle[i]!();
+      } finally {
+        bot.arrivedAt = undefined;
+      }
+    }
+  },
+};
+
 /** A timed move that sees no position change within this long counts as a timeout. */
 const LATENCY_TIMEOUT_MS = 10_000;
 /** A bot that has not moved for this long counts as standing still even off its target. */
@@ -57,6 +95,8 @@ interface Stats {
   disconnects: number;
   movesSent: number;
   latencies: number[];
+  /** The same moves, timed to the arrival of the frame that showed them (see arrivals). */
+  arrivalLatencies: number[];
   latencyTimeouts: number;
   chatsSent: number;
   chatsReceived: number;
@@ -70,7 +110,7 @@ interface Stats {
 }
 
 function newStats(): Stats {
-  return { connected: 0, connectFailures: 0, disconnects: 0, movesSent: 0, latencies: [], latencyTimeouts: 0, chatsSent: 0, chatsReceived: 0, payloadBytes: 0, messages: 0, errors: {}, connectFailureReasons: {}, joinMs: [] };
+  return { connected: 0, connectFailures: 0, disconnects: 0, movesSent: 0, latencies: [], arrivalLatencies: [], latencyTimeouts: 0, chatsSent: 0, chatsReceived: 0, payloadBytes: 0, messages: 0, errors: {}, connectFailureReasons: {}, joinMs: [] };
 }
 
 const input = JSON.parse(fs.readFileSync(process.argv[2]!, "utf8")) as BotsInput;
@@ -94,6 +134,8 @@ abstract class Bot {
   lastChangeAt = 0;
   /** The timed move waiting for its first position change. */
   pendingSince: number | undefined;
+  /** While a frame is handled: when it arrived (see arrivals). */
+  arrivedAt: number | undefined;
   open = false;
   private timers: NodeJS.Timeout[] = [];
 
@@ -177,7 +219,10 @@ abstract class Bot {
     this.lastChangeAt = now;
     if (first) return;
     if (this.pendingSince !== undefined) {
-      if (this.pendingSince >= windowStart) this.stats.latencies.push(now - this.pendingSince);
+      if (this.pendingSince >= windowStart) {
+        this.stats.latencies.push(now - this.pendingSince);
+        this.stats.arrivalLatencies.push((this.arrivedAt ?? now) - this.pendingSince);
+      }
       this.pendingSince = undefined;
     }
   }
@@ -217,7 +262,7 @@ class ColyseusBot extends Bot {
         this.stats.payloadBytes += (ev.data as ArrayBuffer).byteLength;
         this.stats.messages++;
       }
-      dispatch(ev);
+      arrivals.add(this, () => dispatch(ev));
     };
     room.onMessage("welcome", (d: { playerId: string }) => {
       this.playerId = d.playerId;
@@ -270,7 +315,8 @@ class WsBot extends Bot {
       const socket = new WebSocket(`ws://127.0.0.1:${input.port}/ws?token=${encodeURIComponent(token)}&updates=${input.wsUpdates}`, { perMessageDeflate: false });
       this.socket = socket;
       let welcomed = false;
-      socket.on("message", (raw: Buffer) => {
+      socket.on("message", (raw: Buffer) => arrivals.add(this, () => handle(raw)));
+      const handle = (raw: Buffer) => {
         if (Date.now() >= windowStart) {
           this.stats.payloadBytes += raw.byteLength;
           this.stats.messages++;
@@ -313,7 +359,7 @@ class WsBot extends Bot {
           if (!welcomed) reject(new Error(`error before welcome: ${JSON.stringify(env.data)}`));
           this.onError(env.data);
         }
-      });
+      };
       socket.on("close", (code) => {
         if (!welcomed) reject(new Error(`closed before welcome (${code})`));
         this.onClosed();
@@ -423,6 +469,8 @@ function kindReport(kind: Kind, windowMs: number): KindReport {
     latencyP50Ms: percentile(s.latencies, 50),
     latencyP99Ms: percentile(s.latencies, 99),
     latencyMaxMs: s.latencies.length === 0 ? 0 : Math.max(...s.latencies),
+    arrivalLatencyP50Ms: percentile(s.arrivalLatencies, 50),
+    arrivalLatencyP99Ms: percentile(s.arrivalLatencies, 99),
     spreadP50Ms: round(percentile(spread.offsets[kind], 50)),
     spreadP99Ms: round(percentile(spread.offsets[kind], 99)),
     chatsSent: s.chatsSent,
@@ -432,6 +480,7 @@ function kindReport(kind: Kind, windowMs: number): KindReport {
     messagesPerClientPerS: perClientPerS(s.messages),
     errors: s.errors,
     latencies: s.latencies,
+    arrivalLatencies: s.arrivalLatencies,
   };
 }
 
@@ -441,6 +490,7 @@ process.on("message", (msg: ToBots) => {
     for (const k of ["colyseus", "ws"] as const) {
       const s = stats[k];
       s.latencies = [];
+      s.arrivalLatencies = [];
       s.payloadBytes = 0;
       s.messages = 0;
     }

@@ -88,6 +88,12 @@ export interface KindReport {
   latencyP50Ms: number;
   latencyP99Ms: number;
   latencyMaxMs: number;
+  /**
+   * The same moves timed to the arrival of the frame that showed them, before the bots process
+   * decoded the frames that came before it (see bots.ts `arrivals`), p50 and p99.
+   */
+  arrivalLatencyP50Ms: number;
+  arrivalLatencyP99Ms: number;
   /** How long after the first bot of its process each bot saw a tick's update (see bots.ts `spread`), p50 and p99. */
   spreadP50Ms: number;
   spreadP99Ms: number;
@@ -101,6 +107,7 @@ export interface KindReport {
   errors: Record<string, number>;
   /** The raw latency samples, for merging the reports of several processes (dropped from results). */
   latencies?: number[] | undefined;
+  arrivalLatencies?: number[] | undefined;
 }
 
 export interface BotsReport {

@@ -36,7 +36,7 @@ import type { Socket } from "node:net";
 import type { Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import type { Logger } from "../logger.ts";
-import { DATA_FD, EV_CLOSE, EV_MESSAGE, EV_SIZE, OP_CLOSE, OP_SEND, OP_TERMINATE, writeData, type ChildOptions, type FromChild, type SocketKind, type ToChild } from "./protocol.ts";
+import { DATA_FD, endMessage, EV_CLOSE, EV_MESSAGE, EV_SIZE, OP_CLOSE, OP_SEND_BINARY, OP_TERMINATE, Outbox, type ChildOptions, type FromChild, type SocketKind, type ToChild } from "./protocol.ts";
 
 export type { SocketKind };
 
@@ -97,10 +97,11 @@ export class RemoteSocket extends EventEmitter {
       if (callback !== undefined) queueMicrotask(() => callback(new Error(`WebSocket is not open: readyState ${this.readyState}`)));
       return;
     }
-    // Bytes are copied: the outbox leaves later (at the tick's flush, or at the end of this job),
-    // and a caller may reuse its buffer meanwhile. (Buffer's own slice() would be a view.)
-    const frame = typeof data === "string" ? data : ArrayBuffer.isView(data) ? Uint8Array.prototype.slice.call(data) : new Uint8Array(data instanceof ArrayBuffer ? data.slice(0) : data);
-    this.write(OP_SEND, frame, undefined);
+    // The outbox copies the bytes in as they are sent; held ones are copied now (a caller may
+    // reuse its buffer meanwhile; Buffer's own slice() would be a view).
+    const frame = typeof data === "string" ? data : ArrayBuffer.isView(data) ? new Uint8Array(data.buffer, data.byteOffset, data.byteLength) : new Uint8Array(data);
+    if (this.held !== undefined) this.held.push(OP_SEND_BINARY, typeof frame === "string" ? frame : frame.slice(), undefined);
+    else this.owner.enqueue(OP_SEND_BINARY, this.id, frame, undefined);
     if (callback !== undefined) queueMicrotask(() => callback());
   }
 
@@ -185,7 +186,7 @@ export class SocketProcess {
   private readonly sockets = new Map<number, RemoteSocket>();
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
-  private outbox: unknown[] = [];
+  private readonly outbox = new Outbox();
   private flushQueued = false;
   private ending: Promise<void> | undefined;
   /** Children started (the first, and one after each death). */
@@ -278,7 +279,7 @@ export class SocketProcess {
         if (!this.usable) this.logger.error({ code, signal, failedStarts: this.failedStarts }, "the socket process keeps exiting before it is ready; connections are held in this process from now on");
         else this.logger.error({ code, signal, connections: this.sockets.size }, "the socket process exited; its connections are closed, and a new one starts");
       }
-      this.outbox = [];
+      this.outbox.clear();
       for (const p of this.pending.values()) p.done(undefined);
       this.pending.clear();
       const sockets = [...this.sockets.values()];
@@ -337,22 +338,23 @@ export class SocketProcess {
     });
   }
 
-  /** A write of socket `id`, in order after everything before it. */
+  /** A write of socket `id`, in order after everything before it (a frame's bytes are copied in now). */
   enqueue(op: number, id: number, a: unknown, b: unknown): void {
-    this.outbox.push(op, id, a, b);
+    if (op === OP_SEND_BINARY) this.outbox.send(id, a as string | Uint8Array);
+    else if (op === OP_CLOSE) this.outbox.close(id, a as number, b as string);
+    else this.outbox.terminate(id);
     if (this.flushQueued) return;
     this.flushQueued = true;
     queueMicrotask(() => this.flush());
   }
 
-  /** Sends the outbox to the child now (one IPC message). */
+  /** Sends the outbox to the child now (one message on the data pipe). */
   flush(): void {
     this.flushQueued = false;
-    if (this.outbox.length === 0) return;
-    const ops = this.outbox;
-    this.outbox = [];
-    if (this.child === undefined || this.data === undefined) return;
-    writeData(this.data, { t: "batch", ops });
+    if (this.outbox.empty) return;
+    if (this.child === undefined || this.data === undefined) return this.outbox.clear();
+    const { message, done } = this.outbox.take();
+    this.data.write(message, done);
   }
 
   private receive(message: FromChild): void {
@@ -444,7 +446,7 @@ export class SocketProcess {
       if (child === undefined || child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
       // By the pipe, after the last writes.
-      if (this.data !== undefined) writeData(this.data, { t: "end", code, reason, graceMs });
+      if (this.data !== undefined) this.data.write(endMessage(code, reason, graceMs));
       const timer = setTimeout(() => child.kill("SIGKILL"), graceMs + 2_000);
       await exited;
       clearTimeout(timer);

@@ -9,7 +9,7 @@
 import { WebSocketServer, type RawData, type WebSocket } from "ws";
 import type { IncomingMessage } from "node:http";
 import net, { type Socket } from "node:net";
-import { CLOSE_GRACE_MS, DATA_FD, DataReader, EV_CLOSE, EV_MESSAGE, INPUT_BYTES_PER_SECOND, MAX_BUFFERED_BYTES, MAX_UNSENT, OP_CLOSE, OP_SEND, OP_SIZE, OP_TERMINATE, type ChildOptions, type FromChild, type SocketKind, type ToChild } from "./protocol.ts";
+import { CLOSE_GRACE_MS, DATA_FD, DataReader, EV_CLOSE, EV_MESSAGE, INPUT_BYTES_PER_SECOND, MAX_BUFFERED_BYTES, MAX_UNSENT, readBatch, type BatchVisitor, type ChildOptions, type FromChild, type SocketKind, type ToChild } from "./protocol.ts";
 
 const options = JSON.parse(process.argv[2] ?? "{}") as ChildOptions;
 
@@ -115,57 +115,74 @@ function upgrade(message: Extract<ToChild, { t: "upgrade" }>, socket: Socket | u
   });
 }
 
-/** One batch of writes: each socket is corked for the batch, so its frames leave in one write. */
-function apply(ops: unknown[]): void {
-  const corked: Socket[] = [];
-  for (let i = 0; i < ops.length; i += OP_SIZE) {
-    const entry = sockets.get(ops[i + 1] as number);
-    if (entry === undefined) continue;
-    const { ws } = entry;
-    const tcp = (ws as unknown as { _socket?: Socket })._socket;
-    if (tcp !== undefined && tcp.writableCorked === 0) {
-      tcp.cork();
-      corked.push(tcp);
-    }
-    try {
-      switch (ops[i]) {
-        case OP_SEND: {
-          const data = ops[i + 2] as string | Uint8Array;
-          if (ws.readyState !== ws.OPEN) break;
-          if (ws.bufferedAmount > MAX_BUFFERED_BYTES) {
-            // Its client stopped reading: what it is sent would pile up here.
-            send({ t: "warn", message: `a client read nothing of its last ${ws.bufferedAmount} bytes; its connection is terminated` });
-            ws.terminate();
-            break;
-          }
-          // A byte array from the IPC message is a view into all of it: copied, a socket that
-          // holds it (its client reads slowly) holds its own bytes, not the whole batch.
-          ws.send(typeof data === "string" ? data : Buffer.from(data), { binary: typeof data !== "string" });
-          break;
-        }
-        case OP_CLOSE: {
-          // Whatever it sends from now on would be dropped by the World's process: it is read
-          // (its client's answering close frame among it) but not passed on.
-          entry.closing = true;
-          setTimeout(() => ws.terminate(), CLOSE_GRACE_MS).unref();
-          // No code (0): a close frame without one, as `ws`'s close() sends.
-          const code = ops[i + 2] as number;
-          if (code === 0) ws.close();
-          else ws.close(code, ops[i + 3] as string);
-          break;
-        }
-        case OP_TERMINATE:
-          ws.terminate();
-          break;
-      }
-    } catch (err) {
-      // One socket's bad request (`ws` refuses a close code it may not send, say) must not stop
-      // the others' writes: that socket is closed without a code.
-      send({ t: "warn", message: `${(err as Error).message}; that connection is terminated` });
-      ws.terminate();
-    }
+/** One batch's sockets, corked for the batch so that each one's frames leave in one write. */
+const corked: Socket[] = [];
+
+/** The socket of a write record, corked for its batch; undefined if it is gone. */
+function target(id: number): Entry | undefined {
+  const entry = sockets.get(id);
+  if (entry === undefined) return undefined;
+  const tcp = (entry.ws as unknown as { _socket?: Socket })._socket;
+  if (tcp !== undefined && tcp.writableCorked === 0) {
+    tcp.cork();
+    corked.push(tcp);
   }
-  for (const tcp of corked) tcp.uncork();
+  return entry;
+}
+
+/**
+ * One socket's bad request (`ws` refuses a close code it may not send, say) must not stop the
+ * others' writes: that socket is terminated.
+ */
+function guarded(entry: Entry, write: () => void): void {
+  try {
+    write();
+  } catch (err) {
+    send({ t: "warn", message: `${(err as Error).message}; that connection is terminated` });
+    entry.ws.terminate();
+  }
+}
+
+const writes: BatchVisitor = {
+  send(id, frame, binary) {
+    const entry = target(id);
+    if (entry === undefined) return;
+    const { ws } = entry;
+    if (ws.readyState !== ws.OPEN) return;
+    if (ws.bufferedAmount > MAX_BUFFERED_BYTES) {
+      // Its client stopped reading: what it is sent would pile up here.
+      send({ t: "warn", message: `a client read nothing of its last ${ws.bufferedAmount} bytes; its connection is terminated` });
+      ws.terminate();
+      return;
+    }
+    // The frame is a view into the whole batch: copied, a socket that holds it (its client reads
+    // slowly) holds its own bytes, not the batch. Text frames are UTF-8 already.
+    guarded(entry, () => ws.send(Buffer.from(frame), { binary }));
+  },
+  close(id, code, reason) {
+    const entry = target(id);
+    if (entry === undefined) return;
+    const { ws } = entry;
+    // Whatever it sends from now on would be dropped by the World's process: it is read (its
+    // client's answering close frame among it) but not passed on.
+    entry.closing = true;
+    setTimeout(() => ws.terminate(), CLOSE_GRACE_MS).unref();
+    // No code (0): a close frame without one, as `ws`'s close() sends.
+    guarded(entry, () => (code === 0 ? ws.close() : ws.close(code, reason)));
+  },
+  terminate(id) {
+    target(id)?.ws.terminate();
+  },
+};
+
+/** One batch of writes, in order. */
+function apply(body: Buffer): void {
+  try {
+    readBatch(body, writes);
+  } finally {
+    for (const tcp of corked) tcp.uncork();
+    corked.length = 0;
+  }
 }
 
 // Heartbeats: a socket that missed `maxMissedPings` pings in a row is terminated (its `close`
@@ -220,10 +237,7 @@ process.on("message", (message: ToChild, handle?: Socket) => {
   }
 });
 // The writes, in order, on their own pipe (see DATA_FD).
-const reader = new DataReader((message) => {
-  if (message.t === "batch") apply(message.ops);
-  else end(message.code, message.reason, message.graceMs);
-});
+const reader = new DataReader({ batch: apply, end });
 new net.Socket({ fd: DATA_FD, readable: true, writable: false }).on("data", (chunk: Buffer) => reader.push(chunk));
 // The World's process is gone: so are its players' connections.
 process.on("disconnect", () => process.exit(0));

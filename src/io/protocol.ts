@@ -3,11 +3,9 @@
  * over the IPC channel (Node's `advanced` serialization: strings and byte arrays as they are), the
  * handles, pings and the child's reports; over a pipe of their own ({@link DATA_FD}), the writes.
  *
- * Batches are flat arrays of fixed-size records, so a tick's thousands of writes cost one message
- * and no object per write.
+ * A tick's thousands of writes cost one message and no object per write: on the data pipe, one
+ * buffer of records; on the IPC channel, the child's reports as flat arrays of fixed-size records.
  */
-import { deserialize, serialize } from "node:v8";
-import type { Writable } from "node:stream";
 
 /** The two kinds of WebSocket the server speaks: Colyseus' (binary) and `/ws` (JSON text). */
 export type SocketKind = "colyseus" | "ws";
@@ -39,12 +37,16 @@ export const CLOSE_GRACE_MS = 3_000;
 /** A socket holding more unsent bytes than this (a client that stopped reading) is terminated. */
 export const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
 
-/** Records of a main → child batch: [op, id, a, b]. */
-export const OP_SEND = 0;
-/** a: close code (0: none), b: reason. */
-export const OP_CLOSE = 1;
-export const OP_TERMINATE = 2;
-export const OP_SIZE = 4;
+/**
+ * Records of a main → child batch, on the data pipe (see {@link Outbox}): the op (1 byte) and the
+ * socket's id (4 bytes), then per op: a frame's length (4 bytes) and its bytes (text frames as
+ * UTF-8); a close's code (2 bytes, 0: none), its reason's length (2 bytes) and its UTF-8 bytes; a
+ * terminate, nothing.
+ */
+export const OP_SEND_TEXT = 0;
+export const OP_SEND_BINARY = 1;
+export const OP_CLOSE = 2;
+export const OP_TERMINATE = 3;
 
 /** Records of a child → main batch: [event, id, a, b]. */
 /** a: the frame (a Uint8Array), b: whether it was binary. */
@@ -54,25 +56,192 @@ export const EV_CLOSE = 1;
 export const EV_SIZE = 4;
 
 /**
- * The child's fd that carries the World's process's writes (`batch`, then `end`): length-prefixed
- * v8-serialized {@link ToData} messages, in order. Handles and pings go by the IPC channel.
+ * The child's fd that carries the World's process's writes: messages of a length (4 bytes, the
+ * rest of the message), a type ({@link DATA_BATCH} or {@link DATA_END}) and a body, in order.
+ * Handles and pings go by the IPC channel.
  */
 export const DATA_FD = 4;
+/** A batch of write records (see {@link OP_SEND_TEXT}). */
+export const DATA_BATCH = 0;
+/**
+ * Close every socket, then exit once they are gone (or after the grace): the code (2 bytes), the
+ * grace in ms (4 bytes) and the reason (UTF-8, the rest).
+ */
+export const DATA_END = 1;
+/** Buffers an {@link Outbox} keeps for its next batches, and the largest it keeps. */
+const SPARE_BUFFERS = 2;
+const MAX_SPARE_BYTES = 16 * 1024 * 1024;
+/** A data message's length and type. */
+const HEAD = 5;
+/** The largest message the reader takes (a batch of a tick's frames is a few MB). */
+export const MAX_DATA_MESSAGE = 1024 * 1024 * 1024;
 
-export type ToData =
-  | { t: "batch"; ops: unknown[] }
-  /** Close every socket (`code`, `reason`), then exit once they are gone (or after `graceMs`). */
-  | { t: "end"; code: number; reason: string; graceMs: number };
+/**
+ * The writes on their way to the child, as one batch's bytes: each frame is copied in when it is
+ * sent (a caller may reuse its buffer), and the batch leaves as one message ({@link take}). No
+ * object per write, and nothing to serialize: a tick's thousands of frames cost one copy each.
+ */
+export class Outbox {
+  private buf: Buffer;
+  private end = HEAD;
+  private readonly initial: number;
+  /** Written batches' buffers, for the next ones (see take). */
+  private readonly spare: Buffer[] = [];
+  constructor(initialBytes = 64 * 1024) {
+    this.initial = Math.max(initialBytes, 64);
+    this.buf = Buffer.allocUnsafe(this.initial);
+  }
 
-/** Writes one message on the data pipe: its length (4 bytes, big-endian), then its bytes. */
-export function writeData(pipe: Writable, message: ToData): void {
-  const body = serialize(message);
-  const head = Buffer.allocUnsafe(4);
-  head.writeUInt32BE(body.length);
-  pipe.cork();
-  pipe.write(head);
-  pipe.write(body);
-  pipe.uncork();
+  get empty(): boolean {
+    return this.end === HEAD;
+  }
+
+  /** Bytes held (records, without the message's head). */
+  get size(): number {
+    return this.end - HEAD;
+  }
+
+  send(id: number, data: string | Uint8Array): void {
+    if (typeof data === "string") {
+      // At most 3 bytes of UTF-8 per UTF-16 unit.
+      this.room(9 + data.length * 3);
+      const n = this.buf.write(data, this.end + 9, "utf8");
+      this.record(OP_SEND_TEXT, id);
+      this.buf.writeUInt32BE(n, this.end);
+      this.end += 4 + n;
+    } else {
+      this.room(9 + data.byteLength);
+      this.record(OP_SEND_BINARY, id);
+      this.buf.writeUInt32BE(data.byteLength, this.end);
+      this.buf.set(data, this.end + 4);
+      this.end += 4 + data.byteLength;
+    }
+  }
+
+  /** `code` 0: a close frame without a code. A reason is cut to the 123 bytes a close frame holds. */
+  close(id: number, code: number, reason: string): void {
+    const bytes = closeReason(reason);
+    const n = bytes.length;
+    this.room(9 + n);
+    this.record(OP_CLOSE, id);
+    this.buf.writeUInt16BE(code, this.end);
+    this.buf.writeUInt16BE(n, this.end + 2);
+    bytes.copy(this.buf, this.end + 4);
+    this.end += 4 + n;
+  }
+
+  terminate(id: number): void {
+    this.room(5);
+    this.record(OP_TERMINATE, id);
+  }
+
+  /**
+   * The batch as one data message, and the outbox starts a new one. The message is the caller's to
+   * write; `done` gives its buffer back for a later batch once it is written (a fresh buffer
+   * costs a page fault a page: a tick's batch is a few MB).
+   */
+  take(): { message: Buffer; done: () => void } {
+    const buf = this.buf;
+    const length = this.end;
+    buf.writeUInt32BE(length - 4, 0);
+    buf[4] = DATA_BATCH;
+    this.buf = this.spare.pop() ?? Buffer.allocUnsafe(this.initial);
+    this.end = HEAD;
+    return {
+      message: buf.subarray(0, length),
+      done: () => {
+        if (this.spare.length < SPARE_BUFFERS && buf.length <= MAX_SPARE_BYTES) this.spare.push(buf);
+      },
+    };
+  }
+
+  /** Drops what is held (its child is gone). */
+  clear(): void {
+    this.end = HEAD;
+  }
+
+  private record(op: number, id: number): void {
+    this.buf[this.end] = op;
+    this.buf.writeUInt32BE(id, this.end + 1);
+    this.end += 5;
+  }
+
+  private room(n: number): void {
+    if (this.end + n <= this.buf.length) return;
+    const bigger = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.end + n));
+    this.buf.copy(bigger, 0, 0, this.end);
+    this.buf = bigger;
+  }
+}
+
+/** A close frame's reason: UTF-8, cut to the 123 bytes a close frame holds (between characters). */
+function closeReason(reason: string): Buffer {
+  const bytes = Buffer.from(reason, "utf8");
+  if (bytes.length <= 123) return bytes;
+  let n = 123;
+  // Not inside a character: back to the byte that starts it.
+  while (n > 0 && (bytes[n]! & 0xc0) === 0x80) n--;
+  return bytes.subarray(0, n);
+}
+
+/** The message that ends the child: close every socket with `code` and `reason`, exit after `graceMs` at most. */
+export function endMessage(code: number, reason: string, graceMs: number): Buffer {
+  const r = closeReason(reason);
+  const buf = Buffer.allocUnsafe(HEAD + 6 + r.length);
+  buf.writeUInt32BE(buf.length - 4, 0);
+  buf[4] = DATA_END;
+  buf.writeUInt16BE(code, 5);
+  buf.writeUInt32BE(graceMs, 7);
+  r.copy(buf, 11);
+  return buf;
+}
+
+/** What a batch's records say, one call per record (see {@link OP_SEND_TEXT}). */
+export interface BatchVisitor {
+  /** `frame` is a view into the batch: copy it to keep it. */
+  send(id: number, frame: Buffer, binary: boolean): void;
+  close(id: number, code: number, reason: string): void;
+  terminate(id: number): void;
+}
+
+/** Reads a batch's records in order. A malformed batch throws (after the records before the fault). */
+export function readBatch(body: Buffer, visit: BatchVisitor): void {
+  let at = 0;
+  while (at < body.length) {
+    if (at + 5 > body.length) throw new Error("a write record is cut short");
+    const op = body[at]!;
+    const id = body.readUInt32BE(at + 1);
+    at += 5;
+    switch (op) {
+      case OP_SEND_TEXT:
+      case OP_SEND_BINARY: {
+        const n = body.readUInt32BE(at);
+        if (at + 4 + n > body.length) throw new Error("a frame is cut short");
+        visit.send(id, body.subarray(at + 4, at + 4 + n), op === OP_SEND_BINARY);
+        at += 4 + n;
+        break;
+      }
+      case OP_CLOSE: {
+        const code = body.readUInt16BE(at);
+        const n = body.readUInt16BE(at + 2);
+        if (at + 4 + n > body.length) throw new Error("a close is cut short");
+        visit.close(id, code, body.toString("utf8", at + 4, at + 4 + n));
+        at += 4 + n;
+        break;
+      }
+      case OP_TERMINATE:
+        visit.terminate(id);
+        break;
+      default:
+        throw new Error(`unknown write op ${op}`);
+    }
+  }
+}
+
+export interface DataHandlers {
+  /** A batch's records (read them with {@link readBatch}). */
+  batch(body: Buffer): void;
+  end(code: number, reason: string, graceMs: number): void;
 }
 
 /** Splits the data pipe's bytes into messages, whatever its chunks; O(bytes). */
@@ -81,9 +250,9 @@ export class DataReader {
   private have = 0;
   /** The whole message's length with its prefix, once the prefix is in (-1: not yet). */
   private need = -1;
-  private readonly onMessage: (message: ToData) => void;
-  constructor(onMessage: (message: ToData) => void) {
-    this.onMessage = onMessage;
+  private readonly handlers: DataHandlers;
+  constructor(handlers: DataHandlers) {
+    this.handlers = handlers;
   }
 
   push(chunk: Buffer): void {
@@ -93,16 +262,21 @@ export class DataReader {
       if (this.need < 0) {
         if (this.have < 4) return;
         const first = this.chunks[0]!.length >= 4 ? this.chunks[0]! : Buffer.concat(this.chunks);
-        this.need = 4 + first.readUInt32BE(0);
+        const length = first.readUInt32BE(0);
+        if (length < 1 || length > MAX_DATA_MESSAGE) throw new Error(`a data message of ${length} bytes`);
+        this.need = 4 + length;
       }
       if (this.have < this.need) return;
       const all = this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks, this.have);
-      const message = deserialize(all.subarray(4, this.need)) as ToData;
+      const type = all[4];
+      const body = all.subarray(HEAD, this.need);
       const rest = all.subarray(this.need);
       this.chunks = rest.length > 0 ? [rest] : [];
       this.have = rest.length;
       this.need = -1;
-      this.onMessage(message);
+      if (type === DATA_BATCH) this.handlers.batch(body);
+      else if (type === DATA_END) this.handlers.end(body.readUInt16BE(0), body.toString("utf8", 6), body.readUInt32BE(2));
+      else throw new Error(`unknown data message type ${type}`);
     }
   }
 }

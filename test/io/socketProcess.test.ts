@@ -14,8 +14,7 @@ import http from "node:http";
 import pino from "pino";
 import { WebSocketServer } from "ws";
 import { MAX_FAILED_STARTS, SocketProcess, type RemoteSocket } from "../../src/io/SocketProcess.ts";
-import { DataReader, writeData, type ToData } from "../../src/io/protocol.ts";
-import { PassThrough } from "node:stream";
+import { DataReader, endMessage, Outbox, readBatch } from "../../src/io/protocol.ts";
 
 /** Whether a process runs (a zombie waiting to be reaped does not). */
 function alive(pid: number): boolean {
@@ -333,25 +332,99 @@ describe("the socket process (SOCKET_PROCESS)", function () {
   });
 });
 
-describe("the socket process's data pipe (DataReader)", () => {
-  it("gives back every message in order, whatever the chunks the pipe delivers them in", () => {
-    const messages: ToData[] = [
-      { t: "batch", ops: [0, 1, "a frame", undefined, 0, 2, new Uint8Array([1, 2, 3]), undefined] },
-      { t: "batch", ops: [] },
-      { t: "batch", ops: [1, 7, 4000, "bye", 0, 3, "x".repeat(70_000), undefined] },
-      { t: "end", code: 1001, reason: "server shutting down", graceMs: 2_000 },
+describe("the socket process's data pipe (Outbox, DataReader)", () => {
+  type Got = [string, ...unknown[]];
+  /** Everything a reader gives back, records decoded. */
+  const reading = (got: Got[]) =>
+    new DataReader({
+      batch: (body) => {
+        got.push(["batch"]);
+        readBatch(body, {
+          send: (id, frame, binary) => got.push(["send", id, binary ? [...frame] : frame.toString("utf8"), binary]),
+          close: (id, code, reason) => got.push(["close", id, code, reason]),
+          terminate: (id) => got.push(["terminate", id]),
+        });
+      },
+      end: (code, reason, graceMs) => got.push(["end", code, reason, graceMs]),
+    });
+
+  it("gives back every write in order, whatever the chunks the pipe delivers them in", () => {
+    const out = new Outbox(64);
+    const caller = new Uint8Array([1, 2, 3, 4, 5]);
+    out.send(1, "a frame, ünïcode and 🐉");
+    out.send(2, caller.subarray(1, 4));
+    // The bytes are copied in when sent: the caller may reuse its buffer.
+    caller.fill(9);
+    out.terminate(9);
+    const first = Buffer.from(out.take().message);
+    assert.ok(out.empty, "take() empties the outbox");
+    out.close(7, 4000, "bye");
+    out.close(8, 0, "");
+    out.send(3, "x".repeat(70_000));
+    out.send(4, new Uint8Array(0));
+    const second = out.take().message;
+    const all = Buffer.concat([first, second, endMessage(1001, "server shutting down", 2_000)]);
+    const expected: Got[] = [
+      ["batch"],
+      ["send", 1, "a frame, ünïcode and 🐉", false],
+      ["send", 2, [2, 3, 4], true],
+      ["terminate", 9],
+      ["batch"],
+      ["close", 7, 4000, "bye"],
+      ["close", 8, 0, ""],
+      ["send", 3, "x".repeat(70_000), false],
+      ["send", 4, [], true],
+      ["end", 1001, "server shutting down", 2_000],
     ];
-    const bytes: Buffer[] = [];
-    const pipe = new PassThrough();
-    pipe.on("data", (b: Buffer) => bytes.push(b));
-    for (const m of messages) writeData(pipe, m);
-    const all = Buffer.concat(bytes);
     // One chunk, one byte at a time, and chunks of odd sizes across the messages' boundaries.
     for (const size of [all.length, 1, 3, 4, 5, 1_000, 65_536]) {
-      const got: ToData[] = [];
-      const reader = new DataReader((m) => got.push(m));
+      const got: Got[] = [];
+      const reader = reading(got);
       for (let i = 0; i < all.length; i += size) reader.push(all.subarray(i, i + size));
-      assert.deepEqual(got, messages, `chunks of ${size}`);
+      assert.deepEqual(got, expected, `chunks of ${size}`);
     }
+  });
+
+  it("reuses a written batch's buffer for a later batch, which holds only its own writes", () => {
+    const out = new Outbox(64);
+    out.send(1, "x".repeat(1_000));
+    const first = out.take();
+    first.done();
+    out.take().done(); // an empty batch in between
+    out.send(2, new Uint8Array([7]));
+    out.terminate(3);
+    const got: Got[] = [];
+    reading(got).push(Buffer.from(out.take().message));
+    assert.deepEqual(got, [["batch"], ["send", 2, [7], true], ["terminate", 3]]);
+  });
+
+  it("cuts a close's reason to the 123 bytes a close frame holds", () => {
+    const out = new Outbox();
+    out.close(1, 4001, "é".repeat(100));
+    const got: Got[] = [];
+    reading(got).push(out.take().message);
+    // Between characters: 61 whole ones (122 bytes), none cut in two.
+    assert.equal(got[1]![3], "é".repeat(61));
+  });
+
+  it("refuses a malformed message with an error, not a wrong write", () => {
+    const out = new Outbox();
+    out.send(1, "hello");
+    const good = out.take().message;
+    // A frame longer than its batch.
+    const cut = Buffer.from(good);
+    cut.writeUInt32BE(1_000, 5 + 5);
+    assert.throws(() => reading([]).push(cut), /cut short/);
+    // An unknown op.
+    const op = Buffer.from(good);
+    op[5] = 77;
+    assert.throws(() => reading([]).push(op), /unknown write op 77/);
+    // An unknown message type, and a length no batch has.
+    const type = Buffer.from(good);
+    type[4] = 9;
+    assert.throws(() => reading([]).push(type), /unknown data message type 9/);
+    const huge = Buffer.alloc(8);
+    huge.writeUInt32BE(0xffffffff, 0);
+    assert.throws(() => reading([]).push(huge), /data message of/);
   });
 });
