@@ -540,7 +540,7 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
       colyseusFlush: t5 - t4b,
       wsDeltas: ws.deltas,
       wsFlush: ws.flush,
-    }, cpuMsSince(cpu));
+    }, cpuMsSince(cpu), started);
     this.services.metrics?.recordPaths(world.pathStats);
     this.tickFaults = 0;
   }

@@ -29,6 +29,9 @@ function emptyGc(): { minor: GcBucket; major: GcBucket } {
   return { minor: bucket(), major: bucket() };
 }
 
+/** GC pauses kept for telling the slowest tick's (a window has a few dozen). */
+const GC_PAUSES_KEPT = 1_000;
+
 export class ServerMetrics {
   private readonly ticks = new Float64Array(TICK_SAMPLES);
   private tickCount = 0;
@@ -37,7 +40,9 @@ export class ServerMetrics {
   /** Path searches over the window (World.pathStats of each tick): totals and the worst tick. */
   private paths = { searches: 0, expansions: 0, maxExpansions: 0, maxDeferred: 0 };
   /** The slowest tick of the window and its phases: where a spike went. */
-  private slowest: { ms: number; atTick: number; phases: Record<string, number>; cpuMs: number | undefined } | undefined;
+  private slowest: { ms: number; atTick: number; phases: Record<string, number>; cpuMs: number | undefined; startedAt: number | undefined } | undefined;
+  /** The window's last GC pauses ({@link GC_PAUSES_KEPT}): start (performance.now() time) and duration, ms. */
+  private gcPauses: { start: number; ms: number }[] = [];
   /** The ticking thread's CPU time over the window's ticks (see recordTick). */
   private tickCpuMs = 0;
   private readonly loop: ReturnType<typeof monitorEventLoopDelay>;
@@ -66,19 +71,29 @@ export class ServerMetrics {
     bucket.count++;
     bucket.ms += entry.duration;
     bucket.maxMs = Math.max(bucket.maxMs, entry.duration);
+    this.gcPauses.push({ start: entry.startTime, ms: entry.duration });
+    if (this.gcPauses.length > GC_PAUSES_KEPT) this.gcPauses.splice(0, this.gcPauses.length - GC_PAUSES_KEPT);
+  }
+
+  /** Milliseconds of GC pauses within [from, to] (performance.now() times). */
+  private gcWithin(from: number, to: number): number {
+    let ms = 0;
+    for (const p of this.gcPauses) ms += Math.max(0, Math.min(to, p.start + p.ms) - Math.max(from, p.start));
+    return ms;
   }
 
   /**
    * One tick's duration, and optionally how long each of its phases took and the CPU time its
    * thread had in it (`cpuMs`): a tick much longer than its CPU time waited for the CPU (another
-   * thread or process had it) or for the kernel.
+   * thread or process had it) or for the kernel. `startedAt` (its performance.now() at the
+   * start) lets the slowest tick's GC pauses be told (V8 reports them after the tick).
    */
-  recordTick(ms: number, phases?: Record<string, number>, cpuMs?: number): void {
+  recordTick(ms: number, phases?: Record<string, number>, cpuMs?: number, startedAt?: number): void {
     this.ticks[this.tickCount % TICK_SAMPLES] = ms;
     this.tickCount++;
     if (phases !== undefined) for (const [k, v] of Object.entries(phases)) this.phaseTotals[k] = (this.phaseTotals[k] ?? 0) + v;
     if (cpuMs !== undefined) this.tickCpuMs += cpuMs;
-    if (this.slowest === undefined || ms > this.slowest.ms) this.slowest = { ms, atTick: this.tickCount, phases: phases ?? {}, cpuMs };
+    if (this.slowest === undefined || ms > this.slowest.ms) this.slowest = { ms, atTick: this.tickCount, phases: phases ?? {}, cpuMs, startedAt };
     this.tickObserver?.tick(ms, phases);
   }
 
@@ -98,6 +113,7 @@ export class ServerMetrics {
     this.tickCpuMs = 0;
     this.loop.reset();
     this.gc = emptyGc();
+    this.gcPauses = [];
     this.cpuStart = process.cpuUsage();
     this.since = performance.now();
   }
@@ -128,6 +144,8 @@ export class ServerMetrics {
                 ms: this.slowest.ms,
                 atTick: this.slowest.atTick,
                 cpuMs: this.slowest.cpuMs === undefined ? null : Math.round(this.slowest.cpuMs * 100) / 100,
+                // V8's pauses within it (its CPU time includes them; incremental marking steps are not told).
+                gcMs: this.slowest.startedAt === undefined ? null : Math.round(this.gcWithin(this.slowest.startedAt, this.slowest.startedAt + this.slowest.ms) * 100) / 100,
                 phasesMs: Object.fromEntries(Object.entries(this.slowest.phases).map(([k, v]) => [k, Math.round(v * 100) / 100])),
               },
       },

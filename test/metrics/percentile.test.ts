@@ -48,4 +48,31 @@ describe("percentiles (nearest rank)", () => {
     assert.equal(snap.ticks.cpuMeanMs, 18);
     assert.deepEqual({ ms: snap.ticks.slowest.ms, cpuMs: snap.ticks.slowest.cpuMs }, { ms: 90, cpuMs: 30 }, "a slow tick that mostly waited");
   });
+
+  it("tells the GC pauses within the slowest tick (V8 reports them after it)", async () => {
+    const m = new ServerMetrics();
+    try {
+      const quiet = performance.now();
+      m.recordTick(5, { game: 5 }, 5, quiet - 10_000);
+      type Slowest = { ms: number; gcMs: number | null };
+      const slowest = () => (m.snapshot() as { ticks: { slowest: Slowest } }).ticks.slowest;
+      assert.equal(slowest().gcMs, 0, "a tick long before any pause");
+      // A "tick" that allocates ~250 MB of short-lived arrays: scavenges, whatever the young generation's size.
+      const started = performance.now();
+      let last: unknown;
+      for (let i = 0; i < 2_000_000; i++) last = new Array(16).fill(i);
+      assert.ok(last !== undefined);
+      const ms = performance.now() - started;
+      m.recordTick(ms, { game: ms }, ms, started);
+      await new Promise((r) => setTimeout(r, 100));
+      const s = slowest();
+      assert.equal(s.ms, ms);
+      assert.ok(s.gcMs !== null && s.gcMs > 0 && s.gcMs <= ms, `${s.gcMs} ms of GC in a ${ms} ms tick`);
+      // Without its start, a tick's pauses cannot be told.
+      m.recordTick(ms * 10, { game: ms * 10 });
+      assert.equal(slowest().gcMs, null);
+    } finally {
+      m.stop();
+    }
+  });
 });
