@@ -469,13 +469,12 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
 
   /**
    * One tick: the game step, this tick's `/ws` feed (see WsDeltas), the step's messages, the
-   * schema mirror, then one patch per Colyseus client and the `/ws` frames, then the Colyseus
-   * views for the next tick (a view changed in tick N shows in tick N+1's patch). Without a delta
-   * worker the `/ws` frames are built before the patches; with one they are built there meanwhile.
+   * schema mirror, then one patch per Colyseus client and the `/ws` frames. Without a delta worker
+   * the `/ws` frames are built before the patches; with one they are built there meanwhile.
    *
    * The writes (`tickWrites`): every socket is written once a tick. By default (`burst`) every
-   * socket stays corked until every patch is encoded; then the `/ws` frames are written (if the
-   * worker has them; else right after), then the Colyseus patches, in a row. With batches of N, once N patches are encoded their N sockets are
+   * socket stays corked until every patch is encoded; then the `/ws` frames are written, then the
+   * Colyseus patches, in a row. With batches of N, once N patches are encoded their N sockets are
    * written, then the `/ws` frames if the worker has them (else before the last batch). Where a
    * system call is dear, fewer runs of writes between the encodes pay: on the benchmark's VM,
    * JavaScript run after a system call was 40-50 % slower, and the Colyseus patch phase (writes
@@ -505,28 +504,21 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
     this.wsThisTick = ws;
     if (!service.deltasThreaded) this.sendWs(ws, true);
     const t3 = performance.now();
-    // The patches use the views as the last tick left them (see below).
-    this.broadcastPatch();
-    // The last batch's sockets are written below, with every other corked Colyseus socket.
-    this.releasePending.length = 0;
-    const t4 = performance.now();
-    const polledInPatches = ws.polled;
-    // `/ws` frames not yet written go first if the worker has them; the patches do not wait for it.
-    if (!ws.sent) this.sendWs(ws, false);
-    const t4b = performance.now();
-    service.uncork("colyseus");
-    const t5 = performance.now();
-    if (!ws.sent) this.sendWs(ws, true);
-    const t5b = performance.now();
-    // The views, for the next tick's patches: brought up to date once this tick's have left, so
-    // that no client's patch waits for every client's view (a third of the Colyseus work). What
-    // walks into a view shows one tick later than it would have; refreshes are every few ticks
-    // anyway (see Interest).
     for (const client of this.clients) {
       const data = client.userData;
       const player = data && world.players.get(data.playerId);
       if (player !== undefined) this.updateView(data!.conn, world, player);
     }
+    const t4 = performance.now();
+    this.broadcastPatch();
+    // The last batch's sockets are written below, with every other corked Colyseus socket.
+    this.releasePending.length = 0;
+    const t5 = performance.now();
+    // `/ws` frames not written between the batches go before the last ones (with a worker they
+    // were built meanwhile; in a burst they are the first).
+    if (!ws.sent) this.sendWs(ws, true);
+    const t5b = performance.now();
+    service.uncork("colyseus");
     const t6 = performance.now();
     this.wsThisTick = undefined;
     this.services.metrics?.recordTick(performance.now() - started, {
@@ -534,10 +526,10 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
       messages: t2b - t2,
       schemaMirror: t2c - t2b,
       wsFeed: t2 - t1,
-      colyseusViews: t6 - t5b,
+      colyseusViews: t4 - t3,
       // The polls and sending of `/ws` frames between patches (see onCreate) count as the `/ws` phases.
-      colyseusPatch: t4 - t3 - polledInPatches,
-      colyseusFlush: t5 - t4b,
+      colyseusPatch: t5 - t4 - ws.polled,
+      colyseusFlush: t6 - t5b,
       wsDeltas: ws.deltas,
       wsFlush: ws.flush,
     }, cpuMsSince(cpu), started);
