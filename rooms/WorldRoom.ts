@@ -293,8 +293,13 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
         // With the socket process (flushWrites), sending the `/ws` frames costs this thread one IPC
         // message, not a write a socket: they go as soon as the delta worker has them (checked
         // every 32 patches), so the child writes them while the patches are encoded.
-        const ws = this.wsThisTick;
-        if (service.flushWrites !== undefined && ws !== undefined && !ws.sent && (++encodes & 31) === 0) this.sendWs(ws, false);
+        // Every 32 patches, what was flushed but not yet taken by the pipe to the child is moved
+        // on too (the event loop, which would, does not run until the tick ends).
+        if (service.flushWrites !== undefined && (++encodes & 31) === 0) {
+          const ws = this.wsThisTick;
+          if (ws !== undefined && !ws.sent) this.sendWs(ws, false);
+          service.pumpWrites?.();
+        }
         return encodeView(view, ...rest);
       }
       if (this.releasePending.length >= batch) {

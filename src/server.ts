@@ -312,6 +312,7 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
       : undefined;
     if (io !== undefined) {
       service.flushWrites = () => io.flush();
+      service.pumpWrites = () => io.pump();
       io.warm();
     }
     const gateway = new WsGateway({

@@ -36,6 +36,7 @@ import type { Socket } from "node:net";
 import type { Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import type { Logger } from "../logger.ts";
+import { DataPipe } from "./dataPipe.ts";
 import { DATA_FD, endMessage, EV_CLOSE, EV_MESSAGE, EV_SIZE, OP_CLOSE, OP_SEND_BINARY, OP_TERMINATE, Outbox, type ChildOptions, type FromChild, type SocketKind, type ToChild } from "./protocol.ts";
 
 export type { SocketKind };
@@ -176,7 +177,7 @@ export class SocketProcess {
   private readonly options: ChildOptions;
   private child: ChildProcess | undefined;
   /** The current child's pipe for writes (see DATA_FD). */
-  private data: Writable | undefined;
+  private data: DataPipe | undefined;
   private readonly entry: URL;
   /** Whether the current child said it is ready. */
   private ready = false;
@@ -252,10 +253,9 @@ export class SocketProcess {
     });
     this.starts++;
     this.ready = false;
-    const data = child.stdio[DATA_FD] as Writable;
     // A dead child's pipe fails its writes (EPIPE): its exit is handled below.
-    data.on("error", () => {});
-    this.data = data;
+    this.data?.close();
+    this.data = new DataPipe(child.stdio[DATA_FD] as Writable);
     // Messages of a child already replaced are not this one's (a `ready` could arrive after its `exit`).
     child.on("message", (message: FromChild) => {
       if (this.child === child) this.receive(message);
@@ -280,6 +280,8 @@ export class SocketProcess {
         else this.logger.error({ code, signal, connections: this.sockets.size }, "the socket process exited; its connections are closed, and a new one starts");
       }
       this.outbox.clear();
+      this.data?.close();
+      this.data = undefined;
       for (const p of this.pending.values()) p.done(undefined);
       this.pending.clear();
       const sockets = [...this.sockets.values()];
@@ -346,6 +348,14 @@ export class SocketProcess {
     if (this.flushQueued) return;
     this.flushQueued = true;
     queueMicrotask(() => this.flush());
+  }
+
+  /**
+   * Writes what the data pipe did not take yet, as far as it takes it now (see DataPipe): called
+   * between a tick's patches, while the event loop cannot.
+   */
+  pump(): void {
+    this.data?.pump();
   }
 
   /** Sends the outbox to the child now (one message on the data pipe). */

@@ -745,6 +745,12 @@ export class WorldService {
   flushWrites: (() => void) | undefined;
 
   /**
+   * Moves on what was flushed but not yet taken by the kernel, without waiting (the socket
+   * process's data pipe, src/io/dataPipe.ts): called between a tick's patches.
+   */
+  pumpWrites: (() => void) | undefined;
+
+  /**
    * A message from a secondary channel (a TradeRoom seat bound to `via`, see bindSeat): validated
    * like any input, then queued for the player. Refusals go to `reply`; false when `via` is no
    * longer the player's session (the seat must close: nothing it sends is taken).

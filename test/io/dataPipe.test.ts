@@ -1,0 +1,144 @@
+/**
+ * The World's process's end of the data pipe (src/io/dataPipe.ts): written directly, it never
+ * waits for the child, and `pump()` moves it on while the event loop cannot (a tick running).
+ */
+import assert from "node:assert/strict";
+import { spawn, type ChildProcess } from "node:child_process";
+import type { Writable } from "node:stream";
+import { DataPipe } from "../../src/io/dataPipe.ts";
+import { until } from "../support/until.ts";
+
+/**
+ * A child reading fd 4 (as the socket process does): it checks that byte i is i % 251, and says
+ * when it has `want` bytes (`{at, n, ok}`). With `wait`, it reads nothing until told.
+ */
+const READER = `
+const net = require("node:net");
+const want = Number(process.argv[1]);
+let n = 0, ok = true;
+const s = new net.Socket({ fd: 4, readable: true, writable: false });
+if (process.argv[2] === "wait") { s.pause(); process.on("message", () => s.resume()); }
+s.on("data", (c) => {
+  for (let i = 0; i < c.length; i++) if (c[i] !== (n + i) % 251) ok = false;
+  n += c.length;
+  if (n >= want) process.send({ at: Date.now(), n, ok });
+});
+process.send({ ready: true });
+`;
+
+interface Report {
+  at: number;
+  n: number;
+  ok: boolean;
+}
+
+function reader(want: number, mode: "read" | "wait"): { child: ChildProcess; pipe: DataPipe; report: () => Report | undefined; ready: Promise<void>; errors: Error[] } {
+  const child = spawn(process.execPath, ["-e", READER, String(want), mode], { stdio: ["ignore", "inherit", "inherit", "ipc", "pipe"] });
+  let report: Report | undefined;
+  let ready!: () => void;
+  const readyP = new Promise<void>((r) => (ready = r));
+  child.on("message", (m: Report & { ready?: boolean }) => {
+    if (m.ready) ready();
+    else report = m;
+  });
+  const errors: Error[] = [];
+  const pipe = new DataPipe(child.stdio[4] as Writable, (err) => errors.push(err));
+  return { child, pipe, report: () => report, ready: readyP, errors };
+}
+
+/** `total` bytes where byte i is i % 251, in buffers of `size`. */
+function pattern(total: number, size: number): Buffer[] {
+  const out: Buffer[] = [];
+  for (let at = 0; at < total; at += size) {
+    const b = Buffer.allocUnsafe(Math.min(size, total - at));
+    for (let i = 0; i < b.length; i++) b[i] = (at + i) % 251;
+    out.push(b);
+  }
+  return out;
+}
+
+function busy(ms: number, each?: () => void): number {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    each?.();
+    const t = performance.now();
+    while (performance.now() - t < 1);
+  }
+  return Date.now();
+}
+
+describe("the socket process's data pipe, written directly (DataPipe)", function () {
+  this.timeout(20_000);
+  const children: ChildProcess[] = [];
+  afterEach(() => {
+    for (const c of children.splice(0)) c.kill("SIGKILL");
+  });
+
+  it("never waits for a child that does not read: what the kernel does not take is queued, then written in order", async () => {
+    const total = 8 * 1024 * 1024;
+    const r = reader(total, "wait");
+    children.push(r.child);
+    await r.ready;
+    assert.ok(r.pipe.direct, "the pipe's descriptor is written directly");
+    const done: number[] = [];
+    const started = performance.now();
+    pattern(total, 1024 * 1024).forEach((b, i) => r.pipe.write(b, () => done.push(i)));
+    assert.ok(performance.now() - started < 500, "8 MB written to a pipe no one reads, without waiting");
+    assert.ok(r.pipe.queuedBytes > 0, "the kernel took only part of it");
+    assert.ok(done.length < 8, `done only once taken (${done.length} of 8)`);
+    r.child.send("read");
+    const got = await until(r.report, "the child reading all of it", 10_000);
+    assert.deepEqual({ n: got.n, ok: got.ok }, { n: total, ok: true });
+    await until(() => (done.length === 8 ? true : undefined), "every write done");
+    assert.deepEqual(done, [0, 1, 2, 3, 4, 5, 6, 7], "done in order");
+    assert.equal(r.pipe.queuedBytes, 0);
+  });
+
+  it("moves on while the event loop is busy only when pumped (as a tick does between patches)", async () => {
+    const total = 4 * 1024 * 1024;
+    // Without pump(): the child has the bytes only after the busy stretch.
+    const a = reader(total, "read");
+    children.push(a.child);
+    await a.ready;
+    for (const b of pattern(total, total)) a.pipe.write(b);
+    const aEnd = busy(400);
+    const aGot = await until(a.report, "the child reading all of it", 10_000);
+    assert.ok(aGot.ok);
+    assert.ok(aGot.at >= aEnd - 5, `without pump(), all in ${aGot.at - aEnd} ms after the busy stretch`);
+    // With pump() every millisecond: during it.
+    const b = reader(total, "read");
+    children.push(b.child);
+    await b.ready;
+    for (const buf of pattern(total, total)) b.pipe.write(buf);
+    const bEnd = busy(400, () => b.pipe.pump());
+    const bGot = await until(b.report, "the child reading all of it", 10_000);
+    assert.ok(bGot.ok);
+    assert.ok(bGot.at < bEnd - 50, `with pump(), all ${bEnd - bGot.at} ms before the busy stretch ended`);
+  });
+
+  it("drops what is queued when the child is gone, and never writes to the closed descriptor (whose number may be another file's)", async () => {
+    const r = reader(1, "wait");
+    children.push(r.child);
+    await r.ready;
+    for (const b of pattern(4 * 1024 * 1024, 1024 * 1024)) r.pipe.write(b);
+    assert.ok(r.pipe.queuedBytes > 0);
+    r.child.kill("SIGKILL");
+    // Dropped by a write failing (EPIPE), or once Node has closed the stream, whichever comes first.
+    await until(() => (r.pipe.queuedBytes === 0 ? true : undefined), "the queue dropped", 5_000);
+    r.pipe.write(Buffer.from("more"));
+    assert.equal(r.pipe.queuedBytes, 0, "nothing queued after");
+    for (const err of r.errors) assert.match((err as NodeJS.ErrnoException).code ?? "", /EPIPE|ECONNRESET/);
+
+    // A child that took everything, then died: nothing failed, but Node has closed the stream.
+    const q = reader(3, "read");
+    children.push(q.child);
+    await q.ready;
+    q.pipe.write(Buffer.from([0, 1, 2]));
+    await until(q.report, "the child reading it", 5_000);
+    q.child.kill("SIGKILL");
+    await until(() => ((q.child.stdio[4] as Writable).destroyed ? true : undefined), "Node closing the stream", 5_000);
+    q.pipe.write(Buffer.from("after"));
+    assert.deepEqual(q.errors, [], "no write to the closed descriptor (EBADF, or another file's)");
+    assert.equal(q.pipe.queuedBytes, 0);
+  });
+});
