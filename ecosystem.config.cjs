@@ -17,8 +17,9 @@ module.exports = {
       name: "rs-world",
       script: "src/main.ts",
       interpreter: "./node_modules/.bin/node",
-      // As `npm start`: a larger young generation (see bench/README.md, "V8 young generation").
-      node_args: ["--max-semi-space-size=64"],
+      // As `npm start`: a larger young generation, and V8's collector on the world's thread alone
+      // (see bench/README.md, "V8 young generation" and "the collector's threads").
+      node_args: ["--max-semi-space-size=64", "--single-threaded-gc"],
       exec_mode: "fork",
       instances,
       autorestart: true,
