@@ -401,6 +401,8 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
     view.release = () => conn.uncork();
     client.view = view;
     if (this.mirrorBehind) this.mirrorAll(service.world);
+    // Its private fields, now that its owner is a Colyseus client (see mirror).
+    this.mirror(player);
     this.updateView(conn, service.world, player);
   }
 
@@ -608,7 +610,9 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
       s.combatLevel = d.combatLevel;
       s.running = player.running;
     }
-    if (seen.priv !== player.privateVersion) {
+    // Private fields only for an owner on Colyseus: only its view has the owner tag, and a `/ws`
+    // owner reads none of the schema (at 2,000 players, half of the state's trees were these).
+    if (seen.priv !== player.privateVersion && this.services.service.connectionOf(player.id)?.transport === "colyseus") {
       seen.priv = player.privateVersion;
       s.coins = d.coins;
       s.inventory.clear();
