@@ -371,15 +371,37 @@ class WsBot extends Bot {
     });
   }
 
-  /** Compact updates: the bot's own move among `"moved":[h,x,z,…]`, read without parsing the frame. */
+  /**
+   * Compact updates: the bot's own move among `"moved":[h,x,z,…]`, read without parsing the frame
+   * (nor splitting the list: the numbers are read in place, every third one compared with its handle).
+   */
   private observeMoved(text: string): void {
     const at = text.indexOf('"moved":[');
     if (at < 0) return;
-    const end = text.indexOf("]", at);
-    const nums = text.slice(at + 9, end).split(",");
-    for (let i = 0; i + 2 < nums.length; i += 3) {
-      if (Number(nums[i]) === this.handle) {
-        this.observe(Number(nums[i + 1]), Number(nums[i + 2]));
+    let i = at + 9;
+    /** The integer at `i` (optionally negative), moving `i` past it and its comma; NaN if none. */
+    const int = (): number => {
+      let sign = 1;
+      if (text.charCodeAt(i) === 45) {
+        sign = -1;
+        i++;
+      }
+      let v = 0;
+      let digits = 0;
+      for (let c = text.charCodeAt(i); c >= 48 && c <= 57; c = text.charCodeAt(++i)) {
+        v = v * 10 + (c - 48);
+        digits++;
+      }
+      if (text.charCodeAt(i) === 44) i++;
+      return digits === 0 ? Number.NaN : sign * v;
+    };
+    for (;;) {
+      const h = int();
+      if (Number.isNaN(h)) return;
+      const x = int();
+      const z = int();
+      if (h === this.handle) {
+        this.observe(x, z);
         return;
       }
     }

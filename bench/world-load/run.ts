@@ -13,7 +13,8 @@
  * `--attack-rate` messages a second each (the per-connection limit is 60), always to the dearest
  * targets for path-finding; the N in `--clients` are the ordinary players measured beside them.
  *
- * `--profile <dir>` runs the server with `--cpu-prof` and leaves `server-<N>.cpuprofile` there
+ * `--profile <dir>` runs the server and the bots processes with `--cpu-prof` and leaves `server-<N>.cpuprofile`
+ * and `bots-input-<i>-<N>.cpuprofile` there
  * (the whole process lifetime: startup, ramp and window).
  *
  * Reports per N: tick duration p50/p99, event-loop delay p99, server CPU and RSS (from the
@@ -281,7 +282,9 @@ async function runOne(n: number): Promise<RunResult> {
       const inputFile = path.join(dir, `${name}.json`);
       fs.writeFileSync(inputFile, JSON.stringify(input));
       const botsFd = fs.openSync(botsLog, "a");
-      const proc = fork(script, [inputFile], { execPath: process.execPath, stdio: ["ignore", botsFd, botsFd, "ipc"] });
+      // Under `--profile`, the bots processes too (`<name>-<N>.cpuprofile`).
+      const execArgv = args.profile === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${path.resolve(args.profile)}`, `--cpu-prof-name=${name}-${n}.cpuprofile`];
+      const proc = fork(script, [inputFile], { execPath: process.execPath, execArgv, stdio: ["ignore", botsFd, botsFd, "ipc"] });
       fs.closeSync(botsFd);
       bots.push(proc);
       const inbox: FromBots[] = [];
