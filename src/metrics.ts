@@ -29,8 +29,13 @@ function emptyGc(): { minor: GcBucket; major: GcBucket } {
   return { minor: bucket(), major: bucket() };
 }
 
-/** GC pauses kept for telling the slowest tick's (a window has a few dozen). */
-const GC_PAUSES_KEPT = 1_000;
+/** GC pauses kept for a tick recorded after V8 told its pauses (they come a turn of the event loop later, as a rule). */
+const GC_PAUSES_KEPT = 64;
+
+/** Milliseconds of a pause (`start`, `ms`) within [from, to]. */
+function overlap(from: number, to: number, start: number, ms: number): number {
+  return Math.max(0, Math.min(to, start + ms) - Math.max(from, start));
+}
 
 export class ServerMetrics {
   private readonly ticks = new Float64Array(TICK_SAMPLES);
@@ -40,8 +45,8 @@ export class ServerMetrics {
   /** Path searches over the window (World.pathStats of each tick): totals and the worst tick. */
   private paths = { searches: 0, expansions: 0, maxExpansions: 0, maxDeferred: 0 };
   /** The slowest tick of the window and its phases: where a spike went. */
-  private slowest: { ms: number; atTick: number; phases: Record<string, number>; cpuMs: number | undefined; startedAt: number | undefined } | undefined;
-  /** The window's last GC pauses ({@link GC_PAUSES_KEPT}): start (performance.now() time) and duration, ms. */
+  private slowest: { ms: number; atTick: number; phases: Record<string, number>; cpuMs: number | undefined; startedAt: number | undefined; gcMs: number } | undefined;
+  /** The last GC pauses ({@link GC_PAUSES_KEPT}), for a tick whose pauses were told before it was recorded: start (performance.now() time) and duration, ms. */
   private gcPauses: { start: number; ms: number }[] = [];
   /** The ticking thread's CPU time over the window's ticks (see recordTick). */
   private tickCpuMs = 0;
@@ -73,12 +78,15 @@ export class ServerMetrics {
     bucket.maxMs = Math.max(bucket.maxMs, entry.duration);
     this.gcPauses.push({ start: entry.startTime, ms: entry.duration });
     if (this.gcPauses.length > GC_PAUSES_KEPT) this.gcPauses.splice(0, this.gcPauses.length - GC_PAUSES_KEPT);
+    // V8 tells a pause after the tick it fell in: added to the slowest tick as it comes.
+    const slow = this.slowest;
+    if (slow?.startedAt !== undefined) slow.gcMs += overlap(slow.startedAt, slow.startedAt + slow.ms, entry.startTime, entry.duration);
   }
 
-  /** Milliseconds of GC pauses within [from, to] (performance.now() times). */
+  /** Milliseconds of the kept GC pauses within [from, to] (performance.now() times). */
   private gcWithin(from: number, to: number): number {
     let ms = 0;
-    for (const p of this.gcPauses) ms += Math.max(0, Math.min(to, p.start + p.ms) - Math.max(from, p.start));
+    for (const p of this.gcPauses) ms += overlap(from, to, p.start, p.ms);
     return ms;
   }
 
@@ -93,7 +101,7 @@ export class ServerMetrics {
     this.tickCount++;
     if (phases !== undefined) for (const [k, v] of Object.entries(phases)) this.phaseTotals[k] = (this.phaseTotals[k] ?? 0) + v;
     if (cpuMs !== undefined) this.tickCpuMs += cpuMs;
-    if (this.slowest === undefined || ms > this.slowest.ms) this.slowest = { ms, atTick: this.tickCount, phases: phases ?? {}, cpuMs, startedAt };
+    if (this.slowest === undefined || ms > this.slowest.ms) this.slowest = { ms, atTick: this.tickCount, phases: phases ?? {}, cpuMs, startedAt, gcMs: startedAt === undefined ? 0 : this.gcWithin(startedAt, startedAt + ms) };
     this.tickObserver?.tick(ms, phases);
   }
 
@@ -145,7 +153,7 @@ export class ServerMetrics {
                 atTick: this.slowest.atTick,
                 cpuMs: this.slowest.cpuMs === undefined ? null : Math.round(this.slowest.cpuMs * 100) / 100,
                 // V8's pauses within it (its CPU time includes them; incremental marking steps are not told).
-                gcMs: this.slowest.startedAt === undefined ? null : Math.round(this.gcWithin(this.slowest.startedAt, this.slowest.startedAt + this.slowest.ms) * 100) / 100,
+                gcMs: this.slowest.startedAt === undefined ? null : Math.round(this.slowest.gcMs * 100) / 100,
                 phasesMs: Object.fromEntries(Object.entries(this.slowest.phases).map(([k, v]) => [k, Math.round(v * 100) / 100])),
               },
       },

@@ -255,7 +255,13 @@ export class SocketProcess {
     this.ready = false;
     // A dead child's pipe fails its writes (EPIPE): its exit is handled below.
     this.data?.close();
-    this.data = new DataPipe(child.stdio[DATA_FD] as Writable);
+    this.data = new DataPipe(child.stdio[DATA_FD] as Writable, (err) => {
+      // A child that can no longer be written to would answer pings and write nothing: it is
+      // ended, and its exit restarts it (a dead one's exit is on its way anyway).
+      if (this.child !== child || child.exitCode !== null || child.signalCode !== null) return;
+      this.logger.error({ err }, "the socket process's data pipe failed; killing it");
+      child.kill("SIGKILL");
+    });
     // Messages of a child already replaced are not this one's (a `ready` could arrive after its `exit`).
     child.on("message", (message: FromChild) => {
       if (this.child === child) this.receive(message);

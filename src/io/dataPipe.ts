@@ -33,8 +33,9 @@ export class DataPipe {
   private readonly onError: (err: Error) => void;
 
   /**
-   * `onError`: a write failed other than by a full pipe (the child is gone: EPIPE); what is queued
-   * is dropped. Once the stream is closed (Node closes a dead child's), what is queued is dropped.
+   * `onError`: the pipe can take nothing more: a write failed other than by a full pipe (EPIPE:
+   * the child is gone), or Node has closed the stream. What is queued is dropped, and so is every
+   * later write; its owner restarts the child (SocketProcess).
    */
   constructor(stream: Writable, onError: (err: Error) => void = () => {}) {
     this.stream = stream;
@@ -74,7 +75,11 @@ export class DataPipe {
     if (fd === undefined || this.closed) return;
     // Once Node has closed the stream (the child exited), its descriptor is closed, and its number
     // may already be another file's: never written again.
-    if (this.stream.destroyed) return this.close();
+    if (this.stream.destroyed) {
+      this.close();
+      this.onError(new Error("the data pipe was closed"));
+      return;
+    }
     while (this.queue.length > 0) {
       const head = this.queue[0]!;
       let n: number;
@@ -97,6 +102,8 @@ export class DataPipe {
         this.timer = undefined;
         this.pump();
       }, RETRY_MS);
+      // Pending writes alone do not keep the process up (its child does, while it lives).
+      this.timer.unref();
     }
   }
 

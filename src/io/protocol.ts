@@ -118,8 +118,13 @@ export class Outbox {
     }
   }
 
-  /** `code` 0: a close frame without a code. A reason is cut to the 123 bytes a close frame holds. */
+  /**
+   * `code` 0: a close frame without a code. A reason is cut to the 123 bytes a close frame holds.
+   * A code no close frame can carry (not a whole number of 16 bits) terminates the connection, as
+   * `ws` refuses to send it; checked before anything is written, so the batch stays whole.
+   */
   close(id: number, code: number, reason: string): void {
+    if (!Number.isInteger(code) || code < 0 || code > 0xffff) return this.terminate(id);
     const bytes = closeReason(reason);
     const n = bytes.length;
     this.room(9 + n);

@@ -15,6 +15,7 @@ import pino from "pino";
 import { WebSocketServer } from "ws";
 import { MAX_FAILED_STARTS, SocketProcess, type RemoteSocket } from "../../src/io/SocketProcess.ts";
 import { DataReader, endMessage, Outbox, readBatch } from "../../src/io/protocol.ts";
+import type { Writable } from "node:stream";
 
 /** Whether a process runs (a zombie waiting to be reaped does not). */
 function alive(pid: number): boolean {
@@ -290,6 +291,28 @@ describe("the socket process (SOCKET_PROCESS)", function () {
     }
   });
 
+  it("kills a socket process whose data pipe can take nothing more while it lives (it would answer pings and write nothing), and starts another", async () => {
+    const s = await standalone();
+    try {
+      const client = new WebSocket(`ws://127.0.0.1:${s.port}/`);
+      await new Promise((resolve) => client.once("open", resolve));
+      await until(() => (s.remotes.length === 1 ? true : undefined), "the connection in the child");
+      const closed = new Promise<number>((resolve) => s.remotes[0]!.once("close", (code: number) => resolve(code)));
+      const pid = s.io.pid!;
+      // The server's end of the pipe goes (as on a failed read of it), the child lives on.
+      (s.io as unknown as { child: { stdio: Writable[] } }).child.stdio[4]!.destroy();
+      s.remotes[0]!.send("lost");
+      s.io.flush();
+      assert.equal(await closed, 1006, "its connections closed as dropped");
+      await until(() => (alive(pid) ? undefined : true), "the child gone", 5_000);
+      await until(() => (s.io.up ? true : undefined), "a new child up", 5_000);
+      assert.equal(s.io.starts, 2);
+      client.terminate();
+    } finally {
+      await s.close();
+    }
+  });
+
   it("kills a socket process that stops answering (a hung child), closes its connections as dropped, and starts another", async () => {
     const s = await standalone({ pingIntervalMs: 100, hungMs: 1_000 });
     try {
@@ -396,6 +419,18 @@ describe("the socket process's data pipe (Outbox, DataReader)", () => {
     const got: Got[] = [];
     reading(got).push(Buffer.from(out.take().message));
     assert.deepEqual(got, [["batch"], ["send", 2, [7], true], ["terminate", 3]]);
+  });
+
+  it("terminates a connection asked to close with a code no close frame can carry, and keeps the batch whole", () => {
+    const out = new Outbox();
+    out.close(2, 70_000, "r");
+    out.close(5, -1, "r");
+    out.close(6, 1000.5, "r");
+    out.send(3, "after");
+    out.terminate(4);
+    const got: Got[] = [];
+    reading(got).push(out.take().message);
+    assert.deepEqual(got, [["batch"], ["terminate", 2], ["terminate", 5], ["terminate", 6], ["send", 3, "after", false], ["terminate", 4]]);
   });
 
   it("cuts a close's reason to the 123 bytes a close frame holds", () => {
