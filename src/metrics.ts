@@ -29,9 +29,6 @@ function emptyGc(): { minor: GcBucket; major: GcBucket } {
   return { minor: bucket(), major: bucket() };
 }
 
-/** GC pauses kept for a tick recorded after V8 told its pauses (they come a turn of the event loop later, as a rule). */
-const GC_PAUSES_KEPT = 64;
-
 /** Milliseconds of a pause (`start`, `ms`) within [from, to]. */
 function overlap(from: number, to: number, start: number, ms: number): number {
   return Math.max(0, Math.min(to, start + ms) - Math.max(from, start));
@@ -46,8 +43,6 @@ export class ServerMetrics {
   private paths = { searches: 0, expansions: 0, maxExpansions: 0, maxDeferred: 0 };
   /** The slowest tick of the window and its phases: where a spike went. */
   private slowest: { ms: number; atTick: number; phases: Record<string, number>; cpuMs: number | undefined; startedAt: number | undefined; gcMs: number } | undefined;
-  /** The last GC pauses ({@link GC_PAUSES_KEPT}), for a tick whose pauses were told before it was recorded: start (performance.now() time) and duration, ms. */
-  private gcPauses: { start: number; ms: number }[] = [];
   /** The ticking thread's CPU time over the window's ticks (see recordTick). */
   private tickCpuMs = 0;
   private readonly loop: ReturnType<typeof monitorEventLoopDelay>;
@@ -76,18 +71,10 @@ export class ServerMetrics {
     bucket.count++;
     bucket.ms += entry.duration;
     bucket.maxMs = Math.max(bucket.maxMs, entry.duration);
-    this.gcPauses.push({ start: entry.startTime, ms: entry.duration });
-    if (this.gcPauses.length > GC_PAUSES_KEPT) this.gcPauses.splice(0, this.gcPauses.length - GC_PAUSES_KEPT);
-    // V8 tells a pause after the tick it fell in: added to the slowest tick as it comes.
+    // A tick runs without yielding, so V8's pauses in it are told after it was recorded: each is
+    // added to the slowest tick as it comes.
     const slow = this.slowest;
     if (slow?.startedAt !== undefined) slow.gcMs += overlap(slow.startedAt, slow.startedAt + slow.ms, entry.startTime, entry.duration);
-  }
-
-  /** Milliseconds of the kept GC pauses within [from, to] (performance.now() times). */
-  private gcWithin(from: number, to: number): number {
-    let ms = 0;
-    for (const p of this.gcPauses) ms += overlap(from, to, p.start, p.ms);
-    return ms;
   }
 
   /**
@@ -101,7 +88,7 @@ export class ServerMetrics {
     this.tickCount++;
     if (phases !== undefined) for (const [k, v] of Object.entries(phases)) this.phaseTotals[k] = (this.phaseTotals[k] ?? 0) + v;
     if (cpuMs !== undefined) this.tickCpuMs += cpuMs;
-    if (this.slowest === undefined || ms > this.slowest.ms) this.slowest = { ms, atTick: this.tickCount, phases: phases ?? {}, cpuMs, startedAt, gcMs: startedAt === undefined ? 0 : this.gcWithin(startedAt, startedAt + ms) };
+    if (this.slowest === undefined || ms > this.slowest.ms) this.slowest = { ms, atTick: this.tickCount, phases: phases ?? {}, cpuMs, startedAt, gcMs: 0 };
     this.tickObserver?.tick(ms, phases);
   }
 
@@ -121,7 +108,6 @@ export class ServerMetrics {
     this.tickCpuMs = 0;
     this.loop.reset();
     this.gc = emptyGc();
-    this.gcPauses = [];
     this.cpuStart = process.cpuUsage();
     this.since = performance.now();
   }

@@ -37,7 +37,7 @@ import type { Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import type { Logger } from "../logger.ts";
 import { DataPipe } from "./dataPipe.ts";
-import { DATA_FD, endMessage, EV_CLOSE, EV_MESSAGE, EV_SIZE, OP_CLOSE, OP_SEND_BINARY, OP_TERMINATE, Outbox, type ChildOptions, type FromChild, type SocketKind, type ToChild } from "./protocol.ts";
+import { DATA_FD, endMessage, EV_CLOSE, EV_MESSAGE, EV_SIZE, Outbox, type ChildOptions, type FromChild, type SocketKind, type ToChild } from "./protocol.ts";
 
 export type { SocketKind };
 
@@ -51,6 +51,9 @@ export const MAX_FAILED_STARTS = 3;
 
 /** Close code of the connections a dead socket process took with it (as a dropped connection). */
 export const CLOSE_ABNORMAL = 1006;
+
+/** A socket's write on its way to the outbox (a frame, text or bytes; a close with its code and reason; a terminate). */
+type WriteOp = "send" | "close" | "terminate";
 
 /**
  * A WebSocket held by the socket process, as `ws`'s WebSocket looks to the code that uses it.
@@ -80,7 +83,7 @@ export class RemoteSocket extends EventEmitter {
       const held = this.held;
       this.held = undefined;
       if (held === undefined) return;
-      for (let i = 0; i < held.length; i += 3) this.owner.enqueue(held[i] as number, this.id, held[i + 1], held[i + 2]);
+      for (let i = 0; i < held.length; i += 3) this.owner.enqueue(held[i] as WriteOp, this.id, held[i + 1], held[i + 2]);
     },
   };
 
@@ -101,8 +104,8 @@ export class RemoteSocket extends EventEmitter {
     // The outbox copies the bytes in as they are sent; held ones are copied now (a caller may
     // reuse its buffer meanwhile; Buffer's own slice() would be a view).
     const frame = typeof data === "string" ? data : ArrayBuffer.isView(data) ? new Uint8Array(data.buffer, data.byteOffset, data.byteLength) : new Uint8Array(data);
-    if (this.held !== undefined) this.held.push(OP_SEND_BINARY, typeof frame === "string" ? frame : frame.slice(), undefined);
-    else this.owner.enqueue(OP_SEND_BINARY, this.id, frame, undefined);
+    if (this.held !== undefined) this.held.push("send", typeof frame === "string" ? frame : frame.slice(), undefined);
+    else this.owner.enqueue("send", this.id, frame, undefined);
     if (callback !== undefined) queueMicrotask(() => callback());
   }
 
@@ -110,7 +113,7 @@ export class RemoteSocket extends EventEmitter {
     if (this.readyState >= CLOSING) return;
     this.readyState = CLOSING;
     // 0: no code (the child sends a close frame without one).
-    this.write(OP_CLOSE, code ?? 0, reason === undefined ? "" : String(reason));
+    this.write("close", code ?? 0, reason === undefined ? "" : String(reason));
   }
 
   terminate(): void {
@@ -118,13 +121,13 @@ export class RemoteSocket extends EventEmitter {
     this.readyState = CLOSING;
     // Held writes go first: a terminate drops what the child has not written, as `ws`'s does.
     this._socket.uncork();
-    this.owner.enqueue(OP_TERMINATE, this.id, undefined, undefined);
+    this.owner.enqueue("terminate", this.id, undefined, undefined);
   }
 
   /** The child pings (see child.ts); here a ping is a no-op. */
   ping(): void {}
 
-  private write(op: number, a: unknown, b: unknown): void {
+  private write(op: WriteOp, a: unknown, b: unknown): void {
     if (this.held !== undefined) this.held.push(op, a, b);
     else this.owner.enqueue(op, this.id, a, b);
   }
@@ -347,9 +350,9 @@ export class SocketProcess {
   }
 
   /** A write of socket `id`, in order after everything before it (a frame's bytes are copied in now). */
-  enqueue(op: number, id: number, a: unknown, b: unknown): void {
-    if (op === OP_SEND_BINARY) this.outbox.send(id, a as string | Uint8Array);
-    else if (op === OP_CLOSE) this.outbox.close(id, a as number, b as string);
+  enqueue(op: WriteOp, id: number, a: unknown, b: unknown): void {
+    if (op === "send") this.outbox.send(id, a as string | Uint8Array);
+    else if (op === "close") this.outbox.close(id, a as number, b as string);
     else this.outbox.terminate(id);
     if (this.flushQueued) return;
     this.flushQueued = true;

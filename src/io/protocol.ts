@@ -96,11 +96,6 @@ export class Outbox {
     return this.end === HEAD;
   }
 
-  /** Bytes held (records, without the message's head). */
-  get size(): number {
-    return this.end - HEAD;
-  }
-
   send(id: number, data: string | Uint8Array): void {
     if (typeof data === "string") {
       // At most 3 bytes of UTF-8 per UTF-16 unit.

@@ -68,7 +68,7 @@ describe("percentiles (nearest rank)", () => {
       const s = slowest();
       assert.equal(s.ms, ms);
       assert.ok(s.gcMs !== null && s.gcMs > 0 && s.gcMs <= ms, `${s.gcMs} ms of GC in a ${ms} ms tick`);
-      // Many later pauses (a long window: more than the 64 kept) do not take the slowest tick's away.
+      // Many later pauses (a long window) do not take the slowest tick's away.
       type Gc = { gc: { minor: { count: number }; major: { count: number } } };
       const pauses = () => {
         const g = (m.snapshot() as Gc).gc;
