@@ -41,6 +41,10 @@ interface Entry {
   second: number;
   bytes: number;
   overBudget: boolean;
+  /** While a batch is framed (flushFrames): its frames' bytes, their buffer, and the write offset in it. */
+  outBytes: number;
+  out: Buffer | undefined;
+  outAt: number;
 }
 
 /** Counts a frame against its socket's budget; over it, the socket is paused until the next second. */
@@ -96,7 +100,7 @@ function upgrade(message: Extract<ToChild, { t: "upgrade" }>, socket: Socket | u
   servers[kind].handleUpgrade(req, socket, Buffer.from(message.head.buffer, message.head.byteOffset, message.head.byteLength), (ws) => {
     done = true;
     socket.removeListener("close", fail);
-    const entry: Entry = { ws, kind, missed: 0, closing: false, second: 0, bytes: 0, overBudget: false };
+    const entry: Entry = { ws, kind, missed: 0, closing: false, second: 0, bytes: 0, overBudget: false, outBytes: 0, out: undefined, outAt: 0 };
     sockets.set(id, entry);
     if (held) ws.pause();
     ws.on("error", () => {}); // `close` follows, and is reported
@@ -115,20 +119,83 @@ function upgrade(message: Extract<ToChild, { t: "upgrade" }>, socket: Socket | u
   });
 }
 
-/** One batch's sockets, corked for the batch so that each one's frames leave in one write. */
-const corked: Socket[] = [];
+/**
+ * A batch's data frames, framed here and written as one buffer a socket (RFC 6455 §5.2: a server's
+ * frames are unmasked, FIN set, no extension bits; `perMessageDeflate` is off). `ws` still does the
+ * handshakes, reading, pings and closes; its `send` cost, per frame, a copy, a header buffer, two
+ * stream writes and their bookkeeping, and a tick is ~3.5 frames a socket (a patch or update and the
+ * chat lines in view): see bench/README.md, "The socket process frames a batch itself".
+ *
+ * The frames are listed in batch order (their bytes stay views into the batch until written); each
+ * socket's are then copied behind their headers into one buffer of its own (a socket whose client
+ * reads slowly holds its own bytes, not the batch).
+ */
+const pendingEntry: Entry[] = [];
+const pendingFrame: Uint8Array[] = [];
+const pendingBinary: boolean[] = [];
+let pendingCount = 0;
 
-/** The socket of a write record, corked for its batch; undefined if it is gone. */
-function target(id: number): Entry | undefined {
-  const entry = sockets.get(id);
-  if (entry === undefined) return undefined;
-  const tcp = (entry.ws as unknown as { _socket?: Socket })._socket;
-  if (tcp !== undefined && tcp.writableCorked === 0) {
-    tcp.cork();
-    corked.push(tcp);
-  }
-  return entry;
+/** The header of an unmasked final frame of `length` bytes: its size (2, 4 or 10). */
+function headerSize(length: number): number {
+  return length < 126 ? 2 : length < 65536 ? 4 : 10;
 }
+
+function writeHeader(out: Buffer, at: number, binary: boolean, length: number): number {
+  out[at] = binary ? 0x82 : 0x81;
+  if (length < 126) {
+    out[at + 1] = length;
+    return at + 2;
+  }
+  if (length < 65536) {
+    out[at + 1] = 126;
+    out.writeUInt16BE(length, at + 2);
+    return at + 4;
+  }
+  out[at + 1] = 127;
+  out.writeUInt32BE(Math.floor(length / 2 ** 32), at + 2);
+  out.writeUInt32BE(length >>> 0, at + 6);
+  return at + 10;
+}
+
+/** Writes the frames listed so far: one buffer per socket, its frames in order. */
+function flushFrames(): void {
+  const n = pendingCount;
+  if (n === 0) return;
+  pendingCount = 0;
+  // Sizes per socket (a socket closed meanwhile, by a terminate in the batch, gets nothing).
+  for (let i = 0; i < n; i++) {
+    const entry = pendingEntry[i]!;
+    if (entry.out === undefined) {
+      entry.outBytes = 0;
+      entry.out = EMPTY;
+    }
+    const length = pendingFrame[i]!.byteLength;
+    entry.outBytes += headerSize(length) + length;
+  }
+  const touched: Entry[] = [];
+  for (let i = 0; i < n; i++) {
+    const entry = pendingEntry[i]!;
+    if (entry.out === EMPTY) {
+      entry.out = Buffer.allocUnsafe(entry.outBytes);
+      entry.outAt = 0;
+      touched.push(entry);
+    }
+    const frame = pendingFrame[i]!;
+    const out = entry.out!;
+    const at = writeHeader(out, entry.outAt, pendingBinary[i]!, frame.byteLength);
+    out.set(frame, at);
+    entry.outAt = at + frame.byteLength;
+    pendingEntry[i] = undefined as unknown as Entry;
+    pendingFrame[i] = undefined as unknown as Uint8Array;
+  }
+  for (const entry of touched) {
+    const out = entry.out!;
+    entry.out = undefined;
+    const tcp = (entry.ws as unknown as { _socket?: Socket })._socket;
+    if (entry.ws.readyState === entry.ws.OPEN && tcp !== undefined && !tcp.destroyed) tcp.write(out);
+  }
+}
+const EMPTY = Buffer.alloc(0);
 
 /**
  * One socket's bad request (`ws` refuses a close code it may not send, say) must not stop the
@@ -145,7 +212,7 @@ function guarded(entry: Entry, write: () => void): void {
 
 const writes: BatchVisitor = {
   send(id, frame, binary) {
-    const entry = target(id);
+    const entry = sockets.get(id);
     if (entry === undefined) return;
     const { ws } = entry;
     if (ws.readyState !== ws.OPEN) return;
@@ -155,14 +222,17 @@ const writes: BatchVisitor = {
       ws.terminate();
       return;
     }
-    // The frame is a view into the whole batch: copied, a socket that holds it (its client reads
-    // slowly) holds its own bytes, not the batch. Text frames are UTF-8 already.
-    guarded(entry, () => ws.send(Buffer.from(frame), { binary }));
+    const i = pendingCount++;
+    pendingEntry[i] = entry;
+    pendingFrame[i] = frame;
+    pendingBinary[i] = binary;
   },
   close(id, code, reason) {
-    const entry = target(id);
+    const entry = sockets.get(id);
     if (entry === undefined) return;
     const { ws } = entry;
+    // Its frames so far go before the close frame.
+    flushFrames();
     // Whatever it sends from now on would be dropped by the World's process: it is read (its
     // client's answering close frame among it) but not passed on.
     entry.closing = true;
@@ -171,7 +241,9 @@ const writes: BatchVisitor = {
     guarded(entry, () => (code === 0 ? ws.close() : ws.close(code, reason)));
   },
   terminate(id) {
-    target(id)?.ws.terminate();
+    // Its frames not yet written are dropped with it (as `ws`'s terminate drops what it holds):
+    // flushFrames skips a socket that is no longer open.
+    sockets.get(id)?.ws.terminate();
   },
 };
 
@@ -180,8 +252,7 @@ function apply(body: Buffer): void {
   try {
     readBatch(body, writes);
   } finally {
-    for (const tcp of corked) tcp.uncork();
-    corked.length = 0;
+    flushFrames();
   }
 }
 

@@ -201,6 +201,48 @@ describe("the socket process (SOCKET_PROCESS)", function () {
     }
   });
 
+  it("frames a batch's writes itself: every header size, text and binary, each connection's in order, and a terminate drops only that connection's", async () => {
+    const { io, remotes, port, close } = await standalone();
+    try {
+      const clients = [];
+      for (let i = 0; i < 3; i++) {
+        const ws = new WebSocket(`ws://127.0.0.1:${port}/`, { maxPayload: 1024 * 1024 });
+        const got: { binary: boolean; data: Buffer }[] = [];
+        ws.on("message", (data: Buffer, binary: boolean) => got.push({ binary, data }));
+        const closed = new Promise<number>((resolve) => ws.on("close", (code) => resolve(code)));
+        await new Promise((resolve) => ws.once("open", resolve));
+        await until(() => (remotes.length === i + 1 ? true : undefined), `connection ${i + 1} in the child`);
+        clients.push({ ws, got, closed });
+      }
+      const [r0, r1, r2] = remotes as [RemoteSocket, RemoteSocket, RemoteSocket];
+      const bytes = (n: number, seed: number) => Uint8Array.from({ length: n }, (_, i) => (i * 31 + seed) & 0xff);
+      // Lengths at each side of the 7-bit, 16-bit and 64-bit length forms; text with multi-byte characters.
+      const sent: (string | Uint8Array)[] = ["", "a".repeat(125), bytes(126, 1), "é€".repeat(13_107), bytes(65_535, 2), bytes(65_536, 3), "z".repeat(70_000), bytes(0, 0)];
+      r2.send("never seen");
+      for (const [i, m] of sent.entries()) {
+        r0.send(m);
+        r1.send(`one-${i}`);
+      }
+      r2.terminate();
+      r1.send("one-last");
+      io.flush();
+      const [c0, c1, c2] = clients as [(typeof clients)[0], (typeof clients)[0], (typeof clients)[0]];
+      await until(() => (c0.got.length === sent.length && c1.got.length === sent.length + 1 ? true : undefined), "every frame at the first two clients");
+      for (const [i, m] of sent.entries()) {
+        const { binary, data } = c0.got[i]!;
+        assert.equal(binary, typeof m !== "string", `frame ${i}: its type`);
+        assert.ok(typeof m === "string" ? data.toString("utf8") === m : Buffer.from(m).equals(data), `frame ${i} (${typeof m === "string" ? Buffer.byteLength(m) : m.byteLength} bytes) arrived whole`);
+      }
+      assert.deepEqual(c1.got.map((g) => g.data.toString()), [...sent.map((_, i) => `one-${i}`), "one-last"]);
+      assert.equal(await c2.closed, 1006, "the terminated connection closed without a close frame");
+      assert.deepEqual(c2.got, [], "and got nothing of the batch it was terminated in");
+      c0.ws.close();
+      c1.ws.close();
+    } finally {
+      await close();
+    }
+  });
+
   for (const [child, what] of [
     ["failingChild.ts", "dies before it is ready"],
     ["silentChild.ts", "never says it is ready"],
