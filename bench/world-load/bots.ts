@@ -19,7 +19,7 @@ import WebSocket from "ws";
 import type { CollisionMap } from "../../src/game/map/CollisionMap.ts";
 import { findPath } from "../../src/game/map/pathfinding.ts";
 import { seededRandom } from "../../src/game/world/World.ts";
-import { bundledCollision, percentile, round, type BotsInput, type BotsReport, type FromBots, type KindReport, type ToBots } from "./common.ts";
+import { bundledCollision, isProbe, percentile, round, type BotsInput, type BotsReport, type FromBots, type KindReport, type ToBots } from "./common.ts";
 
 // Make the SDK use `ws` (it falls back to it when there is no global WebSocket).
 Reflect.deleteProperty(globalThis, "WebSocket");
@@ -423,6 +423,7 @@ class WsBot extends Bot {
 const bots: Bot[] = input.tokens.flatMap((_, i) => {
   const kind: Kind = i % 2 === 0 ? "colyseus" : "ws";
   if (input.kind !== undefined && input.kind !== kind) return [];
+  if (input.probes !== undefined && isProbe(i, input.probes) !== input.probes.only) return [];
   if (input.share !== undefined && Math.floor(i / 2) % input.share.of !== input.share.index) return [];
   return [kind === "colyseus" ? new ColyseusBot(i) : new WsBot(i)];
 });

@@ -46,6 +46,21 @@ export interface BotsInput {
   kind?: "colyseus" | "ws" | undefined;
   /** Of those, only every `of`-th starting at `index` (several processes per kind). */
   share?: { of: number; index: number } | undefined;
+  /**
+   * The probe clients (see {@link isProbe}): `only`, this process runs just them (the probes
+   * process); otherwise it leaves them out.
+   */
+  probes?: { pairs: number; stride: number; only: boolean } | undefined;
+}
+
+/**
+ * Whether bot `index` is a probe: `pairs` pairs of bots (a Colyseus one and a `/ws` one, indexes
+ * 2k and 2k + 1), every `stride`-th pair from the first, so that they are placed over the whole map
+ * as the others are. They run in a process of their own (see bench/README.md, "Probe clients").
+ */
+export function isProbe(index: number, probes: { pairs: number; stride: number }): boolean {
+  const pair = Math.floor(index / 2);
+  return pair % probes.stride === 0 && pair / probes.stride < probes.pairs;
 }
 
 /** The path-finding attackers' process (flood.ts): `/ws` clients sending the dearest moves at the full message rate. */

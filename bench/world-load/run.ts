@@ -61,6 +61,14 @@ import { buildCollision, seededRandom } from "../../src/game/world/World.ts";
 const JWT_SECRET = "world-load-bench-secret-0123456789abcdef";
 const ADMIN_CODE = "world-load-bench-admin";
 const BOTS = path.join(import.meta.dirname, "bots.ts");
+/**
+ * Node flags of the client processes: V8's collector on their own thread, with young space to
+ * match (as the server's, see package.json `start`). Each process stands for many clients that
+ * would each have a machine of their own; its collector's helper threads took the two cores from
+ * the server (bench/README.md, "The bots' own collector"). `BENCH_BOTS_NODE_ARGS` replaces them
+ * (`""`: Node's defaults).
+ */
+const BOTS_NODE_ARGS = (process.env.BENCH_BOTS_NODE_ARGS ?? "--max-semi-space-size=64 --single-threaded-gc").split(" ").filter(Boolean);
 const FLOOD = path.join(import.meta.dirname, "flood.ts");
 
 const { values: args } = parseArgs({
@@ -80,6 +88,7 @@ const { values: args } = parseArgs({
     "attack-rate": { type: "string", default: "58" },
     "ws-updates": { type: "string", default: "compact" },
     "bots-nice": { type: "string", default: "0" },
+    probes: { type: "string", default: "auto" },
   },
 });
 const attackers = Number(args.attackers);
@@ -93,6 +102,13 @@ const botProcesses = Number(args["bot-processes"]);
 const wsUpdates = args["ws-updates"] as "full" | "compact";
 /** `--bots-nice N`: the bots processes' scheduling priority (0 … 19; see bench/README.md). */
 const botsNice = Number(args["bots-nice"]);
+/**
+ * `--probes P`: P of the clients (half of each kind) in a process of their own, whose move latency is
+ * what one client sees (see bench/README.md, "Probe clients"). `auto`: one in 20 (100 of 2,000), none
+ * under 40 clients.
+ */
+const probesArg = args.probes === "auto" ? undefined : Number(args.probes);
+const probesFor = (n: number): number => probesArg ?? 2 * Math.floor(n / 40);
 /** `--server-env KEY=VALUE` (repeatable): more settings for the server, e.g. `IDLE_GC=false` for an A/B run. */
 const serverEnv = Object.fromEntries(
   args["server-env"].map((kv) => {
@@ -111,9 +127,10 @@ if (
   !(attackRate > 0 && attackRate <= 1000) ||
   !(wsUpdates === "full" || wsUpdates === "compact") ||
   !(Number.isInteger(botsNice) && botsNice >= 0 && botsNice <= 19) ||
+  !(probesArg === undefined || (Number.isInteger(probesArg) && probesArg >= 0 && probesArg % 2 === 0 && clientCounts.every((n) => probesArg <= n / 2))) ||
   !(botProcesses === 1 || (Number.isInteger(botProcesses) && botProcesses >= 2 && botProcesses <= 16 && botProcesses % 2 === 0))
 ) {
-  console.error("usage: run.ts [--clients 100,500,1000,2000] [--seconds 60] [--out file.json] [--ramp 100] [--settle 5] [--keep] [--profile dir] [--save-interval 60] [--seed 1] [--bot-processes 1|2|4|…] [--attackers 0] [--attack-rate 58] [--ws-updates compact|full] [--bots-nice 0]");
+  console.error("usage: run.ts [--clients 100,500,1000,2000] [--seconds 60] [--out file.json] [--ramp 100] [--settle 5] [--keep] [--profile dir] [--save-interval 60] [--seed 1] [--bot-processes 1|2|4|…] [--attackers 0] [--attack-rate 58] [--ws-updates compact|full] [--bots-nice 0] [--probes auto|P (even, at most half the clients)]");
   process.exit(2);
 }
 
@@ -228,6 +245,8 @@ export interface RunResult {
     exit: { code: number | null; signal: string | null; shutdownMs: number } | undefined;
   };
   bots?: BotsReport & { procCpuCores: number | undefined };
+  /** The probe clients' own report (see bench/README.md, "Probe clients"); absent without probes. */
+  probes?: BotsReport;
   attackers?: FloodReport;
   machine?: { cpus: number; busyCores: number; stealCores: number; otherCores: number | undefined; loadavg: number[] };
 }
@@ -283,7 +302,8 @@ async function runOne(n: number): Promise<RunResult> {
       fs.writeFileSync(inputFile, JSON.stringify(input));
       const botsFd = fs.openSync(botsLog, "a");
       // Under `--profile`, the bots processes too (`<name>-<N>.cpuprofile`).
-      const execArgv = args.profile === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${path.resolve(args.profile)}`, `--cpu-prof-name=${name}-${n}.cpuprofile`];
+      const prof = args.profile === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${path.resolve(args.profile)}`, `--cpu-prof-name=${name}-${n}.cpuprofile`];
+      const execArgv = [...BOTS_NODE_ARGS, ...prof];
       const proc = fork(script, [inputFile], { execPath: process.execPath, execArgv, stdio: ["ignore", botsFd, botsFd, "ipc"] });
       fs.closeSync(botsFd);
       bots.push(proc);
@@ -298,11 +318,20 @@ async function runOne(n: number): Promise<RunResult> {
       });
       proc.once("exit", () => (botsExited = true));
     };
+    const probeCount = probesFor(n);
+    const probes = probeCount === 0 ? undefined : { pairs: probeCount / 2, stride: Math.max(1, Math.floor(n / probeCount)) };
     for (let i = 0; i < botProcesses; i++) {
       const kind = botProcesses === 1 ? undefined : i % 2 === 0 ? "colyseus" : "ws";
       const share = { of: Math.max(1, botProcesses / 2), index: Math.floor(i / 2) };
-      forkClients(BOTS, `bots-input-${i}`, { port, tokens, rampPerSecond: rampPerSecond / botProcesses, quickStart: seconds < 10, seed: seedValue + i, kind, share, wsUpdates }, kind ?? "all");
+      const notProbes = probes === undefined ? undefined : { ...probes, only: false };
+      forkClients(BOTS, `bots-input-${i}`, { port, tokens, rampPerSecond: rampPerSecond / botProcesses, quickStart: seconds < 10, seed: seedValue + i, kind, share, wsUpdates, probes: notProbes }, kind ?? "all");
     }
+    // The probes: their own process, connecting at their share of the ramp, so that all are in at about the same time.
+    if (probes !== undefined) {
+      const only = { ...probes, only: true };
+      forkClients(BOTS, "probes-input", { port, tokens, rampPerSecond: (rampPerSecond * probeCount) / n, quickStart: seconds < 10, seed: seedValue + 500, wsUpdates, probes: only }, "probes");
+    }
+    const probesInbox = probes === undefined ? -1 : botProcesses;
     if (attackers > 0) {
       forkClients(FLOOD, "flood-input", { port, tokens: allTokens.slice(n), rampPerSecond, messagesPerSecond: attackRate, seed: seedValue + 1000 }, "attackers");
     }
@@ -349,8 +378,10 @@ async function runOne(n: number): Promise<RunResult> {
     const metrics = ((await admin(port, "GET", "/api/admin/metrics")) as { metrics: ServerMetricsSnapshot }).metrics;
     const last = sample(server, bots);
     for (const b of bots) b.send({ type: "stop" });
-    const replies = await Promise.all(inboxes.map((inbox, i) => nextOf(inbox, i < botProcesses ? "report" : "flood-report", 60_000)));
-    const reports = replies.flatMap((m) => (m.type === "report" ? [m.report] : []));
+    const replies = await Promise.all(inboxes.map((inbox, i) => nextOf(inbox, i < botProcesses || i === probesInbox ? "report" : "flood-report", 60_000)));
+    const reports = replies.flatMap((m, i) => (m.type === "report" && i !== probesInbox ? [m.report] : []));
+    const probed = replies[probesInbox];
+    if (probed?.type === "report") result.probes = mergeReports([probed.report]);
     const flood = replies.flatMap((m) => (m.type === "flood-report" ? [m.report] : []))[0];
     if (flood !== undefined) result.attackers = flood;
     const reported = { report: mergeReports(reports) };
@@ -417,6 +448,7 @@ function summary(r: RunResult): string {
     `${round(b.colyseus.wireBytesPerClientPerS / 1024, 2)} / ${round(b.ws.wireBytesPerClientPerS / 1024, 2)}`,
     `${b.colyseus.latencyP50Ms} / ${b.colyseus.latencyP99Ms} (${b.colyseus.arrivalLatencyP50Ms} / ${b.colyseus.arrivalLatencyP99Ms})`,
     `${b.ws.latencyP50Ms} / ${b.ws.latencyP99Ms} (${b.ws.arrivalLatencyP50Ms} / ${b.ws.arrivalLatencyP99Ms})`,
+    r.probes === undefined ? "none" : `${r.probes.colyseus.connected + r.probes.ws.connected}: ${r.probes.colyseus.latencyP50Ms} / ${r.probes.colyseus.latencyP99Ms}, ${r.probes.ws.latencyP50Ms} / ${r.probes.ws.latencyP99Ms}`,
     r.attackers === undefined ? "0" : `${r.attackers.connected} (${Math.round(r.attackers.movesSent / r.seconds)} moves/s)`,
     m.paths === undefined ? "?" : `${m.paths.expansionsPerTick} / ${m.paths.maxExpansions} / ${m.paths.maxDeferred}`,
     "",
@@ -434,7 +466,7 @@ for (const n of clientCounts) {
 }
 
 endSweep(
-  ["clients", "tick p50 / p99 ms", "ticks", "loop p99 ms", "server cores", "server RSS MiB", "bot cores", "KiB/client/s coly / ws", "coly move p50 / p99 ms (at arrival)", "ws move p50 / p99 ms (at arrival)", "attackers", "path nodes/tick mean / max, walks waiting max"],
+  ["clients", "tick p50 / p99 ms", "ticks", "loop p99 ms", "server cores", "server RSS MiB", "bot cores", "KiB/client/s coly / ws", "coly move p50 / p99 ms (at arrival)", "ws move p50 / p99 ms (at arrival)", "probes: move p50 / p99 ms coly, ws", "attackers", "path nodes/tick mean / max, walks waiting max"],
   results.map(summary),
   results.every((r) => r.ok),
 );

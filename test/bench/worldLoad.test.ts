@@ -17,6 +17,7 @@ interface Results {
     error?: string;
     server: { metrics: { ticks: { count: number; p99Ms: number }; players: number; paths: { searchesPerTick: number; maxExpansions: number } }; exit: { code: number | null } };
     bots: { colyseus: KindReport; ws: KindReport };
+    probes?: { colyseus: KindReport; ws: KindReport };
     attackers?: { connected: number; movesSent: number; disconnects: number };
   }[];
 }
@@ -52,6 +53,25 @@ describe("bench/world-load (smoke)", function () {
       assert.ok(k.latencySamples > 0, `${kind} bots timed some moves`);
       assert.equal((k as { latencies?: unknown }).latencies, undefined, "raw samples are not written to the results");
     }
+  });
+
+  it("runs probe clients of both kinds in their own process (--probes 4) and reports them apart from the bots", async () => {
+    const doc = await runBench<Results>("world-load", ["--clients", "12", "--seconds", "8", "--settle", "2", "--probes", "4"]);
+    const r = doc.results[0]!;
+    assert.ok(r.ok, r.error);
+    assert.equal(r.server.metrics.players, 12, "the probes are among the clients, not added to them");
+    assert.ok(r.probes !== undefined, "the probes' report is in the results");
+    for (const kind of ["colyseus", "ws"] as const) {
+      assert.equal(r.bots[kind].connected, 4, `${kind}: the bots process runs the clients that are not probes`);
+      assert.equal(r.probes[kind].connected, 2, `${kind}: two probes`);
+      assert.ok(r.probes[kind].latencySamples > 0, `${kind} probes timed some moves`);
+      assert.ok(r.probes[kind].latencyP50Ms > 0 && r.probes[kind].latencyP50Ms < 5_000, `${kind} probe latency ${r.probes[kind].latencyP50Ms} ms`);
+    }
+  });
+
+  it("refuses probes it cannot split evenly between the kinds, or more than half the clients", async () => {
+    await assert.rejects(runBench("world-load", ["--clients", "10", "--seconds", "1", "--probes", "3"]), /usage: run\.ts/);
+    await assert.rejects(runBench("world-load", ["--clients", "10", "--seconds", "1", "--probes", "8"]), /usage: run\.ts/);
   });
 
   it("runs path-finding attackers beside the players (--attackers) and reports the tick's searches", async () => {
