@@ -41,6 +41,8 @@ interface Entry {
   second: number;
   bytes: number;
   overBudget: boolean;
+  /** The bytes of its frames listed in this batch, not yet written (see flushFrames). */
+  listedBytes: number;
   /** While a batch is framed (flushFrames): its frames' bytes, their buffer, and the write offset in it. */
   outBytes: number;
   out: Buffer | undefined;
@@ -100,7 +102,7 @@ function upgrade(message: Extract<ToChild, { t: "upgrade" }>, socket: Socket | u
   servers[kind].handleUpgrade(req, socket, Buffer.from(message.head.buffer, message.head.byteOffset, message.head.byteLength), (ws) => {
     done = true;
     socket.removeListener("close", fail);
-    const entry: Entry = { ws, kind, missed: 0, closing: false, second: 0, bytes: 0, overBudget: false, outBytes: 0, out: undefined, outAt: 0 };
+    const entry: Entry = { ws, kind, missed: 0, closing: false, second: 0, bytes: 0, overBudget: false, listedBytes: 0, outBytes: 0, out: undefined, outAt: 0 };
     sockets.set(id, entry);
     if (held) ws.pause();
     ws.on("error", () => {}); // `close` follows, and is reported
@@ -130,8 +132,8 @@ function upgrade(message: Extract<ToChild, { t: "upgrade" }>, socket: Socket | u
  * socket's are then copied behind their headers into one buffer of its own (a socket whose client
  * reads slowly holds its own bytes, not the batch).
  */
-const pendingEntry: Entry[] = [];
-const pendingFrame: Uint8Array[] = [];
+const pendingEntry: (Entry | undefined)[] = [];
+const pendingFrame: (Uint8Array | undefined)[] = [];
 const pendingBinary: boolean[] = [];
 let pendingCount = 0;
 
@@ -157,14 +159,19 @@ function writeHeader(out: Buffer, at: number, binary: boolean, length: number): 
   return at + 10;
 }
 
-/** Writes the frames listed so far: one buffer per socket, its frames in order. */
-function flushFrames(): void {
+/**
+ * Writes the frames listed so far: one buffer per socket, its frames in order. `only`: that
+ * socket's alone (a close of it comes next); the others' stay listed, and a terminate later in
+ * the batch still drops theirs.
+ */
+function flushFrames(only?: Entry): void {
   const n = pendingCount;
   if (n === 0) return;
-  pendingCount = 0;
+  if (only === undefined) pendingCount = 0;
   // Sizes per socket (a socket closed meanwhile, by a terminate in the batch, gets nothing).
   for (let i = 0; i < n; i++) {
-    const entry = pendingEntry[i]!;
+    const entry = pendingEntry[i];
+    if (entry === undefined || (only !== undefined && entry !== only)) continue;
     if (entry.out === undefined) {
       entry.outBytes = 0;
       entry.out = EMPTY;
@@ -174,7 +181,8 @@ function flushFrames(): void {
   }
   const touched: Entry[] = [];
   for (let i = 0; i < n; i++) {
-    const entry = pendingEntry[i]!;
+    const entry = pendingEntry[i];
+    if (entry === undefined || (only !== undefined && entry !== only)) continue;
     if (entry.out === EMPTY) {
       entry.out = Buffer.allocUnsafe(entry.outBytes);
       entry.outAt = 0;
@@ -185,12 +193,13 @@ function flushFrames(): void {
     const at = writeHeader(out, entry.outAt, pendingBinary[i]!, frame.byteLength);
     out.set(frame, at);
     entry.outAt = at + frame.byteLength;
-    pendingEntry[i] = undefined as unknown as Entry;
-    pendingFrame[i] = undefined as unknown as Uint8Array;
+    pendingEntry[i] = undefined;
+    pendingFrame[i] = undefined;
   }
   for (const entry of touched) {
     const out = entry.out!;
     entry.out = undefined;
+    entry.listedBytes = 0;
     const tcp = (entry.ws as unknown as { _socket?: Socket })._socket;
     if (entry.ws.readyState === entry.ws.OPEN && tcp !== undefined && !tcp.destroyed) tcp.write(out);
   }
@@ -216,12 +225,15 @@ const writes: BatchVisitor = {
     if (entry === undefined) return;
     const { ws } = entry;
     if (ws.readyState !== ws.OPEN) return;
-    if (ws.bufferedAmount > MAX_BUFFERED_BYTES) {
+    // What waits for it: unwritten, and listed in this batch.
+    const waiting = ws.bufferedAmount + entry.listedBytes;
+    if (waiting > MAX_BUFFERED_BYTES) {
       // Its client stopped reading: what it is sent would pile up here.
-      send({ t: "warn", message: `a client read nothing of its last ${ws.bufferedAmount} bytes; its connection is terminated` });
+      send({ t: "warn", message: `a client read nothing of its last ${waiting} bytes; its connection is terminated` });
       ws.terminate();
       return;
     }
+    entry.listedBytes += frame.byteLength;
     const i = pendingCount++;
     pendingEntry[i] = entry;
     pendingFrame[i] = frame;
@@ -232,7 +244,7 @@ const writes: BatchVisitor = {
     if (entry === undefined) return;
     const { ws } = entry;
     // Its frames so far go before the close frame.
-    flushFrames();
+    flushFrames(entry);
     // Whatever it sends from now on would be dropped by the World's process: it is read (its
     // client's answering close frame among it) but not passed on.
     entry.closing = true;

@@ -243,6 +243,63 @@ describe("the socket process (SOCKET_PROCESS)", function () {
     }
   });
 
+  it("writes only the closing connection's frames ahead of its close: a terminate later in the batch still drops another's", async () => {
+    const { io, remotes, port, close } = await standalone();
+    try {
+      const clients = [];
+      for (let i = 0; i < 3; i++) {
+        const ws = new WebSocket(`ws://127.0.0.1:${port}/`);
+        const got: string[] = [];
+        ws.on("message", (d: Buffer) => got.push(d.toString()));
+        const closed = new Promise<number>((resolve) => ws.on("close", (code) => resolve(code)));
+        await new Promise((resolve) => ws.once("open", resolve));
+        await until(() => (remotes.length === i + 1 ? true : undefined), `connection ${i + 1} in the child`);
+        clients.push({ ws, got, closed });
+      }
+      const [a, b, c] = remotes as [RemoteSocket, RemoteSocket, RemoteSocket];
+      a.send("a0");
+      b.send("b0");
+      b.close(4000, "bye");
+      a.send("a1");
+      a.terminate();
+      c.send("c0");
+      io.flush();
+      const [ca, cb, cc] = clients as [(typeof clients)[0], (typeof clients)[0], (typeof clients)[0]];
+      assert.equal(await ca.closed, 1006);
+      assert.deepEqual(ca.got, [], "the terminated connection got nothing of the batch");
+      assert.equal(await cb.closed, 4000);
+      assert.deepEqual(cb.got, ["b0"], "the closed one got its frame, then its close");
+      await until(() => (cc.got.length === 1 ? true : undefined), "the third connection's frame");
+      assert.deepEqual(cc.got, ["c0"]);
+      cc.ws.close();
+    } finally {
+      await close();
+    }
+  });
+
+  it("counts a batch's own frames towards the 8 MiB a client may leave unread: one batch of 24 MiB to a stalled client terminates it", async () => {
+    const warnings: string[] = [];
+    const logger = pino({ level: "warn" }, { write: (line: string) => warnings.push(String((JSON.parse(line) as { detail?: string }).detail)) });
+    const s = await standalone({ logger });
+    try {
+      const stalled = new WebSocket(`ws://127.0.0.1:${s.port}/`);
+      await new Promise((resolve) => stalled.once("open", resolve));
+      await until(() => (s.remotes.length === 1 ? true : undefined), "the connection in the child");
+      (stalled as unknown as { _socket: net.Socket })._socket.pause();
+      const remote = s.remotes[0]!;
+      const closed = new Promise<number>((resolve) => remote.once("close", (code: number) => resolve(code)));
+      const mib = new Uint8Array(1024 * 1024);
+      for (let i = 0; i < 24; i++) remote.send(mib);
+      s.io.flush();
+      // Nothing more is sent: the batch itself must have ended it.
+      assert.equal(await closed, 1006);
+      assert.ok(warnings.some((w) => /read nothing of its last (\d+) bytes/.test(w) && Number(/last (\d+)/.exec(w)![1]) <= 9 * 1024 * 1024), `warned at about 8 MiB: ${warnings.join("; ")}`);
+      stalled.terminate();
+    } finally {
+      await s.close();
+    }
+  });
+
   for (const [child, what] of [
     ["failingChild.ts", "dies before it is ready"],
     ["silentChild.ts", "never says it is ready"],
