@@ -68,8 +68,8 @@ export class RemoteSocket extends EventEmitter {
   readyState = OPEN;
   readonly id: number;
   readonly kind: SocketKind;
-  /** Writes held while corked (see `_socket`), as [op, a, b] triples. */
-  private held: unknown[] | undefined;
+  /** Whether its writes are held (corked, see `_socket`): they wait in its kind's held outbox. */
+  private held = false;
   private readonly owner: SocketProcess;
   /**
    * Stands for the TCP socket under a `ws` WebSocket, for the code that corks a tick's writes
@@ -77,13 +77,12 @@ export class RemoteSocket extends EventEmitter {
    */
   readonly _socket = {
     cork: (): void => {
-      this.held ??= [];
+      this.held = true;
     },
     uncork: (): void => {
-      const held = this.held;
-      this.held = undefined;
-      if (held === undefined) return;
-      for (let i = 0; i < held.length; i += 3) this.owner.enqueue(held[i] as WriteOp, this.id, held[i + 1], held[i + 2]);
+      if (!this.held) return;
+      this.held = false;
+      this.owner.release(this.kind);
     },
   };
 
@@ -101,11 +100,9 @@ export class RemoteSocket extends EventEmitter {
       if (callback !== undefined) queueMicrotask(() => callback(new Error(`WebSocket is not open: readyState ${this.readyState}`)));
       return;
     }
-    // The outbox copies the bytes in as they are sent; held ones are copied now (a caller may
-    // reuse its buffer meanwhile; Buffer's own slice() would be a view).
-    const frame = typeof data === "string" ? data : ArrayBuffer.isView(data) ? new Uint8Array(data.buffer, data.byteOffset, data.byteLength) : new Uint8Array(data);
-    if (this.held !== undefined) this.held.push("send", typeof frame === "string" ? frame : frame.slice(), undefined);
-    else this.owner.enqueue("send", this.id, frame, undefined);
+    // The outbox copies the bytes in as they are sent (held ones too, into their kind's held outbox).
+    const frame = typeof data === "string" || data instanceof Uint8Array ? data : ArrayBuffer.isView(data) ? new Uint8Array(data.buffer, data.byteOffset, data.byteLength) : new Uint8Array(data);
+    this.owner.enqueue("send", this.id, frame, undefined, this.held ? this.kind : undefined);
     if (callback !== undefined) queueMicrotask(() => callback());
   }
 
@@ -128,15 +125,15 @@ export class RemoteSocket extends EventEmitter {
   ping(): void {}
 
   private write(op: WriteOp, a: unknown, b: unknown): void {
-    if (this.held !== undefined) this.held.push(op, a, b);
-    else this.owner.enqueue(op, this.id, a, b);
+    this.owner.enqueue(op, this.id, a, b, this.held ? this.kind : undefined);
   }
 
   /** The connection ended (reported by the child, or the child is gone). */
   closed(code: number, reason: string): void {
     if (this.readyState === CLOSED) return;
     this.readyState = CLOSED;
-    this.held = undefined;
+    // What it still holds goes to the child with its kind's, which no longer knows it and drops it.
+    this.held = false;
     this.emit("close", code, Buffer.from(reason));
   }
 }
@@ -191,6 +188,12 @@ export class SocketProcess {
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
   private readonly outbox = new Outbox();
+  /**
+   * The writes of corked sockets, per kind, in order, until one of the kind is uncorked (the tick
+   * uncorks a kind's sockets all at once): they then join the outbox as one block. Copied once,
+   * as they are sent, instead of held per socket and copied again.
+   */
+  private readonly heldOut: Record<SocketKind, Outbox> = { colyseus: new Outbox(), ws: new Outbox() };
   private flushQueued = false;
   private ending: Promise<void> | undefined;
   /** Children started (the first, and one after each death). */
@@ -349,11 +352,30 @@ export class SocketProcess {
     });
   }
 
-  /** A write of socket `id`, in order after everything before it (a frame's bytes are copied in now). */
-  enqueue(op: WriteOp, id: number, a: unknown, b: unknown): void {
-    if (op === "send") this.outbox.send(id, a as string | Uint8Array);
-    else if (op === "close") this.outbox.close(id, a as number, b as string);
-    else this.outbox.terminate(id);
+  /**
+   * A write of socket `id`, in order after everything before it (a frame's bytes are copied in now);
+   * `held`: the socket is corked, and the write waits with its kind's (see release).
+   */
+  enqueue(op: WriteOp, id: number, a: unknown, b: unknown, held?: SocketKind): void {
+    const out = held === undefined ? this.outbox : this.heldOut[held];
+    if (op === "send") out.send(id, a as string | Uint8Array);
+    else if (op === "close") out.close(id, a as number, b as string);
+    else out.terminate(id);
+    if (held === undefined) this.queueFlush();
+  }
+
+  /**
+   * A socket of `kind` was uncorked: the kind's held writes join the outbox. Those of its sockets
+   * still corked go too, each socket's in order, ahead of what it is sent later.
+   */
+  release(kind: SocketKind): void {
+    const held = this.heldOut[kind];
+    if (held.empty) return;
+    this.outbox.append(held);
+    this.queueFlush();
+  }
+
+  private queueFlush(): void {
     if (this.flushQueued) return;
     this.flushQueued = true;
     queueMicrotask(() => this.flush());

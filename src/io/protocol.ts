@@ -155,6 +155,15 @@ export class Outbox {
     };
   }
 
+  /** Moves `other`'s records behind this one's, in one copy; `other` is left empty. */
+  append(other: Outbox): void {
+    const n = other.end - HEAD;
+    this.room(n);
+    other.buf.copy(this.buf, this.end, HEAD, other.end);
+    this.end += n;
+    other.end = HEAD;
+  }
+
   /** Drops what is held (its child is gone). */
   clear(): void {
     this.end = HEAD;

@@ -300,6 +300,49 @@ describe("the socket process (SOCKET_PROCESS)", function () {
     }
   });
 
+  it("holds a corked connection's writes until it or another of its kind is uncorked, each connection's in order", async () => {
+    const { io, remotes, port, close } = await standalone();
+    try {
+      const clients = [];
+      for (let i = 0; i < 3; i++) {
+        const ws = new WebSocket(`ws://127.0.0.1:${port}/`);
+        const got: string[] = [];
+        ws.on("message", (d: Buffer) => got.push(d.toString()));
+        await new Promise((resolve) => ws.once("open", resolve));
+        await until(() => (remotes.length === i + 1 ? true : undefined), `connection ${i + 1} in the child`);
+        clients.push({ ws, got });
+      }
+      const [r0, r1, r2] = remotes as [RemoteSocket, RemoteSocket, RemoteSocket];
+      const [c0, c1, c2] = clients as [(typeof clients)[0], (typeof clients)[0], (typeof clients)[0]];
+      r0._socket.cork();
+      r1._socket.cork();
+      const reused = Buffer.from("a0");
+      r0.send(reused);
+      reused.write("XX"); // the caller's buffer, reused after the send: the held write has its own copy
+      r1.send("b0");
+      r2.send("c0"); // not corked: leaves now
+      r0.send("a1");
+      io.flush();
+      await until(() => (c2.got.length === 1 ? true : undefined), "the uncorked connection's frame");
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      assert.deepEqual([c0.got, c1.got], [[], []], "nothing of the corked connections left while they were corked");
+      r1._socket.uncork(); // one of the kind: every held write of the kind goes
+      r0.send("a2"); // r0 is still corked: held, behind its earlier ones
+      r1.send("b1");
+      io.flush();
+      await until(() => (c0.got.length === 2 && c1.got.length === 2 ? true : undefined), "the held frames");
+      r0._socket.uncork();
+      io.flush();
+      await until(() => (c0.got.length === 3 ? true : undefined), "the last held frame");
+      assert.deepEqual(c0.got, ["a0", "a1", "a2"]);
+      assert.deepEqual(c1.got, ["b0", "b1"]);
+      assert.deepEqual(c2.got, ["c0"]);
+      for (const c of clients) c.ws.close();
+    } finally {
+      await close();
+    }
+  });
+
   for (const [child, what] of [
     ["failingChild.ts", "dies before it is ready"],
     ["silentChild.ts", "never says it is ready"],
