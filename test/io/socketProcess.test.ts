@@ -168,25 +168,13 @@ describe("the socket process (SOCKET_PROCESS)", function () {
   });
 
   it("closes one connection that asks for an impossible close, and goes on writing the others in the same batch", async () => {
-    const { io, remotes, port, close } = await standalone();
-    try {
-      // One after the other, so remotes[i] is clients[i]'s connection.
-      const clients = [];
-      for (let i = 0; i < 3; i++) {
-        const ws = new WebSocket(`ws://127.0.0.1:${port}/`);
-        const got: string[] = [];
-        ws.on("message", (d) => got.push(d.toString()));
-        const closed = new Promise<number>((resolve) => ws.on("close", (code) => resolve(code)));
-        await new Promise((resolve) => ws.once("open", resolve));
-        await until(() => (remotes.length === i + 1 ? true : undefined), `connection ${i + 1} in the child`);
-        clients.push({ ws, got, closed });
-      }
+    await withClients(3, async ({ io, remotes, clients }) => {
       const echo: string[] = [];
       remotes[2]!.on("message", (d: Buffer) => echo.push(d.toString()));
       remotes[0]!.close(); // no code: a close frame without one (1005 at the client)
       remotes[1]!.close(1005, "reserved"); // a code no endpoint may send
       remotes[2]!.send("still here");
-      const [c0, c1, c2] = clients as [(typeof clients)[0], (typeof clients)[0], (typeof clients)[0]];
+      const [c0, c1, c2] = clients as [Connected, Connected, Connected];
       assert.equal(await c0.closed, 1005);
       assert.equal(await c1.closed, 1006, "terminated");
       await until(() => (c2.got.length === 1 ? true : undefined), "the third connection's frame");
@@ -196,24 +184,11 @@ describe("the socket process (SOCKET_PROCESS)", function () {
       assert.equal(echo[0], "and back");
       assert.equal(io.count(), 1);
       c2.ws.close();
-    } finally {
-      await close();
-    }
+    });
   });
 
   it("frames a batch's writes itself: every header size, text and binary, each connection's in order, and a terminate drops only that connection's", async () => {
-    const { io, remotes, port, close } = await standalone();
-    try {
-      const clients = [];
-      for (let i = 0; i < 3; i++) {
-        const ws = new WebSocket(`ws://127.0.0.1:${port}/`, { maxPayload: 1024 * 1024 });
-        const got: { binary: boolean; data: Buffer }[] = [];
-        ws.on("message", (data: Buffer, binary: boolean) => got.push({ binary, data }));
-        const closed = new Promise<number>((resolve) => ws.on("close", (code) => resolve(code)));
-        await new Promise((resolve) => ws.once("open", resolve));
-        await until(() => (remotes.length === i + 1 ? true : undefined), `connection ${i + 1} in the child`);
-        clients.push({ ws, got, closed });
-      }
+    await withClients(3, async ({ io, remotes, clients }) => {
       const [r0, r1, r2] = remotes as [RemoteSocket, RemoteSocket, RemoteSocket];
       const bytes = (n: number, seed: number) => Uint8Array.from({ length: n }, (_, i) => (i * 31 + seed) & 0xff);
       // Lengths at each side of the 7-bit, 16-bit and 64-bit length forms; text with multi-byte characters.
@@ -226,36 +201,23 @@ describe("the socket process (SOCKET_PROCESS)", function () {
       r2.terminate();
       r1.send("one-last");
       io.flush();
-      const [c0, c1, c2] = clients as [(typeof clients)[0], (typeof clients)[0], (typeof clients)[0]];
-      await until(() => (c0.got.length === sent.length && c1.got.length === sent.length + 1 ? true : undefined), "every frame at the first two clients");
+      const [c0, c1, c2] = clients as [Connected, Connected, Connected];
+      await until(() => (c0.frames.length === sent.length && c1.got.length === sent.length + 1 ? true : undefined), "every frame at the first two clients");
       for (const [i, m] of sent.entries()) {
-        const { binary, data } = c0.got[i]!;
+        const { binary, data } = c0.frames[i]!;
         assert.equal(binary, typeof m !== "string", `frame ${i}: its type`);
         assert.ok(typeof m === "string" ? data.toString("utf8") === m : Buffer.from(m).equals(data), `frame ${i} (${typeof m === "string" ? Buffer.byteLength(m) : m.byteLength} bytes) arrived whole`);
       }
-      assert.deepEqual(c1.got.map((g) => g.data.toString()), [...sent.map((_, i) => `one-${i}`), "one-last"]);
+      assert.deepEqual(c1.got, [...sent.map((_, i) => `one-${i}`), "one-last"]);
       assert.equal(await c2.closed, 1006, "the terminated connection closed without a close frame");
       assert.deepEqual(c2.got, [], "and got nothing of the batch it was terminated in");
       c0.ws.close();
       c1.ws.close();
-    } finally {
-      await close();
-    }
+    });
   });
 
   it("writes only the closing connection's frames ahead of its close: a terminate later in the batch still drops another's", async () => {
-    const { io, remotes, port, close } = await standalone();
-    try {
-      const clients = [];
-      for (let i = 0; i < 3; i++) {
-        const ws = new WebSocket(`ws://127.0.0.1:${port}/`);
-        const got: string[] = [];
-        ws.on("message", (d: Buffer) => got.push(d.toString()));
-        const closed = new Promise<number>((resolve) => ws.on("close", (code) => resolve(code)));
-        await new Promise((resolve) => ws.once("open", resolve));
-        await until(() => (remotes.length === i + 1 ? true : undefined), `connection ${i + 1} in the child`);
-        clients.push({ ws, got, closed });
-      }
+    await withClients(3, async ({ io, remotes, clients }) => {
       const [a, b, c] = remotes as [RemoteSocket, RemoteSocket, RemoteSocket];
       a.send("a0");
       b.send("b0");
@@ -264,7 +226,7 @@ describe("the socket process (SOCKET_PROCESS)", function () {
       a.terminate();
       c.send("c0");
       io.flush();
-      const [ca, cb, cc] = clients as [(typeof clients)[0], (typeof clients)[0], (typeof clients)[0]];
+      const [ca, cb, cc] = clients as [Connected, Connected, Connected];
       assert.equal(await ca.closed, 1006);
       assert.deepEqual(ca.got, [], "the terminated connection got nothing of the batch");
       assert.equal(await cb.closed, 4000);
@@ -272,19 +234,14 @@ describe("the socket process (SOCKET_PROCESS)", function () {
       await until(() => (cc.got.length === 1 ? true : undefined), "the third connection's frame");
       assert.deepEqual(cc.got, ["c0"]);
       cc.ws.close();
-    } finally {
-      await close();
-    }
+    });
   });
 
   it("counts a batch's own frames towards the 8 MiB a client may leave unread: one batch of 24 MiB to a stalled client terminates it", async () => {
-    const warnings: string[] = [];
-    const logger = pino({ level: "warn" }, { write: (line: string) => warnings.push(String((JSON.parse(line) as { detail?: string }).detail)) });
-    const s = await standalone({ logger });
+    const s = await standaloneWithClient();
+    const { warnings } = s;
     try {
-      const stalled = new WebSocket(`ws://127.0.0.1:${s.port}/`);
-      await new Promise((resolve) => stalled.once("open", resolve));
-      await until(() => (s.remotes.length === 1 ? true : undefined), "the connection in the child");
+      const stalled = s.client;
       (stalled as unknown as { _socket: net.Socket })._socket.pause();
       const remote = s.remotes[0]!;
       const closed = new Promise<number>((resolve) => remote.once("close", (code: number) => resolve(code)));
@@ -301,19 +258,9 @@ describe("the socket process (SOCKET_PROCESS)", function () {
   });
 
   it("holds a corked connection's writes until it or another of its kind is uncorked, each connection's in order", async () => {
-    const { io, remotes, port, close } = await standalone();
-    try {
-      const clients = [];
-      for (let i = 0; i < 3; i++) {
-        const ws = new WebSocket(`ws://127.0.0.1:${port}/`);
-        const got: string[] = [];
-        ws.on("message", (d: Buffer) => got.push(d.toString()));
-        await new Promise((resolve) => ws.once("open", resolve));
-        await until(() => (remotes.length === i + 1 ? true : undefined), `connection ${i + 1} in the child`);
-        clients.push({ ws, got });
-      }
+    await withClients(3, async ({ io, remotes, clients }) => {
       const [r0, r1, r2] = remotes as [RemoteSocket, RemoteSocket, RemoteSocket];
-      const [c0, c1, c2] = clients as [(typeof clients)[0], (typeof clients)[0], (typeof clients)[0]];
+      const [c0, c1, c2] = clients as [Connected, Connected, Connected];
       r0._socket.cork();
       r1._socket.cork();
       const reused = Buffer.from("a0");
@@ -338,9 +285,7 @@ describe("the socket process (SOCKET_PROCESS)", function () {
       assert.deepEqual(c1.got, ["b0", "b1"]);
       assert.deepEqual(c2.got, ["c0"]);
       for (const c of clients) c.ws.close();
-    } finally {
-      await close();
-    }
+    });
   });
 
   for (const [child, what] of [
@@ -379,6 +324,52 @@ describe("the socket process (SOCKET_PROCESS)", function () {
     });
   }
 
+  /** A client of the standalone server: its frames as text (`got`) and whole (`frames`), and its close code. */
+  interface Connected {
+    ws: WebSocket;
+    got: string[];
+    frames: { binary: boolean; data: Buffer }[];
+    closed: Promise<number>;
+  }
+
+  /** `n` clients, connected one after the other, so that remotes[i] is clients[i]'s connection. */
+  async function connectClients(n: number, port: number, remotes: RemoteSocket[]): Promise<Connected[]> {
+    const clients: Connected[] = [];
+    for (let i = 0; i < n; i++) {
+      const ws = new WebSocket(`ws://127.0.0.1:${port}/`, { maxPayload: 1024 * 1024 });
+      const c: Connected = { ws, got: [], frames: [], closed: new Promise<number>((resolve) => ws.on("close", (code) => resolve(code))) };
+      ws.on("message", (data: Buffer, binary: boolean) => {
+        c.got.push(data.toString());
+        c.frames.push({ binary, data });
+      });
+      await new Promise((resolve) => ws.once("open", resolve));
+      await until(() => (remotes.length === i + 1 ? true : undefined), `connection ${i + 1} in the child`);
+      clients.push(c);
+    }
+    return clients;
+  }
+
+  /** Runs `fn` with a standalone socket process and `n` clients of it, and closes it after. */
+  async function withClients(n: number, fn: (s: { io: SocketProcess; remotes: RemoteSocket[]; clients: Connected[] }) => Promise<void>): Promise<void> {
+    const { io, remotes, port, close } = await standalone();
+    try {
+      await fn({ io, remotes, clients: await connectClients(n, port, remotes) });
+    } finally {
+      await close();
+    }
+  }
+
+  /** A standalone socket process that keeps its warnings, with one client connected (remotes[0]). */
+  async function standaloneWithClient() {
+    const warnings: string[] = [];
+    const logger = pino({ level: "warn" }, { write: (line: string) => warnings.push(String((JSON.parse(line) as { detail?: string }).detail)) });
+    const s = await standalone({ logger });
+    const client = new WebSocket(`ws://127.0.0.1:${s.port}/`);
+    await new Promise((resolve) => client.once("open", resolve));
+    await until(() => (s.remotes.length === 1 ? true : undefined), "the first connection in the child");
+    return { ...s, warnings, client };
+  }
+
   /** A SocketProcess with its real child, behind an HTTP server whose upgrades it takes; `remotes` in the order they opened. */
   async function standalone(options: Partial<ConstructorParameters<typeof SocketProcess>[0]> = {}) {
     const kinds = { maxPayload: 64 * 1024, pingIntervalMs: 0, maxMissedPings: 1 };
@@ -400,13 +391,10 @@ describe("the socket process (SOCKET_PROCESS)", function () {
   }
 
   it("terminates a connection whose client stopped reading once 8 MiB wait for it, and the others go on", async () => {
-    const warnings: string[] = [];
-    const logger = pino({ level: "warn" }, { write: (line: string) => warnings.push(String((JSON.parse(line) as { detail?: string }).detail)) });
-    const s = await standalone({ logger });
+    const s = await standaloneWithClient();
+    const { warnings } = s;
     try {
-      const stalled = new WebSocket(`ws://127.0.0.1:${s.port}/`);
-      await new Promise((resolve) => stalled.once("open", resolve));
-      await until(() => (s.remotes.length === 1 ? true : undefined), "the first connection in the child");
+      const stalled = s.client;
       const reader = new WebSocket(`ws://127.0.0.1:${s.port}/`);
       let read = 0;
       reader.on("message", (d: Buffer) => (read += d.byteLength));
