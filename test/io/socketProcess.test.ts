@@ -122,7 +122,16 @@ describe("the socket process (SOCKET_PROCESS)", function () {
       let sent = 0;
       let peak = before;
       while (!socket.destroyed && performance.now() - started < 8_000) {
-        if (!socket.write(frame)) await new Promise((resolve) => socket.once("drain", resolve).once("close", resolve));
+        if (!socket.write(frame)) {
+          // Whichever comes first; the other's listener goes too (one added a wait piled up on the socket).
+          await new Promise<void>((resolve) => {
+            const done = () => {
+              socket.off("drain", done).off("close", done);
+              resolve();
+            };
+            socket.once("drain", done).once("close", done);
+          });
+        }
         sent += frame.length;
         if (sent % (100 * frame.length) === 0) peak = Math.max(peak, rss());
       }
