@@ -317,7 +317,10 @@ export class TradeDialog {
     const s = this.session;
     if (s === undefined) return;
     this.dialog.say("");
-    (s.seat ?? this.host.room).send(type, { tradeId: s.tradeId, ...data });
+    // A seat whose connection is closing (the server closes the room as the trade ends; its leave
+    // comes after the close) takes nothing more: the world room takes trade commands too.
+    const seat = s.seat?.connection.isOpen ? s.seat : undefined;
+    (seat ?? this.host.room).send(type, { tradeId: s.tradeId, ...data });
   }
 
   /** Accepts the screen shown, once: Accept is disabled until the server answers. */
@@ -340,8 +343,10 @@ export class TradeDialog {
   private endSession(): void {
     const seat = this.session?.seat;
     this.session = undefined;
-    // The server closes the room as the trade ends; leaving first is harmless.
-    if (seat !== undefined) void seat.leave().catch(() => {});
+    // The server closes the room as the trade ends; leaving first is harmless, and once its close
+    // has come (before the SDK's leave, which follows the close handshake) there is nothing to leave:
+    // a send on a closing WebSocket is an error in the browser.
+    if (seat !== undefined && seat.connection.isOpen) void seat.leave().catch(() => {});
   }
 
   // ---- the dialog ----------------------------------------------------------------------------
