@@ -41,10 +41,9 @@ interface Entry {
   second: number;
   bytes: number;
   overBudget: boolean;
-  /** The bytes of its frames listed in this batch, not yet written (see flushFrames). */
+  /** The bytes of its frames listed in this batch and not yet written, headers included (see flushFrames). */
   listedBytes: number;
-  /** While a batch is framed (flushFrames): its frames' bytes, their buffer, and the write offset in it. */
-  outBytes: number;
+  /** While flushFrames frames them: their buffer, and the write offset in it. */
   out: Buffer | undefined;
   outAt: number;
 }
@@ -102,7 +101,7 @@ function upgrade(message: Extract<ToChild, { t: "upgrade" }>, socket: Socket | u
   servers[kind].handleUpgrade(req, socket, Buffer.from(message.head.buffer, message.head.byteOffset, message.head.byteLength), (ws) => {
     done = true;
     socket.removeListener("close", fail);
-    const entry: Entry = { ws, kind, missed: 0, closing: false, second: 0, bytes: 0, overBudget: false, listedBytes: 0, outBytes: 0, out: undefined, outAt: 0 };
+    const entry: Entry = { ws, kind, missed: 0, closing: false, second: 0, bytes: 0, overBudget: false, listedBytes: 0, out: undefined, outAt: 0 };
     sockets.set(id, entry);
     if (held) ws.pause();
     ws.on("error", () => {}); // `close` follows, and is reported
@@ -168,34 +167,23 @@ function flushFrames(only?: Entry): void {
   const n = pendingCount;
   if (n === 0) return;
   if (only === undefined) pendingCount = 0;
-  // Sizes per socket (a socket closed meanwhile, by a terminate in the batch, gets nothing).
-  for (let i = 0; i < n; i++) {
-    const entry = pendingEntry[i];
-    if (entry === undefined || (only !== undefined && entry !== only)) continue;
-    if (entry.out === undefined) {
-      entry.outBytes = 0;
-      entry.out = EMPTY;
-    }
-    const length = pendingFrame[i]!.byteLength;
-    entry.outBytes += headerSize(length) + length;
-  }
   const touched: Entry[] = [];
   for (let i = 0; i < n; i++) {
     const entry = pendingEntry[i];
     if (entry === undefined || (only !== undefined && entry !== only)) continue;
-    if (entry.out === EMPTY) {
-      entry.out = Buffer.allocUnsafe(entry.outBytes);
+    if (entry.out === undefined) {
+      entry.out = Buffer.allocUnsafe(entry.listedBytes);
       entry.outAt = 0;
       touched.push(entry);
     }
     const frame = pendingFrame[i]!;
-    const out = entry.out!;
-    const at = writeHeader(out, entry.outAt, pendingBinary[i]!, frame.byteLength);
-    out.set(frame, at);
+    const at = writeHeader(entry.out, entry.outAt, pendingBinary[i]!, frame.byteLength);
+    entry.out.set(frame, at);
     entry.outAt = at + frame.byteLength;
     pendingEntry[i] = undefined;
     pendingFrame[i] = undefined;
   }
+  // Written unless closed meanwhile (a terminate in the batch: what it held is dropped with it).
   for (const entry of touched) {
     const out = entry.out!;
     entry.out = undefined;
@@ -204,7 +192,6 @@ function flushFrames(only?: Entry): void {
     if (entry.ws.readyState === entry.ws.OPEN && tcp !== undefined && !tcp.destroyed) tcp.write(out);
   }
 }
-const EMPTY = Buffer.alloc(0);
 
 /**
  * One socket's bad request (`ws` refuses a close code it may not send, say) must not stop the
@@ -233,7 +220,7 @@ const writes: BatchVisitor = {
       ws.terminate();
       return;
     }
-    entry.listedBytes += frame.byteLength;
+    entry.listedBytes += headerSize(frame.byteLength) + frame.byteLength;
     const i = pendingCount++;
     pendingEntry[i] = entry;
     pendingFrame[i] = frame;
