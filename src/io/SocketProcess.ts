@@ -145,6 +145,8 @@ export interface SocketProcessOptions {
   entry?: URL;
   /** A child not ready within this long is killed (and counts as one that died before ready). */
   readyTimeoutMs?: number;
+  /** A handshake the child has not answered this long after its socket was handed over is given up (HANDSHAKE_TIMEOUT_MS). */
+  handshakeTimeoutMs?: number;
   /** The child is pinged this often, and killed (then restarted) if it has not answered for `hungMs`. */
   pingIntervalMs?: number;
   hungMs?: number;
@@ -156,6 +158,8 @@ export const PING_INTERVAL_MS = 1_000;
 export const HUNG_MS = 10_000;
 /** A handshake the child has not answered within this long is given up (the socket never reached it). */
 export const HANDSHAKE_TIMEOUT_MS = 10_000;
+/** The close code of a connection whose handshake the child answered after it was given up (RFC 6455: try again later). */
+export const CLOSE_HANDSHAKE_GIVEN_UP = 1013;
 
 interface Pending {
   kind: SocketKind;
@@ -204,11 +208,13 @@ export class SocketProcess {
     this.options = { kinds: options.kinds };
     this.entry = options.entry ?? new URL("./child.ts", import.meta.url);
     this.readyTimeoutMs = options.readyTimeoutMs ?? READY_TIMEOUT_MS;
+    this.handshakeTimeoutMs = options.handshakeTimeoutMs ?? HANDSHAKE_TIMEOUT_MS;
     this.pingIntervalMs = options.pingIntervalMs ?? PING_INTERVAL_MS;
     this.hungMs = options.hungMs ?? HUNG_MS;
   }
 
   private readonly readyTimeoutMs: number;
+  private readonly handshakeTimeoutMs: number;
   private readonly pingIntervalMs: number;
   private readonly hungMs: number;
   /** The current child's watch: its ready deadline, then its pings. */
@@ -339,13 +345,18 @@ export class SocketProcess {
         if (remote !== undefined) done(remote);
       },
     });
-    // Node closes a handle the child could not take (at its file limit, say) without a word.
-    setTimeout(() => {
-      if (this.pending.delete(id)) this.logger.warn({ id }, "the socket process did not answer a handshake; given up");
-    }, HANDSHAKE_TIMEOUT_MS).unref();
     const message: ToChild = { t: "upgrade", id, kind, method: req.method ?? "GET", url: req.url ?? "/", headers: req.headers, head: new Uint8Array(bytes) };
     child.send(message, tcp, (err) => {
-      if (err === null || err === undefined) return;
+      if (err === null || err === undefined) {
+        // Node closes a handle the child could not take (at its file limit, say) without a word.
+        // Timed from here, once handed over: Node sends a handle only once the child acknowledged
+        // the one before, as this thread reads it, so while this thread is busy (2,000 players
+        // joining at 100 a second on a slow machine) the handles queue here, not in the child.
+        setTimeout(() => {
+          if (this.pending.delete(id)) this.logger.warn({ id }, "the socket process did not answer a handshake; given up");
+        }, this.handshakeTimeoutMs).unref();
+        return;
+      }
       this.logger.warn({ err }, "a connection could not be handed to the socket process");
       this.pending.delete(id);
       tcp.destroy();
@@ -418,7 +429,12 @@ export class SocketProcess {
       }
       case "open": {
         const p = this.pending.get(message.id);
-        if (p === undefined) return;
+        if (p === undefined) {
+          // Answered after it was given up: nothing here would ever read or close it, and its
+          // client would wait on an open connection for good. It is closed, 1013: try again.
+          this.enqueue("close", message.id, CLOSE_HANDSHAKE_GIVEN_UP, "the server did not finish the handshake in time; try again");
+          return;
+        }
         this.pending.delete(message.id);
         const remote = new RemoteSocket(this, message.id, p.kind);
         this.sockets.set(message.id, remote);

@@ -333,6 +333,39 @@ describe("the socket process (SOCKET_PROCESS)", function () {
     });
   }
 
+  it("closes a connection whose handshake the child answered after the server gave it up (1013), instead of leaving its client on an open connection nobody reads", async () => {
+    const warnings: string[] = [];
+    const logger = pino({ level: "warn" }, { write: (line: string) => warnings.push(String((JSON.parse(line) as { msg?: string }).msg)) });
+    const s = await standalone({ logger, entry: new URL("../support/slowOpenChild.ts", import.meta.url), handshakeTimeoutMs: 100 });
+    try {
+      const client = new WebSocket(`ws://127.0.0.1:${s.port}/`);
+      const closed = new Promise<number>((resolve) => client.on("close", (code) => resolve(code)));
+      client.on("error", () => undefined);
+      // The child answers after 300 ms, the server gave the handshake up at 100 ms.
+      assert.equal(await Promise.race([closed, new Promise((resolve) => setTimeout(() => resolve("still open after 5 s"), 5_000))]), 1013);
+      assert.equal(s.remotes.length, 0, "the given-up connection was never handed to the server's code");
+      assert.ok(warnings.some((w) => /did not answer a handshake/.test(w)), `warned: ${warnings.join("; ")}`);
+      assert.equal(s.io.count(), 0);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it("times a handshake from the moment its socket is handed over: one answered late, within the limit, opens", async () => {
+    // The same 300 ms late answer, with a limit above it: the connection opens and is used.
+    const s = await standalone({ entry: new URL("../support/slowOpenChild.ts", import.meta.url), handshakeTimeoutMs: 2_000 });
+    try {
+      const [c] = await connectClients(1, s.port, s.remotes);
+      s.remotes[0]!.send("hello");
+      s.io.flush();
+      await until(() => (c!.got.length === 1 ? true : undefined), "the frame");
+      assert.deepEqual(c!.got, ["hello"]);
+      c!.ws.close();
+    } finally {
+      await s.close();
+    }
+  });
+
   /** A client of the standalone server: its frames as text (`got`) and whole (`frames`), and its close code. */
   interface Connected {
     ws: WebSocket;
