@@ -220,7 +220,8 @@ export class SocketProcess {
   /** The current child's watch: its ready deadline, then its pings. */
   private watch: NodeJS.Timeout | undefined;
   private pings = 0;
-  private lastPong = 0;
+  /** When the current child was last heard from: any message (a pong, a handshake's answer, a report). */
+  private lastHeard = 0;
 
   /** False once the socket process is given up (see MAX_FAILED_STARTS): connections stay here. */
   get usable(): boolean {
@@ -276,7 +277,9 @@ export class SocketProcess {
     });
     // Messages of a child already replaced are not this one's (a `ready` could arrive after its `exit`).
     child.on("message", (message: FromChild) => {
-      if (this.child === child) this.receive(message);
+      if (this.child !== child) return;
+      this.lastHeard = performance.now();
+      this.receive(message);
     });
     clearTimeout(this.watch);
     this.watch = setTimeout(() => {
@@ -415,8 +418,7 @@ export class SocketProcess {
         this.logger.warn({ detail: message.message }, "the socket process refused a request of the server's");
         return;
       case "pong":
-        // Any answer: a child answering late is alive (a hung one answers nothing).
-        this.lastPong = performance.now();
+        // Heard (see lastHeard): a child answering late is alive (a hung one answers nothing).
         return;
       case "ready": {
         this.ready = true;
@@ -467,20 +469,26 @@ export class SocketProcess {
     }
   }
 
-  /** Pings the ready child; one silent for `hungMs` is killed (its exit restarts it). */
+  /**
+   * Pings the ready child; one silent for `hungMs` is killed (its exit restarts it). Silent means
+   * nothing at all came from it, not only no pong: a ping sent while handles are being handed over
+   * waits in Node's queue behind every one of them (a handle at a time, each once the child
+   * acknowledged the one before, as this thread reads it), so during a ramp of joins on a busy
+   * thread a ping can wait longer than `hungMs` while the child answers each handshake it gets.
+   */
   private startWatchdog(): void {
     const child = this.child;
     if (child === undefined) return;
     clearTimeout(this.watch);
-    this.lastPong = performance.now();
-    let lastCheck = this.lastPong;
+    this.lastHeard = performance.now();
+    let lastCheck = this.lastHeard;
     this.watch = setInterval(() => {
       if (this.child !== child || this.ending !== undefined) return;
       const now = performance.now();
       // This thread was stalled itself (its answers were not read): nothing to judge by.
-      if (now - lastCheck > 3 * this.pingIntervalMs) this.lastPong = now;
+      if (now - lastCheck > 3 * this.pingIntervalMs) this.lastHeard = now;
       lastCheck = now;
-      if (now - this.lastPong > this.hungMs) {
+      if (now - this.lastHeard > this.hungMs) {
         this.logger.error({ hungMs: this.hungMs, connections: this.sockets.size }, "the socket process stopped answering; killing it");
         child.kill("SIGKILL");
         return;

@@ -505,6 +505,27 @@ describe("the socket process (SOCKET_PROCESS)", function () {
     }
   });
 
+  it("does not take a busy child for a hung one: a ping waiting behind handles being handed over, while the child answers each handshake", async () => {
+    // 60 handshakes of 50 ms each: 3 s of handles, one at a time, with every ping queued behind them.
+    const s = await standalone({ entry: new URL("../support/busyChild.ts", import.meta.url), pingIntervalMs: 100, hungMs: 1_000 });
+    try {
+      await connectClients(1, s.port, s.remotes); // the child up and its watchdog running
+      const clients = Array.from({ length: 60 }, () => new WebSocket(`ws://127.0.0.1:${s.port}/`));
+      const closes: number[] = [];
+      for (const c of clients) {
+        c.on("error", () => undefined);
+        c.on("close", (code) => closes.push(code));
+      }
+      await until(() => (s.remotes.length === 61 || closes.length > 0 ? true : undefined), "every connection open", 20_000);
+      assert.deepEqual(closes, [], "no connection closed");
+      assert.equal(s.remotes.length, 61);
+      assert.equal(s.io.starts, 1, "the child was not killed");
+      for (const c of clients) c.close();
+    } finally {
+      await s.close();
+    }
+  });
+
   it("exits when the server's process is killed, and its clients' connections close", async function () {
     this.timeout(LINGER_MS + 40_000);
     const dir = makeWorldDir();
