@@ -7,7 +7,7 @@
  * its own player is added with the owner tag, so private fields reach the owner only.
  */
 import { ClientState, CloseCode, getMessageBytes, logger as colyseusLog, Protocol, Room, ServerError, type AuthContext, type Client } from "@colyseus/core";
-import { Encoder, StateView, type ChangeTree } from "@colyseus/schema";
+import { Encoder } from "@colyseus/schema";
 import type { Authenticator } from "../src/auth/Authenticator.ts";
 import { AuthUnavailable, TokenError, type Principal } from "../src/auth/tokens.ts";
 import { SKILLS } from "../src/game/skills.ts";
@@ -25,7 +25,8 @@ import { EntityState, EquippedState, ItemSlotState, PlayerState, SkillState, TAG
 import type { EntityView } from "../src/game/world/entities.ts";
 import { Interest } from "../src/game/world/Interest.ts";
 import { TooManyAttempts, type AuthAttempts } from "../src/auth/attemptLimiter.ts";
-import { holdsTagOn, indexVisibleChanges } from "./visibleChanges.ts";
+import { indexVisibleChanges } from "./visibleChanges.ts";
+import { WorldView } from "./WorldView.ts";
 import type { WorldMetadata } from "../src/cluster/worlds.ts";
 import { DEFAULT_TICK_WRITES, TICK_WRITES_BURST } from "../src/config/env.ts";
 import { attributeFrames } from "./badFrames.ts";
@@ -107,29 +108,6 @@ interface InspectData {
   clients: InspectClient[];
   wsPlayers?: number;
   [field: string]: unknown;
-}
-
-/**
- * A client's view. Removing a player from a view walks the player's whole subtree to clear this
- * view's bits, private collections included (inventory, skills, equipment, bank: dozens of trees),
- * although another client's view never sees them. Nothing below a tree this view cannot see can
- * be visible to it (`add` marks every ancestor, and a child inherits visibility only from a
- * visible parent), so the walk stops at invisible trees; and a player's children are all
- * {@link TAG_OWNER} fields, which a view without that tag on the player was never given (`add`
- * skips the fields of other tags), so for any player but the view's own there is no walk at all
- * (a few thousand removals a tick at 2,000 players).
- */
-export class WorldView extends StateView {
-  /** Releases its client's corked socket (see WorldRoom.onCreate). */
-  release: (() => void) | undefined;
-  protected override _recursiveDeleteVisibleChangeTree(changeTree: ChangeTree): void {
-    if (changeTree.ref instanceof PlayerState && !holdsTagOn(this, changeTree)) return;
-    changeTree.forEachChild((child) => {
-      if (!this.isVisible(child)) return;
-      this.unmarkVisible(child);
-      this._recursiveDeleteVisibleChangeTree(child);
-    });
-  }
 }
 
 /** A tick's sending of the `/ws` frames (see WorldRoom.sendWs): whether done, and its times (ms). */

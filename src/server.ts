@@ -461,24 +461,34 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
     const close = (options?: { notice?: string }): Promise<void> => {
       closing ??= (async () => {
         logger.info("shutting down");
+        // Each step's time, in "shutdown complete": a shutdown that nears its watchdog says where it waited.
+        const took: Record<string, number> = {};
+        let at = performance.now();
+        const step = async (name: string, run: () => unknown): Promise<void> => {
+          await run();
+          const now = performance.now();
+          took[name] = Math.round(now - at);
+          at = now;
+        };
+        const started = at;
         if (options?.notice !== undefined) systemLineToAll(service, options.notice);
         // Clients hear of their cancelled trades before their sockets close.
-        await service.quiesce();
+        await step("quiesce", () => service.quiesce());
         gateway.close();
-        await service.shutdown();
-        await takeovers.close();
-        await agentRouting?.close().catch((err: unknown) => logger.warn({ err }, "could not leave the process list"));
-        await social.close();
-        await moderation.close();
-        await wsDeltas.close();
-        await colyseus.gracefullyShutdown(false);
-        await io?.close();
+        await step("save", () => service.shutdown());
+        await step("takeovers", () => takeovers.close());
+        await step("agentRouting", () => agentRouting?.close().catch((err: unknown) => logger.warn({ err }, "could not leave the process list")));
+        await step("social", () => social.close());
+        await step("moderation", () => moderation.close());
+        await step("wsDeltas", () => wsDeltas.close());
+        await step("colyseus", () => colyseus.gracefullyShutdown(false));
+        await step("sockets", () => io?.close());
         httpServer.closeAllConnections();
-        await attempts.close();
-        await db.close();
-        await metricsServer?.close();
+        await step("attempts", () => attempts.close());
+        await step("database", () => db.close());
+        await step("metrics", () => metricsServer?.close());
         metrics.stop();
-        logger.info("shutdown complete");
+        logger.info({ ms: Math.round(performance.now() - started), steps: took }, "shutdown complete");
       })();
       return closing;
     };

@@ -8,7 +8,7 @@
  */
 import assert from "node:assert/strict";
 import { Decoder, Encoder } from "@colyseus/schema";
-import { WorldView } from "../../rooms/WorldRoom.ts";
+import { WorldView } from "../../rooms/WorldView.ts";
 import { indexVisibleChanges } from "../../rooms/visibleChanges.ts";
 import { seededRandom } from "../../src/game/world/World.ts";
 import { EntityState, EquippedState, ItemSlotState, PlayerState, SkillState, TAG_OWNER, WorldState } from "../../schema/WorldState.ts";

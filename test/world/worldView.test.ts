@@ -1,13 +1,13 @@
 /**
- * WorldView (rooms/WorldRoom.ts) skips the walk over subtrees a view cannot see when a player
+ * WorldView (rooms/WorldView.ts) skips the walk over subtrees a view cannot see when a player
  * leaves it. Encoded and decoded with the real schema encoder and decoder: a player walking out of
  * another's view and back never gives it private data, and both clients' decoded states match
  * the server's.
  */
 import assert from "node:assert/strict";
 import { $changes, Decoder, Encoder, type StateView } from "@colyseus/schema";
-import { WorldView } from "../../rooms/WorldRoom.ts";
-import { ItemSlotState, PlayerState, SkillState, TAG_OWNER, WorldState } from "../../schema/WorldState.ts";
+import { WorldView } from "../../rooms/WorldView.ts";
+import { EntityState, ItemSlotState, PlayerState, SkillState, TAG_OWNER, WorldState } from "../../schema/WorldState.ts";
 
 class Client {
   readonly decoder = new Decoder(new WorldState());
@@ -101,5 +101,91 @@ describe("WorldView", () => {
     for (const tree of own) assert.equal(cb.view.isVisible(tree), true, "B sees its own private trees");
     cb.view.remove(b);
     for (const tree of own) assert.equal(cb.view.isVisible(tree), false, "cleared with B's own player");
+  });
+
+  /** Every attached tree on which `view` (by its slot and bit) still holds a bit: visible, tagged or subscribed. */
+  function treesWithBit(encoder: Encoder, slot: number, bit: number): string[] {
+    const found: string[] = [];
+    const trees = (encoder.root as unknown as { changeTrees: Record<number, { ref: object; visibleViews?: number[]; subscribedViews?: number[]; tagViews?: Map<number, number[]> }> }).changeTrees;
+    for (const tree of Object.values(trees)) {
+      const has = (a: number[] | undefined) => a !== undefined && slot < a.length && (a[slot]! & bit) !== 0;
+      if (has(tree.visibleViews) || has(tree.subscribedViews) || [...(tree.tagViews?.values() ?? [])].some(has)) found.push(tree.ref.constructor.name);
+    }
+    return found;
+  }
+
+  it("clears, when disposed, every bit it set (its own player's private trees, the players and entities it saw), and the next view given its id sees only what it is given", () => {
+    const state = new WorldState();
+    const encoder = new Encoder(state);
+    const players = ["a", "b", "c", "d"].map((id, i) => player(id, i));
+    for (const p of players) state.players.set(p.id, p);
+    for (let i = 0; i < 3; i++) state.entities.set(`e${i}`, new EntityState({ id: `e${i}`, kind: "npc", x: i, z: 1 }));
+    const [a, b, c, d] = players as [PlayerState, PlayerState, PlayerState, PlayerState];
+    const other = new Client(new WorldView());
+    other.view.add(b, TAG_OWNER);
+    other.view.add(b);
+    other.view.add(a);
+    const leaving = new Client(new WorldView());
+    leaving.view.add(a, TAG_OWNER);
+    leaving.view.add(a);
+    for (const p of [b, c, d]) leaving.view.add(p);
+    for (const e of state.entities.values()) leaving.view.add(e);
+    for (const cl of [other, leaving]) {
+      const it = { offset: 0 };
+      encoder.encodeAll(it);
+      cl.decoder.decode(encoder.encodeAllView(cl.view, it.offset, it));
+    }
+    encoder.discardChanges();
+    // Some walk out of its view, one logs out, its own inventory changes (new trees under a visible one).
+    leaving.view.remove(c);
+    state.players.delete("d");
+    a.inventory.push(new ItemSlotState({ slot: 1, itemId: "logs", quantity: 2 }));
+    patch(encoder, [other, leaving]);
+    const { _slot: slot, _bit: bit, id } = leaving.view as unknown as { _slot: number; _bit: number; id: number };
+    assert.ok(treesWithBit(encoder, slot, bit).length > 10, "it holds bits before it is disposed");
+
+    leaving.view.dispose();
+    assert.deepEqual(treesWithBit(encoder, slot, bit), [], "no tree keeps a bit of the disposed view");
+    // The other view's bits are its own, untouched.
+    assert.equal(other.view.isVisible(b.inventory[$changes]!), true);
+    assert.equal(other.view.isVisible(a[$changes]!), true);
+
+    // The next view is given the same id, and sees only what it is given: c, and nothing private.
+    const next = new Client(new WorldView());
+    next.view.add(c);
+    assert.equal((next.view as unknown as { id: number }).id, id, "the freed id is reused");
+    const it = { offset: 0 };
+    encoder.encodeAll(it);
+    next.decoder.decode(encoder.encodeAllView(next.view, it.offset, it));
+    encoder.discardChanges();
+    a.coins = 99;
+    a.x = 3;
+    patch(encoder, [other, next]);
+    assert.deepEqual(Object.keys(next.state.players as object), ["c"]);
+    assert.deepEqual(Object.keys(next.state.entities as object), []);
+    assert.equal((next.state.players as Record<string, Record<string, unknown>>).c!.inventory, undefined);
+  });
+
+  it("lets go of the trees of players the state let go of, as they pile up (a long session among players who come and go)", () => {
+    const state = new WorldState();
+    const encoder = new Encoder(state);
+    const view = new WorldView();
+    const me = player("me", 0);
+    state.players.set("me", me);
+    view.add(me, TAG_OWNER);
+    view.add(me);
+    for (let i = 0; i < 2_000; i++) {
+      const p = player(`p${i}`, 1);
+      state.players.set(p.id, p);
+      view.add(p);
+      encoder.discardChanges();
+      state.players.delete(p.id); // logged out while in view: never removed from the view
+    }
+    const marked = (view as unknown as { marked: Set<unknown> }).marked;
+    assert.ok(marked.size < 600, `kept ${marked.size} trees for 2,000 players come and gone`);
+    view.dispose();
+    const { _slot: slot, _bit: bit } = view as unknown as { _slot: number; _bit: number };
+    assert.equal(slot, 0);
+    assert.deepEqual(treesWithBit(encoder, 0, bit), []);
   });
 });
