@@ -112,7 +112,7 @@ export class GameMetrics {
     this.tickSeconds = new Histogram({ name: "rsworld_tick_duration_seconds", help: "Duration of a game tick: the game step, its messages, the schema mirror and sending to every client", buckets: TICK_BUCKETS, registers });
     this.phaseSeconds = new Histogram({
       name: "rsworld_tick_phase_duration_seconds",
-      help: "Duration of each phase of a game tick (game, messages, schemaMirror, wsFeed, colyseusViews, colyseusPatch, colyseusFlush, wsDeltas, wsFlush)",
+      help: "Duration of each phase of a game tick (game, messages, schemaMirror, wsFeed, colyseusInterest, colyseusViews, colyseusPatch, colyseusFlush, wsDeltas, wsFlush)",
       labelNames: ["phase"],
       buckets: PHASE_BUCKETS,
       registers,

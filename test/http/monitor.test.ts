@@ -159,7 +159,7 @@ describe("GET /api/admin/metrics", () => {
       assert.ok(metrics.ticks.count > 0, "ticks were counted");
       assert.equal(typeof metrics.ticks.p99Ms, "number");
       const phases = metrics.ticks.phasesMeanMs as Record<string, number>;
-      assert.deepEqual(Object.keys(phases).sort(), ["colyseusFlush", "colyseusPatch", "colyseusViews", "game", "messages", "schemaMirror", "wsDeltas", "wsFeed", "wsFlush"]);
+      assert.deepEqual(Object.keys(phases).sort(), ["colyseusFlush", "colyseusInterest", "colyseusPatch", "colyseusViews", "game", "messages", "schemaMirror", "wsDeltas", "wsFeed", "wsFlush"]);
       for (const v of Object.values(phases)) assert.ok(v >= 0 && v <= metrics.ticks.maxMs, `a phase takes part of a tick: ${v}`);
       assert.equal(metrics.ticks.slowest.ms, metrics.ticks.maxMs, "the slowest tick is the longest one");
       assert.deepEqual(Object.keys(metrics.ticks.slowest.phasesMs).sort(), Object.keys(phases).sort());

@@ -52,6 +52,12 @@ export interface Spatial<E extends Placed> {
   forEachNear(at: Tile, viewerId: string, radius: number, fn: (entity: E, isPlayer: boolean) => void): void;
 }
 
+/** What entered and left a view at a refresh (ids). */
+export interface ViewChange {
+  entered: string[];
+  left: string[];
+}
+
 /** One entity in a connection's view. */
 export interface Seen<E extends Placed = Entity> {
   readonly id: string;
@@ -77,7 +83,7 @@ export class Interest<E extends Placed = Entity> {
   }
 
   /** Recomputes the visible set when due; returns the ids that entered and left, or undefined. */
-  refresh(world: Spatial<E>, viewer: Placed, force = false): { entered: string[]; left: string[] } | undefined {
+  refresh(world: Spatial<E>, viewer: Placed, force = false): ViewChange | undefined {
     const vx = viewer.x;
     const vz = viewer.z;
     const walked = Math.max(Math.abs(vx - this.atX), Math.abs(vz - this.atZ));
