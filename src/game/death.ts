@@ -68,8 +68,7 @@ export function killPlayer(world: World, player: Player, killedBy: string | null
   // is still where the player goes, as before.
   const spawn = content.world.spawn;
   if (!world.teleport(player, { x: spawn.x, z: spawn.z })) {
-    player.data.x = spawn.x;
-    player.data.z = spawn.z;
+    player.place(spawn.x, spawn.z);
   }
   player.path = [];
   player.moveTarget = undefined;

@@ -6,6 +6,7 @@ import { MAX_EXPANSIONS } from "../../src/game/map/pathfinding.ts";
 import { PATH_BUDGET_PER_TICK, RUN_SPEED, VIEW_RADIUS, World, WALK_SPEED } from "../../src/game/world/World.ts";
 import { openWorldContent } from "../support/content.ts";
 import { gameWorld } from "../support/game.ts";
+import { killPlayer } from "../../src/game/death.ts";
 import { playerData } from "../support/players.ts";
 
 function world(blocked: Parameters<typeof openWorldContent>[0] = [], now = () => 1_000_000) {
@@ -148,6 +149,30 @@ describe("the world tick", () => {
     const w = world([{ minX: 5, maxX: 5, minZ: 5, maxZ: 5 }]);
     const a = w.addPlayer(playerData({ x: 5, z: 5 }));
     assert.deepEqual([a.x, a.z], [0, 0]);
+    assert.deepEqual([a.data.x, a.data.z], [0, 0], "and that is what is saved");
+  });
+
+  it("keeps a player's position and its saved data alike through a load, walks, a teleport and a death", async () => {
+    const g = await gameWorld();
+    const spawn = g.world.content.world.spawn;
+    const p = g.add({ x: spawn.x + 0.4, z: spawn.z });
+    const same = (when: string) => assert.deepEqual([p.x, p.z], [p.data.x, p.data.z], when);
+    same("loaded (rounded)");
+    assert.equal(p.x, spawn.x);
+    g.send(p, "player:move", { x: spawn.x + 3, z: spawn.z });
+    g.tick();
+    same("walking");
+    assert.notEqual(p.x, spawn.x, "it moved");
+    g.tick(5);
+    same("arrived");
+    assert.ok(g.world.teleport(p, { x: spawn.x, z: spawn.z + 2 }));
+    same("teleported");
+    assert.equal(p.z, spawn.z + 2);
+    g.send(p, "player:move", { x: spawn.x + 2, z: spawn.z + 2 });
+    g.tick(3);
+    killPlayer(g.world, p, null);
+    same("respawned");
+    assert.deepEqual([p.x, p.z], [spawn.x, spawn.z]);
   });
 
   it("sends player:sync once on the first tick and not again until private state changes", () => {

@@ -232,12 +232,8 @@ export class World {
     const bucket = this.saveBuckets.get(h % this.saveIntervalTicks);
     if (bucket !== undefined) bucket.add(player);
     else this.saveBuckets.set(h % this.saveIntervalTicks, new Set([player]));
-    if (!this.collision.isWalkable(Math.round(data.x), Math.round(data.z))) {
-      player.data.x = this.content.world.spawn.x;
-      player.data.z = this.content.world.spawn.z;
-    }
-    player.data.x = Math.round(player.data.x);
-    player.data.z = Math.round(player.data.z);
+    if (!this.collision.isWalkable(Math.round(data.x), Math.round(data.z))) player.place(this.content.world.spawn.x, this.content.world.spawn.z);
+    player.place(Math.round(player.data.x), Math.round(player.data.z));
     this.players.set(player.id, player);
     const ofAccount = this.byAccount.get(player.data.accountId);
     if (ofAccount === undefined) this.byAccount.set(player.data.accountId, [player]);
@@ -321,8 +317,7 @@ export class World {
   /** Moves a player to a walkable tile at once (admin commands, tests); false if not walkable. */
   teleport(player: Player, to: Tile): boolean {
     if (!this.collision.isWalkable(to.x, to.z)) return false;
-    player.data.x = to.x;
-    player.data.z = to.z;
+    player.place(to.x, to.z);
     player.path = [];
     player.moveTarget = undefined;
     player.action = undefined;
@@ -563,8 +558,7 @@ export class World {
           break;
         }
         player.path.shift();
-        player.data.x = next.x;
-        player.data.z = next.z;
+        player.place(next.x, next.z);
         player.moved = true;
       }
       if (player.moved) {
