@@ -2,13 +2,14 @@
  * indexVisibleChanges (rooms/visibleChanges.ts) hands each view only the changed trees it may see.
  * Differential test: two identical worlds take the same random steps (players joining, walking,
  * leaving; private state rebuilt; entities spawning and despawning; views gaining and losing
- * players, views disposed and their ids reused), one encoded by a plain encoder and one by an
- * indexed encoder. Every shared patch and every view's patch must be the same bytes, and each
+ * players, views disposed and their ids reused), one encoded by a plain encoder with the library's
+ * own views and one by an indexed encoder with the server's (WorldView: its own add, removal and
+ * dispose). Every shared patch and every view's patch must be the same bytes, and each
  * client's decoded state must hold no other player's private fields (but for those it was given,
  * as a moderator's view might be: such a player's trees have two views holding a tag).
  */
 import assert from "node:assert/strict";
-import { Decoder, Encoder } from "@colyseus/schema";
+import { Decoder, Encoder, StateView } from "@colyseus/schema";
 import { WorldView } from "../../rooms/WorldView.ts";
 import { indexVisibleChanges } from "../../rooms/visibleChanges.ts";
 import { seededRandom } from "../../src/game/world/World.ts";
@@ -20,10 +21,16 @@ const PRIVATE = ["coins", "inventory", "skills", "equipment", "bank"];
 class Side {
   readonly state = new WorldState();
   readonly encoder: Encoder;
-  readonly views = new Map<string, { view: WorldView; decoder: Decoder<WorldState>; sees: Set<string> }>();
+  readonly views = new Map<string, { view: StateView; decoder: Decoder<WorldState>; sees: Set<string> }>();
+  readonly indexed: boolean;
   constructor(indexed: boolean) {
+    this.indexed = indexed;
     this.encoder = new Encoder(this.state);
     if (indexed) indexVisibleChanges(this.encoder);
+  }
+  /** The indexed side's clients have the server's views (WorldView: its own add, removal and dispose), the plain side's the library's. */
+  newView(): StateView {
+    return this.indexed ? new WorldView() : new StateView();
   }
 }
 
@@ -59,6 +66,7 @@ describe("indexVisibleChanges", () => {
     for (let step = 0; step < 150; step++) {
       // The same random choices drive both sides: draw them once, apply to each.
       const ops: Array<(s: Side) => void> = [];
+      const leaving: string[] = [];
       const players = [...plain.state.players.keys()];
       const entities = [...plain.state.entities.keys()];
       const connected = [...plain.views.keys()];
@@ -94,13 +102,9 @@ describe("indexVisibleChanges", () => {
             p.bank.push(new ItemSlotState({ slot: p.bank.length, itemId: "feather", quantity: n }));
           });
         } else if (r < 0.61) {
+          leaving.push(id);
           ops.push((s) => {
             s.state.players.delete(id);
-            const v = s.views.get(id);
-            if (v !== undefined) {
-              v.view.dispose();
-              s.views.delete(id);
-            }
             for (const other of s.views.values()) other.sees.delete(id);
           });
         }
@@ -129,6 +133,16 @@ describe("indexVisibleChanges", () => {
         const id = random() < 0.7 ? pick(unconnected) : undefined;
         if (id !== undefined) connecting.add(id);
       }
+      // The leaving players' views are disposed of before any player leaves the state: the
+      // library's dispose clears only the trees still in the state, so a view given a freed id in
+      // the same patch would be sent the DELETE of a player its predecessor saw (WorldView clears
+      // those too: see test/world/worldView.test.ts).
+      for (const id of leaving) {
+        for (const s of sides) {
+          s.views.get(id)?.view.dispose();
+          s.views.delete(id);
+        }
+      }
       for (const op of ops) for (const s of sides) op(s);
       // Now and then a view is given another player's private fields too (as a moderator's might
       // be): that player's trees then have two views holding a tag on them.
@@ -143,7 +157,7 @@ describe("indexVisibleChanges", () => {
       for (const id of connecting) {
         if (!plain.state.players.has(id)) continue;
         for (const s of sides) {
-          const view = new WorldView();
+          const view = s.newView();
           s.views.set(id, { view, decoder: new Decoder(new WorldState()), sees: new Set([id]) });
           const p = s.state.players.get(id)!;
           view.add(p, TAG_OWNER);
