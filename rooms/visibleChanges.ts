@@ -27,7 +27,9 @@
  * Collections (whose entries are filtered by each entry's visibility) and trees the view holds a
  * tag on are encoded per view, as before, in the same order. Which view holds a tag on a tree is
  * worked out once per patch, when the index is built (a player's private fields: its owner's view),
- * so a view's pass reads the tree object only to encode it.
+ * so a view's pass reads the tree object only to encode it; and only if one of the tree's fields
+ * that carry a view tag changed: otherwise the holder's bytes are everyone's (a walking player's
+ * own view shares its position's bytes with the others).
  *
  * Full states (a join: `encodeAll`, then `encodeAllView` for the joining client's view) walk
  * every tree of the state, visible or not, because a tree the view cannot see may have a
@@ -47,7 +49,10 @@ import { $changes, type ChangeTree, type Encoder, type StateView } from "@colyse
 /** The parts of @colyseus/schema's internals this relies on (0.18 / schema 5). */
 interface Tree {
   visibleViews: number[] | undefined;
-  readonly encDescriptor: { readonly isSchema: boolean; readonly hasAnyView: boolean };
+  readonly encDescriptor: { readonly isSchema: boolean; readonly hasAnyView: boolean; readonly filterBitmask: number };
+  /** A Schema tree's changed fields this patch: a bit per field index (0-31, 32-63). */
+  readonly dirtyLow: number;
+  readonly dirtyHigh: number;
   has(): boolean;
   readonly tagViews: Map<number, number[]> | undefined;
   readonly isVisibilitySharedWithParent: boolean;
@@ -223,7 +228,9 @@ export function indexVisibleChanges(encoder: Encoder): void {
       if (!desc.isSchema) f |= PER_VIEW;
       else if (desc.hasAnyView) {
         f |= TAGGED;
-        holder[index] = tagHolderOf(tree);
+        // A view holding a tag gets other bytes than the rest only if a field with a view tag
+        // changed (a player's coins or its private collections: rarely; its position: every step).
+        holder[index] = (tree.dirtyLow & desc.filterBitmask) !== 0 || tree.dirtyHigh !== 0 ? tagHolderOf(tree) : NO_HOLDER;
       }
       flags[index] = f;
       cStart[index] = -1;
