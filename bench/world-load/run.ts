@@ -295,7 +295,8 @@ async function runOne(n: number): Promise<RunResult> {
     // kinds alternating, so that a kind's client-side work (decoding) does not delay the other
     // kind's measurements; see bench/README.md.
     const inboxes: FromBots[][] = [];
-    let botsExited = false;
+    /** Per inbox: its process has exited and its channel is closed (every message it sent is in). */
+    const closed: boolean[] = [];
     /** Forks a client process (bots.ts or flood.ts) with its input file; its messages go to a new inbox. */
     const forkClients = (script: string, name: string, input: BotsInput | FloodInput, progress: string): void => {
       const inputFile = path.join(dir, `${name}.json`);
@@ -308,7 +309,8 @@ async function runOne(n: number): Promise<RunResult> {
       fs.closeSync(botsFd);
       bots.push(proc);
       const inbox: FromBots[] = [];
-      inboxes.push(inbox);
+      const index = inboxes.push(inbox) - 1;
+      closed[index] = false;
       let reniced = false;
       proc.on("message", (m: FromBots) => {
         // Once it talks, all its threads exist (V8's and libuv's too): each gets the priority.
@@ -316,7 +318,9 @@ async function runOne(n: number): Promise<RunResult> {
         if (m.type === "progress") log(`N=${n}: ${progress}: ${m.connected}/${m.total} connected, ${m.failed} failed`);
         else inbox.push(m);
       });
-      proc.once("exit", () => (botsExited = true));
+      // Not at its exit: a process that reported and exited (the probes, before the others are done)
+      // fails no one else's wait, and its own report may still be on its way until `close`.
+      proc.once("close", () => (closed[index] = true));
     };
     const probeCount = probesFor(n);
     const probes = probeCount === 0 ? undefined : { pairs: probeCount / 2, stride: Math.max(1, Math.floor(n / probeCount)) };
@@ -336,13 +340,14 @@ async function runOne(n: number): Promise<RunResult> {
       forkClients(FLOOD, "flood-input", { port, tokens: allTokens.slice(n), rampPerSecond, messagesPerSecond: attackRate, seed: seedValue + 1000 }, "attackers");
     }
     const nextOf = async (inbox: FromBots[], type: FromBots["type"], timeoutMs: number): Promise<FromBots> => {
+      const index = inboxes.indexOf(inbox);
       const deadline = Date.now() + timeoutMs;
       for (;;) {
         const fatal = inbox.find((m) => m.type === "fatal");
         if (fatal?.type === "fatal") throw new Error(`bots failed: ${fatal.message}`);
         const i = inbox.findIndex((m) => m.type === type);
         if (i >= 0) return inbox.splice(i, 1)[0]!;
-        if (botsExited) throw new Error(`a bots process exited while waiting for "${type}":\n${tail(botsLog)}`);
+        if (closed[index]) throw new Error(`a bots process exited while waiting for "${type}":\n${tail(botsLog)}`);
         if (running.exited) throw new Error(`server exited while waiting for "${type}":\n${tail(serverLog)}`);
         if (Date.now() > deadline) throw new Error(`no "${type}" from the bots within ${timeoutMs} ms`);
         await sleep(50);
