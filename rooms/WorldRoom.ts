@@ -137,10 +137,19 @@ function tcpOf(client: WorldClient): { cork(): void; uncork(): void } | undefine
 class ColyseusConnection implements Connection {
   readonly transport = "colyseus" as const;
   client: WorldClient;
-  /** What this client sees (players and entities). */
-  readonly interest = new Interest();
+  /** What this client sees (players and entities), when worked out on this thread (see interestId). */
+  interest = new Interest();
   /** Whether its view has been filled once. */
   started = false;
+  /** The ids its view was given (players and entities). */
+  readonly inView = new Set<string>();
+  /**
+   * Its view's interest worked out in the delta worker under this id (WorldService.addInterest),
+   * from the tick after its join; undefined: on this thread.
+   */
+  interestId: number | undefined;
+  /** Ids the worker said entered its view while they were not in the state: tried again each tick. */
+  missing: Set<string> | undefined;
   readonly limiter = new InputLimiter();
   readonly remoteAddress: string | undefined;
   private readonly traffic: Traffic | undefined;
@@ -381,7 +390,10 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
     if (this.mirrorBehind) this.mirrorAll(service.world);
     // Its private fields, now that its owner is a Colyseus client (see mirror).
     this.mirror(player);
+    // Its first view is filled here, now; from the next tick on the delta worker works it out.
     this.updateView(conn, service.world, player);
+    conn.interestId = service.addInterest(player.id, [...conn.inView]);
+    if (conn.interestId !== undefined) this.byInterest.set(conn.interestId, conn);
   }
 
   override async onDrop(client: WorldClient, code?: number): Promise<void> {
@@ -406,6 +418,12 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
     if (data !== undefined) {
       // A consented leave logs out now; after a lost connection the reconnection window already passed.
       this.services.service.detach(data.playerId, data.conn, code === CloseCode.CONSENTED ? "logout" : "expired");
+      const interestId = data.conn.interestId;
+      if (interestId !== undefined) {
+        this.services.service.removeInterest(interestId);
+        this.byInterest.delete(interestId);
+        data.conn.interestId = undefined;
+      }
     }
     client.view?.dispose();
   }
@@ -489,16 +507,40 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
     this.wsThisTick = ws;
     if (!service.deltasThreaded) this.sendWs(ws, true);
     const t3 = performance.now();
-    // Every refresh first, then every view's changes: the refreshes read the players' positions
-    // of the whole crowd, and the view changes walk the schema's trees; interleaved, each evicted
-    // the other's data from the caches (the refreshes took 4 times as long as alone).
+    // The views' changes: from the delta worker, which worked them out on the other core while
+    // this thread delivered the messages and mirrored the state (waiting here if it is not done),
+    // or refreshed here. Every refresh first, then every view's changes: the refreshes read the
+    // players' positions of the whole crowd, and the view changes walk the schema's trees;
+    // interleaved, each evicted the other's data from the caches.
     const changes = this.viewChanges;
+    const threaded = service.interestsThreaded;
+    if (threaded && this.byInterest.size > 0) {
+      for (const batch of service.takeInterests()) {
+        for (let i = 0; i < batch.length; i += 3) {
+          const conn = this.byInterest.get(batch[i] as number);
+          const player = conn === undefined ? undefined : world.players.get(conn.client.userData?.playerId ?? "");
+          if (player !== undefined) changes.push(conn!, player, { entered: batch[i + 1] as string[], left: batch[i + 2] as string[] });
+        }
+      }
+    }
     for (const client of this.clients) {
       const data = client.userData;
       const player = data && world.players.get(data.playerId);
       if (player === undefined) continue;
-      const change = this.refreshInterest(data!.conn, world, player);
-      if (change !== undefined) changes.push(data!.conn, player, change);
+      const conn = data!.conn;
+      if (conn.interestId !== undefined) {
+        if (threaded) {
+          if (conn.missing !== undefined) this.addMissing(conn);
+          continue;
+        }
+        // The worker failed: this view is worked out here again, from what it holds.
+        this.byInterest.delete(conn.interestId);
+        conn.interestId = undefined;
+        conn.interest = new Interest();
+        conn.interest.seed([...conn.inView].flatMap((id) => world.entityById(id) ?? []));
+      }
+      const change = this.refreshInterest(conn, world, player);
+      if (change !== undefined) changes.push(conn, player, change);
     }
     const t3b = performance.now();
     for (let i = 0; i < changes.length; i += 3) this.applyViewChange(changes[i] as ColyseusConnection, changes[i + 1] as Player, changes[i + 2] as ViewChange);
@@ -574,6 +616,12 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
     this.state.players.set(player.id, s);
     this.mirrored.set(player.id, { pub: -1, priv: -1 });
     this.mirror(player);
+    // Back in the world before the views that held it saw it leave (a logout and a login between
+    // two ticks): they are given its new schema now, as nothing would tell them it entered again.
+    for (const client of this.clients) {
+      const conn = client.userData?.conn;
+      if (conn !== undefined && conn.inView.has(player.id)) client.view?.add(s);
+    }
   }
 
   private removeSchema(player: Player): void {
@@ -651,6 +699,8 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
     }
   }
 
+  /** Colyseus clients whose views the delta worker works out, by their id there (see ColyseusConnection.interestId). */
+  private readonly byInterest = new Map<number, ColyseusConnection>();
   /** A tick's view changes (connection, player, change), between the refreshes and their application. */
   private readonly viewChanges: (ColyseusConnection | Player | ViewChange)[] = [];
 
@@ -673,18 +723,39 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
     const view = conn.client.view;
     if (view === undefined) return;
     for (const id of change.entered) {
+      // Found again as another object under the same id (a player who logged out and back in):
+      // its new schema was added to the view then (see addSchema).
+      if (conn.inView.has(id)) continue;
       const s = this.schemaOf.get(id) ?? this.state.entities.get(id);
       if (s === undefined) {
-        // Not in the state (yet): let the next refresh see it again.
-        conn.interest.visible.delete(id);
+        // Not in the state (yet): the next refresh here sees it again; the worker's is told once.
+        if (conn.interestId === undefined) conn.interest.visible.delete(id);
+        else (conn.missing ??= new Set()).add(id);
         continue;
       }
       if (id === player.id) view.add(s, TAG_OWNER);
       view.add(s);
+      conn.inView.add(id);
     }
     for (const id of change.left) {
+      if (conn.missing?.delete(id) === true) continue;
+      conn.inView.delete(id);
       const s = this.schemaOf.get(id) ?? this.state.entities.get(id);
       if (s !== undefined) view.remove(s);
     }
+  }
+
+  /** Adds to a client's view what the worker said entered it while it was not in the state, once it is. */
+  private addMissing(conn: ColyseusConnection): void {
+    const view = conn.client.view;
+    if (view === undefined || conn.missing === undefined) return;
+    for (const id of conn.missing) {
+      const s = this.schemaOf.get(id) ?? this.state.entities.get(id);
+      if (s === undefined) continue;
+      view.add(s);
+      conn.inView.add(id);
+      conn.missing.delete(id);
+    }
+    if (conn.missing.size === 0) conn.missing = undefined;
   }
 }

@@ -24,6 +24,7 @@
 import { CLOSE_NOT_AUTHENTICATED } from "../ws/WsGateway.ts";
 import { validateEvent } from "../game/events.ts";
 import type { Player } from "../game/world/Player.ts";
+import type { InterestChanges } from "../game/world/ViewTracker.ts";
 import { playerSync, snapshot, TICK_MS, type Fault, type World } from "../game/world/World.ts";
 import type { ServerEvent } from "../game/serverEvents.ts";
 import type { Principal } from "../auth/tokens.ts";
@@ -156,7 +157,19 @@ export class WorldService {
   onPlayerAdded: (player: Player) => void = () => {};
   onPlayerRemoved: (player: Player) => void = () => {};
   /** The `/ws` deltas, started after each game step and delivered later in the tick (see WorldRoom.tickOnce). */
-  deltas: { start(world: World): void; finish(): void; poll?(): boolean; readonly threaded?: boolean } | undefined;
+  deltas:
+    | {
+        start(world: World): void;
+        finish(): void;
+        poll?(): boolean;
+        readonly threaded?: boolean;
+        /** Colyseus clients' views worked out in the delta worker (see WsDeltas.addInterest). */
+        addInterest?(playerId: string, seed: string[]): number | undefined;
+        removeInterest?(id: number): void;
+        takeInterests?(): InterestChanges[];
+        readonly interestsThreaded?: boolean;
+      }
+    | undefined;
   /** Waits for work that must finish before the final save (trade commits). */
   onShutdownDrain: () => Promise<void> = async () => {};
   /** Non-game client events, by name (registered by other services). */
@@ -796,6 +809,28 @@ export class WorldService {
   /** After a step: what the `/ws` connections see is handed to their delta builder. */
   publishStart(): void {
     this.deltas?.start(this.world);
+  }
+
+  /**
+   * A Colyseus client's view, worked out from the next tick on in the delta worker, starting with
+   * the ids already in it (see WsDeltas.addInterest); undefined when there is no worker.
+   */
+  addInterest(playerId: string, seed: string[]): number | undefined {
+    return this.deltas?.addInterest?.(playerId, seed);
+  }
+
+  removeInterest(id: number): void {
+    this.deltas?.removeInterest?.(id);
+  }
+
+  /** Whether views added with addInterest are still worked out in the worker (false after it failed). */
+  get interestsThreaded(): boolean {
+    return this.deltas?.interestsThreaded === true;
+  }
+
+  /** This tick's changes to the views added with addInterest, waiting for the worker (see WsDeltas.takeInterests). */
+  takeInterests(): InterestChanges[] {
+    return this.deltas?.takeInterests?.() ?? [];
   }
 
   /** Whether the `/ws` deltas are built in a worker thread, between publishStart and publishFinish. */

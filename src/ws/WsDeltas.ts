@@ -22,7 +22,7 @@
  * `waitMs` is delivered at the next tick instead, ahead of that tick's frames.
  */
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from "node:worker_threads";
-import { DeltaBuilder, type DeltaInput } from "../game/world/ViewTracker.ts";
+import { DeltaBuilder, type DeltaInput, type InterestChanges } from "../game/world/ViewTracker.ts";
 import { ViewFeed } from "../game/world/ViewWorld.ts";
 import type { World } from "../game/world/World.ts";
 import type { Logger } from "../logger.ts";
@@ -30,7 +30,8 @@ import type { Logger } from "../logger.ts";
 /** How long `finish` waits for the worker before it lets the tick go on. */
 export const DEFAULT_WAIT_MS = 1_000;
 
-type Reply = { tick: number; frames: (number | string)[] } | { tick: number; error: string };
+/** The worker's answers to one tick's input: its interest viewers' changes (if asked), then its frames; or an error. */
+export type Reply = { tick: number; frames: (number | string)[] } | { tick: number; interests: InterestChanges } | { tick: number; error: string };
 
 interface Sink {
   playerId: string;
@@ -62,6 +63,14 @@ export class WsDeltas {
   private left: number[] = [];
   private groupsJoined: DeltaInput["groupsJoined"] = [];
   private groupsLeft: number[] = [];
+  /** Interest viewers (see addInterest): their player ids, by viewer id; and those that came and went since the last input. */
+  private readonly interestViewers = new Map<number, string>();
+  private interestJoined: NonNullable<DeltaInput["interestJoined"]> = [];
+  private interestLeft: number[] = [];
+  /** The tick whose interest changes the worker has not answered yet (-1: none). */
+  private awaitingInterests = -1;
+  /** Interest changes answered and not yet taken (see takeInterests), in tick order. */
+  private interestsIn: InterestChanges[] = [];
   private nextId = 1;
   private worker: { thread: Worker; port: MessagePort; signal: Int32Array } | undefined;
   private inline: DeltaBuilder | undefined;
@@ -112,6 +121,54 @@ export class WsDeltas {
     this.left.push(id);
   }
 
+  /**
+   * A view worked out in the worker but sent by the caller (a Colyseus client's: see
+   * WorldRoom.tickOnce), starting with the ids already in it: what enters and leaves it comes back
+   * from {@link takeInterests}, from the next tick on. Undefined without a worker (the caller works
+   * it out itself).
+   */
+  addInterest(playerId: string, seed: string[]): number | undefined {
+    if (this.worker === undefined || this.closed) return undefined;
+    const id = this.nextId++;
+    this.interestViewers.set(id, playerId);
+    this.interestJoined.push([id, playerId, seed]);
+    return id;
+  }
+
+  removeInterest(id: number): void {
+    if (!this.interestViewers.delete(id)) return;
+    this.interestLeft.push(id);
+  }
+
+  /** Whether interest viewers are worked out in the worker (false after a failure: see addInterest). */
+  get interestsThreaded(): boolean {
+    return this.worker !== undefined;
+  }
+
+  /**
+   * This tick's interest changes (waiting for the worker if they are not in), with any an earlier
+   * tick's late answer held, oldest first. An answer later than `waitMs` comes with the next call.
+   */
+  takeInterests(): InterestChanges[] {
+    if (this.worker !== undefined) {
+      const deadline = performance.now() + this.waitMs;
+      while (this.awaitingInterests >= 0) {
+        const seen = Atomics.load(this.worker.signal, 0);
+        if (this.receive()) continue;
+        if (this.worker === undefined) break;
+        const left = deadline - performance.now();
+        if (left <= 0) {
+          this.logger.warn({ tick: this.awaitingInterests, waitMs: this.waitMs }, "the Colyseus views' changes are late; they are applied with the next tick's");
+          break;
+        }
+        Atomics.wait(this.worker.signal, 0, seen, left);
+      }
+    }
+    const taken = this.interestsIn;
+    this.interestsIn = [];
+    return taken;
+  }
+
   /** Viewers whose views go out as one frame a tick, the union of them (a multiplexed connection; GroupView). */
   addGroup(send: (frame: string) => void, compact: boolean): number {
     const id = this.nextId++;
@@ -131,22 +188,26 @@ export class WsDeltas {
   start(world: World): void {
     // Without `/ws` connections there is nothing to build. The next diff still covers everything
     // since the last one, so the replica catches up when one connects.
-    if (this.closed || (this.sinks.size === 0 && this.left.length === 0 && this.groupsLeft.length === 0)) return;
+    const interests = this.worker !== undefined && this.interestViewers.size > 0;
+    if (this.closed || (this.sinks.size === 0 && this.left.length === 0 && this.groupsLeft.length === 0 && !interests && this.interestLeft.length === 0)) return;
     if (this.worker === undefined) {
       this.due = world;
       return;
     }
-    this.worker.port.postMessage(this.input(world));
+    this.worker.port.postMessage({ ...this.input(world), interests });
     this.awaiting = world.tick;
+    if (interests) this.awaitingInterests = world.tick;
   }
 
   /** The diff since the last tick sent, with the viewers that came and went meanwhile. */
   private input(world: World): DeltaInput {
-    const input: DeltaInput = { ...this.feed.diff(world), joined: this.joined, left: this.left, groupsJoined: this.groupsJoined, groupsLeft: this.groupsLeft };
+    const input: DeltaInput = { ...this.feed.diff(world), joined: this.joined, left: this.left, groupsJoined: this.groupsJoined, groupsLeft: this.groupsLeft, interestJoined: this.interestJoined, interestLeft: this.interestLeft };
     this.joined = [];
     this.left = [];
     this.groupsJoined = [];
     this.groupsLeft = [];
+    this.interestJoined = [];
+    this.interestLeft = [];
     return input;
   }
 
@@ -196,6 +257,11 @@ export class WsDeltas {
       this.fail("the /ws delta worker could not build a tick's frames", new Error(reply.error));
       return false;
     }
+    if ("interests" in reply) {
+      if (reply.tick === this.awaitingInterests) this.awaitingInterests = -1;
+      this.interestsIn.push(reply.interests);
+      return true;
+    }
     if (reply.tick === this.awaiting) this.awaiting = -1;
     this.deliver(reply.frames);
     return true;
@@ -216,6 +282,12 @@ export class WsDeltas {
     const { thread } = this.worker;
     this.worker = undefined;
     this.awaiting = -1;
+    // The interest viewers' callers work their views out themselves from now on (see interestsThreaded).
+    this.awaitingInterests = -1;
+    this.interestsIn = [];
+    this.interestViewers.clear();
+    this.interestJoined = [];
+    this.interestLeft = [];
     void thread.terminate();
     this.inline = new DeltaBuilder();
     this.feed = new ViewFeed();

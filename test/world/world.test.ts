@@ -49,7 +49,8 @@ for (const [worker, writes, sockets] of [[false, "burst", false], [true, "burst"
   this.timeout(20_000);
   let t: TestServer;
   before(async () => {
-    t = await startTestServer({ ...FAST, WS_DELTAS_WORKER: String(worker), TICK_WRITES: writes, SOCKET_PROCESS: String(sockets) });
+    // Many anonymous logins from one address: its identity budget is not what this suite tests.
+    t = await startTestServer({ ...FAST, WS_DELTAS_WORKER: String(worker), TICK_WRITES: writes, SOCKET_PROCESS: String(sockets), DISABLE_RATE_LIMIT: "true" });
     assert.equal((t.server.world.deltas as WsDeltas).threaded, worker, "the configured delta builder");
     assert.equal(t.server.sockets !== undefined, sockets, "the configured socket process");
   });
@@ -123,6 +124,46 @@ for (const [worker, writes, sockets] of [[false, "burst", false], [true, "burst"
     await a.room.leave();
     await b.room.leave();
   });
+
+  it("shows a Colyseus client a player who logged out and straight back in, with its new state", async () => {
+    const a = await WsTestClient.connect(`${t.wsUrl}?name=Relogger`);
+    const welcome = await a.next("welcome");
+    const aId = String(welcome.playerId);
+    const b = await WorldTestClient.join(t.baseUrl, { name: "Watcher" });
+    await b.waitFor(() => (b.state().players?.[aId] ? true : undefined), 5_000, "B sees A");
+    // A logs out (a normal close: at once) and back in before B's view has let it go.
+    a.socket.close(1000, "logout");
+    await until(() => (t.server.world.world.players.has(aId) ? undefined : true), "A logged out");
+    const again = await WsTestClient.connect(`${t.wsUrl}?token=${welcome.token}`);
+    assert.equal((await again.next("welcome")).playerId, aId);
+    again.send("player:move", { x: 2, z: 1 });
+    const player = () => t.server.world.world.players.get(aId);
+    await until(() => (player()?.x === 2 && player()?.z === 1 ? true : undefined), "A walked", 8_000);
+    await b.waitFor(() => (b.state().players[aId]?.x === 2 && b.state().players[aId]?.z === 1 ? true : undefined), 5_000, "B sees A again, where it walked");
+    assert.equal(b.state().players[aId]!.name, "Relogger");
+    again.close();
+    await b.room.leave();
+  });
+
+  if (worker) {
+    it("keeps the Colyseus clients' views current when the delta worker dies: worked out here again", async () => {
+      const far = reachableTileAt(t, VIEW_RADIUS + 4);
+      const a = await WsTestClient.connect(`${t.wsUrl}?name=Walker`);
+      const aId = String((await a.next("welcome")).playerId);
+      const b = await WorldTestClient.join(t.baseUrl, { name: "Stayer" });
+      await b.waitFor(() => (b.state().players?.[aId] ? true : undefined), 5_000, "B sees A");
+      const deltas = t.server.world.deltas as WsDeltas;
+      assert.equal(deltas.interestsThreaded, true, "B's view is worked out in the worker");
+      await (deltas as unknown as { worker: { thread: { terminate(): Promise<number> } } }).worker.thread.terminate();
+      await until(() => (deltas.interestsThreaded ? undefined : true), "the worker given up");
+      a.send("player:move", { ...far, run: true });
+      await b.waitFor(() => (b.state().players[aId] ? undefined : true), 8_000, "A leaves B's view");
+      a.send("player:move", { x: 1, z: 0, run: true });
+      await b.waitFor(() => (b.state().players[aId] ? true : undefined), 8_000, "A comes back into B's view");
+      a.close();
+      await b.room.leave();
+    });
+  }
 
   it("hides a player beyond the view radius and shows it again when near", async () => {
     const far = reachableTileAt(t, VIEW_RADIUS + 4);

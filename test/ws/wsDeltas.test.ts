@@ -9,6 +9,7 @@ import { pino } from "pino";
 import { spawnGroundItem } from "../../src/game/groundItems.ts";
 import type { Player } from "../../src/game/world/Player.ts";
 import { WsDeltas } from "../../src/ws/WsDeltas.ts";
+import { Interest } from "../../src/game/world/Interest.ts";
 import { gameWorld, type GameHarness } from "../support/game.ts";
 import { playerData } from "../support/players.ts";
 import { until } from "../support/until.ts";
@@ -280,5 +281,114 @@ describe("WsDeltas (the /ws delta worker)", function () {
     await deltas.close();
     world.tick(deltas);
     assert.equal(a.get(1)!.length, 1, "closed: nothing more");
+  });
+
+  /**
+   * Colyseus clients' views (interest viewers): each joins with a view filled on the main thread
+   * (a forced refresh, as WorldRoom's onJoin does), handed to the builder under test, and a
+   * reference Interest on the World starts from the same view with the same refresh phase. `ids`:
+   * viewer id → [player, reference, the ids in its view as the worker's changes leave it].
+   */
+  const interestViewers = (deltas: WsDeltas, players: Player[]) => {
+    const ids = new Map<number, { player: Player; ref: Interest; view: Set<string> }>();
+    for (const player of players) {
+      const first = new Interest();
+      const seed = [...(first.refresh(g.world, player, true)?.entered ?? [])];
+      const id = deltas.addInterest(player.id, seed);
+      assert.ok(id !== undefined, "a worker takes interest viewers");
+      const ref = new Interest(id);
+      ref.seed(seed.map((e) => g.world.entityById(e)!));
+      ids.set(id, { player, ref, view: new Set(seed) });
+    }
+    return ids;
+  };
+  const applyInterests = (ids: ReturnType<typeof interestViewers>, batches: (number | string[])[][]) => {
+    for (const batch of batches) {
+      for (let i = 0; i < batch.length; i += 3) {
+        const v = ids.get(batch[i] as number)!;
+        for (const e of batch[i + 1] as string[]) {
+          assert.ok(!v.view.has(e), `${e} entered a view it was in`);
+          v.view.add(e);
+        }
+        for (const e of batch[i + 2] as string[]) assert.ok(v.view.delete(e), `${e} left a view it was not in`);
+      }
+    }
+  };
+
+  it("works out Colyseus clients' views in the worker: each tick, what entered and left each is what an Interest on the World finds", () => {
+    const world = scenario(g, 80, 21);
+    const deltas = make(true);
+    const ids = interestViewers(deltas, world.all.slice(0, 25));
+    let enteredCount = 0;
+    let leftCount = 0;
+    for (let tick = 0; tick < 120; tick++) {
+      world.stir();
+      g.tick();
+      g.clearSent();
+      deltas.start(g.world);
+      const batches = deltas.takeInterests();
+      assert.equal(batches.length, 1, `tick ${g.world.tick}: one answer, in time`);
+      const got = new Map<number, [string[], string[]]>();
+      for (let i = 0; i < batches[0]!.length; i += 3) got.set(batches[0]![i] as number, [batches[0]![i + 1] as string[], batches[0]![i + 2] as string[]]);
+      applyInterests(ids, batches);
+      for (const [id, v] of ids) {
+        const player = g.world.players.get(v.player.id);
+        const before = new Set(v.ref.visible.keys());
+        const change = player === undefined ? undefined : v.ref.refresh(g.world, player);
+        // On the World a player who logged out and back in is another object under the same id,
+        // which the reference finds "entering" a view that holds its id; the replica keeps one
+        // entity per id (and WorldRoom gives the views the new schema when it comes back).
+        const entered = change?.entered.filter((e) => !before.has(e)) ?? [];
+        const want: [string[], string[]] = change === undefined || (entered.length === 0 && change.left.length === 0) ? [[], []] : [entered, change.left];
+        const have = got.get(id) ?? [[], []];
+        assert.deepEqual(have.map((xs) => [...xs].sort()), want.map((xs) => [...xs].sort()), `viewer ${id} at tick ${g.world.tick}`);
+        enteredCount += want[0].length;
+        leftCount += want[1].length;
+      }
+      deltas.finish();
+    }
+    assert.ok(enteredCount > 100 && leftCount > 100, `views changed (${enteredCount} entered, ${leftCount} left)`);
+    // What the worker's changes left in each view is what the reference holds.
+    for (const [id, v] of ids) assert.deepEqual([...v.view].sort(), [...v.ref.visible.keys()].sort(), `viewer ${id}`);
+  });
+
+  it("gives late interest changes with the next call, in tick order: every view ends as the reference's", () => {
+    const world = scenario(g, 60, 23);
+    const late = make(true, 0);
+    const ids = interestViewers(late, world.all.slice(0, 15));
+    let lateTicks = 0;
+    for (let tick = 0; tick < 60; tick++) {
+      world.stir();
+      g.tick();
+      g.clearSent();
+      late.start(g.world);
+      const batches = late.takeInterests();
+      if (batches.length === 0) lateTicks++;
+      applyInterests(ids, batches);
+      for (const v of ids.values()) {
+        const player = g.world.players.get(v.player.id);
+        if (player !== undefined) v.ref.refresh(g.world, player);
+      }
+      late.finish();
+    }
+    assert.ok(lateTicks > 0, "with no time to wait, some changes came a tick late");
+    const deadline = Date.now() + 10_000;
+    while ((late as unknown as { awaitingInterests: number }).awaitingInterests >= 0 && Date.now() < deadline) late.finish();
+    applyInterests(ids, late.takeInterests());
+    for (const [id, v] of ids) assert.deepEqual([...v.view].sort(), [...v.ref.visible.keys()].sort(), `viewer ${id}`);
+  });
+
+  it("takes no interest viewer without a worker, and none once the worker died (their callers work their views out again)", async () => {
+    const world = scenario(g, 20, 25);
+    assert.equal(make(false).addInterest(world.all[0]!.id, []), undefined);
+    const deltas = make(true);
+    interestViewers(deltas, world.all.slice(0, 3));
+    world.tick(deltas);
+    assert.equal(deltas.interestsThreaded, true);
+    await (deltas as unknown as { worker: { thread: { terminate(): Promise<number> } } }).worker.thread.terminate();
+    await until(() => !deltas.interestsThreaded, "the worker is given up");
+    assert.equal(deltas.addInterest(world.all[4]!.id, []), undefined);
+    world.tick(deltas);
+    assert.deepEqual(deltas.takeInterests(), []);
   });
 });

@@ -133,6 +133,16 @@ export class Interest<E extends Placed = Entity> {
     return { entered, left };
   }
 
+  /**
+   * Starts an empty view with these entities in it, as another Interest found them (a view taken
+   * over by a worker: see ViewTracker's InterestViewer): its first refresh then says what entered
+   * and left since.
+   */
+  seed(entities: Iterable<E>): void {
+    if (this.visible.size > 0) throw new Error("Interest.seed: the view is not empty");
+    for (const e of entities) this.visible.set(e.id, { id: e.id, entity: e, sentRev: -1, sentInfoRev: -1, handle: -1 });
+  }
+
   /** A new entry of the view: nothing of it sent yet. */
   private enter(e: E, entered: string[]): void {
     this.visible.set(e.id, { id: e.id, entity: e, sentRev: -1, sentInfoRev: -1, handle: -1 });

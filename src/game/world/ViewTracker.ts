@@ -16,7 +16,7 @@
  * entity from its whole entry until its id is in `removed`; a freed handle is given out again
  * only in a later frame, so within a frame every handle means one entity.
  */
-import { Interest, KEEP_RADIUS } from "./Interest.ts";
+import { Interest, KEEP_RADIUS, type ViewChange } from "./Interest.ts";
 import { cellKey } from "./cells.ts";
 import { VIEW_RADIUS } from "../serverEvents.ts";
 import { ViewWorld, type Shown, type WorldDiff } from "./ViewWorld.ts";
@@ -267,6 +267,53 @@ export interface DeltaInput extends WorldDiff {
   groupsJoined: [number, boolean][];
   /** Groups that went (their members go with them). */
   groupsLeft: number[];
+  /**
+   * Interest viewers (see InterestViewer) that came: [viewer id, player id, the ids already in its
+   * view]; and those that went. Absent: none.
+   */
+  interestJoined?: [number, string, string[]][];
+  interestLeft?: number[];
+}
+
+/**
+ * What entered and left the interest viewers' views in one tick, flat: viewer id, the ids that
+ * entered, the ids that left, … (only the viewers whose view changed).
+ */
+export type InterestChanges = (number | string[])[];
+
+/**
+ * A view whose contents are worked out here but sent by someone else: a Colyseus client's, whose
+ * StateView is changed on the World's thread (rooms/WorldRoom.ts) with what entered and left it.
+ * The same Interest as every other view, on the replica; it starts from what was already in the
+ * view when it came here (its first view was filled on the World's thread at the join).
+ */
+class InterestViewer {
+  readonly playerId: string;
+  readonly interest: Interest<Shown>;
+  private seed: string[] | undefined;
+  constructor(playerId: string, phase: number, seed: string[]) {
+    this.playerId = playerId;
+    this.interest = new Interest<Shown>(phase);
+    this.seed = seed;
+  }
+
+  /** What entered and left its view, when a refresh was due and its player is in the replica. */
+  changes(world: ViewWorld): ViewChange | undefined {
+    const viewer = world.byId.get(this.playerId);
+    if (viewer === undefined) return undefined;
+    if (this.seed !== undefined) {
+      const seeded: Shown[] = [];
+      for (const id of this.seed) {
+        const e = world.byId.get(id);
+        if (e !== undefined) seeded.push(e);
+      }
+      this.interest.seed(seeded);
+      this.seed = undefined;
+    }
+    const change = this.interest.refresh(world, viewer);
+    if (change === undefined || (change.entered.length === 0 && change.left.length === 0)) return undefined;
+    return change;
+  }
 }
 
 interface Viewer {
@@ -276,17 +323,29 @@ interface Viewer {
   first: boolean;
 }
 
-/** The replica and every viewer's tracker: one tick's diff in, every viewer's and group's frame out. */
+/**
+ * The replica and every viewer's tracker: one tick's diff in ({@link apply}), every viewer's and
+ * group's frame out ({@link frames}), and every interest viewer's changes ({@link interests}).
+ */
 export class DeltaBuilder {
   readonly world = new ViewWorld();
   private readonly viewers = new Map<number, Viewer>();
+  private readonly interestViewers = new Map<number, InterestViewer>();
   private readonly groups = new Map<number, GroupView>();
   /** Group members' groups, by viewer id. */
   private readonly memberOf = new Map<number, GroupView>();
 
-  /** Frames as a flat list: viewer id, frame, …; a group's frame under its id negated. */
+  /** {@link apply}, then {@link frames}. */
   step(input: DeltaInput): (number | string)[] {
+    this.apply(input);
+    return this.frames();
+  }
+
+  /** One tick's diff into the replica, and the viewers, groups and interest viewers that came and went. */
+  apply(input: DeltaInput): void {
     this.world.apply(input);
+    for (const [id, playerId, seed] of input.interestJoined ?? []) this.interestViewers.set(id, new InterestViewer(playerId, id, seed));
+    for (const id of input.interestLeft ?? []) this.interestViewers.delete(id);
     // Periodic refreshes staggered by viewer id: the same frames wherever this runs. Joins before
     // leaves: a viewer that came and went since the last step is in both.
     for (const [id, compact] of input.groupsJoined) this.groups.set(id, new GroupView(compact));
@@ -311,6 +370,20 @@ export class DeltaBuilder {
       this.groups.delete(id);
       for (const [member, g] of this.memberOf) if (g === group) this.memberOf.delete(member);
     }
+  }
+
+  /** What entered and left each interest viewer's view this tick (see InterestChanges). */
+  interests(): InterestChanges {
+    const out: InterestChanges = [];
+    for (const [id, v] of this.interestViewers) {
+      const change = v.changes(this.world);
+      if (change !== undefined) out.push(id, change.entered, change.left);
+    }
+    return out;
+  }
+
+  /** Every viewer's and group's frame as a flat list: viewer id, frame, …; a group's frame under its id negated. */
+  frames(): (number | string)[] {
     const out: (number | string)[] = [];
     for (const [id, v] of this.viewers) {
       const frame = v.tracker.frame(this.world, v.playerId, v.first);

@@ -327,6 +327,11 @@ export class World {
     return true;
   }
 
+  /** The player or entity with this id, if it is in the world. */
+  entityById(id: string): Entity | undefined {
+    return this.players.get(id) ?? this.npcs.get(id) ?? this.groundItems.get(id) ?? this.resources.get(id) ?? this.objects.get(id);
+  }
+
   /** Players within {@link VIEW_RADIUS} of a tile (the player itself included). */
   playersNear(at: Tile, radius = VIEW_RADIUS): Player[] {
     const out: Player[] = [];
