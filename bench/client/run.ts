@@ -210,8 +210,9 @@ try {
     };
     world.npcs.set(npc.id, npc);
   }
-  const conn = t.server.world.connectionOf(me.id) as unknown as { interest: { visible: Map<string, unknown> } };
-  await until(() => (conn.interest.visible.size >= ENTITIES ? true : undefined), `${ENTITIES} entities in the client's view`, 15_000);
+  // What the client's view was given (its interest is worked out in the delta worker on two cores).
+  const conn = t.server.world.connectionOf(me.id) as unknown as { inView: Set<string> };
+  await until(() => (conn.inView.size >= ENTITIES ? true : undefined), `${ENTITIES} entities in the client's view`, 15_000);
   await sleep(3_000);
   const added = [...world.npcs.values()].filter((n) => n.id.startsWith("bench-rat-") && n.deadUntil === 0 && Math.abs(n.x - me.x) <= VIEW.x && Math.abs(n.z - me.z) <= VIEW.z).length;
   const crowded = { inView: inView(), added, ...frameStats(await frames(SAMPLE_S)) };
