@@ -515,12 +515,10 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
     const changes = this.viewChanges;
     const threaded = service.interestsThreaded;
     if (threaded && this.byInterest.size > 0) {
-      for (const batch of service.takeInterests()) {
-        for (let i = 0; i < batch.length; i += 3) {
-          const conn = this.byInterest.get(batch[i] as number);
-          const player = conn === undefined ? undefined : world.players.get(conn.client.userData?.playerId ?? "");
-          if (player !== undefined) changes.push(conn!, player, { entered: batch[i + 1] as string[], left: batch[i + 2] as string[] });
-        }
+      for (const change of service.takeInterests()) {
+        const conn = this.byInterest.get(change.viewer);
+        const player = conn === undefined ? undefined : world.players.get(conn.client.userData?.playerId ?? "");
+        if (player !== undefined) changes.push(conn!, player, change);
       }
     }
     for (const client of this.clients) {

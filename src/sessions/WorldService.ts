@@ -24,7 +24,7 @@
 import { CLOSE_NOT_AUTHENTICATED } from "../ws/WsGateway.ts";
 import { validateEvent } from "../game/events.ts";
 import type { Player } from "../game/world/Player.ts";
-import type { InterestChanges } from "../game/world/ViewTracker.ts";
+import type { InterestChange } from "../ws/WsDeltas.ts";
 import { playerSync, snapshot, TICK_MS, type Fault, type World } from "../game/world/World.ts";
 import type { ServerEvent } from "../game/serverEvents.ts";
 import type { Principal } from "../auth/tokens.ts";
@@ -166,7 +166,7 @@ export class WorldService {
         /** Colyseus clients' views worked out in the delta worker (see WsDeltas.addInterest). */
         addInterest?(playerId: string, seed: string[]): number | undefined;
         removeInterest?(id: number): void;
-        takeInterests?(): InterestChanges[];
+        takeInterests?(): InterestChange[];
         readonly interestsThreaded?: boolean;
       }
     | undefined;
@@ -829,7 +829,7 @@ export class WorldService {
   }
 
   /** This tick's changes to the views added with addInterest, waiting for the worker (see WsDeltas.takeInterests). */
-  takeInterests(): InterestChanges[] {
+  takeInterests(): InterestChange[] {
     return this.deltas?.takeInterests?.() ?? [];
   }
 

@@ -30,6 +30,13 @@ import type { Logger } from "../logger.ts";
 /** How long `finish` waits for the worker before it lets the tick go on. */
 export const DEFAULT_WAIT_MS = 1_000;
 
+/** What entered and left one interest viewer's view (see WsDeltas.addInterest), by the World's own id strings. */
+export interface InterestChange {
+  viewer: number;
+  entered: string[];
+  left: string[];
+}
+
 /** The worker's answers to one tick's input: its interest viewers' changes (if asked), then its frames; or an error. */
 export type Reply = { tick: number; frames: (number | string)[] } | { tick: number; interests: InterestChanges } | { tick: number; error: string };
 
@@ -149,7 +156,7 @@ export class WsDeltas {
    * This tick's interest changes (waiting for the worker if they are not in), with any an earlier
    * tick's late answer held, oldest first. An answer later than `waitMs` comes with the next call.
    */
-  takeInterests(): InterestChanges[] {
+  takeInterests(): InterestChange[] {
     if (this.worker !== undefined) {
       const deadline = performance.now() + this.waitMs;
       while (this.awaitingInterests >= 0) {
@@ -164,9 +171,28 @@ export class WsDeltas {
         Atomics.wait(this.worker.signal, 0, seen, left);
       }
     }
-    const taken = this.interestsIn;
+    const out: InterestChange[] = [];
+    for (const a of this.interestsIn) {
+      for (let i = 0; i < a.length; ) {
+        const viewer = a[i]!;
+        const nEntered = a[i + 1]!;
+        const nLeft = a[i + 2]!;
+        i += 3;
+        const entered: string[] = [];
+        const left: string[] = [];
+        for (const end = i + nEntered; i < end; i++) {
+          const id = this.feed.idOf(a[i]!);
+          if (id !== undefined) entered.push(id);
+        }
+        for (const end = i + nLeft; i < end; i++) {
+          const id = this.feed.idOf(a[i]!);
+          if (id !== undefined) left.push(id);
+        }
+        out.push({ viewer, entered, left });
+      }
+    }
     this.interestsIn = [];
-    return taken;
+    return out;
   }
 
   /** Viewers whose views go out as one frame a tick, the union of them (a multiplexed connection; GroupView). */

@@ -12,8 +12,8 @@ import type { Reply } from "./WsDeltas.ts";
 const { port, signal } = workerData as { port: MessagePort; signal: Int32Array };
 const builder = new DeltaBuilder();
 
-function answer(reply: Reply): void {
-  port.postMessage(reply);
+function answer(reply: Reply, transfer: ArrayBuffer[] = []): void {
+  port.postMessage(reply, transfer);
   Atomics.add(signal, 0, 1);
   Atomics.notify(signal, 0);
 }
@@ -21,7 +21,10 @@ function answer(reply: Reply): void {
 port.on("message", (input: DeltaInput & { interests: boolean }) => {
   try {
     builder.apply(input);
-    if (input.interests) answer({ tick: input.tick, interests: builder.interests() });
+    if (input.interests) {
+      const interests = builder.interests();
+      answer({ tick: input.tick, interests }, [interests.buffer as ArrayBuffer]);
+    }
     answer({ tick: input.tick, frames: builder.frames() });
   } catch (err) {
     answer({ tick: input.tick, error: err instanceof Error ? (err.stack ?? err.message) : String(err) });

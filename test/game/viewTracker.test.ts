@@ -7,7 +7,7 @@ import { spawnGroundItem } from "../../src/game/groundItems.ts";
 import { KEEP_RADIUS } from "../../src/game/world/Interest.ts";
 import type { Player } from "../../src/game/world/Player.ts";
 import { DeltaBuilder, ViewTracker, type DeltaInput } from "../../src/game/world/ViewTracker.ts";
-import { ViewFeed, type Shown } from "../../src/game/world/ViewWorld.ts";
+import { CHANGE_STRIDE, ViewFeed, type Shown } from "../../src/game/world/ViewWorld.ts";
 import { MAX_PLAYERS_IN_VIEW, VIEW_RADIUS } from "../../src/game/world/World.ts";
 import { gameWorld, type GameHarness } from "../support/game.ts";
 import { playerData } from "../support/players.ts";
@@ -374,7 +374,7 @@ describe("GroupView (a multiplexed /ws connection's one view)", () => {
       for (const d of [VIEW_RADIUS, VIEW_RADIUS + 1]) {
         for (const [dx, dz] of [[1, 0], [-1, 0], [0, 1], [0, -1], [1, 1], [-1, -1], [1, -1], [-1, 1]] as const) around.push([`p${d}_${dx}_${dz}`, x0 + dx * d, 100 + dz * d]);
       }
-      const changes = (mx: number, first: boolean): (string | number | null)[] => [["m", mx, 100] as [string, number, number], ...around].flatMap(([id, x, z]) => [id, "player", x, z, first ? info(id) : null, null, 0]);
+      const changes = (mx: number, first: boolean): (string | number | null)[] => [["m", mx, 100] as [string, number, number], ...around].flatMap(([id, x, z], i) => [id, "player", x, z, first ? info(id) : null, null, 0, i + 1]);
       const ids = (out: (number | string)[]) => (JSON.parse(out[1] as string) as { data: WorldUpdate }).data;
       const first = ids(builder.step({ tick: 1, changes: changes(x0, true), removed: [], joined: [[1, "m", false, 5]], left: [], groupsJoined: [[5, false]], groupsLeft: [] }));
       const sent = first.entities.map((e) => e.id).sort();
@@ -402,5 +402,42 @@ describe("GroupView (a multiplexed /ws connection's one view)", () => {
     const u = (JSON.parse(out[1] as string) as { data: WorldUpdate }).data;
     assert.ok(u.entities.some((e) => e.id === owner.id), "the owner, a player in view");
     assert.ok(!u.entities.some((e) => e.id === item.id), "not someone else's private drop");
+  });
+});
+
+describe("ViewFeed: entities' numbers", () => {
+  it("numbers each entity once, never gives a number again, and names one that left for a few diffs more (an answer about it may be late)", async () => {
+    const g = await gameWorld(5);
+    const feed = new ViewFeed();
+    const a = g.add({ x: 0, z: 0 });
+    const b = g.add({ x: 1, z: 0 });
+    const numOf = (diff: ReturnType<ViewFeed["diff"]>, id: string) => {
+      for (let i = 0; i < diff.changes.length; i += CHANGE_STRIDE) if (diff.changes[i] === id) return diff.changes[i + 7] as number;
+      return undefined;
+    };
+    g.tick();
+    const first = feed.diff(g.world);
+    const na = numOf(first, a.id)!;
+    const nb = numOf(first, b.id)!;
+    assert.ok(na > 0 && nb > 0 && na !== nb);
+    assert.equal(feed.idOf(na), a.id);
+    // A moves: the same number.
+    g.world.teleport(a, { x: 2, z: 0 });
+    g.tick();
+    assert.equal(numOf(feed.diff(g.world), a.id), na);
+    // B leaves: still named for a few diffs, then forgotten; when it comes back it has a new number.
+    g.world.removePlayer(b.id);
+    let diffs = 0;
+    for (; feed.idOf(nb) !== undefined; diffs++) {
+      g.tick();
+      feed.diff(g.world);
+      assert.ok(diffs < 20, "forgotten at last");
+    }
+    assert.ok(diffs >= 3, `named ${diffs} diffs after it left`);
+    const back = g.world.addPlayer(playerData({ characterId: b.id, x: 1, z: 0 }));
+    g.tick();
+    const nBack = numOf(feed.diff(g.world), back.id)!;
+    assert.ok(nBack !== nb && nBack !== na, "a new number");
+    assert.equal(feed.idOf(nBack), b.id);
   });
 });

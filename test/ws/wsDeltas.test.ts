@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { pino } from "pino";
 import { spawnGroundItem } from "../../src/game/groundItems.ts";
 import type { Player } from "../../src/game/world/Player.ts";
-import { WsDeltas } from "../../src/ws/WsDeltas.ts";
+import { WsDeltas, type InterestChange } from "../../src/ws/WsDeltas.ts";
 import { Interest } from "../../src/game/world/Interest.ts";
 import { gameWorld, type GameHarness } from "../support/game.ts";
 import { playerData } from "../support/players.ts";
@@ -302,16 +302,14 @@ describe("WsDeltas (the /ws delta worker)", function () {
     }
     return ids;
   };
-  const applyInterests = (ids: ReturnType<typeof interestViewers>, batches: (number | string[])[][]) => {
-    for (const batch of batches) {
-      for (let i = 0; i < batch.length; i += 3) {
-        const v = ids.get(batch[i] as number)!;
-        for (const e of batch[i + 1] as string[]) {
-          assert.ok(!v.view.has(e), `${e} entered a view it was in`);
-          v.view.add(e);
-        }
-        for (const e of batch[i + 2] as string[]) assert.ok(v.view.delete(e), `${e} left a view it was not in`);
+  const applyInterests = (ids: ReturnType<typeof interestViewers>, changes: InterestChange[]) => {
+    for (const change of changes) {
+      const v = ids.get(change.viewer)!;
+      for (const e of change.entered) {
+        assert.ok(!v.view.has(e), `${e} entered a view it was in`);
+        v.view.add(e);
       }
+      for (const e of change.left) assert.ok(v.view.delete(e), `${e} left a view it was not in`);
     }
   };
 
@@ -326,11 +324,15 @@ describe("WsDeltas (the /ws delta worker)", function () {
       g.tick();
       g.clearSent();
       deltas.start(g.world);
-      const batches = deltas.takeInterests();
-      assert.equal(batches.length, 1, `tick ${g.world.tick}: one answer, in time`);
+      assert.equal((deltas as unknown as { awaitingInterests: number }).awaitingInterests, g.world.tick, "this tick's answer is awaited");
+      const changes = deltas.takeInterests();
+      assert.equal((deltas as unknown as { awaitingInterests: number }).awaitingInterests, -1, `tick ${g.world.tick}: the answer came in time`);
       const got = new Map<number, [string[], string[]]>();
-      for (let i = 0; i < batches[0]!.length; i += 3) got.set(batches[0]![i] as number, [batches[0]![i + 1] as string[], batches[0]![i + 2] as string[]]);
-      applyInterests(ids, batches);
+      for (const c of changes) {
+        assert.ok(!got.has(c.viewer), "one change a viewer a tick");
+        got.set(c.viewer, [c.entered, c.left]);
+      }
+      applyInterests(ids, changes);
       for (const [id, v] of ids) {
         const player = g.world.players.get(v.player.id);
         const before = new Set(v.ref.visible.keys());
@@ -362,9 +364,10 @@ describe("WsDeltas (the /ws delta worker)", function () {
       g.tick();
       g.clearSent();
       late.start(g.world);
-      const batches = late.takeInterests();
-      if (batches.length === 0) lateTicks++;
-      applyInterests(ids, batches);
+      const pending = (late as unknown as { awaitingInterests: number }).awaitingInterests;
+      const changes = late.takeInterests();
+      if ((late as unknown as { awaitingInterests: number }).awaitingInterests === pending && pending >= 0) lateTicks++;
+      applyInterests(ids, changes);
       for (const v of ids.values()) {
         const player = g.world.players.get(v.player.id);
         if (player !== undefined) v.ref.refresh(g.world, player);

@@ -82,8 +82,11 @@ export class Interest<E extends Placed = Entity> {
     this.phase = phase % REFRESH_TICKS;
   }
 
-  /** Recomputes the visible set when due; returns the ids that entered and left, or undefined. */
-  refresh(world: Spatial<E>, viewer: Placed, force = false): ViewChange | undefined {
+  /**
+   * Recomputes the visible set when due; returns the ids that entered and left, or undefined.
+   * `gone`: where the entities that left are put too (their ids may no longer name anything).
+   */
+  refresh(world: Spatial<E>, viewer: Placed, force = false, gone?: E[]): ViewChange | undefined {
     const vx = viewer.x;
     const vz = viewer.z;
     const walked = Math.max(Math.abs(vx - this.atX), Math.abs(vz - this.atZ));
@@ -128,6 +131,7 @@ export class Interest<E extends Placed = Entity> {
     for (const seen of visible.values()) {
       if (seen.entity.mark === kept) continue;
       left.push(seen.id);
+      gone?.push(seen.entity);
       visible.delete(seen.id);
     }
     return { entered, left };

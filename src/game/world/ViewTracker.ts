@@ -276,10 +276,11 @@ export interface DeltaInput extends WorldDiff {
 }
 
 /**
- * What entered and left the interest viewers' views in one tick, flat: viewer id, the ids that
- * entered, the ids that left, … (only the viewers whose view changed).
+ * What entered and left the interest viewers' views in one tick, flat (only the viewers whose view
+ * changed): viewer id, how many entered, how many left, the numbers of those that entered, then of
+ * those that left (entities are named by their numbers: see ViewFeed.idOf), the next viewer, …
  */
-export type InterestChanges = (number | string[])[];
+export type InterestChanges = Int32Array;
 
 /**
  * A view whose contents are worked out here but sent by someone else: a Colyseus client's, whose
@@ -297,8 +298,11 @@ class InterestViewer {
     this.seed = seed;
   }
 
-  /** What entered and left its view, when a refresh was due and its player is in the replica. */
-  changes(world: ViewWorld): ViewChange | undefined {
+  /**
+   * What entered and left its view, when a refresh was due and its player is in the replica;
+   * `gone`: the entities that left are put there too.
+   */
+  changes(world: ViewWorld, gone: Shown[]): ViewChange | undefined {
     const viewer = world.byId.get(this.playerId);
     if (viewer === undefined) return undefined;
     if (this.seed !== undefined) {
@@ -310,10 +314,18 @@ class InterestViewer {
       this.interest.seed(seeded);
       this.seed = undefined;
     }
-    const change = this.interest.refresh(world, viewer);
+    const change = this.interest.refresh(world, viewer, false, gone);
     if (change === undefined || (change.entered.length === 0 && change.left.length === 0)) return undefined;
     return change;
   }
+}
+
+/** A growable Int32Array's room for `need` values. */
+function room(a: Int32Array<ArrayBuffer>, need: number): Int32Array<ArrayBuffer> {
+  if (need <= a.length) return a;
+  const b = new Int32Array(Math.max(need, a.length * 2));
+  b.set(a);
+  return b;
 }
 
 interface Viewer {
@@ -372,14 +384,29 @@ export class DeltaBuilder {
     }
   }
 
-  /** What entered and left each interest viewer's view this tick (see InterestChanges). */
+  /** Scratch of {@link interests}: the answer being written, and the entities that left a view. */
+  private interestOut = new Int32Array(4096);
+  private readonly gone: Shown[] = [];
+
+  /** What entered and left each interest viewer's view this tick (see InterestChanges): a new array, to hand over. */
   interests(): InterestChanges {
-    const out: InterestChanges = [];
+    let out = this.interestOut;
+    let n = 0;
+    const gone = this.gone;
+    const byId = this.world.byId;
     for (const [id, v] of this.interestViewers) {
-      const change = v.changes(this.world);
-      if (change !== undefined) out.push(id, change.entered, change.left);
+      gone.length = 0;
+      const change = v.changes(this.world, gone);
+      if (change === undefined) continue;
+      out = room(out, n + 3 + change.entered.length + gone.length);
+      out[n++] = id;
+      out[n++] = change.entered.length;
+      out[n++] = gone.length;
+      for (const e of change.entered) out[n++] = (v.interest.visible.get(e)?.entity ?? byId.get(e)!).num;
+      for (const e of gone) out[n++] = e.num;
     }
-    return out;
+    this.interestOut = out;
+    return out.slice(0, n);
   }
 
   /** Every viewer's and group's frame as a flat list: viewer id, frame, …; a group's frame under its id negated. */

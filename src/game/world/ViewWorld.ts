@@ -13,12 +13,13 @@ import { forEachInCells, indexInCell, unindexFromCell } from "./cells.ts";
 import { describe, type Entity, type World } from "./World.ts";
 
 /** Values per changed entity in {@link WorldDiff.changes}. */
-export const CHANGE_STRIDE = 7;
+export const CHANGE_STRIDE = 8;
 
 /**
  * One tick's changes. `changes` holds {@link CHANGE_STRIDE} values per entity: id, kind, x, z,
  * info (the entity's JSON without its position, or null when that did not change since the last
- * diff), the owner of a private ground item (or null), and the tick it becomes public.
+ * diff), the owner of a private ground item (or null), the tick it becomes public, and its number
+ * (see ViewFeed.idOf).
  */
 export interface WorldDiff {
   tick: number;
@@ -32,15 +33,37 @@ interface Sent {
   version: number;
   info: string;
   tick: number;
+  num: number;
 }
+
+/** Diffs an entity's number is kept for after it left (see ViewFeed.idOf): answers about it are at most a tick or two late. */
+const NUM_KEPT_DIFFS = 4;
 
 /** Builds the diffs of one World, on its thread. */
 export class ViewFeed {
   private readonly sent = new Map<string, Sent>();
+  /**
+   * The entities' numbers, given here as they are first sent and never given again: a replica's
+   * answers name entities by them (see InterestChanges), and this thread reads them back as the
+   * World's own id strings (a Map keyed by those finds them without hashing and comparing another
+   * copy of the text, as it did with ids copied over from the worker).
+   */
+  private readonly ids = new Map<number, string>();
+  private nextNum = 1;
+  /** Numbers of entities gone, with the diff after which they are forgotten. */
+  private retired: [number, number][] = [];
+  private diffs = 0;
+
+  /** The id of the entity numbered `num` (undefined once forgotten, see NUM_KEPT_DIFFS). */
+  idOf(num: number): string | undefined {
+    return this.ids.get(num);
+  }
 
   /** What changed since the last call (everything, the first time). */
   diff(world: World): WorldDiff {
     const tick = world.tick;
+    const diffs = ++this.diffs;
+    while (this.retired.length > 0 && this.retired[0]![1] <= diffs) this.ids.delete(this.retired.shift()![0]);
     const changes: WorldDiff["changes"] = [];
     const sent = this.sent;
     world.forEachShown(true, (e, version) => {
@@ -52,21 +75,27 @@ export class ViewFeed {
       const { x, z, ...rest } = describe(e);
       const info = JSON.stringify(rest);
       const infoChanged = s === undefined || s.info !== info;
-      if (s === undefined) sent.set(e.id, { entity: e, version, info, tick });
-      else {
+      let num: number;
+      if (s === undefined) {
+        num = this.nextNum++;
+        this.ids.set(num, e.id);
+        sent.set(e.id, { entity: e, version, info, tick, num });
+      } else {
         s.entity = e;
         s.version = version;
         s.info = info;
         s.tick = tick;
+        num = s.num;
       }
       const owned = "ownerId" in e ? e : undefined;
-      changes.push(e.id, rest.kind, x, z, infoChanged ? info : null, owned?.ownerId ?? null, owned?.publicAtTick ?? 0);
+      changes.push(e.id, rest.kind, x, z, infoChanged ? info : null, owned?.ownerId ?? null, owned?.publicAtTick ?? 0, num);
     });
     const removed: string[] = [];
     for (const [id, s] of sent) {
       if (s.tick === tick) continue;
       sent.delete(id);
       removed.push(id);
+      this.retired.push([s.num, diffs + NUM_KEPT_DIFFS]);
     }
     return { tick, changes, removed };
   }
@@ -93,6 +122,8 @@ export interface Shown {
   /** Ground items: only this player sees it until `publicAtTick`. */
   ownerId: string | undefined;
   publicAtTick: number;
+  /** Its number on the World's thread (see ViewFeed.idOf). */
+  num: number;
   /** False once it has left the world: every view drops it. */
   live: boolean;
   mark?: number;
@@ -127,7 +158,7 @@ export class ViewWorld implements Spatial<Shown> {
       let e = this.byId.get(id);
       if (e === undefined) {
         if (info === null) throw new Error(`ViewWorld: a change to unknown entity ${id} without its info`);
-        e = { id, kind: c[i + 1] as string, x, z, rev: -1, infoRev: -1, info, full: "", compact: "", movedXZ: "", ownerId: undefined, publicAtTick: 0, live: true, cellKey: -1, cellSlot: -1 };
+        e = { id, kind: c[i + 1] as string, x, z, rev: -1, infoRev: -1, info, full: "", compact: "", movedXZ: "", ownerId: undefined, publicAtTick: 0, num: c[i + 7] as number, live: true, cellKey: -1, cellSlot: -1 };
         this.byId.set(id, e);
       }
       e.x = x;
