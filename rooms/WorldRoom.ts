@@ -12,7 +12,8 @@ import type { Authenticator } from "../src/auth/Authenticator.ts";
 import { AuthUnavailable, TokenError, type Principal } from "../src/auth/tokens.ts";
 import { SKILLS } from "../src/game/skills.ts";
 import type { Player } from "../src/game/world/Player.ts";
-import { describe, TICK_MS, type World } from "../src/game/world/World.ts";
+import { describe, TICK_MS, type Entity, type World } from "../src/game/world/World.ts";
+import { chebyshev } from "../src/game/map/CollisionMap.ts";
 import type { ServerMetrics } from "../src/metrics.ts";
 import type { Traffic } from "../src/prometheus.ts";
 import { admit, InputLimiter } from "../src/sessions/inputLimiter.ts";
@@ -23,7 +24,7 @@ import { RestartingError } from "../src/moderation/RestartSchedule.ts";
 import { CharacterInUseError } from "../src/persistence/leases.ts";
 import { EntityState, EquippedState, ItemSlotState, PlayerState, SkillState, TAG_OWNER, WorldState } from "../schema/WorldState.ts";
 import type { EntityView } from "../src/game/world/entities.ts";
-import { Interest, type ViewChange } from "../src/game/world/Interest.ts";
+import { Interest, KEEP_RADIUS, type ViewChange } from "../src/game/world/Interest.ts";
 import { TooManyAttempts, type AuthAttempts } from "../src/auth/attemptLimiter.ts";
 import { indexVisibleChanges } from "./visibleChanges.ts";
 import { WorldView } from "./WorldView.ts";
@@ -531,11 +532,23 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
           if (conn.missing !== undefined) this.addMissing(conn);
           continue;
         }
-        // The worker failed: this view is worked out here again, from what it holds.
+        // The worker failed: this view is worked out here again, from what it holds (what is no
+        // longer in the world is let go now: a refresh here would never find it to say so).
         this.byInterest.delete(conn.interestId);
         conn.interestId = undefined;
+        conn.missing = undefined;
         conn.interest = new Interest();
-        conn.interest.seed([...conn.inView].flatMap((id) => world.entityById(id) ?? []));
+        const held: Entity[] = [];
+        for (const id of conn.inView) {
+          const e = world.entityById(id);
+          if (e !== undefined) held.push(e);
+          else {
+            conn.inView.delete(id);
+            const s = this.schemaOf.get(id) ?? this.state.entities.get(id);
+            if (s !== undefined) client.view?.remove(s);
+          }
+        }
+        conn.interest.seed(held);
       }
       const change = this.refreshInterest(conn, world, player);
       if (change !== undefined) changes.push(conn, player, change);
@@ -615,10 +628,15 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
     this.mirrored.set(player.id, { pub: -1, priv: -1 });
     this.mirror(player);
     // Back in the world before the views that held it saw it leave (a logout and a login between
-    // two ticks): they are given its new schema now, as nothing would tell them it entered again.
+    // two ticks): those it is still near are given its new schema now, as nothing would tell them
+    // it entered again; for the others its id no longer names anything in their view.
+    const world = this.services.service.world;
     for (const client of this.clients) {
       const conn = client.userData?.conn;
-      if (conn !== undefined && conn.inView.has(player.id)) client.view?.add(s);
+      if (conn === undefined || !conn.inView.has(player.id)) continue;
+      const viewer = world.players.get(client.userData!.playerId);
+      if (viewer !== undefined && chebyshev(viewer, player) <= KEEP_RADIUS) client.view?.add(s);
+      else conn.inView.delete(player.id);
     }
   }
 
@@ -721,9 +739,6 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
     const view = conn.client.view;
     if (view === undefined) return;
     for (const id of change.entered) {
-      // Found again as another object under the same id (a player who logged out and back in):
-      // its new schema was added to the view then (see addSchema).
-      if (conn.inView.has(id)) continue;
       const s = this.schemaOf.get(id) ?? this.state.entities.get(id);
       if (s === undefined) {
         // Not in the state (yet): the next refresh here sees it again; the worker's is told once.
@@ -731,6 +746,9 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
         else (conn.missing ??= new Set()).add(id);
         continue;
       }
+      // Found again as another object under the same id (a player who logged out and back in):
+      // its new schema was added to the view then (see addSchema).
+      if (conn.inView.has(id) && view.has(s)) continue;
       if (id === player.id) view.add(s, TAG_OWNER);
       view.add(s);
       conn.inView.add(id);

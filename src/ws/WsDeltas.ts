@@ -29,6 +29,8 @@ import type { Logger } from "../logger.ts";
 
 /** How long `finish` waits for the worker before it lets the tick go on. */
 export const DEFAULT_WAIT_MS = 1_000;
+/** A worker that has not answered a tick's input for this long is taken for hung, and given up (see fail). */
+export const HUNG_WORKER_MS = 10_000;
 
 /** What entered and left one interest viewer's view (see WsDeltas.addInterest), by the World's own id strings. */
 export interface InterestChange {
@@ -38,7 +40,7 @@ export interface InterestChange {
 }
 
 /** The worker's answers to one tick's input: its interest viewers' changes (if asked), then its frames; or an error. */
-export type Reply = { tick: number; frames: (number | string)[] } | { tick: number; interests: InterestChanges } | { tick: number; error: string };
+export type Reply = { tick: number; frames: (number | string)[] } | { tick: number; interests: InterestChanges; unseeded: (number | string[])[] } | { tick: number; error: string };
 
 interface Sink {
   playerId: string;
@@ -58,11 +60,18 @@ export interface WsDeltasOptions {
   /** True: build the deltas in a worker thread; false (the default): on the calling thread. */
   worker?: boolean;
   waitMs?: number;
+  /** See HUNG_WORKER_MS. */
+  hungMs?: number;
+  /** The worker's script (tests: one that misbehaves). */
+  workerEntry?: URL;
 }
 
 export class WsDeltas {
   private readonly logger: Logger;
   private readonly waitMs: number;
+  private readonly hungMs: number;
+  /** The ticks posted to the worker and not answered yet (their frames), with when they were posted. */
+  private readonly unanswered: [tick: number, postedAt: number][] = [];
   private feed = new ViewFeed();
   private readonly sinks = new Map<number, Sink>();
   private readonly groups = new Map<number, GroupSink>();
@@ -77,7 +86,7 @@ export class WsDeltas {
   /** The tick whose interest changes the worker has not answered yet (-1: none). */
   private awaitingInterests = -1;
   /** Interest changes answered and not yet taken (see takeInterests), in tick order. */
-  private interestsIn: InterestChanges[] = [];
+  private interestsIn: { changes: InterestChanges; unseeded: (number | string[])[] }[] = [];
   private nextId = 1;
   private worker: { thread: Worker; port: MessagePort; signal: Int32Array } | undefined;
   private inline: DeltaBuilder | undefined;
@@ -92,13 +101,14 @@ export class WsDeltas {
   constructor(options: WsDeltasOptions) {
     this.logger = options.logger;
     this.waitMs = options.waitMs ?? DEFAULT_WAIT_MS;
+    this.hungMs = options.hungMs ?? HUNG_WORKER_MS;
     if (options.worker !== true) {
       this.inline = new DeltaBuilder();
       return;
     }
     const { port1, port2 } = new MessageChannel();
     const signal = new Int32Array(new SharedArrayBuffer(4));
-    const thread = new Worker(new URL("./deltaWorker.ts", import.meta.url), { workerData: { port: port2, signal }, transferList: [port2], name: "ws-deltas" });
+    const thread = new Worker(options.workerEntry ?? new URL("./deltaWorker.ts", import.meta.url), { workerData: { port: port2, signal }, transferList: [port2], name: "ws-deltas" });
     this.worker = { thread, port: port1, signal };
     thread.on("error", (err) => this.fail("the /ws delta worker failed", err));
     thread.on("exit", (code) => {
@@ -172,7 +182,8 @@ export class WsDeltas {
       }
     }
     const out: InterestChange[] = [];
-    for (const a of this.interestsIn) {
+    for (const { changes: a, unseeded } of this.interestsIn) {
+      for (let i = 0; i < unseeded.length; i += 2) out.push({ viewer: unseeded[i] as number, entered: [], left: unseeded[i + 1] as string[] });
       for (let i = 0; i < a.length; ) {
         const viewer = a[i]!;
         const nEntered = a[i + 1]!;
@@ -220,7 +231,15 @@ export class WsDeltas {
       this.due = world;
       return;
     }
+    // A worker that stopped answering (stuck, not dead: a dead one is noticed at its exit) is given up.
+    const oldest = this.unanswered[0];
+    if (oldest !== undefined && performance.now() - oldest[1] > this.hungMs) {
+      this.fail("the /ws delta worker stopped answering", new Error(`no answer to tick ${oldest[0]} in ${Math.round(performance.now() - oldest[1])} ms`));
+      this.due = world;
+      return;
+    }
     this.worker.port.postMessage({ ...this.input(world), interests });
+    this.unanswered.push([world.tick, performance.now()]);
     this.awaiting = world.tick;
     if (interests) this.awaitingInterests = world.tick;
   }
@@ -285,10 +304,11 @@ export class WsDeltas {
     }
     if ("interests" in reply) {
       if (reply.tick === this.awaitingInterests) this.awaitingInterests = -1;
-      this.interestsIn.push(reply.interests);
+      this.interestsIn.push({ changes: reply.interests, unseeded: reply.unseeded });
       return true;
     }
     if (reply.tick === this.awaiting) this.awaiting = -1;
+    while (this.unanswered.length > 0 && this.unanswered[0]![0] <= reply.tick) this.unanswered.shift();
     this.deliver(reply.frames);
     return true;
   }
@@ -308,6 +328,7 @@ export class WsDeltas {
     const { thread } = this.worker;
     this.worker = undefined;
     this.awaiting = -1;
+    this.unanswered.length = 0;
     // The interest viewers' callers work their views out themselves from now on (see interestsThreaded).
     this.awaitingInterests = -1;
     this.interestsIn = [];

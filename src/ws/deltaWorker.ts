@@ -22,8 +22,8 @@ port.on("message", (input: DeltaInput & { interests: boolean }) => {
   try {
     builder.apply(input);
     if (input.interests) {
-      const interests = builder.interests();
-      answer({ tick: input.tick, interests }, [interests.buffer as ArrayBuffer]);
+      const { changes, unseeded } = builder.interests();
+      answer({ tick: input.tick, interests: changes, unseeded }, [changes.buffer as ArrayBuffer]);
     }
     answer({ tick: input.tick, frames: builder.frames() });
   } catch (err) {

@@ -394,4 +394,98 @@ describe("WsDeltas (the /ws delta worker)", function () {
     world.tick(deltas);
     assert.deepEqual(deltas.takeInterests(), []);
   });
+
+  it("says that a view lost what left the world between the join and the worker's first tick", async () => {
+    const spawn = g.world.content.world.spawn;
+    const at = { x: Math.round(spawn.x), z: Math.round(spawn.z) };
+    const viewer = g.add(at);
+    const other = g.add(at);
+    const deltas = make(true);
+    g.tick();
+    g.clearSent();
+    const seed = new Interest().refresh(g.world, viewer, true)!.entered;
+    assert.ok(seed.includes(other.id));
+    const id = deltas.addInterest(viewer.id, seed)!;
+    // `other` logs out before the worker's first tick: it is never in the worker's replica.
+    g.world.removePlayer(other.id);
+    const view = new Set(seed);
+    for (let t = 0; t < 3; t++) {
+      g.tick();
+      g.clearSent();
+      deltas.start(g.world);
+      for (const c of deltas.takeInterests()) {
+        assert.equal(c.viewer, id);
+        for (const e of c.entered) view.add(e);
+        for (const e of c.left) view.delete(e);
+      }
+      deltas.finish();
+    }
+    assert.ok(!view.has(other.id), "the worker said it left");
+    assert.ok(view.has(viewer.id));
+  });
+
+  for (const late of [false, true]) {
+    it(`says that players who logged out left the views near them, with answers ${late ? "applied a tick late" : "on time"}`, async () => {
+      const spawn = g.world.content.world.spawn;
+      const at = { x: Math.round(spawn.x), z: Math.round(spawn.z) };
+      const viewer = g.add(at);
+      const others = Array.from({ length: 12 }, () => g.add(at));
+      const deltas = make(true);
+      g.tick();
+      g.clearSent();
+      const seed = new Interest().refresh(g.world, viewer, true)!.entered;
+      const id = deltas.addInterest(viewer.id, seed)!;
+      const view = new Set(seed);
+      const apply = (changes: InterestChange[]) => {
+        for (const c of changes) {
+          assert.equal(c.viewer, id);
+          for (const e of c.entered) view.add(e);
+          for (const e of c.left) view.delete(e);
+        }
+      };
+      const internals = deltas as unknown as { awaitingInterests: number };
+      for (let t = 0; t < 40; t++) {
+        if (t >= 2 && t - 2 < others.length) g.world.removePlayer(others[t - 2]!.id); // one logs out a tick
+        g.tick();
+        g.clearSent();
+        deltas.start(g.world);
+        if (!late) apply(deltas.takeInterests());
+        else {
+          // Late: this tick's answer is not waited for (as one later than the wait); the last
+          // tick's, taken in by finish, is read now, after this tick's diff.
+          const awaiting = internals.awaitingInterests;
+          internals.awaitingInterests = -1;
+          apply(deltas.takeInterests());
+          internals.awaitingInterests = awaiting;
+        }
+        deltas.finish();
+      }
+      apply(deltas.takeInterests());
+      assert.deepEqual([...view].filter((e) => g.world.entityById(e) === undefined), [], "nothing that left the world is still in the view");
+      assert.ok(view.has(viewer.id));
+    });
+  }
+
+  it("gives up a worker that stops answering (stuck, not dead): the frames and the views are worked out on the main thread from then on", async () => {
+    const world = scenario(g, 30, 27);
+    const deltas = new WsDeltas({ logger, worker: true, waitMs: 20, hungMs: 300, workerEntry: new URL("../support/hangingDeltaWorker.ts", import.meta.url) });
+    open.push(deltas);
+    const a: Streams = new Map();
+    attach(deltas, world.all[0]!.id, a, 0);
+    assert.notEqual(deltas.addInterest(world.all[1]!.id, []), undefined);
+    const deadline = Date.now() + 10_000;
+    let before = 0;
+    while (deltas.threaded) {
+      assert.ok(Date.now() < deadline, "given up");
+      before = a.get(0)!.length;
+      world.tick(deltas);
+      deltas.takeInterests();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    assert.equal(deltas.interestsThreaded, false);
+    // The tick that gave it up built the viewer's frame here: a full one, to start over.
+    assert.equal(a.get(0)!.length, before + 1);
+    const full = JSON.parse(a.get(0)!.at(-1)!) as { data: { entities: { id: string; name?: string }[] } };
+    assert.ok(full.data.entities.find((e) => e.id === world.all[0]!.id)?.name, "a full frame");
+  });
 });

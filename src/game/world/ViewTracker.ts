@@ -292,6 +292,12 @@ class InterestViewer {
   readonly playerId: string;
   readonly interest: Interest<Shown>;
   private seed: string[] | undefined;
+  /**
+   * Ids of its seed that were no longer in the replica when it was seeded (they left the world
+   * between the join and the worker's next tick): they never enter its Interest, so nothing else
+   * would say that they left. Said with its first answer, by id (see DeltaBuilder.interests).
+   */
+  unseeded: string[] | undefined;
   constructor(playerId: string, phase: number, seed: string[]) {
     this.playerId = playerId;
     this.interest = new Interest<Shown>(phase);
@@ -310,6 +316,7 @@ class InterestViewer {
       for (const id of this.seed) {
         const e = world.byId.get(id);
         if (e !== undefined) seeded.push(e);
+        else (this.unseeded ??= []).push(id);
       }
       this.interest.seed(seeded);
       this.seed = undefined;
@@ -388,15 +395,24 @@ export class DeltaBuilder {
   private interestOut = new Int32Array(4096);
   private readonly gone: Shown[] = [];
 
-  /** What entered and left each interest viewer's view this tick (see InterestChanges): a new array, to hand over. */
-  interests(): InterestChanges {
+  /**
+   * What entered and left each interest viewer's view this tick (see InterestChanges): a new array,
+   * to hand over; and, by id, what left the views before the replica knew it (`unseeded`: viewer id,
+   * ids, …; see InterestViewer.unseeded).
+   */
+  interests(): { changes: InterestChanges; unseeded: (number | string[])[] } {
     let out = this.interestOut;
     let n = 0;
     const gone = this.gone;
     const byId = this.world.byId;
+    const unseeded: (number | string[])[] = [];
     for (const [id, v] of this.interestViewers) {
       gone.length = 0;
       const change = v.changes(this.world, gone);
+      if (v.unseeded !== undefined) {
+        unseeded.push(id, v.unseeded);
+        v.unseeded = undefined;
+      }
       if (change === undefined) continue;
       out = room(out, n + 3 + change.entered.length + gone.length);
       out[n++] = id;
@@ -406,7 +422,7 @@ export class DeltaBuilder {
       for (const e of gone) out[n++] = e.num;
     }
     this.interestOut = out;
-    return out.slice(0, n);
+    return { changes: out.slice(0, n), unseeded };
   }
 
   /** Every viewer's and group's frame as a flat list: viewer id, frame, …; a group's frame under its id negated. */

@@ -36,8 +36,13 @@ interface Sent {
   num: number;
 }
 
-/** Diffs an entity's number is kept for after it left (see ViewFeed.idOf): answers about it are at most a tick or two late. */
-const NUM_KEPT_DIFFS = 4;
+/**
+ * Diffs an entity's number is kept for after it left (see ViewFeed.idOf). A view holding it learns
+ * that it left at its next refresh (up to REFRESH_TICKS later), and an answer may come a tick or so
+ * late; beyond that, the margin is for a worker falling behind. Only the entities that left in
+ * this many ticks are kept.
+ */
+export const NUM_KEPT_DIFFS = 32;
 
 /** Builds the diffs of one World, on its thread. */
 export class ViewFeed {
