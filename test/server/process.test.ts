@@ -4,7 +4,7 @@ import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import net from "node:net";
-import { ROOT, runToExit, spawnServer, type Running } from "../support/process.ts";
+import { ROOT, runToExit, spawnNpmStart, spawnServer, type Running } from "../support/process.ts";
 import { makeWorldDir } from "../support/world.ts";
 import { createTestDatabase } from "../support/postgres.ts";
 import { startTcpProxy } from "../support/tcpProxy.ts";
@@ -20,6 +20,35 @@ const PROD_SECRETS = {
   PUBLIC_IDP_APP_ID: "app",
   IDP_APP_SECRET: "secret",
 };
+
+/** The processes under `pid`, children first (Linux: from /proc). */
+function descendants(pid: number): number[] {
+  const parentOf = new Map<number, number>();
+  for (const entry of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      // pid (comm) state ppid …; comm may hold spaces and parentheses.
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
+      parentOf.set(Number(entry), Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]));
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  const out: number[] = [];
+  for (let i = -1; i < out.length; i++) {
+    const of = i < 0 ? pid : out[i]!;
+    for (const [child, parent] of parentOf) if (parent === of) out.push(child);
+  }
+  return out;
+}
+
+function commandLine(pid: number): string {
+  try {
+    return fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").join(" ");
+  } catch {
+    return "";
+  }
+}
 
 describe("the server process", function () {
   this.timeout(40_000);
@@ -50,6 +79,40 @@ describe("the server process", function () {
       await assert.rejects(fetch(`http://127.0.0.1:${running.port}/health`), "no longer accepting");
     });
   }
+
+  it("shuts down gracefully when a supervisor sends SIGTERM to `npm start` (npm's shell does not pass it on)", async () => {
+    // `docker stop` on a container whose command is `npm start` signals npm alone: npm passes the
+    // signal to its child, which was a shell waiting for the server; the shell died, the server
+    // was left running without its parent, and the container's end then killed it unsaved.
+    running = await spawnNpmStart({ NODE_ENV: "test", LOG_LEVEL: "info", PORT: "0", WORLD: world });
+    const server = descendants(running.child.pid!).filter((pid) => /(^|\/)node$/.test(commandLine(pid).split(" ")[0]!) && commandLine(pid).includes("src/main.ts"));
+    assert.equal(server.length, 1, `the server under npm: ${server.map(commandLine).join("; ")}`);
+    // Not left running by a failure here (afterEach kills npm alone).
+    const serverPid = server[0]!;
+    const reap = () => {
+      for (const pid of [...descendants(serverPid), serverPid]) {
+        try {
+          process.kill(pid, "SIGKILL");
+        } catch {
+          // Already gone.
+        }
+      }
+    };
+    try {
+      const ws = await WsTestClient.connect(`ws://127.0.0.1:${running.port}/ws`);
+      await ws.next("welcome");
+      running.child.kill("SIGTERM");
+      assert.equal((await ws.waitClosed(10_000)).code, 1001);
+      const exit = await running.exited;
+      assert.match(exit.stdout, /"msg":"shutdown complete"/);
+      assert.doesNotMatch(exit.stdout, /exiting anyway/);
+      // npm waited for the server, which is gone with it.
+      assert.equal(exit.code, 0, exit.stderr);
+      assert.throws(() => process.kill(serverPid, 0), { code: "ESRCH" });
+    } finally {
+      reap();
+    }
+  });
 
   it("shuts down gracefully on a SIGTERM sent the moment it says it listens, and on one sent while it starts", async () => {
     // The handlers were installed after the start: a supervisor quick to stop a server that had just

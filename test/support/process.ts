@@ -33,8 +33,10 @@ export function runToExit(env: Record<string, string>, cwd = ROOT, timeoutMs = 2
   return start(env, cwd, timeoutMs).exited;
 }
 
-function start(env: Record<string, string>, cwd: string, timeoutMs = 20_000, nodeArgs: string[] = []): Running & { ready: Promise<number> } {
-  const child = spawn(process.execPath, [...nodeArgs, MAIN], { cwd, env: childEnv(env), stdio: ["ignore", "pipe", "pipe"] });
+/** `command`: what to run instead of `node [nodeArgs] src/main.ts` (e.g. `npm start`). */
+function start(env: Record<string, string>, cwd: string, timeoutMs = 20_000, nodeArgs: string[] = [], command?: [string, string[]]): Running & { ready: Promise<number> } {
+  const [file, args] = command ?? [process.execPath, [...nodeArgs, MAIN]];
+  const child = spawn(file, args, { cwd, env: childEnv(env), stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
   let err = "";
   let resolveReady: (port: number) => void;
@@ -72,6 +74,13 @@ function start(env: Record<string, string>, cwd: string, timeoutMs = 20_000, nod
 /** Starts the server process (with Node flags before the entry point, e.g. `--import`) and waits until it listens. */
 export async function spawnServer(env: Record<string, string>, cwd = ROOT, timeoutMs = 20_000, nodeArgs: string[] = []): Promise<Running> {
   const r = start(env, cwd, timeoutMs, nodeArgs);
+  const port = await r.ready;
+  return { ...r, port };
+}
+
+/** `npm start` in `cwd` (the project's own start script, through npm and its shell), once the server listens. */
+export async function spawnNpmStart(env: Record<string, string>, cwd = ROOT, timeoutMs = 20_000): Promise<Running> {
+  const r = start(env, cwd, timeoutMs, [], ["npm", ["start"]]);
   const port = await r.ready;
   return { ...r, port };
 }
