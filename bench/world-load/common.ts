@@ -136,9 +136,11 @@ export interface BotsReport {
 /** The V8/Node flags `npm start` gives the server (package.json), so the benchmarks run it the same way. */
 export function startFlags(): string[] {
   const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { scripts: { start: string } };
+  // `exec node …` (the script replaces its shell with Node: see README, Deploying).
   const words = pkg.scripts.start.split(/\s+/);
-  if (words[0] !== "node") throw new Error(`package.json's start script does not start with node: ${pkg.scripts.start}`);
-  return words.slice(1).filter((w) => w.startsWith("--"));
+  const at = words[0] === "exec" ? 1 : 0;
+  if (words[at] !== "node") throw new Error(`package.json's start script does not start with node: ${pkg.scripts.start}`);
+  return words.slice(at + 1).filter((w) => w.startsWith("--"));
 }
 
 /** The last 2,000 characters of a log file ("" when there is none yet). */
