@@ -26,7 +26,7 @@ import { startAgentRuntime, type RuntimeProcess } from "../support/agentRuntime.
 import { signJwt } from "../support/jwt.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 import { until } from "../support/until.ts";
-import { artifacts, buildClient, createCharacter, launchBrowser, playAnonymously } from "./support.ts";
+import { artifacts, buildClient, createCharacter, launchBrowser, lowContrastTexts, playAnonymously } from "./support.ts";
 
 const TICK_MS = 100;
 
@@ -233,6 +233,7 @@ describe("agent dashboard /agents (real Chromium, the agent runtime as a process
     await until(() => (player()!.x !== from.x || player()!.z !== from.z ? true : undefined), "Wren to move", 30_000);
     await wren.getByText(/chosen by the agent/).waitFor({ timeout: 15_000 });
     await screenshot(page, "dashboard-playing");
+    assert.deepEqual(await lowContrastTexts(page), [], "the dashboard's text (WCAG AA, 4.5:1)");
 
     // Stop: the server reports goalsPaused, the character stands still.
     const stop = wren.getByRole("button", { name: "Stop", exact: true });

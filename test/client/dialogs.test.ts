@@ -19,7 +19,7 @@ import { TradeAudit } from "../../entities/index.ts";
 import type { Player } from "../../src/game/world/Player.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 import { until } from "../support/until.ts";
-import { artifacts, buildClient, clickTile, createCharacter, enterWorld, launchBrowser, livePlayer, openPage, playAnonymously, screenshot } from "./support.ts";
+import { artifacts, buildClient, clickTile, createCharacter, enterWorld, launchBrowser, livePlayer, lowContrastTexts, openPage, playAnonymously, screenshot } from "./support.ts";
 
 interface Person {
   page: Page;
@@ -198,6 +198,7 @@ describe("browser client dialogs: Trade, Bank, Store (real Chromium)", function 
     await benTrade.getByText(`${ann.name} has accepted.`).waitFor();
     await annTrade.getByText("You have accepted.").waitFor();
     await screenshot(ben.page, "dialogs-trade-offer");
+    assert.deepEqual(await lowContrastTexts(ben.page), [], "the trade dialog's text (WCAG AA, 4.5:1)");
     await benTrade.getByRole("button", { name: "Accept" }).click();
     await annTrade.getByText(`Your offer is worth 40 coins and ${ben.name}'s 12 coins: you would lose 28 coins of value.`).waitFor();
     await benTrade.getByText(`Your offer is worth 12 coins and ${ann.name}'s 40 coins: you would gain 28 coins of value.`).waitFor();
@@ -370,6 +371,7 @@ describe("browser client dialogs: Trade, Bank, Store (real Chromium)", function 
     await withdraw.getByRole("button", { name: "Bread", exact: true }).waitFor({ state: "detached" });
     await serverHas("the bank holds only the tinderbox", () => banked(ann, "bread") === 0 && banked(ann, "tinderbox") === 1 && count(ann, "bread") === 4 && count(ann, "tinderbox") === 0);
     await screenshot(ann.page, "dialogs-bank");
+    assert.deepEqual(await lowContrastTexts(ann.page), [], "the bank dialog's text (WCAG AA, 4.5:1)");
 
     // Escape closes it, and the keyboard is back where it was.
     await bank.getByRole("radio", { name: "1" }).focus();
@@ -406,6 +408,7 @@ describe("browser client dialogs: Trade, Bank, Store (real Chromium)", function 
     await store.getByText("You have 35 coins.").waitFor();
     await serverHas("a hatchet sold for 16 coins", () => ben.player.data.coins === 35 && count(ben, "bronze_hatchet") === 1);
     await screenshot(ben.page, "dialogs-store");
+    assert.deepEqual(await lowContrastTexts(ben.page), [], "the store dialog's text (WCAG AA, 4.5:1)");
     await store.getByRole("button", { name: "Close" }).click();
     await store.waitFor({ state: "hidden" });
     assert.deepEqual(errorsOf(ben), []);

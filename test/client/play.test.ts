@@ -15,7 +15,7 @@ import { signJwt } from "../support/jwt.ts";
 import { eventually, until } from "../support/until.ts";
 import { killPlayer } from "../../src/game/death.ts";
 import { addXp } from "../../src/game/progression.ts";
-import { buildClient, clickTile, createCharacter, enterWorld, launchBrowser, livePlayer, openPage, playAnonymously, screenshot, TILE } from "./support.ts";
+import { buildClient, clickTile, createCharacter, enterWorld, launchBrowser, livePlayer, lowContrastTexts, openPage, playAnonymously, screenshot, TILE } from "./support.ts";
 
 type Player = Awaited<ReturnType<typeof livePlayer>>;
 /** A player's tile, as clickTile waits for the view to be centred on it. */
@@ -475,6 +475,30 @@ describe("browser client: playing (real Chromium)", function () {
     } finally {
       // A failure above is the one to report, not a context that went with it.
       await other.context.close().catch(() => {});
+    }
+  });
+
+  it("shows the start and character screens' and the world's panels' text and links with enough contrast to read (WCAG AA, 4.5:1)", async () => {
+    const errors: string[] = [];
+    const other = await openPage(browser, errors);
+    try {
+      const p = other.page;
+      await p.goto(t.baseUrl + "/");
+      await p.getByRole("button", { name: "Play", exact: true }).waitFor();
+      assert.deepEqual(await lowContrastTexts(p), [], "the start screen");
+      await playAnonymously(p, t.baseUrl);
+      await p.getByRole("link", { name: "Agent dashboard" }).waitFor();
+      assert.deepEqual(await lowContrastTexts(p), [], "the character screen");
+      await createCharacter(p, "Legible");
+      await enterWorld(p, "Legible");
+      const tabs = p.getByRole("tab");
+      for (const name of await tabs.allTextContents()) {
+        await tabs.filter({ hasText: name }).click();
+        assert.deepEqual(await lowContrastTexts(p), [], `the world's panels, ${name} shown`);
+      }
+      assert.deepEqual(errors, []);
+    } finally {
+      await other.context.close();
     }
   });
 

@@ -102,3 +102,47 @@ export async function clickTile(page: Page, canvas: Locator, dx: number, dz: num
   const box = (await canvas.boundingBox())!;
   await page.mouse.click(box.x + box.width / 2 + dx * TILE, box.y + box.height / 2 + dz * TILE, { button });
 }
+
+/**
+ * The page's visible text that fails WCAG AA's contrast (4.5:1) against what is behind it: each
+ * element with text of its own, its colour against its ancestors' backgrounds composited from the
+ * page's down (translucent panels included); inactive controls are exempt, as WCAG has them.
+ * Returns "text: ratio" for each failure.
+ */
+export function lowContrastTexts(page: Page, within = "body"): Promise<string[]> {
+  return page.evaluate((selector) => {
+    type Rgba = [number, number, number, number];
+    const parse = (css: string): Rgba => {
+      const m = /rgba?\(([^)]+)\)/.exec(css);
+      if (m === null) return [0, 0, 0, 0];
+      const [r, g, b, a] = m[1]!.split(/[\s,/]+/).filter(Boolean).map(Number);
+      return [r!, g!, b!, a ?? 1];
+    };
+    const over = (top: Rgba, under: Rgba): Rgba => {
+      const a = top[3];
+      return [top[0] * a + under[0] * (1 - a), top[1] * a + under[1] * (1 - a), top[2] * a + under[2] * (1 - a), 1];
+    };
+    const luminance = (c: Rgba) => {
+      const lin = (v: number) => ((v /= 255) <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
+      return 0.2126 * lin(c[0]) + 0.7152 * lin(c[1]) + 0.0722 * lin(c[2]);
+    };
+    const failures: string[] = [];
+    const root = document.querySelector(selector);
+    if (root === null) return [`nothing matches ${selector}`];
+    for (const el of [root, ...Array.from(root.querySelectorAll("*"))]) {
+      const own = Array.from(el.childNodes).filter((n) => n.nodeType === Node.TEXT_NODE && n.textContent!.trim() !== "");
+      if (own.length === 0 || !(el instanceof HTMLElement) || el.offsetParent === null) continue;
+      // Inactive controls are exempt (WCAG 1.4.3): an empty inventory slot, a disabled button.
+      if (el.closest('[aria-disabled="true"], :disabled') !== null) continue;
+      const chain: Element[] = [];
+      for (let e: Element | null = el; e !== null; e = e.parentElement) chain.unshift(e);
+      let bg: Rgba = [255, 255, 255, 1];
+      for (const e of chain) bg = over(parse(getComputedStyle(e).backgroundColor), bg);
+      const fg = over(parse(getComputedStyle(el).color), bg);
+      const [hi, lo] = [luminance(fg), luminance(bg)].sort((x, y) => y - x) as [number, number];
+      const ratio = (hi + 0.05) / (lo + 0.05);
+      if (ratio < 4.5) failures.push(`${own.map((n) => n.textContent!.trim()).join(" ")}: ${ratio.toFixed(2)}`);
+    }
+    return failures;
+  }, within);
+}
