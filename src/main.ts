@@ -2,7 +2,8 @@
  * Entry point: `npm start`. Reads `.env`, validates the configuration (refusing to start with a
  * list of every problem), starts the server, and shuts it down gracefully on SIGTERM/SIGINT with
  * a watchdog that exits anyway after {@link SHUTDOWN_WATCHDOG_MS}. An uncaught exception saves
- * every player, then exits with {@link EXIT_FATAL}.
+ * every player, then exits with {@link EXIT_FATAL}. Importing this module starts a server: what
+ * others need of it is in ./exit.ts.
  */
 import { ConfigError, loadConfig } from "./config/env.ts";
 import { readDotEnv } from "./config/dotenv.ts";
@@ -10,10 +11,8 @@ import { createLogger } from "./logger.ts";
 import { ManifestValidationError } from "./manifests/validate.ts";
 import { startServer } from "./server.ts";
 import { RESTARTING_NOW_LINE } from "./game/restart.ts";
+import { EXIT_CONFIG, EXIT_FATAL, SHUTDOWN_WATCHDOG_MS } from "./exit.ts";
 
-export const SHUTDOWN_WATCHDOG_MS = 10_000;
-/** Exit code after an uncaught exception (EX_SOFTWARE): every player was saved first. */
-export const EXIT_FATAL = 70;
 
 async function main(): Promise<void> {
   let config;
@@ -22,7 +21,7 @@ async function main(): Promise<void> {
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`rs-world-server: refusing to start.\n${err.message}\n`);
-      process.exit(78); // EX_CONFIG
+      process.exit(EXIT_CONFIG);
     }
     throw err;
   }

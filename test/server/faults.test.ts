@@ -7,7 +7,7 @@ import { loadConfig } from "../../src/config/env.ts";
 import { openDatabase } from "../../src/db/orm.ts";
 import type { InputRule } from "../../src/game/world/World.ts";
 import { CLOSE_FAULTS } from "../../src/sessions/WorldService.ts";
-import { EXIT_FATAL } from "../../src/main.ts";
+import { EXIT_FATAL } from "../../src/exit.ts";
 import { spawnServer } from "../support/process.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 import { makeWorldDir } from "../support/world.ts";

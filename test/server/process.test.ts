@@ -4,14 +4,13 @@ import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import net from "node:net";
+import { SHUTDOWN_WATCHDOG_MS as WATCHDOG_MS } from "../../src/exit.ts";
 import { ROOT, runToExit, spawnNpmStart, spawnServer, type Running } from "../support/process.ts";
 import { makeWorldDir } from "../support/world.ts";
 import { createTestDatabase } from "../support/postgres.ts";
 import { startTcpProxy } from "../support/tcpProxy.ts";
 import { WsTestClient } from "../support/wsClient.ts";
 
-/** src/main.ts SHUTDOWN_WATCHDOG_MS (importing main.ts would start a server). */
-const WATCHDOG_MS = 10_000;
 
 const PROD_SECRETS = {
   NODE_ENV: "production",
