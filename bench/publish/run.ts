@@ -13,6 +13,7 @@
  */
 import { parseArgs } from "node:util";
 import { gameWorld } from "../../test/support/game.ts";
+import { crowd } from "../crowd.ts";
 import { ViewTracker } from "../../src/game/world/ViewTracker.ts";
 import { replicaOf } from "../../test/support/viewReplica.ts";
 
@@ -28,17 +29,7 @@ if (![players, viewers, ticks].every((n) => Number.isInteger(n) && n > 0) || vie
 
 const g = await gameWorld(7);
 const { world } = g;
-const b = world.collision.bounds;
-let seed = 12345;
-const rnd = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
-const walkable = (): { x: number; z: number } => {
-  for (;;) {
-    const x = b.minX + Math.floor(rnd() * (b.maxX - b.minX + 1));
-    const z = b.minZ + Math.floor(rnd() * (b.maxZ - b.minZ + 1));
-    if (world.collision.isWalkable(x, z)) return { x, z };
-  }
-};
-const all = Array.from({ length: players }, () => g.add(walkable()));
+const { all, rnd } = crowd(g, players);
 // Drawn only when asked, so that the default run walks as it always did.
 const walkers = walking === 1 ? all : all.filter(() => rnd() < walking);
 const trackers = all.slice(0, viewers).map((p) => ({ p, t: new ViewTracker(undefined, values.compact) }));

@@ -17,9 +17,9 @@
 import { parseArgs } from "node:util";
 import { Encoder, StateView } from "@colyseus/schema";
 import { gameWorld } from "../../test/support/game.ts";
+import { crowd } from "../crowd.ts";
 import { Interest } from "../../src/game/world/Interest.ts";
 import { describe as describeEntity, type Entity } from "../../src/game/world/World.ts";
-import type { Player } from "../../src/game/world/Player.ts";
 import { WorldView } from "../../rooms/WorldView.ts";
 import { indexVisibleChanges } from "../../rooms/visibleChanges.ts";
 import { EntityState, PlayerState, TAG_OWNER, WorldState } from "../../schema/WorldState.ts";
@@ -35,17 +35,7 @@ if (![players, viewCount, ticks].every((n) => Number.isInteger(n) && n > 0) || v
 
 const g = await gameWorld(7);
 const { world } = g;
-const b = world.collision.bounds;
-let seed = 12345;
-const rnd = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
-const walkable = (): { x: number; z: number } => {
-  for (;;) {
-    const x = b.minX + Math.floor(rnd() * (b.maxX - b.minX + 1));
-    const z = b.minZ + Math.floor(rnd() * (b.maxZ - b.minZ + 1));
-    if (world.collision.isWalkable(x, z)) return { x, z };
-  }
-};
-const all: Player[] = Array.from({ length: players }, () => g.add(walkable()));
+const { all, rnd } = crowd(g, players);
 
 // The state, mirrored from the world as WorldRoom does it (public fields; private ones for the viewers).
 const state = new WorldState();
