@@ -70,7 +70,10 @@ export class WsDeltas {
   private readonly logger: Logger;
   private readonly waitMs: number;
   private readonly hungMs: number;
-  /** The ticks posted to the worker and not answered yet (their frames), with when they were posted. */
+  /**
+   * The ticks posted to the worker and not answered yet (their frames), oldest first, with when
+   * they were posted: the worker answers in order, so the last is the one `finish` waits for.
+   */
   private readonly unanswered: [tick: number, postedAt: number][] = [];
   private feed = new ViewFeed();
   private readonly sinks = new Map<number, Sink>();
@@ -92,8 +95,6 @@ export class WsDeltas {
   private inline: DeltaBuilder | undefined;
   /** Without a worker: the world whose deltas `finish` builds (`start` only notes it). */
   private due: World | undefined;
-  /** The tick of the last diff the worker has not answered yet (-1: none). */
-  private awaiting = -1;
   /** The worker's answer counter when its port was last read (see poll). */
   private seen = 0;
   private closed = false;
@@ -189,21 +190,24 @@ export class WsDeltas {
         const nEntered = a[i + 1]!;
         const nLeft = a[i + 2]!;
         i += 3;
-        const entered: string[] = [];
-        const left: string[] = [];
-        for (const end = i + nEntered; i < end; i++) {
-          const id = this.feed.idOf(a[i]!);
-          if (id !== undefined) entered.push(id);
-        }
-        for (const end = i + nLeft; i < end; i++) {
-          const id = this.feed.idOf(a[i]!);
-          if (id !== undefined) left.push(id);
-        }
+        const entered = this.idsOf(a, i, nEntered);
+        const left = this.idsOf(a, i + nEntered, nLeft);
+        i += nEntered + nLeft;
         out.push({ viewer, entered, left });
       }
     }
     this.interestsIn = [];
     return out;
+  }
+
+  /** The World's ids of the `count` entity numbers at `from` (those still known: see ViewFeed.idOf). */
+  private idsOf(nums: Int32Array, from: number, count: number): string[] {
+    const ids: string[] = [];
+    for (let i = from; i < from + count; i++) {
+      const id = this.feed.idOf(nums[i]!);
+      if (id !== undefined) ids.push(id);
+    }
+    return ids;
   }
 
   /** Viewers whose views go out as one frame a tick, the union of them (a multiplexed connection; GroupView). */
@@ -240,7 +244,6 @@ export class WsDeltas {
     }
     this.worker.port.postMessage({ ...this.input(world), interests });
     this.unanswered.push([world.tick, performance.now()]);
-    this.awaiting = world.tick;
     if (interests) this.awaitingInterests = world.tick;
   }
 
@@ -263,10 +266,10 @@ export class WsDeltas {
    */
   poll(): boolean {
     if (this.worker === undefined) return this.due === undefined;
-    if (this.awaiting < 0) return true;
+    if (this.unanswered.length === 0) return true;
     if (Atomics.load(this.worker.signal, 0) === this.seen) return false;
-    while (this.awaiting >= 0 && this.worker !== undefined && this.receive());
-    return this.awaiting < 0;
+    while (this.unanswered.length > 0 && this.worker !== undefined && this.receive());
+    return this.unanswered.length === 0;
   }
 
   /** Writes this tick's frames to their connections, waiting for the worker if it is not done. */
@@ -278,13 +281,13 @@ export class WsDeltas {
       return;
     }
     const deadline = performance.now() + this.waitMs;
-    while (this.awaiting >= 0) {
+    while (this.unanswered.length > 0) {
       const seen = Atomics.load(this.worker.signal, 0);
       if (this.receive()) continue;
       if (this.worker === undefined) return;
       const left = deadline - performance.now();
       if (left <= 0) {
-        this.logger.warn({ tick: this.awaiting, waitMs: this.waitMs }, "the /ws deltas are late; they go out with the next tick");
+        this.logger.warn({ tick: this.unanswered.at(-1)![0], waitMs: this.waitMs }, "the /ws deltas are late; they go out with the next tick");
         return;
       }
       Atomics.wait(this.worker.signal, 0, seen, left);
@@ -307,7 +310,6 @@ export class WsDeltas {
       this.interestsIn.push({ changes: reply.interests, unseeded: reply.unseeded });
       return true;
     }
-    if (reply.tick === this.awaiting) this.awaiting = -1;
     while (this.unanswered.length > 0 && this.unanswered[0]![0] <= reply.tick) this.unanswered.shift();
     this.deliver(reply.frames);
     return true;
@@ -327,7 +329,6 @@ export class WsDeltas {
     this.logger.error({ err }, `${message}; building the /ws deltas on the main thread from now on`);
     const { thread } = this.worker;
     this.worker = undefined;
-    this.awaiting = -1;
     this.unanswered.length = 0;
     // The interest viewers' callers work their views out themselves from now on (see interestsThreaded).
     this.awaitingInterests = -1;
