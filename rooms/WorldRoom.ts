@@ -544,7 +544,7 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
           if (e !== undefined) held.push(e);
           else {
             conn.inView.delete(id);
-            const s = this.schemaOf.get(id) ?? this.state.entities.get(id);
+            const s = this.schemaFor(id);
             if (s !== undefined) client.view?.remove(s);
           }
         }
@@ -715,6 +715,11 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
     }
   }
 
+  /** The schema of a player or entity in the state, by id (undefined: not in the state). */
+  private schemaFor(id: string): PlayerState | EntityState | undefined {
+    return this.schemaOf.get(id) ?? this.state.entities.get(id);
+  }
+
   /** Colyseus clients whose views the delta worker works out, by their id there (see ColyseusConnection.interestId). */
   private readonly byInterest = new Map<number, ColyseusConnection>();
   /** A tick's view changes (connection, player, change), between the refreshes and their application. */
@@ -739,7 +744,7 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
     const view = conn.client.view;
     if (view === undefined) return;
     for (const id of change.entered) {
-      const s = this.schemaOf.get(id) ?? this.state.entities.get(id);
+      const s = this.schemaFor(id);
       if (s === undefined) {
         // Not in the state (yet): the next refresh here sees it again; the worker's is told once.
         if (conn.interestId === undefined) conn.interest.visible.delete(id);
@@ -756,7 +761,7 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
     for (const id of change.left) {
       if (conn.missing?.delete(id) === true) continue;
       conn.inView.delete(id);
-      const s = this.schemaOf.get(id) ?? this.state.entities.get(id);
+      const s = this.schemaFor(id);
       if (s !== undefined) view.remove(s);
     }
   }
@@ -766,7 +771,7 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
     const view = conn.client.view;
     if (view === undefined || conn.missing === undefined) return;
     for (const id of conn.missing) {
-      const s = this.schemaOf.get(id) ?? this.state.entities.get(id);
+      const s = this.schemaFor(id);
       if (s === undefined) continue;
       view.add(s);
       conn.inView.add(id);
