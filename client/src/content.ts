@@ -4,7 +4,7 @@
  * map drawn here is the map the server walks on.
  */
 import { buildRegistry, type ContentRegistry } from "../../src/manifests/registry.ts";
-import { KNOWN_MANIFESTS } from "../../src/manifests/catalog.ts";
+import { isSafeManifestPath } from "../../src/manifests/catalog.ts";
 import { buildCollision } from "../../src/game/world/World.ts";
 import type { CollisionMap } from "../../src/game/map/CollisionMap.ts";
 
@@ -13,14 +13,22 @@ export interface Content {
   collision: CollisionMap;
 }
 
+/** The manifests the server loaded: its `/manifests/index.json` (`{"files": [...]}`). */
+async function manifestList(): Promise<string[]> {
+  const res = await fetch("/manifests/index.json");
+  if (!res.ok) throw new Error(`/manifests/index.json: HTTP ${res.status}`);
+  const body = (await res.json()) as { files?: unknown };
+  if (!Array.isArray(body.files)) throw new Error("/manifests/index.json: no files list");
+  return body.files.filter((f): f is string => typeof f === "string" && isSafeManifestPath(f));
+}
+
 export async function loadContent(): Promise<Content> {
   const files = new Map<string, unknown>();
-  // A file the host does not have (404) is simply absent, as on the server.
   await Promise.all(
-    KNOWN_MANIFESTS.map(async (file) => {
+    (await manifestList()).map(async (file) => {
       const res = await fetch(`/manifests/${file}`);
-      if (res.ok) files.set(file, await res.json());
-      else if (res.status !== 404) throw new Error(`/manifests/${file}: HTTP ${res.status}`);
+      if (!res.ok) throw new Error(`/manifests/${file}: HTTP ${res.status}`);
+      files.set(file, await res.json());
     }),
   );
   const { registry } = buildRegistry(files);

@@ -96,6 +96,13 @@ export const ROUTES: Record<string, Partial<Record<Method, Op>>> = {
       errors: { 400: ["INVALID_PATH"], 404: ["NOT_FOUND"] },
     },
   },
+  "/manifests/index.json": {
+    get: {
+      summary: "Every manifest this server loaded (what to ask /manifests/{file} for); 5-minute cache, ETag, 304 on If-None-Match",
+      auth: "none",
+      responses: { 200: CONTENT_RESPONSES.index, 304: null },
+    },
+  },
   "/api/openapi.json": { get: { summary: "This document", auth: "none", responses: { 200: DOCUMENT } } },
   "/api/auth/anonymous": {
     post: {

@@ -4,6 +4,7 @@ import http from "node:http";
 import path from "node:path";
 import { MANIFEST_CACHE_CONTROL } from "../../src/http/routes/content.ts";
 import { UNLOCK_TYPES } from "../../src/manifests/schemas/misc.ts";
+import { listManifestFiles } from "../../src/manifests/validate.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 
 /** A raw GET, so that the path reaches the server exactly as written (no client normalising). */
@@ -63,6 +64,35 @@ describe("content endpoints", () => {
       const res = await fetch(`${t.baseUrl}/manifests/music.json`);
       assert.notEqual(res.headers.get("etag"), before);
       assert.equal(await res.text(), "[]");
+    });
+
+    it("lists every manifest the directory holds at index.json, with an ETag, and a file added shows", async () => {
+      const dir = path.join(t.worldDir, "assets", "manifests");
+      const res = await fetch(`${t.baseUrl}/manifests/index.json`);
+      assert.equal(res.status, 200);
+      assert.equal(res.headers.get("cache-control"), MANIFEST_CACHE_CONTROL);
+      const etag = res.headers.get("etag")!;
+      const { files } = (await res.json()) as { files: string[] };
+      assert.deepEqual(files, listManifestFiles(dir));
+      for (const f of ["npcs.json", "items/food.json", "gathering/fishing.json", "recipes/smithing.json"]) assert.ok(files.includes(f), f);
+      // Every file it names is served.
+      for (const f of files) assert.equal((await fetch(`${t.baseUrl}/manifests/${f}`)).status, 200, f);
+      assert.equal((await fetch(`${t.baseUrl}/manifests/index.json`, { headers: { "If-None-Match": etag } })).status, 304);
+
+      // A file named index.json in the directory is not what is served: the list is.
+      fs.writeFileSync(path.join(dir, "index.json"), '{"files":["npcs.json"]}');
+      fs.mkdirSync(path.join(dir, "items"), { recursive: true });
+      fs.writeFileSync(path.join(dir, "items", "extra.json"), "[]");
+      fs.writeFileSync(path.join(dir, ".hidden.json"), "{}");
+      try {
+        const after = await fetch(`${t.baseUrl}/manifests/index.json`, { headers: { "If-None-Match": etag } });
+        assert.equal(after.status, 200);
+        assert.notEqual(after.headers.get("etag"), etag);
+        const listed = ((await after.json()) as { files: string[] }).files;
+        assert.deepEqual(listed, [...files, "items/extra.json"].sort());
+      } finally {
+        for (const f of ["index.json", "items/extra.json", ".hidden.json"]) fs.rmSync(path.join(dir, f));
+      }
     });
 
     it("answers 404 for a manifest that does not exist", async () => {

@@ -3,15 +3,20 @@
  * - `GET /manifests/{file}`: the cached manifests, with `Cache-Control: public, max-age=300,
  *   must-revalidate`, a strong ETag and 304 on a matching `If-None-Match`; nested paths work;
  *   traversal, hidden files and non-JSON paths are refused (400).
+ * - `GET /manifests/index.json`: `{"files": [...]}`, every manifest the directory holds, which is
+ *   what the server loaded (a file of that name in it is not served: the list is the truth). The
+ *   browser client and another server's manifest sync (src/manifests/sync.ts) ask for the files
+ *   it names instead of trying every known name and meeting 404s.
  * - `GET /api/data/skill-unlocks` (public): `{<skill>: [{level, description, type}]}`, by level.
  * - `GET /api/v1/world/areas` (bearer token): every world area.
  */
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { Router, type RequestHandler } from "express";
+import { Router, type Request, type RequestHandler, type Response } from "express";
 import { z } from "zod";
 import { isSafeManifestPath } from "../../manifests/catalog.ts";
+import { listManifestFiles } from "../../manifests/validate.ts";
 import type { ContentRegistry } from "../../manifests/registry.ts";
 import { skillUnlock } from "../../manifests/schemas/misc.ts";
 import { area, areaNpc, areaResource, areaStation, mobSpawn } from "../../manifests/schemas/world.ts";
@@ -39,6 +44,7 @@ const placedArea = z.strictObject({
 
 export const CONTENT_RESPONSES = {
   manifest: z.union([z.record(z.string(), z.unknown()), z.array(z.unknown())]).describe("the manifest file as stored; its schema depends on the file (src/manifests/catalog.ts)"),
+  index: z.strictObject({ files: z.array(z.string()).describe("manifest paths, sorted, e.g. `npcs.json`, `items/food.json`") }),
   skillUnlocks: z.record(z.string(), z.array(skillUnlock)).describe("per skill, its unlocks sorted by level"),
   areas: ok({ areas: z.array(placedArea) }),
 };
@@ -48,6 +54,11 @@ interface CachedFile {
   size: number;
   etag: string;
   body: Buffer;
+}
+
+/** A strong ETag of a body: its SHA-256, shortened. */
+function strongEtag(body: Buffer): string {
+  return `"${createHash("sha256").update(body).digest("base64url").slice(0, 27)}"`;
 }
 
 /** Reads a manifest, reusing the last read while the file's mtime and size are unchanged. */
@@ -66,7 +77,7 @@ function manifestReader(dir: string): (file: string) => CachedFile | undefined {
     const hit = cache.get(file);
     if (hit && hit.mtimeMs === stat.mtimeMs && hit.size === stat.size) return hit;
     const body = fs.readFileSync(full);
-    const entry = { mtimeMs: stat.mtimeMs, size: stat.size, body, etag: `"${createHash("sha256").update(body).digest("base64url").slice(0, 27)}"` };
+    const entry = { mtimeMs: stat.mtimeMs, size: stat.size, body, etag: strongEtag(body) };
     cache.set(file, entry);
     return entry;
   };
@@ -80,21 +91,37 @@ function etagMatches(header: string | undefined, etag: string): boolean {
   });
 }
 
+/** The name of the list of a directory's manifests (the format src/manifests/sync.ts reads). */
+export const MANIFEST_INDEX = "index.json";
+
+/** `{"files": [...]}`: every manifest in `dir` (sorted), as served at `/manifests/index.json`. */
+function generatedIndex(dir: string): CachedFile {
+  const files = listManifestFiles(dir).filter((f) => f !== MANIFEST_INDEX && isSafeManifestPath(f));
+  const body = Buffer.from(JSON.stringify({ files }));
+  return { mtimeMs: 0, size: body.length, body, etag: strongEtag(body) };
+}
+
+/** A manifest (or the index) with its caching headers, or 304 to a matching `If-None-Match`. */
+function sendCached(req: Request, res: Response, entry: CachedFile): void {
+  res.set({ "Cache-Control": MANIFEST_CACHE_CONTROL, ETag: entry.etag });
+  if (etagMatches(req.get("if-none-match"), entry.etag)) {
+    res.status(304).end();
+    return;
+  }
+  res.type("application/json").send(entry.body);
+}
+
 export function manifestRoutes(dir: string): Router {
   const router = Router();
   const read = manifestReader(dir);
+  router.get(`/manifests/${MANIFEST_INDEX}`, (req, res) => sendCached(req, res, generatedIndex(dir)));
   router.get("/manifests/*file", (req, res) => {
     const segments = (req.params as { file: string[] }).file;
     const file = segments.join("/");
     if (!isSafeManifestPath(file)) throw new BadRequestError(`not a manifest path: ${file}`, "INVALID_PATH");
     const entry = read(file);
     if (entry === undefined) throw new NotFoundError(`no manifest ${file}`);
-    res.set({ "Cache-Control": MANIFEST_CACHE_CONTROL, ETag: entry.etag });
-    if (etagMatches(req.get("if-none-match"), entry.etag)) {
-      res.status(304).end();
-      return;
-    }
-    res.type("application/json").send(entry.body);
+    sendCached(req, res, entry);
   });
   return router;
 }
