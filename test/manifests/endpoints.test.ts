@@ -5,6 +5,10 @@ import path from "node:path";
 import { MANIFEST_CACHE_CONTROL } from "../../src/http/routes/content.ts";
 import { UNLOCK_TYPES } from "../../src/manifests/schemas/misc.ts";
 import { listManifestFiles } from "../../src/manifests/validate.ts";
+import { KNOWN_MANIFESTS } from "../../src/manifests/catalog.ts";
+import { syncFromHost } from "../../src/manifests/sync.ts";
+import os from "node:os";
+import { pino } from "pino";
 import { startTestServer, type TestServer } from "../support/server.ts";
 
 /** A raw GET, so that the path reaches the server exactly as written (no client normalising). */
@@ -92,6 +96,25 @@ describe("content endpoints", () => {
         assert.deepEqual(listed, [...files, "items/extra.json"].sort());
       } finally {
         for (const f of ["index.json", "items/extra.json", ".hidden.json"]) fs.rmSync(path.join(dir, f));
+      }
+    });
+
+    it("is a content host for another server: a sync from it fetches every file it holds, the ones beyond the known list too", async () => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), "manifest-sync-"));
+      const extra = path.join(t.worldDir, "assets", "manifests", "items", "extra.json");
+      fs.writeFileSync(extra, "[]");
+      try {
+        const report = await syncFromHost(t.baseUrl, dir, pino({ level: "silent" }));
+        const held = listManifestFiles(path.join(t.worldDir, "assets", "manifests"));
+        assert.ok(held.includes("items/extra.json"));
+        assert.deepEqual(report.failed, []);
+        assert.deepEqual(report.updated.sort(), held);
+        assert.deepEqual(listManifestFiles(dir), held);
+        // The sync still tries every known name (a host's index adds to that list): those it lacks.
+        assert.deepEqual(report.missing.sort(), KNOWN_MANIFESTS.filter((f) => !held.includes(f)).sort());
+      } finally {
+        fs.rmSync(extra);
+        fs.rmSync(dir, { recursive: true, force: true });
       }
     });
 
