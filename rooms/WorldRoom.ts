@@ -14,7 +14,7 @@ import { SKILLS } from "../src/game/skills.ts";
 import type { Player } from "../src/game/world/Player.ts";
 import { describe, TICK_MS, type Entity, type World } from "../src/game/world/World.ts";
 import { chebyshev } from "../src/game/map/CollisionMap.ts";
-import type { ServerMetrics } from "../src/metrics.ts";
+import { runQueueWaitNs, type ServerMetrics } from "../src/metrics.ts";
 import type { Traffic } from "../src/prometheus.ts";
 import { admit, InputLimiter } from "../src/sessions/inputLimiter.ts";
 import { AgentRevokedError, HopCooldownError, WorldFullError, type Connection, type WorldService } from "../src/sessions/WorldService.ts";
@@ -124,6 +124,12 @@ interface WsSending {
 function cpuMsSince(start: NodeJS.CpuUsage): number {
   const d = process.threadCpuUsage(start);
   return (d.user + d.system) / 1000;
+}
+
+/** The calling thread's run-queue wait since `start` (a runQueueWaitNs()), in ms; undefined where not known. */
+function waitedMsSince(start: number | undefined): number | undefined {
+  const now = start === undefined ? undefined : runQueueWaitNs();
+  return now === undefined ? undefined : (now - start!) / 1e6;
 }
 
 /** Messages sent to many clients (a chat line to everyone in view) are encoded once. */
@@ -488,6 +494,7 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
   tickOnce(): void {
     const started = performance.now();
     const cpu = process.threadCpuUsage();
+    const waited = runQueueWaitNs();
     const { service } = this.services;
     // Every socket is corked for the tick: a client's messages and its update leave in one write.
     service.cork();
@@ -580,7 +587,7 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
       colyseusFlush: t6 - t5b,
       wsDeltas: ws.deltas,
       wsFlush: ws.flush,
-    }, cpuMsSince(cpu), started);
+    }, cpuMsSince(cpu), started, waitedMsSince(waited));
     this.services.metrics?.recordPaths(world.pathStats);
     this.tickFaults = 0;
   }

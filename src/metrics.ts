@@ -3,6 +3,7 @@
  * event-loop delay, CPU and memory. Served to admins at `GET /api/admin/metrics`; each tick is
  * also handed to the Prometheus histograms (src/prometheus.ts), so that both see the same numbers.
  */
+import fs from "node:fs";
 import { constants, monitorEventLoopDelay, PerformanceObserver, type PerformanceEntry } from "node:perf_hooks";
 
 /** Tick durations kept for percentiles (the last 100 minutes at 600 ms). */
@@ -17,6 +18,34 @@ export function percentileOfSorted(sorted: ArrayLike<number>, p: number): number
   if (n === 0) return 0;
   const rank = Math.ceil((p / 100) * n);
   return sorted[Math.min(n - 1, Math.max(0, rank - 1))]!;
+}
+
+/** `/proc/thread-self/schedstat` of the thread that first asked (null: not Linux, or unreadable). */
+let schedstat: number | null | undefined;
+const schedstatBuffer = Buffer.alloc(96);
+
+/**
+ * Nanoseconds the calling thread has spent runnable but waiting for a CPU (the kernel's run-queue
+ * wait, the second field of `/proc/thread-self/schedstat`), or undefined where that is not known.
+ * The file is opened once, by the first caller's thread (the ticking thread: WorldRoom.tickOnce),
+ * and read again from the start at each call (a few microseconds).
+ */
+export function runQueueWaitNs(): number | undefined {
+  if (schedstat === undefined) {
+    try {
+      schedstat = fs.openSync("/proc/thread-self/schedstat", "r");
+    } catch {
+      schedstat = null;
+    }
+  }
+  if (schedstat === null) return undefined;
+  try {
+    const n = fs.readSync(schedstat, schedstatBuffer, 0, schedstatBuffer.length, 0);
+    const wait = Number(schedstatBuffer.toString("latin1", 0, n).split(" ")[1]);
+    return Number.isFinite(wait) ? wait : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 interface GcBucket {
@@ -42,9 +71,12 @@ export class ServerMetrics {
   /** Path searches over the window (World.pathStats of each tick): totals and the worst tick. */
   private paths = { searches: 0, expansions: 0, maxExpansions: 0, maxDeferred: 0 };
   /** The slowest tick of the window and its phases: where a spike went. */
-  private slowest: { ms: number; atTick: number; phases: Record<string, number>; cpuMs: number | undefined; startedAt: number | undefined; gcMs: number } | undefined;
+  private slowest: { ms: number; atTick: number; phases: Record<string, number>; cpuMs: number | undefined; waitMs: number | undefined; startedAt: number | undefined; gcMs: number } | undefined;
   /** The ticking thread's CPU time over the window's ticks (see recordTick). */
   private tickCpuMs = 0;
+  /** Its run-queue wait over the window's ticks, and how many ticks told it. */
+  private tickWaitMs = 0;
+  private tickWaits = 0;
   private readonly loop: ReturnType<typeof monitorEventLoopDelay>;
   private cpuStart = process.cpuUsage();
   private since = performance.now();
@@ -81,14 +113,19 @@ export class ServerMetrics {
    * One tick's duration, and optionally how long each of its phases took and the CPU time its
    * thread had in it (`cpuMs`): a tick much longer than its CPU time waited for the CPU (another
    * thread or process had it) or for the kernel. `startedAt` (its performance.now() at the
-   * start) lets the slowest tick's GC pauses be told (V8 reports them after the tick).
+   * start) lets the slowest tick's GC pauses be told (V8 reports them after the tick). `waitMs`:
+   * how long of the tick its thread was runnable but waited for a core (see runQueueWaitNs).
    */
-  recordTick(ms: number, phases?: Record<string, number>, cpuMs?: number, startedAt?: number): void {
+  recordTick(ms: number, phases?: Record<string, number>, cpuMs?: number, startedAt?: number, waitMs?: number): void {
     this.ticks[this.tickCount % TICK_SAMPLES] = ms;
     this.tickCount++;
     if (phases !== undefined) for (const [k, v] of Object.entries(phases)) this.phaseTotals[k] = (this.phaseTotals[k] ?? 0) + v;
     if (cpuMs !== undefined) this.tickCpuMs += cpuMs;
-    if (this.slowest === undefined || ms > this.slowest.ms) this.slowest = { ms, atTick: this.tickCount, phases: phases ?? {}, cpuMs, startedAt, gcMs: 0 };
+    if (waitMs !== undefined) {
+      this.tickWaitMs += waitMs;
+      this.tickWaits++;
+    }
+    if (this.slowest === undefined || ms > this.slowest.ms) this.slowest = { ms, atTick: this.tickCount, phases: phases ?? {}, cpuMs, waitMs, startedAt, gcMs: 0 };
     this.tickObserver?.tick(ms, phases);
   }
 
@@ -106,6 +143,8 @@ export class ServerMetrics {
     this.phaseTotals = {};
     this.slowest = undefined;
     this.tickCpuMs = 0;
+    this.tickWaitMs = 0;
+    this.tickWaits = 0;
     this.loop.reset();
     this.gc = emptyGc();
     this.cpuStart = process.cpuUsage();
@@ -130,6 +169,9 @@ export class ServerMetrics {
         phasesMeanMs: Object.fromEntries(Object.entries(this.phaseTotals).map(([k, v]) => [k, this.tickCount > 0 ? Math.round((v / this.tickCount) * 100) / 100 : 0])),
         // Mean CPU time of the ticking thread per tick (ms): the tick's own work, without waits.
         cpuMeanMs: this.tickCount > 0 ? Math.round((this.tickCpuMs / this.tickCount) * 100) / 100 : 0,
+        // Mean time per tick its thread was runnable but waited for a core (null where not known):
+        // a tick longer than its CPU time by about this much was short of cores, not of work.
+        waitMeanMs: this.tickWaits > 0 ? Math.round((this.tickWaitMs / this.tickWaits) * 100) / 100 : null,
         // The slowest tick: its duration, its number in the window, and its phases (ms).
         slowest:
           this.slowest === undefined
@@ -138,6 +180,7 @@ export class ServerMetrics {
                 ms: this.slowest.ms,
                 atTick: this.slowest.atTick,
                 cpuMs: this.slowest.cpuMs === undefined ? null : Math.round(this.slowest.cpuMs * 100) / 100,
+                waitMs: this.slowest.waitMs === undefined ? null : Math.round(this.slowest.waitMs * 100) / 100,
                 // V8's pauses within it (its CPU time includes them; incremental marking steps are not told).
                 gcMs: this.slowest.startedAt === undefined ? null : Math.round(this.slowest.gcMs * 100) / 100,
                 phasesMs: Object.fromEntries(Object.entries(this.slowest.phases).map(([k, v]) => [k, Math.round(v * 100) / 100])),

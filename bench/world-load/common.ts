@@ -253,6 +253,42 @@ export function procStat(pid: number): { cpuTicks: number; rssBytes: number } | 
 }
 
 /**
+ * CPU ticks (user + system) of each thread of a process and of its children, summed by thread
+ * name and prefixed with `world:` (the process) or `sockets:` (a child: the socket process):
+ * `world:MainThread`, `world:ws-deltas` (the delta worker), `sockets:MainThread`, `world:V8Worker`
+ * (V8's helpers), … Linux only: empty elsewhere.
+ */
+export function threadCpuTicks(pid: number): Record<string, number> {
+  const out: Record<string, number> = {};
+  const add = (proc: number, prefix: string): void => {
+    let tids: string[];
+    try {
+      tids = fs.readdirSync(`/proc/${proc}/task`);
+    } catch {
+      return;
+    }
+    for (const tid of tids) {
+      try {
+        const stat = fs.readFileSync(`/proc/${proc}/task/${tid}/stat`, "utf8");
+        const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+        const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+        const key = `${prefix}:${name}`;
+        out[key] = (out[key] ?? 0) + Number(fields[11]) + Number(fields[12]);
+      } catch {
+        // The thread ended meanwhile.
+      }
+    }
+  };
+  add(pid, "world");
+  try {
+    for (const child of fs.readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean)) add(Number(child), "sockets");
+  } catch {
+    // No children listed.
+  }
+  return out;
+}
+
+/**
  * {@link procStat} of a process and its children summed: the server's with its socket process
  * (SOCKET_PROCESS), whose CPU is the server's as much as its main thread's is.
  */

@@ -42,6 +42,7 @@ import {
   machineStat,
   procStat,
   procTreeStat,
+  threadCpuTicks,
   round,
   walkableTiles,
   type BotsInput,
@@ -157,6 +158,8 @@ async function seed(env: Record<string, string>, n: number): Promise<string[]> {
 interface Sample {
   at: number;
   server?: { cpuTicks: number; rssBytes: number } | undefined;
+  /** The server's and its socket process's threads (see threadCpuTicks). */
+  threads: Record<string, number>;
   bots?: { cpuTicks: number; rssBytes: number } | undefined;
   machine: { busy: number; total: number; steal: number };
 }
@@ -164,7 +167,7 @@ interface Sample {
 function sample(server: ChildProcess, bots: ChildProcess[]): Sample {
   const each = bots.map((b) => procStat(b.pid!));
   const sum = each.some((b) => b === undefined) ? undefined : { cpuTicks: each.reduce((a, b) => a + b!.cpuTicks, 0), rssBytes: each.reduce((a, b) => a + b!.rssBytes, 0) };
-  return { at: Date.now(), server: procTreeStat(server.pid!), bots: sum, machine: machineStat() };
+  return { at: Date.now(), server: procTreeStat(server.pid!), threads: threadCpuTicks(server.pid!), bots: sum, machine: machineStat() };
 }
 
 function cores(a: { cpuTicks: number } | undefined, b: { cpuTicks: number } | undefined, ms: number): number | undefined {
@@ -240,6 +243,8 @@ export interface RunResult {
     expectedTicks: number;
     /** From /proc over the window: CPU cores used, RSS at the end and the peak of the samples. */
     procCpuCores: number | undefined;
+    /** The same CPU by thread (`world:MainThread`, `world:ws-deltas`, `sockets:MainThread`, …), those over 0.005 cores. */
+    threadCores: Record<string, number>;
     rssBytes: number | undefined;
     rssPeakBytes: number;
     exit: { code: number | null; signal: string | null; shutdownMs: number } | undefined;
@@ -298,7 +303,7 @@ async function runOne(n: number): Promise<RunResult> {
     /** Per inbox: its process has exited and its channel is closed (every message it sent is in). */
     const closed: boolean[] = [];
     /** Forks a client process (bots.ts or flood.ts) with its input file; its messages go to a new inbox. */
-    const forkClients = (script: string, name: string, input: BotsInput | FloodInput, progress: string): void => {
+    const forkClients = (script: string, name: string, input: BotsInput | FloodInput, progress: string, nice = botsNice): void => {
       const inputFile = path.join(dir, `${name}.json`);
       fs.writeFileSync(inputFile, JSON.stringify(input));
       const botsFd = fs.openSync(botsLog, "a");
@@ -314,7 +319,7 @@ async function runOne(n: number): Promise<RunResult> {
       let reniced = false;
       proc.on("message", (m: FromBots) => {
         // Once it talks, all its threads exist (V8's and libuv's too): each gets the priority.
-        if (!reniced && botsNice > 0 && proc.pid !== undefined) reniced = renice(proc.pid, botsNice);
+        if (!reniced && nice > 0 && proc.pid !== undefined) reniced = renice(proc.pid, nice);
         if (m.type === "progress") log(`N=${n}: ${progress}: ${m.connected}/${m.total} connected, ${m.failed} failed`);
         else inbox.push(m);
       });
@@ -333,7 +338,8 @@ async function runOne(n: number): Promise<RunResult> {
     // The probes: their own process, connecting at their share of the ramp, so that all are in at about the same time.
     if (probes !== undefined) {
       const only = { ...probes, only: true };
-      forkClients(BOTS, "probes-input", { port, tokens, rampPerSecond: (rampPerSecond * probeCount) / n, quickStart: seconds < 10, seed: seedValue + 500, wsUpdates, probes: only }, "probes");
+      // At the default priority whatever `--bots-nice` says: they are the clients that measure.
+      forkClients(BOTS, "probes-input", { port, tokens, rampPerSecond: (rampPerSecond * probeCount) / n, quickStart: seconds < 10, seed: seedValue + 500, wsUpdates, probes: only }, "probes", 0);
     }
     const probesInbox = probes === undefined ? -1 : botProcesses;
     if (attackers > 0) {
@@ -404,6 +410,12 @@ async function runOne(n: number): Promise<RunResult> {
       metrics,
       expectedTicks: Math.floor(metrics.windowMs / 600),
       procCpuCores: serverCores,
+      threadCores: Object.fromEntries(
+        Object.entries(last.threads)
+          .map(([k, v]) => [k, round((v - (first.threads[k] ?? 0)) / CLK_TCK / (windowMs / 1000), 3)] as const)
+          .filter(([, c]) => c >= 0.005)
+          .sort((a, b) => b[1] - a[1]),
+      ),
       rssBytes: last.server?.rssBytes,
       rssPeakBytes: Math.max(...samples.map((s) => s.server?.rssBytes ?? 0), last.server?.rssBytes ?? 0),
       exit: exit === undefined ? undefined : { ...exit, shutdownMs },

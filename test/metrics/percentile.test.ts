@@ -4,7 +4,9 @@
  * was the slowest tick.
  */
 import assert from "node:assert/strict";
-import { percentileOfSorted, ServerMetrics } from "../../src/metrics.ts";
+import { spawn } from "node:child_process";
+import os from "node:os";
+import { percentileOfSorted, runQueueWaitNs, ServerMetrics } from "../../src/metrics.ts";
 import { percentile } from "../../bench/world-load/common.ts";
 
 const range = (n: number) => Float64Array.from({ length: n }, (_, i) => i + 1);
@@ -47,6 +49,43 @@ describe("percentiles (nearest rank)", () => {
     const snap = m.snapshot() as { ticks: { cpuMeanMs: number; slowest: { ms: number; cpuMs: number } } };
     assert.equal(snap.ticks.cpuMeanMs, 18);
     assert.deepEqual({ ms: snap.ticks.slowest.ms, cpuMs: snap.ticks.slowest.cpuMs }, { ms: 90, cpuMs: 30 }, "a slow tick that mostly waited");
+  });
+
+  it("reports the ticking thread's run-queue wait: its mean per tick, and the slowest tick's", () => {
+    const m = new ServerMetrics();
+    m.recordTick(10, { game: 10 }, 8, undefined, 1);
+    m.recordTick(90, { game: 90 }, 30, undefined, 55);
+    m.recordTick(20, { game: 20 }, 16, undefined, 3);
+    const snap = m.snapshot() as { ticks: { waitMeanMs: number; slowest: { ms: number; waitMs: number } } };
+    assert.equal(snap.ticks.waitMeanMs, 19.67);
+    assert.deepEqual({ ms: snap.ticks.slowest.ms, waitMs: snap.ticks.slowest.waitMs }, { ms: 90, waitMs: 55 });
+    const none = new ServerMetrics();
+    none.recordTick(10, { game: 10 }, 8);
+    assert.equal((none.snapshot() as { ticks: { waitMeanMs: number | null } }).ticks.waitMeanMs, null, "not known is not zero");
+  });
+
+  it("reads the thread's run-queue wait from Linux: it grows while more busy processes than cores run", async function () {
+    this.timeout(20_000);
+    const before = runQueueWaitNs();
+    assert.ok(before !== undefined && before >= 0, "Linux tells it (/proc/thread-self/schedstat)");
+    // A busy loop here alone on the machine waits little; with twice as many busy processes as
+    // cores beside it, the kernel shares each core and this thread waits for its turns.
+    const spin = (ms: number) => {
+      const end = performance.now() + ms;
+      while (performance.now() < end);
+    };
+    const busy = Array.from({ length: 2 * os.availableParallelism() }, () =>
+      spawn(process.execPath, ["-e", "const e = Date.now() + 8000; while (Date.now() < e);"], { stdio: "ignore" }),
+    );
+    try {
+      await new Promise((r) => setTimeout(r, 300));
+      const start = runQueueWaitNs()!;
+      spin(1000);
+      const waitedMs = (runQueueWaitNs()! - start) / 1e6;
+      assert.ok(waitedMs > 100, `waited ${waitedMs} ms of a 1 s busy loop beside ${busy.length} busy processes`);
+    } finally {
+      for (const b of busy) b.kill("SIGKILL");
+    }
   });
 
   it("tells the GC pauses within the slowest tick (V8 reports them after it)", async () => {
