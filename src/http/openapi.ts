@@ -98,7 +98,7 @@ export const ROUTES: Record<string, Partial<Record<Method, Op>>> = {
   },
   "/manifests/index.json": {
     get: {
-      summary: "Every manifest this server loaded (what to ask /manifests/{file} for); 5-minute cache, ETag, 304 on If-None-Match",
+      summary: "Every manifest in the server's manifest directory (what to ask /manifests/{file} for); 5-minute cache, ETag, 304 on If-None-Match",
       auth: "none",
       responses: { 200: CONTENT_RESPONSES.index, 304: null },
     },

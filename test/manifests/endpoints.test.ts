@@ -88,14 +88,21 @@ describe("content endpoints", () => {
       fs.mkdirSync(path.join(dir, "items"), { recursive: true });
       fs.writeFileSync(path.join(dir, "items", "extra.json"), "[]");
       fs.writeFileSync(path.join(dir, ".hidden.json"), "{}");
+      // A new directory a level down (the index is kept while no directory of the tree changed).
+      fs.mkdirSync(path.join(dir, "recipes", "more"));
+      fs.writeFileSync(path.join(dir, "recipes", "more", "extra.json"), "[]");
       try {
         const after = await fetch(`${t.baseUrl}/manifests/index.json`, { headers: { "If-None-Match": etag } });
         assert.equal(after.status, 200);
         assert.notEqual(after.headers.get("etag"), etag);
         const listed = ((await after.json()) as { files: string[] }).files;
-        assert.deepEqual(listed, [...files, "items/extra.json"].sort());
+        assert.deepEqual(listed, [...files, "items/extra.json", "recipes/more/extra.json"].sort());
+        // Gone again: the list follows.
+        fs.rmSync(path.join(dir, "recipes", "more"), { recursive: true });
+        const again = ((await (await fetch(`${t.baseUrl}/manifests/index.json`)).json()) as { files: string[] }).files;
+        assert.deepEqual(again, [...files, "items/extra.json"].sort());
       } finally {
-        for (const f of ["index.json", "items/extra.json", ".hidden.json"]) fs.rmSync(path.join(dir, f));
+        for (const f of ["index.json", "items/extra.json", ".hidden.json", "recipes/more"]) fs.rmSync(path.join(dir, f), { recursive: true, force: true });
       }
     });
 

@@ -3,8 +3,8 @@
  * - `GET /manifests/{file}`: the cached manifests, with `Cache-Control: public, max-age=300,
  *   must-revalidate`, a strong ETag and 304 on a matching `If-None-Match`; nested paths work;
  *   traversal, hidden files and non-JSON paths are refused (400).
- * - `GET /manifests/index.json`: `{"files": [...]}`, every manifest the directory holds, which is
- *   what the server loaded (a file of that name in it is not served: the list is the truth). The
+ * - `GET /manifests/index.json`: `{"files": [...]}`, every manifest the directory holds now (at
+ *   startup: what the server loaded; a file of that name in it is not served). The
  *   browser client and another server's manifest sync (src/manifests/sync.ts) ask for the files
  *   it names instead of trying every known name and meeting 404s.
  * - `GET /api/data/skill-unlocks` (public): `{<skill>: [{level, description, type}]}`, by level.
@@ -94,11 +94,38 @@ function etagMatches(header: string | undefined, etag: string): boolean {
 /** The name of the list of a directory's manifests (the format src/manifests/sync.ts reads). */
 export const MANIFEST_INDEX = "index.json";
 
-/** `{"files": [...]}`: every manifest in `dir` (sorted), as served at `/manifests/index.json`. */
-function generatedIndex(dir: string): CachedFile {
-  const files = listManifestFiles(dir).filter((f) => f !== MANIFEST_INDEX && isSafeManifestPath(f));
-  const body = Buffer.from(JSON.stringify({ files }));
-  return { mtimeMs: 0, size: body.length, body, etag: strongEtag(body) };
+/** A directory's modification time in ns (-1: not there), which changes when an entry is added, removed or renamed. */
+function dirMtime(dir: string): bigint {
+  try {
+    return fs.statSync(dir, { bigint: true }).mtimeNs;
+  } catch {
+    return -1n;
+  }
+}
+
+/**
+ * `{"files": [...]}`: every manifest in `dir` (sorted), as served at `/manifests/index.json`. The
+ * listing walks the tree (~0.3 ms for the bundled content, on the world's thread), so it is kept
+ * while no directory of the tree has changed: a request then costs a stat per directory.
+ */
+function indexReader(dir: string): () => CachedFile {
+  let cached: { dirs: Map<string, bigint>; entry: CachedFile } | undefined;
+  return () => {
+    if (cached !== undefined && [...cached.dirs].every(([d, m]) => dirMtime(d) === m)) return cached.entry;
+    // The directories first: one changed during the listing is listed again at the next request.
+    const dirs = new Map<string, bigint>([[dir, dirMtime(dir)]]);
+    try {
+      for (const e of fs.readdirSync(dir, { recursive: true, withFileTypes: true })) {
+        if (e.isDirectory()) dirs.set(path.join(e.parentPath, e.name), dirMtime(path.join(e.parentPath, e.name)));
+      }
+    } catch {
+      // No directory (yet): an empty list, listed again once it is there.
+    }
+    const files = listManifestFiles(dir).filter((f) => f !== MANIFEST_INDEX && isSafeManifestPath(f));
+    const body = Buffer.from(JSON.stringify({ files }));
+    cached = { dirs, entry: { mtimeMs: 0, size: body.length, body, etag: strongEtag(body) } };
+    return cached.entry;
+  };
 }
 
 /** A manifest (or the index) with its caching headers, or 304 to a matching `If-None-Match`. */
@@ -114,7 +141,8 @@ function sendCached(req: Request, res: Response, entry: CachedFile): void {
 export function manifestRoutes(dir: string): Router {
   const router = Router();
   const read = manifestReader(dir);
-  router.get(`/manifests/${MANIFEST_INDEX}`, (req, res) => sendCached(req, res, generatedIndex(dir)));
+  const index = indexReader(dir);
+  router.get(`/manifests/${MANIFEST_INDEX}`, (req, res) => sendCached(req, res, index()));
   router.get("/manifests/*file", (req, res) => {
     const segments = (req.params as { file: string[] }).file;
     const file = segments.join("/");
