@@ -237,16 +237,27 @@ export function walkableTiles(map: CollisionMap): { x: number; z: number }[] {
   return out;
 }
 
+/** A `/proc/<pid>[/task/<tid>]/stat` line: the command (thread) name, CPU ticks (user + system) and RSS pages. */
+function parseStat(stat: string): { name: string; cpuTicks: number; rssPages: number } {
+  // Fields after the command name, which is in parentheses and may contain spaces.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return { name: stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")), cpuTicks: Number(fields[11]) + Number(fields[12]), rssPages: Number(fields[21]) };
+}
+
+/** The child processes of a process, from /proc (none where not listed). */
+function childPids(pid: number): number[] {
+  try {
+    return fs.readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
+
 /** CPU ticks (user + system) and RSS of a process, from /proc (Linux only). */
 export function procStat(pid: number): { cpuTicks: number; rssBytes: number } | undefined {
   try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
-    // Fields after the command name, which is in parentheses and may contain spaces.
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    const utime = Number(fields[11]);
-    const stime = Number(fields[12]);
-    const rssPages = Number(fields[21]);
-    return { cpuTicks: utime + stime, rssBytes: rssPages * 4096 };
+    const { cpuTicks, rssPages } = parseStat(fs.readFileSync(`/proc/${pid}/stat`, "utf8"));
+    return { cpuTicks, rssBytes: rssPages * 4096 };
   } catch {
     return undefined;
   }
@@ -269,22 +280,15 @@ export function threadCpuTicks(pid: number): Record<string, number> {
     }
     for (const tid of tids) {
       try {
-        const stat = fs.readFileSync(`/proc/${proc}/task/${tid}/stat`, "utf8");
-        const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
-        const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-        const key = `${prefix}:${name}`;
-        out[key] = (out[key] ?? 0) + Number(fields[11]) + Number(fields[12]);
+        const { name, cpuTicks } = parseStat(fs.readFileSync(`/proc/${proc}/task/${tid}/stat`, "utf8"));
+        out[`${prefix}:${name}`] = (out[`${prefix}:${name}`] ?? 0) + cpuTicks;
       } catch {
         // The thread ended meanwhile.
       }
     }
   };
   add(pid, "world");
-  try {
-    for (const child of fs.readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean)) add(Number(child), "sockets");
-  } catch {
-    // No children listed.
-  }
+  for (const child of childPids(pid)) add(child, "sockets");
   return out;
 }
 
@@ -295,13 +299,7 @@ export function threadCpuTicks(pid: number): Record<string, number> {
 export function procTreeStat(pid: number): { cpuTicks: number; rssBytes: number } | undefined {
   const own = procStat(pid);
   if (own === undefined) return undefined;
-  let children: number[] = [];
-  try {
-    children = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number);
-  } catch {
-    // No children listed (or no /proc): the process alone.
-  }
-  for (const child of children) {
+  for (const child of childPids(pid)) {
     const c = procStat(child);
     if (c === undefined) continue;
     own.cpuTicks += c.cpuTicks;
