@@ -128,8 +128,8 @@ function cpuMsSince(start: NodeJS.CpuUsage): number {
 
 /** The calling thread's run-queue wait since `start` (a runQueueWaitNs()), in ms; undefined where not known. */
 function waitedMsSince(start: number | undefined): number | undefined {
-  const now = start === undefined ? undefined : runQueueWaitNs();
-  return now === undefined ? undefined : (now - start!) / 1e6;
+  const now = runQueueWaitNs();
+  return start === undefined || now === undefined ? undefined : (now - start) / 1e6;
 }
 
 /** Messages sent to many clients (a chat line to everyone in view) are encoded once. */

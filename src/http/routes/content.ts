@@ -49,11 +49,14 @@ export const CONTENT_RESPONSES = {
   areas: ok({ areas: z.array(placedArea) }),
 };
 
-interface CachedFile {
-  mtimeMs: number;
-  size: number;
+/** A body served with its strong ETag. */
+interface Tagged {
   etag: string;
   body: Buffer;
+}
+interface CachedFile extends Tagged {
+  mtimeMs: number;
+  size: number;
 }
 
 /** A strong ETag of a body: its SHA-256, shortened. */
@@ -108,8 +111,8 @@ function dirMtime(dir: string): bigint {
  * listing walks the tree (~0.3 ms for the bundled content, on the world's thread), so it is kept
  * while no directory of the tree has changed: a request then costs a stat per directory.
  */
-function indexReader(dir: string): () => CachedFile {
-  let cached: { dirs: Map<string, bigint>; entry: CachedFile } | undefined;
+function indexReader(dir: string): () => Tagged {
+  let cached: { dirs: Map<string, bigint>; entry: Tagged } | undefined;
   return () => {
     if (cached !== undefined && [...cached.dirs].every(([d, m]) => dirMtime(d) === m)) return cached.entry;
     // The directories first: one changed during the listing is listed again at the next request.
@@ -123,13 +126,13 @@ function indexReader(dir: string): () => CachedFile {
     }
     const files = listManifestFiles(dir).filter((f) => f !== MANIFEST_INDEX && isSafeManifestPath(f));
     const body = Buffer.from(JSON.stringify({ files }));
-    cached = { dirs, entry: { mtimeMs: 0, size: body.length, body, etag: strongEtag(body) } };
+    cached = { dirs, entry: { body, etag: strongEtag(body) } };
     return cached.entry;
   };
 }
 
 /** A manifest (or the index) with its caching headers, or 304 to a matching `If-None-Match`. */
-function sendCached(req: Request, res: Response, entry: CachedFile): void {
+function sendCached(req: Request, res: Response, entry: Tagged): void {
   res.set({ "Cache-Control": MANIFEST_CACHE_CONTROL, ETag: entry.etag });
   if (etagMatches(req.get("if-none-match"), entry.etag)) {
     res.status(304).end();
