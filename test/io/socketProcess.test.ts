@@ -14,7 +14,7 @@ import http from "node:http";
 import pino from "pino";
 import { WebSocketServer } from "ws";
 import { MAX_FAILED_STARTS, SocketProcess, type RemoteSocket } from "../../src/io/SocketProcess.ts";
-import { DataReader, endMessage, Outbox, readBatch } from "../../src/io/protocol.ts";
+import { CLOSE_GRACE_MS, DataReader, endMessage, Outbox, readBatch } from "../../src/io/protocol.ts";
 import type { Writable } from "node:stream";
 
 /** Whether a process runs (a zombie waiting to be reaped does not). */
@@ -105,42 +105,6 @@ describe("the socket process (SOCKET_PROCESS)", function () {
       c.close();
     });
 
-    it("drops what a refused client floods it with, without holding it, and cuts that client off soon after", async () => {
-      const io = t.server.sockets!;
-      const rss = () => Number(/^VmRSS:\s+(\d+) kB/m.exec(fs.readFileSync(`/proc/${io.pid}/status`, "utf8"))![1]) * 1024;
-      const before = rss();
-      // A raw client: the handshake, then masked 60 KB frames as fast as TCP takes them, reading nothing.
-      const socket = net.connect(Number(new URL(t.baseUrl).port), "127.0.0.1");
-      socket.write("GET /ws?token=not-a-token HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n");
-      await new Promise((resolve) => socket.once("data", resolve));
-      socket.pause();
-      const payload = 60 * 1024;
-      const frame = Buffer.concat([Buffer.from([0x82, 0x80 | 126, payload >> 8, payload & 0xff, 0, 0, 0, 0]), Buffer.alloc(payload)]);
-      const closed = new Promise<number>((resolve) => socket.once("close", () => resolve(performance.now())));
-      socket.on("error", () => {});
-      const started = performance.now();
-      let sent = 0;
-      let peak = before;
-      while (!socket.destroyed && performance.now() - started < 8_000) {
-        if (!socket.write(frame)) {
-          // Whichever comes first; the other's listener goes too (one added a wait piled up on the socket).
-          await new Promise<void>((resolve) => {
-            const done = () => {
-              socket.off("drain", done).off("close", done);
-              resolve();
-            };
-            socket.once("drain", done).once("close", done);
-          });
-        }
-        sent += frame.length;
-        if (sent % (100 * frame.length) === 0) peak = Math.max(peak, rss());
-      }
-      const end = await closed;
-      assert.ok(end - started < 3_000 + 2_000, `cut off ${Math.round(end - started)} ms after it started (3 s after its refusal)`);
-      assert.ok(sent > 50 * 1024 * 1024, `it sent ${sent} bytes`);
-      assert.ok(peak - before < 256 * 1024 * 1024, `the socket process grew by ${Math.round((peak - before) / 1048576)} MiB while ${Math.round(sent / 1048576)} MiB came in`);
-    });
-
     it("runs the heartbeat: a client that stops answering pings is terminated", async () => {
       const c = await WsTestClient.connect(`${t.wsUrl}?name=Silent`, { autoPong: false });
       const id = String((await c.next("welcome")).playerId);
@@ -173,6 +137,55 @@ describe("the socket process (SOCKET_PROCESS)", function () {
       assert.notEqual(io.pid, pid);
       assert.deepEqual(await socketMetrics(t.server.metricsPort!), { up: 1, starts: starts + 1 }, "on /metrics: up again, one more start");
       back.close();
+    });
+  });
+
+  // Its own server with the default heartbeat (30 s): the one above pings every 250 ms, and a
+  // client that reads nothing is cut off by the heartbeat in under a second, before it could
+  // send much on a loaded machine (CI once saw 43 MB). Here the cut-off is the refusal's own:
+  // CLOSE_GRACE_MS after the close frame.
+  describe("with a server and the default heartbeat", () => {
+    let t: TestServer;
+    before(async () => {
+      t = await startTestServer({ TICK_MS: "50", SOCKET_PROCESS: "true" });
+    });
+    after(() => t.close());
+
+    it("drops what a refused client floods it with, without holding it, and cuts that client off soon after", async () => {
+      const io = t.server.sockets!;
+      const rss = () => Number(/^VmRSS:\s+(\d+) kB/m.exec(fs.readFileSync(`/proc/${io.pid}/status`, "utf8"))![1]) * 1024;
+      const before = rss();
+      // A raw client: the handshake, then masked 60 KB frames as fast as TCP takes them, reading nothing.
+      const socket = net.connect(Number(new URL(t.baseUrl).port), "127.0.0.1");
+      socket.write("GET /ws?token=not-a-token HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n");
+      await new Promise((resolve) => socket.once("data", resolve));
+      socket.pause();
+      const payload = 60 * 1024;
+      const frame = Buffer.concat([Buffer.from([0x82, 0x80 | 126, payload >> 8, payload & 0xff, 0, 0, 0, 0]), Buffer.alloc(payload)]);
+      const closed = new Promise<number>((resolve) => socket.once("close", () => resolve(performance.now())));
+      socket.on("error", () => {});
+      const started = performance.now();
+      let sent = 0;
+      let peak = before;
+      while (!socket.destroyed && performance.now() - started < 8_000) {
+        if (!socket.write(frame)) {
+          // Whichever comes first; the other's listener goes too (one added a wait piled up on the socket).
+          await new Promise<void>((resolve) => {
+            const done = () => {
+              socket.off("drain", done).off("close", done);
+              resolve();
+            };
+            socket.once("drain", done).once("close", done);
+          });
+        }
+        sent += frame.length;
+        if (sent % (100 * frame.length) === 0) peak = Math.max(peak, rss());
+      }
+      const end = await closed;
+      const after = end - started;
+      assert.ok(after > CLOSE_GRACE_MS - 1_000 && after < CLOSE_GRACE_MS + 2_000, `cut off ${Math.round(after)} ms after it started (${CLOSE_GRACE_MS} ms after its refusal)`);
+      assert.ok(sent > 50 * 1024 * 1024, `it sent ${sent} bytes`);
+      assert.ok(peak - before < 256 * 1024 * 1024, `the socket process grew by ${Math.round((peak - before) / 1048576)} MiB while ${Math.round(sent / 1048576)} MiB came in`);
     });
   });
 
