@@ -4,6 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
 import type { Writable } from "node:stream";
 import { DataPipe } from "../../src/io/dataPipe.ts";
 import { until } from "../support/until.ts";
@@ -92,6 +93,40 @@ describe("the socket process's data pipe, written directly (DataPipe)", function
     await until(() => (done.length === 8 ? true : undefined), "every write done");
     assert.deepEqual(done, [0, 1, 2, 3, 4, 5, 6, 7], "done in order");
     assert.equal(r.pipe.queuedBytes, 0);
+  });
+
+  it("stops at a partial write (the pipe is full) instead of trying again at once into an EAGAIN", async () => {
+    const r = reader(8 * 1024 * 1024, "wait");
+    children.push(r.child);
+    await r.ready;
+    const writeSync = fs.writeSync;
+    const calls: string[] = [];
+    fs.writeSync = ((...args: Parameters<typeof fs.writeSync>) => {
+      try {
+        const n = (writeSync as (...a: unknown[]) => number)(...args);
+        calls.push(`wrote ${n}`);
+        return n;
+      } catch (err) {
+        calls.push((err as NodeJS.ErrnoException).code ?? "error");
+        throw err;
+      }
+    }) as typeof fs.writeSync;
+    try {
+      r.pipe.write(Buffer.alloc(8 * 1024 * 1024));
+      assert.equal(calls.length, 1, `one write(2) for a buffer the pipe took part of: ${calls.join(", ")}`);
+      assert.match(calls[0]!, /^wrote \d+$/);
+      assert.ok(r.pipe.queuedBytes > 0 && r.pipe.queuedBytes < 8 * 1024 * 1024, "the kernel took part of it");
+      // Pumped again while no one reads: one call, which finds it full or takes a little more.
+      r.pipe.pump();
+      assert.equal(calls.length, 2, calls.join(", "));
+      assert.match(calls[1]!, /^(wrote \d+|EAGAIN)$/);
+    } finally {
+      fs.writeSync = writeSync;
+    }
+    r.child.send("read");
+    const got = await until(r.report, "the child reading all of it", 10_000);
+    assert.equal(got.n, 8 * 1024 * 1024);
+    await until(() => (r.pipe.queuedBytes === 0 ? true : undefined), "all of it written");
   });
 
   it("moves on while the event loop is busy only when pumped (as a tick does between patches)", async () => {
