@@ -6,6 +6,7 @@
  */
 import path from "node:path";
 import { defineConfig } from "vite";
+import { buildInputs } from "./buildInputs.ts";
 
 const server = process.env.GAME_SERVER_URL ?? `http://localhost:${process.env.PORT ?? "5555"}`;
 const http = { target: server, changeOrigin: true };
@@ -13,6 +14,8 @@ const socket = { target: server, changeOrigin: true, ws: true };
 
 export default defineConfig({
   root: import.meta.dirname,
+  // Records what the build was made from (see buildInputs.ts): `npm start` builds again after a change.
+  plugins: [buildInputs([import.meta.filename, path.join(import.meta.dirname, "index.html")])],
   // Shared server modules import Node's crypto in code the client never runs (see the shim).
   resolve: { alias: { "node:crypto": path.join(import.meta.dirname, "src", "shims", "node-crypto.ts") } },
   // The shared code lives in ../src: allow the dev server to serve it.

@@ -12,6 +12,7 @@ import type { OriginCheck } from "./cors.ts";
 import { corsMiddleware } from "./cors.ts";
 import { errorHandler, HttpError, notFoundHandler, rejectMalformedPath } from "./errors.ts";
 import { clientBuildRoutes } from "./clientBuild.ts";
+import { staleInputs } from "./clientBuildInputs.ts";
 import { adminMonitor, type MonitorExtras } from "./monitor.ts";
 import { openApiDocument } from "./openapi.ts";
 import { createRateLimiters } from "./rateLimit.ts";
@@ -81,6 +82,8 @@ export function createApp(deps: AppDeps): Application {
   if (client !== undefined) {
     app.use(client);
     logger.info({ dir: config.clientBuildDir }, "serving the client build");
+    const stale = staleInputs(config.clientBuildDir);
+    if (stale !== undefined) logger.warn({ dir: config.clientBuildDir, why: stale }, "the client build is older than its sources: run npm run build:client (npm start does it first)");
   }
 
   app.use(notFoundHandler);
