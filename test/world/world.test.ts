@@ -15,7 +15,7 @@ import { makeWorldDir } from "../support/world.ts";
 import { WsTestClient } from "../support/wsClient.ts";
 import { ViewCopy, type WorldUpdate } from "../../src/game/worldUpdate.ts";
 import { matchMaker } from "@colyseus/core";
-import type { WorldRoom } from "../../rooms/WorldRoom.ts";
+import { REMOVED_KEPT_TICKS, type WorldRoom } from "../../rooms/WorldRoom.ts";
 
 const FAST = { TICK_MS: "50" };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -144,6 +144,25 @@ for (const [worker, writes, sockets] of [[false, "burst", false], [true, "burst"
     again.close();
     await b.room.leave();
   });
+
+  if (!worker && writes === "burst") {
+    it("remembers a player who left the state for a relogin like the one above, not one never seen, and lets its id go after REMOVED_KEPT_TICKS", async () => {
+      const [listing] = await matchMaker.query({ name: "world" });
+      const room = matchMaker.getLocalRoomById(listing!.roomId) as unknown as WorldRoom;
+      const removedAt = (room as unknown as { removedAt: Map<string, number> }).removedAt;
+      const watcher = await WorldTestClient.join(t.baseUrl, { name: "Rememberer" });
+      const a = await WsTestClient.connect(`${t.wsUrl}?name=Leaver`);
+      const id = String((await a.next("welcome")).playerId);
+      await watcher.waitFor(() => (watcher.state().players?.[id] ? true : undefined), 5_000, "the watcher seeing the new player");
+      assert.equal(removedAt.has(id), false, "a first login: nothing remembered of it");
+      a.socket.close(1000, "logout");
+      await until(() => (removedAt.has(id) ? true : undefined), "its id remembered as it leaves the state");
+      const at = removedAt.get(id)!;
+      await until(() => (removedAt.has(id) ? undefined : true), "its id let go", (REMOVED_KEPT_TICKS + 40) * 50 * 2);
+      assert.ok(t.server.world.world.tick - at > REMOVED_KEPT_TICKS, `let go ${t.server.world.world.tick - at} ticks after`);
+      await watcher.room.leave();
+    });
+  }
 
   if (worker) {
     it("keeps the Colyseus clients' views current when the delta worker dies: worked out here again", async () => {
