@@ -8,7 +8,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { Plugin } from "vite";
-import { INPUTS_FILE, PROJECT_ROOT, type BuildInputs } from "../src/http/clientBuildInputs.ts";
+import { digest, INPUTS_FILE, PROJECT_ROOT, type BuildInputs } from "../src/http/clientBuildInputs.ts";
 
 /** The Vite plugin that writes {@link INPUTS_FILE} into the build directory. */
 export function buildInputs(extra: string[]): Plugin {
@@ -38,7 +38,13 @@ export function buildInputs(extra: string[]): Plugin {
     },
     writeBundle() {
       for (const file of extra) files.add(path.relative(PROJECT_ROOT, path.resolve(file)));
-      const inputs: BuildInputs = { startedAt, files: [...files].sort() };
+      const hashes: Record<string, string> = {};
+      for (const file of [...files].sort()) {
+        const at = path.join(PROJECT_ROOT, file);
+        // Written while the build ran: what it read is not known, so it counts as changed.
+        hashes[file] = fs.statSync(at).mtimeMs > startedAt ? "" : digest(at);
+      }
+      const inputs: BuildInputs = { startedAt, files: hashes };
       fs.writeFileSync(path.join(outDir, INPUTS_FILE), `${JSON.stringify(inputs, null, 1)}\n`);
     },
   };

@@ -5,6 +5,7 @@
  * (`prestart`: scripts/client-fresh.ts) builds again when one did; the server warns when it serves
  * such a build (started another way).
  */
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 
@@ -12,10 +13,18 @@ import path from "node:path";
 export const INPUTS_FILE = ".build-inputs.json";
 
 export interface BuildInputs {
-  /** When the build started (ms since the epoch): a file changed during it counts as changed. */
+  /** When the build started (ms since the epoch): a file not written since is unchanged. */
   startedAt: number;
-  /** The files, relative to the project's root. */
-  files: string[];
+  /**
+   * The files, relative to the project's root, with the SHA-256 of what the build read: a file
+   * written since (a `git pull`, a checkout of another branch and back) is compared by its content.
+   */
+  files: Record<string, string>;
+}
+
+/** The SHA-256 of a file's content, in hex. */
+export function digest(file: string): string {
+  return createHash("sha256").update(fs.readFileSync(file)).digest("hex");
 }
 
 /** The project's root (this file is in src/http). */
@@ -32,18 +41,20 @@ export function staleInputs(dir: string, root = PROJECT_ROOT): string | undefine
   let inputs: BuildInputs;
   try {
     inputs = JSON.parse(fs.readFileSync(path.join(dir, INPUTS_FILE), "utf8")) as BuildInputs;
-    if (typeof inputs.startedAt !== "number" || !Array.isArray(inputs.files)) throw new Error("malformed");
+    if (typeof inputs.startedAt !== "number" || typeof inputs.files !== "object" || inputs.files === null || Array.isArray(inputs.files)) throw new Error("malformed");
   } catch {
     return `no readable ${INPUTS_FILE}, built by an older version`;
   }
-  for (const file of inputs.files) {
+  for (const [file, hash] of Object.entries(inputs.files)) {
+    const at = path.join(root, file);
     let mtime: number;
     try {
-      mtime = fs.statSync(path.join(root, file)).mtimeMs;
+      mtime = fs.statSync(at).mtimeMs;
     } catch {
       return `${file} removed since it was built`;
     }
-    if (mtime > inputs.startedAt) return `${file} changed since it was built`;
+    // Not written since the build started: what it read. Written since: changed only if its content did.
+    if (mtime > inputs.startedAt && digest(at) !== hash) return `${file} changed since it was built`;
   }
   return undefined;
 }

@@ -8,7 +8,7 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { INPUTS_FILE, staleInputs } from "../../src/http/clientBuildInputs.ts";
+import { digest, INPUTS_FILE, staleInputs } from "../../src/http/clientBuildInputs.ts";
 import { ROOT, spawnServer } from "../support/process.ts";
 import { makeWorldDir } from "../support/world.ts";
 
@@ -34,7 +34,8 @@ describe("a client build older than its sources", function () {
       touch(path.join(root, "client/src/main.ts"), -10);
       touch(path.join(root, "src/shared.ts"), -10);
       fs.writeFileSync(path.join(dist, "index.html"), "<!doctype html>");
-      fs.writeFileSync(path.join(dist, INPUTS_FILE), JSON.stringify({ startedAt: Date.now() - 5_000, files: ["client/src/main.ts", "src/shared.ts"] }));
+      const files = Object.fromEntries(["client/src/main.ts", "src/shared.ts"].map((f) => [f, digest(path.join(root, f))]));
+      fs.writeFileSync(path.join(dist, INPUTS_FILE), JSON.stringify({ startedAt: Date.now() - 5_000, files }));
     });
     afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
 
@@ -43,8 +44,16 @@ describe("a client build older than its sources", function () {
     });
 
     it("names a source changed since, the client's or a shared one", () => {
-      touch(path.join(root, "src/shared.ts"));
+      fs.appendFileSync(path.join(root, "src/shared.ts"), "export const changed = 1;\n");
       assert.equal(staleInputs(dist, root), "src/shared.ts changed since it was built");
+    });
+
+    it("is current when a source was written since but holds what the build read (a branch checked out and back)", () => {
+      const file = path.join(root, "client/src/main.ts");
+      fs.writeFileSync(file, fs.readFileSync(file));
+      touch(file);
+      assert.ok(fs.statSync(file).mtimeMs > Date.now() - 5_000);
+      assert.equal(staleInputs(dist, root), undefined);
     });
 
     it("names a source removed since", () => {
@@ -55,7 +64,10 @@ describe("a client build older than its sources", function () {
     it("is stale without a build, or without a readable record of its sources", () => {
       fs.writeFileSync(path.join(dist, INPUTS_FILE), "{not json");
       assert.match(staleInputs(dist, root)!, /no readable \.build-inputs\.json/);
-      fs.writeFileSync(path.join(dist, INPUTS_FILE), JSON.stringify({ files: [] }));
+      fs.writeFileSync(path.join(dist, INPUTS_FILE), JSON.stringify({ files: {} }));
+      assert.match(staleInputs(dist, root)!, /no readable/);
+      // The list of an earlier format (file names without their content's hash).
+      fs.writeFileSync(path.join(dist, INPUTS_FILE), JSON.stringify({ startedAt: 0, files: ["client/src/main.ts"] }));
       assert.match(staleInputs(dist, root)!, /no readable/);
       fs.rmSync(path.join(dist, INPUTS_FILE));
       assert.match(staleInputs(dist, root)!, /no readable/);
@@ -90,9 +102,11 @@ describe("a client build older than its sources", function () {
       assert.match(run.stdout, /building the browser client \(client\/dist: never built\)/);
       assert.match(run.stdout, /built client\/dist in [\d.]+ s/);
       assert.ok(fs.existsSync(path.join(dist(), "index.html")));
-      const inputs = JSON.parse(fs.readFileSync(path.join(dist(), INPUTS_FILE), "utf8")) as { startedAt: number; files: string[] };
-      for (const f of ["client/src/main.ts", "client/src/api.ts", "client/index.html", "client/vite.config.ts", "src/game/serverEvents.ts"]) assert.ok(inputs.files.includes(f), `${f} is recorded`);
-      assert.ok(!inputs.files.some((f) => f.includes("node_modules") || path.isAbsolute(f)), "only the project's own files, relative to its root");
+      const inputs = JSON.parse(fs.readFileSync(path.join(dist(), INPUTS_FILE), "utf8")) as { startedAt: number; files: Record<string, string> };
+      for (const f of ["client/src/main.ts", "client/src/api.ts", "client/index.html", "client/vite.config.ts", "src/game/serverEvents.ts"]) {
+        assert.equal(inputs.files[f], digest(path.join(root, f)), `${f} is recorded with its content's hash`);
+      }
+      assert.ok(!Object.keys(inputs.files).some((f) => f.includes("node_modules") || path.isAbsolute(f)), "only the project's own files, relative to its root");
     });
 
     it("does nothing, quietly, while the build is current", () => {
@@ -112,7 +126,12 @@ describe("a client build older than its sources", function () {
       assert.match(run.stdout, /building the browser client \(client\/dist: client\/src\/api\.ts changed since it was built\)/);
       const bundle = fs.readdirSync(path.join(dist(), "assets")).filter((f) => f.endsWith(".js")).map((f) => fs.readFileSync(path.join(dist(), "assets", f), "utf8")).join("");
       assert.ok(bundle.includes(marker), "the new source is in the bundle");
-      touch(path.join(root, "src", "game", "serverEvents.ts"));
+      // Written again as it was: nothing to build.
+      const shared = path.join(root, "src", "game", "serverEvents.ts");
+      fs.writeFileSync(shared, fs.readFileSync(shared));
+      touch(shared);
+      assert.equal(fresh().stdout, "");
+      fs.appendFileSync(shared, "\n// changed\n");
       assert.match(fresh().stdout, /src\/game\/serverEvents\.ts changed/);
       assert.equal(fresh().stdout, "");
     });
@@ -140,7 +159,7 @@ describe("a client build older than its sources", function () {
       for (const name of fs.readdirSync(path.join(ROOT, "node_modules"))) {
         if (name !== "vite") fs.symlinkSync(path.join(ROOT, "node_modules", name), path.join(root, "node_modules", name));
       }
-      touch(path.join(root, "client", "src", "main.ts"));
+      fs.appendFileSync(path.join(root, "client", "src", "main.ts"), "\n// changed\n");
       const run = fresh();
       assert.equal(run.status, 0, run.stderr);
       assert.equal(run.stdout, "");
@@ -152,8 +171,8 @@ describe("a client build older than its sources", function () {
     const dist = fs.mkdtempSync(path.join(os.tmpdir(), "rsworld-stale-dist-"));
     const world = makeWorldDir();
     fs.writeFileSync(path.join(dist, "index.html"), "<!doctype html><title>client</title>");
-    // Built before any source of this project was last written.
-    fs.writeFileSync(path.join(dist, INPUTS_FILE), JSON.stringify({ startedAt: 0, files: ["client/src/main.ts"] }));
+    // Built before any source of this project was last written, from other content.
+    fs.writeFileSync(path.join(dist, INPUTS_FILE), JSON.stringify({ startedAt: 0, files: { "client/src/main.ts": "0".repeat(64) } }));
     const s = await spawnServer({ NODE_ENV: "test", LOG_LEVEL: "info", PORT: "0", WORLD: world, CLIENT_BUILD_DIR: dist });
     try {
       assert.match(s.stdout(), /"why":"client\/src\/main\.ts changed since it was built"[^\n]*"msg":"the client build is older than its sources: run npm run build:client \(npm start does it first\)"/);
