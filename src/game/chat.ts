@@ -6,7 +6,7 @@
 import { randomUUID } from "node:crypto";
 import type { HandlerResult, World } from "./world/World.ts";
 import type { Player } from "./world/Player.ts";
-import { moderationCommandOf, mutedError, parseModerationCommand, type ModerationPort } from "./moderation.ts";
+import { MODERATION_COMMANDS, moderationCommandOf, mutedError, parseModerationCommand, type ModerationPort } from "./moderation.ts";
 
 export { CHAT_LIMIT, CHAT_MAX_LENGTH, CHAT_WINDOW_MS } from "./clientEvents.ts";
 import { CHAT_LIMIT, CHAT_MAX_LENGTH, CHAT_WINDOW_MS } from "./clientEvents.ts";
@@ -61,6 +61,12 @@ export function handleChat(world: World, player: Player, data: { message: string
     if ("code" in command) return command;
     moderation.command(player, command);
     return;
+  }
+  // Any other line starting with "/" is a mistyped or unknown command: said to its sender alone,
+  // never to the players near (a typo of "/admin <code>" would have shown everyone the code).
+  if (message.startsWith("/")) {
+    // Not echoed: it may hold what followed a mistyped command (a code).
+    return { code: "INVALID_PAYLOAD", message: `unknown command: a chat line starting with / is a command (/admin <code>; for admins ${MODERATION_COMMANDS.map((c) => `/${c}`).join(", ")}), and it was not sent` };
   }
   const muted = mutedError(player, now);
   if (muted !== undefined) return muted;

@@ -288,6 +288,33 @@ describe("chat", () => {
   });
 });
 
+describe("chat: unknown commands", () => {
+  it("answers a line starting with / that is no command to its sender alone, and sends it to no one (a typo of /admin would have shown the code)", () => {
+    const w = world([], () => 1_000_000);
+    const a = w.addPlayer(playerData({ name: "Alice" }));
+    const b = w.addPlayer(playerData({ x: 5 }));
+    for (const message of ["/amdin sesame", "/help", "/", "/ shrug", "/adminsesame"]) {
+      send(w, a.id, "player:chat", { message });
+      w.step();
+      const out = w.drainOutbox();
+      assert.deepEqual(out.filter((m) => m.type === "chat:message"), [], `${message}: nothing said`);
+      const errors = out.filter((m) => m.type === "error");
+      assert.equal(errors.length, 1, message);
+      assert.equal(errors[0]!.to, a.id);
+      const err = errors[0]!.data as { code: string; message: string; event: string };
+      assert.equal(err.code, "INVALID_PAYLOAD");
+      assert.equal(err.event, "player:chat");
+      assert.match(err.message, /^unknown command: a chat line starting with \/ is a command \(\/admin <code>; for admins \/kick, .*\), and it was not sent$/);
+      assert.ok(!err.message.includes("sesame"), "the arguments are not echoed");
+    }
+    assert.equal(a.role, "player");
+    // A line with a slash further on is chat as before.
+    send(w, a.id, "player:chat", { message: "and/or :/" });
+    w.step();
+    assert.deepEqual(w.drainOutbox().filter((m) => m.type === "chat:message").map((m) => m.to).sort(), [a.id, b.id].sort());
+  });
+});
+
 describe("event validation", () => {
   const bad: [string, unknown][] = [
     ["player:move", {}],
