@@ -99,10 +99,20 @@ const runtime = new Runtime({
 });
 const app = createRuntimeApp({ runtime, api, isAllowedOrigin, logger });
 const server = http.createServer(app);
-await new Promise<void>((resolve, reject) => {
-  server.once("error", reject);
-  server.listen(port, env.HOST, resolve);
-});
+try {
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, env.HOST, resolve);
+  });
+} catch (err) {
+  const inUse = (err as NodeJS.ErrnoException).code === "EADDRINUSE";
+  const message = inUse
+    ? `AGENT_RT_PORT: port ${port} on ${env.HOST ?? "every interface"} is already in use (EADDRINUSE): is another agent runtime running there? Stop it, or set AGENT_RT_PORT to a free port`
+    : `could not listen on port ${port}: ${(err as Error).message}`;
+  logger.fatal({ port }, `the agent runtime cannot start: ${message}`);
+  runtime.close();
+  process.exit(1);
+}
 runtime.start();
 const address = server.address();
 const boundPort = typeof address === "object" && address !== null ? address.port : port;

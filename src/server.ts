@@ -516,18 +516,25 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
 async function listenOrFail(colyseus: ColyseusServer, httpServer: http.Server, config: Config, backlog: number): Promise<void> {
   let failed: ((err: Error) => void) | undefined;
   const refused = new Promise<never>((_, reject) => {
-    failed = (err: NodeJS.ErrnoException) =>
-      reject(
-        err.code === "EADDRINUSE"
-          ? new Error(`port ${config.port} on ${config.host} is already in use (EADDRINUSE): is another server running there? Stop it, or set PORT to a free port`, { cause: err })
-          : err,
-      );
-    httpServer.once("error", failed);
+    failed = (err: NodeJS.ErrnoException) => {
+      if (err.code !== "EADDRINUSE") return reject(err);
+      // One line that says what to do: its stack would only bury it (main.ts prints the stack).
+      const message = `port ${config.port} on ${config.host ?? "every interface"} is already in use (EADDRINUSE): is another server running there? Stop it, or set PORT to a free port`;
+      const inUse = new Error(message, { cause: err });
+      inUse.stack = message;
+      reject(inUse);
+    };
   });
+  // While listening starts, the refusal is ours alone: the transport's own listener logged the same
+  // error with its trace before the line above.
+  const others = httpServer.listeners("error") as ((err: Error) => void)[];
+  httpServer.removeAllListeners("error");
+  httpServer.once("error", failed!);
   try {
     await Promise.race([colyseus.listen(config.port, config.host, backlog), refused]);
   } finally {
     httpServer.removeListener("error", failed!);
+    for (const listener of others) httpServer.on("error", listener);
   }
 }
 

@@ -6,6 +6,8 @@
  * runtime's word for it is not taken.
  */
 import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
 import { callJson, type Json } from "../support/http.ts";
 import { eventually as waitFor } from "../support/until.ts";
 import { startAgentRuntime, type RuntimeProcess } from "../support/agentRuntime.ts";
@@ -50,6 +52,23 @@ describe("agent runtime (a separate process) playing agents on a real server", f
   after(async () => {
     await rt?.stop();
     await t?.close();
+  });
+
+  it("stops with one clear line (exit 1) when its port is taken, and leaves its agents' saved state alone", async () => {
+    const port = new URL(rt.url).port;
+    const file = path.join(t.worldDir, "local", "agent-runtime.json");
+    const saved = fs.existsSync(file) ? fs.readFileSync(file, "utf8") : undefined;
+    await assert.rejects(
+      startAgentRuntime({ apiUrl: t.baseUrl, wsUrl: t.wsUrl, worldDir: t.worldDir, env: { AGENT_RT_PORT: port } }),
+      (err: Error) => {
+        assert.match(err.message, /exited \(1\) before it was ready/);
+        assert.match(err.message, new RegExp(`the agent runtime cannot start: AGENT_RT_PORT: port ${port} on 127\\.0\\.0\\.1 is already in use \\(EADDRINUSE\\)`));
+        assert.doesNotMatch(err.message, /\bat \S+ \(node:net/, "no stack trace");
+        return true;
+      },
+    );
+    assert.equal(fs.existsSync(file) ? fs.readFileSync(file, "utf8") : undefined, saved);
+    assert.equal((await fetch(`${rt.url}/health`)).status, 200, "the first runtime goes on");
   });
 
   it("answers bad input with the error shape and changes nothing", async () => {

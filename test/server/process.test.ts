@@ -203,6 +203,22 @@ describe("the server process", function () {
       const exit = await runToExit({ NODE_ENV: "test", LOG_LEVEL: "info", HOST: "127.0.0.1", PORT: String(port), WORLD: world });
       assert.equal(exit.code, 1, exit.stdout.slice(-2000) + exit.stderr);
       assert.match(exit.stderr, new RegExp(`port ${port} on 127\\.0\\.0\\.1 is already in use \\(EADDRINUSE\\)`));
+      // One line, no stack trace, and not logged a second time by the transport.
+      assert.equal(exit.stderr.trim().split("\n").length, 1, exit.stderr);
+      assert.doesNotMatch(exit.stdout + exit.stderr, /\bat \S+ \(|address already in use/);
+    } finally {
+      taken.close();
+    }
+  });
+
+  it("names every interface, not an undefined host, when its port is taken without HOST", async () => {
+    const taken = net.createServer();
+    await new Promise<void>((resolve) => taken.listen(0, resolve));
+    try {
+      const port = (taken.address() as net.AddressInfo).port;
+      const exit = await runToExit({ NODE_ENV: "test", LOG_LEVEL: "info", PORT: String(port), WORLD: world });
+      assert.equal(exit.code, 1);
+      assert.equal(exit.stderr, `rs-world-server: failed to start: port ${port} on every interface is already in use (EADDRINUSE): is another server running there? Stop it, or set PORT to a free port\n`);
     } finally {
       taken.close();
     }
