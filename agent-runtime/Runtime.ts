@@ -72,7 +72,13 @@ export class Runtime {
   start(): void {
     for (const stored of this.opts.store.all()) {
       if (stored.running) this.play(stored);
-      else this.agents.set(stored.agentId, this.create(stored));
+      else {
+        // Known, not played: stopped, with the reason it stopped for (it was shown as connecting
+        // for ever, and counted as playing in /health).
+        const agent = this.create(stored);
+        this.agents.set(stored.agentId, agent);
+        agent.stop(stored.stoppedReason ?? "it was not playing when the runtime last stopped");
+      }
     }
     this.schedule();
   }
@@ -110,7 +116,7 @@ export class Runtime {
         // The server refused the agent for good (deleted, token replaced): not resumed after a restart.
         if (agent.state === "error") {
           const s = this.opts.store.get(agent.record.agentId);
-          if (s !== undefined && s.running) this.opts.store.put({ ...s, running: false });
+          if (s !== undefined && s.running) this.opts.store.put({ ...s, running: false, stoppedReason: agent.reason });
         }
       },
     });
@@ -121,7 +127,8 @@ export class Runtime {
     this.agents.get(stored.agentId)?.stop("replaced");
     const agent = this.create(stored);
     this.agents.set(stored.agentId, agent);
-    this.opts.store.put({ ...stored, running: true });
+    const { stoppedReason: _, ...playing } = stored;
+    this.opts.store.put({ ...playing, running: true });
     agent.start();
     return agent;
   }
@@ -132,7 +139,7 @@ export class Runtime {
     const stored = this.opts.store.get(agentId);
     if (agent === undefined || stored === undefined) return undefined;
     agent.stop();
-    this.opts.store.put({ ...stored, running: false });
+    this.opts.store.put({ ...stored, running: false, stoppedReason: agent.reason });
     return agent;
   }
 

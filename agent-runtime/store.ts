@@ -15,6 +15,8 @@ const record = z.object({
   ownerAccountId: z.string().min(1),
   /** Whether it should play: false after DELETE /agents/:id or a final refusal by the server. */
   running: z.boolean(),
+  /** Why it no longer plays (the server's refusal, its owner's stop): shown again after a restart. */
+  stoppedReason: z.string().optional(),
   /** For agents the runtime spawned itself (`--spawn`): their owner's token, to list them. */
   ownerToken: z.string().optional(),
 });

@@ -234,4 +234,20 @@ describe("agent runtime (a separate process) playing agents on a real server", f
     await eventually(() => (player() === undefined ? true : undefined), "the character to leave", 10_000);
     assert.equal((await call(t.baseUrl, "GET", `/api/agents/${id}/goal`, owner.token)).status, 200, "still registered on the server");
   });
+
+  it("after a restart, shows the agents it does not play as stopped, with why, and plays none of them", async () => {
+    assert.equal(await rt.stop("SIGTERM"), 0);
+    rt = await startAgentRuntime({ apiUrl: t.baseUrl, wsUrl: t.wsUrl, worldDir: t.worldDir, env: { AGENT_SEED: "test" } });
+    const list = (await call(rt.url, "GET", "/agents", owner.token)).body.agents as { agentId: string; state: string; reason?: string }[];
+    assert.ok(list.length >= 2, JSON.stringify(list));
+    for (const a of list) assert.equal(a.state, "stopped", JSON.stringify(a));
+    // The agent the server deleted keeps the server's reason; the one its owner stopped, its owner's.
+    assert.match(list.find((a) => a.agentId === agentId)!.reason!, /deleted|token/);
+    assert.ok(list.some((a) => a.agentId !== agentId && a.reason === "stopped by its owner"), JSON.stringify(list));
+    assert.deepEqual((await call(rt.url, "GET", "/health")).body, { status: "ok", agents: 0 });
+    const stats = (await call(rt.url, "GET", "/stats", owner.token)).body as { byState: Record<string, number> };
+    assert.equal(stats.byState.connecting, undefined, JSON.stringify(stats.byState));
+    await new Promise((r) => setTimeout(r, 1_000));
+    assert.equal(player(), undefined, "none of them plays");
+  });
 });
