@@ -12,6 +12,8 @@ export function createLogger(config: Pick<Config, "nodeEnv" | "logLevel" | "comm
     level: config.logLevel,
     base: { service: "rs-world-server", ...(config.commitHash ? { commit: config.commitHash } : {}) },
     redact: { paths: ["req.headers.authorization", "*.token", "*.password"], censor: "[redacted]" },
-    ...(pretty ? { transport: { target: "pino-pretty", options: { translateTime: "SYS:HH:MM:ss.l" } } } : {}),
+    // Pretty: without the fields every line repeats (the service) or that a request line's message
+    // already says (see http/requestLog.ts), so a request is one line.
+    ...(pretty ? { transport: { target: "pino-pretty", options: { translateTime: "SYS:HH:MM:ss.l", ignore: "pid,hostname,service,req,res,responseTime" } } } : {}),
   });
 }

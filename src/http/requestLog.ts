@@ -4,8 +4,9 @@
  * here, not the whole request: method, path and query with credentials replaced, the client's
  * address, the status and the time; never a header (an `Authorization` bearer, an admin's Basic
  * credentials, cookies). Levels: a 5xx or a failed response `error`, health probes (`/status`,
- * `/health`, polled every few seconds by the platform) `debug`, everything else `info`. Tests run
- * with a silent logger, so they stay quiet.
+ * `/health`, polled every few seconds by the platform) `debug`, everything else `info`. Its message
+ * is the request in brief (`GET /api/v1/world 200 in 3 ms`). Tests run with a silent logger, so
+ * they stay quiet.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { pinoHttp, type HttpLogger } from "pino-http";
@@ -52,6 +53,10 @@ export function requestLogger(logger: Logger): HttpLogger {
       }),
       res: (res: ServerResponse) => ({ statusCode: res.statusCode }),
     },
+    // The line's message says it all (its fields stay for JSON logs): in development, where the
+    // fields are left out of the pretty print (logger.ts), a request is one line, not thirteen.
+    customSuccessMessage: (req, res, responseTime) => `${req.method} ${redactUrl((req as { originalUrl?: string }).originalUrl ?? req.url)} ${res.statusCode} in ${Math.round(responseTime)} ms`,
+    customErrorMessage: (req, res, err) => `${req.method} ${redactUrl((req as { originalUrl?: string }).originalUrl ?? req.url)} ${res.statusCode}: ${err.message}`,
     customLogLevel: (req, res, err) => {
       if (err !== undefined || res.statusCode >= 500) return "error";
       return PROBE_PATHS.has(pathOf(req.url)) ? "debug" : "info";

@@ -44,7 +44,7 @@ describe("request logs through pino-http", () => {
     it("logs method, path, status, time and address at info, and no header at all", async () => {
       const r = await logged("/api/v1/player?x=1", { headers: { authorization: `Bearer ${SECRET}`, cookie: `sid=${SECRET}`, "x-api-key": SECRET } });
       assert.equal(r.level, 30);
-      assert.equal(r.msg, "request completed");
+      assert.equal(r.msg, `GET /api/v1/player?x=1 200 in ${Math.round(r.responseTime as number)} ms`);
       assert.equal(r.req!.method, "GET");
       assert.equal(r.req!.url, "/api/v1/player?x=1");
       assert.equal(r.req!.remoteAddress, "127.0.0.1");
@@ -57,6 +57,7 @@ describe("request logs through pino-http", () => {
     it("replaces credentials in the query, whatever their case", async () => {
       const r = await logged(`/ws?token=${SECRET}&characterId=c1&reconnectionToken=${SECRET}&Access_Token=${SECRET}`);
       assert.ok(!JSON.stringify(r).includes(SECRET));
+      assert.ok(r.msg.startsWith(`GET ${String(r.req!.url)} 200 in `), r.msg);
       assert.equal(r.req!.url, `/ws?token=${encodeURIComponent(REDACTED)}&characterId=c1&reconnectionToken=${encodeURIComponent(REDACTED)}&Access_Token=${encodeURIComponent(REDACTED)}`);
     });
 
@@ -65,6 +66,7 @@ describe("request logs through pino-http", () => {
       const boom = await logged("/boom");
       assert.equal(boom.level, 50);
       assert.equal(boom.res!.statusCode, 500);
+      assert.equal(boom.msg, "GET /boom 500: failed with status code 500");
       assert.equal((await logged("/status")).level, 20);
       assert.equal((await logged("/health?x=1")).level, 20);
     });
@@ -84,7 +86,7 @@ describe("request logs through pino-http", () => {
     });
     after(() => t?.close());
 
-    const requestLines = () => records.filter((r) => r.msg === "request completed" || r.msg === "request errored");
+    const requestLines = () => records.filter((r) => r.req !== undefined && r.res !== undefined);
 
     it("logs REST and Colyseus matchmaking requests, with the address the server trusts, and never a token", async () => {
       records.length = 0;
