@@ -121,7 +121,7 @@ logger.info({ port: boundPort, server: apiUrl, agents: runtime.agents.size, sock
 if (env.AGENT_RT_READY_LINE === "true") process.stdout.write(`AGENT_RT_READY ${boundPort}\n`);
 
 if (spawn > 0) {
-  spawnDemoAgents({ api, runtime, count: spawn, logger }).catch((err: unknown) => logger.error({ err }, "could not spawn the demo agents"));
+  spawnDemoAgents({ api, runtime, count: spawn, logger, gameUrl: apiUrl }).catch((err: unknown) => logger.error({ err }, "could not spawn the demo agents"));
 }
 
 let closing = false;

@@ -24,7 +24,13 @@ async function patiently<T>(call: () => Promise<T>, logger: Logger): Promise<T> 
   }
 }
 
-export async function spawnDemoAgents(deps: { api: ServerApi; runtime: Runtime; count: number; logger: Logger }): Promise<void> {
+/** The dashboard of an owner's account: the game server's `/agents`, with its token (client/src/dashboard: `#owner=`). */
+export function ownerLink(gameUrl: string, ownerToken: string): string {
+  return `${gameUrl.replace(/\/+$/, "")}/agents#owner=${encodeURIComponent(ownerToken)}`;
+}
+
+/** `gameUrl`: where browsers reach the game server (its dashboard is at /agents). */
+export async function spawnDemoAgents(deps: { api: ServerApi; runtime: Runtime; count: number; logger: Logger; gameUrl: string }): Promise<void> {
   const { api, runtime, count, logger } = deps;
   const run = randomBytes(2).toString("hex");
   let made = 0;
@@ -39,5 +45,6 @@ export async function spawnDemoAgents(deps: { api: ServerApi; runtime: Runtime; 
       runtime.play({ agentId: reg.agent.agentId, token: reg.token, characterId: character.character.id, name, ownerAccountId: auth.accountId, running: true, ownerToken: auth.token });
     }
   }
-  logger.info({ agents: made, ownerTokens: owners }, `spawned ${made} demo agents; their owners' tokens (for the dashboard at /agents) are in this line`);
+  const links = owners.map((t) => ownerLink(deps.gameUrl, t));
+  logger.info({ agents: made, ownerTokens: owners }, `spawned ${made} demo agents; watch them in the dashboard (a link shows one owner's agents, up to ${AGENTS_PER_ACCOUNT}): ${links.join(" ")}`);
 }

@@ -20,6 +20,7 @@
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import net from "node:net";
+import os from "node:os";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { startAgentRuntime, type RuntimeProcess } from "../support/agentRuntime.ts";
@@ -346,6 +347,38 @@ describe("agent dashboard /agents (real Chromium, the agent runtime as a process
     await page.getByRole("button", { name: "Play", exact: true }).click();
     await page.getByRole("button", { name: "Play Wren", exact: true }).waitFor();
     assert.deepEqual(errors, []);
+  });
+
+  it("opens the demo agents' owner's dashboard from the link the runtime prints, in that tab only, leaving the browser's own player alone", async () => {
+    // Its own world directory: its store is not the other runtime's.
+    const own = fs.mkdtempSync(path.join(os.tmpdir(), "rsworld-spawner-"));
+    const spawner = await startAgentRuntime({ apiUrl: t.baseUrl, wsUrl: t.wsUrl, worldDir: own, env: { AGENT_SEED: "spawn", LOG_LEVEL: "info" }, args: ["--spawn", "1"] });
+    const context = await browser.newContext();
+    try {
+      const line = await until(() => /spawned 1 demo agents; watch them in the dashboard[^:]*: ([^\s"]+)/.exec(spawner.output())?.[1], "the runtime's line with the link", 20_000);
+      assert.ok(line.startsWith(`${t.baseUrl}/agents#owner=`), line);
+      const tab = await context.newPage();
+      await tab.goto(t.baseUrl + "/");
+      // This browser's own player (anonymous, no character yet).
+      const mine = String(((await (await fetch(`${t.baseUrl}/api/auth/anonymous`, { method: "POST" })).json()) as { token: string }).token);
+      await tab.evaluate((token) => localStorage.setItem("rsworld.token", token), mine);
+      await tab.goto(line);
+      const demo = tab.getByRole("region", { name: /^Bot[0-9a-f]{4}-1$/ });
+      await demo.waitFor({ timeout: 15_000 });
+      assert.equal(await tab.evaluate(() => location.hash), "", "the token left the address bar");
+      assert.equal(await tab.evaluate(() => localStorage.getItem("rsworld.token")), mine, "the browser's own player is untouched");
+      // A reload stays on the owner's page (the tab keeps it); another tab is the browser's own.
+      await tab.reload();
+      await demo.waitFor({ timeout: 15_000 });
+      const other = await context.newPage();
+      await other.goto(t.baseUrl + "/agents");
+      await other.getByText("You have no characters yet").waitFor();
+      assert.equal(await other.getByRole("region", { name: /^Bot[0-9a-f]{4}-1$/ }).count(), 0, "not the demo agents' owner there");
+    } finally {
+      await context.close();
+      await spawner.stop();
+      fs.rmSync(own, { recursive: true, force: true });
+    }
   });
 
   it("a browser that has not played yet is sent to the game to make its player", async () => {

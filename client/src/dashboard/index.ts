@@ -14,6 +14,11 @@
 import { api, ApiError, type CharacterSummary } from "../api.ts";
 import { loadContent, type Content } from "../content.ts";
 import { IDP_TOKEN_KEY, TOKEN_KEY } from "../start.ts";
+
+/** `/agents#owner=<token>`: the dashboard of that token's account, in this tab (see start). */
+export const OWNER_PARAM = "owner";
+/** Where this tab keeps an owner's link's token (the tab's alone: sessionStorage). */
+const OWNER_TOKEN_KEY = "rsworld.dashboardOwner";
 import { AgentCard, pollErrorText, type AgentSummary, type CardHost } from "./AgentCard.ts";
 import { errorText, Poller } from "./poller.ts";
 import { isActive, RuntimeClient, RuntimeUnreachable } from "./runtime.ts";
@@ -148,7 +153,15 @@ class Dashboard implements CardHost {
   // ---- who is signed in ----------------------------------------------------------------------------
 
   private start(): void {
-    const kept = this.provider === undefined ? localStorage.getItem(TOKEN_KEY) : sessionStorage.getItem(IDP_TOKEN_KEY);
+    // An owner's link (`/agents#owner=<token>`, which the agent runtime prints for the demo agents
+    // it spawns): this tab acts as that owner, without touching this browser's own player (kept in
+    // localStorage for the game). The token leaves the address bar at once.
+    const linked = new URLSearchParams(location.hash.slice(1)).get(OWNER_PARAM);
+    if (this.provider === undefined && linked !== null && linked !== "") {
+      sessionStorage.setItem(OWNER_TOKEN_KEY, linked);
+      history.replaceState(null, "", location.pathname + location.search);
+    }
+    const kept = this.provider === undefined ? (sessionStorage.getItem(OWNER_TOKEN_KEY) ?? localStorage.getItem(TOKEN_KEY)) : sessionStorage.getItem(IDP_TOKEN_KEY);
     if (kept === null) {
       this.showSignIn("");
       return;
@@ -169,7 +182,11 @@ class Dashboard implements CardHost {
     const game = el("a", { href: "/", textContent: "the game" });
     if (this.provider === undefined) {
       // The anonymous identity is made by the game's Play: this page uses the one it kept.
-      this.signIn.replaceChildren(title, el("p", {}, "Your agents belong to the player this browser plays as. Open ", game, ", press Play and create a character, then come back here."));
+      this.signIn.replaceChildren(
+        title,
+        el("p", {}, "Your agents belong to the player this browser plays as. Open ", game, ", press Play and create a character, then come back here."),
+        el("p", {}, "To watch agents the agent runtime spawned (npm run agents -- --spawn N), open the link to this page it prints: it ends in #owner=…."),
+      );
       return;
     }
     const input = el("input", { id: "dash-idp-token", type: "password", autocomplete: "off", required: true });
@@ -212,6 +229,9 @@ class Dashboard implements CardHost {
     if (this.provider !== undefined) {
       sessionStorage.removeItem(IDP_TOKEN_KEY);
       this.showSignIn("Your sign-in has expired: sign in again.");
+    } else if (sessionStorage.getItem(OWNER_TOKEN_KEY) !== null) {
+      sessionStorage.removeItem(OWNER_TOKEN_KEY);
+      this.showSignIn("The server no longer accepts the owner's link this tab was opened with: ask for a new one, or use this browser's own player.");
     } else {
       this.showSignIn("The server no longer accepts this browser's player: open the game and press Play.");
     }
