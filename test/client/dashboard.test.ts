@@ -222,6 +222,12 @@ describe("agent dashboard /agents (real Chromium, the agent runtime as a process
     await page.getByRole("button", { name: "Register agent" }).click();
     const wren = card("Wren");
     await wren.waitFor();
+    // Wren has an agent now: it cannot be given a second (each login would log the other out).
+    const characters = page.getByRole("combobox", { name: "Character" });
+    const taken = characters.locator("option", { hasText: "Wren (played by the agent Wren)" });
+    assert.equal(await taken.count(), 1);
+    assert.ok(await taken.isDisabled(), "Wren cannot be chosen again");
+    assert.notEqual(await characters.inputValue(), await characterIdOf("Wren"), "another character is chosen");
     await wren.getByText("In the agent runtime: playing").waitFor({ timeout: 20_000 });
     const agentId = ((await agentsOnServer()).find((a) => a.name === null) as Json).agentId as string;
     const characterId = await characterIdOf("Wren");

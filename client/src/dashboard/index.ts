@@ -237,14 +237,35 @@ class Dashboard implements CardHost {
     }
   }
 
+  /**
+   * The characters to register an agent for. One that already has an agent is listed but cannot be
+   * chosen: a second agent would take the character over from the first at each login, and each
+   * would log the other out.
+   */
   private renderCharacters(): void {
     const chosen = this.characterSelect.value;
-    this.characterSelect.replaceChildren(...this.characters.map((c) => new Option(c.online ? `${c.name} (in the world)` : c.name, c.id)));
-    if (this.characters.some((c) => c.id === chosen)) this.characterSelect.value = chosen;
-    const none = this.characters.length === 0;
-    this.characterSelect.disabled = none;
+    const agentOf = new Map<string, string>();
+    for (const card of this.cards.values()) agentOf.set(card.agent.characterId, card.displayName);
+    this.characterSelect.replaceChildren(
+      ...this.characters.map((c) => {
+        const agent = agentOf.get(c.id);
+        const option = new Option(agent !== undefined ? `${c.name} (played by the agent ${agent})` : c.online ? `${c.name} (in the world)` : c.name, c.id);
+        option.disabled = agent !== undefined;
+        return option;
+      }),
+    );
+    const free = this.characters.filter((c) => !agentOf.has(c.id));
+    const none = free.length === 0;
+    if (none && this.characters.length > 0) {
+      const placeholder = new Option("Every character has an agent", "");
+      placeholder.disabled = true;
+      this.characterSelect.prepend(placeholder);
+    }
+    this.characterSelect.value = free.some((c) => c.id === chosen) ? chosen : (free[0]?.id ?? "");
+    this.characterSelect.disabled = this.characters.length === 0;
     this.registerButton.disabled = none || this.registering;
-    if (none) this.pageStatus.textContent = "You have no characters yet: create one in the game first.";
+    if (this.characters.length === 0) this.pageStatus.textContent = "You have no characters yet: create one in the game first.";
+    else if (none) this.pageStatus.textContent = "Each of your characters has an agent: create another character in the game to register one more.";
   }
 
   // ---- agents --------------------------------------------------------------------------------------
@@ -283,6 +304,7 @@ class Dashboard implements CardHost {
     this.cards.set(agent.agentId, card);
     this.list.append(card.root);
     this.renderListState();
+    this.renderCharacters();
     if (!document.hidden) card.start();
     return card;
   }
@@ -292,11 +314,12 @@ class Dashboard implements CardHost {
     card.root.remove();
     this.cards.delete(card.agent.agentId);
     this.renderListState();
+    this.renderCharacters();
   }
 
   private async registerAgent(): Promise<void> {
     const characterId = this.characterSelect.value;
-    if (characterId === "") return;
+    if (characterId === "" || this.characterSelect.selectedOptions[0]?.disabled === true) return;
     // One registration at a time: a double click or a second Enter would make a second agent.
     if (this.registering) return;
     const name = this.nameInput.value.trim();
@@ -342,7 +365,7 @@ class Dashboard implements CardHost {
   private setRegistering(on: boolean): void {
     this.registering = on;
     this.registerButton.textContent = on ? "Registering…" : "Register agent";
-    this.registerButton.disabled = on || this.characters.length === 0;
+    this.registerButton.disabled = on || this.characterSelect.value === "";
   }
 
   // ---- the runtime ----------------------------------------------------------------------------------
