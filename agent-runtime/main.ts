@@ -110,7 +110,6 @@ try {
     ? `AGENT_RT_PORT: port ${port} on ${env.HOST ?? "every interface"} is already in use (EADDRINUSE): is another agent runtime running there? Stop it, or set AGENT_RT_PORT to a free port`
     : `could not listen on port ${port}: ${(err as Error).message}`;
   logger.fatal({ port }, `the agent runtime cannot start: ${message}`);
-  runtime.close();
   process.exit(1);
 }
 runtime.start();

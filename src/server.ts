@@ -68,6 +68,7 @@ import { proxyTarget, proxyUpgrade } from "./cluster/wsProxy.ts";
 import { SocketProcess } from "./io/SocketProcess.ts";
 import { MAX_FRAME_BYTES } from "./ws/envelope.ts";
 import { worldsRoutes } from "./http/routes/worlds.ts";
+import { StartupError } from "./startupError.ts";
 
 /** Shutdown gives rooms and saves this long before the process watchdog takes over. */
 /**
@@ -518,11 +519,7 @@ async function listenOrFail(colyseus: ColyseusServer, httpServer: http.Server, c
   const refused = new Promise<never>((_, reject) => {
     failed = (err: NodeJS.ErrnoException) => {
       if (err.code !== "EADDRINUSE") return reject(err);
-      // One line that says what to do: its stack would only bury it (main.ts prints the stack).
-      const message = `port ${config.port} on ${config.host ?? "every interface"} is already in use (EADDRINUSE): is another server running there? Stop it, or set PORT to a free port`;
-      const inUse = new Error(message, { cause: err });
-      inUse.stack = message;
-      reject(inUse);
+      reject(new StartupError(`port ${config.port} on ${config.host ?? "every interface"} is already in use (EADDRINUSE): is another server running there? Stop it, or set PORT to a free port`, { cause: err }));
     };
   });
   // While listening starts, the refusal is ours alone: the transport's own listener logged the same

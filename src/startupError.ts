@@ -1,0 +1,12 @@
+/**
+ * A start that cannot go on for a reason its user fixes (a port in use, a missing package, a
+ * directory the postgres user cannot enter). main.ts prints a failed start's stack: this one's is
+ * its message alone, since a trace would only bury the fix. The error it came from stays as `cause`.
+ */
+export class StartupError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "StartupError";
+    this.stack = message;
+  }
+}
