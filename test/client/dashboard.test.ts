@@ -318,6 +318,38 @@ describe("agent dashboard /agents (real Chromium, the agent runtime as a process
     page.off("request", onRequest);
   });
 
+  it("polls only the agents whose cards are on screen; one scrolled into view polls at once", async () => {
+    const robinId = await agentIdOf("Robin");
+    const wrenId = ((await agentsOnServer()).find((a) => a.name === null) as Json).agentId as string;
+    const [robinCharacter, wrenCharacter] = [await characterIdOf("Robin"), await characterIdOf("Wren")];
+    const panelsOf = (agentId: string, characterId: string) => [`/api/agents/${agentId}/goal`, `/api/characters/${characterId}/position`, `/api/characters/${characterId}/skills`, `/api/agents/${agentId}/quick-actions`];
+    const requests: string[] = [];
+    const onRequest = (r: { url(): string }) => requests.push(new URL(r.url()).pathname);
+    const polled = (agentId: string, characterId: string) => requests.filter((p) => panelsOf(agentId, characterId).includes(p));
+    // A window as tall as a part of one card: Robin's card on screen, Wren's below it off screen.
+    await page.setViewportSize({ width: 1280, height: 240 });
+    try {
+      await card("Robin").evaluate((el) => el.scrollIntoView({ block: "start" }));
+      assert.equal(await card("Wren").evaluate((el) => el.getBoundingClientRect().top > innerHeight), true, "Wren's card is below the window");
+      await new Promise((r) => setTimeout(r, 500));
+      page.on("request", onRequest);
+      for (let i = 0; i < 3; i++) {
+        await page.clock.fastForward(10_000);
+        await new Promise((r) => setTimeout(r, 300));
+      }
+      await until(() => (polled(robinId, robinCharacter).length >= 4 ? true : undefined), "Robin's panels polled", 5_000);
+      assert.deepEqual(polled(wrenId, wrenCharacter), [], "nothing of the card off screen is polled");
+      await screenshot(page, "dashboard-one-card-on-screen");
+
+      // Scrolled into view (30 s after its last poll): every panel at once.
+      await card("Wren").evaluate((el) => el.scrollIntoView({ block: "start" }));
+      await until(() => (panelsOf(wrenId, wrenCharacter).every((p) => requests.includes(p)) ? true : undefined), "Wren's four panels polled once on screen", 5_000);
+    } finally {
+      page.off("request", onRequest);
+      await page.setViewportSize({ width: 1280, height: 900 });
+    }
+  });
+
   it("sets a goal, sends a quick command, and deletes an agent", async () => {
     const wren = card("Wren");
     await wren.getByRole("combobox", { name: "Goal" }).selectOption({ label: "Explore the world" });

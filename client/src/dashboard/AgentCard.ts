@@ -259,6 +259,9 @@ export class AgentCard {
     return this.runtime;
   }
 
+  /** Whether the card is on screen (the dashboard's IntersectionObserver says so): only then it polls. */
+  onScreen = false;
+
   start(): void {
     for (const p of this.pollers) p.start();
   }

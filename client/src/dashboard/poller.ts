@@ -31,6 +31,8 @@ export class Poller {
   private running = false;
   private again = false;
   private stopped = true;
+  /** When the last poll that succeeded ended (Date.now()). */
+  private lastOkAt: number | undefined;
 
   constructor(opts: PollerOptions) {
     this.opts = opts;
@@ -46,7 +48,11 @@ export class Poller {
       return;
     }
     this.again = false;
-    void this.tick();
+    // Started again within its interval of the last good poll (a card scrolled out and back in):
+    // the next poll comes when it is due, not at once, so scrolling does not spend the budget.
+    const due = this.failures === 0 && this.lastOkAt !== undefined ? this.lastOkAt + this.opts.everyMs - Date.now() : 0;
+    if (due > 0) this.timer = setTimeout(() => void this.tick(), due);
+    else void this.tick();
   }
 
   /** Polls at once (after an action changed what the panel shows), then on the usual schedule. */
@@ -71,6 +77,7 @@ export class Poller {
     try {
       await this.opts.run();
       this.failures = 0;
+      this.lastOkAt = Date.now();
       delay = this.opts.everyMs;
       if (!this.stopped) this.opts.report({ ok: true });
     } catch (err) {
