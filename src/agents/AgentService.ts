@@ -140,6 +140,12 @@ export class AgentService {
       if (character === null) throw new NotFoundError(`no character ${characterId}`);
       if (character.accountId !== owner.accountId) throw new ForbiddenError("that character belongs to another account");
       const em = this.db.em();
+      // One agent a character: two would each log the other out at every login (one session a
+      // character), and neither would play. Its owner deletes it, or gives it a new token.
+      const existing = await em.findOne(AgentMapping, { characterId });
+      if (existing !== null) {
+        throw new HttpError(409, "CHARACTER_HAS_AGENT", `the character ${character.name} already has an agent (${existing.agentId}): a character has one agent; delete it first, or give it a new token`);
+      }
       if ((await em.count(AgentMapping, { accountId: owner.accountId })) >= MAX_AGENTS_PER_ACCOUNT) {
         throw new HttpError(409, "TOO_MANY_AGENTS", `an account has at most ${MAX_AGENTS_PER_ACCOUNT} agents`);
       }

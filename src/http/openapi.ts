@@ -161,7 +161,7 @@ export const ROUTES: Record<string, Partial<Record<Method, Op>>> = {
       auth: "bearer",
       body: AGENT_BODIES.register,
       responses: { 201: AGENT_RESPONSES.registered },
-      errors: { ...OWNED, 409: ["TOO_MANY_AGENTS"] },
+      errors: { ...OWNED, 409: ["TOO_MANY_AGENTS", "CHARACTER_HAS_AGENT"] },
     },
   },
   "/api/agent/{agentId}": { delete: { summary: "Remove an agent (its tokens stop working)", auth: "bearer", responses: { 200: AGENT_RESPONSES.deleted }, errors: OWNED } },

@@ -269,17 +269,46 @@ forEachDialect("REST API: players, world and characters", (ctx) => {
       assert.equal((await call(t, "GET", "/api/character", acc.token)).body.characters.length, 1);
     });
 
-    it(`registers agents under the account's lock, so racing registrations stop at ${MAX_AGENTS_PER_ACCOUNT}`, async () => {
+    it("registers agents under the account's lock, so racing registrations give each character one agent", async () => {
       const acc = await account(t, "Agent Racer");
+      const characterIds = [acc.characterId];
+      for (let i = 1; i < MAX_CHARACTERS_PER_ACCOUNT; i++) {
+        const made = await call(t, "POST", "/api/character", acc.token, { name: `Racer Alt ${"abcd"[i - 1]}` });
+        assert.equal(made.status, 201, JSON.stringify(made.body));
+        characterIds.push(String(made.body.character.id));
+      }
       const release = await holdAccount(await accountIdOf(acc.token));
-      const tries = Array.from({ length: MAX_AGENTS_PER_ACCOUNT + 2 }, (_, i) => call(t, "POST", "/api/agent", acc.token, { characterId: acc.characterId, name: `racer ${i}` }));
+      // Two registrations for each character at once.
+      const tries = characterIds.flatMap((characterId, i) => [0, 1].map((j) => call(t, "POST", "/api/agent", acc.token, { characterId, name: `racer ${i}.${j}` })));
       const states = tries.map(pending);
       await sleep(300);
       assert.ok(states.every((st) => !st.done), "no registration completes while a login or deletion of the account is under way");
       release();
-      const statuses = (await Promise.all(tries)).map((r) => r.status);
-      assert.equal(statuses.filter((st) => st === 201).length, MAX_AGENTS_PER_ACCOUNT, JSON.stringify(statuses));
-      assert.equal(statuses.filter((st) => st === 409).length, 2);
+      const answers = await Promise.all(tries);
+      assert.deepEqual(answers.map((r) => r.status).sort(), [...characterIds.map(() => 201), ...characterIds.map(() => 409)], JSON.stringify(answers.map((r) => r.body)));
+      for (const r of answers.filter((a) => a.status === 409)) assert.equal(r.body.error.code, "CHARACTER_HAS_AGENT");
+      const agents = (await call(t, "GET", "/api/agent", acc.token)).body.agents as { characterId: string }[];
+      assert.deepEqual(agents.map((a) => a.characterId).sort(), [...characterIds].sort(), "one agent for each character");
+    });
+
+    it(`refuses an account's agent over ${MAX_AGENTS_PER_ACCOUNT} (409 TOO_MANY_AGENTS), and a second agent for a character (409 CHARACTER_HAS_AGENT), changing nothing`, async () => {
+      const acc = await account(t, "Agent Hoarder");
+      const accountId = await accountIdOf(acc.token);
+      const first = await call(t, "POST", "/api/agent", acc.token, { characterId: acc.characterId, name: "the one" });
+      assert.equal(first.status, 201);
+      const second = await call(t, "POST", "/api/agent", acc.token, { characterId: acc.characterId, name: "another" });
+      assert.equal(second.status, 409);
+      assert.equal(second.body.error.code, "CHARACTER_HAS_AGENT");
+      assert.match(second.body.error.message, new RegExp(`^the character Agent Hoarder already has an agent \\(${first.body.agent.agentId}\\)`));
+      // Agents of characters that are gone (rows as an older server allowed them) still count.
+      const alt = await call(t, "POST", "/api/character", acc.token, { name: "Hoarder Alt" });
+      await t.server.db.em().insertMany(AgentMapping, Array.from({ length: MAX_AGENTS_PER_ACCOUNT - 1 }, (_, i) => ({ agentId: `hoarded-${i}-${accountId}`.slice(0, 64), accountId, characterId: `gone-${i}` })));
+      const over = await call(t, "POST", "/api/agent", acc.token, { characterId: alt.body.character.id, name: "one too many" });
+      assert.equal(over.status, 409);
+      assert.equal(over.body.error.code, "TOO_MANY_AGENTS");
+      const agents = (await call(t, "GET", "/api/agent", acc.token)).body.agents as { name: string | null }[];
+      assert.equal(agents.length, MAX_AGENTS_PER_ACCOUNT);
+      assert.ok(!agents.some((a) => a.name === "another" || a.name === "one too many"), "nothing was registered");
     });
 
     it("writes a character's queued save before deleting it, so no rows of it come back", async () => {
@@ -352,6 +381,14 @@ forEachDialect("REST API: agents", (ctx) => {
   });
   after(() => t.close());
 
+  /** A new agent on a character of its own (a character has one agent): a new account's first. */
+  const newAgent = async (name: string) => {
+    const acc = await account(t, name);
+    const made = await call(t, "POST", "/api/agent", acc.token, { characterId: acc.characterId, name });
+    assert.equal(made.status, 201, JSON.stringify(made.body));
+    return { acc, made };
+  };
+
   it("registers agents only for your own, existing characters", async () => {
     assert.equal((await call(t, "POST", "/api/agent", stranger.token, { characterId: owner.characterId })).status, 403);
     assert.equal((await call(t, "POST", "/api/agent", owner.token, { characterId: "no-such" })).status, 404);
@@ -383,7 +420,9 @@ forEachDialect("REST API: agents", (ctx) => {
   });
 
   it("refuses an agent token every account route that changes or lists the account (403), and reads only its own character", async () => {
-    const sibling = await call(t, "POST", "/api/agent", owner.token, { characterId: owner.characterId, name: "sibling" });
+    const siblingOf = await call(t, "POST", "/api/character", owner.token, { name: "Sibling Alt" });
+    assert.equal(siblingOf.status, 201);
+    const sibling = await call(t, "POST", "/api/agent", owner.token, { characterId: siblingOf.body.character.id, name: "sibling" });
     assert.equal(sibling.status, 201);
     const alt = (await call(t, "GET", "/api/character", owner.token)).body.characters.find((c: { id: string }) => c.id !== owner.characterId)?.id ?? "none";
     for (const [method, p, body] of [
@@ -578,7 +617,7 @@ forEachDialect("REST API: agents", (ctx) => {
   });
 
   it("refuses a login whose agent was deleted or re-tokened after its token was checked (401 / 4001), and attaches nothing", async () => {
-    const made = await call(t, "POST", "/api/agent", owner.token, { characterId: owner.characterId, name: "raced" });
+    const { acc, made } = await newAgent("Raced Agent");
     const token = String(made.body.token);
     // As if the token were replaced between the token check and the login.
     await t.server.db.em().nativeUpdate(AgentMapping, { agentId: made.body.agent.agentId }, { tokenGeneration: 1 });
@@ -592,7 +631,7 @@ forEachDialect("REST API: agents", (ctx) => {
       await assert.rejects(WorldTestClient.join(t.baseUrl, { token }), (e: { code?: unknown }) => e.code === 401);
       await t.server.db.em().nativeDelete(AgentMapping, { agentId: made.body.agent.agentId });
       await assert.rejects(WorldTestClient.join(t.baseUrl, { token }), (e: { code?: unknown }) => e.code === 401);
-      assert.equal(t.server.world.connectionOf(owner.characterId), undefined);
+      assert.equal(t.server.world.connectionOf(acc.characterId), undefined);
     } finally {
       t.server.auth.agentIsLive = isLive;
     }
@@ -723,22 +762,24 @@ forEachDialect("REST API: agents", (ctx) => {
   });
 
   it("issues new tokens, and a deleted agent's tokens stop working at once", async () => {
-    const made = await call(t, "POST", "/api/agent", owner.token, { characterId: owner.characterId, name: "temp" });
-    const second = await call(t, "POST", `/api/agent/${made.body.agent.agentId}/token`, owner.token);
+    const { acc, made } = await newAgent("Temp Agent");
+    const second = await call(t, "POST", `/api/agent/${made.body.agent.agentId}/token`, acc.token);
     assert.equal(second.status, 200);
     assert.equal((await call(t, "GET", `/api/agents/${made.body.agent.agentId}/goal`, second.body.token)).status, 200);
     assert.equal((await call(t, "DELETE", `/api/agent/${made.body.agent.agentId}`, stranger.token)).status, 403);
-    assert.equal((await call(t, "DELETE", `/api/agent/${made.body.agent.agentId}`, owner.token)).status, 200);
-    assert.equal((await call(t, "GET", `/api/characters/${owner.characterId}/skills`, made.body.token)).status, 401);
-    assert.equal((await call(t, "GET", `/api/characters/${owner.characterId}/skills`, second.body.token)).status, 401);
+    assert.equal((await call(t, "DELETE", `/api/agent/${made.body.agent.agentId}`, acc.token)).status, 200);
+    assert.equal((await call(t, "GET", `/api/characters/${acc.characterId}/skills`, made.body.token)).status, 401);
+    assert.equal((await call(t, "GET", `/api/characters/${acc.characterId}/skills`, second.body.token)).status, 401);
+    // Deleted, the character can have an agent again.
+    assert.equal((await call(t, "POST", "/api/agent", acc.token, { characterId: acc.characterId, name: "Temp Again" })).status, 201);
   });
 
   it("replaces an agent's token: the older ones stop working at once, its open session ends, the new one works", async () => {
-    const made = await call(t, "POST", "/api/agent", owner.token, { characterId: owner.characterId, name: "rotated" });
+    const { acc, made } = await newAgent("Rotated Agent");
     const agentId = String(made.body.agent.agentId);
     const ws = await WsTestClient.connect(`${t.wsUrl}?token=${made.body.token}`);
     await ws.next("welcome");
-    const second = await call(t, "POST", `/api/agent/${agentId}/token`, owner.token);
+    const second = await call(t, "POST", `/api/agent/${agentId}/token`, acc.token);
     assert.equal(second.status, 200);
     assert.deepEqual(await ws.next("error"), { code: "NOT_AUTHENTICATED", message: "this agent's token was replaced" });
     assert.equal((await ws.waitClosed()).code, 4001);
@@ -749,15 +790,14 @@ forEachDialect("REST API: agents", (ctx) => {
     const third = await call(t, "POST", `/api/agent/${agentId}/token`, second.body.token);
     assert.equal(third.status, 403, "an agent cannot mint its own tokens");
     const fresh = await WsTestClient.connect(`${t.wsUrl}?token=${second.body.token}`);
-    assert.equal(String((await fresh.next("welcome")).characterId), owner.characterId);
+    assert.equal(String((await fresh.next("welcome")).characterId), acc.characterId);
     fresh.socket.close();
-    await until(() => (t.server.world.connectionOf(owner.characterId) === undefined ? true : undefined), "the character has no session any more");
+    await until(() => (t.server.world.connectionOf(acc.characterId) === undefined ? true : undefined), "the character has no session any more");
   });
 
   for (const transport of ["ws", "colyseus"] as const) {
     it(`ends a deleted agent's open ${transport} session at once (not only its later requests)`, async () => {
-      const made = await call(t, "POST", "/api/agent", owner.token, { characterId: owner.characterId, name: `live-${transport}` });
-      assert.equal(made.status, 201, JSON.stringify(made.body));
+      const { acc, made } = await newAgent(`Live ${transport}`);
       const token = String(made.body.token);
       let closed: () => Promise<number>;
       if (transport === "ws") {
@@ -774,9 +814,9 @@ forEachDialect("REST API: agents", (ctx) => {
         closed = () => new Promise<number>((resolve) => c.room.onLeave((code: number) => resolve(code)));
       }
       const waiting = closed();
-      assert.equal((await call(t, "DELETE", `/api/agent/${made.body.agent.agentId}`, owner.token)).status, 200);
+      assert.equal((await call(t, "DELETE", `/api/agent/${made.body.agent.agentId}`, acc.token)).status, 200);
       assert.equal(await waiting, 4001);
-      await until(() => (t.server.world.connectionOf(owner.characterId) === undefined ? true : undefined), "the character has no session any more");
+      await until(() => (t.server.world.connectionOf(acc.characterId) === undefined ? true : undefined), "the character has no session any more");
     });
   }
 });
