@@ -178,10 +178,17 @@ class CharacterScreen {
       if (err instanceof ApiError && err.status === 401) signedOut = true;
       else problems.push(`${what}: ${errorText(err)}`);
     };
+    // Which characters an agent plays (said on the list, and asked about before Play): without the
+    // answer the list is drawn without it, as playing stays possible either way.
+    const agents = api<{ agents: { characterId: string; name: string | null }[] }>(this.token, "GET", "/api/agent").then(
+      ({ agents }) => new Map(agents.map((a) => [a.characterId, a.name])),
+      () => new Map<string, string | null>(),
+    );
     const characters = api<{ characters: CharacterSummary[] }>(this.token, "GET", "/api/character").then(
-      ({ characters }) => {
+      async ({ characters }) => {
+        const agentOf = await agents;
         if (listing !== this.listings) return;
-        this.renderList(characters);
+        this.renderList(characters, agentOf);
         this.focusAfterListing(characters, focusId);
       },
       (err: unknown) => failed("Could not list your characters", err),
@@ -241,7 +248,8 @@ class CharacterScreen {
     $("template-description").textContent = this.templates.find((t) => t.id === id)?.description ?? "";
   }
 
-  private renderList(characters: CharacterSummary[]): void {
+  /** `agentOf`: the characters an agent plays, with its name (null: it has none). */
+  private renderList(characters: CharacterSummary[], agentOf: Map<string, string | null>): void {
     $("characters-empty").hidden = characters.length > 0;
     this.list.replaceChildren(
       ...characters.map((c) => {
@@ -251,10 +259,11 @@ class CharacterScreen {
         name.textContent = c.name;
         const meta = document.createElement("span");
         meta.className = "character-meta";
-        meta.textContent = `Combat level ${c.combatLevel}${c.online ? " · in the world" : ""}`;
+        const agent = agentOf.has(c.id) ? agentText(agentOf.get(c.id) ?? null) : undefined;
+        meta.textContent = `Combat level ${c.combatLevel}${c.online ? " · in the world" : ""}${agent !== undefined ? ` · played by ${agent}` : ""}`;
         const actions = document.createElement("span");
         actions.className = "character-actions";
-        const playButton = button("Play", `Play ${c.name}`, () => void this.play(c));
+        const playButton = button("Play", `Play ${c.name}`, () => (agent !== undefined ? this.confirmPlay(c, agent, actions) : void this.play(c)));
         playButton.dataset.play = c.id;
         const del = button("Delete", `Delete ${c.name}`, () => this.confirmDelete(c, actions));
         actions.append(playButton, del);
@@ -262,6 +271,20 @@ class CharacterScreen {
         return li;
       }),
     );
+  }
+
+  /**
+   * Playing a character an agent plays logs the agent out (one session a character), and the agent
+   * runtime does not bring it back on its own: asked first, as a deletion is.
+   */
+  private confirmPlay(c: CharacterSummary, agent: string, actions: HTMLElement): void {
+    const play = button("Play anyway", `Play ${c.name} anyway`, () => void this.play(c));
+    const keep = button("Cancel", `Cancel playing ${c.name}`, () => void this.refresh(c.id));
+    const note = document.createElement("span");
+    note.className = "character-confirm";
+    note.textContent = `${c.name} is played by ${agent}. Playing logs the agent out, and it stays stopped until it is run again from the agent dashboard.`;
+    actions.replaceChildren(note, play, keep);
+    keep.focus();
   }
 
   private confirmDelete(c: CharacterSummary, actions: HTMLElement): void {
@@ -340,4 +363,9 @@ class CharacterScreen {
       this.busy = false;
     }
   }
+}
+
+/** An agent as the character list names it: "the agent Wren", or "an agent" without a name. */
+function agentText(name: string | null): string {
+  return name !== null && name !== "" ? `the agent ${name}` : "an agent";
 }

@@ -12,6 +12,7 @@ import fs from "node:fs";
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import { startTestServer, type TestServer } from "../support/server.ts";
 import { signJwt } from "../support/jwt.ts";
+import { WsTestClient } from "../support/wsClient.ts";
 import { eventually, until } from "../support/until.ts";
 import { killPlayer } from "../../src/game/death.ts";
 import { addXp } from "../../src/game/progression.ts";
@@ -416,6 +417,50 @@ describe("browser client: playing (real Chromium)", function () {
     await page.getByRole("button", { name: "Play", exact: true }).waitFor();
     await second.close();
     assert.deepEqual(pageErrors, []);
+  });
+
+  it("asks before playing a character an agent plays: Cancel leaves it to the agent, Play anyway logs the agent out", async () => {
+    const errors: string[] = [];
+    const other = await openPage(browser, errors);
+    try {
+      const p = other.page;
+      await playAnonymously(p, t.baseUrl);
+      await createCharacter(p, "Delta");
+      await createCharacter(p, "Echo");
+      const token = await p.evaluate(() => localStorage.getItem("rsworld.token"));
+      const rest = async (method: string, path: string, body?: unknown) =>
+        (await (await fetch(t.baseUrl + path, { method, headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) })).json()) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+      const delta = ((await rest("GET", "/api/character")).characters as { id: string; name: string }[]).find((c) => c.name === "Delta")!;
+      const registered = await rest("POST", "/api/agent", { characterId: delta.id, name: "Helper" });
+      const agent = await WsTestClient.connect(`${t.wsUrl}?token=${registered.token}`);
+      await agent.next("welcome");
+      await playAnonymously(p, t.baseUrl);
+      const row = (name: string) => p.getByRole("region", { name: "Your characters" }).getByRole("listitem").filter({ hasText: name });
+      await row("Delta").getByText("in the world · played by the agent Helper").waitFor();
+      assert.equal(await row("Echo").getByText("played by").count(), 0, "Echo has no agent");
+
+      // Play asks first; Cancel leaves the character to its agent.
+      await p.getByRole("button", { name: "Play Delta", exact: true }).click();
+      await row("Delta").getByText("Delta is played by the agent Helper. Playing logs the agent out, and it stays stopped until it is run again from the agent dashboard.").waitFor();
+      await screenshot(p, "characters-confirm-play-agent");
+      await p.getByRole("button", { name: "Cancel playing Delta" }).click();
+      await p.getByRole("button", { name: "Play Delta", exact: true }).waitFor();
+      assert.equal(t.server.world.connectionOf(delta.id)?.transport, "ws", "the agent still plays Delta");
+      assert.ok(!agent.events.some((e) => e.type === "error"), "nothing was said to the agent");
+
+      // Play anyway: the player is in the world, the agent logged out (another login took over).
+      await p.getByRole("button", { name: "Play Delta", exact: true }).click();
+      await p.getByRole("button", { name: "Play Delta anyway" }).click();
+      await p.getByRole("log", { name: "Chat" }).getByText("Welcome, Delta.").waitFor();
+      assert.equal((await agent.waitClosed()).code, 4009);
+      assert.equal(t.server.world.connectionOf(delta.id)?.transport, "colyseus");
+      assert.deepEqual(errors, []);
+    } catch (err) {
+      await screenshot(other.page, "failed-confirm-play-agent").catch(() => {});
+      throw err;
+    } finally {
+      await other.context.close().catch(() => {});
+    }
   });
 
   it("creates, plays and deletes characters; a taken name and a character in the world are refused in words", async () => {
