@@ -65,8 +65,10 @@ export function handleChat(world: World, player: Player, data: { message: string
   // Any other line starting with "/" is a mistyped or unknown command: said to its sender alone,
   // never to the players near (a typo of "/admin <code>" would have shown everyone the code).
   if (message.startsWith("/")) {
-    // Not echoed: it may hold what followed a mistyped command (a code).
-    return { code: "INVALID_PAYLOAD", message: `unknown command: a chat line starting with / is a command (/admin <code>; for admins ${MODERATION_COMMANDS.map((c) => `/${c}`).join(", ")}), and it was not sent` };
+    // Not echoed: it may hold what followed a mistyped command (a code). The moderation commands
+    // are named to admins only: to a player they are a list of what it cannot do.
+    const commands = player.role === "admin" ? ["/admin <code>", ...MODERATION_COMMANDS.map((c) => `/${c}`)] : ["/admin <code>"];
+    return { code: "INVALID_PAYLOAD", message: `unknown command, not sent; the commands: ${commands.join(", ")}` };
   }
   const muted = mutedError(player, now);
   if (muted !== undefined) return muted;
