@@ -528,15 +528,11 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
     // or refreshed here. Every refresh first, then every view's changes: the refreshes read the
     // players' positions of the whole crowd, and the view changes walk the schema's trees;
     // interleaved, each evicted the other's data from the caches.
+    // The worker answers in parts (INTEREST_PARTS): the first part's views are changed while it
+    // works out the rest, which is taken after them.
     const changes = this.viewChanges;
-    const threaded = service.interestsThreaded;
-    if (threaded && this.byInterest.size > 0) {
-      for (const change of service.takeInterests()) {
-        const conn = this.byInterest.get(change.viewer);
-        const player = conn === undefined ? undefined : world.players.get(conn.client.userData?.playerId ?? "");
-        if (player !== undefined) changes.push(conn!, player, change);
-      }
-    }
+    const threaded = service.interestsThreaded && this.byInterest.size > 0;
+    if (threaded) this.takeInterestChanges(world, false);
     for (const client of this.clients) {
       const data = client.userData;
       const player = data && world.players.get(data.playerId);
@@ -569,8 +565,15 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
       if (change !== undefined) changes.push(conn, player, change);
     }
     const t3b = performance.now();
-    for (let i = 0; i < changes.length; i += 3) this.applyViewChange(changes[i] as ColyseusConnection, changes[i + 1] as Player, changes[i + 2] as ViewChange);
-    changes.length = 0;
+    this.applyViewChanges();
+    // The rest of the worker's answer: the time waited for it counts as the interest phase's.
+    let restWaited = 0;
+    if (threaded) {
+      const a = performance.now();
+      this.takeInterestChanges(world, true);
+      restWaited = performance.now() - a;
+      this.applyViewChanges();
+    }
     const t4 = performance.now();
     this.broadcastPatch();
     // The last batch's sockets are written below, with every other corked Colyseus socket.
@@ -588,8 +591,8 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
       messages: t2b - t2,
       schemaMirror: t2c - t2b,
       wsFeed: t2 - t1,
-      colyseusInterest: t3b - t3,
-      colyseusViews: t4 - t3b,
+      colyseusInterest: t3b - t3 + restWaited,
+      colyseusViews: t4 - t3b - restWaited,
       // The polls and sending of `/ws` frames between patches (see onCreate) count as the `/ws` phases.
       colyseusPatch: t5 - t4 - ws.polled,
       colyseusFlush: t6 - t5b,
@@ -598,6 +601,22 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
     }, cpuMsSince(cpu), started, waitedMsSince(waited));
     this.services.metrics?.recordPaths(world.pathStats);
     this.tickFaults = 0;
+  }
+
+  /** The worker's interest changes of the Colyseus views into `viewChanges` (`all` false: the first part; see WsDeltas.takeInterests). */
+  private takeInterestChanges(world: World, all: boolean): void {
+    for (const change of this.services.service.takeInterests(all)) {
+      const conn = this.byInterest.get(change.viewer);
+      const player = conn === undefined ? undefined : world.players.get(conn.client.userData?.playerId ?? "");
+      if (player !== undefined) this.viewChanges.push(conn!, player, change);
+    }
+  }
+
+  /** The views' changes gathered in `viewChanges`, applied in order. */
+  private applyViewChanges(): void {
+    const changes = this.viewChanges;
+    for (let i = 0; i < changes.length; i += 3) this.applyViewChange(changes[i] as ColyseusConnection, changes[i + 1] as Player, changes[i + 2] as ViewChange);
+    changes.length = 0;
   }
 
   /** This tick's `/ws` sending (see tickOnce): done or not, and its time. */

@@ -166,7 +166,7 @@ export class WorldService {
         /** Colyseus clients' views worked out in the delta worker (see WsDeltas.addInterest). */
         addInterest?(playerId: string, seed: string[]): number | undefined;
         removeInterest?(id: number): void;
-        takeInterests?(): InterestChange[];
+        takeInterests?(all?: boolean): InterestChange[];
         readonly interestsThreaded?: boolean;
       }
     | undefined;
@@ -828,9 +828,9 @@ export class WorldService {
     return this.deltas?.interestsThreaded === true;
   }
 
-  /** This tick's changes to the views added with addInterest, waiting for the worker (see WsDeltas.takeInterests). */
-  takeInterests(): InterestChange[] {
-    return this.deltas?.takeInterests?.() ?? [];
+  /** This tick's changes to the views added with addInterest, waiting for the worker (see WsDeltas.takeInterests; `all` false: a first part of them). */
+  takeInterests(all = true): InterestChange[] {
+    return this.deltas?.takeInterests?.(all) ?? [];
   }
 
   /** Whether the `/ws` deltas are built in a worker thread, between publishStart and publishFinish. */

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { pino } from "pino";
 import { spawnGroundItem } from "../../src/game/groundItems.ts";
 import type { Player } from "../../src/game/world/Player.ts";
-import { WsDeltas, type InterestChange } from "../../src/ws/WsDeltas.ts";
+import { INTEREST_PARTS, WsDeltas, type InterestChange } from "../../src/ws/WsDeltas.ts";
 import { Interest } from "../../src/game/world/Interest.ts";
 import { gameWorld, type GameHarness } from "../support/game.ts";
 import { playerData } from "../support/players.ts";
@@ -351,6 +351,41 @@ describe("WsDeltas (the /ws delta worker)", function () {
     }
     assert.ok(enteredCount > 100 && leftCount > 100, `views changed (${enteredCount} entered, ${leftCount} left)`);
     // What the worker's changes left in each view is what the reference holds.
+    for (const [id, v] of ids) assert.deepEqual([...v.view].sort(), [...v.ref.visible.keys()].sort(), `viewer ${id}`);
+  });
+
+  it(`answers the interest changes in ${INTEREST_PARTS} parts: the first part taken alone, the rest with the second call, every view as the reference's`, () => {
+    const world = scenario(g, 80, 27);
+    const deltas = make(true);
+    const viewers = world.all.slice(0, 24);
+    const ids = interestViewers(deltas, viewers);
+    const order = [...ids.keys()];
+    // The parts are runs of the viewers in join order.
+    const partOf = (viewer: number) => Math.floor((order.indexOf(viewer) * INTEREST_PARTS) / order.length);
+    const seen = { first: 0, rest: 0 };
+    for (let tick = 0; tick < 80; tick++) {
+      world.stir();
+      g.tick();
+      g.clearSent();
+      deltas.start(g.world);
+      const first = deltas.takeInterests(false);
+      assert.ok(
+        first.every((c) => partOf(c.viewer) === 0),
+        `tick ${g.world.tick}: the first call has the first part only (${first.map((c) => partOf(c.viewer))})`,
+      );
+      const rest = deltas.takeInterests(true);
+      assert.equal((deltas as unknown as { awaitingInterests: number }).awaitingInterests, -1, "every part is in after the second call");
+      assert.ok(rest.every((c) => partOf(c.viewer) > 0), `tick ${g.world.tick}: the second call has the rest`);
+      seen.first += first.length;
+      seen.rest += rest.length;
+      applyInterests(ids, [...first, ...rest]);
+      for (const v of ids.values()) {
+        const player = g.world.players.get(v.player.id);
+        if (player !== undefined) v.ref.refresh(g.world, player);
+      }
+      deltas.finish();
+    }
+    assert.ok(seen.first > 20 && seen.rest > 20, `both parts changed views (${seen.first}, ${seen.rest})`);
     for (const [id, v] of ids) assert.deepEqual([...v.view].sort(), [...v.ref.visible.keys()].sort(), `viewer ${id}`);
   });
 

@@ -398,15 +398,23 @@ export class DeltaBuilder {
   /**
    * What entered and left each interest viewer's view this tick (see InterestChanges): a new array,
    * to hand over; and, by id, what left the views before the replica knew it (`unseeded`: viewer id,
-   * ids, …; see InterestViewer.unseeded).
+   * ids, …; see InterestViewer.unseeded). Of part `part` of `parts` (the viewers in join order,
+   * cut in `parts` runs of about the same size), so that the first can be handed over while the
+   * next is worked out.
    */
-  interests(): { changes: InterestChanges; unseeded: (number | string[])[] } {
+  interests(part = 0, parts = 1): { changes: InterestChanges; unseeded: (number | string[])[] } {
     let out = this.interestOut;
     let n = 0;
     const gone = this.gone;
     const byId = this.world.byId;
     const unseeded: (number | string[])[] = [];
+    const count = this.interestViewers.size;
+    const from = Math.floor((part * count) / parts);
+    const to = Math.floor(((part + 1) * count) / parts);
+    let i = -1;
     for (const [id, v] of this.interestViewers) {
+      if (++i < from) continue;
+      if (i >= to) break;
       gone.length = 0;
       const change = v.changes(this.world, gone);
       if (v.unseeded !== undefined) {
