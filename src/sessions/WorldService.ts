@@ -463,6 +463,7 @@ export class WorldService {
       const previous = this.connections.get(player.id);
       if (previous !== undefined && previous !== conn) {
         this.world.trades.cancelFor(this.world, player.id, "disconnected");
+        this.world.takeControl(player);
         this.endSession(previous, "replaced");
         try {
           previous.send("error", { code: "SESSION_REPLACED", message: "this character logged in from another connection" });

@@ -391,6 +391,31 @@ forEachDialect("the world: sessions", (ctx) => {
     for (const c of logins) c.close();
   });
 
+  it("a login that takes a character over finds it standing: the old session's walk, action and inputs go with it", async () => {
+    const first = await WsTestClient.connect(`${t.wsUrl}?name=Walked Off`);
+    const welcome = await first.next("welcome");
+    const id = String(welcome.playerId);
+    const player = t.server.world.world.players.get(id)!;
+    const from = { x: player.x, z: player.z };
+    // A long walk, under way when the takeover comes, and an action queued behind it.
+    first.send("player:move", { x: from.x + 12, z: from.z });
+    await until(() => (player.path.length > 0 && player.x !== from.x ? true : undefined), "the walk under way");
+    first.send("player:move", { x: from.x - 12, z: from.z });
+    const second = await WorldTestClient.join(t.baseUrl, { token: String(welcome.token) });
+    await second.next("welcome");
+    assert.equal((await first.waitClosed()).code, CLOSE_REPLACED);
+    const at = { x: player.x, z: player.z };
+    assert.deepEqual(player.path, [], "no walk left");
+    assert.equal(player.action, undefined);
+    assert.equal(player.inputs.length, 0, "the old session's inputs not yet handled are dropped");
+    await sleep(Number(FAST.TICK_MS) * 5);
+    assert.deepEqual({ x: player.x, z: player.z }, at, "it stands where the takeover found it");
+    // The new session controls it.
+    second.room.send("player:move", { x: at.x, z: at.z + 2 });
+    await until(() => (player.z === at.z + 2 ? true : undefined), "the new session's walk");
+    await second.room.leave();
+  });
+
   it("records logins and logouts in playerSessions", async () => {
     const c = await WorldTestClient.join(t.baseUrl, { name: "Sessioner" });
     const id = String((await c.next("welcome")).playerId);

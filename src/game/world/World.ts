@@ -314,6 +314,18 @@ export class World {
     unindexFromCell(this.cells, player);
   }
 
+  /**
+   * A new controller of the player (a login that took the character over): what the old one had
+   * it doing goes, its walk, its action and its inputs not yet handled. The player stands still
+   * until told otherwise (an agent taken over walked on to its goal with no one at the controls).
+   */
+  takeControl(player: Player): void {
+    player.inputs.length = 0;
+    player.path = [];
+    player.moveTarget = undefined;
+    player.action = undefined;
+  }
+
   /** Moves a player to a walkable tile at once (admin commands, tests); false if not walkable. */
   teleport(player: Player, to: Tile): boolean {
     if (!this.collision.isWalkable(to.x, to.z)) return false;
