@@ -17,7 +17,7 @@ import type { Brain, GoalOption, Observation } from "./brain/Brain.ts";
 import { addressedTo, parseCommand, type Command } from "./brain/commands.ts";
 import { Random } from "./brain/random.ts";
 import { toolPurchases, type ScriptedBrain } from "./brain/scripted.ts";
-import type { Knowledge } from "./knowledge.ts";
+import { nameOf, type Knowledge } from "./knowledge.ts";
 import type { ServerApi } from "./serverApi.ts";
 
 export type AgentState = "connecting" | "playing" | "paused" | "error" | "stopped";
@@ -376,7 +376,7 @@ export class Agent {
       if (this.ticks - this.lastEatTick < 3) return false;
       this.lastEatTick = this.ticks;
       this.conn.send("inventory:use", { slot: food.slot });
-      this.log("action", `eat ${food.itemId} (health ${self.health}/${self.maxHealth})`);
+      this.log("action", `eat ${nameOf(this.deps.know, food.itemId)} (health ${self.health}/${self.maxHealth})`);
       return true;
     }
     if (self.health < self.maxHealth * FLEE_BELOW && this.goal?.type === "combat" && this.behaviour !== undefined) {

@@ -72,6 +72,12 @@ export function knowledgeOf(registry: ContentRegistry): Knowledge {
   };
 }
 
+/** A content id as players read it (an item's, a resource's or an NPC's name; the id if none): for the activity log. */
+export function nameOf(know: Knowledge, id: string): string {
+  const r = know.registry;
+  return r.items.get(id)?.name ?? r.resources.get(id)?.name ?? r.npcs.get(id)?.name ?? id;
+}
+
 export const chebyshev = (a: Spot, b: Spot): number => Math.max(Math.abs(a.x - b.x), Math.abs(a.z - b.z));
 
 /** The nearest of `spots` to `from`, or undefined. */

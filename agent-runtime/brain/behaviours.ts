@@ -7,7 +7,7 @@
  */
 import type { ClientEvent, ClientEventName } from "../../src/game/clientEvents.ts";
 import { dist, type AgentView, type Seen } from "../AgentView.ts";
-import { nearest, type Knowledge, type Spot } from "../knowledge.ts";
+import { nameOf, nearest, type Knowledge, type Spot } from "../knowledge.ts";
 import type { Random } from "./random.ts";
 
 /** Ticks without visible progress after which a command is issued again. */
@@ -140,7 +140,7 @@ export class Gather implements Behaviour {
       this.target = best.id;
       this.issuedAt = ctx.tick;
       ctx.send("player:action", { action: "gather", targetId: best.id });
-      ctx.note(`gather ${this.resourceType} at ${best.x},${best.z}`);
+      ctx.note(`gather ${nameOf(ctx.know, this.resourceType)} at ${best.x},${best.z}`);
     } else {
       // None free in view: a crowd took them, or go where the content places them, the nearest other spot first.
       const here = ctx.view.position;
@@ -203,7 +203,7 @@ export class Fight implements Behaviour {
           .sort((a, b) => bonus(b.itemId) - bonus(a.itemId))[0];
         if (weapon !== undefined) {
           ctx.send("inventory:use", { slot: weapon.slot });
-          ctx.note(`equip ${weapon.itemId}`);
+          ctx.note(`equip ${nameOf(ctx.know, weapon.itemId)}`);
           return going(progress);
         }
       }
@@ -231,7 +231,7 @@ export class Fight implements Behaviour {
         this.looting = loot.id;
         this.lootAt = ctx.tick;
         ctx.send("player:action", { action: "pickup", targetId: loot.id });
-        ctx.note(`pick up ${loot.ref ?? "an item"}`);
+        ctx.note(`pick up ${loot.ref !== undefined ? nameOf(ctx.know, loot.ref) : "an item"}`);
         return going(progress);
       }
     }
@@ -240,7 +240,7 @@ export class Fight implements Behaviour {
       this.target = foe.id;
       this.issuedAt = ctx.tick;
       ctx.send("player:action", { action: "attack", targetId: foe.id });
-      ctx.note(`attack ${foe.name ?? this.mobType} (${foe.x},${foe.z})`);
+      ctx.note(`attack ${foe.name ?? nameOf(ctx.know, this.mobType)} (${foe.x},${foe.z})`);
       return going(progress);
     }
     if (dist(spot, ctx.view.position) > 3) this.walker.walk(ctx, spot);
@@ -253,7 +253,7 @@ export class Fight implements Behaviour {
       if (data.targetHealth === 0) {
         this.kills++;
         this.crowd.clear();
-        ctx.note(`killed ${this.mobType} (${this.kills}/${KILLS_PER_GOAL})`);
+        ctx.note(`killed ${nameOf(ctx.know, this.mobType)} (${this.kills}/${KILLS_PER_GOAL})`);
       }
       return;
     }
@@ -359,7 +359,7 @@ export class Cook implements Behaviour {
     this.heat = heat;
     this.issuedAt = ctx.tick;
     ctx.send("inventory:use", { slot: raws[0]!.slot, targetId: heat });
-    ctx.note(`cook ${raws[0]!.itemId} on ${fire !== undefined ? "a fire" : heat}`);
+    ctx.note(`cook ${nameOf(ctx.know, raws[0]!.itemId)} on ${fire !== undefined ? "a fire" : "a range"}`);
     return going(progress);
   }
 
@@ -405,7 +405,7 @@ export class Firemake implements Behaviour {
     }
     this.issuedAt = ctx.tick;
     ctx.send("player:action", { action: "light", slot: logs[0]!.slot });
-    ctx.note(`light ${logs[0]!.itemId}`);
+    ctx.note(`light ${nameOf(ctx.know, logs[0]!.itemId)}`);
     return going(progress);
   }
 
@@ -496,7 +496,7 @@ export class Shop implements Behaviour {
     if (ctx.tick - this.askedAt >= STALL_TICKS) {
       this.askedAt = ctx.tick;
       ctx.send("player:action", { action: "interact", targetId: seen.id });
-      ctx.note(`talk to ${seen.name ?? keeper.npcRef}`);
+      ctx.note(`talk to ${seen.name ?? nameOf(ctx.know, keeper.npcRef)}`);
     }
     return going(50);
   }
@@ -504,7 +504,7 @@ export class Shop implements Behaviour {
   onEvent(type: string, data: Record<string, unknown>, ctx: Ctx): void {
     if (type === "interface:open" && data.type === "store" && data.storeId === this.storeId) {
       ctx.send("store:buy", { storeId: this.storeId, itemId: this.itemId, quantity: 1 });
-      ctx.note(`buy ${this.itemId}`);
+      ctx.note(`buy ${nameOf(ctx.know, this.itemId)}`);
     }
     if (type === "error" && data.event === "store:buy") this.failure = `could not buy: ${String(data.message)}`;
   }

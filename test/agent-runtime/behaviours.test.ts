@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { AgentView, type Self } from "../../agent-runtime/AgentView.ts";
 import { CROWDED_TICKS, Fight, Gather, PLAYERS_PER_MONSTER, type Behaviour, type Ctx, type Outcome } from "../../agent-runtime/brain/behaviours.ts";
 import { Random } from "../../agent-runtime/brain/random.ts";
-import { knowledgeOf, type Knowledge } from "../../agent-runtime/knowledge.ts";
+import { knowledgeOf, nameOf, type Knowledge } from "../../agent-runtime/knowledge.ts";
 import type { WorldUpdate } from "../../src/game/worldUpdate.ts";
 import { bundledContent } from "../support/content.ts";
 
@@ -97,5 +97,26 @@ describe("agent behaviours: a crowded spot", () => {
     assert.equal(run(fight, lucky.ctx, 2 * CROWDED_TICKS - 1).out.end, undefined);
     fight.onEvent("combat:hit", { attackerId: "me", targetId: "r1", targetHealth: 0 }, lucky.ctx);
     assert.equal(run(fight, lucky.ctx, 2 * CROWDED_TICKS - 1, 2 * CROWDED_TICKS).out.end, undefined);
+  });
+});
+
+describe("agent activity: what it notes, by name", () => {
+  it("names items, resources and NPCs as players read them (an unknown id as itself), and a gatherer's note says which tree", async () => {
+    const know = knowledgeOf(await bundledContent());
+    assert.equal(nameOf(know, "bronze_hatchet"), "Bronze Hatchet");
+    assert.equal(nameOf(know, "tree_normal"), "Tree");
+    const banker = know.banks[0]!.npcRef;
+    assert.equal(nameOf(know, banker), know.registry.npcs.get(banker)!.name);
+    assert.equal(nameOf(know, "no_such_thing"), "no_such_thing");
+
+    const view = new AgentView();
+    view.playerId = "me";
+    view.sync({ inventory: [{ slot: 0, itemId: "bronze_hatchet", quantity: 1 }], equipment: {}, skills: {} } as unknown as Self);
+    const me: Entry = { id: "me", kind: "player", x: 0, z: 0, name: "Robin", health: 10, maxHealth: 10, combatLevel: 3, running: false };
+    view.update({ tick: 1, entities: [me, { id: "t1", kind: "resource", x: 1, z: 0, ref: "tree_normal", depleted: false }], removed: [] } as unknown as WorldUpdate);
+    const notes: string[] = [];
+    const ctx: Ctx = { view, know, rng: new Random("names"), tick: 0, send: () => {}, note: (text) => void notes.push(text) };
+    new Gather("woodcutting", "tree_normal").step(ctx);
+    assert.deepEqual(notes, ["gather Tree at 1,0"]);
   });
 });
