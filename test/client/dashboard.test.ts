@@ -26,7 +26,7 @@ import type { Browser, Page } from "playwright-core";
 import { startAgentRuntime, type RuntimeProcess } from "../support/agentRuntime.ts";
 import { signJwt } from "../support/jwt.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
-import { until } from "../support/until.ts";
+import { eventually, until } from "../support/until.ts";
 import { artifacts, buildClient, createCharacter, launchBrowser, lowContrastTexts, playAnonymously } from "./support.ts";
 
 const TICK_MS = 100;
@@ -316,6 +316,31 @@ describe("agent dashboard /agents (real Chromium, the agent runtime as a process
     await setHidden(false);
     await until(() => (requests.some((u) => u.endsWith(`/api/agents/${agentId}/goal`)) && requests.some((u) => u.startsWith(gate.url)) ? true : undefined), "polling again once shown", 5_000);
     page.off("request", onRequest);
+  });
+
+  it("opened again, says an agent the runtime plays is checked, then playing (never 'Not run' before the runtime's list is in), and its Goal form shows the agent's goal", async () => {
+    await page.reload();
+    const state = card("Wren").locator(".runtime-state");
+    const seen: string[] = [];
+    for (let i = 0; ; i++) {
+      const text = (await state.textContent().catch(() => null)) ?? "";
+      if (text !== "" && seen.at(-1) !== text) seen.push(text);
+      if (text.startsWith("In the agent runtime: playing")) break;
+      assert.ok(i < 400, `the card says it plays (${seen.join(" → ")})`);
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    assert.ok(!seen.includes("Not run in the agent runtime."), seen.join(" → "));
+    // The Goal form shows the goal the agent has (until the owner picks another).
+    const wrenId = ((await agentsOnServer()).find((a) => a.name === null) as Json).agentId as string;
+    await eventually(
+      async () => {
+        const goal = (await rest("GET", `/api/agents/${wrenId}/goal`)).body.goal as Json | null;
+        const shown = await card("Wren").getByRole("combobox", { name: "Goal" }).inputValue();
+        return goal !== null && shown === goal.type ? true : undefined;
+      },
+      "the Goal form on the agent's goal",
+      20_000,
+    );
   });
 
   it("polls only the agents whose cards are on screen; one scrolled into view polls at once", async () => {

@@ -107,6 +107,8 @@ export class AgentCard {
   private readonly stopButton: HTMLButtonElement;
   private readonly resumeButton: HTMLButtonElement;
   private readonly goalSelect = el("select");
+  /** The owner chose in the Goal form since the last goal was set: the form no longer follows the agent's goal. */
+  private goalPicked = false;
   private readonly targetSelect = el("select");
   private readonly positionText = el("p", { className: "position-text", textContent: "…" });
   private readonly skillsBody = el("tbody");
@@ -155,7 +157,11 @@ export class AgentCard {
     const goalForm = el("form", { className: "goal-form" });
     this.goalSelect.id = id("goal");
     this.targetSelect.id = id("target");
-    this.goalSelect.addEventListener("change", () => this.renderTargets());
+    this.goalSelect.addEventListener("change", () => {
+      this.goalPicked = true;
+      this.renderTargets();
+    });
+    this.targetSelect.addEventListener("change", () => (this.goalPicked = true));
     goalForm.append(
       el("label", { htmlFor: this.goalSelect.id, textContent: "Goal" }),
       this.goalSelect,
@@ -377,7 +383,9 @@ export class AgentCard {
     if (type === "") return;
     const target = this.targetSelect.value;
     await this.goalAct("Setting the goal", async () => {
-      this.showGoal(await api<GoalResponse>(this.host.token(), "POST", `/api/agents/${this.enc}/goal`, target === "" ? { type } : { type, target }));
+      const set = await api<GoalResponse>(this.host.token(), "POST", `/api/agents/${this.enc}/goal`, target === "" ? { type } : { type, target });
+      this.goalPicked = false;
+      this.showGoal(set);
       this.say(`Goal set: ${this.goalDescription()}.`);
     });
   }
@@ -402,6 +410,12 @@ export class AgentCard {
     this.root.dataset.goalsPaused = String(r.goalsPaused);
     this.renderControls(r.goalsPaused);
     this.renderGoalOptions(r.availableGoals);
+    // The form shows the goal the agent has, until the owner picks another to set.
+    if (g !== null && !this.goalPicked && this.goalsShown.some((o) => o.type === g.type)) {
+      this.goalSelect.value = g.type;
+      this.renderTargets();
+      if (g.target !== undefined && Array.from(this.targetSelect.options).some((o) => o.value === g.target)) this.targetSelect.value = g.target;
+    }
   }
 
   private renderControls(paused: boolean): void {

@@ -16,7 +16,7 @@ import { loadContent, type Content } from "../content.ts";
 import { IDP_TOKEN_KEY, TOKEN_KEY } from "../start.ts";
 import { AgentCard, pollErrorText, type AgentSummary, type CardHost } from "./AgentCard.ts";
 import { errorText, Poller } from "./poller.ts";
-import { isActive, RuntimeClient, RuntimeUnreachable } from "./runtime.ts";
+import { isActive, RuntimeClient, RuntimeUnreachable, type RuntimeAgent } from "./runtime.ts";
 import "./dashboard.css";
 
 /** `/agents#owner=<token>`: the dashboard of that token's account, in this tab (see start). */
@@ -40,6 +40,8 @@ class Dashboard implements CardHost {
   private readonly provider = window.env?.PUBLIC_IDP_APP_ID;
   private readonly runtimeClient = new RuntimeClient();
   private reachable: boolean | undefined;
+  /** The runtime's agents, as its last answered poll listed them (undefined: none answered since it became reachable). */
+  private runtimeView: Map<string, RuntimeAgent> | undefined;
   /** The runtime's first health check while it is under way (a registration waits for it). */
   private runtimeCheck: Promise<void> = Promise.resolve();
   private probeTimer: ReturnType<typeof setTimeout> | undefined;
@@ -77,6 +79,7 @@ class Dashboard implements CardHost {
     run: async () => {
       const agents = await this.runtimeClient.agents(this.ownerToken);
       const byId = new Map(agents.map((a) => [a.agentId, a]));
+      this.runtimeView = byId;
       for (const card of this.cards.values()) card.showRuntime(byId.get(card.agent.agentId));
     },
     report: (s) => (this.runtimeError.textContent = pollErrorText("agent runtime's view of your agents", s)),
@@ -300,6 +303,8 @@ class Dashboard implements CardHost {
   private add(agent: AgentSummary): AgentCard {
     const card = new AgentCard(this, agent);
     this.cards.set(agent.agentId, card);
+    // What the runtime last said of it (its list may have come before this card).
+    card.showRuntime(this.runtimeView?.get(agent.agentId));
     this.list.append(card.root);
     this.renderListState();
     this.renderCharacters();
@@ -399,6 +404,7 @@ class Dashboard implements CardHost {
   private setReachable(reachable: boolean): void {
     const was = this.reachable;
     this.reachable = reachable;
+    if (!reachable) this.runtimeView = undefined;
     if (was !== reachable) {
       // Said once per change, not on every poll.
       this.runtimeStatus.textContent = reachable
@@ -431,8 +437,12 @@ class Dashboard implements CardHost {
     return this.loadedContent;
   }
 
+  /**
+   * Reachable, but its list of agents not read yet, is "checking" too: a card would otherwise say
+   * "Not run in the agent runtime" of an agent the runtime plays until the next poll (5 s).
+   */
   runtimeReachable(): boolean | undefined {
-    return this.reachable;
+    return this.reachable === true && this.runtimeView === undefined ? undefined : this.reachable;
   }
 
   characterName(characterId: string): string | undefined {
