@@ -3,7 +3,9 @@
  * `/ws` endpoint, with WebSocket upgrades routed by path.
  */
 import { randomUUID } from "node:crypto";
+import fs from "node:fs";
 import http, { type IncomingMessage } from "node:http";
+import path from "node:path";
 import type { AddressInfo } from "node:net";
 import { matchMaker, type Server as ColyseusServer } from "@colyseus/core";
 import { WebSocketTransport } from "@colyseus/ws-transport";
@@ -454,6 +456,11 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
     await matchMaker.createRoom(WORLD_ROOM, { createKey, world: config.world.id });
     const port = (httpServer.address() as AddressInfo).port;
     logger.info({ port, dialect: db.dialect, anonymousMode: config.anonymousMode, world: config.world.id, cluster: config.cluster?.publicAddress ?? false }, "server listening");
+    // Where to go next, in words (the line above names a port only).
+    if (fs.existsSync(path.join(config.clientBuildDir, "index.html"))) {
+      const url = config.publicApiUrl.replace(/\/$/, "").replace(/^(https?:\/\/[^/]+):0$/, `$1:${port}`);
+      logger.info({ url }, `the game is at ${url}/ and the agent dashboard at ${url}/agents`);
+    }
     if (config.trustProxy === true) {
       logger.warn("TRUST_PROXY=true trusts every X-Forwarded-For entry, so a client can choose the address the rate and attempt limits see; set TRUST_PROXY to the number of proxies in front of the server instead");
     }

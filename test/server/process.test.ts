@@ -224,12 +224,25 @@ describe("the server process", function () {
     }
   });
 
-  it("pretty-prints logs in development", async () => {
-    running = await spawnServer({ NODE_ENV: "development", LOG_LEVEL: "info", PORT: "0", WORLD: world });
+  it("pretty-prints logs in development, and says where the game and the dashboard are", async () => {
+    // A client build of one page: the server serves it, so it says where.
+    const build = fs.mkdtempSync(path.join(os.tmpdir(), "rsworld-build-"));
+    fs.writeFileSync(path.join(build, "index.html"), "<!doctype html><title>RS World</title>");
+    try {
+      running = await spawnServer({ NODE_ENV: "development", LOG_LEVEL: "info", PORT: "0", WORLD: world, CLIENT_BUILD_DIR: build });
+      const port = running.port;
+      running.child.kill("SIGTERM");
+      const exit = await running.exited;
+      assert.match(exit.stdout, /INFO.*server listening/);
+      assert.match(exit.stdout, new RegExp(`INFO.*the game is at http://localhost:${port}/ and the agent dashboard at http://localhost:${port}/agents`));
+      assert.throws(() => JSON.parse(exit.stdout.trim().split("\n")[0]!));
+    } finally {
+      fs.rmSync(build, { recursive: true, force: true });
+    }
+    // Without a client build there is no game to point at.
+    running = await spawnServer({ NODE_ENV: "development", LOG_LEVEL: "info", PORT: "0", WORLD: world, CLIENT_BUILD_DIR: path.join(os.tmpdir(), "rsworld-no-build-here") });
     running.child.kill("SIGTERM");
-    const exit = await running.exited;
-    assert.match(exit.stdout, /INFO.*server listening/);
-    assert.throws(() => JSON.parse(exit.stdout.trim().split("\n")[0]!));
+    assert.doesNotMatch((await running.exited).stdout, /the game is at/);
   });
 });
 
