@@ -32,9 +32,6 @@ interface Target {
   reach: number;
 }
 
-function system(world: World, player: Player, message: string): void {
-  world.send(player.id, "chat:message", { id: world.newId("msg"), fromId: "system", fromName: "System", message, timestamp: world.now(), channel: "system" });
-}
 
 function targetOf(world: World, player: Player, action: Action): Target | GameError {
   switch (action.kind) {
@@ -101,7 +98,7 @@ function openInterface(world: World, player: Player, npcId: string): void {
     world.send(player.id, "interface:open", { type: "store", npcId, storeId: store.id, name: store.name, items: store.items.map((i) => ({ itemId: i.itemId, price: i.price })) });
     return;
   }
-  system(world, player, `${npc.def.name} has nothing to say to you right now.`);
+  world.tell(player.id, `${npc.def.name} has nothing to say to you right now.`);
 }
 
 /** The `player:action` handler: immediate actions run now, targeted ones become the current action. */
@@ -135,7 +132,7 @@ export function handleAction(world: World, player: Player, data: ActionInput): H
       const item = world.groundItems.get(id);
       const text = npc?.def.description ?? res?.node.examine ?? (item ? world.content.item(item.itemId)?.examine : undefined) ?? world.content.item(id)?.examine;
       if (text === undefined) return { code: "INVALID_TARGET", message: "nothing to examine" };
-      system(world, player, text);
+      world.tell(player.id, text);
       return;
     }
     case "cook": {

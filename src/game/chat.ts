@@ -30,9 +30,6 @@ export function allow(times: number[], now: number, limit: number, windowMs: num
   return true;
 }
 
-function system(world: World, to: string, message: string): void {
-  world.send(to, "chat:message", { id: randomUUID(), fromId: "system", fromName: "System", message, timestamp: world.now(), channel: "system" });
-}
 
 /** `checkAdminCode`: the code check with its guessing budgets (per account and address), kept by the server. */
 /** `moderation`: carries out an admin's moderation commands (src/game/moderation.ts); without it they are refused. */
@@ -48,9 +45,9 @@ export function handleChat(world: World, player: Player, data: { message: string
     if (verdict === "limited") return { code: "RATE_LIMITED", message: "too many admin attempts; try again later" };
     if (verdict === "granted") {
       player.role = "admin";
-      system(world, player.id, "Admin access granted.");
+      world.tell(player.id, "Admin access granted.");
     } else {
-      system(world, player.id, "Wrong admin code.");
+      world.tell(player.id, "Wrong admin code.");
     }
     return;
   }

@@ -135,7 +135,10 @@ export function npcDies(world: World, npc: NpcInstance): void {
   npc.version++;
   for (const p of world.players.values()) if (p.action?.kind === "attack" && p.action.targetId === npc.id) p.action = undefined;
   const drops = npc.def.drops;
-  if (killer !== undefined) killer.pendingKills.set(npc.def.id, (killer.pendingKills.get(npc.def.id) ?? 0) + 1);
+  if (killer !== undefined) {
+    killer.pendingKills.set(npc.def.id, (killer.pendingKills.get(npc.def.id) ?? 0) + 1);
+    world.tell(killer.id, `You have defeated the ${npc.def.name}.`);
+  }
   if (drops === undefined) return;
   const owner = killer?.id;
   if (drops.defaultDrop?.enabled) spawnGroundItem(world, drops.defaultDrop.itemId, drops.defaultDrop.quantity, npc, owner);

@@ -56,6 +56,8 @@ export function gatherOnce(world: World, player: Player, res: ResourceInstance):
       ? { code: "NO_BAIT", message: `you need ${got.secondaryRequired.replace(/_/g, " ")}` }
       : { code: r.error.code === "NOT_ENOUGH_SPACE" ? "INVENTORY_FULL" : r.error.code, message: r.error.message };
   }
+  const name = world.content.item(got.itemId)?.name ?? got.itemId;
+  world.tell(player.id, `You get ${got.quantity > 1 ? got.quantity : "some"} ${name.toLowerCase()}.`);
   addXp(world, player, skill, got.xpAmount);
   if (world.random() < node.depleteChance) {
     res.depletedUntil = world.tick + node.respawnTicks;

@@ -120,7 +120,7 @@ function lightFire(world: World, player: Player, logsSlot: number): HandlerResul
   if (world.stations.some((s) => s.x === player.x && s.z === player.z)) return { code: "BLOCKED", message: "you can't light a fire here" };
   player.nextActionTick = world.tick + recipe.ticks;
   if (world.random() >= successChance(levelOf(player, "firemaking"), recipe.level)) {
-    world.send(player.id, "chat:message", { id: world.newId("msg"), fromId: "system", fromName: "System", message: "You fail to light the fire.", timestamp: world.now(), channel: "system" });
+    world.tell(player.id, "You fail to light the fire.");
     return;
   }
   const r = transact(player, world.content, (tx) => tx.inv.removeFromSlot(logsSlot, 1));

@@ -174,6 +174,7 @@ describe("browser client: playing (real Chromium)", function () {
 
     await inventory.getByRole("button", { name: /^Logs( x \d+)?$/ }).first().waitFor({ timeout: 60_000 });
     assert.ok(player.data.inventory.some((s) => s?.itemId === "logs"), "the server's inventory has the logs");
+    await page.getByRole("log", { name: "Chat" }).getByText("You get some logs.").first().waitFor();
     // The woodcutting xp drop reached the Skills panel too.
     await page.getByRole("tab", { name: "Skills" }).click();
     const skills = page.getByRole("tabpanel", { name: "Skills" });

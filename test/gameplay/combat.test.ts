@@ -42,6 +42,8 @@ describe("combat", () => {
     assert.ok(p.data.skills.attack.xp > 0);
     assert.ok(p.data.skills.constitution.xp > 1154);
     assert.equal(p.pendingKills.get("meadow_rat"), 1);
+    assert.deepEqual(g.events(p, "chat:message").filter((m) => m.channel === "system").map((m) => m.message), [`You have defeated the ${rat.def.name}.`], "the killer is told, once");
+    assert.ok(!g.events(watcher, "chat:message").some((m) => m.channel === "system"), "the watcher is not");
     const drops = [...g.world.groundItems.values()];
     assert.ok(drops.length > 0, "the rat dropped something");
     assert.ok(drops.every((d) => d.ownerId === p.id));

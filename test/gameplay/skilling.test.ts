@@ -52,6 +52,9 @@ describe("gathering", () => {
     assert.ok(xp.every((e) => e.skill === "woodcutting"));
     assert.equal(xp.filter((e) => e.levelUp).length, 1);
     assert.equal(g.errors(p).filter((e) => e.code !== "DEPLETED").length, 0);
+    // Each log is said in the player's chat, as the game's own line, and to no one else.
+    const lines = g.events(p, "chat:message").filter((m) => m.channel === "system").map((m) => m.message);
+    assert.equal(lines.filter((l) => l === "You get some logs.").length, count(p, "logs"), lines.join(" | "));
   });
 
   it("walks to the tree before chopping", async () => {

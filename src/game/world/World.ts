@@ -293,6 +293,11 @@ export class World {
     this.outbox.push({ to, type, data });
   }
 
+  /** A line of the game's own to one player (a `system` chat message: "You get some logs."). */
+  tell(to: string, message: string): void {
+    this.send(to, "chat:message", { id: this.newId("msg"), fromId: "system", fromName: "System", message, timestamp: this.now(), channel: "system" });
+  }
+
   sendError(to: string, code: string, message: string, event?: string): void {
     this.send(to, "error", event === undefined ? { code, message } : { code, message, event });
   }
