@@ -98,7 +98,7 @@ export const SERVER_EVENTS = {
     schema: z.strictObject({ tick: int, entities: z.array(entity), moved: z.array(int).optional(), removed: z.array(id) }),
   },
   "chat:message": {
-    doc: "a player's message to everyone within 16 tiles (`local`), or the server's to you (`system`)",
+    doc: "a player's message to everyone within 16 tiles (`local`), or the game's line to you (`system`, from `System`): what you gathered (\"You get some logs.\"), a kill that was yours (\"You have defeated the Goblin.\"), a fire that would not light, an admin code's answer, a moderation command's result",
     schema: z.strictObject({ id, fromId: id, fromName: z.string(), message: z.string(), timestamp: z.number(), channel: z.enum(["local", "system"]) }),
   },
   "combat:hit": {
