@@ -3,9 +3,7 @@
  * `/ws` endpoint, with WebSocket upgrades routed by path.
  */
 import { randomUUID } from "node:crypto";
-import fs from "node:fs";
 import http, { type IncomingMessage } from "node:http";
-import path from "node:path";
 import type { AddressInfo } from "node:net";
 import { matchMaker, type Server as ColyseusServer } from "@colyseus/core";
 import { WebSocketTransport } from "@colyseus/ws-transport";
@@ -71,6 +69,7 @@ import { SocketProcess } from "./io/SocketProcess.ts";
 import { MAX_FRAME_BYTES } from "./ws/envelope.ts";
 import { worldsRoutes } from "./http/routes/worlds.ts";
 import { StartupError } from "./startupError.ts";
+import { hasClientBuild } from "./http/clientBuild.ts";
 
 /** Shutdown gives rooms and saves this long before the process watchdog takes over. */
 /**
@@ -457,8 +456,8 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
     const port = (httpServer.address() as AddressInfo).port;
     logger.info({ port, dialect: db.dialect, anonymousMode: config.anonymousMode, world: config.world.id, cluster: config.cluster?.publicAddress ?? false }, "server listening");
     // Where to go next, in words (the line above names a port only).
-    if (fs.existsSync(path.join(config.clientBuildDir, "index.html"))) {
-      const url = config.publicApiUrl.replace(/\/$/, "").replace(/^(https?:\/\/[^/]+):0$/, `$1:${port}`);
+    if (hasClientBuild(config.clientBuildDir)) {
+      const url = worldUrls(config, port).httpUrl.replace(/\/$/, "");
       logger.info({ url }, `the game is at ${url}/ and the agent dashboard at ${url}/agents`);
     }
     if (config.trustProxy === true) {

@@ -30,7 +30,6 @@ export function allow(times: number[], now: number, limit: number, windowMs: num
   return true;
 }
 
-
 /** `checkAdminCode`: the code check with its guessing budgets (per account and address), kept by the server. */
 /** `moderation`: carries out an admin's moderation commands (src/game/moderation.ts); without it they are refused. */
 export function handleChat(world: World, player: Player, data: { message: string }, checkAdminCode: (code: string) => AdminCheck, moderation?: ModerationPort): HandlerResult {

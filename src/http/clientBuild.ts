@@ -13,9 +13,14 @@ export function isReserved(p: string): boolean {
   return RESERVED_PREFIXES.some((prefix) => p === prefix || p.startsWith(`${prefix}/`) || (prefix === "/env.js" && p.startsWith(prefix)));
 }
 
+/** Whether `dir` holds a client build to serve (its index page). */
+export function hasClientBuild(dir: string): boolean {
+  return fs.existsSync(path.join(dir, "index.html"));
+}
+
 export function clientBuildRoutes(dir: string): Router | undefined {
+  if (!hasClientBuild(dir)) return undefined;
   const index = path.join(dir, "index.html");
-  if (!fs.existsSync(index)) return undefined;
   const router = Router();
   const statics = express.static(dir, { index: false, fallthrough: true, maxAge: "1h" });
   router.use((req, res, next) => (isReserved(req.path) ? next() : statics(req, res, next)));
