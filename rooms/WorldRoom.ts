@@ -600,6 +600,9 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
       wsFlush: ws.flush,
     }, cpuMsSince(cpu), started, waitedMsSince(waited));
     this.services.metrics?.recordPaths(world.pathStats);
+    this.services.metrics?.recordViewChanges(this.viewsEntered, this.viewsLeft);
+    this.viewsEntered = 0;
+    this.viewsLeft = 0;
     this.tickFaults = 0;
   }
 
@@ -618,6 +621,9 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
     for (let i = 0; i < changes.length; i += 3) this.applyViewChange(changes[i] as ColyseusConnection, changes[i + 1] as Player, changes[i + 2] as ViewChange);
     changes.length = 0;
   }
+  /** The view changes applied since the last tick's metrics (applyViewChange: a join's first view included). */
+  private viewsEntered = 0;
+  private viewsLeft = 0;
 
   /** This tick's `/ws` sending (see tickOnce): done or not, and its time. */
   private wsThisTick: WsSending | undefined;
@@ -797,6 +803,8 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
   private applyViewChange(conn: ColyseusConnection, player: Player, change: ViewChange): void {
     const view = conn.client.view;
     if (view === undefined) return;
+    this.viewsEntered += change.entered.length;
+    this.viewsLeft += change.left.length;
     for (const id of change.entered) {
       const s = this.schemaFor(id);
       if (s === undefined) {

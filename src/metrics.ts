@@ -48,6 +48,12 @@ export function runQueueWaitNs(): number | undefined {
   }
 }
 
+/** Where each tick's figures go too (the Prometheus registry: src/prometheus.ts). */
+export interface TickObserver {
+  tick(ms: number, phases?: Record<string, number>): void;
+  viewChanges(entered: number, left: number): void;
+}
+
 interface GcBucket {
   count: number;
   ms: number;
@@ -70,6 +76,7 @@ export class ServerMetrics {
   private phaseTotals: Record<string, number> = {};
   /** Path searches over the window (World.pathStats of each tick): totals and the worst tick. */
   private paths = { searches: 0, expansions: 0, maxExpansions: 0, maxDeferred: 0 };
+  private views = { entered: 0, left: 0 };
   /** The slowest tick of the window and its phases: where a spike went. */
   private slowest: { ms: number; atTick: number; phases: Record<string, number>; cpuMs: number | undefined; waitMs: number | undefined; startedAt: number | undefined; gcMs: number } | undefined;
   /** The ticking thread's CPU time over the window's ticks (see recordTick). */
@@ -84,9 +91,9 @@ export class ServerMetrics {
   private gc = emptyGc();
   private readonly gcObserver: PerformanceObserver;
   /** Also told of every tick (the Prometheus histograms). */
-  private readonly tickObserver: { tick(ms: number, phases?: Record<string, number>): void } | undefined;
+  private readonly tickObserver: TickObserver | undefined;
 
-  constructor(tickObserver?: { tick(ms: number, phases?: Record<string, number>): void }) {
+  constructor(tickObserver?: TickObserver) {
     this.tickObserver = tickObserver;
     this.loop = monitorEventLoopDelay({ resolution: 10 });
     this.loop.enable();
@@ -137,9 +144,17 @@ export class ServerMetrics {
     this.paths.maxDeferred = Math.max(this.paths.maxDeferred, stats.deferred);
   }
 
+  /** One tick's Colyseus view changes: the entries that entered the clients' views and that left them, all views together. */
+  recordViewChanges(entered: number, left: number): void {
+    this.views.entered += entered;
+    this.views.left += left;
+    this.tickObserver?.viewChanges(entered, left);
+  }
+
   reset(): void {
     this.tickCount = 0;
     this.paths = { searches: 0, expansions: 0, maxExpansions: 0, maxDeferred: 0 };
+    this.views = { entered: 0, left: 0 };
     this.phaseTotals = {};
     this.slowest = undefined;
     this.tickCpuMs = 0;
@@ -193,6 +208,14 @@ export class ServerMetrics {
         expansionsPerTick: this.tickCount > 0 ? Math.round(this.paths.expansions / this.tickCount) : 0,
         maxExpansions: this.paths.maxExpansions,
         maxDeferred: this.paths.maxDeferred,
+      },
+      // The Colyseus clients' views in the window and per tick, all together: entries (players,
+      // NPCs, items…) that entered and that left them. Each is a StateView change, and an entering one a whole entry in a patch.
+      views: {
+        entered: this.views.entered,
+        left: this.views.left,
+        enteredPerTick: this.tickCount > 0 ? Math.round((this.views.entered / this.tickCount) * 10) / 10 : 0,
+        leftPerTick: this.tickCount > 0 ? Math.round((this.views.left / this.tickCount) * 10) / 10 : 0,
       },
       eventLoopDelay: { p50Ms: ns(this.loop.percentile(50)), p99Ms: ns(this.loop.percentile(99)), maxMs: ns(this.loop.max) },
       // CPU time over wall time: 1.0 is one core fully busy.

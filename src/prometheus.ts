@@ -101,6 +101,8 @@ export class GameMetrics {
   private readonly querySeconds: Histogram<"kind" | "outcome">;
   private readonly queryChildren = new Map<string, { observe(v: number): void }>();
   private readonly errorCodes = new Set<string>();
+  private readonly viewEntries: Counter.Internal;
+  private readonly viewLeaves: Counter.Internal;
   private readonly trades: Counter<"outcome">;
   private readonly tradeStoreSeconds: Histogram<"outcome">;
   private readonly saves: Counter<"outcome">;
@@ -152,6 +154,12 @@ export class GameMetrics {
       registers,
     });
     for (const kind of QUERY_KINDS) this.querySeconds.zero({ kind, outcome: "ok" });
+    const viewChanges = new Counter({ name: "rsworld_view_changes_total", help: "Entries (players, NPCs, items…) that entered or left the Colyseus clients' views, all views together: each is a StateView change, and an entering one a whole entry in a patch", labelNames: ["change"], registers });
+    this.viewEntries = viewChanges.labels({ change: "entered" });
+    this.viewLeaves = viewChanges.labels({ change: "left" });
+    // Both samples from the start, at 0.
+    this.viewEntries.inc(0);
+    this.viewLeaves.inc(0);
     this.trades = new Counter({ name: "rsworld_trades_total", help: "Trades both players confirmed: completed (the swap is stored) or failed (it could not be stored and was rolled back)", labelNames: ["outcome"], registers });
     this.tradeStoreSeconds = new Histogram({ name: "rsworld_trade_store_duration_seconds", help: "Time from a trade's confirmation (both players' last accept) to its swap stored or rolled back, by outcome: waiting for the players' saves and the group commit's transaction (the tick's trades in one) included", labelNames: ["outcome"], buckets: DB_BUCKETS, registers });
     this.saves = new Counter({ name: "rsworld_saves_total", help: "Character saves: stored, stale (another process wrote the character; dropped) or failed (retried)", labelNames: ["outcome"], registers });
@@ -258,6 +266,12 @@ export class GameMetrics {
       if (child === undefined) this.phaseChildren.set(phase, (child = this.phaseSeconds.labels({ phase })));
       child.observe(phases[phase]! / 1000);
     }
+  }
+
+  /** One tick's Colyseus view changes (from ServerMetrics.recordViewChanges). */
+  viewChanges(entered: number, left: number): void {
+    if (entered > 0) this.viewEntries.inc(entered);
+    if (left > 0) this.viewLeaves.inc(left);
   }
 
   /** The transports' hooks (see Traffic). */

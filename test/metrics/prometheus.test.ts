@@ -44,6 +44,7 @@ describe("Prometheus metrics at /metrics on METRICS_PORT", () => {
       rsworld_messages_received_total: "counter",
       rsworld_messages_sent_total: "counter",
       rsworld_errors_total: "counter",
+      rsworld_view_changes_total: "counter",
       rsworld_trades_total: "counter",
       rsworld_trade_store_duration_seconds: "histogram",
       rsworld_saves_total: "counter",
@@ -88,6 +89,11 @@ describe("Prometheus metrics at /metrics on METRICS_PORT", () => {
     const colId = String((await colyseus.next("welcome")).playerId);
 
     let m = await scrape(port);
+    // The Colyseus player's view took in the /ws player (and whatever else is at the spawn).
+    for (const deadline = Date.now() + 5_000; delta(m, "rsworld_view_changes_total", { change: "entered" }) < 1; m = await scrape(port)) {
+      assert.ok(Date.now() < deadline, "the Colyseus view's entries within 5 s");
+      await new Promise((r) => setTimeout(r, 20));
+    }
     assert.equal(valueOf(m, "rsworld_players", { world: "1", transport: "ws" }), 1);
     assert.equal(valueOf(m, "rsworld_players", { world: "1", transport: "colyseus" }), 1);
     assert.equal(valueOf(m, "rsworld_players", { world: "1", transport: "none" }), 0);

@@ -184,7 +184,9 @@ for (const [worker, writes, sockets] of [[false, "burst", false], [true, "burst"
     });
   }
 
-  it("hides a player beyond the view radius and shows it again when near", async () => {
+  it("hides a player beyond the view radius and shows it again when near, and counts the Colyseus views' changes in the metrics", async () => {
+    const admin = { Authorization: `Basic ${Buffer.from(`ops:${t.server.adminCode}`).toString("base64")}` };
+    assert.equal((await fetch(`${t.baseUrl}/api/admin/metrics/reset`, { method: "POST", headers: admin })).status, 200);
     const far = reachableTileAt(t, VIEW_RADIUS + 4);
     const a = await WsTestClient.connect(`${t.wsUrl}?name=Wanderer`);
     const aId = String((await a.next("welcome")).playerId);
@@ -205,6 +207,10 @@ for (const [worker, writes, sockets] of [[false, "burst", false], [true, "burst"
     a.send("player:move", { x: 1, z: 0, run: true });
     await b.waitFor(() => (b.state().players[aId] ? true : undefined), 8_000, "A comes back into B's view");
     await until(() => (wsView(w).has(aId) ? true : undefined), "A comes back into W's view", 8_000);
+    // A left B's view and came back: at least one leave and one entry.
+    const { metrics } = (await (await fetch(`${t.baseUrl}/api/admin/metrics`, { headers: admin })).json()) as { metrics: { views: { entered: number; left: number } } };
+    assert.ok(metrics.views.left >= 1, `the leave is counted: ${JSON.stringify(metrics.views)}`);
+    assert.ok(metrics.views.entered >= 1, `the entry is counted: ${JSON.stringify(metrics.views)}`);
     a.close();
     w.close();
     await b.room.leave();
