@@ -6,7 +6,7 @@
  * (each view's Interest on the World, as without the delta worker), the view changes (StateView
  * adds and removes, through WorldView), and the patch of every view (the indexed encoder of
  * rooms/visibleChanges.ts and `encodeView`, as Colyseus' broadcastPatch does), and counts what
- * entered the views and the patch bytes.
+ * entered the views, the patch bytes, and the players near a viewer that its view leaves out.
  *
  *   npm run bench:views [-- --players 2000 --views 1000 --ticks 120 --library]
  *
@@ -18,8 +18,8 @@ import { parseArgs } from "node:util";
 import { Encoder, StateView } from "@colyseus/schema";
 import { gameWorld } from "../../test/support/game.ts";
 import { crowd } from "../crowd.ts";
-import { Interest } from "../../src/game/world/Interest.ts";
-import { describe as describeEntity, type Entity } from "../../src/game/world/World.ts";
+import { CLAIM_RADIUS, Interest } from "../../src/game/world/Interest.ts";
+import { describe as describeEntity, VIEW_RADIUS, type Entity } from "../../src/game/world/World.ts";
 import { WorldView } from "../../rooms/WorldView.ts";
 import { indexVisibleChanges } from "../../rooms/visibleChanges.ts";
 import { EntityState, PlayerState, TAG_OWNER, WorldState } from "../../schema/WorldState.ts";
@@ -76,6 +76,21 @@ for (const v of views) {
 
 const times = { interest: [] as number[], views: [] as number[], patch: [] as number[] };
 let entered = 0;
+// What the views show (every 10th tick, untimed): the players each holds, and the players within
+// CLAIM_RADIUS and within VIEW_RADIUS of its viewer that it does not hold: what a rule for the cap
+// costs the players, next to what it saves the server.
+const unseen = { within8: 0, within16: 0, held: 0, samples: 0 };
+const countUnseen = () => {
+  unseen.samples++;
+  for (const v of views) {
+    world.forEachNear(v.p, v.p.id, VIEW_RADIUS, (e, isPlayer) => {
+      if (!isPlayer || v.interest.visible.has(e.id)) return;
+      unseen.within16++;
+      if (Math.max(Math.abs(e.x - v.p.x), Math.abs(e.z - v.p.z)) <= CLAIM_RADIUS) unseen.within8++;
+    });
+    for (const id of v.interest.visible.keys()) if (world.players.has(id)) unseen.held++;
+  }
+};
 let bytes = 0;
 for (let t = 0; t < ticks; t++) {
   for (const p of all) {
@@ -106,6 +121,7 @@ for (let t = 0; t < ticks; t++) {
   for (const v of views) bytes += encoder.encodeView(v.view, shared, { offset: shared }).length;
   encoder.discardChanges();
   times.patch.push(performance.now() - at);
+  if (t % 10 === 9) countUnseen();
 }
 const skip = Math.floor(ticks / 10);
 const median = (xs: number[]) => [...xs.slice(skip)].sort((x, y) => x - y)[Math.floor((xs.length - skip) / 2)]!.toFixed(2);
@@ -120,6 +136,10 @@ console.log(
     patchMsP50: median(times.patch),
     enteredPerTick: Math.round(entered / ticks),
     patchBytesPerTick: Math.round(bytes / ticks),
+    // Per view, on average: players it holds, and players within CLAIM_RADIUS (8) / VIEW_RADIUS (16) tiles it does not.
+    playersHeld: +(unseen.held / unseen.samples / viewCount).toFixed(1),
+    unseenWithin8: +(unseen.within8 / unseen.samples / viewCount).toFixed(2),
+    unseenWithin16: +(unseen.within16 / unseen.samples / viewCount).toFixed(2),
   }),
 );
 process.exit(0);

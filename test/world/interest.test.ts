@@ -1,11 +1,11 @@
 /**
  * Interest's player cap on its own: a view holds the viewer and the nearest others up to
- * MAX_PLAYERS_IN_VIEW, those already in view first at the cut (and until a newcomer is more than
- * CAP_MARGIN tiles nearer), and every non-player entity in range whatever the crowd; players beyond the cap
+ * MAX_PLAYERS_IN_VIEW, those already in view first at the cut (and until a newcomer within
+ * CLAIM_RADIUS is more than CAP_MARGIN tiles nearer; one farther out takes only a free place), and every non-player entity in range whatever the crowd; players beyond the cap
  * leave the view and come back as the crowd thins.
  */
 import assert from "node:assert/strict";
-import { CAP_MARGIN, Interest, REFRESH_DISTANCE, REFRESH_TICKS, type Placed, type Spatial } from "../../src/game/world/Interest.ts";
+import { CAP_MARGIN, CLAIM_RADIUS, Interest, KEEP_RADIUS, REFRESH_DISTANCE, REFRESH_TICKS, type Placed, type Spatial } from "../../src/game/world/Interest.ts";
 import { MAX_PLAYERS_IN_VIEW, VIEW_RADIUS } from "../../src/game/world/World.ts";
 
 type Thing = Placed & { player: boolean };
@@ -103,6 +103,39 @@ describe("Interest: the players in one view", () => {
     assert.deepEqual(change.entered, ["newcomer"]);
     assert.deepEqual(change.left, [last.id]);
     assert.equal(playersIn(view).length, MAX_PLAYERS_IN_VIEW);
+  });
+  it(`keeps the players behind a walker in a full view: only a newcomer within ${CLAIM_RADIUS} tiles takes one's place, one farther out a free place`, () => {
+    const world = new Crowd();
+    const me = world.add("me", 0, 0);
+    for (let i = 0; i < MAX_PLAYERS_IN_VIEW - 2; i++) world.add(`near${i}`, 1, (i % 3) - 1);
+    const behind = world.add("behind", -VIEW_RADIUS, 0);
+    const view = new Interest<Thing>(0);
+    view.refresh(world, me, true);
+    assert.equal(playersIn(view).length, MAX_PLAYERS_IN_VIEW);
+    // The viewer walks away from the last one in view: it stays while within KEEP_RADIUS, though a
+    // newcomer ahead is far more than CAP_MARGIN tiles nearer than it.
+    const ahead = world.add("ahead", CLAIM_RADIUS + 1, 0);
+    me.x = KEEP_RADIUS - VIEW_RADIUS;
+    for (const p of world.things) if (p.id.startsWith("near")) p.x = me.x + 1;
+    ahead.x = me.x + CLAIM_RADIUS + 1;
+    let change = view.refresh(world, me, true)!;
+    assert.deepEqual(change.entered, []);
+    assert.deepEqual(change.left, []);
+    assert.ok(Math.abs(behind.x - me.x) - (CLAIM_RADIUS + 1) > CAP_MARGIN, "the newcomer is well nearer");
+    // Within CLAIM_RADIUS, it takes the place of the one behind.
+    ahead.x--;
+    change = view.refresh(world, me, true)!;
+    assert.deepEqual(change.entered, ["ahead"]);
+    assert.deepEqual(change.left, ["behind"]);
+    // A free place goes to a newcomer at any distance in range, the nearest first.
+    world.things.splice(world.things.indexOf(world.things.find((p) => p.id === "near0")!), 1);
+    const far = world.add("far", me.x - VIEW_RADIUS, 0);
+    const farther = world.add("farther", me.x, VIEW_RADIUS);
+    far.x++;
+    change = view.refresh(world, me, true)!;
+    assert.deepEqual(change.entered, ["far"]);
+    assert.deepEqual(change.left, ["near0"]);
+    assert.ok(!view.visible.has(farther.id));
   });
   it(`refreshes ${REFRESH_TICKS} ticks after its last refresh, which a walk of ${REFRESH_DISTANCE} tiles brings sooner; the second one staggered by its phase`, () => {
     const world = new Crowd();

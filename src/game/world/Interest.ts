@@ -8,9 +8,12 @@
  * players walking along the edge do not flicker in and out. A view holds at most
  * {@link MAX_PLAYERS_IN_VIEW} players: in a crowd, the nearest, so the work of a crowded spot grows
  * with its size, not with its square. The cap has the same hysteresis: a player already in view
- * keeps its place until a newcomer is more than {@link CAP_MARGIN} tiles nearer than it, so the players
- * walking about at the cut's distance do not take each other's places at every refresh (each
- * swap costs a whole entry on `/ws` and a view add and remove on Colyseus).
+ * keeps its place while within KEEP_RADIUS, until a newcomer within {@link CLAIM_RADIUS} tiles
+ * comes more than {@link CAP_MARGIN} tiles nearer than it; a newcomer farther out only takes a
+ * free place. So a walker's view does not trade the players behind it for those ahead at every
+ * step, nor do players walking about at the cut's distance take each other's places at every
+ * refresh (each swap costs a whole entry on `/ws` and a view add and remove on Colyseus), while
+ * whoever comes near is seen.
  */
 import type { Tile } from "../map/CollisionMap.ts";
 import { MAX_PLAYERS_IN_VIEW, VIEW_RADIUS, type Entity } from "./World.ts";
@@ -20,6 +23,10 @@ export const REFRESH_DISTANCE = 3;
 export const KEEP_RADIUS = VIEW_RADIUS + REFRESH_DISTANCE;
 /** A newcomer takes the place of a player in a full view only when it is more than this many tiles nearer. */
 export const CAP_MARGIN = REFRESH_DISTANCE;
+/** In a full view, only a newcomer within this many tiles takes a player's place (farther ones wait for a free one). */
+export const CLAIM_RADIUS = VIEW_RADIUS / 2;
+/** Added to the ranking distance of a newcomer beyond CLAIM_RADIUS: it ranks behind everyone in view. */
+const WAITS = KEEP_RADIUS + 1;
 
 let stagger = 0;
 /** The last mark handed out (see Interest.refresh); one sequence for all connections. */
@@ -33,8 +40,8 @@ const candidates: Placed[] = [];
 const candidateDistance: number[] = [];
 const candidateWasVisible: boolean[] = [];
 let candidateCount = 0;
-/** Candidates per ranking distance (0 … KEEP_RADIUS: a newcomer's is at most VIEW_RADIUS + CAP_MARGIN). */
-const perDistance = new Int32Array(Math.max(KEEP_RADIUS, VIEW_RADIUS + CAP_MARGIN) + 1);
+/** Candidates per ranking distance (0 … KEEP_RADIUS for those in view; a newcomer's is at most VIEW_RADIUS + WAITS). */
+const perDistance = new Int32Array(Math.max(KEEP_RADIUS, CLAIM_RADIUS + CAP_MARGIN, VIEW_RADIUS + WAITS) + 1);
 
 /** Something a view can hold: the world's own entities, or their `/ws` replicas (see ViewWorld). */
 export interface Placed {
@@ -117,8 +124,9 @@ export class Interest<E extends Placed = Entity> {
         e.mark = maybe;
         const i = candidateCount++;
         candidates[i] = e;
-        // Ranked by distance, a newcomer CAP_MARGIN tiles behind those already in view.
-        candidateDistance[i] = mark === before ? d : d + CAP_MARGIN;
+        // Ranked by distance: a newcomer CAP_MARGIN tiles behind those already in view, and one
+        // beyond CLAIM_RADIUS behind all of them.
+        candidateDistance[i] = mark === before ? d : d <= CLAIM_RADIUS ? d + CAP_MARGIN : d + WAITS;
         candidateWasVisible[i] = mark === before;
         return;
       }
@@ -155,7 +163,7 @@ export class Interest<E extends Placed = Entity> {
 
   /**
    * Of this refresh's candidate players, the MAX_PLAYERS_IN_VIEW nearest by ranking distance (a
-   * newcomer's distance plus CAP_MARGIN) get `kept` (and enter the view when new); the rest keep
+   * newcomer's distance plus CAP_MARGIN, or plus WAITS beyond CLAIM_RADIUS) get `kept` (and enter the view when new); the rest keep
    * `maybe` and so leave it. Linear: candidates are counted by distance (whole tiles), not sorted.
    */
   private admitPlayers(kept: number, entered: string[]): void {
