@@ -443,3 +443,42 @@ describe("ViewFeed: entities' numbers", () => {
     assert.equal(feed.idOf(nBack), b.id);
   });
 });
+
+describe("ViewFeed: what changed", () => {
+  it("sends a player that only walked by its position, and whole again when anything else changed with the walk", async () => {
+    const g = await gameWorld(5);
+    const feed = new ViewFeed();
+    const row = openRow(g, 8);
+    const a = g.add(row);
+    const infoOf = (diff: ReturnType<ViewFeed["diff"]>) => {
+      for (let i = 0; i < diff.changes.length; i += CHANGE_STRIDE) {
+        if (diff.changes[i] === a.id) return { x: diff.changes[i + 2], z: diff.changes[i + 3], info: diff.changes[i + 4] === null ? null : (JSON.parse(diff.changes[i + 4] as string) as Record<string, unknown>) };
+      }
+      return undefined;
+    };
+    g.tick();
+    assert.equal(infoOf(feed.diff(g.world))?.info?.running, false, "whole at first");
+    assert.equal(infoOf(feed.diff(g.world)), undefined, "nothing when nothing changed");
+    // It walks: only its position, tick by tick.
+    g.send(a, "player:move", { x: row.x + 3, z: row.z });
+    for (let step = 1; step <= 2; step++) {
+      g.tick();
+      assert.deepEqual(infoOf(feed.diff(g.world)), { x: row.x + step, z: row.z, info: null }, `step ${step}`);
+    }
+    // Hurt while walking: whole, with its health.
+    a.data.health -= 1;
+    a.publicVersion++;
+    g.tick();
+    const hurt = infoOf(feed.diff(g.world))!;
+    assert.deepEqual([hurt.x, hurt.info?.health], [row.x + 3, a.data.health]);
+    // It runs back: whole with running, then running's end comes whole too.
+    g.send(a, "player:move", { x: row.x, z: row.z, run: true });
+    g.tick();
+    const ran = infoOf(feed.diff(g.world))!;
+    assert.equal(ran.info?.running, true, "running, whole");
+    assert.equal(ran.x, row.x + 1, "two tiles in a tick");
+    g.tick();
+    const stopped = infoOf(feed.diff(g.world))!;
+    assert.deepEqual([stopped.x, stopped.info?.running], [row.x, false], "arrived: running no more, whole");
+  });
+});

@@ -105,6 +105,8 @@ export class Player {
   moved = false;
   /** Bumped whenever what others see of this player changes (position, health, …). */
   publicVersion = 0;
+  /** Bumped with publicVersion at each tick it walked: a change of that many only moved it (see ViewFeed.diff). */
+  walkVersion = 0;
   /** Scratch mark of the interest refresh running now (see Interest.refresh). */
   mark = 0;
   /** Its spatial cell in the world's index and its slot there (-1: not indexed). */

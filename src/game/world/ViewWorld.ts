@@ -10,6 +10,7 @@
 import type { Tile } from "../map/CollisionMap.ts";
 import type { Spatial } from "./Interest.ts";
 import { forEachInCells, indexInCell, unindexFromCell } from "./cells.ts";
+import { Player } from "./Player.ts";
 import { describe, type Entity, type World } from "./World.ts";
 
 /** Values per changed entity in {@link WorldDiff.changes}. */
@@ -31,6 +32,9 @@ export interface WorldDiff {
 interface Sent {
   entity: Entity;
   version: number;
+  /** A player's walkVersion and running flag at that version (0 and false for other entities). */
+  walks: number;
+  running: boolean;
   info: string;
   tick: number;
   num: number;
@@ -73,21 +77,36 @@ export class ViewFeed {
     const sent = this.sent;
     world.forEachShown(true, (e, version) => {
       const s = sent.get(e.id);
-      if (s !== undefined && s.entity === e && s.version === version) {
-        s.tick = tick;
-        return;
+      if (s !== undefined && s.entity === e) {
+        if (s.version === version) {
+          s.tick = tick;
+          return;
+        }
+        // A player that only walked since (every change a step, its running flag the same): its
+        // info is the same, so it is not serialised again (most of a crowd's changes a tick).
+        if (e instanceof Player && version - s.version === e.walkVersion - s.walks && e.running === s.running) {
+          s.version = version;
+          s.walks = e.walkVersion;
+          s.tick = tick;
+          changes.push(e.id, "player", e.x, e.z, null, null, 0, s.num);
+          return;
+        }
       }
       const { x, z, ...rest } = describe(e);
       const info = JSON.stringify(rest);
       const infoChanged = s === undefined || s.info !== info;
+      const walks = e instanceof Player ? e.walkVersion : 0;
+      const running = e instanceof Player && e.running;
       let num: number;
       if (s === undefined) {
         num = this.nextNum++;
         this.ids.set(num, e.id);
-        sent.set(e.id, { entity: e, version, info, tick, num });
+        sent.set(e.id, { entity: e, version, walks, running, info, tick, num });
       } else {
         s.entity = e;
         s.version = version;
+        s.walks = walks;
+        s.running = running;
         s.info = info;
         s.tick = tick;
         num = s.num;

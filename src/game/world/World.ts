@@ -586,6 +586,7 @@ export class World {
       if (player.moved) {
         player.saveDue = true;
         player.publicVersion++;
+        player.walkVersion++;
         this.index(player);
       }
       if (player.path.length === 0) player.running = false;
