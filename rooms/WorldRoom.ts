@@ -579,14 +579,12 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
     // The last batch's sockets are written below, with every other corked Colyseus socket.
     this.releasePending.length = 0;
     const t5 = performance.now();
-    const polledInPatches = ws.polled;
-    // `/ws` frames not written between the batches go before the last ones if the delta worker
-    // has them (in a burst they are the first); if not, the patches do not wait for them.
-    if (!ws.sent) this.sendWs(ws, false);
+    // `/ws` frames not written between the batches go before the last ones (with a worker they
+    // were built meanwhile; in a burst they are the first).
+    if (!ws.sent) this.sendWs(ws, true);
     const t5b = performance.now();
     service.uncork("colyseus");
     const t6 = performance.now();
-    if (!ws.sent) this.sendWs(ws, true);
     this.wsThisTick = undefined;
     this.services.metrics?.recordTick(performance.now() - started, {
       game: service.lastTickTimes.gameMs,
@@ -596,7 +594,7 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
       colyseusInterest: t3b - t3 + restWaited,
       colyseusViews: t4 - t3b - restWaited,
       // The polls and sending of `/ws` frames between patches (see onCreate) count as the `/ws` phases.
-      colyseusPatch: t5 - t4 - polledInPatches,
+      colyseusPatch: t5 - t4 - ws.polled,
       colyseusFlush: t6 - t5b,
       wsDeltas: ws.deltas,
       wsFlush: ws.flush,
