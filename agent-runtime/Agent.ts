@@ -279,7 +279,7 @@ export class Agent {
     this.behaviour = this.behaviourFor(goal);
     this.behaviourGoalId = goal.id;
     this.xpGrewAt = this.ticks;
-    this.log("decision", `goal: ${goal.description}${goal.target !== undefined ? ` (${goal.target})` : ""} [${goal.lockedBy}]`);
+    this.log("decision", `goal: ${goal.description}${goal.target !== undefined ? ` (${nameOf(this.deps.know, goal.target)})` : ""} [${goal.lockedBy}]`);
   }
 
   private behaviourFor(goal: Goal): Behaviour {
@@ -451,7 +451,7 @@ export class Agent {
         // A pause or a new goal while the brain thought makes its answer moot.
         if (this.goalsPaused || this.choosingSince !== started || this.behaviour !== undefined) return;
         const c = usable(choice) ? choice : this.deps.fallback.choose(obs);
-        this.log("decision", `choose ${c.type}${c.target !== undefined ? ` (${c.target})` : ""}: ${c.reason}`);
+        this.log("decision", `choose ${c.type}${c.target !== undefined ? ` (${nameOf(this.deps.know, c.target)})` : ""}: ${c.reason}`);
         this.conn.send("agent:setGoal", { type: c.type, ...(c.target !== undefined ? { target: c.target } : {}) });
       });
   }

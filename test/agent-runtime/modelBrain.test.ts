@@ -61,7 +61,7 @@ describe("agent runtime with a language model (a local OpenAI-compatible server)
     // The schema of the answer.
     const schema = JSON.stringify(asked.body.response_format);
     for (const field of ["type", "target", "reason"]) assert.match(schema, new RegExp(`"${field}"`));
-    assert.ok((await activity()).some((a) => /choose fishing \(fishing_spot_net\): local:test-model: the model likes fish/.test(a)), "the choice and its reason in the activity");
+    assert.ok((await activity()).some((a) => /choose fishing \(Shallow Water\): local:test-model: the model likes fish/.test(a)), "the choice (its target by name) and its reason in the activity");
     // And it plays it: fishing xp on the server.
     await eventually(() => ((t.server.world.world.players.get(characterId)?.data.skills.fishing.xp ?? 0) > 0 ? true : undefined), "fishing xp", 30_000);
   });
