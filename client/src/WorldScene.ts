@@ -14,6 +14,7 @@ import { chebyshev, type Tile } from "../../src/game/map/CollisionMap.ts";
 import { findPath } from "../../src/game/map/pathfinding.ts";
 import { spawnStations } from "../../src/game/world/spawn.ts";
 import type { Content } from "./content.ts";
+import { visibleLabels } from "./labels.ts";
 
 export type { Tile };
 
@@ -88,6 +89,8 @@ const OFFSET: Record<string, { x: number; y: number }> = { item: { x: 10, y: 10 
 const DEPTH = { ground: 0, areaName: 1, path: 2, station: 3, entity: 4, player: 5, playerLabel: 7, myLabel: 8, bar: 9, effect: 10, cursor: 11, hover: 12 } as const;
 /** A player's name sits this far above the centre of its tile (over the health bar's place). */
 const NAME_DY = -TILE * 0.5 - 7;
+/** How often the name labels are decluttered (ms): they move with their players. */
+const DECLUTTER_MS = 100;
 
 export class WorldScene extends Phaser.Scene {
   private readonly drawn = new Map<string, Drawn>();
@@ -480,6 +483,34 @@ export class WorldScene extends Phaser.Scene {
       d.label?.setPosition(x, y + NAME_DY);
       this.drawBar(d, x, y, time);
     }
+    if (time >= this.declutterAt) {
+      this.declutterAt = time + DECLUTTER_MS;
+      this.declutterLabels();
+    }
+  }
+
+  /** Scene time of the next declutterLabels. */
+  private declutterAt = 0;
+
+  /**
+   * Hides the players' name labels that would overlap one nearer to you (yours first; see
+   * labels.ts), and says how many are hidden on the canvas (`data-hidden-labels`, for the tests).
+   */
+  private declutterLabels(): void {
+    const me = this.drawn.get(this.host.playerId() ?? "");
+    const ax = me?.shape.x ?? this.cameras.main.worldView.centerX;
+    const ay = me?.shape.y ?? this.cameras.main.worldView.centerY;
+    const labelled = [...this.drawn.values()].filter((d) => d.label !== undefined);
+    const dist = (d: Drawn) => (d === me ? -1 : Math.max(Math.abs(d.shape.x - ax), Math.abs(d.shape.y - ay)));
+    labelled.sort((a, b) => dist(a) - dist(b));
+    const shown = visibleLabels(labelled.map((d) => ({ x: d.label!.x, bottom: d.label!.y, width: d.label!.width, height: d.label!.height })));
+    let hidden = 0;
+    labelled.forEach((d, i) => {
+      if (d.label!.visible !== shown[i]) d.label!.setVisible(shown[i]!);
+      if (!shown[i]) hidden++;
+    });
+    const said = String(hidden);
+    if (this.game.canvas.dataset.hiddenLabels !== said) this.game.canvas.dataset.hiddenLabels = said;
   }
 
   /** A health bar over a hurt (or lately hit) player or NPC: green over red. */

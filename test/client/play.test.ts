@@ -223,6 +223,56 @@ describe("browser client: playing (real Chromium)", function () {
     assert.deepEqual(pageErrors, []);
   });
 
+  it("shows a crowd's names without one over another: yours and the nearest, the rest as the crowd spreads", async () => {
+    const canvasEl = page.locator("canvas");
+    const hidden = async () => Number((await canvasEl.getAttribute("data-hidden-labels")) ?? "-1");
+    await eventually(async () => ((await hidden()) === 0 ? true : undefined), "no label hidden while alone");
+    const world = t.server.world.world;
+    // Five players on one tile three from yours (their names clear of yours): theirs would lie on each other.
+    const beside = ([[0, 3], [3, 0], [-3, 0], [0, -3], [3, 3], [-3, 3]] as const).map(([dx, dz]) => ({ x: player.x + dx, z: player.z + dz })).find((tile) => world.collision.isWalkable(tile.x, tile.z))!;
+    const crowd: WsTestClient[] = [];
+    for (let i = 0; i < 5; i++) {
+      const c = await WsTestClient.connect(`${t.wsUrl}?name=Crowd${i}`);
+      const id = String((await c.next("welcome")).playerId);
+      crowd.push(c);
+      assert.ok(world.teleport(world.players.get(id)!, beside));
+    }
+    try {
+      // Drawn there (the tile's menu offers to trade with each), four of the five names hidden.
+      await eventually(
+        async () => {
+          await clickTile(page, canvas, beside.x - player.x, beside.z - player.z, "right", tileOf(player));
+          const menu = page.getByRole("menu");
+          await menu.waitFor();
+          const trades = await menu.getByRole("menuitem", { name: /^Trade with Crowd/ }).count();
+          await page.keyboard.press("Escape");
+          await menu.waitFor({ state: "detached" });
+          return trades === 5 ? true : undefined;
+        },
+        "the five drawn on their tile",
+        10_000,
+      );
+      await eventually(async () => ((await hidden()) === 4 ? true : undefined), "four of the five names hidden", 10_000);
+      await screenshot(page, "play-crowd-names");
+      // They spread along a row four tiles apart: every name shows.
+      const row = Array.from({ length: 5 }, (_, i) => {
+        const x = player.x - 8 + 4 * i;
+        const z = [3, 4, 5, 6].map((dz) => player.z + dz).find((z) => world.collision.isWalkable(x, z));
+        assert.ok(z !== undefined, `a walkable tile below ${x}`);
+        return { x, z };
+      });
+      crowd.forEach((c, i) => {
+        const p = [...world.players.values()].find((q) => q.data.name === `Crowd${i}`)!;
+        assert.ok(world.teleport(p, row[i]!));
+      });
+      await eventually(async () => ((await hidden()) === 0 ? true : undefined), "every name shown once they spread", 10_000);
+      await screenshot(page, "play-crowd-spread");
+    } finally {
+      for (const c of crowd) c.close();
+    }
+    assert.deepEqual(pageErrors, []);
+  });
+
   it("uses the Inventory's menus: Equip and Remove, Use on (a fire from logs), Drop all, and Pick up from the keyboard", async () => {
     const world = t.server.world.world;
     const inventory = page.getByRole("tabpanel", { name: "Inventory" });

@@ -3,6 +3,8 @@ export async function until<T>(probe: () => T | undefined, what: string, timeout
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = probe();
+    // A promise is never undefined: an async probe here would pass at once, whatever it found.
+    if (v instanceof Promise) throw new Error(`until(${what}): the probe is async; use eventually`);
     if (v !== undefined) return v;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 20));
