@@ -233,12 +233,20 @@ describe("agent dashboard /agents (real Chromium, the agent runtime as a process
     const characterId = await characterIdOf("Wren");
     const player = () => t.server.world.world.players.get(characterId);
     await until(() => player(), "Wren in the world", 15_000);
+    // Where it came in: on a loaded machine its first walk (to a tree a few tiles off) can be over
+    // before its activity shows, and it then chops standing still.
+    const from = { x: player()!.x, z: player()!.z };
 
     // Its activity, from the runtime, and it moves on the server.
     await wren.getByRole("group", { name: "Agent runtime" }).getByRole("listitem").first().waitFor({ timeout: 20_000 });
-    const from = { x: player()!.x, z: player()!.z };
     await until(() => (player()!.x !== from.x || player()!.z !== from.z ? true : undefined), "Wren to move", 30_000);
     await wren.getByText(/chosen by the agent/).waitFor({ timeout: 15_000 });
+    // The activity list scrolls by whole lines: its height holds no half line.
+    const lines = await wren.getByRole("group", { name: "Agent runtime" }).getByRole("list").evaluate((ol) => {
+      const style = getComputedStyle(ol);
+      return parseFloat(style.maxHeight) / parseFloat(style.lineHeight);
+    });
+    assert.ok(Math.abs(lines - Math.round(lines)) < 0.01 && lines >= 5, `the activity list's height in lines: ${lines}`);
     await screenshot(page, "dashboard-playing");
     assert.deepEqual(await lowContrastTexts(page), [], "the dashboard's text (WCAG AA, 4.5:1)");
 
