@@ -32,7 +32,6 @@ interface Target {
   reach: number;
 }
 
-
 function targetOf(world: World, player: Player, action: Action): Target | GameError {
   switch (action.kind) {
     case "pickup": {

@@ -163,6 +163,14 @@ export type ServerEventName = keyof typeof SERVER_EVENTS;
 /** The payload of a server event. */
 export type ServerEvent<K extends ServerEventName> = z.infer<(typeof SERVER_EVENTS)[K]["schema"]>;
 
+/**
+ * A `chat:message` of the game's own (channel `system`): from `System`, or from another name the
+ * line goes out under (an admin's `Broadcast`). Every system line is built here.
+ */
+export function systemLine(id: string, message: string, timestamp: number, fromName = "System"): ServerEvent<"chat:message"> {
+  return { id, fromId: "system", fromName, message, timestamp, channel: "system" };
+}
+
 /** Checks a received event against the table: undefined when it fits, else what is wrong. */
 export function checkServerEvent(type: string, data: unknown): string | undefined {
   const def = (SERVER_EVENTS as Record<string, { schema: z.ZodType }>)[type];

@@ -22,6 +22,7 @@ import { randomUUID } from "node:crypto";
 import { AdminAudit, Character, CharacterLease, PlayerSession, Sanction } from "../../entities/index.ts";
 import type { Database } from "../db/orm.ts";
 import type { Logger } from "../logger.ts";
+import { systemLine } from "../game/serverEvents.ts";
 import { CHAT_MAX_LENGTH } from "../game/clientEvents.ts";
 import { sanitizeChat } from "../game/chat.ts";
 import { MAX_BAN_MINUTES, MAX_MUTE_MINUTES, type ModerationCommand, type ModerationPort } from "../game/moderation.ts";
@@ -402,7 +403,7 @@ export class ModerationService implements ModerationPort {
           this.restarts.cancel();
           return;
         case "broadcast": {
-          const event = { id: randomUUID(), fromId: "system", fromName: "Broadcast", message: notice.message, timestamp: Date.now(), channel: "system" as const };
+          const event = systemLine(randomUUID(), notice.message, Date.now(), "Broadcast");
           for (const p of world.players.values()) service.connectionOf(p.id)?.send("chat:message", event);
           return;
         }
@@ -418,7 +419,7 @@ export class ModerationService implements ModerationPort {
   command(admin: Player, command: ModerationCommand): void {
     const actor: Actor = { accountId: admin.data.accountId, via: "game" };
     const reply = (message: string) =>
-      this.service.connectionOf(admin.id)?.send("chat:message", { id: randomUUID(), fromId: "system", fromName: "System", message, timestamp: Date.now(), channel: "system" });
+      this.service.connectionOf(admin.id)?.send("chat:message", systemLine(randomUUID(), message, Date.now()));
     const run = async (): Promise<string> => {
       switch (command.action) {
         case "kick":

@@ -9,6 +9,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type { Logger } from "../logger.ts";
+import { systemLine } from "../game/serverEvents.ts";
 import { countdownLine, countdownPoints, describeSeconds, refusesLogins, RESTART_CANCELLED_LINE, RESTART_REFUSE_LOGINS_S } from "../game/restart.ts";
 import type { WorldService } from "../sessions/WorldService.ts";
 
@@ -31,7 +32,7 @@ export interface ScheduledRestart {
 
 /** A `system` chat line to every player of this process. */
 export function systemLineToAll(service: WorldService, message: string): void {
-  const event = { id: randomUUID(), fromId: "system", fromName: "System", message, timestamp: Date.now(), channel: "system" as const };
+  const event = systemLine(randomUUID(), message, Date.now());
   for (const p of service.world.players.values()) service.connectionOf(p.id)?.send("chat:message", event);
 }
 

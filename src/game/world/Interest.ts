@@ -41,7 +41,7 @@ const candidateDistance: number[] = [];
 const candidateWasVisible: boolean[] = [];
 let candidateCount = 0;
 /** Candidates per ranking distance (0 … KEEP_RADIUS for those in view; a newcomer's is at most VIEW_RADIUS + WAITS). */
-const perDistance = new Int32Array(Math.max(KEEP_RADIUS, CLAIM_RADIUS + CAP_MARGIN, VIEW_RADIUS + WAITS) + 1);
+const perDistance = new Int32Array(Math.max(KEEP_RADIUS, VIEW_RADIUS + WAITS) + 1);
 
 /** Something a view can hold: the world's own entities, or their `/ws` replicas (see ViewWorld). */
 export interface Placed {

@@ -23,7 +23,7 @@ import type { EntityView, GroundItem, NpcInstance, ResourceInstance, StationInst
 import { spawnNpcs, spawnResources, spawnStations } from "./spawn.ts";
 import { CELL, cellKey, forEachInCells, indexInCell, unindexFromCell } from "./cells.ts";
 import { Trades } from "../trade/Trades.ts";
-import { VIEW_RADIUS, type ServerEvent, type ServerEventName } from "../serverEvents.ts";
+import { systemLine, VIEW_RADIUS, type ServerEvent, type ServerEventName } from "../serverEvents.ts";
 import type { InputCategory } from "../clientEvents.ts";
 
 /** Anything in the world a client can see. */
@@ -295,7 +295,7 @@ export class World {
 
   /** A line of the game's own to one player (a `system` chat message: "You get some logs."). */
   tell(to: string, message: string): void {
-    this.send(to, "chat:message", { id: this.newId("msg"), fromId: "system", fromName: "System", message, timestamp: this.now(), channel: "system" });
+    this.send(to, "chat:message", systemLine(this.newId("msg"), message, this.now()));
   }
 
   sendError(to: string, code: string, message: string, event?: string): void {
