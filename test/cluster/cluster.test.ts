@@ -20,6 +20,7 @@ import { freshRedisUrl } from "../support/redis.ts";
 import { eventually } from "../support/until.ts";
 import { makeWorldDir } from "../support/world.ts";
 import { WsTestClient } from "../support/wsClient.ts";
+import { adminBasic } from "../support/http.ts";
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -144,7 +145,7 @@ describe("a cluster of three processes on Redis and PostgreSQL", function () {
       const list = await worldsWhen(3, (w) => playersOf(w, 2) === 2 && playersOf(w, 3) === 1 && playersOf(w, 1) === 0, "the counts of every process in the list");
       assert.equal(list.recommended, 2);
       // The monitor of any process lists every world's room, each with its /ws players.
-      const monitor = await fetch(`${http(1)}/colyseus/api`, { headers: { authorization: `Basic ${Buffer.from("ops:cluster-admin-code").toString("base64")}` } });
+      const monitor = await fetch(`${http(1)}/colyseus/api`, { headers: { authorization: adminBasic("cluster-admin-code") } });
       assert.equal(monitor.status, 200);
       const rooms = ((await monitor.json()) as Json).rooms as Json[];
       const wsColumn = (id: number) => rooms.find((r) => r.name === "world" && r.metadata?.world === id)?.metadata?.wsPlayers;

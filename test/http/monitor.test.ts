@@ -1,8 +1,9 @@
 import assert from "node:assert/strict";
 import { AUTH_LIMIT_PER_MIN } from "../../src/http/rateLimit.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
+import { adminBasic } from "../support/http.ts";
 
-const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString("base64")}`;
+const basic = (user: string, password: string) => adminBasic(password, user);
 
 describe("the Colyseus monitor at /colyseus", () => {
   let t: TestServer;

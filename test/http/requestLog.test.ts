@@ -10,6 +10,7 @@ import { pino } from "pino";
 import { redactUrl, requestLogger, REDACTED } from "../../src/http/requestLog.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 import { WorldTestClient } from "../support/colyseusClient.ts";
+import { adminBasic } from "../support/http.ts";
 
 type Record_ = Record<string, unknown> & { level: number; msg: string; req?: Record<string, unknown>; res?: Record<string, unknown>; responseTime?: number };
 
@@ -95,7 +96,7 @@ describe("request logs through pino-http", () => {
       assert.ok(token.length > 20);
       assert.equal((await fetch(`${t.baseUrl}/api/v1/player`, { headers: { authorization: `Bearer ${token}` } })).status, 200);
       assert.equal((await fetch(`${t.baseUrl}/api/v1/player?token=${token}`)).status, 401);
-      assert.equal((await fetch(`${t.baseUrl}/api/admin/metrics`, { headers: { authorization: `Basic ${Buffer.from(`admin:${SECRET}`).toString("base64")}` } })).status, 401);
+      assert.equal((await fetch(`${t.baseUrl}/api/admin/metrics`, { headers: { authorization: adminBasic(SECRET, "admin") } })).status, 401);
       const client = await WorldTestClient.join(t.baseUrl, { token, name: "LogLine" });
       await client.room.leave();
       await new Promise((r) => setTimeout(r, 100));

@@ -14,6 +14,7 @@ import { WorldTestClient } from "../support/colyseusClient.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 import { until } from "../support/until.ts";
 import { WsTestClient } from "../support/wsClient.ts";
+import { adminBasic } from "../support/http.ts";
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -197,7 +198,7 @@ describe("GET /api/admin/players (issue 20 item 4)", function () {
   });
 
   it("answers the admin code over basic auth (as the monitor does), and refuses others with the error shape", async () => {
-    const basic = (code: string) => ({ authorization: `Basic ${Buffer.from(`ops:${code}`).toString("base64")}` });
+    const basic = (code: string) => ({ authorization: adminBasic(code) });
     assert.equal((await get(basic(t.server.adminCode))).status, 200);
 
     const none = await get({});

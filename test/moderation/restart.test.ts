@@ -23,6 +23,7 @@ import { startTestServer, type TestServer } from "../support/server.ts";
 import { until } from "../support/until.ts";
 import { makeWorldDir } from "../support/world.ts";
 import { WsTestClient } from "../support/wsClient.ts";
+import { adminBasic } from "../support/http.ts";
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 type Client = WsTestClient | WorldTestClient;
@@ -273,7 +274,7 @@ forEachDialect("maintenance restart of a real process", (ctx) => {
     a.send("tradeAddItem", { tradeId, inventorySlot: aInv[0]!.slot, quantity: 1 });
     await a.next("tradeUpdated");
 
-    const basic = `Basic ${Buffer.from(`admin:${code}`).toString("base64")}`;
+    const basic = adminBasic(code, "admin");
     const scheduled = await call(baseUrl, "POST", "/api/admin/restart", basic, { inSeconds: 10, reason: "test update" });
     assert.equal(scheduled.status, 200, JSON.stringify(scheduled.body));
     const at = String(scheduled.body.restart.at);

@@ -9,3 +9,8 @@ export async function callJson(base: string, method: string, p: string, token?: 
   });
   return { status: res.status, body: (await res.json()) as Json };
 }
+
+/** The `Authorization` value of an admin's HTTP Basic login (any user name; the password is the admin code). */
+export function adminBasic(code: string, user = "ops"): string {
+  return `Basic ${Buffer.from(`${user}:${code}`).toString("base64")}`;
+}

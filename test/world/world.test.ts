@@ -16,6 +16,7 @@ import { WsTestClient } from "../support/wsClient.ts";
 import { ViewCopy, type WorldUpdate } from "../../src/game/worldUpdate.ts";
 import { matchMaker } from "@colyseus/core";
 import { REMOVED_KEPT_TICKS, type WorldRoom } from "../../rooms/WorldRoom.ts";
+import { adminBasic } from "../support/http.ts";
 
 const FAST = { TICK_MS: "50" };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -185,7 +186,7 @@ for (const [worker, writes, sockets] of [[false, "burst", false], [true, "burst"
   }
 
   it("hides a player beyond the view radius and shows it again when near, and counts the Colyseus views' changes in the metrics", async () => {
-    const admin = { Authorization: `Basic ${Buffer.from(`ops:${t.server.adminCode}`).toString("base64")}` };
+    const admin = { Authorization: adminBasic(t.server.adminCode) };
     assert.equal((await fetch(`${t.baseUrl}/api/admin/metrics/reset`, { method: "POST", headers: admin })).status, 200);
     const far = reachableTileAt(t, VIEW_RADIUS + 4);
     const a = await WsTestClient.connect(`${t.wsUrl}?name=Wanderer`);
