@@ -89,7 +89,7 @@ const OFFSET: Record<string, { x: number; y: number }> = { item: { x: 10, y: 10 
 const DEPTH = { ground: 0, areaName: 1, path: 2, station: 3, entity: 4, player: 5, playerLabel: 7, myLabel: 8, bar: 9, effect: 10, cursor: 11, hover: 12 } as const;
 /** A player's name sits this far above the centre of its tile (over the health bar's place). */
 const NAME_DY = -TILE * 0.5 - 7;
-/** How often the name labels are decluttered (ms): they move with their players. */
+/** How often the name labels are decluttered and the hover line named again (ms): they follow what moves. */
 const DECLUTTER_MS = 100;
 
 export class WorldScene extends Phaser.Scene {
@@ -206,14 +206,22 @@ export class WorldScene extends Phaser.Scene {
     canvas.addEventListener("focus", () => this.cursor.setVisible(this.cursorTile !== undefined));
   }
 
+  /** The tile the hover line names (undefined: the pointer is off the view); named again as things come and go. */
+  private hoverTile: Tile | undefined;
+
   /** Names what is on a tile (you too) in the hover line; nothing there, no line. */
   private showHover(tile: Tile | undefined): void {
+    this.hoverTile = tile;
     const names: string[] = [];
     if (tile !== undefined) {
       for (const d of this.drawn.values()) if (d.tile.x === tile.x && d.tile.z === tile.z && !names.includes(d.name)) names.push(d.name);
     }
     const text = names.length > 3 ? `${names.slice(0, 3).join(" / ")} and ${names.length - 3} more` : names.join(" / ");
-    if (this.hover.text !== text) this.hover.setText(text);
+    if (this.hover.text !== text) {
+      this.hover.setText(text);
+      // For scripts and tests, as data-view-center.
+      this.game.canvas.dataset.hover = text;
+    }
     this.hover.setVisible(text !== "");
   }
 
@@ -486,6 +494,8 @@ export class WorldScene extends Phaser.Scene {
     if (time >= this.declutterAt) {
       this.declutterAt = time + DECLUTTER_MS;
       this.declutterLabels();
+      // What walked onto or off the tile under a still pointer.
+      this.showHover(this.hoverTile);
     }
   }
 
@@ -500,13 +510,12 @@ export class WorldScene extends Phaser.Scene {
     const me = this.drawn.get(this.host.playerId() ?? "");
     const ax = me?.shape.x ?? this.cameras.main.worldView.centerX;
     const ay = me?.shape.y ?? this.cameras.main.worldView.centerY;
-    const labelled = [...this.drawn.values()].filter((d) => d.label !== undefined);
-    const dist = (d: Drawn) => (d === me ? -1 : Math.max(Math.abs(d.shape.x - ax), Math.abs(d.shape.y - ay)));
-    labelled.sort((a, b) => dist(a) - dist(b));
-    const shown = visibleLabels(labelled.map((d) => ({ x: d.label!.x, bottom: d.label!.y, width: d.label!.width, height: d.label!.height })));
+    const labelled = [...this.drawn.values()].flatMap((d) => (d.label === undefined ? [] : [{ label: d.label, dist: d === me ? -1 : Math.max(Math.abs(d.shape.x - ax), Math.abs(d.shape.y - ay)) }]));
+    labelled.sort((a, b) => a.dist - b.dist);
+    const shown = visibleLabels(labelled.map(({ label }) => ({ x: label.x, bottom: label.y, width: label.width, height: label.height })));
     let hidden = 0;
-    labelled.forEach((d, i) => {
-      if (d.label!.visible !== shown[i]) d.label!.setVisible(shown[i]!);
+    labelled.forEach(({ label }, i) => {
+      if (label.visible !== shown[i]) label.setVisible(shown[i]!);
       if (!shown[i]) hidden++;
     });
     const said = String(hidden);

@@ -233,8 +233,8 @@ describe("agent dashboard /agents (real Chromium, the agent runtime as a process
     const characterId = await characterIdOf("Wren");
     const player = () => t.server.world.world.players.get(characterId);
     await until(() => player(), "Wren in the world", 15_000);
-    // Where it came in: on a loaded machine its first walk (to a tree a few tiles off) can be over
-    // before its activity shows, and it then chops standing still.
+    // Where it came in: on a loaded machine its first walk can be over before its activity shows,
+    // and it then fights or chops standing still.
     const from = { x: player()!.x, z: player()!.z };
 
     // Its activity, from the runtime, and it moves on the server.

@@ -224,17 +224,16 @@ describe("browser client: playing (real Chromium)", function () {
   });
 
   it("shows a crowd's names without one over another: yours and the nearest, the rest as the crowd spreads", async () => {
-    const canvasEl = page.locator("canvas");
-    const hidden = async () => Number((await canvasEl.getAttribute("data-hidden-labels")) ?? "-1");
+    const hidden = async () => Number((await canvas.getAttribute("data-hidden-labels")) ?? "-1");
     await eventually(async () => ((await hidden()) === 0 ? true : undefined), "no label hidden while alone");
     const world = t.server.world.world;
     // Five players on one tile three from yours (their names clear of yours): theirs would lie on each other.
     const beside = ([[0, 3], [3, 0], [-3, 0], [0, -3], [3, 3], [-3, 3]] as const).map(([dx, dz]) => ({ x: player.x + dx, z: player.z + dz })).find((tile) => world.collision.isWalkable(tile.x, tile.z))!;
-    const crowd: WsTestClient[] = [];
+    const crowd: { client: WsTestClient; id: string }[] = [];
     for (let i = 0; i < 5; i++) {
-      const c = await WsTestClient.connect(`${t.wsUrl}?name=Crowd${i}`);
-      const id = String((await c.next("welcome")).playerId);
-      crowd.push(c);
+      const client = await WsTestClient.connect(`${t.wsUrl}?name=Crowd${i}`);
+      const id = String((await client.next("welcome")).playerId);
+      crowd.push({ client, id });
       assert.ok(world.teleport(world.players.get(id)!, beside));
     }
     try {
@@ -253,6 +252,8 @@ describe("browser client: playing (real Chromium)", function () {
         10_000,
       );
       await eventually(async () => ((await hidden()) === 4 ? true : undefined), "four of the five names hidden", 10_000);
+      // The pointer rests on their tile: the hover line names them.
+      await eventually(async () => ((await canvas.getAttribute("data-hover")) === "Crowd0 / Crowd1 / Crowd2 and 2 more" ? true : undefined), "the crowd named under the pointer");
       await screenshot(page, "play-crowd-names");
       // They spread along a row four tiles apart: every name shows.
       const row = Array.from({ length: 5 }, (_, i) => {
@@ -261,14 +262,14 @@ describe("browser client: playing (real Chromium)", function () {
         assert.ok(z !== undefined, `a walkable tile below ${x}`);
         return { x, z };
       });
-      crowd.forEach((c, i) => {
-        const p = [...world.players.values()].find((q) => q.data.name === `Crowd${i}`)!;
-        assert.ok(world.teleport(p, row[i]!));
-      });
+      crowd.forEach(({ id }, i) => assert.ok(world.teleport(world.players.get(id)!, row[i]!)));
       await eventually(async () => ((await hidden()) === 0 ? true : undefined), "every name shown once they spread", 10_000);
+      // The pointer has not moved: its line names what stands on its tile now (as the client draws it).
+      const left = row.flatMap((tile, i) => (tile.x === beside.x && tile.z === beside.z ? [`Crowd${i}`] : [])).join(" / ");
+      await eventually(async () => ((await canvas.getAttribute("data-hover")) === left ? true : undefined), `the hover line as "${left}"`);
       await screenshot(page, "play-crowd-spread");
     } finally {
-      for (const c of crowd) c.close();
+      for (const { client } of crowd) client.close();
     }
     assert.deepEqual(pageErrors, []);
   });
