@@ -7,7 +7,7 @@
  * and a place found crowded (everything taken by others it could see) is remembered for the last
  * CROWD_MEMORY goals: it trains elsewhere, as a player would, rather than queue with the crowd.
  */
-import type { Knowledge } from "../knowledge.ts";
+import { nameOf, type Knowledge } from "../knowledge.ts";
 import type { Brain, GoalChoice, GoalOption, Observation } from "./Brain.ts";
 import { Random } from "./random.ts";
 
@@ -107,7 +107,7 @@ export class ScriptedBrain implements Brain {
         return { type: "firemaking", score: (full ? 70 : 20) + (level("woodcutting") - level("firemaking")) * 4, reason: `${logs} logs to burn` };
       case "shopping": {
         const buy = toolPurchases(this.know).find((t) => option.targets.includes(t.itemId) && obs.coins >= t.price && !obs.inventory.some((s) => s.itemId === t.itemId) && !Object.values(obs.equipment).includes(t.itemId));
-        return buy === undefined ? undefined : { type: "shopping", target: buy.itemId, score: 85, reason: `no ${buy.itemId} for ${buy.skill}; it costs ${buy.price}` };
+        return buy === undefined ? undefined : { type: "shopping", target: buy.itemId, score: 85, reason: `no ${nameOf(this.know, buy.itemId)} for ${buy.skill}; it costs ${buy.price}` };
       }
       case "woodcutting":
       case "mining":
@@ -126,7 +126,7 @@ export class ScriptedBrain implements Brain {
         const mobs = this.uncrowded("combat", all, (m) => m.id, obs);
         const target = mobs.find((m) => m.level <= obs.combatLevel) ?? mobs.at(-1);
         if (target === undefined) return undefined;
-        return { type: "combat", target: target.id, score: 58 - obs.combatLevel + Math.min(food, 3) * 2, reason: `fight ${target.id} (combat level ${obs.combatLevel})` };
+        return { type: "combat", target: target.id, score: 58 - obs.combatLevel + Math.min(food, 3) * 2, reason: `fight ${nameOf(this.know, target.id)} (combat level ${obs.combatLevel})` };
       }
       case "explore":
         return { type: "explore", target: this.rng.pick(option.targets), score: 10, reason: "nothing better to do" };

@@ -100,6 +100,7 @@ describe("agent brain: the scripted policy", () => {
     const noPickaxe = base().inventory.filter((s) => s.itemId !== "bronze_pickaxe");
     const c = brain().choose(base({ inventory: noPickaxe, availableGoals: shopping, coins: 100 }));
     assert.deepEqual({ type: c.type, target: c.target }, { type: "shopping", target: "bronze_pickaxe" });
+    assert.match(c.reason, /^no Bronze Pickaxe for mining; it costs \d+$/, "its reason names the item");
     assert.notEqual(brain().choose(base({ inventory: noPickaxe, availableGoals: shopping, coins: 5 })).type, "shopping");
     assert.ok(toolPurchases(know).some((t) => t.itemId === "bronze_pickaxe"));
   });
@@ -108,6 +109,7 @@ describe("agent brain: the scripted policy", () => {
     const onlyCombat = options.filter((o) => o.type === "combat" || o.type === "idle");
     const c = brain().choose(base({ availableGoals: onlyCombat }));
     assert.deepEqual({ type: c.type, target: c.target }, { type: "combat", target: "mossback_toad" });
+    assert.match(c.reason, /^fight Mossback Toad \(combat level \d+\)$/, "its reason names the monster");
     assert.notEqual(brain().choose(base({ availableGoals: onlyCombat, health: 40 })).type, "combat");
   });
 
