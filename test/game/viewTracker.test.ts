@@ -255,6 +255,78 @@ describe("ViewTracker compact updates (/ws?updates=compact)", () => {
   });
 });
 
+describe("ViewTracker: a client's copy", () => {
+  it("keeps a client's copy equal to the replica's view, tick by tick, through walks, changes, logouts, relogins within a tick, private drops, frames skipped and its viewer away", async () => {
+    const g = await gameWorld(5);
+    const at = openRow(g, KEEP_RADIUS + 4);
+    const random = seededRandom(23);
+    let viewer = g.add({ ...at });
+    const others = Array.from({ length: 16 }, (_, i) => g.add({ x: at.x + (i % 8) - 4, z: at.z + Math.floor(i / 8) }));
+    const trackers = [new ViewTracker(0, false), new ViewTracker(1, true)];
+    const copies = trackers.map(() => new ViewCopy());
+    let written = 0;
+    let viewerAway = 0;
+    for (let tick = 0; tick < 200; tick++) {
+      for (let i = 0; i < others.length; i++) {
+        const p = others[i]!;
+        if (!g.world.players.has(p.id)) continue;
+        const r = random();
+        if (r < 0.3) g.send(p, "player:move", { x: at.x + Math.floor(random() * 24) - 12, z: at.z + Math.floor(random() * 6) - 3 });
+        else if (r < 0.32) g.world.teleport(p, { x: at.x + KEEP_RADIUS + 2, z: at.z });
+        else if (r < 0.34) g.world.teleport(p, { x: at.x + 1, z: at.z });
+        else if (r < 0.37) {
+          p.data.health = Math.max(1, p.data.health - 3);
+          p.publicVersion++;
+        } else if (r < 0.375) {
+          // Logged out and in again within the tick: a new object under the same id.
+          g.world.removePlayer(p.id);
+          others[i] = g.world.addPlayer(playerData({ characterId: p.id, name: p.data.name, x: p.x, z: p.z }));
+        }
+      }
+      // Out on a tick without frames and in again on the next: the frame after sees both diffs, the
+      // replica a new object under the same id (on ticks of every refresh phase).
+      if (tick % 5 === 3 && g.world.players.has(others[1]!.id)) g.world.removePlayer(others[1]!.id);
+      if (tick % 5 === 4 && !g.world.players.has(others[1]!.id)) {
+        const p = others[1]!;
+        others[1] = g.world.addPlayer(playerData({ characterId: p.id, name: p.data.name, x: p.x, z: p.z }));
+      }
+      if (tick % 25 === 5) g.world.removePlayer(others[tick % others.length]!.id);
+      if (tick % 25 === 17) {
+        const back = others[(tick - 12) % others.length]!;
+        if (!g.world.players.has(back.id)) others[(tick - 12) % others.length] = g.world.addPlayer(playerData({ characterId: back.id, name: back.data.name, x: at.x + 2, z: at.z }));
+      }
+      // A drop private to another player (public a few ticks later), and one of the viewer's own.
+      if (tick % 30 === 7) spawnGroundItem(g.world, "logs", 1, { x: at.x + 1, z: at.z }, others[0]!.id);
+      if (tick % 30 === 9) spawnGroundItem(g.world, "logs", 1, { x: at.x - 1, z: at.z }, viewer.id);
+      // The viewer leaves the world for a few ticks (its frames stop) and comes back as a new object.
+      if (tick === 120) {
+        g.world.removePlayer(viewer.id);
+        viewerAway = 6;
+      }
+      if (viewerAway > 0 && --viewerAway === 0) viewer = g.world.addPlayer(playerData({ characterId: viewer.id, name: viewer.data.name, x: at.x, z: at.z }));
+      g.tick();
+      const world = replicaOf(g.world);
+      // Every fifth tick no frame: the next one covers two diffs.
+      if (tick % 5 === 3) continue;
+      for (let k = 0; k < trackers.length; k++) {
+        const t = trackers[k]!;
+        const text = t.frame(world, viewer.id, tick === 0);
+        if (!g.world.players.has(viewer.id)) {
+          assert.equal(text, undefined, "no frame while the viewer is away");
+          continue;
+        }
+        if (text !== undefined) {
+          copies[k]!.apply((JSON.parse(text) as { data: WorldUpdate }).data);
+          written++;
+        }
+        const expected = new Map([...t.interest.visible.keys()].map((id) => [id, JSON.parse(world.byId.get(id)!.full) as Record<string, unknown>]));
+        assert.deepEqual(new Map([...copies[k]!.entities].map(([id, e]) => [id, { ...e }])), expected, `tracker ${k}: the client's copy is the view at tick ${tick}`);
+      }
+    }
+    assert.ok(written > 200, `frames written: ${written}`);
+  });
+});
+
 describe("DeltaBuilder", () => {
   it("forgets a viewer that joined and left between two steps", () => {
     const builder = new DeltaBuilder();
