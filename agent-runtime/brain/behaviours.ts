@@ -14,6 +14,8 @@ import type { Random } from "./random.ts";
 export const STALL_TICKS = 12;
 /** A goal of fighting ends after this many kills. */
 export const KILLS_PER_GOAL = 5;
+/** A fighter draws its monster among those up to this many tiles farther than the nearest (see Fight.chooseFoe). */
+export const FOE_SPREAD = 2;
 /** Cooked food an agent keeps when it banks. */
 export const FOOD_KEPT = 5;
 
@@ -235,7 +237,7 @@ export class Fight implements Behaviour {
         return going(progress);
       }
     }
-    const foe = ctx.view.find("npc", (e) => e.ref === this.mobType && e.dead !== true && !this.avoid.has(e.id, ctx))[0];
+    const foe = this.chooseFoe(ctx);
     if (foe !== undefined) {
       this.target = foe.id;
       this.issuedAt = ctx.tick;
@@ -245,6 +247,23 @@ export class Fight implements Behaviour {
     }
     if (dist(spot, ctx.view.position) > 3) this.walker.walk(ctx, spot);
     return going(progress);
+  }
+
+  /**
+   * The monster to attack: one no other player stands next to (that fight is someone else's) before
+   * one that is fought already, then among the nearest (up to FOE_SPREAD tiles farther than the
+   * nearest) one drawn at random: fighters arriving together spread over the monsters instead of
+   * all taking the first, where only one of them would get the kill.
+   */
+  private chooseFoe(ctx: Ctx): Seen | undefined {
+    const foes = ctx.view.find("npc", (e) => e.ref === this.mobType && e.dead !== true && !this.avoid.has(e.id, ctx));
+    if (foes.length === 0) return undefined;
+    const others = ctx.view.find("player", (p) => foes.some((f) => dist(p, f) <= 1));
+    const free = foes.filter((f) => !others.some((p) => dist(p, f) <= 1));
+    const pool = free.length > 0 ? free : foes;
+    const here = ctx.view.position;
+    const reach = dist(pool[0]!, here) + FOE_SPREAD;
+    return ctx.rng.pick(pool.filter((f) => dist(f, here) <= reach));
   }
 
   onEvent(type: string, data: Record<string, unknown>, ctx: Ctx): void {

@@ -100,6 +100,57 @@ describe("agent behaviours: a crowded spot", () => {
   });
 });
 
+describe("agent behaviours: a fighter's choice of monster", () => {
+  let know: Knowledge;
+  before(async () => {
+    know = knowledgeOf(await bundledContent());
+  });
+
+  /** The monster a fighter at (x, z) with this seed attacks first, seeing `others`. */
+  function firstTarget(x: number, z: number, others: Entry[], seed: string): string | undefined {
+    const view = new AgentView();
+    view.playerId = "me";
+    view.sync({ inventory: [], equipment: {}, skills: {} } as unknown as Self);
+    view.update({ tick: 1, entities: [{ id: "me", kind: "player", x, z, name: "Robin", health: 10, maxHealth: 10, combatLevel: 3, running: false }, ...others], removed: [] } as WorldUpdate);
+    let target: string | undefined;
+    const ctx: Ctx = {
+      view,
+      know,
+      rng: new Random(seed),
+      tick: 0,
+      send: (type, data) => {
+        if (type === "player:action") target ??= (data as { targetId?: string }).targetId;
+      },
+      note: () => {},
+    };
+    const fight = new Fight("meadow_rat");
+    for (let t = 0; t < 3 && target === undefined; t++) {
+      ctx.tick = t;
+      fight.step(ctx);
+    }
+    return target;
+  }
+  const rat = (id: string, x: number, z: number): Entry => ({ id, kind: "npc", x, z, ref: "meadow_rat", name: "Meadow rat", health: 5, maxHealth: 5, level: 1, dead: false });
+  const player = (id: string, x: number, z: number): Entry => ({ id, kind: "player", x, z, name: id, health: 10, maxHealth: 10, combatLevel: 3, running: false });
+
+  it("attacks a monster no other player stands next to before a nearer one that is fought already", () => {
+    const spot = know.mobSpots.get("meadow_rat")![0]!;
+    const seen = [rat("fought", spot.x + 1, spot.z), player("other", spot.x + 2, spot.z), rat("free", spot.x - 3, spot.z)];
+    for (const seed of ["a", "b", "c", "d", "e", "f"]) assert.equal(firstTarget(spot.x, spot.z, seen, seed), "free", `seed ${seed}`);
+    // Every one fought: the nearest of them still.
+    const all = [rat("near", spot.x + 1, spot.z), player("o1", spot.x + 2, spot.z), rat("far", spot.x - 6, spot.z), player("o2", spot.x - 7, spot.z)];
+    for (const seed of ["a", "b", "c"]) assert.equal(firstTarget(spot.x, spot.z, all, seed), "near", `seed ${seed}`);
+  });
+
+  it("fighters arriving together spread over the free monsters near them, not all on the first", () => {
+    const spot = know.mobSpots.get("meadow_rat")![0]!;
+    const seen = [rat("r1", spot.x + 1, spot.z), rat("r2", spot.x - 1, spot.z), rat("r3", spot.x, spot.z + 2), rat("far", spot.x + 9, spot.z)];
+    const chosen = Array.from({ length: 12 }, (_, i) => firstTarget(spot.x, spot.z, seen, `fighter-${i}`));
+    assert.ok(chosen.every((id) => id === "r1" || id === "r2" || id === "r3"), `within FOE_SPREAD of the nearest: ${chosen.join(",")}`);
+    assert.ok(new Set(chosen).size >= 2, `spread: ${chosen.join(",")}`);
+  });
+});
+
 describe("agent activity: what it notes, by name", () => {
   it("names items, resources and NPCs as players read them (an unknown id as itself), and a gatherer's note says which tree", async () => {
     const know = knowledgeOf(await bundledContent());
