@@ -83,12 +83,13 @@ export async function ormOptions(url: string, logger: Logger, onQuery: () => Que
       pool: { min: 0, max: PG_POOL_MAX },
     };
   }
-  const { SqliteDriver } = await import("@mikro-orm/sqlite");
+  // MikroORM's SQLite driver, with string parameters bound and statements reused (see the file).
+  const { ReusingSqliteDriver } = await import("./sqliteStatements.ts");
   const file = url.slice("sqlite:".length);
   if (file !== ":memory:") fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   return {
     ...baseOptions(dialect, logger, onQuery),
-    driver: SqliteDriver,
+    driver: ReusingSqliteDriver,
     dbName: file,
     driverOptions: { timeout: SQLITE_BUSY_TIMEOUT_MS },
   };

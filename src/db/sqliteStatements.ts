@@ -1,0 +1,139 @@
+/**
+ * SQLite through MikroORM with its statements reused.
+ *
+ * MikroORM 7 writes every parameter into the SQL text (`Platform.formatQuery`) before handing it to
+ * Kysely, and Kysely's SQLite driver compiles each text it gets (`Database.prepare`). So every
+ * login compiled its four reads afresh, because each names its character in the text: a quarter of
+ * a login's CPU here (`npm run bench:logins`, bench/README.md).
+ *
+ * {@link ReusingSqliteDriver} passes the string parameters as bound values instead, and keeps the
+ * compiled statements by their text, so the same query for another character is compiled once.
+ * Only strings are bound: SQLite reads a bound string exactly as the quoted literal it replaces.
+ * Everything else (numbers, booleans, dates, null, lists, JSON) is still written in as MikroORM
+ * writes it, because a JavaScript number binds as a REAL where MikroORM writes an integer (a
+ * TEXT column would then store "5.0" for 5).
+ */
+import { SqliteConnection, SqliteDriver, type Configuration } from "@mikro-orm/sqlite";
+import { CompiledQuery } from "kysely";
+
+/** What this file uses of a better-sqlite3 `Database` and its statements (the package ships no types). */
+interface Statement {
+  readonly busy: boolean;
+}
+interface Database {
+  prepare(source: string): Statement;
+}
+
+/** How many compiled statements a connection keeps (the least recently used go first). */
+export const STATEMENT_CACHE_SIZE = 512;
+
+interface Quoting {
+  quoteIdentifier(id: string): string;
+  quoteValue(value: unknown): string;
+}
+
+/**
+ * `sql`'s placeholders filled in as MikroORM's `Platform.formatQuery` fills them, except that each
+ * string parameter stays a `?` and is returned to be bound; undefined when the text holds an
+ * escaped `\?` (its `?` would then be read as a placeholder) or the counts do not match.
+ */
+export function bindStrings(platform: Quoting, sql: string, params: readonly unknown[]): { sql: string; parameters: string[] } | undefined {
+  if (params.length === 0) return { sql, parameters: [] };
+  if (sql.includes("\\?")) return undefined;
+  const parameters: string[] = [];
+  let out = "";
+  let pos = 0;
+  let j = 0;
+  for (;;) {
+    const at = sql.indexOf("?", pos);
+    if (at === -1) break;
+    out += sql.slice(pos, at);
+    if (j >= params.length) return undefined;
+    if (sql[at + 1] === "?") {
+      out += platform.quoteIdentifier(params[j++] as string);
+      pos = at + 2;
+      continue;
+    }
+    const value = params[j++];
+    if (typeof value === "string") {
+      out += "?";
+      parameters.push(value);
+    } else {
+      out += platform.quoteValue(value);
+    }
+    pos = at + 1;
+  }
+  if (j !== params.length) return undefined;
+  return { sql: out + sql.slice(pos), parameters };
+}
+
+/** Makes `db.prepare` hand out the statement it compiled last time for the same text (up to `size` texts). */
+export function reuseStatements(db: Database, size = STATEMENT_CACHE_SIZE): { compiled: () => number } {
+  const prepare = db.prepare.bind(db);
+  const cache = new Map<string, Statement>();
+  let compiled = 0;
+  db.prepare = ((source: string) => {
+    const hit = cache.get(source);
+    // A statement still being iterated (a stream) cannot run again meanwhile: a fresh one for that.
+    if (hit !== undefined && !hit.busy) {
+      // Most recently used last: the Map's first key is the one to let go.
+      cache.delete(source);
+      cache.set(source, hit);
+      return hit;
+    }
+    const statement = prepare(source);
+    compiled++;
+    if (hit === undefined) {
+      cache.set(source, statement);
+      if (cache.size > size) cache.delete(cache.keys().next().value!);
+    }
+    return statement;
+  }) as Database["prepare"];
+  return { compiled: () => compiled };
+}
+
+// `AbstractSqlConnection.execute`'s handling of a query's abort options (not exported by MikroORM).
+function abortOptions(loggerContext: Record<string, unknown> | undefined) {
+  if (loggerContext?.signal == null && loggerContext?.inflightQueryAbortStrategy == null) return { loggerContext };
+  const { signal, inflightQueryAbortStrategy, ...rest } = loggerContext;
+  return { abort: { signal, inflightQueryAbortStrategy }, loggerContext: rest };
+}
+
+/** MikroORM's better-sqlite3 connection, binding string parameters and reusing statements (see the file comment). */
+export class ReusingSqliteConnection extends SqliteConnection {
+  /** How many statements this connection compiled (tests read it). */
+  compiledStatements: () => number = () => 0;
+
+  override createKyselyDialect(options: Parameters<SqliteConnection["createKyselyDialect"]>[0]) {
+    const dialect = super.createKyselyDialect(options);
+    this.compiledStatements = reuseStatements((this as unknown as { database: Database }).database).compiled;
+    return dialect;
+  }
+
+  /** As MikroORM 7.2's `AbstractSqlConnection.execute`, with the string parameters bound. */
+  override async execute<T>(...args: Parameters<SqliteConnection["execute"]>): Promise<T> {
+    const [query, params = [], method = "all", ctx, loggerContext] = args;
+    await this.ensureConnection();
+    const q = (this as unknown as { prepareQuery: (query: unknown, params: unknown) => { query: string; params: unknown[]; formatted: string } }).prepareQuery(query, params);
+    const bound = typeof q.query === "string" ? bindStrings(this.platform as unknown as Quoting, q.query, q.params) : undefined;
+    const sql = this.getSql(q.query, q.formatted, loggerContext);
+    const { abort, loggerContext: rest } = abortOptions(loggerContext as Record<string, unknown> | undefined);
+    return this.executeQuery(
+      sql,
+      async () => {
+        const compiled = bound !== undefined ? CompiledQuery.raw(bound.sql, bound.parameters) : CompiledQuery.raw(q.formatted);
+        const res = await (ctx ?? this.getClient()).executeQuery(compiled, abort as never);
+        return this.transformRawResult(res as never, method);
+      },
+      { ...q, ...rest },
+    ) as Promise<T>;
+  }
+}
+
+/** MikroORM's SQLite driver on a {@link ReusingSqliteConnection}. */
+export class ReusingSqliteDriver extends SqliteDriver {
+  constructor(config: Configuration) {
+    super(config);
+    (this as unknown as { connection: SqliteConnection }).connection = new ReusingSqliteConnection(this.config);
+  }
+}

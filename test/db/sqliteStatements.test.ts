@@ -1,0 +1,132 @@
+/**
+ * SQLite statements reused (src/db/sqliteStatements.ts): the string parameters are bound instead of
+ * written into the text, everything else is written as MikroORM writes it, and a login of another
+ * character compiles nothing new; values of every kind go in and come back as they did before.
+ */
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { SqlitePlatform } from "@mikro-orm/sql";
+import { pino } from "pino";
+import { Character, Sanction } from "../../entities/index.ts";
+import { loadConfig } from "../../src/config/env.ts";
+import { openDatabase, type Database } from "../../src/db/orm.ts";
+import { bindStrings, ReusingSqliteConnection, reuseStatements } from "../../src/db/sqliteStatements.ts";
+import { loadOrCreatePlayer } from "../../src/persistence/players.ts";
+import { bundledContent } from "../support/content.ts";
+
+const platform = new SqlitePlatform();
+
+/** The bound strings quoted back into their places: what MikroORM itself would have written. */
+function requote(sql: string, parameters: string[]): string {
+  let i = 0;
+  return sql.replace(/\?/g, () => platform.quoteValue(parameters[i++]!) as string);
+}
+
+describe("SQLite statements: string parameters bound", () => {
+  it("writes every other value as MikroORM does, and binds the strings in their places", () => {
+    const when = new Date(Date.UTC(2026, 10, 27, 12, 0, 0));
+    const cases: [string, unknown[], string[]][] = [
+      ["select * from `t` where `a` = ? and `b` = ?", ["x'y?z", 5], ["x'y?z"]],
+      ["update `t` set `n` = ?, `f` = ?, `ok` = ?, `at` = ?, `gone` = ? where `id` = ?", [7, 1.5, true, when, null, "abc"], ["abc"]],
+      ["select * from `t` where `id` in (?) and `k` = ?", [["a", "b'c"], "k"], ["k"]],
+      ["insert into ?? (`j`) values (?)", ["tbl", { a: "b" }], []],
+      ["?", ["lead"], ["lead"]],
+      ["select 1", [], []],
+    ];
+    for (const [sql, params, strings] of cases) {
+      const bound = bindStrings(platform, sql, params);
+      assert.ok(bound !== undefined, sql);
+      assert.equal(requote(bound.sql, bound.parameters), platform.formatQuery(sql, params), sql);
+      assert.deepEqual(bound.parameters, strings, sql);
+    }
+    // Strings only: a number stays in the text (bound, it would be a REAL), a list too.
+    assert.deepEqual(bindStrings(platform, "select * from `t` where `a` = ? and `b` = ?", ["x", 5]), { sql: "select * from `t` where `a` = ? and `b` = 5", parameters: ["x"] });
+    assert.deepEqual(bindStrings(platform, "select * from `t` where `id` in (?)", [["a", "b"]]), { sql: "select * from `t` where `id` in ('a', 'b')", parameters: [] });
+  });
+
+  it("leaves a text it cannot follow to MikroORM's own writing: an escaped \\?, or placeholders and parameters that do not match", () => {
+    assert.equal(bindStrings(platform, "select '\\?' from `t` where `a` = ?", ["x"]), undefined);
+    assert.equal(bindStrings(platform, "select * from `t` where `a` = ? and `b` = ?", ["x"]), undefined);
+    assert.equal(bindStrings(platform, "select * from `t` where `a` = ?", ["x", "y"]), undefined);
+  });
+
+  it("hands out the statement compiled before for the same text, not while it is being iterated, and keeps at most its size", () => {
+    let compiles = 0;
+    const made: { busy: boolean; text: string }[] = [];
+    const db = {
+      prepare(source: string) {
+        compiles++;
+        const s = { busy: false, text: source };
+        made.push(s);
+        return s;
+      },
+    };
+    reuseStatements(db, 2);
+    const a = db.prepare("a");
+    assert.equal(db.prepare("a"), a);
+    assert.equal(compiles, 1);
+    a.busy = true;
+    assert.notEqual(db.prepare("a"), a, "a statement still iterating is not handed out again");
+    a.busy = false;
+    db.prepare("b");
+    db.prepare("a"); // used last: "b" is now the oldest
+    db.prepare("c");
+    const before = compiles;
+    assert.equal(db.prepare("a"), a, "kept");
+    db.prepare("b");
+    assert.equal(compiles, before + 1, "the least recently used was let go");
+  });
+});
+
+describe("SQLite statements: through the server's database", () => {
+  let dir: string;
+  let db: Database;
+  before(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "sqlite-statements-"));
+    db = await openDatabase(loadConfig({ DATABASE_URL: `sqlite:${path.join(dir, "game.sqlite")}`, WORLD_DIR: dir, JWT_SECRET: "s".repeat(40) }, process.cwd()), pino({ level: "silent" }));
+  });
+  after(async () => {
+    await db?.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("compiles a login's queries once: another character's login compiles nothing", async () => {
+    const connection = db.em().getConnection();
+    assert.ok(connection instanceof ReusingSqliteConnection, "the server's SQLite connection");
+    const content = await bundledContent();
+    const made = await Promise.all(["a", "b", "c"].map((n) => loadOrCreatePlayer(db, content, { accountId: `acc-${n}`, name: `Stmt${n}` })));
+    const first = await loadOrCreatePlayer(db, content, { accountId: "acc-a" });
+    assert.equal(first.characterId, made[0]!.characterId);
+    const compiled = connection.compiledStatements();
+    const second = await loadOrCreatePlayer(db, content, { accountId: "acc-b" });
+    const third = await loadOrCreatePlayer(db, content, { accountId: "acc-c", characterId: made[2]!.characterId });
+    assert.equal(connection.compiledStatements(), compiled, "no statement compiled for the other logins");
+    assert.equal(second.characterId, made[1]!.characterId);
+    assert.equal(third.name, "Stmtc");
+    assert.deepEqual(third.inventory, made[2]!.inventory, "its rows read back");
+  });
+
+  it("stores and reads back strings with quotes and question marks, dates, numbers and nulls as before", async () => {
+    const reason = "it's a test? with 'quotes' and ?? marks";
+    const endsAt = new Date(Date.UTC(2027, 0, 2, 3, 4, 5));
+    const em = db.em();
+    em.create(Sanction, { accountId: "acc-q?'", kind: "mute", endsAt, reason, byAccountId: "admin'1" });
+    em.create(Sanction, { accountId: "acc-n", kind: "ban", endsAt: null, reason: null, byAccountId: "admin" });
+    await em.flush();
+    const read = await db.em().findOneOrFail(Sanction, { accountId: "acc-q?'", kind: "mute" });
+    assert.equal(read.reason, reason);
+    assert.equal(read.byAccountId, "admin'1");
+    assert.equal(read.endsAt?.getTime(), endsAt.getTime());
+    const ban = await db.em().findOneOrFail(Sanction, { accountId: "acc-n" });
+    assert.equal(ban.endsAt, null);
+    assert.equal(ban.reason, null);
+    // A number into an integer column stays an integer (bound, 5 would have been a REAL 5.0).
+    const c = await db.em().findOneOrFail(Character, { name: "Stmta" });
+    await db.em().nativeUpdate(Character, { id: c.id }, { coins: 5, positionX: 12.5 });
+    const raw = (await db.em().getConnection().execute("select typeof(coins) t, coins, positionX from characters where id = ?", [c.id])) as { t: string; coins: number; positionX: number }[];
+    assert.deepEqual(raw, [{ t: "integer", coins: 5, positionX: 12.5 }]);
+    assert.equal((await db.em().find(Character, { name: { $in: ["Stmta", "Stmtb", "none'?"] } })).length, 2, "a list in the text");
+  });
+});
