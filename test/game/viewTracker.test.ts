@@ -56,6 +56,29 @@ function openRow(g: GameHarness, n: number): { x: number; z: number } {
   throw new Error("no open row");
 }
 
+/**
+ * One tick of a crowd's doings near `at`, each player by chance: a walk (30 %), a teleport out of
+ * range or back (2 % each), a change of health (up to `health`), and a logout and login again within
+ * the tick (up to `relogin`: a new object under the same id, put in its place in `others`).
+ */
+function stir(g: GameHarness, others: Player[], at: { x: number; z: number }, random: () => number, odds: { health: number; relogin?: number }): void {
+  for (let i = 0; i < others.length; i++) {
+    const p = others[i]!;
+    if (!g.world.players.has(p.id)) continue;
+    const r = random();
+    if (r < 0.3) g.send(p, "player:move", { x: at.x + Math.floor(random() * 24) - 12, z: at.z + Math.floor(random() * 6) - 3 });
+    else if (r < 0.32) g.world.teleport(p, { x: at.x + KEEP_RADIUS + 2, z: at.z });
+    else if (r < 0.34) g.world.teleport(p, { x: at.x + 1, z: at.z });
+    else if (r < odds.health) {
+      p.data.health = Math.max(1, p.data.health - 3);
+      p.publicVersion++;
+    } else if (odds.relogin !== undefined && r < odds.relogin) {
+      g.world.removePlayer(p.id);
+      others[i] = g.world.addPlayer(playerData({ characterId: p.id, name: p.data.name, x: p.x, z: p.z }));
+    }
+  }
+}
+
 describe("ViewTracker (/ws deltas)", () => {
   let g: GameHarness;
   let at: { x: number; z: number };
@@ -198,17 +221,7 @@ describe("ViewTracker compact updates (/ws?updates=compact)", () => {
     let reused = 0;
     const everHandled = new Set<number>();
     for (let tick = 0; tick < 160; tick++) {
-      for (const p of others) {
-        if (!g.world.players.has(p.id)) continue;
-        const r = random();
-        if (r < 0.3) g.send(p, "player:move", { x: at.x + Math.floor(random() * 24) - 12, z: at.z + Math.floor(random() * 6) - 3 });
-        else if (r < 0.32) g.world.teleport(p, { x: at.x + KEEP_RADIUS + 2, z: at.z });
-        else if (r < 0.34) g.world.teleport(p, { x: at.x + 1, z: at.z });
-        else if (r < 0.35) {
-          p.data.health = Math.max(1, p.data.health - 3);
-          p.publicVersion++;
-        }
-      }
+      stir(g, others, at, random, { health: 0.35 });
       if (tick % 20 === 5) g.world.removePlayer(others[tick % others.length]!.id);
       if (tick % 20 === 15) {
         const back = others[(tick - 10) % others.length]!;
@@ -267,22 +280,7 @@ describe("ViewTracker: a client's copy", () => {
     let written = 0;
     let viewerAway = 0;
     for (let tick = 0; tick < 200; tick++) {
-      for (let i = 0; i < others.length; i++) {
-        const p = others[i]!;
-        if (!g.world.players.has(p.id)) continue;
-        const r = random();
-        if (r < 0.3) g.send(p, "player:move", { x: at.x + Math.floor(random() * 24) - 12, z: at.z + Math.floor(random() * 6) - 3 });
-        else if (r < 0.32) g.world.teleport(p, { x: at.x + KEEP_RADIUS + 2, z: at.z });
-        else if (r < 0.34) g.world.teleport(p, { x: at.x + 1, z: at.z });
-        else if (r < 0.37) {
-          p.data.health = Math.max(1, p.data.health - 3);
-          p.publicVersion++;
-        } else if (r < 0.375) {
-          // Logged out and in again within the tick: a new object under the same id.
-          g.world.removePlayer(p.id);
-          others[i] = g.world.addPlayer(playerData({ characterId: p.id, name: p.data.name, x: p.x, z: p.z }));
-        }
-      }
+      stir(g, others, at, random, { health: 0.37, relogin: 0.375 });
       // Out on a tick without frames and in again on the next: the frame after sees both diffs, the
       // replica a new object under the same id (on ticks of every refresh phase).
       if (tick % 5 === 3 && g.world.players.has(others[1]!.id)) g.world.removePlayer(others[1]!.id);
