@@ -25,7 +25,24 @@ interface Database {
 }
 
 /** How many compiled statements a connection keeps (the least recently used go first). */
-export const STATEMENT_CACHE_SIZE = 512;
+export const STATEMENT_CACHE_SIZE = 256;
+/**
+ * Texts longer than this are compiled each time, not kept: a flush's multi-row insert, written in
+ * with its values, is a text used once, and compiled it holds ~15 times its length of SQLite's
+ * memory (512 kept 300-row inserts of characters held 443 MB).
+ */
+export const STATEMENT_CACHE_MAX_TEXT = 2048;
+/**
+ * At most this many strings are bound in one statement; past it the statement is written in whole
+ * as MikroORM writes it (SQLite takes at most 32,766 bound values, and MikroORM writes a long `$in`
+ * list or a batch of rows one `?` a value; such a text is used once anyway).
+ */
+export const MAX_BOUND_STRINGS = 256;
+/**
+ * Only these statements get bound strings: in the others (DDL, `pragma`) SQLite refuses a
+ * parameter where it takes a literal (`create table … default ?`, `pragma table_info(?)`).
+ */
+const BINDABLE = /^\s*\(?\s*(select|insert|update|delete|with|replace)\b/i;
 
 interface Quoting {
   quoteIdentifier(id: string): string;
@@ -39,7 +56,7 @@ interface Quoting {
  */
 export function bindStrings(platform: Quoting, sql: string, params: readonly unknown[]): { sql: string; parameters: string[] } | undefined {
   if (params.length === 0) return { sql, parameters: [] };
-  if (sql.includes("\\?")) return undefined;
+  if (sql.includes("\\?") || !BINDABLE.test(sql)) return undefined;
   const parameters: string[] = [];
   let out = "";
   let pos = 0;
@@ -56,6 +73,7 @@ export function bindStrings(platform: Quoting, sql: string, params: readonly unk
     }
     const value = params[j++];
     if (typeof value === "string") {
+      if (parameters.length === MAX_BOUND_STRINGS) return undefined;
       out += "?";
       parameters.push(value);
     } else {
@@ -67,12 +85,19 @@ export function bindStrings(platform: Quoting, sql: string, params: readonly unk
   return { sql: out + sql.slice(pos), parameters };
 }
 
-/** Makes `db.prepare` hand out the statement it compiled last time for the same text (up to `size` texts). */
-export function reuseStatements(db: Database, size = STATEMENT_CACHE_SIZE): { compiled: () => number } {
+/**
+ * Makes `db.prepare` hand out the statement it compiled last time for the same text (up to `size`
+ * texts of at most `maxText` characters).
+ */
+export function reuseStatements(db: Database, size = STATEMENT_CACHE_SIZE, maxText = STATEMENT_CACHE_MAX_TEXT): { compiled: () => number } {
   const prepare = db.prepare.bind(db);
   const cache = new Map<string, Statement>();
   let compiled = 0;
   db.prepare = ((source: string) => {
+    if (source.length > maxText) {
+      compiled++;
+      return prepare(source);
+    }
     const hit = cache.get(source);
     // A statement still being iterated (a stream) cannot run again meanwhile: a fresh one for that.
     if (hit !== undefined && !hit.busy) {

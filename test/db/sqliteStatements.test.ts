@@ -12,7 +12,7 @@ import { pino } from "pino";
 import { Character, Sanction } from "../../entities/index.ts";
 import { loadConfig } from "../../src/config/env.ts";
 import { openDatabase, type Database } from "../../src/db/orm.ts";
-import { bindStrings, ReusingSqliteConnection, reuseStatements } from "../../src/db/sqliteStatements.ts";
+import { bindStrings, MAX_BOUND_STRINGS, ReusingSqliteConnection, reuseStatements, STATEMENT_CACHE_MAX_TEXT } from "../../src/db/sqliteStatements.ts";
 import { loadOrCreatePlayer } from "../../src/persistence/players.ts";
 import { bundledContent } from "../support/content.ts";
 
@@ -32,7 +32,7 @@ describe("SQLite statements: string parameters bound", () => {
       ["update `t` set `n` = ?, `f` = ?, `ok` = ?, `at` = ?, `gone` = ? where `id` = ?", [7, 1.5, true, when, null, "abc"], ["abc"]],
       ["select * from `t` where `id` in (?) and `k` = ?", [["a", "b'c"], "k"], ["k"]],
       ["insert into ?? (`j`) values (?)", ["tbl", { a: "b" }], []],
-      ["?", ["lead"], ["lead"]],
+      ["select * from `t` where ? = `a`", ["lead"], ["lead"]],
       ["select 1", [], []],
     ];
     for (const [sql, params, strings] of cases) {
@@ -46,10 +46,18 @@ describe("SQLite statements: string parameters bound", () => {
     assert.deepEqual(bindStrings(platform, "select * from `t` where `id` in (?)", [["a", "b"]]), { sql: "select * from `t` where `id` in ('a', 'b')", parameters: [] });
   });
 
-  it("leaves a text it cannot follow to MikroORM's own writing: an escaped \\?, or placeholders and parameters that do not match", () => {
+  it("leaves a text it cannot follow to MikroORM's own writing: an escaped \\?, placeholders and parameters that do not match, DDL and pragmas, too many strings", () => {
     assert.equal(bindStrings(platform, "select '\\?' from `t` where `a` = ?", ["x"]), undefined);
     assert.equal(bindStrings(platform, "select * from `t` where `a` = ? and `b` = ?", ["x"]), undefined);
     assert.equal(bindStrings(platform, "select * from `t` where `a` = ?", ["x", "y"]), undefined);
+    // SQLite refuses a parameter where these take a literal.
+    assert.equal(bindStrings(platform, "create table `tt` (`a` text default ?)", ["x"]), undefined);
+    assert.equal(bindStrings(platform, "pragma table_info(?)", ["characters"]), undefined);
+    // A long `$in` list: one `?` a value, past what is worth binding (SQLite takes at most 32,766).
+    const many = Array.from({ length: MAX_BOUND_STRINGS + 1 }, (_, i) => `n${i}`);
+    const inList = `select * from \`t\` where \`a\` in (${many.map(() => "?").join(", ")})`;
+    assert.equal(bindStrings(platform, inList, many), undefined);
+    assert.equal(bindStrings(platform, inList.replace("?, ", ""), many.slice(1))?.parameters.length, MAX_BOUND_STRINGS);
   });
 
   it("hands out the statement compiled before for the same text, not while it is being iterated, and keeps at most its size", () => {
@@ -77,6 +85,10 @@ describe("SQLite statements: string parameters bound", () => {
     assert.equal(db.prepare("a"), a, "kept");
     db.prepare("b");
     assert.equal(compiles, before + 1, "the least recently used was let go");
+    // A long text (a flush's rows written in) is compiled each time, never kept.
+    const long = "x".repeat(STATEMENT_CACHE_MAX_TEXT + 1);
+    assert.notEqual(db.prepare(long), db.prepare(long));
+    assert.equal(db.prepare("a"), a, "and pushes nothing out");
   });
 });
 

@@ -279,6 +279,9 @@ describe("ViewTracker: a client's copy", () => {
     const copies = trackers.map(() => new ViewCopy());
     let written = 0;
     let viewerAway = 0;
+    const privateDrops: ReturnType<typeof spawnGroundItem>[] = [];
+    let hiddenChecks = 0;
+    const shownAfter = new Set<string>();
     for (let tick = 0; tick < 200; tick++) {
       stir(g, others, at, random, { health: 0.37, relogin: 0.375 });
       // Out on a tick without frames and in again on the next: the frame after sees both diffs, the
@@ -294,7 +297,7 @@ describe("ViewTracker: a client's copy", () => {
         if (!g.world.players.has(back.id)) others[(tick - 12) % others.length] = g.world.addPlayer(playerData({ characterId: back.id, name: back.data.name, x: at.x + 2, z: at.z }));
       }
       // A drop private to another player (public a few ticks later), and one of the viewer's own.
-      if (tick % 30 === 7) spawnGroundItem(g.world, "logs", 1, { x: at.x + 1, z: at.z }, others[0]!.id);
+      if (tick % 30 === 7) privateDrops.push(spawnGroundItem(g.world, "logs", 1, { x: at.x + 1, z: at.z }, others[0]!.id));
       if (tick % 30 === 9) spawnGroundItem(g.world, "logs", 1, { x: at.x - 1, z: at.z }, viewer.id);
       // The viewer leaves the world for a few ticks (its frames stop) and comes back as a new object.
       if (tick === 120) {
@@ -319,9 +322,18 @@ describe("ViewTracker: a client's copy", () => {
         }
         const expected = new Map([...t.interest.visible.keys()].map((id) => [id, JSON.parse(world.byId.get(id)!.full) as Record<string, unknown>]));
         assert.deepEqual(new Map([...copies[k]!.entities].map(([id, e]) => [id, { ...e }])), expected, `tracker ${k}: the client's copy is the view at tick ${tick}`);
+        // Another player's drop stays out of the viewer's copy until it is public, and comes in after.
+        for (const drop of privateDrops) {
+          if (g.world.tick < drop.publicAtTick) {
+            assert.equal(copies[k]!.entities.has(drop.id), false, `tracker ${k}: ${drop.id} private at tick ${tick}`);
+            hiddenChecks++;
+          } else if (copies[k]!.entities.has(drop.id)) shownAfter.add(drop.id);
+        }
       }
     }
     assert.ok(written > 200, `frames written: ${written}`);
+    assert.ok(hiddenChecks > 10, `private drops checked hidden: ${hiddenChecks}`);
+    assert.ok(shownAfter.size > 0, "a private drop shown once public");
   });
 });
 
