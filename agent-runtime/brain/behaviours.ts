@@ -258,8 +258,7 @@ export class Fight implements Behaviour {
   private chooseFoe(ctx: Ctx): Seen | undefined {
     const foes = ctx.view.find("npc", (e) => e.ref === this.mobType && e.dead !== true && !this.avoid.has(e.id, ctx));
     if (foes.length === 0) return undefined;
-    const others = ctx.view.find("player", (p) => foes.some((f) => dist(p, f) <= 1));
-    const free = foes.filter((f) => !others.some((p) => dist(p, f) <= 1));
+    const free = foes.filter((f) => ctx.view.countSeen("player", (p) => dist(p, f) <= 1) === 0);
     const pool = free.length > 0 ? free : foes;
     const here = ctx.view.position;
     const reach = dist(pool[0]!, here) + FOE_SPREAD;
