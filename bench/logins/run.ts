@@ -23,9 +23,8 @@ import { loadConfig } from "../../src/config/env.ts";
 import { openDatabase, ormOptions, type Database } from "../../src/db/orm.ts";
 import { ReusingSqliteConnection } from "../../src/db/sqliteStatements.ts";
 import { loadOrCreatePlayer } from "../../src/persistence/players.ts";
-import { bundledContent } from "../../test/support/content.ts";
+import { ROOT, bundledContent, round as roundTo, writeResults } from "../world-load/common.ts";
 
-const ROOT = path.resolve(import.meta.dirname, "../..");
 const { values } = parseArgs({ options: { players: { type: "string", default: "2000" }, rounds: { type: "string", default: "3" }, out: { type: "string" } } });
 const players = Number(values.players);
 const rounds = Number(values.rounds);
@@ -34,6 +33,7 @@ if (!(Number.isInteger(players) && players > 0 && Number.isInteger(rounds) && ro
   process.exit(2);
 }
 
+const started = new Date().toISOString();
 const logger = pino({ level: "silent" });
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-logins-"));
 const url = `sqlite:${path.join(dir, "game.sqlite")}`;
@@ -75,8 +75,8 @@ for (let round = 1; round <= rounds; round++) {
       round,
       driver: reusing ? "ReusingSqliteDriver" : "SqliteDriver",
       logins: players,
-      cpuMsPerLogin: Math.round(((used.user + used.system) / 1000 / players) * 1000) / 1000,
-      wallMsPerLogin: Math.round((wallMs / players) * 1000) / 1000,
+      cpuMsPerLogin: roundTo((used.user + used.system) / 1000 / players, 3),
+      wallMsPerLogin: roundTo(wallMs / players, 3),
       statementsCompiled: compiledBefore === undefined || compiledAfter === undefined ? "every query" : compiledAfter - compiledBefore,
     };
     results.push(r);
@@ -84,6 +84,5 @@ for (let round = 1; round <= rounds; round++) {
   }
 }
 fs.rmSync(dir, { recursive: true, force: true });
-const out = { benchmark: "logins", started: new Date().toISOString(), machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model.split(" ").slice(0, 2).join(" "), node: process.version }, players, rounds, results };
-if (values.out !== undefined) fs.writeFileSync(values.out, `${JSON.stringify(out, null, 2)}\n`);
+if (values.out !== undefined) writeResults(values.out, "logins", started, { players, rounds }, results);
 process.exit(0);
