@@ -1,0 +1,33 @@
+import assert from "node:assert/strict";
+import { runBench } from "../support/bench.ts";
+
+interface Results {
+  settings: { players: number; rounds: number };
+  results: { round: number; driver: string; logins: number; cpuMsPerLogin: number; wallMsPerLogin: number; statementsCompiled: number | string }[];
+}
+
+describe("bench/logins (smoke)", function () {
+  this.timeout(120_000);
+  it("times both drivers each round, and the server's compiles no statement for the other characters' logins", async () => {
+    const doc = await runBench<Results>("logins", ["--players", "20", "--rounds", "2"]);
+    assert.deepEqual(doc.settings, { players: 20, rounds: 2 });
+    assert.deepEqual(
+      doc.results.map((r) => [r.round, r.driver, r.logins]),
+      [
+        [1, "SqliteDriver", 20],
+        [1, "ReusingSqliteDriver", 20],
+        [2, "SqliteDriver", 20],
+        [2, "ReusingSqliteDriver", 20],
+      ],
+    );
+    for (const r of doc.results) assert.ok(r.cpuMsPerLogin > 0 && r.wallMsPerLogin > 0, JSON.stringify(r));
+    assert.deepEqual(
+      doc.results.filter((r) => r.driver === "ReusingSqliteDriver").map((r) => r.statementsCompiled),
+      [0, 0],
+    );
+  });
+
+  it("refuses bad arguments with its usage line (exit 2)", async () => {
+    await assert.rejects(runBench("logins", ["--players", "0"]), /usage: run\.ts/);
+  });
+});
