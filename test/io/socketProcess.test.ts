@@ -648,6 +648,72 @@ describe("the socket process's data pipe (Outbox, DataReader)", () => {
     assert.equal(got[1]![3], "é".repeat(61));
   });
 
+  it("writes a frame sent to several sockets in a row once, and gives it back to each, in order", () => {
+    const out = new Outbox(64);
+    const line = "a chat line 🐉 to everyone in view";
+    const bytes = new Uint8Array([5, 6, 7]);
+    for (const id of [1, 2, 3]) out.send(id, line);
+    out.send(4, "another");
+    out.send(5, line); // not right after its last record: a record of its own
+    for (const id of [6, 7]) out.send(id, bytes);
+    out.terminate(8);
+    out.send(9, bytes); // a terminate in between
+    const once = out.take().message;
+    const got: Got[] = [];
+    reading(got).push(once);
+    assert.deepEqual(got, [
+      ["batch"],
+      ["send", 1, line, false],
+      ["send", 2, line, false],
+      ["send", 3, line, false],
+      ["send", 4, "another", false],
+      ["send", 5, line, false],
+      ["send", 6, [5, 6, 7], true],
+      ["send", 7, [5, 6, 7], true],
+      ["terminate", 8],
+      ["send", 9, [5, 6, 7], true],
+    ]);
+    // The line's bytes are in the batch twice (ids 1-3, then 5), not four times.
+    const lineBytes = Buffer.byteLength(line);
+    assert.equal(once.length, 5 + (9 + lineBytes + 4 + 8) + (9 + 7) + (9 + lineBytes) + (9 + 3 + 4 + 4) + 5 + (9 + 3));
+    // A new batch starts with nothing to add to.
+    out.send(10, line);
+    const got2: Got[] = [];
+    reading(got2).push(out.take().message);
+    assert.deepEqual(got2, [["batch"], ["send", 10, line, false]]);
+  });
+
+  it("sends bytes changed in place since their last send as they are now, not as they were", () => {
+    const out = new Outbox(64);
+    const reused = new Uint8Array([1, 1]);
+    out.send(1, reused);
+    reused[1] = 2;
+    out.send(2, reused);
+    out.send(3, reused);
+    const got: Got[] = [];
+    reading(got).push(out.take().message);
+    assert.deepEqual(got, [["batch"], ["send", 1, [1, 1], true], ["send", 2, [1, 2], true], ["send", 3, [1, 2], true]]);
+  });
+
+  it("adds nothing to a record that another outbox's writes were appended after", () => {
+    const out = new Outbox(64);
+    const held = new Outbox(64);
+    out.send(1, "same");
+    held.send(2, "held");
+    out.append(held);
+    out.send(3, "same");
+    held.send(4, "same");
+    held.send(5, "same");
+    out.append(held);
+    out.send(6, "same");
+    const got: Got[] = [];
+    reading(got).push(out.take().message);
+    assert.deepEqual(
+      got.map((g) => g.slice(0, 3)),
+      [["batch"], ["send", 1, "same"], ["send", 2, "held"], ["send", 3, "same"], ["send", 4, "same"], ["send", 5, "same"], ["send", 6, "same"]],
+    );
+  });
+
   it("refuses a malformed message with an error, not a wrong write", () => {
     const out = new Outbox();
     out.send(1, "hello");
@@ -664,6 +730,13 @@ describe("the socket process's data pipe (Outbox, DataReader)", () => {
     const type = Buffer.from(good);
     type[4] = 9;
     assert.throws(() => reading([]).push(type), /unknown data message type 9/);
+    // A frame to several sockets whose list of sockets runs past the batch.
+    const many = new Outbox();
+    many.send(1, "hi");
+    many.send(2, "hi");
+    const listed = Buffer.from(many.take().message);
+    listed.writeUInt32BE(1_000, 5 + 9 + 2);
+    assert.throws(() => reading([]).push(listed), /sockets are cut short/);
     const huge = Buffer.alloc(8);
     huge.writeUInt32BE(0xffffffff, 0);
     assert.throws(() => reading([]).push(huge), /data message of/);
