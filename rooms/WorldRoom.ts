@@ -18,6 +18,7 @@ import { runQueueWaitNs, type ServerMetrics } from "../src/metrics.ts";
 import type { Traffic } from "../src/prometheus.ts";
 import { admit, InputLimiter } from "../src/sessions/inputLimiter.ts";
 import { AgentRevokedError, HopCooldownError, WorldFullError, type Connection, type WorldService } from "../src/sessions/WorldService.ts";
+import type { SharedMessage } from "../src/sessions/sharedMessage.ts";
 import { PlayerLoadError } from "../src/persistence/players.ts";
 import { BannedError, CLOSE_KICKED } from "../src/moderation/ModerationService.ts";
 import { RestartingError } from "../src/moderation/RestartSchedule.ts";
@@ -177,6 +178,10 @@ class ColyseusConnection implements Connection {
     if (hit === undefined || hit.type !== type) encoded.set(data, (hit = { type, bytes: getMessageBytes.raw(Protocol.ROOM_DATA, type, data) }));
     this.client.enqueueRaw(hit.bytes);
     this.traffic?.sent("colyseus", type, (data as { code?: string }).code);
+  }
+  sendShared(message: SharedMessage): boolean {
+    this.client.enqueueRaw((message.colyseus ??= getMessageBytes.raw(Protocol.ROOM_DATA, message.type, message.data)));
+    return true;
   }
   close(code: number): void {
     this.client.leave(code);

@@ -103,8 +103,10 @@ describe("Prometheus metrics at /metrics on METRICS_PORT", () => {
     assert.equal(delta(m, "rsworld_messages_sent_total", { transport: "colyseus", event: "welcome" }), 1);
 
     // Commands, and refusals the server answers with an error code.
+    // One line to both players (one message to many: counted once for each of them).
     ws.send("player:chat", { message: "hello metrics" });
     await ws.next("chat:message");
+    assert.equal((await colyseus.next("chat:message")).message, "hello metrics");
     ws.send("no:such-event", {});
     assert.equal((await ws.next("error")).code, "UNKNOWN_EVENT");
     ws.send("player:move", { x: "east" });
@@ -145,7 +147,8 @@ describe("Prometheus metrics at /metrics on METRICS_PORT", () => {
     assert.equal(delta(m, "rsworld_messages_sent_total", { transport: "ws", event: "tradeCompleted" }), 1);
     assert.equal(delta(m, "rsworld_messages_sent_total", { transport: "colyseus", event: "tradeCompleted" }), 1);
     assert.ok(delta(m, "rsworld_messages_sent_total", { transport: "ws", event: "world:update" }) > 0, "/ws deltas are counted");
-    assert.ok(delta(m, "rsworld_messages_sent_total", { transport: "ws", event: "chat:message" }) >= 1);
+    assert.equal(delta(m, "rsworld_messages_sent_total", { transport: "ws", event: "chat:message" }), 1);
+    assert.equal(delta(m, "rsworld_messages_sent_total", { transport: "colyseus", event: "chat:message" }), 1);
     assert.equal(delta(m, "rsworld_trades_total", { outcome: "completed" }), 1);
     assert.equal(delta(m, "rsworld_trades_total", { outcome: "failed" }), 0);
     assert.equal(delta(m, "rsworld_trade_store_duration_seconds_count", { outcome: "completed" }), 1);

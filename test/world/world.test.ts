@@ -103,6 +103,28 @@ for (const [worker, writes, sockets] of [[false, "burst", false], [true, "burst"
     for (const w of ws) w.close();
   });
 
+  it("sends each chat line once to every player in view, on both transports, in one order for all", async () => {
+    const c1 = await WorldTestClient.join(t.baseUrl, { name: "ChatColA" });
+    const c2 = await WorldTestClient.join(t.baseUrl, { name: "ChatColB" });
+    const w1 = await WsTestClient.connect(`${t.wsUrl}?name=ChatWsA`);
+    const w2 = await WsTestClient.connect(`${t.wsUrl}?name=ChatWsB&updates=compact`);
+    for (const c of [c1, c2, w1, w2]) await c.next("welcome");
+    // Two senders, alternating, so that lines of both go out in the same ticks (one frame to many
+    // sockets, then the next: see Outbox).
+    const lines = ["line one 🐉", "line two ünï", "line three", "line four"];
+    for (const [i, line] of lines.entries()) (i % 2 === 0 ? w1 : c1).send("player:chat", { message: line });
+    const heard = (c: WorldTestClient | WsTestClient) => c.events.filter((e) => e.type === "chat:message").map((e) => String(e.data.message));
+    for (const c of [c1, c2, w1, w2]) await until(() => (heard(c).length >= lines.length ? true : undefined), "every line heard");
+    await sleep(300);
+    const order = heard(c1);
+    assert.deepEqual([...order].sort(), [...lines].sort(), "each line once");
+    for (const c of [c2, w1, w2]) assert.deepEqual(heard(c), order, "the same lines in the same order for every player");
+    // Each sender's lines in the order it sent them.
+    assert.ok(order.indexOf(lines[0]!) < order.indexOf(lines[2]!) && order.indexOf(lines[1]!) < order.indexOf(lines[3]!), order.join(" | "));
+    for (const c of [c1, c2]) await c.room.leave();
+    for (const w of [w1, w2]) w.close();
+  });
+
   it("never gives B's decoded state A's private data", async () => {
     const a = await WorldTestClient.join(t.baseUrl, { name: "PrivateA" });
     const b = await WorldTestClient.join(t.baseUrl, { name: "PrivateB" });

@@ -137,6 +137,8 @@ describe("/ws?mux=1: many sessions on one socket", () => {
     c.send(2, "player:chat", { message: "hello from two" });
     const line = await c.next(2, "chat:message");
     assert.equal(line.fromId, w2.playerId);
+    // Session 1 is in view: the same line, tagged with its own sid.
+    assert.deepEqual(await c.next(1, "chat:message"), line);
 
     const before = c.messages;
     await new Promise((r) => setTimeout(r, 300));
