@@ -17,8 +17,8 @@ import { chebyshev } from "../src/game/map/CollisionMap.ts";
 import { runQueueWaitNs, type ServerMetrics } from "../src/metrics.ts";
 import type { Traffic } from "../src/prometheus.ts";
 import { admit, InputLimiter } from "../src/sessions/inputLimiter.ts";
+import { unchanging } from "../src/io/protocol.ts";
 import { AgentRevokedError, HopCooldownError, WorldFullError, type Connection, type WorldService } from "../src/sessions/WorldService.ts";
-import type { SharedMessage } from "../src/sessions/sharedMessage.ts";
 import { PlayerLoadError } from "../src/persistence/players.ts";
 import { BannedError, CLOSE_KICKED } from "../src/moderation/ModerationService.ts";
 import { RestartingError } from "../src/moderation/RestartSchedule.ts";
@@ -175,13 +175,11 @@ class ColyseusConnection implements Connection {
   }
   send(type: string, data: object): void {
     let hit = encoded.get(data);
-    if (hit === undefined || hit.type !== type) encoded.set(data, (hit = { type, bytes: getMessageBytes.raw(Protocol.ROOM_DATA, type, data) }));
+    // Kept for every recipient and never changed: the socket process's outbox copies it once for a
+    // run of recipients (a chat line to everyone in view).
+    if (hit === undefined || hit.type !== type) encoded.set(data, (hit = { type, bytes: unchanging(getMessageBytes.raw(Protocol.ROOM_DATA, type, data)) }));
     this.client.enqueueRaw(hit.bytes);
     this.traffic?.sent("colyseus", type, (data as { code?: string }).code);
-  }
-  sendShared(message: SharedMessage): boolean {
-    this.client.enqueueRaw((message.colyseus ??= getMessageBytes.raw(Protocol.ROOM_DATA, message.type, message.data)));
-    return true;
   }
   close(code: number): void {
     this.client.leave(code);

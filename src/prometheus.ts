@@ -47,8 +47,8 @@ const QUERY_KINDS: readonly QueryKind[] = ["select", "insert", "update", "delete
 export interface Traffic {
   /** A client message taken for handling (after the connection's rate limit). */
   received(transport: Transport, event: string): void;
-  /** A server message sent (`n` times: to so many connections); an `error` or `tradeError` with its code. */
-  sent(transport: Transport, event: string, code?: string, n?: number): void;
+  /** A server message sent; an `error` or `tradeError` with its code. */
+  sent(transport: Transport, event: string, code?: string): void;
 }
 
 /** What a scrape reads from the running server. */
@@ -282,16 +282,16 @@ export class GameMetrics {
       if (n !== undefined) counts.set(event, n + 1);
       else counts.set(UNKNOWN_EVENT, counts.get(UNKNOWN_EVENT)! + 1);
     },
-    sent: (transport, event, code, times = 1) => {
+    sent: (transport, event, code) => {
       const i = transport === "ws" ? 1 : 0;
       const counts = this.sentCounts[i]!;
       const n = counts.get(event);
-      if (n !== undefined) counts.set(event, n + times);
-      else counts.set(OTHER_EVENT, counts.get(OTHER_EVENT)! + times);
+      if (n !== undefined) counts.set(event, n + 1);
+      else counts.set(OTHER_EVENT, counts.get(OTHER_EVENT)! + 1);
       if (ERROR_EVENTS.has(event)) {
         const errors = this.errorCounts[i]!;
         const label = this.codeLabel(code);
-        errors.set(label, (errors.get(label) ?? 0) + times);
+        errors.set(label, (errors.get(label) ?? 0) + 1);
       }
     },
   };

@@ -25,7 +25,7 @@ import { CLOSE_NOT_AUTHENTICATED } from "../ws/WsGateway.ts";
 import { validateEvent } from "../game/events.ts";
 import type { Player } from "../game/world/Player.ts";
 import type { InterestChange } from "../ws/WsDeltas.ts";
-import { playerSync, snapshot, TICK_MS, type Fault, type OutboundMessage, type World } from "../game/world/World.ts";
+import { playerSync, snapshot, TICK_MS, type Fault, type World } from "../game/world/World.ts";
 import type { ServerEvent } from "../game/serverEvents.ts";
 import type { Principal } from "../auth/tokens.ts";
 import type { z } from "zod";
@@ -37,7 +37,6 @@ import { CodedError } from "../codedError.ts";
 import { CharacterInUseError, type CharacterLeases } from "../persistence/leases.ts";
 import type { Traffic } from "../prometheus.ts";
 import type { Saver } from "./Saver.ts";
-import type { SharedMessage } from "./sharedMessage.ts";
 
 export const LINGER_MS = 30_000;
 /** How long a login waits for another process to let a character go (its final save), ms. */
@@ -87,12 +86,6 @@ export interface Connection {
   principal?: Principal;
   readonly remoteAddress?: string | undefined;
   send(type: string, data: object): void;
-  /**
-   * Sends a message that goes to many connections (see {@link SharedMessage}); true if it was
-   * handed on (as `send` would have counted it). Not counted in the traffic: the caller counts the
-   * whole fan-out once. Absent: `send` is used.
-   */
-  sendShared?(message: SharedMessage): boolean;
   /**
    * False while what is sent cannot arrive (a Colyseus client dropped and holding its seat for a
    * reconnection: what it is sent meanwhile is lost). Absent: open while attached.
@@ -810,38 +803,8 @@ export class WorldService {
    */
   deliverMessages(): void {
     const started = performance.now();
-    const out = this.world.drainOutbox();
-    for (let i = 0; i < out.length; ) {
-      const msg = out[i]!;
-      // The same message to several players in a row (the game sends a chat line to everyone in
-      // view one after the other) is one fan-out: encoded once a transport, counted once.
-      let end = i + 1;
-      while (end < out.length && out[end]!.data === msg.data && out[end]!.type === msg.type) end++;
-      if (end - i === 1) this.connections.get(msg.to)?.send(msg.type, msg.data);
-      else this.fanOut(out, i, end);
-      i = end;
-    }
+    for (const msg of this.world.drainOutbox()) this.connections.get(msg.to)?.send(msg.type, msg.data);
     this.lastTickTimes.messagesMs = performance.now() - started;
-  }
-
-  /** Messages `from` to `end` of `out`, one message to many players (see deliverMessages). */
-  private fanOut(out: readonly OutboundMessage[], from: number, end: number): void {
-    const { type, data } = out[from]!;
-    const shared: SharedMessage = { type, data, colyseus: undefined, ws: undefined };
-    let colyseus = 0;
-    let ws = 0;
-    for (let i = from; i < end; i++) {
-      const conn = this.connections.get(out[i]!.to);
-      if (conn === undefined) continue;
-      if (conn.sendShared === undefined) conn.send(type, data);
-      else if (conn.sendShared(shared)) {
-        if (conn.transport === "ws") ws++;
-        else colyseus++;
-      }
-    }
-    const code = (data as { code?: string }).code;
-    if (colyseus > 0) this.traffic?.sent("colyseus", type, code, colyseus);
-    if (ws > 0) this.traffic?.sent("ws", type, code, ws);
   }
 
   /** After a step: what the `/ws` connections see is handed to their delta builder. */

@@ -13,7 +13,6 @@ import { DEFAULT_WS_HEARTBEAT_MS } from "../config/env.ts";
 import { AuthUnavailable, TokenError, type Principal } from "../auth/tokens.ts";
 import type { Logger } from "../logger.ts";
 import { admit, CLOSE_RATE_LIMITED, InputLimiter } from "../sessions/inputLimiter.ts";
-import type { SharedMessage } from "../sessions/sharedMessage.ts";
 import { AuthAttempts, TooManyAttempts } from "../auth/attemptLimiter.ts";
 import { encode, errorEvent, MAX_FRAME_BYTES, parseFrame, type WsErrorCode } from "./envelope.ts";
 import type { Traffic } from "../prometheus.ts";
@@ -98,11 +97,6 @@ class Session implements WsSession {
     if (!this.isOpen) return;
     this.socket.send(encode(type, data));
     this.traffic?.sent("ws", type, (data as { code?: string }).code);
-  }
-  sendShared(message: SharedMessage): boolean {
-    if (!this.isOpen) return false;
-    this.socket.send((message.ws ??= encode(message.type, message.data)));
-    return true;
   }
   sendRaw(frame: string): void {
     if (!this.isOpen) return;

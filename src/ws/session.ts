@@ -4,7 +4,6 @@
  */
 import type { Principal } from "../auth/tokens.ts";
 import type { Envelope, WsErrorCode } from "./envelope.ts";
-import type { SharedMessage } from "../sessions/sharedMessage.ts";
 
 /** Close codes of `/ws` sockets, and of multiplexed sessions (`session:closed`). */
 export const CLOSE_NOT_AUTHENTICATED = 4001;
@@ -37,12 +36,6 @@ export interface WsSession {
   /** The client's address (behind TRUST_PROXY's proxies): the admin command's guessing budget is per address. */
   readonly remoteAddress: string | undefined;
   send(type: string, data: object): void;
-  /**
-   * Sends a message that goes to many sessions (see SharedMessage), not counted in the traffic;
-   * true if sent (open). Absent where each session's frame is its own (a multiplexed session's,
-   * tagged with its id).
-   */
-  sendShared?(message: SharedMessage): boolean;
   /** Sends a frame that is already encoded. */
   sendRaw(frame: string): void;
   readonly tcp?: { cork(): void; uncork(): void } | undefined;

@@ -67,7 +67,6 @@ export function worldSessionHandler(service: WorldService, deltas: WsDeltas, log
         cork: () => session.tcp?.cork(),
         uncork: () => session.tcp?.uncork(),
       };
-      if (session.sendShared !== undefined) conn.sendShared = (message) => session.sendShared!(message);
       const state: Attached = { player: undefined, conn, pending: [], closed: false, viewer: undefined };
       sessions.set(session, state);
       let player: Player;

@@ -14,7 +14,7 @@ import http from "node:http";
 import pino from "pino";
 import { WebSocketServer } from "ws";
 import { MAX_FAILED_STARTS, SocketProcess, type RemoteSocket } from "../../src/io/SocketProcess.ts";
-import { CLOSE_GRACE_MS, DataReader, endMessage, Outbox, readBatch } from "../../src/io/protocol.ts";
+import { CLOSE_GRACE_MS, DataReader, endMessage, Outbox, readBatch, unchanging } from "../../src/io/protocol.ts";
 import type { Writable } from "node:stream";
 
 /** Whether a process runs (a zombie waiting to be reaped does not). */
@@ -651,7 +651,8 @@ describe("the socket process's data pipe (Outbox, DataReader)", () => {
   it("writes a frame sent to several sockets in a row once, and gives it back to each, in order", () => {
     const out = new Outbox(64);
     const line = "a chat line 🐉 to everyone in view";
-    const bytes = new Uint8Array([5, 6, 7]);
+    // Bytes are written once for several sockets only when marked as never changed.
+    const bytes = unchanging(new Uint8Array([5, 6, 7]));
     for (const id of [1, 2, 3]) out.send(id, line);
     out.send(4, "another");
     out.send(5, line); // not right after its last record: a record of its own
@@ -683,7 +684,7 @@ describe("the socket process's data pipe (Outbox, DataReader)", () => {
     assert.deepEqual(got2, [["batch"], ["send", 10, line, false]]);
   });
 
-  it("sends bytes changed in place since their last send as they are now, not as they were", () => {
+  it("copies bytes not marked unchanging at every send: changed in place since, they go as they are now", () => {
     const out = new Outbox(64);
     const reused = new Uint8Array([1, 1]);
     out.send(1, reused);
