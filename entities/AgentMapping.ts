@@ -7,7 +7,7 @@ export const AgentMapping = defineEntity({
   properties: {
     agentId: p.string().primary().length(64),
     accountId: p.string().length(64).index("agent_mappings_account_index"),
-    characterId: p.string().length(64).index("agent_mappings_character_index"),
+    characterId: p.string().length(64).unique("agent_mappings_character_unique"),
     name: p.string().length(64).nullable(),
     goal: p.json<Record<string, unknown>>().nullable(),
     goalsPaused: p.boolean().default(false),

@@ -9,6 +9,7 @@
  * agent idles) and blocks automatic goal setting; chat commands still work. Resume lifts it.
  */
 import { randomUUID } from "node:crypto";
+import { UniqueConstraintViolationException } from "@mikro-orm/core";
 import { AgentMapping, Character } from "../../entities/index.ts";
 import type { IAgentMapping } from "../../entities/AgentMapping.ts";
 import type { Principal, TokenService } from "../auth/tokens.ts";
@@ -132,7 +133,11 @@ export class AgentService {
   /**
    * Under the account's lock (the one logins and character creation and deletion take), so two
    * registrations cannot both pass the count, and none can add a mapping to a character that a
-   * deletion has just taken its mappings from.
+   * deletion has just taken its mappings from. That lock is this process's: a registration for
+   * the same character on another process of a cluster can pass the check at the same time, and
+   * then the database's unique index on the character refuses the second (409, as the check would).
+   * (The per-account count is this process's check only: across processes, two registrations at
+   * once can each take the last place.)
    */
   async register(owner: Principal, characterId: string, name: string | undefined): Promise<{ agent: IAgentMapping; token: string }> {
     return this.world.withAccount(owner.accountId, async () => {
@@ -142,15 +147,21 @@ export class AgentService {
       const em = this.db.em();
       // One agent a character: two would each log the other out at every login (one session a
       // character), and neither would play. Its owner deletes it, or gives it a new token.
+      const hasAgent = (agentId: string) => new HttpError(409, "CHARACTER_HAS_AGENT", `the character ${character.name} already has an agent (${agentId}): a character has one agent; delete it first, or give it a new token`);
       const existing = await em.findOne(AgentMapping, { characterId });
-      if (existing !== null) {
-        throw new HttpError(409, "CHARACTER_HAS_AGENT", `the character ${character.name} already has an agent (${existing.agentId}): a character has one agent; delete it first, or give it a new token`);
-      }
+      if (existing !== null) throw hasAgent(existing.agentId);
       if ((await em.count(AgentMapping, { accountId: owner.accountId })) >= MAX_AGENTS_PER_ACCOUNT) {
         throw new HttpError(409, "TOO_MANY_AGENTS", `an account has at most ${MAX_AGENTS_PER_ACCOUNT} agents`);
       }
       const agent = em.create(AgentMapping, { agentId: randomUUID(), accountId: owner.accountId, characterId, name: name ?? null });
-      await em.flush();
+      try {
+        await em.flush();
+      } catch (err) {
+        if (!(err instanceof UniqueConstraintViolationException)) throw err;
+        // Another process registered one for this character since the check.
+        const winner = await this.db.em().findOne(AgentMapping, { characterId });
+        throw hasAgent(winner?.agentId ?? "registered meanwhile");
+      }
       return { agent, token: await this.token(agent) };
     });
   }

@@ -291,6 +291,42 @@ forEachDialect("REST API: players, world and characters", (ctx) => {
       assert.deepEqual(agents.map((a) => a.characterId).sort(), [...characterIds].sort(), "one agent for each character");
     });
 
+    it("refuses an agent for a character that another process gave one since the check (the database's unique index): 409 CHARACTER_HAS_AGENT, one agent kept", async () => {
+      const acc = await account(t, "Agent Cluster");
+      const accountId = await accountIdOf(acc.token);
+      const db = t.server.db;
+      const em = db.em.bind(db);
+      const otherAgentId = `other-process-${accountId}`.slice(0, 64);
+      let raced = false;
+      // Another process of the cluster (its own account lock) registers one for the character right
+      // after this one's check found none.
+      db.em = () => {
+        const fork = em();
+        const findOne = fork.findOne.bind(fork) as (...args: unknown[]) => Promise<unknown>;
+        (fork as unknown as { findOne: (...args: unknown[]) => Promise<unknown> }).findOne = async (entity: unknown, where: unknown, ...rest: unknown[]) => {
+          const found = await findOne(entity, where, ...rest);
+          if (!raced && entity === AgentMapping && found === null) {
+            raced = true;
+            await em().insert(AgentMapping, { agentId: otherAgentId, accountId, characterId: acc.characterId, name: "registered elsewhere" });
+          }
+          return found;
+        };
+        return fork;
+      };
+      let res;
+      try {
+        res = await call(t, "POST", "/api/agent", acc.token, { characterId: acc.characterId, name: "too late" });
+      } finally {
+        db.em = em;
+      }
+      assert.ok(raced, "the other process's registration came between the check and the insert");
+      assert.equal(res.status, 409, JSON.stringify(res.body));
+      assert.equal(res.body.error.code, "CHARACTER_HAS_AGENT");
+      assert.match(res.body.error.message, new RegExp(`already has an agent \\(${otherAgentId}\\)`));
+      const agents = (await call(t, "GET", "/api/agent", acc.token)).body.agents as { agentId: string }[];
+      assert.deepEqual(agents.map((a) => a.agentId), [otherAgentId], "the other process's agent, alone");
+    });
+
     it(`refuses an account's agent over ${MAX_AGENTS_PER_ACCOUNT} (409 TOO_MANY_AGENTS), and a second agent for a character (409 CHARACTER_HAS_AGENT), changing nothing`, async () => {
       const acc = await account(t, "Agent Hoarder");
       const accountId = await accountIdOf(acc.token);

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { CheckConstraintViolationException, UniqueConstraintViolationException } from "@mikro-orm/core";
 import { pino } from "pino";
-import { Character, ENTITIES, InventorySlot, BankSlot, EquipmentSlot, User } from "../../entities/index.ts";
+import { AgentMapping, Character, ENTITIES, InventorySlot, BankSlot, EquipmentSlot, User } from "../../entities/index.ts";
 import { SKILLS } from "../../entities/skills.ts";
 import { loadConfig } from "../../src/config/env.ts";
 import { openDatabase, type Database } from "../../src/db/orm.ts";
@@ -129,6 +129,32 @@ forEachDialect("database", (ctx) => {
     const dup = db.em();
     dup.create(BankSlot, { characterId: "c-bank", itemId: "logs", slot: 1, quantity: 1 });
     await assert.rejects(dup.flush(), UniqueConstraintViolationException);
+  });
+
+  it("keeps one agent a character, and the migration that says so keeps the first of an older database's several", async () => {
+    const em = db.em();
+    em.create(AgentMapping, { agentId: "agent-one", accountId: "acc-agents", characterId: "c-agent" });
+    await em.flush();
+    const dup = db.em();
+    dup.create(AgentMapping, { agentId: "agent-two", accountId: "acc-agents", characterId: "c-agent" });
+    await assert.rejects(dup.flush(), UniqueConstraintViolationException);
+
+    // As a cluster could leave it before the index: three agents on one character (two registered
+    // in the same instant), one on another.
+    const executed = await db.orm.migrator.getExecuted();
+    assert.match(executed.at(-1)!.name, /_agent_one_per_character$/, "the index's migration is the last one");
+    await db.orm.migrator.down();
+    const at = (s: number) => new Date(Date.UTC(2026, 10, 1, 12, 0, s));
+    await db.em().insertMany(AgentMapping, [
+      { agentId: "agent-late", accountId: "acc-agents", characterId: "c-twice", createdAt: at(9) },
+      { agentId: "agent-b-first", accountId: "acc-agents", characterId: "c-twice", createdAt: at(1) },
+      { agentId: "agent-a-first", accountId: "acc-agents", characterId: "c-twice", createdAt: at(1) },
+      { agentId: "agent-alone", accountId: "acc-agents", characterId: "c-once", createdAt: at(5) },
+    ]);
+    await db.orm.migrator.up();
+    assert.equal((await db.orm.migrator.getPending()).length, 0);
+    const left = (await db.em().find(AgentMapping, { accountId: "acc-agents" })).map((a) => `${a.characterId} ${a.agentId}`).sort();
+    assert.deepEqual(left, ["c-agent agent-one", "c-once agent-alone", "c-twice agent-a-first"]);
   });
 
   it("refuses a user role other than player or admin", async () => {
