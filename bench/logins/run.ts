@@ -6,9 +6,11 @@
  * round, alternating MikroORM's own SQLite driver with the server's (`ReusingSqliteDriver`,
  * src/db/sqliteStatements.ts: string parameters bound, compiled statements reused). Per driver
  * and round: the main thread's CPU per login (`process.threadCpuUsage`), the wall time per login,
- * and how many statements SQLite compiled.
+ * and how many statements SQLite compiled. `--at-once`: every login at the same time (a storm of
+ * reconnections after a restart: thousands of queries waiting for the one connection) instead of
+ * one after the other.
  *
- *   node bench/logins/run.ts [--players 2000] [--rounds 3] [--out <json>]
+ *   node bench/logins/run.ts [--players 2000] [--rounds 3] [--at-once] [--out <json>]
  *
  * See bench/README.md ("logins").
  */
@@ -25,11 +27,12 @@ import { ReusingSqliteConnection } from "../../src/db/sqliteStatements.ts";
 import { loadOrCreatePlayer } from "../../src/persistence/players.ts";
 import { ROOT, bundledContent, round as roundTo, writeResults } from "../world-load/common.ts";
 
-const { values } = parseArgs({ options: { players: { type: "string", default: "2000" }, rounds: { type: "string", default: "3" }, out: { type: "string" } } });
+const { values } = parseArgs({ options: { players: { type: "string", default: "2000" }, rounds: { type: "string", default: "3" }, "at-once": { type: "boolean", default: false }, out: { type: "string" } } });
+const atOnce = values["at-once"];
 const players = Number(values.players);
 const rounds = Number(values.rounds);
 if (!(Number.isInteger(players) && players > 0 && Number.isInteger(rounds) && rounds > 0)) {
-  console.error("usage: run.ts [--players 2000] [--rounds 3] [--out file.json]");
+  console.error("usage: run.ts [--players 2000] [--rounds 3] [--at-once] [--out file.json]");
   process.exit(2);
 }
 
@@ -66,7 +69,8 @@ for (let round = 1; round <= rounds; round++) {
     const compiledBefore = compiled();
     const cpu = process.threadCpuUsage();
     const started = performance.now();
-    for (let i = 0; i < players; i++) await loadOrCreatePlayer(db, content, { accountId: `acc-${i}` });
+    if (atOnce) await Promise.all(Array.from({ length: players }, (_, i) => loadOrCreatePlayer(db, content, { accountId: `acc-${i}` })));
+    else for (let i = 0; i < players; i++) await loadOrCreatePlayer(db, content, { accountId: `acc-${i}` });
     const wallMs = performance.now() - started;
     const used = process.threadCpuUsage(cpu);
     const compiledAfter = compiled();
@@ -75,6 +79,7 @@ for (let round = 1; round <= rounds; round++) {
       round,
       driver: reusing ? "ReusingSqliteDriver" : "SqliteDriver",
       logins: players,
+      atOnce,
       cpuMsPerLogin: roundTo((used.user + used.system) / 1000 / players, 3),
       wallMsPerLogin: roundTo(wallMs / players, 3),
       statementsCompiled: compiledBefore === undefined || compiledAfter === undefined ? "every query" : compiledAfter - compiledBefore,
@@ -84,5 +89,5 @@ for (let round = 1; round <= rounds; round++) {
   }
 }
 fs.rmSync(dir, { recursive: true, force: true });
-if (values.out !== undefined) writeResults(values.out, "logins", started, { players, rounds }, results);
+if (values.out !== undefined) writeResults(values.out, "logins", started, { players, rounds, atOnce }, results);
 process.exit(0);

@@ -12,9 +12,13 @@
  * Everything else (numbers, booleans, dates, null, lists, JSON) is still written in as MikroORM
  * writes it, because a JavaScript number binds as a REAL where MikroORM writes an integer (a
  * TEXT column would then store "5.0" for 5).
+ *
+ * Its queries also take the one connection in turns (sqliteQueue.ts), not through kysely's mutex,
+ * which woke every waiting query at each release.
  */
 import { SqliteConnection, SqliteDriver, type Configuration } from "@mikro-orm/sqlite";
 import { CompiledQuery } from "kysely";
+import { queuedConnection, type TurnLock } from "./sqliteQueue.ts";
 
 /** What this file uses of a better-sqlite3 `Database` and its statements (the package ships no types). */
 interface Statement {
@@ -129,10 +133,13 @@ export class ReusingSqliteConnection extends SqliteConnection {
   /** How many statements this connection compiled (tests read it). */
   compiledStatements: () => number = () => 0;
 
+  /** The lock its queries take the connection in turns with (see sqliteQueue.ts; tests read it). */
+  lock: TurnLock | undefined;
+
   override createKyselyDialect(options: Parameters<SqliteConnection["createKyselyDialect"]>[0]) {
     const dialect = super.createKyselyDialect(options);
     this.compiledStatements = reuseStatements((this as unknown as { database: Database }).database).compiled;
-    return dialect;
+    return queuedConnection(dialect, (driver) => (this.lock = driver.lock));
   }
 
   /** As MikroORM 7.2's `AbstractSqlConnection.execute`, with the string parameters bound. */

@@ -2,15 +2,15 @@ import assert from "node:assert/strict";
 import { runBench } from "../support/bench.ts";
 
 interface Results {
-  settings: { players: number; rounds: number };
-  results: { round: number; driver: string; logins: number; cpuMsPerLogin: number; wallMsPerLogin: number; statementsCompiled: number | string }[];
+  settings: { players: number; rounds: number; atOnce: boolean };
+  results: { round: number; driver: string; logins: number; atOnce: boolean; cpuMsPerLogin: number; wallMsPerLogin: number; statementsCompiled: number | string }[];
 }
 
 describe("bench/logins (smoke)", function () {
   this.timeout(120_000);
   it("times both drivers each round, and the server's compiles no statement for the other characters' logins", async () => {
     const doc = await runBench<Results>("logins", ["--players", "20", "--rounds", "2"]);
-    assert.deepEqual(doc.settings, { players: 20, rounds: 2 });
+    assert.deepEqual(doc.settings, { players: 20, rounds: 2, atOnce: false });
     assert.deepEqual(
       doc.results.map((r) => [r.round, r.driver, r.logins]),
       [
@@ -25,6 +25,19 @@ describe("bench/logins (smoke)", function () {
       doc.results.filter((r) => r.driver === "ReusingSqliteDriver").map((r) => r.statementsCompiled),
       [0, 0],
     );
+  });
+
+  it("logs every character in at once with --at-once", async () => {
+    const doc = await runBench<Results>("logins", ["--players", "30", "--rounds", "1", "--at-once"]);
+    assert.deepEqual(doc.settings, { players: 30, rounds: 1, atOnce: true });
+    assert.deepEqual(
+      doc.results.map((r) => [r.driver, r.logins, r.atOnce]),
+      [
+        ["SqliteDriver", 30, true],
+        ["ReusingSqliteDriver", 30, true],
+      ],
+    );
+    for (const r of doc.results) assert.ok(r.cpuMsPerLogin > 0 && r.wallMsPerLogin > 0, JSON.stringify(r));
   });
 
   it("refuses bad arguments with its usage line (exit 2)", async () => {

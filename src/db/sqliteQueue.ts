@@ -1,0 +1,126 @@
+/**
+ * SQLite's one connection, handed to the queries waiting for it in turn.
+ *
+ * kysely serialises the queries on a dialect with one connection (SQLite) with a mutex that wakes
+ * every waiter at each release, and all but one go back to waiting (`while (locked) await lock`):
+ * with N queries queued, N² wake-ups. A login storm queues thousands (2,000 clients reconnecting
+ * after a restart: ~4 reads each). 2,000 logins at once took 6.0–6.4 s of the main thread's CPU
+ * against 2.1–2.3 s one after the other (`npm run bench:logins -- --at-once`, bench/README.md).
+ *
+ * {@link queuedConnection} wraps the dialect: its driver hands the connection to the oldest waiter
+ * when the holder releases it, and its adapter tells kysely that the driver serialises itself (so
+ * kysely's mutex is not made). What is serialised, and in which order, is the same: one query or
+ * transaction at a time, first come first served.
+ */
+import type { DatabaseConnection, Dialect, DialectAdapter, Driver } from "kysely";
+
+/** A lock handed over in order: at most one holder, and the waiters queue. */
+export class TurnLock {
+  private held = false;
+  private waiting: (() => void)[] = [];
+  private head = 0;
+
+  /** Resolves once the caller holds the lock (at once when it is free). */
+  acquire(): Promise<void> {
+    if (!this.held) {
+      this.held = true;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  /** Hands the lock to the oldest waiter, or frees it. */
+  release(): void {
+    if (this.head < this.waiting.length) {
+      const next = this.waiting[this.head]!;
+      this.waiting[this.head++] = undefined as never;
+      // The queue's front is dropped once it is half of it (O(1) per turn, amortised).
+      if (this.head > 1024 && this.head * 2 > this.waiting.length) {
+        this.waiting = this.waiting.slice(this.head);
+        this.head = 0;
+      }
+      next();
+      return;
+    }
+    this.held = false;
+  }
+
+  /** Waiters not yet served. */
+  get queued(): number {
+    return this.waiting.length - this.head;
+  }
+}
+
+/** The driver of a one-connection dialect, taking its connection in turns (see the file comment). */
+class QueuedDriver implements Driver {
+  readonly lock = new TurnLock();
+  private readonly inner: Driver;
+  constructor(inner: Driver) {
+    if (inner.savepoint === undefined || inner.rollbackToSavepoint === undefined || inner.releaseSavepoint === undefined) {
+      throw new Error("queuedConnection: the dialect's driver has no savepoints");
+    }
+    this.inner = inner;
+  }
+  init(...args: Parameters<Driver["init"]>): Promise<void> {
+    return this.inner.init(...args);
+  }
+  async acquireConnection(...args: Parameters<Driver["acquireConnection"]>): Promise<DatabaseConnection> {
+    await this.lock.acquire();
+    try {
+      return await this.inner.acquireConnection(...args);
+    } catch (err) {
+      this.lock.release();
+      throw err;
+    }
+  }
+  async releaseConnection(...args: Parameters<Driver["releaseConnection"]>): Promise<void> {
+    try {
+      await this.inner.releaseConnection(...args);
+    } finally {
+      this.lock.release();
+    }
+  }
+  beginTransaction(...args: Parameters<Driver["beginTransaction"]>): Promise<void> {
+    return this.inner.beginTransaction(...args);
+  }
+  commitTransaction(...args: Parameters<Driver["commitTransaction"]>): Promise<void> {
+    return this.inner.commitTransaction(...args);
+  }
+  rollbackTransaction(...args: Parameters<Driver["rollbackTransaction"]>): Promise<void> {
+    return this.inner.rollbackTransaction(...args);
+  }
+  savepoint(...args: Parameters<NonNullable<Driver["savepoint"]>>): Promise<void> {
+    return this.inner.savepoint!(...args);
+  }
+  rollbackToSavepoint(...args: Parameters<NonNullable<Driver["rollbackToSavepoint"]>>): Promise<void> {
+    return this.inner.rollbackToSavepoint!(...args);
+  }
+  releaseSavepoint(...args: Parameters<NonNullable<Driver["releaseSavepoint"]>>): Promise<void> {
+    return this.inner.releaseSavepoint!(...args);
+  }
+  destroy(...args: Parameters<Driver["destroy"]>): Promise<void> {
+    return this.inner.destroy(...args);
+  }
+}
+
+/**
+ * `dialect` (one connection: SQLite) with its connection handed out in turns; `onDriver` is given
+ * the driver (tests read its lock).
+ */
+export function queuedConnection(dialect: Dialect, onDriver?: (driver: { readonly lock: TurnLock }) => void): Dialect {
+  return {
+    createDriver: () => {
+      const driver = new QueuedDriver(dialect.createDriver());
+      onDriver?.(driver);
+      return driver;
+    },
+    createQueryCompiler: () => dialect.createQueryCompiler(),
+    createIntrospector: (db) => dialect.createIntrospector(db),
+    createAdapter: (): DialectAdapter => {
+      const adapter = dialect.createAdapter();
+      if (adapter.supportsMultipleConnections !== false) throw new Error("queuedConnection: for a dialect of one connection");
+      // The driver serialises its connection itself: kysely adds no mutex of its own.
+      return Object.create(adapter, { supportsMultipleConnections: { value: true } }) as DialectAdapter;
+    },
+  };
+}

@@ -1,0 +1,140 @@
+/**
+ * SQLite's one connection taken in turns (src/db/sqliteQueue.ts): the lock hands it to the oldest
+ * waiter, a failing driver does not keep it, and through the server's database many queries and
+ * transactions at once still run one at a time, in the order they came, each transaction whole.
+ */
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { pino } from "pino";
+import type { DatabaseConnection, Dialect, Driver } from "kysely";
+import { SqliteDialect } from "kysely";
+import { Character } from "../../entities/index.ts";
+import { loadConfig } from "../../src/config/env.ts";
+import { openDatabase, type Database } from "../../src/db/orm.ts";
+import { queuedConnection, TurnLock } from "../../src/db/sqliteQueue.ts";
+import { ReusingSqliteConnection } from "../../src/db/sqliteStatements.ts";
+import { loadOrCreatePlayer } from "../../src/persistence/players.ts";
+import { bundledContent } from "../support/content.ts";
+
+describe("SQLite connection in turns: the lock", () => {
+  it("hands the lock to the waiters in the order they came, and frees it when none waits", async () => {
+    const lock = new TurnLock();
+    const got: number[] = [];
+    await lock.acquire();
+    // More waiters than the queue keeps before it drops its served front (1,024).
+    const n = 3_000;
+    const waiters = Array.from({ length: n }, (_, i) =>
+      lock.acquire().then(() => {
+        got.push(i);
+        // Each holds it over a turn of the event loop, as a query does.
+        setImmediate(() => lock.release());
+      }),
+    );
+    assert.equal(lock.queued, n);
+    lock.release();
+    await Promise.all(waiters);
+    assert.deepEqual(got, Array.from({ length: n }, (_, i) => i));
+    assert.equal(lock.queued, 0);
+    // Free again once the last holder released it: taken at once.
+    await new Promise((r) => setImmediate(r));
+    let taken = false;
+    void lock.acquire().then(() => (taken = true));
+    await Promise.resolve();
+    assert.ok(taken);
+  });
+
+  /** A driver whose acquire or release fails when told to. */
+  function failingDialect(fail: { acquire: boolean; release: boolean }): Dialect {
+    const base = new SqliteDialect({ database: {} as never });
+    const conn = {} as DatabaseConnection;
+    const driver: Driver = {
+      init: async () => {},
+      acquireConnection: async () => {
+        if (fail.acquire) throw new Error("acquire failed");
+        return conn;
+      },
+      releaseConnection: async () => {
+        if (fail.release) throw new Error("release failed");
+      },
+      beginTransaction: async () => {},
+      commitTransaction: async () => {},
+      rollbackTransaction: async () => {},
+      savepoint: async () => {},
+      rollbackToSavepoint: async () => {},
+      releaseSavepoint: async () => {},
+      destroy: async () => {},
+    };
+    return { createDriver: () => driver, createAdapter: () => base.createAdapter(), createQueryCompiler: () => base.createQueryCompiler(), createIntrospector: (db) => base.createIntrospector(db) };
+  }
+
+  it("lets the next query have the connection when taking or giving it back fails", async () => {
+    const fail = { acquire: true, release: false };
+    let lock: TurnLock | undefined;
+    const dialect = queuedConnection(failingDialect(fail), (d) => (lock = d.lock));
+    const driver = dialect.createDriver();
+    await assert.rejects(driver.acquireConnection(), /acquire failed/);
+    assert.equal(lock!.queued, 0);
+    fail.acquire = false;
+    fail.release = true;
+    const conn = await driver.acquireConnection();
+    const next = driver.acquireConnection();
+    assert.equal(lock!.queued, 1, "the next one waits while the connection is held");
+    await assert.rejects(driver.releaseConnection(conn), /release failed/);
+    assert.equal(await next, conn, "and has it once the release failed");
+  });
+
+  it("tells kysely the driver serialises its one connection itself (kysely adds no mutex), and refuses a dialect of many", () => {
+    const sqlite = new SqliteDialect({ database: {} as never });
+    assert.equal(sqlite.createAdapter().supportsMultipleConnections, false);
+    const adapter = queuedConnection(sqlite).createAdapter();
+    assert.equal(adapter.supportsMultipleConnections, true);
+    assert.equal(adapter.supportsReturning, sqlite.createAdapter().supportsReturning, "the rest of the adapter is SQLite's");
+    const many = { ...sqlite, createAdapter: () => Object.create(sqlite.createAdapter(), { supportsMultipleConnections: { value: true } }) } as Dialect;
+    assert.throws(() => queuedConnection(many).createAdapter(), /one connection/);
+  });
+});
+
+describe("SQLite connection in turns: through the server's database", () => {
+  let dir: string;
+  let db: Database;
+  before(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "sqlite-queue-"));
+    db = await openDatabase(loadConfig({ DATABASE_URL: `sqlite:${path.join(dir, "game.sqlite")}`, WORLD_DIR: dir, JWT_SECRET: "q".repeat(40) }, process.cwd()), pino({ level: "silent" }));
+  });
+  after(async () => {
+    await db?.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("runs a storm of logins at once, each whole, with a transaction's queries kept together", async () => {
+    const connection = db.em().getConnection() as unknown as ReusingSqliteConnection;
+    assert.ok(connection instanceof ReusingSqliteConnection);
+    const content = await bundledContent();
+    const n = 300;
+    for (let i = 0; i < n; i++) await loadOrCreatePlayer(db, content, { accountId: `queue-${i}`, name: `Queue${i}` });
+
+    // A transaction that holds the connection across an await: the logins queue behind it.
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const transaction = db.em().transactional(async (em) => {
+      await em.nativeUpdate(Character, { name: "Queue0" }, { coins: 1 });
+      await held;
+      await em.nativeUpdate(Character, { name: "Queue0" }, { coins: 2 });
+    });
+    await new Promise((r) => setTimeout(r, 20));
+    const logins = Array.from({ length: n }, (_, i) => loadOrCreatePlayer(db, content, { accountId: `queue-${i}` }));
+    await new Promise((r) => setTimeout(r, 20));
+    assert.ok(connection.lock!.queued >= n, `the logins wait for the transaction (${connection.lock!.queued} queued)`);
+    release();
+    await transaction;
+    const loaded = await Promise.all(logins);
+    assert.deepEqual(
+      loaded.map((p) => p.name),
+      Array.from({ length: n }, (_, i) => `Queue${i}`),
+    );
+    assert.equal(connection.lock!.queued, 0);
+    assert.equal((await db.em().findOneOrFail(Character, { name: "Queue0" })).coins, 2, "the transaction's both writes, none lost");
+  });
+});
