@@ -131,13 +131,14 @@ export class AgentService {
   }
 
   /**
-   * Under the account's lock (the one logins and character creation and deletion take), so two
-   * registrations cannot both pass the count, and none can add a mapping to a character that a
-   * deletion has just taken its mappings from. That lock is this process's: a registration for
-   * the same character on another process of a cluster can pass the check at the same time, and
-   * then the database's unique index on the character refuses the second (409, as the check would).
-   * (The per-account count is this process's check only: across processes, two registrations at
-   * once can each take the last place.)
+   * Under the account's lock (the one logins and character creation and deletion take), so that
+   * on this process two registrations cannot both pass the count, and none can add a mapping to a
+   * character that a deletion has just taken its mappings from. That lock is this process's only.
+   * A registration for the same character on another process of a cluster can pass the check at
+   * the same time: the database's unique index on the character refuses the second (409, as the
+   * check would). Across processes, two registrations at once can still each take an account's
+   * last place, and a registration can still add a mapping to a character another process is
+   * deleting (there is no foreign key to characters).
    */
   async register(owner: Principal, characterId: string, name: string | undefined): Promise<{ agent: IAgentMapping; token: string }> {
     return this.world.withAccount(owner.accountId, async () => {

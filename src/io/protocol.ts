@@ -101,8 +101,8 @@ export function unchanging<T extends Uint8Array>(frame: T): T {
  * A frame sent again right after itself, to another socket, is not copied again: the record
  * before gets the socket's id (see {@link OP_SEND_TEXT_MANY}). A chat line is encoded once and
  * sent to the ~120 players in view one after the other: copied each time, ~0.8 MB of a tick's
- * batch at 2,000 players, read again in the child. The same string (strings do not change), or
- * the same bytes marked {@link unchanging} (comparing bytes costs more than copying them).
+ * batch at 2,000 players, read again in the child. An equal string (the same text), or the same
+ * bytes marked {@link unchanging} (comparing bytes costs more than copying them).
  */
 export class Outbox {
   private buf: Buffer;

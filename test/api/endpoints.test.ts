@@ -325,6 +325,23 @@ forEachDialect("REST API: players, world and characters", (ctx) => {
       assert.match(res.body.error.message, new RegExp(`already has an agent \\(${otherAgentId}\\)`));
       const agents = (await call(t, "GET", "/api/agent", acc.token)).body.agents as { agentId: string }[];
       assert.deepEqual(agents.map((a) => a.agentId), [otherAgentId], "the other process's agent, alone");
+
+      // Any other failure of the insert is the server's (500), not a 409.
+      const alt = await call(t, "POST", "/api/character", acc.token, { name: "Cluster Alt" });
+      db.em = () => {
+        const fork = em();
+        (fork as unknown as { flush: () => Promise<void> }).flush = async () => {
+          throw new Error("disk I/O error");
+        };
+        return fork;
+      };
+      try {
+        res = await call(t, "POST", "/api/agent", acc.token, { characterId: alt.body.character.id, name: "unlucky" });
+      } finally {
+        db.em = em;
+      }
+      assert.equal(res.status, 500, JSON.stringify(res.body));
+      assert.deepEqual(((await call(t, "GET", "/api/agent", acc.token)).body.agents as { agentId: string }[]).map((a) => a.agentId), [otherAgentId]);
     });
 
     it(`refuses an account's agent over ${MAX_AGENTS_PER_ACCOUNT} (409 TOO_MANY_AGENTS), and a second agent for a character (409 CHARACTER_HAS_AGENT), changing nothing`, async () => {

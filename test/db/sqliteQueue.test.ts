@@ -13,7 +13,7 @@ import { SqliteDialect } from "kysely";
 import { Character } from "../../entities/index.ts";
 import { loadConfig } from "../../src/config/env.ts";
 import { openDatabase, type Database } from "../../src/db/orm.ts";
-import { queuedConnection, TurnLock } from "../../src/db/sqliteQueue.ts";
+import { queuedConnection, TURN_RUN_MS, TurnLock } from "../../src/db/sqliteQueue.ts";
 import { ReusingSqliteConnection } from "../../src/db/sqliteStatements.ts";
 import { loadOrCreatePlayer } from "../../src/persistence/players.ts";
 import { bundledContent } from "../support/content.ts";
@@ -43,6 +43,33 @@ describe("SQLite connection in turns: the lock", () => {
     void lock.acquire().then(() => (taken = true));
     await Promise.resolve();
     assert.ok(taken);
+  });
+
+  it(`lets the event loop turn once a run of hand-overs has lasted ${TURN_RUN_MS} ms (a storm of synchronous queries would stall it)`, async () => {
+    const lock = new TurnLock();
+    await lock.acquire();
+    const n = 2_000;
+    let served = 0;
+    const order: number[] = [];
+    const waiters = Array.from({ length: n }, (_, i) =>
+      lock.acquire().then(() => {
+        order.push(i);
+        served++;
+        // A synchronous query of ~0.05 ms, then the connection goes back at once.
+        const until = performance.now() + 0.05;
+        while (performance.now() < until);
+        lock.release();
+      }),
+    );
+    let servedWhenTimerRan = -1;
+    setTimeout(() => (servedWhenTimerRan = served), 0);
+    // Long enough for the timer to be due.
+    const due = performance.now() + 2;
+    while (performance.now() < due);
+    lock.release();
+    await Promise.all(waiters);
+    assert.ok(servedWhenTimerRan > 0 && servedWhenTimerRan < n, `the timer ran amid the run of ${n} turns (after ${servedWhenTimerRan})`);
+    assert.deepEqual(order, Array.from({ length: n }, (_, i) => i), "in order still");
   });
 
   /** A driver whose acquire or release fails when told to. */
@@ -136,5 +163,25 @@ describe("SQLite connection in turns: through the server's database", () => {
     );
     assert.equal(connection.lock!.queued, 0);
     assert.equal((await db.em().findOneOrFail(Character, { name: "Queue0" })).coins, 2, "the transaction's both writes, none lost");
+  });
+
+  it("hands the connection on after a query that fails, and after a transaction that throws", async () => {
+    const connection = db.em().getConnection() as unknown as ReusingSqliteConnection;
+    const queries = [
+      db.em().getConnection().execute("select * from no_such_table"),
+      db.em().transactional(async (em) => {
+        await em.nativeUpdate(Character, { name: "Queue1" }, { coins: 77 });
+        throw new Error("the transaction's own failure");
+      }),
+      db.em().count(Character, { name: "Queue1" }),
+      db.em().findOneOrFail(Character, { name: "Queue1" }),
+    ];
+    const [bad, failed, count, row] = await Promise.allSettled(queries);
+    assert.equal(bad!.status, "rejected");
+    assert.match(String((bad as PromiseRejectedResult).reason), /no such table/);
+    assert.equal(failed!.status, "rejected");
+    assert.equal((count as PromiseFulfilledResult<number>).value, 1);
+    assert.notEqual((row as PromiseFulfilledResult<{ coins: number }>).value.coins, 77, "the failed transaction was rolled back");
+    assert.equal(connection.lock!.queued, 0);
   });
 });

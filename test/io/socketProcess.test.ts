@@ -684,6 +684,35 @@ describe("the socket process's data pipe (Outbox, DataReader)", () => {
     assert.deepEqual(got2, [["batch"], ["send", 10, line, false]]);
   });
 
+  it("starts a new record for the same frame after a close, a clear and a new batch", () => {
+    const out = new Outbox(64);
+    const bytes = unchanging(new Uint8Array([9, 8]));
+    out.send(1, bytes);
+    out.close(2, 1000, "bye");
+    out.send(3, bytes);
+    out.send(4, bytes);
+    const first = out.take().message;
+    out.send(5, bytes); // a new batch: nothing of the last one to add to
+    out.send(6, "dropped");
+    out.clear();
+    out.send(7, "dropped"); // after a clear: a record of its own
+    const got: Got[] = [];
+    const reader = reading(got);
+    reader.push(first);
+    reader.push(out.take().message);
+    assert.deepEqual(got, [
+      ["batch"],
+      ["send", 1, [9, 8], true],
+      ["close", 2, 1000, "bye"],
+      ["send", 3, [9, 8], true],
+      ["send", 4, [9, 8], true],
+      ["batch"],
+      ["send", 7, "dropped", false],
+    ]);
+    // Records: the first send, the close, one record for 3 and 4.
+    assert.equal(first.length, 5 + (9 + 2) + (9 + 3) + (9 + 2 + 4 + 4));
+  });
+
   it("copies bytes not marked unchanging at every send: changed in place since, they go as they are now", () => {
     const out = new Outbox(64);
     const reused = new Uint8Array([1, 1]);
@@ -738,6 +767,12 @@ describe("the socket process's data pipe (Outbox, DataReader)", () => {
     const listed = Buffer.from(many.take().message);
     listed.writeUInt32BE(1_000, 5 + 9 + 2);
     assert.throws(() => reading([]).push(listed), /sockets are cut short/);
+    // One whose frame runs past the batch.
+    many.send(1, "hi");
+    many.send(2, "hi");
+    const long = Buffer.from(many.take().message);
+    long.writeUInt32BE(1_000, 5 + 5);
+    assert.throws(() => reading([]).push(long), /frame is cut short/);
     const huge = Buffer.alloc(8);
     huge.writeUInt32BE(0xffffffff, 0);
     assert.throws(() => reading([]).push(huge), /data message of/);
