@@ -541,10 +541,14 @@ process.on("message", (msg: ToBots) => {
     };
     stopping = true;
     for (const b of bots) b.stop();
-    send({ type: "report", report });
+    // Exits once the report is written to the channel (closing 1,900 clients can keep the event
+    // loop busy past a fixed delay, and an exit then lost a long window's report), or after 10 s.
+    process.send?.({ type: "report", report } satisfies FromBots, () => {
+      process.disconnect?.();
+      setTimeout(() => process.exit(0), 1_000).unref();
+    });
     for (const b of bots) b.close();
-    setTimeout(() => process.exit(0), 1_000).unref();
-    process.disconnect?.();
+    setTimeout(() => process.exit(0), 10_000).unref();
   }
 });
 

@@ -89,10 +89,13 @@ process.on("message", (msg: ToBots) => {
   } else if (msg.type === "stop") {
     stopping = true;
     for (const t of timers) clearInterval(t);
-    send({ type: "flood-report", report });
+    // Exits once the report is written to the channel, or after 10 s (as bots.ts).
+    process.send?.({ type: "flood-report", report } satisfies FromBots, () => {
+      process.disconnect?.();
+      setTimeout(() => process.exit(0), 1_000).unref();
+    });
     for (const s of sockets) s.close(1000);
-    setTimeout(() => process.exit(0), 1_000).unref();
-    process.disconnect?.();
+    setTimeout(() => process.exit(0), 10_000).unref();
   }
 });
 

@@ -302,6 +302,8 @@ async function runOne(n: number): Promise<RunResult> {
     const inboxes: FromBots[][] = [];
     /** Per inbox: its process has exited and its channel is closed (every message it sent is in). */
     const closed: boolean[] = [];
+    /** Per inbox, once closed: how its process exited. */
+    const exits: string[] = [];
     /** Forks a client process (bots.ts or flood.ts) with its input file; its messages go to a new inbox. */
     const forkClients = (script: string, name: string, input: BotsInput | FloodInput, progress: string, nice = botsNice): void => {
       const inputFile = path.join(dir, `${name}.json`);
@@ -325,7 +327,10 @@ async function runOne(n: number): Promise<RunResult> {
       });
       // Not at its exit: a process that reported and exited (the probes, before the others are done)
       // fails no one else's wait, and its own report may still be on its way until `close`.
-      proc.once("close", () => (closed[index] = true));
+      proc.once("close", (code, signal) => {
+        closed[index] = true;
+        exits[index] = `${name} exited with ${signal ?? `code ${code}`}`;
+      });
     };
     const probeCount = probesFor(n);
     const probes = probeCount === 0 ? undefined : { pairs: probeCount / 2, stride: Math.max(1, Math.floor(n / probeCount)) };
@@ -353,7 +358,7 @@ async function runOne(n: number): Promise<RunResult> {
         if (fatal?.type === "fatal") throw new Error(`bots failed: ${fatal.message}`);
         const i = inbox.findIndex((m) => m.type === type);
         if (i >= 0) return inbox.splice(i, 1)[0]!;
-        if (closed[index]) throw new Error(`a bots process exited while waiting for "${type}":\n${tail(botsLog)}`);
+        if (closed[index]) throw new Error(`a bots process exited while waiting for "${type}" (${exits[index]}):\n${tail(botsLog)}`);
         if (running.exited) throw new Error(`server exited while waiting for "${type}":\n${tail(serverLog)}`);
         if (Date.now() > deadline) throw new Error(`no "${type}" from the bots within ${timeoutMs} ms`);
         await sleep(50);
