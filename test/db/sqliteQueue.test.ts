@@ -4,19 +4,14 @@
  * transactions at once still run one at a time, in the order they came, each transaction whole.
  */
 import assert from "node:assert/strict";
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { pino } from "pino";
 import type { DatabaseConnection, Dialect, Driver } from "kysely";
 import { SqliteDialect } from "kysely";
 import { Character } from "../../entities/index.ts";
-import { loadConfig } from "../../src/config/env.ts";
-import { openDatabase, type Database } from "../../src/db/orm.ts";
 import { queuedConnection, TURN_RUN_MS, TurnLock } from "../../src/db/sqliteQueue.ts";
 import { ReusingSqliteConnection } from "../../src/db/sqliteStatements.ts";
 import { loadOrCreatePlayer } from "../../src/persistence/players.ts";
 import { bundledContent } from "../support/content.ts";
+import { sqliteSuiteDatabase } from "../support/sqlite.ts";
 
 describe("SQLite connection in turns: the lock", () => {
   it("hands the lock to the waiters in the order they came, and frees it when none waits", async () => {
@@ -124,34 +119,25 @@ describe("SQLite connection in turns: the lock", () => {
 });
 
 describe("SQLite connection in turns: through the server's database", () => {
-  let dir: string;
-  let db: Database;
-  before(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), "sqlite-queue-"));
-    db = await openDatabase(loadConfig({ DATABASE_URL: `sqlite:${path.join(dir, "game.sqlite")}`, WORLD_DIR: dir, JWT_SECRET: "q".repeat(40) }, process.cwd()), pino({ level: "silent" }));
-  });
-  after(async () => {
-    await db?.close();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  const sqlite = sqliteSuiteDatabase("sqlite-queue-");
 
   it("runs a storm of logins at once, each whole, with a transaction's queries kept together", async () => {
-    const connection = db.em().getConnection() as unknown as ReusingSqliteConnection;
+    const connection = sqlite.db.em().getConnection() as unknown as ReusingSqliteConnection;
     assert.ok(connection instanceof ReusingSqliteConnection);
     const content = await bundledContent();
     const n = 300;
-    for (let i = 0; i < n; i++) await loadOrCreatePlayer(db, content, { accountId: `queue-${i}`, name: `Queue${i}` });
+    for (let i = 0; i < n; i++) await loadOrCreatePlayer(sqlite.db, content, { accountId: `queue-${i}`, name: `Queue${i}` });
 
     // A transaction that holds the connection across an await: the logins queue behind it.
     let release!: () => void;
     const held = new Promise<void>((r) => (release = r));
-    const transaction = db.em().transactional(async (em) => {
+    const transaction = sqlite.db.em().transactional(async (em) => {
       await em.nativeUpdate(Character, { name: "Queue0" }, { coins: 1 });
       await held;
       await em.nativeUpdate(Character, { name: "Queue0" }, { coins: 2 });
     });
     await new Promise((r) => setTimeout(r, 20));
-    const logins = Array.from({ length: n }, (_, i) => loadOrCreatePlayer(db, content, { accountId: `queue-${i}` }));
+    const logins = Array.from({ length: n }, (_, i) => loadOrCreatePlayer(sqlite.db, content, { accountId: `queue-${i}` }));
     await new Promise((r) => setTimeout(r, 20));
     assert.ok(connection.lock!.queued >= n, `the logins wait for the transaction (${connection.lock!.queued} queued)`);
     release();
@@ -162,19 +148,19 @@ describe("SQLite connection in turns: through the server's database", () => {
       Array.from({ length: n }, (_, i) => `Queue${i}`),
     );
     assert.equal(connection.lock!.queued, 0);
-    assert.equal((await db.em().findOneOrFail(Character, { name: "Queue0" })).coins, 2, "the transaction's both writes, none lost");
+    assert.equal((await sqlite.db.em().findOneOrFail(Character, { name: "Queue0" })).coins, 2, "the transaction's both writes, none lost");
   });
 
   it("hands the connection on after a query that fails, and after a transaction that throws", async () => {
-    const connection = db.em().getConnection() as unknown as ReusingSqliteConnection;
+    const connection = sqlite.db.em().getConnection() as unknown as ReusingSqliteConnection;
     const queries = [
-      db.em().getConnection().execute("select * from no_such_table"),
-      db.em().transactional(async (em) => {
+      sqlite.db.em().getConnection().execute("select * from no_such_table"),
+      sqlite.db.em().transactional(async (em) => {
         await em.nativeUpdate(Character, { name: "Queue1" }, { coins: 77 });
         throw new Error("the transaction's own failure");
       }),
-      db.em().count(Character, { name: "Queue1" }),
-      db.em().findOneOrFail(Character, { name: "Queue1" }),
+      sqlite.db.em().count(Character, { name: "Queue1" }),
+      sqlite.db.em().findOneOrFail(Character, { name: "Queue1" }),
     ];
     const [bad, failed, count, row] = await Promise.allSettled(queries);
     assert.equal(bad!.status, "rejected");

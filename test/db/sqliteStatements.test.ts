@@ -4,17 +4,12 @@
  * character compiles nothing new; values of every kind go in and come back as they did before.
  */
 import assert from "node:assert/strict";
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { SqlitePlatform } from "@mikro-orm/sql";
-import { pino } from "pino";
 import { Character, Sanction } from "../../entities/index.ts";
-import { loadConfig } from "../../src/config/env.ts";
-import { openDatabase, type Database } from "../../src/db/orm.ts";
 import { bindStrings, MAX_BOUND_STRINGS, ReusingSqliteConnection, reuseStatements, STATEMENT_CACHE_MAX_TEXT } from "../../src/db/sqliteStatements.ts";
 import { loadOrCreatePlayer } from "../../src/persistence/players.ts";
 import { bundledContent } from "../support/content.ts";
+import { sqliteSuiteDatabase } from "../support/sqlite.ts";
 
 const platform = new SqlitePlatform();
 
@@ -93,27 +88,18 @@ describe("SQLite statements: string parameters bound", () => {
 });
 
 describe("SQLite statements: through the server's database", () => {
-  let dir: string;
-  let db: Database;
-  before(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), "sqlite-statements-"));
-    db = await openDatabase(loadConfig({ DATABASE_URL: `sqlite:${path.join(dir, "game.sqlite")}`, WORLD_DIR: dir, JWT_SECRET: "s".repeat(40) }, process.cwd()), pino({ level: "silent" }));
-  });
-  after(async () => {
-    await db?.close();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  const sqlite = sqliteSuiteDatabase("sqlite-statements-");
 
   it("compiles a login's queries once: another character's login compiles nothing", async () => {
-    const connection = db.em().getConnection();
+    const connection = sqlite.db.em().getConnection();
     assert.ok(connection instanceof ReusingSqliteConnection, "the server's SQLite connection");
     const content = await bundledContent();
-    const made = await Promise.all(["a", "b", "c"].map((n) => loadOrCreatePlayer(db, content, { accountId: `acc-${n}`, name: `Stmt${n}` })));
-    const first = await loadOrCreatePlayer(db, content, { accountId: "acc-a" });
+    const made = await Promise.all(["a", "b", "c"].map((n) => loadOrCreatePlayer(sqlite.db, content, { accountId: `acc-${n}`, name: `Stmt${n}` })));
+    const first = await loadOrCreatePlayer(sqlite.db, content, { accountId: "acc-a" });
     assert.equal(first.characterId, made[0]!.characterId);
     const compiled = connection.compiledStatements();
-    const second = await loadOrCreatePlayer(db, content, { accountId: "acc-b" });
-    const third = await loadOrCreatePlayer(db, content, { accountId: "acc-c", characterId: made[2]!.characterId });
+    const second = await loadOrCreatePlayer(sqlite.db, content, { accountId: "acc-b" });
+    const third = await loadOrCreatePlayer(sqlite.db, content, { accountId: "acc-c", characterId: made[2]!.characterId });
     assert.equal(connection.compiledStatements(), compiled, "no statement compiled for the other logins");
     assert.equal(second.characterId, made[1]!.characterId);
     assert.equal(third.name, "Stmtc");
@@ -123,22 +109,22 @@ describe("SQLite statements: through the server's database", () => {
   it("stores and reads back strings with quotes and question marks, dates, numbers and nulls as before", async () => {
     const reason = "it's a test? with 'quotes' and ?? marks";
     const endsAt = new Date(Date.UTC(2027, 0, 2, 3, 4, 5));
-    const em = db.em();
+    const em = sqlite.db.em();
     em.create(Sanction, { accountId: "acc-q?'", kind: "mute", endsAt, reason, byAccountId: "admin'1" });
     em.create(Sanction, { accountId: "acc-n", kind: "ban", endsAt: null, reason: null, byAccountId: "admin" });
     await em.flush();
-    const read = await db.em().findOneOrFail(Sanction, { accountId: "acc-q?'", kind: "mute" });
+    const read = await sqlite.db.em().findOneOrFail(Sanction, { accountId: "acc-q?'", kind: "mute" });
     assert.equal(read.reason, reason);
     assert.equal(read.byAccountId, "admin'1");
     assert.equal(read.endsAt?.getTime(), endsAt.getTime());
-    const ban = await db.em().findOneOrFail(Sanction, { accountId: "acc-n" });
+    const ban = await sqlite.db.em().findOneOrFail(Sanction, { accountId: "acc-n" });
     assert.equal(ban.endsAt, null);
     assert.equal(ban.reason, null);
     // A number into an integer column stays an integer (bound, 5 would have been a REAL 5.0).
-    const c = await db.em().findOneOrFail(Character, { name: "Stmta" });
-    await db.em().nativeUpdate(Character, { id: c.id }, { coins: 5, positionX: 12.5 });
-    const raw = (await db.em().getConnection().execute("select typeof(coins) t, coins, positionX from characters where id = ?", [c.id])) as { t: string; coins: number; positionX: number }[];
+    const c = await sqlite.db.em().findOneOrFail(Character, { name: "Stmta" });
+    await sqlite.db.em().nativeUpdate(Character, { id: c.id }, { coins: 5, positionX: 12.5 });
+    const raw = (await sqlite.db.em().getConnection().execute("select typeof(coins) t, coins, positionX from characters where id = ?", [c.id])) as { t: string; coins: number; positionX: number }[];
     assert.deepEqual(raw, [{ t: "integer", coins: 5, positionX: 12.5 }]);
-    assert.equal((await db.em().find(Character, { name: { $in: ["Stmta", "Stmtb", "none'?"] } })).length, 2, "a list in the text");
+    assert.equal((await sqlite.db.em().find(Character, { name: { $in: ["Stmta", "Stmtb", "none'?"] } })).length, 2, "a list in the text");
   });
 });
