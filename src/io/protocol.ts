@@ -110,11 +110,9 @@ export class Outbox {
   private readonly initial: number;
   /** Written batches' buffers, for the next ones (see take). */
   private readonly spare: Buffer[] = [];
-  /** The frame of the last record, while it is the last one (else undefined), and where the record starts. */
+  /** The frame of the last record, while it is the last one (else undefined), where the record starts, and its frame's length in bytes. */
   private lastFrame: string | Uint8Array | undefined;
   private lastAt = 0;
-  /** Where the last record's frame bytes start, and their length. */
-  private lastBytesAt = 0;
   private lastBytes = 0;
   constructor(initialBytes = 64 * 1024) {
     this.initial = Math.max(initialBytes, 64);
@@ -131,7 +129,6 @@ export class Outbox {
     this.sendOne(id, data);
     this.lastFrame = data;
     this.lastAt = at;
-    this.lastBytesAt = at + 9;
     this.lastBytes = this.end - at - 9;
   }
 
@@ -142,8 +139,7 @@ export class Outbox {
 
   /** The last record, a send, goes to socket `id` too. */
   private addSocket(id: number): void {
-    const buf = this.buf;
-    const op = buf[this.lastAt]!;
+    const op = this.buf[this.lastAt]!;
     if (op === OP_SEND_TEXT || op === OP_SEND_BINARY) {
       this.room(8);
       this.buf[this.lastAt] = op === OP_SEND_TEXT ? OP_SEND_TEXT_MANY : OP_SEND_BINARY_MANY;
@@ -153,7 +149,8 @@ export class Outbox {
       return;
     }
     this.room(4);
-    const countAt = this.lastBytesAt + this.lastBytes;
+    // After the op, the first id, the length and the frame.
+    const countAt = this.lastAt + 9 + this.lastBytes;
     this.buf.writeUInt32BE(this.buf.readUInt32BE(countAt) + 1, countAt);
     this.buf.writeUInt32BE(id, this.end);
     this.end += 4;
