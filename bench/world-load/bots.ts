@@ -19,7 +19,7 @@ import WebSocket from "ws";
 import type { CollisionMap } from "../../src/game/map/CollisionMap.ts";
 import { findPath } from "../../src/game/map/pathfinding.ts";
 import { seededRandom } from "../../src/game/world/World.ts";
-import { bundledCollision, isProbe, percentile, round, type BotsInput, type BotsReport, type FromBots, type KindReport, type ToBots } from "./common.ts";
+import { bundledCollision, isProbe, percentile, reportAndExit, round, type BotsInput, type BotsReport, type FromBots, type KindReport, type ToBots } from "./common.ts";
 
 // Make the SDK use `ws` (it falls back to it when there is no global WebSocket).
 Reflect.deleteProperty(globalThis, "WebSocket");
@@ -541,14 +541,8 @@ process.on("message", (msg: ToBots) => {
     };
     stopping = true;
     for (const b of bots) b.stop();
-    // Exits once the report is written to the channel (closing 1,900 clients can keep the event
-    // loop busy past a fixed delay, and an exit then lost a long window's report), or after 10 s.
-    process.send?.({ type: "report", report } satisfies FromBots, () => {
-      process.disconnect?.();
-      setTimeout(() => process.exit(0), 1_000).unref();
-    });
+    reportAndExit({ type: "report", report });
     for (const b of bots) b.close();
-    setTimeout(() => process.exit(0), 10_000).unref();
   }
 });
 

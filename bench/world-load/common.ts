@@ -326,6 +326,19 @@ export const CLK_TCK = 100;
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * A clients process's last message (its report) to the orchestrator, then its exit: once the
+ * message is written to the channel (closing 1,900 clients can keep the event loop busy past any
+ * fixed delay, and an exit then lost a long window's report), or after 10 s.
+ */
+export function reportAndExit(report: FromBots): void {
+  process.send?.(report, () => {
+    process.disconnect?.();
+    setTimeout(() => process.exit(0), 1_000).unref();
+  });
+  setTimeout(() => process.exit(0), 10_000).unref();
+}
+
 /** A TCP port nobody listens on right now, for a server process the bench starts. */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

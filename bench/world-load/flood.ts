@@ -10,7 +10,7 @@ import fs from "node:fs";
 import WebSocket from "ws";
 import { findPath, type SearchWork } from "../../src/game/map/pathfinding.ts";
 import { seededRandom } from "../../src/game/world/World.ts";
-import { bundledCollision, walkableTiles, type FloodInput, type FloodReport, type FromBots, type ToBots } from "./common.ts";
+import { bundledCollision, reportAndExit, walkableTiles, type FloodInput, type FloodReport, type FromBots, type ToBots } from "./common.ts";
 
 /** Targets a client alternates between: the dearest reachable ones and walled-off ones. */
 const TARGETS_PER_CLIENT = 4;
@@ -89,13 +89,8 @@ process.on("message", (msg: ToBots) => {
   } else if (msg.type === "stop") {
     stopping = true;
     for (const t of timers) clearInterval(t);
-    // Exits once the report is written to the channel, or after 10 s (as bots.ts).
-    process.send?.({ type: "flood-report", report } satisfies FromBots, () => {
-      process.disconnect?.();
-      setTimeout(() => process.exit(0), 1_000).unref();
-    });
+    reportAndExit({ type: "flood-report", report });
     for (const s of sockets) s.close(1000);
-    setTimeout(() => process.exit(0), 10_000).unref();
   }
 });
 
