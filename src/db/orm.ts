@@ -75,10 +75,11 @@ function baseOptions(dialect: Dialect, logger: Logger, onQuery: () => QueryObser
 export async function ormOptions(url: string, logger: Logger, onQuery: () => QueryObserver | undefined = () => undefined) {
   const dialect = dialectOf(url);
   if (dialect === "postgresql") {
-    const { PostgreSqlDriver } = await import("@mikro-orm/postgresql");
+    // MikroORM's driver, its connections given back when a transaction cannot begin or roll back.
+    const { ReleasingPostgreSqlDriver } = await import("./postgresDriver.ts");
     return {
       ...baseOptions(dialect, logger, onQuery),
-      driver: PostgreSqlDriver,
+      driver: ReleasingPostgreSqlDriver,
       clientUrl: url,
       pool: { min: 0, max: PG_POOL_MAX },
     };

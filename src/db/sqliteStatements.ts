@@ -14,11 +14,13 @@
  * TEXT column would then store "5.0" for 5).
  *
  * Its queries also take the one connection in turns (sqliteQueue.ts), not through kysely's mutex,
- * which woke every waiting query at each release.
+ * which woke every waiting query at each release, and are given back when a transaction cannot
+ * begin or roll back (transactionRelease.ts).
  */
 import { SqliteConnection, SqliteDriver, type Configuration } from "@mikro-orm/sqlite";
 import { CompiledQuery } from "kysely";
 import { queuedConnection, type TurnLock } from "./sqliteQueue.ts";
+import { releasingOnFailure } from "./transactionRelease.ts";
 
 /** What this file uses of a better-sqlite3 `Database` and its statements (the package ships no types). */
 interface Statement {
@@ -139,7 +141,8 @@ export class ReusingSqliteConnection extends SqliteConnection {
   override createKyselyDialect(options: Parameters<SqliteConnection["createKyselyDialect"]>[0]) {
     const dialect = super.createKyselyDialect(options);
     this.compiledStatements = reuseStatements((this as unknown as { database: Database }).database).compiled;
-    return queuedConnection(dialect, (driver) => (this.lock = driver.lock));
+    // The lease outermost: a failed BEGIN or ROLLBACK gives the connection back through the queue.
+    return releasingOnFailure(queuedConnection(dialect, (driver) => (this.lock = driver.lock)));
   }
 
   /** As MikroORM 7.2's `AbstractSqlConnection.execute`, with the string parameters bound. */

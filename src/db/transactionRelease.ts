@@ -1,0 +1,124 @@
+/**
+ * A connection given back when its transaction cannot begin or roll back.
+ *
+ * kysely (0.29.6) hands a transaction begun with `startTransaction()` (every MikroORM transaction)
+ * its connection, and gives it back only once COMMIT or ROLLBACK succeeds: if BEGIN throws, or
+ * ROLLBACK does, the connection is never given back (kysely-org/kysely#1990, open). On PostgreSQL
+ * that is a pool connection lost for good (a pool of 10 is gone after 10 such failures: every query
+ * waits for ever); on SQLite, the one connection, and the server's every query after it waits for
+ * ever. Both happen: SQLite rolls a transaction back by itself on a full disk or an I/O error, and
+ * then the ROLLBACK that follows fails ("no transaction is active"); a PostgreSQL connection cut in
+ * a transaction fails its ROLLBACK.
+ *
+ * {@link releasingOnFailure} wraps a dialect: each acquisition of a connection is a lease, given back
+ * at most once, by whichever comes first: kysely's release, or a BEGIN or ROLLBACK that failed. A
+ * A dialect of one connection (SQLite) must take it in turns through queuedConnection (sqliteQueue.ts)
+ * first: kysely's own mutex for one connection would stay locked. A
+ * COMMIT that fails is not given back here: the transaction may still be open, and its caller rolls
+ * it back (MikroORM does), which gives it back whether it succeeds or not.
+ */
+import type { DatabaseConnection, Dialect, Driver } from "kysely";
+
+/** One acquisition of a connection: the connection's queries, and whether it was given back. */
+class Lease implements DatabaseConnection {
+  released = false;
+  readonly cancelQuery: DatabaseConnection["cancelQuery"];
+  readonly killSession: DatabaseConnection["killSession"];
+  readonly collectSessionInfo: DatabaseConnection["collectSessionInfo"];
+  readonly inner: DatabaseConnection;
+  constructor(inner: DatabaseConnection) {
+    this.inner = inner;
+    // kysely looks these up to know whether the dialect has them.
+    this.cancelQuery = inner.cancelQuery?.bind(inner);
+    this.killSession = inner.killSession?.bind(inner);
+    this.collectSessionInfo = inner.collectSessionInfo?.bind(inner);
+  }
+  executeQuery<R>(...args: Parameters<DatabaseConnection["executeQuery"]>) {
+    return this.inner.executeQuery<R>(...args);
+  }
+  streamQuery<R>(...args: Parameters<DatabaseConnection["streamQuery"]>) {
+    return this.inner.streamQuery<R>(...args);
+  }
+}
+
+function innerOf(connection: DatabaseConnection): DatabaseConnection {
+  if (!(connection instanceof Lease)) throw new Error("releasingOnFailure: a connection this driver did not hand out");
+  return connection.inner;
+}
+
+class ReleasingDriver implements Driver {
+  private readonly inner: Driver;
+  constructor(inner: Driver) {
+    this.inner = inner;
+    if (inner.savepoint === undefined || inner.rollbackToSavepoint === undefined || inner.releaseSavepoint === undefined) {
+      throw new Error("releasingOnFailure: the dialect's driver has no savepoints");
+    }
+  }
+  init(...args: Parameters<Driver["init"]>): Promise<void> {
+    return this.inner.init(...args);
+  }
+  async acquireConnection(...args: Parameters<Driver["acquireConnection"]>): Promise<DatabaseConnection> {
+    return new Lease(await this.inner.acquireConnection(...args));
+  }
+  async releaseConnection(connection: DatabaseConnection, ...rest: unknown[]): Promise<void> {
+    const lease = connection as Lease;
+    const inner = innerOf(connection);
+    if (lease.released) return;
+    lease.released = true;
+    await this.inner.releaseConnection(inner, ...(rest as []));
+  }
+  /** Gives the lease back after a failure of its transaction; the failure is what the caller sees. */
+  private async releaseAfter(connection: DatabaseConnection, failure: unknown): Promise<never> {
+    try {
+      await this.releaseConnection(connection);
+    } catch {
+      // The failure that brought us here is the one to report.
+    }
+    throw failure;
+  }
+  async beginTransaction(connection: DatabaseConnection, ...rest: [Parameters<Driver["beginTransaction"]>[1]]): Promise<void> {
+    try {
+      await this.inner.beginTransaction(innerOf(connection), ...rest);
+    } catch (err) {
+      await this.releaseAfter(connection, err);
+    }
+  }
+  commitTransaction(connection: DatabaseConnection): Promise<void> {
+    return this.inner.commitTransaction(innerOf(connection));
+  }
+  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    try {
+      await this.inner.rollbackTransaction(innerOf(connection));
+    } catch (err) {
+      await this.releaseAfter(connection, err);
+    }
+  }
+  savepoint(connection: DatabaseConnection, ...rest: [string, never]): Promise<void> {
+    return this.inner.savepoint!(innerOf(connection), ...rest);
+  }
+  rollbackToSavepoint(connection: DatabaseConnection, ...rest: [string, never]): Promise<void> {
+    return this.inner.rollbackToSavepoint!(innerOf(connection), ...rest);
+  }
+  releaseSavepoint(connection: DatabaseConnection, ...rest: [string, never]): Promise<void> {
+    return this.inner.releaseSavepoint!(innerOf(connection), ...rest);
+  }
+  destroy(...args: Parameters<Driver["destroy"]>): Promise<void> {
+    return this.inner.destroy(...args);
+  }
+}
+
+/** `dialect` with its connections given back when a transaction cannot begin or roll back (see the file comment). */
+export function releasingOnFailure(dialect: Dialect): Dialect {
+  return {
+    createDriver: () => new ReleasingDriver(dialect.createDriver()),
+    createQueryCompiler: () => dialect.createQueryCompiler(),
+    createIntrospector: (db) => dialect.createIntrospector(db),
+    createAdapter: () => {
+      const adapter = dialect.createAdapter();
+      // With one connection kysely holds a mutex of its own around each lease, which a lease given
+      // back here would leave locked: such a dialect goes through queuedConnection first.
+      if (adapter.supportsMultipleConnections === false) throw new Error("releasingOnFailure: a dialect of one connection must be queued first (queuedConnection)");
+      return adapter;
+    },
+  };
+}
