@@ -7,11 +7,11 @@
  * its own player is added with the owner tag, so private fields reach the owner only.
  */
 import { ClientState, CloseCode, getMessageBytes, logger as colyseusLog, Protocol, Room, ServerError, type AuthContext, type Client } from "@colyseus/core";
-import { Encoder } from "@colyseus/schema";
+import { Encoder, type ArraySchema } from "@colyseus/schema";
 import type { Authenticator } from "../src/auth/Authenticator.ts";
 import { AuthUnavailable, TokenError, type Principal } from "../src/auth/tokens.ts";
 import { SKILLS } from "../src/game/skills.ts";
-import type { Player } from "../src/game/world/Player.ts";
+import type { ItemStack, Player } from "../src/game/world/Player.ts";
 import { describe, TICK_MS, type Entity, type World } from "../src/game/world/World.ts";
 import { chebyshev } from "../src/game/map/CollisionMap.ts";
 import { runQueueWaitNs, type ServerMetrics } from "../src/metrics.ts";
@@ -729,23 +729,33 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
     // owner reads none of the schema (at 2,000 players, half of the state's trees were these).
     if (seen.priv !== player.privateVersion && this.services.service.connectionOf(player.id)?.transport === "colyseus") {
       seen.priv = player.privateVersion;
-      s.coins = d.coins;
-      s.inventory.clear();
-      d.inventory.forEach((stack, slot) => {
-        if (stack !== null) s.inventory.push(new ItemSlotState({ slot, itemId: stack.itemId, quantity: stack.quantity }));
-      });
+      // In place: only what differs is changed, so the owner's patch carries what changed (a log
+      // cut is one slot, not the whole inventory and bank again) and no schema object is made for
+      // what was already there.
+      if (s.coins !== d.coins) s.coins = d.coins;
+      syncSlots(s.inventory, d.inventory);
       for (const skill of SKILLS) {
         const cur = s.skills.get(skill);
-        if (cur === undefined) s.skills.set(skill, new SkillState({ level: d.skills[skill].level, xp: d.skills[skill].xp }));
+        const { level, xp } = d.skills[skill];
+        if (cur === undefined) s.skills.set(skill, new SkillState({ level, xp }));
         else {
-          cur.level = d.skills[skill].level;
-          cur.xp = d.skills[skill].xp;
+          if (cur.level !== level) cur.level = level;
+          if (cur.xp !== xp) cur.xp = xp;
         }
       }
-      for (const key of [...s.equipment.keys()]) if (!(key in d.equipment)) s.equipment.delete(key);
-      for (const [slot, stack] of Object.entries(d.equipment)) s.equipment.set(slot, new EquippedState({ itemId: stack.itemId, quantity: stack.quantity }));
-      s.bank.clear();
-      d.bank.forEach((stack, slot) => s.bank.push(new ItemSlotState({ slot, itemId: stack.itemId, quantity: stack.quantity })));
+      let unequipped: string[] | undefined;
+      for (const key of s.equipment.keys()) if (!(key in d.equipment)) (unequipped ??= []).push(key);
+      if (unequipped !== undefined) for (const key of unequipped) s.equipment.delete(key);
+      for (const slot in d.equipment) {
+        const { itemId, quantity } = d.equipment[slot]!;
+        const cur = s.equipment.get(slot);
+        if (cur === undefined) s.equipment.set(slot, new EquippedState({ itemId, quantity }));
+        else {
+          if (cur.itemId !== itemId) cur.itemId = itemId;
+          if (cur.quantity !== quantity) cur.quantity = quantity;
+        }
+      }
+      syncSlots(s.bank, d.bank);
     }
   }
 
@@ -844,4 +854,26 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
     }
     if (conn.missing.size === 0) conn.missing = undefined;
   }
+}
+
+/**
+ * `list` made to hold the stacks of `slots` that are not empty, in slot order, each as its slot,
+ * item and quantity: the entries already there are changed where they differ, the rest pushed
+ * or popped.
+ */
+function syncSlots(list: ArraySchema<ItemSlotState>, slots: readonly (ItemStack | null)[]): void {
+  let i = 0;
+  for (let slot = 0; slot < slots.length; slot++) {
+    const stack = slots[slot];
+    if (stack === null || stack === undefined) continue;
+    const cur = i < list.length ? list.at(i) : undefined;
+    if (cur === undefined) list.push(new ItemSlotState({ slot, itemId: stack.itemId, quantity: stack.quantity }));
+    else {
+      if (cur.slot !== slot) cur.slot = slot;
+      if (cur.itemId !== stack.itemId) cur.itemId = stack.itemId;
+      if (cur.quantity !== stack.quantity) cur.quantity = stack.quantity;
+    }
+    i++;
+  }
+  while (list.length > i) list.pop();
 }
