@@ -337,6 +337,8 @@ export function indexVisibleChanges(encoder: Encoder): void {
         cacheEnd = at.offset;
       }
       const stop = cEnd[index]!;
+      // Bytes longer than the headroom kept above (a tree of more than BUFFER_SIZE): room for them.
+      if (it.offset + (stop - start) > buffer.byteLength) buffer = enc.ensureCapacity(buffer, it.offset + (stop - start));
       let o = it.offset;
       if (stop - start > 32) {
         buffer.set(cache.subarray(start, stop), o);

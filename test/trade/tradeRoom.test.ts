@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import type { Room } from "@colyseus/sdk";
+import { WORLD_BUFFER_BYTES } from "../../rooms/WorldRoom.ts";
 import { WorldTestClient } from "../support/colyseusClient.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 
@@ -28,6 +29,18 @@ describe("TradeRoom (Colyseus)", function () {
     ben.sdk.auth.token = String(benWelcome.token);
     const annRoom: Room = await ann.sdk.joinById(tradeId);
     await assert.rejects(ann.sdk.joinById(tradeId), "a participant holds one seat, not both");
+    // A trade room's encoder and serializer have the library's small buffers; the world's large
+    // ones are its own (a trade room of 2 × 512 KiB cost ~1 MiB of garbage a trade).
+    const { matchMaker } = await import("@colyseus/core");
+    const { Encoder } = await import("@colyseus/schema");
+    const buffers = (roomId: string) => {
+      const serializer = (matchMaker.getLocalRoomById(roomId) as unknown as { _serializer: { encoder: { sharedBuffer: Uint8Array }; fullEncodeBuffer: Uint8Array } })._serializer;
+      return [serializer.encoder.sharedBuffer.byteLength, serializer.fullEncodeBuffer.byteLength];
+    };
+    assert.equal(Encoder.BUFFER_SIZE, 16 * 1024, "the library's default, for every room");
+    assert.deepEqual(buffers(tradeId), [16 * 1024, 16 * 1024]);
+    const world = (await fetchRooms()).find((r) => r.name === "world")!;
+    assert.deepEqual(buffers(world.roomId), [WORLD_BUFFER_BYTES, WORLD_BUFFER_BYTES]);
     const benRoom: Room = await ben.sdk.joinById(tradeId);
     const state = (r: Room) => (r.state as { toJSON(): { tradeId: string; screen: string; a: { playerId: string; items: { itemId: string }[] } } }).toJSON();
     assert.equal(state(annRoom).tradeId, tradeId);
