@@ -323,7 +323,8 @@ async function runOne(dbKind: Db, n: number): Promise<RunResult> {
     const seedMs = Date.now() - t;
 
     t = Date.now();
-    const running = await startBenchServer(env, serverLog);
+    // As world-load: BENCH_NODE_ARGS adds Node flags to the server's (a profile, a GC trace).
+    const running = await startBenchServer(env, serverLog, (process.env.BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean));
     server = running.proc;
     const serverStartMs = Date.now() - t;
     log(`${tag}: server up on port ${port} (pid ${server.pid}); starting bots`);
