@@ -7,7 +7,7 @@
  * its own player is added with the owner tag, so private fields reach the owner only.
  */
 import { ClientState, CloseCode, getMessageBytes, logger as colyseusLog, Protocol, Room, ServerError, type AuthContext, type Client } from "@colyseus/core";
-import type { ArraySchema, Encoder } from "@colyseus/schema";
+import type { ArraySchema } from "@colyseus/schema";
 import type { Authenticator } from "../src/auth/Authenticator.ts";
 import { AuthUnavailable, TokenError, type Principal } from "../src/auth/tokens.ts";
 import { SKILLS } from "../src/game/skills.ts";
@@ -29,18 +29,10 @@ import { Interest, KEEP_RADIUS, REFRESH_TICKS, type ViewChange } from "../src/ga
 import { TooManyAttempts, type AuthAttempts } from "../src/auth/attemptLimiter.ts";
 import { indexVisibleChanges } from "./visibleChanges.ts";
 import { WorldView } from "./WorldView.ts";
+import { useWorldBuffers, type WorldSerializer } from "./worldBuffers.ts";
 import type { WorldMetadata } from "../src/cluster/worlds.ts";
 import { DEFAULT_TICK_WRITES, TICK_WRITES_BURST } from "../src/config/env.ts";
 import { attributeFrames } from "./badFrames.ts";
-
-/**
- * The world's patch and full-state buffers: they grow past the library's default (16 KiB) with a
- * few hundred views, so the world's start large. Only the world's: `Encoder.BUFFER_SIZE` is the
- * size every room's encoder and serializer allocate (two buffers a room, zero-filled), and a
- * trade room at 512 KiB made 1 MiB a trade to collect (200 trades a second: ~200 MB/s, a fifth of
- * the server's CPU in allocation and collection in `bench:trade`).
- */
-export const WORLD_BUFFER_BYTES = 512 * 1024;
 
 export const WORLD_ROOM = "world";
 export const MAX_WORLD_CLIENTS = 10_000;
@@ -288,13 +280,9 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
     if (this.services.seatReservationS !== undefined) this.seatReservationTimeout = this.services.seatReservationS;
     const { service } = this.services;
     // Each client's patch walks only the changed trees its view may see (see visibleChanges.ts).
-    const serializer = (this as unknown as { _serializer: { encoder?: Encoder; fullEncodeBuffer?: Uint8Array } })._serializer;
+    const serializer = (this as unknown as { _serializer: Partial<WorldSerializer> })._serializer;
     const encoder = serializer.encoder;
     if (encoder === undefined || serializer.fullEncodeBuffer === undefined) throw new Error("WorldRoom: the schema serializer has no encoder");
-    encoder.sharedBuffer = new Uint8Array(WORLD_BUFFER_BYTES);
-    // A full state's first byte is its message type, written once by the serializer's reset.
-    serializer.fullEncodeBuffer = new Uint8Array(WORLD_BUFFER_BYTES);
-    serializer.fullEncodeBuffer[0] = Protocol.ROOM_STATE;
     indexVisibleChanges(encoder);
     // The patches leave in batches of `tickWrites` sockets (see tickOnce): a batch's sockets are
     // released when the encoder moves on to the view after it (Colyseus sends a patch right after
@@ -330,6 +318,8 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
       if (release !== undefined) this.releasePending.push(release);
       return encodeView(view, ...rest);
     };
+    // Large buffers for the world's encoding (worldBuffers.ts), around every wrapper above.
+    useWorldBuffers(serializer as WorldSerializer);
     for (const p of service.world.players.values()) this.addSchema(p);
     service.onPlayerAdded = (p) => this.addSchema(p);
     service.onPlayerRemoved = (p) => this.removeSchema(p);

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { Room } from "@colyseus/sdk";
-import { WORLD_BUFFER_BYTES } from "../../rooms/WorldRoom.ts";
+import { WORLD_BUFFER_BYTES } from "../../rooms/worldBuffers.ts";
 import { WorldTestClient } from "../support/colyseusClient.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 
