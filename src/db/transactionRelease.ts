@@ -33,13 +33,19 @@ class Lease implements DatabaseConnection {
     this.killSession = inner.killSession?.bind(inner);
     this.collectSessionInfo = inner.collectSessionInfo?.bind(inner);
   }
+  // A transaction whose ROLLBACK failed is not marked rolled back by kysely, so its queries are not
+  // refused there: once given back, the connection may be another caller's.
   executeQuery<R>(...args: Parameters<DatabaseConnection["executeQuery"]>) {
+    if (this.released) return Promise.reject(new Error(GIVEN_BACK));
     return this.inner.executeQuery<R>(...args);
   }
   streamQuery<R>(...args: Parameters<DatabaseConnection["streamQuery"]>) {
+    if (this.released) throw new Error(GIVEN_BACK);
     return this.inner.streamQuery<R>(...args);
   }
 }
+
+const GIVEN_BACK = "this transaction's connection was given back after its BEGIN or ROLLBACK failed: the query did not run";
 
 function innerOf(connection: DatabaseConnection): DatabaseConnection {
   if (!(connection instanceof Lease)) throw new Error("releasingOnFailure: a connection this driver did not hand out");
@@ -87,9 +93,14 @@ class ReleasingDriver implements Driver {
     return this.inner.commitTransaction(innerOf(connection));
   }
   async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    const inner = innerOf(connection);
     try {
-      await this.inner.rollbackTransaction(innerOf(connection));
+      await this.inner.rollbackTransaction(inner);
     } catch (err) {
+      // Once more before it is given back: a ROLLBACK that failed on a live connection (a cancel
+      // that landed on it) would leave its transaction open for the connection's next user. On a
+      // dead connection, or one with no transaction (SQLite's own rollback), this fails at once too.
+      await this.inner.rollbackTransaction(inner).catch(() => {});
       await this.releaseAfter(connection, err);
     }
   }

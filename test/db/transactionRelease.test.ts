@@ -11,7 +11,7 @@ import assert from "node:assert/strict";
 import pg from "pg";
 import { pino } from "pino";
 import type { DatabaseConnection, Dialect, Driver } from "kysely";
-import { Kysely, SqliteDialect } from "kysely";
+import { CompiledQuery, Kysely, SqliteDialect } from "kysely";
 import { openDatabase, PG_POOL_MAX, type Database } from "../../src/db/orm.ts";
 import { loadConfig } from "../../src/config/env.ts";
 import { releasingOnFailure } from "../../src/db/transactionRelease.ts";
@@ -37,10 +37,22 @@ async function selectOne(db: Database, what: string): Promise<void> {
 }
 
 describe("Transactions that cannot begin or roll back: the driver", () => {
-  /** A SQLite dialect (in memory) whose BEGIN or ROLLBACK fails when told to, counting the releases. */
+  const rollbacks = { n: 0 };
+  const queries = { n: 0 };
+  beforeEach(() => {
+    rollbacks.n = 0;
+    queries.n = 0;
+  });
+  /** A SQLite dialect (in memory) whose BEGIN or ROLLBACK fails when told to, counting the releases, ROLLBACKs and queries. */
   function countingDialect(fail: { begin: boolean; rollback: boolean }, releases: { n: number }): Dialect {
     const base = new SqliteDialect({ database: {} as never });
-    const conn = { executeQuery: async () => ({ rows: [] }), streamQuery: async function* () {} } as unknown as DatabaseConnection;
+    const conn = {
+      executeQuery: async () => {
+        queries.n++;
+        return { rows: [] };
+      },
+      streamQuery: async function* () {},
+    } as unknown as DatabaseConnection;
     const driver: Driver = {
       init: async () => {},
       acquireConnection: async () => conn,
@@ -56,6 +68,7 @@ describe("Transactions that cannot begin or roll back: the driver", () => {
         throw new Error("commit failed");
       },
       rollbackTransaction: async () => {
+        rollbacks.n++;
         if (fail.rollback) throw new Error("rollback failed");
       },
       savepoint: async () => {},
@@ -88,6 +101,10 @@ describe("Transactions that cannot begin or roll back: the driver", () => {
     assert.equal(releases.n, 0, "still held after a failed COMMIT");
     await assert.rejects(trx.rollback().execute(), /rollback failed/);
     assert.equal(releases.n, 1, "given back after the failed ROLLBACK");
+    assert.equal(rollbacks.n, 2, "tried once more before it was given back");
+    // kysely does not mark it rolled back, but its connection is no longer its own.
+    await assert.rejects(trx.executeQuery(CompiledQuery.raw("select 1")), /given back/);
+    assert.equal(queries.n, 0, "the query did not reach the connection");
     await assert.rejects(
       db.transaction().execute(async () => {
         throw new Error("the work failed");
