@@ -40,7 +40,11 @@ describe("TradeRoom (Colyseus)", function () {
     assert.equal(Encoder.BUFFER_SIZE, 16 * 1024, "the library's default, for every room");
     assert.deepEqual(buffers(tradeId), [16 * 1024, 16 * 1024]);
     const world = (await fetchRooms()).find((r) => r.name === "world")!;
-    assert.deepEqual(buffers(world.roomId), [WORLD_BUFFER_BYTES, WORLD_BUFFER_BYTES]);
+    // (They grow from there: the world's encoding keeps that much room ahead of what it writes.)
+    assert.ok(
+      buffers(world.roomId).every((n) => n >= WORLD_BUFFER_BYTES),
+      `the world's own: ${buffers(world.roomId).join(", ")}`,
+    );
     const benRoom: Room = await ben.sdk.joinById(tradeId);
     const state = (r: Room) => (r.state as { toJSON(): { tradeId: string; screen: string; a: { playerId: string; items: { itemId: string }[] } } }).toJSON();
     assert.equal(state(annRoom).tradeId, tradeId);
