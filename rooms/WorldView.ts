@@ -142,6 +142,11 @@ export class WorldView extends StateView {
     return changes.size > 0;
   }
 
+  /** The trees under `parent` this view may hold a bit on (a full state's entries: see visibleChanges.ts, narrowMap). */
+  *childrenOf(parent: ChangeTree): Iterable<ChangeTree> {
+    for (const tree of this.marked) if ((tree as unknown as { parent?: { [$changes]: ChangeTree } }).parent?.[$changes] === parent) yield tree;
+  }
+
   private mark(tree: ChangeTree): void {
     const marked = this.marked;
     if (marked.has(tree)) return;

@@ -44,7 +44,7 @@
  *
  * `test/world/visibleChanges.test.ts` checks the equality against the unwrapped encoder.
  */
-import { $changes, type ChangeTree, type Encoder, type StateView } from "@colyseus/schema";
+import { $changes, $refId, type ChangeTree, type Encoder, type StateView } from "@colyseus/schema";
 
 /** The parts of @colyseus/schema's internals this relies on (0.18 / schema 5). */
 interface Tree {
@@ -62,6 +62,11 @@ interface Tree {
   _fullSyncGen: number;
   forEachChild(cb: (child: Tree, index: number) => void): void;
   extraParents: { ref: { [$changes]: Tree }; next: unknown } | undefined;
+  /** Its index in its parent collection (a map entry's wire index). */
+  readonly parentIndex: number;
+  /** The instance itself (a MapSchema: its entries and their wire indexes). */
+  readonly refTarget: { $items?: Map<string, unknown>; journal?: { keyByIndex: Map<number, string> } };
+  readonly ref: { [$refId]: number };
 }
 interface QueueNode {
   changeTree: Tree;
@@ -77,6 +82,46 @@ interface View {
   readonly _slot: number;
   readonly _bit: number;
   isChangeTreeVisible(tree: Tree): boolean;
+  /** The trees under `parent` this view may hold a bit on (WorldView: a full state's entries, see {@link narrowMap}). */
+  childrenOf?(parent: ChangeTree): Iterable<ChangeTree>;
+}
+
+/**
+ * A full state's view pass over a map the view sees (the players', the entities'): the library
+ * walks every entry of it twice (its fields: each entry's visibility; its children: each entry's
+ * tree) and the skip pass once, to find the ~150 entries the view holds among thousands. When the
+ * view can list the trees it holds under the map, the map is made, for the walk, to hold just the
+ * visible ones: its index → key journal in index order (the order the library writes the entries
+ * in: indexes are assigned as keys are added) and its items in the order the map has them (keys
+ * are appended as they are set; a set key's value is a new instance, attached then, so its refId
+ * is the largest yet: refId order). `restore` puts the map back. Returns false (nothing changed)
+ * for anything else.
+ */
+function narrowMap(tree: Tree, view: View, restore: (() => void)[]): boolean {
+  const ref = tree.refTarget;
+  const items = ref.$items;
+  const journal = ref.journal;
+  if (view.childrenOf === undefined || items === undefined || journal === undefined) return false;
+  const visible: Tree[] = [];
+  for (const c of view.childrenOf(tree as unknown as ChangeTree)) {
+    const child = c as unknown as Tree;
+    if (child.parent?.[$changes] !== tree || !view.isChangeTreeVisible(child)) continue;
+    const key = journal.keyByIndex.get(child.parentIndex);
+    // Still the map's entry at that index (not a tree let go of, whose bit stayed).
+    if (key !== undefined && items.get(key) === child.ref) visible.push(child);
+  }
+  const byIndex = new Map<number, string>();
+  for (const child of visible.sort((a, b) => a.parentIndex - b.parentIndex)) byIndex.set(child.parentIndex, journal.keyByIndex.get(child.parentIndex)!);
+  const byOrder = new Map<string, unknown>();
+  for (const child of visible.sort((a, b) => a.ref[$refId] - b.ref[$refId])) byOrder.set(journal.keyByIndex.get(child.parentIndex)!, child.ref);
+  const keyByIndex = journal.keyByIndex;
+  journal.keyByIndex = byIndex;
+  ref.$items = byOrder;
+  restore.push(() => {
+    journal.keyByIndex = keyByIndex;
+    ref.$items = items;
+  });
+  return true;
 }
 interface Internals {
   root: { changes: Queue; pendingFilterRefresh: unknown[] };
@@ -368,16 +413,22 @@ export function indexVisibleChanges(encoder: Encoder): void {
     // The walk skips a tree stamped with its own generation as visited (see the file comment).
     const gen = enc._fullSyncGen + 1;
     const view = stateView as unknown as View | undefined;
+    const restore: (() => void)[] = [];
     const skip = (tree: Tree) => {
       if (view === undefined ? tree.isFiltered : !view.isChangeTreeVisible(tree)) {
         tree._fullSyncGen = gen;
         return;
       }
+      if (view !== undefined && narrowMap(tree, view, restore)) return;
       tree.forEachChild((child) => {
         if (view === undefined ? child.isFiltered : !view.isChangeTreeVisible(child)) child._fullSyncGen = gen;
       });
     };
-    enc.state[$changes].forEachChild(skip);
-    return encodeFullSync(it, buffer, emitFiltered, stateView, initialOffset);
+    try {
+      enc.state[$changes].forEachChild(skip);
+      return encodeFullSync(it, buffer, emitFiltered, stateView, initialOffset);
+    } finally {
+      for (const r of restore) r();
+    }
   };
 }

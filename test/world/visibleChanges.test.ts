@@ -101,7 +101,17 @@ describe("indexVisibleChanges", () => {
             else p.equipment.delete("weapon");
             p.bank.push(new ItemSlotState({ slot: p.bank.length, itemId: "feather", quantity: n }));
           });
-        } else if (r < 0.61) {
+        } else if (r < 0.63) {
+          // Logged out and back in within the patch: a new object under the same key (the map
+          // keeps the key's index and moves it to the end of its entries). Players without a view.
+          if (connected.includes(id)) continue;
+          const [x, z] = [Math.floor(random() * 60), Math.floor(random() * 60)];
+          ops.push((s) => {
+            s.state.players.delete(id);
+            s.state.players.set(id, newPlayer(id, x, z));
+            for (const other of s.views.values()) other.sees.delete(id);
+          });
+        } else if (r < 0.64) {
           leaving.push(id);
           ops.push((s) => {
             s.state.players.delete(id);
