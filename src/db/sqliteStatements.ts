@@ -6,12 +6,14 @@
  * login compiled its four reads afresh, because each names its character in the text: a quarter of
  * a login's CPU here (`npm run bench:logins`, bench/README.md).
  *
- * {@link ReusingSqliteDriver} passes the string parameters as bound values instead, and keeps the
- * compiled statements by their text, so the same query for another character is compiled once.
- * Only strings are bound: SQLite reads a bound string exactly as the quoted literal it replaces.
- * Everything else (numbers, booleans, dates, null, lists, JSON) is still written in as MikroORM
- * writes it, because a JavaScript number binds as a REAL where MikroORM writes an integer (a
- * TEXT column would then store "5.0" for 5).
+ * {@link ReusingSqliteDriver} passes the string and integer parameters as bound values instead, and
+ * keeps the compiled statements by their text, so the same query for another character is compiled
+ * once. SQLite reads a bound string exactly as the quoted literal it replaces, and an integer bound
+ * as a BigInt as the integer literal (an INTEGER; a JavaScript number would bind as a REAL, and a
+ * TEXT column would then store "5.0" for 5). Integers include dates, which MikroORM writes as their
+ * milliseconds: a join's lease, session and last-login writes carry the time, and were compiled
+ * at every join. Everything else (fractions, booleans, null, lists, JSON) is still written in as
+ * MikroORM writes it.
  *
  * Its queries also take the one connection in turns (sqliteQueue.ts), not through kysely's mutex,
  * which woke every waiting query at each release, and are given back when a transaction cannot
@@ -39,13 +41,15 @@ export const STATEMENT_CACHE_SIZE = 256;
  */
 export const STATEMENT_CACHE_MAX_TEXT = 2048;
 /**
- * At most this many strings are bound in one statement; past it the statement is written in whole
+ * At most this many values are bound in one statement; past it the statement is written in whole
  * as MikroORM writes it (SQLite takes at most 32,766 bound values, and MikroORM writes a long `$in`
  * list or a batch of rows one `?` a value; such a text is used once anyway).
  */
-export const MAX_BOUND_STRINGS = 256;
+export const MAX_BOUND_VALUES = 256;
+/** An integer as MikroORM writes it into a text. */
+const INTEGER = /^-?\d+$/;
 /**
- * Only these statements get bound strings: in the others (DDL, `pragma`) SQLite refuses a
+ * Only these statements get bound values: in the others (DDL, `pragma`) SQLite refuses a
  * parameter where it takes a literal (`create table … default ?`, `pragma table_info(?)`).
  */
 const BINDABLE = /^\s*\(?\s*(select|insert|update|delete|with|replace)\b/i;
@@ -57,13 +61,13 @@ interface Quoting {
 
 /**
  * `sql`'s placeholders filled in as MikroORM's `Platform.formatQuery` fills them, except that each
- * string parameter stays a `?` and is returned to be bound; undefined when the text holds an
+ * string or integer parameter stays a `?` and is returned to be bound (an integer as a BigInt); undefined when the text holds an
  * escaped `\?` (its `?` would then be read as a placeholder) or the counts do not match.
  */
-export function bindStrings(platform: Quoting, sql: string, params: readonly unknown[]): { sql: string; parameters: string[] } | undefined {
+export function bindValues(platform: Quoting, sql: string, params: readonly unknown[]): { sql: string; parameters: (string | bigint)[] } | undefined {
   if (params.length === 0) return { sql, parameters: [] };
   if (sql.includes("\\?") || !BINDABLE.test(sql)) return undefined;
-  const parameters: string[] = [];
+  const parameters: (string | bigint)[] = [];
   let out = "";
   let pos = 0;
   let j = 0;
@@ -79,11 +83,22 @@ export function bindStrings(platform: Quoting, sql: string, params: readonly unk
     }
     const value = params[j++];
     if (typeof value === "string") {
-      if (parameters.length === MAX_BOUND_STRINGS) return undefined;
+      if (parameters.length === MAX_BOUND_VALUES) return undefined;
       out += "?";
       parameters.push(value);
+      pos = at + 1;
+      continue;
+    }
+    const written = platform.quoteValue(value);
+    // An integer (a count, a version, a timestamp: MikroORM writes a date as its milliseconds) is
+    // bound as a BigInt: an INTEGER, as the literal would be. A JavaScript number would bind as a
+    // REAL (a TEXT column would store "5.0" for 5).
+    if (INTEGER.test(written) && Number.isSafeInteger(Number(written))) {
+      if (parameters.length === MAX_BOUND_VALUES) return undefined;
+      out += "?";
+      parameters.push(BigInt(written));
     } else {
-      out += platform.quoteValue(value);
+      out += written;
     }
     pos = at + 1;
   }
@@ -130,7 +145,7 @@ function abortOptions(loggerContext: Record<string, unknown> | undefined) {
   return { abort: { signal, inflightQueryAbortStrategy }, loggerContext: rest };
 }
 
-/** MikroORM's better-sqlite3 connection, binding string parameters and reusing statements (see the file comment). */
+/** MikroORM's better-sqlite3 connection, binding string and integer parameters and reusing statements (see the file comment). */
 export class ReusingSqliteConnection extends SqliteConnection {
   /** How many statements this connection compiled (tests read it). */
   compiledStatements: () => number = () => 0;
@@ -145,12 +160,12 @@ export class ReusingSqliteConnection extends SqliteConnection {
     return releasingOnFailure(queuedConnection(dialect, (driver) => (this.lock = driver.lock)));
   }
 
-  /** As MikroORM 7.2's `AbstractSqlConnection.execute`, with the string parameters bound. */
+  /** As MikroORM 7.2's `AbstractSqlConnection.execute`, with the string and integer parameters bound. */
   override async execute<T>(...args: Parameters<SqliteConnection["execute"]>): Promise<T> {
     const [query, params = [], method = "all", ctx, loggerContext] = args;
     await this.ensureConnection();
     const q = (this as unknown as { prepareQuery: (query: unknown, params: unknown) => { query: string; params: unknown[]; formatted: string } }).prepareQuery(query, params);
-    const bound = typeof q.query === "string" ? bindStrings(this.platform as unknown as Quoting, q.query, q.params) : undefined;
+    const bound = typeof q.query === "string" ? bindValues(this.platform as unknown as Quoting, q.query, q.params) : undefined;
     const sql = this.getSql(q.query, q.formatted, loggerContext);
     const { abort, loggerContext: rest } = abortOptions(loggerContext as Record<string, unknown> | undefined);
     return this.executeQuery(

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { SqlitePlatform } from "@mikro-orm/sql";
 import { Character, Sanction } from "../../entities/index.ts";
-import { bindStrings, MAX_BOUND_STRINGS, ReusingSqliteConnection, reuseStatements, STATEMENT_CACHE_MAX_TEXT } from "../../src/db/sqliteStatements.ts";
+import { bindValues, MAX_BOUND_VALUES, ReusingSqliteConnection, reuseStatements, STATEMENT_CACHE_MAX_TEXT } from "../../src/db/sqliteStatements.ts";
 import { loadOrCreatePlayer } from "../../src/persistence/players.ts";
 import { bundledContent } from "../support/content.ts";
 import { sqliteSuiteDatabase } from "../support/sqlite.ts";
@@ -14,7 +14,7 @@ import { sqliteSuiteDatabase } from "../support/sqlite.ts";
 const platform = new SqlitePlatform();
 
 /** The bound strings quoted back into their places: what MikroORM itself would have written. */
-function requote(sql: string, parameters: string[]): string {
+function requote(sql: string, parameters: (string | bigint)[]): string {
   let i = 0;
   return sql.replace(/\?/g, () => platform.quoteValue(parameters[i++]!) as string);
 }
@@ -22,37 +22,39 @@ function requote(sql: string, parameters: string[]): string {
 describe("SQLite statements: string parameters bound", () => {
   it("writes every other value as MikroORM does, and binds the strings in their places", () => {
     const when = new Date(Date.UTC(2026, 10, 27, 12, 0, 0));
-    const cases: [string, unknown[], string[]][] = [
-      ["select * from `t` where `a` = ? and `b` = ?", ["x'y?z", 5], ["x'y?z"]],
-      ["update `t` set `n` = ?, `f` = ?, `ok` = ?, `at` = ?, `gone` = ? where `id` = ?", [7, 1.5, true, when, null, "abc"], ["abc"]],
+    const cases: [string, unknown[], (string | bigint)[]][] = [
+      ["select * from `t` where `a` = ? and `b` = ?", ["x'y?z", 5], ["x'y?z", 5n]],
+      ["update `t` set `n` = ?, `f` = ?, `ok` = ?, `at` = ?, `gone` = ? where `id` = ?", [7, 1.5, true, when, null, "abc"], [7n, BigInt(when.getTime()), "abc"]],
+      ["select * from `t` where `n` = ? or `n` = ? limit ?", [-3, 2 ** 60, 10], [-3n, 10n]],
       ["select * from `t` where `id` in (?) and `k` = ?", [["a", "b'c"], "k"], ["k"]],
       ["insert into ?? (`j`) values (?)", ["tbl", { a: "b" }], []],
       ["select * from `t` where ? = `a`", ["lead"], ["lead"]],
       ["select 1", [], []],
     ];
     for (const [sql, params, strings] of cases) {
-      const bound = bindStrings(platform, sql, params);
+      const bound = bindValues(platform, sql, params);
       assert.ok(bound !== undefined, sql);
       assert.equal(requote(bound.sql, bound.parameters), platform.formatQuery(sql, params), sql);
       assert.deepEqual(bound.parameters, strings, sql);
     }
-    // Strings only: a number stays in the text (bound, it would be a REAL), a list too.
-    assert.deepEqual(bindStrings(platform, "select * from `t` where `a` = ? and `b` = ?", ["x", 5]), { sql: "select * from `t` where `a` = ? and `b` = 5", parameters: ["x"] });
-    assert.deepEqual(bindStrings(platform, "select * from `t` where `id` in (?)", [["a", "b"]]), { sql: "select * from `t` where `id` in ('a', 'b')", parameters: [] });
+    // An integer is bound as a BigInt (a number would bind as a REAL); a fraction, a boolean and a list stay in the text.
+    assert.deepEqual(bindValues(platform, "select * from `t` where `a` = ? and `b` = ?", ["x", 5]), { sql: "select * from `t` where `a` = ? and `b` = ?", parameters: ["x", 5n] });
+    assert.deepEqual(bindValues(platform, "select * from `t` where `a` = ? and `b` = ?", [1.5, false]), { sql: "select * from `t` where `a` = 1.5 and `b` = false", parameters: [] });
+    assert.deepEqual(bindValues(platform, "select * from `t` where `id` in (?)", [["a", "b"]]), { sql: "select * from `t` where `id` in ('a', 'b')", parameters: [] });
   });
 
   it("leaves a text it cannot follow to MikroORM's own writing: an escaped \\?, placeholders and parameters that do not match, DDL and pragmas, too many strings", () => {
-    assert.equal(bindStrings(platform, "select '\\?' from `t` where `a` = ?", ["x"]), undefined);
-    assert.equal(bindStrings(platform, "select * from `t` where `a` = ? and `b` = ?", ["x"]), undefined);
-    assert.equal(bindStrings(platform, "select * from `t` where `a` = ?", ["x", "y"]), undefined);
+    assert.equal(bindValues(platform, "select '\\?' from `t` where `a` = ?", ["x"]), undefined);
+    assert.equal(bindValues(platform, "select * from `t` where `a` = ? and `b` = ?", ["x"]), undefined);
+    assert.equal(bindValues(platform, "select * from `t` where `a` = ?", ["x", "y"]), undefined);
     // SQLite refuses a parameter where these take a literal.
-    assert.equal(bindStrings(platform, "create table `tt` (`a` text default ?)", ["x"]), undefined);
-    assert.equal(bindStrings(platform, "pragma table_info(?)", ["characters"]), undefined);
+    assert.equal(bindValues(platform, "create table `tt` (`a` text default ?)", ["x"]), undefined);
+    assert.equal(bindValues(platform, "pragma table_info(?)", ["characters"]), undefined);
     // A long `$in` list: one `?` a value, past what is worth binding (SQLite takes at most 32,766).
-    const many = Array.from({ length: MAX_BOUND_STRINGS + 1 }, (_, i) => `n${i}`);
+    const many = Array.from({ length: MAX_BOUND_VALUES + 1 }, (_, i) => `n${i}`);
     const inList = `select * from \`t\` where \`a\` in (${many.map(() => "?").join(", ")})`;
-    assert.equal(bindStrings(platform, inList, many), undefined);
-    assert.equal(bindStrings(platform, inList.replace("?, ", ""), many.slice(1))?.parameters.length, MAX_BOUND_STRINGS);
+    assert.equal(bindValues(platform, inList, many), undefined);
+    assert.equal(bindValues(platform, inList.replace("?, ", ""), many.slice(1))?.parameters.length, MAX_BOUND_VALUES);
   });
 
   it("hands out the statement compiled before for the same text, not while it is being iterated, and keeps at most its size", () => {
@@ -104,6 +106,24 @@ describe("SQLite statements: through the server's database", () => {
     assert.equal(second.characterId, made[1]!.characterId);
     assert.equal(third.name, "Stmtc");
     assert.deepEqual(third.inventory, made[2]!.inventory, "its rows read back");
+  });
+
+  it("stores an integer bound as the literal would be: an INTEGER in an INTEGER column, its digits in a TEXT one, a fraction a REAL", async () => {
+    const conn = sqlite.db.em().getConnection();
+    await conn.execute("create table if not exists `kinds` (`i` integer, `t` text, `r` real, `n`)");
+    // Through MikroORM's own parameters (each `?` of the query filled from the list).
+    await conn.execute("insert into `kinds` (`i`, `t`, `r`, `n`) values (?, ?, ?, ?)", [5, 5, 5, 5]);
+    await conn.execute("insert into `kinds` (`i`, `t`, `r`, `n`) values (?, ?, ?, ?)", [1.5, 1.5, 1.5, 1.5]);
+    await conn.execute("insert into `kinds` (`i`, `t`, `r`, `n`) values (?, ?, ?, ?)", [new Date(1_795_836_043_490), -7, 2 ** 60, true]);
+    const rows = (await conn.execute("select typeof(`i`) ti, `i`, typeof(`t`) tt, `t`, typeof(`r`) tr, `r`, typeof(`n`) tn, `n` from `kinds` order by rowid")) as Record<string, unknown>[];
+    // As the same values written into the text as literals would be stored.
+    await conn.execute("delete from `kinds`");
+    const literal = (await conn.execute("insert into `kinds` (`i`, `t`, `r`, `n`) values (5, 5, 5, 5), (1.5, 1.5, 1.5, 1.5), (1795836043490, -7, 1152921504606846976, true) returning rowid")) as unknown[];
+    assert.equal(literal.length, 3);
+    const expected = (await conn.execute("select typeof(`i`) ti, `i`, typeof(`t`) tt, `t`, typeof(`r`) tr, `r`, typeof(`n`) tn, `n` from `kinds` order by rowid")) as Record<string, unknown>[];
+    assert.deepEqual(rows, expected);
+    assert.deepEqual(rows[0], { ti: "integer", i: 5, tt: "text", t: "5", tr: "real", r: 5, tn: "integer", n: 5 });
+    await conn.execute("drop table `kinds`");
   });
 
   it("stores and reads back strings with quotes and question marks, dates, numbers and nulls as before", async () => {
