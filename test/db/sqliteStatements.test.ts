@@ -25,7 +25,7 @@ describe("SQLite statements: string parameters bound", () => {
     const cases: [string, unknown[], (string | bigint)[]][] = [
       ["select * from `t` where `a` = ? and `b` = ?", ["x'y?z", 5], ["x'y?z", 5n]],
       ["update `t` set `n` = ?, `f` = ?, `ok` = ?, `at` = ?, `gone` = ? where `id` = ?", [7, 1.5, true, when, null, "abc"], [7n, BigInt(when.getTime()), "abc"]],
-      ["select * from `t` where `n` = ? or `n` = ? limit ?", [-3, 2 ** 60, 10], [-3n, 10n]],
+      ["select * from `t` where `n` = ? or `n` = ? limit ? offset ?", [-3, 2 ** 60, 10, 5], [-3n]],
       ["select * from `t` where `id` in (?) and `k` = ?", [["a", "b'c"], "k"], ["k"]],
       ["insert into ?? (`j`) values (?)", ["tbl", { a: "b" }], []],
       ["select * from `t` where ? = `a`", ["lead"], ["lead"]],
@@ -40,6 +40,9 @@ describe("SQLite statements: string parameters bound", () => {
     // An integer is bound as a BigInt (a number would bind as a REAL); a fraction, a boolean and a list stay in the text.
     assert.deepEqual(bindValues(platform, "select * from `t` where `a` = ? and `b` = ?", ["x", 5]), { sql: "select * from `t` where `a` = ? and `b` = ?", parameters: ["x", 5n] });
     assert.deepEqual(bindValues(platform, "select * from `t` where `a` = ? and `b` = ?", [1.5, false]), { sql: "select * from `t` where `a` = 1.5 and `b` = false", parameters: [] });
+    // A LIMIT or OFFSET stays in the text: SQLite compiles a statement again at each new value of a bound LIMIT.
+    assert.deepEqual(bindValues(platform, "select * from `t` where `a` = ? limit ?", [2, 1]), { sql: "select * from `t` where `a` = ? limit 1", parameters: [2n] });
+    assert.deepEqual(bindValues(platform, "select * from `t` LIMIT ? OFFSET ?", [3, 4]), { sql: "select * from `t` LIMIT 3 OFFSET 4", parameters: [] });
     assert.deepEqual(bindValues(platform, "select * from `t` where `id` in (?)", [["a", "b"]]), { sql: "select * from `t` where `id` in ('a', 'b')", parameters: [] });
   });
 
