@@ -18,6 +18,7 @@
  * {@link TURN_RUN_MS} hands the next one over from `setImmediate`, after the event loop's turn.
  */
 import type { DatabaseConnection, Dialect, DialectAdapter, Driver } from "kysely";
+import { DelegatingDriver, wrappedDialect } from "./wrappedDialect.ts";
 
 /** A run of hand-overs without a turn of the event loop lasts about this long at most (ms). */
 export const TURN_RUN_MS = 10;
@@ -74,19 +75,12 @@ export class TurnLock {
 }
 
 /** The driver of a one-connection dialect, taking its connection in turns (see the file comment). */
-class QueuedDriver implements Driver {
+class QueuedDriver extends DelegatingDriver {
   readonly lock = new TurnLock();
-  private readonly inner: Driver;
   constructor(inner: Driver) {
-    if (inner.savepoint === undefined || inner.rollbackToSavepoint === undefined || inner.releaseSavepoint === undefined) {
-      throw new Error("queuedConnection: the dialect's driver has no savepoints");
-    }
-    this.inner = inner;
+    super(inner, "queuedConnection");
   }
-  init(...args: Parameters<Driver["init"]>): Promise<void> {
-    return this.inner.init(...args);
-  }
-  async acquireConnection(...args: Parameters<Driver["acquireConnection"]>): Promise<DatabaseConnection> {
+  override async acquireConnection(...args: Parameters<Driver["acquireConnection"]>): Promise<DatabaseConnection> {
     await this.lock.acquire();
     try {
       return await this.inner.acquireConnection(...args);
@@ -95,33 +89,12 @@ class QueuedDriver implements Driver {
       throw err;
     }
   }
-  async releaseConnection(...args: Parameters<Driver["releaseConnection"]>): Promise<void> {
+  override async releaseConnection(...args: Parameters<Driver["releaseConnection"]>): Promise<void> {
     try {
       await this.inner.releaseConnection(...args);
     } finally {
       this.lock.release();
     }
-  }
-  beginTransaction(...args: Parameters<Driver["beginTransaction"]>): Promise<void> {
-    return this.inner.beginTransaction(...args);
-  }
-  commitTransaction(...args: Parameters<Driver["commitTransaction"]>): Promise<void> {
-    return this.inner.commitTransaction(...args);
-  }
-  rollbackTransaction(...args: Parameters<Driver["rollbackTransaction"]>): Promise<void> {
-    return this.inner.rollbackTransaction(...args);
-  }
-  savepoint(...args: Parameters<NonNullable<Driver["savepoint"]>>): Promise<void> {
-    return this.inner.savepoint!(...args);
-  }
-  rollbackToSavepoint(...args: Parameters<NonNullable<Driver["rollbackToSavepoint"]>>): Promise<void> {
-    return this.inner.rollbackToSavepoint!(...args);
-  }
-  releaseSavepoint(...args: Parameters<NonNullable<Driver["releaseSavepoint"]>>): Promise<void> {
-    return this.inner.releaseSavepoint!(...args);
-  }
-  destroy(...args: Parameters<Driver["destroy"]>): Promise<void> {
-    return this.inner.destroy(...args);
   }
 }
 
@@ -130,19 +103,17 @@ class QueuedDriver implements Driver {
  * the driver (tests read its lock).
  */
 export function queuedConnection(dialect: Dialect, onDriver?: (driver: { readonly lock: TurnLock }) => void): Dialect {
-  return {
-    createDriver: () => {
-      const driver = new QueuedDriver(dialect.createDriver());
+  return wrappedDialect(
+    dialect,
+    (inner) => {
+      const driver = new QueuedDriver(inner);
       onDriver?.(driver);
       return driver;
     },
-    createQueryCompiler: () => dialect.createQueryCompiler(),
-    createIntrospector: (db) => dialect.createIntrospector(db),
-    createAdapter: (): DialectAdapter => {
-      const adapter = dialect.createAdapter();
+    (adapter) => {
       if (adapter.supportsMultipleConnections !== false) throw new Error("queuedConnection: for a dialect of one connection");
       // The driver serialises its connection itself: kysely adds no mutex of its own.
       return Object.create(adapter, { supportsMultipleConnections: { value: true } }) as DialectAdapter;
     },
-  };
+  );
 }

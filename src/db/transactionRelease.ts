@@ -12,12 +12,13 @@
  *
  * {@link releasingOnFailure} wraps a dialect: each acquisition of a connection is a lease, given back
  * at most once, by whichever comes first: kysely's release, or a BEGIN or ROLLBACK that failed. A
- * A dialect of one connection (SQLite) must take it in turns through queuedConnection (sqliteQueue.ts)
- * first: kysely's own mutex for one connection would stay locked. A
  * COMMIT that fails is not given back here: the transaction may still be open, and its caller rolls
- * it back (MikroORM does), which gives it back whether it succeeds or not.
+ * it back (MikroORM does), which gives it back whether it succeeds or not. A dialect of one
+ * connection (SQLite) must take it in turns through queuedConnection (sqliteQueue.ts) first:
+ * kysely's own mutex for one connection would stay locked.
  */
 import type { DatabaseConnection, Dialect, Driver } from "kysely";
+import { DelegatingDriver, wrappedDialect } from "./wrappedDialect.ts";
 
 /** One acquisition of a connection: the connection's queries, and whether it was given back. */
 class Lease implements DatabaseConnection {
@@ -47,31 +48,21 @@ class Lease implements DatabaseConnection {
 
 const GIVEN_BACK = "this transaction's connection was given back after its BEGIN or ROLLBACK failed: the query did not run";
 
-function innerOf(connection: DatabaseConnection): DatabaseConnection {
-  if (!(connection instanceof Lease)) throw new Error("releasingOnFailure: a connection this driver did not hand out");
-  return connection.inner;
-}
-
-class ReleasingDriver implements Driver {
-  private readonly inner: Driver;
+class ReleasingDriver extends DelegatingDriver {
   constructor(inner: Driver) {
-    this.inner = inner;
-    if (inner.savepoint === undefined || inner.rollbackToSavepoint === undefined || inner.releaseSavepoint === undefined) {
-      throw new Error("releasingOnFailure: the dialect's driver has no savepoints");
-    }
+    super(inner, "releasingOnFailure");
   }
-  init(...args: Parameters<Driver["init"]>): Promise<void> {
-    return this.inner.init(...args);
+  protected override unwrap(connection: DatabaseConnection): DatabaseConnection {
+    return leaseOf(connection).inner;
   }
-  async acquireConnection(...args: Parameters<Driver["acquireConnection"]>): Promise<DatabaseConnection> {
+  override async acquireConnection(...args: Parameters<Driver["acquireConnection"]>): Promise<DatabaseConnection> {
     return new Lease(await this.inner.acquireConnection(...args));
   }
-  async releaseConnection(connection: DatabaseConnection, ...rest: unknown[]): Promise<void> {
-    const lease = connection as Lease;
-    const inner = innerOf(connection);
+  override async releaseConnection(connection: DatabaseConnection, ...rest: [Parameters<Driver["releaseConnection"]>[1]?]): Promise<void> {
+    const lease = leaseOf(connection);
     if (lease.released) return;
     lease.released = true;
-    await this.inner.releaseConnection(inner, ...(rest as []));
+    await this.inner.releaseConnection(lease.inner, ...rest);
   }
   /** Gives the lease back after a failure of its transaction; the failure is what the caller sees. */
   private async releaseAfter(connection: DatabaseConnection, failure: unknown): Promise<never> {
@@ -82,54 +73,41 @@ class ReleasingDriver implements Driver {
     }
     throw failure;
   }
-  async beginTransaction(connection: DatabaseConnection, ...rest: [Parameters<Driver["beginTransaction"]>[1]]): Promise<void> {
+  override async beginTransaction(connection: DatabaseConnection, ...rest: [Parameters<Driver["beginTransaction"]>[1]]): Promise<void> {
     try {
-      await this.inner.beginTransaction(innerOf(connection), ...rest);
+      await super.beginTransaction(connection, ...rest);
     } catch (err) {
       await this.releaseAfter(connection, err);
     }
   }
-  commitTransaction(connection: DatabaseConnection): Promise<void> {
-    return this.inner.commitTransaction(innerOf(connection));
-  }
-  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
-    const inner = innerOf(connection);
+  override async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
     try {
-      await this.inner.rollbackTransaction(inner);
+      await super.rollbackTransaction(connection);
     } catch (err) {
       // Once more before it is given back: a ROLLBACK that failed on a live connection (a cancel
       // that landed on it) would leave its transaction open for the connection's next user. On a
       // dead connection, or one with no transaction (SQLite's own rollback), this fails at once too.
-      await this.inner.rollbackTransaction(inner).catch(() => {});
+      await super.rollbackTransaction(connection).catch(() => {});
       await this.releaseAfter(connection, err);
     }
   }
-  savepoint(connection: DatabaseConnection, ...rest: [string, never]): Promise<void> {
-    return this.inner.savepoint!(innerOf(connection), ...rest);
-  }
-  rollbackToSavepoint(connection: DatabaseConnection, ...rest: [string, never]): Promise<void> {
-    return this.inner.rollbackToSavepoint!(innerOf(connection), ...rest);
-  }
-  releaseSavepoint(connection: DatabaseConnection, ...rest: [string, never]): Promise<void> {
-    return this.inner.releaseSavepoint!(innerOf(connection), ...rest);
-  }
-  destroy(...args: Parameters<Driver["destroy"]>): Promise<void> {
-    return this.inner.destroy(...args);
-  }
+}
+
+function leaseOf(connection: DatabaseConnection): Lease {
+  if (!(connection instanceof Lease)) throw new Error("releasingOnFailure: a connection this driver did not hand out");
+  return connection;
 }
 
 /** `dialect` with its connections given back when a transaction cannot begin or roll back (see the file comment). */
 export function releasingOnFailure(dialect: Dialect): Dialect {
-  return {
-    createDriver: () => new ReleasingDriver(dialect.createDriver()),
-    createQueryCompiler: () => dialect.createQueryCompiler(),
-    createIntrospector: (db) => dialect.createIntrospector(db),
-    createAdapter: () => {
-      const adapter = dialect.createAdapter();
+  return wrappedDialect(
+    dialect,
+    (inner) => new ReleasingDriver(inner),
+    (adapter) => {
       // With one connection kysely holds a mutex of its own around each lease, which a lease given
       // back here would leave locked: such a dialect goes through queuedConnection first.
       if (adapter.supportsMultipleConnections === false) throw new Error("releasingOnFailure: a dialect of one connection must be queued first (queuedConnection)");
       return adapter;
     },
-  };
+  );
 }
