@@ -730,19 +730,16 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
     // owner reads none of the schema (at 2,000 players, half of the state's trees were these).
     if (seen.priv !== player.privateVersion && this.services.service.connectionOf(player.id)?.transport === "colyseus") {
       seen.priv = player.privateVersion;
-      // In place: only what differs is changed, so the owner's patch carries what changed (a log
-      // cut is one slot, not the whole inventory and bank again) and no schema object is made for
-      // what was already there.
-      if (s.coins !== d.coins) s.coins = d.coins;
+      // In place: the schema's setters ignore a value that did not change, so the owner's patch
+      // carries what changed (a log cut is one slot, not the whole inventory and bank again) and no
+      // schema object is made for what was already there.
+      s.coins = d.coins;
       syncSlots(s.inventory, d.inventory);
       for (const skill of SKILLS) {
         const cur = s.skills.get(skill);
         const { level, xp } = d.skills[skill];
         if (cur === undefined) s.skills.set(skill, new SkillState({ level, xp }));
-        else {
-          if (cur.level !== level) cur.level = level;
-          if (cur.xp !== xp) cur.xp = xp;
-        }
+        else Object.assign(cur, { level, xp });
       }
       let unequipped: string[] | undefined;
       for (const key of s.equipment.keys()) if (!(key in d.equipment)) (unequipped ??= []).push(key);
@@ -751,10 +748,7 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
         const { itemId, quantity } = d.equipment[slot]!;
         const cur = s.equipment.get(slot);
         if (cur === undefined) s.equipment.set(slot, new EquippedState({ itemId, quantity }));
-        else {
-          if (cur.itemId !== itemId) cur.itemId = itemId;
-          if (cur.quantity !== quantity) cur.quantity = quantity;
-        }
+        else Object.assign(cur, { itemId, quantity });
       }
       syncSlots(s.bank, d.bank);
     }
@@ -859,21 +853,17 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
 
 /**
  * `list` made to hold the stacks of `slots` that are not empty, in slot order, each as its slot,
- * item and quantity: the entries already there are changed where they differ, the rest pushed
- * or popped.
+ * item and quantity: the entries already there are given the values (a setter ignores an unchanged
+ * one), the rest pushed or popped.
  */
 function syncSlots(list: ArraySchema<ItemSlotState>, slots: readonly (ItemStack | null)[]): void {
   let i = 0;
   for (let slot = 0; slot < slots.length; slot++) {
     const stack = slots[slot];
     if (stack === null || stack === undefined) continue;
-    const cur = i < list.length ? list.at(i) : undefined;
-    if (cur === undefined) list.push(new ItemSlotState({ slot, itemId: stack.itemId, quantity: stack.quantity }));
-    else {
-      if (cur.slot !== slot) cur.slot = slot;
-      if (cur.itemId !== stack.itemId) cur.itemId = stack.itemId;
-      if (cur.quantity !== stack.quantity) cur.quantity = stack.quantity;
-    }
+    const fields = { slot, itemId: stack.itemId, quantity: stack.quantity };
+    if (i < list.length) Object.assign(list.at(i), fields);
+    else list.push(new ItemSlotState(fields));
     i++;
   }
   while (list.length > i) list.pop();

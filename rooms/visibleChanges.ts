@@ -82,7 +82,7 @@ interface View {
   readonly _slot: number;
   readonly _bit: number;
   isChangeTreeVisible(tree: Tree): boolean;
-  /** The trees under `parent` this view may hold a bit on (WorldView: a full state's entries, see {@link narrowMap}). */
+  /** The trees whose parent is `parent` that this view may hold a bit on (WorldView: a full state's entries, see {@link narrowMap}). */
   childrenOf?(parent: ChangeTree): Iterable<ChangeTree>;
 }
 
@@ -102,18 +102,18 @@ function narrowMap(tree: Tree, view: View, restore: (() => void)[]): boolean {
   const items = ref.$items;
   const journal = ref.journal;
   if (view.childrenOf === undefined || items === undefined || journal === undefined) return false;
-  const visible: Tree[] = [];
+  const visible: { child: Tree; key: string }[] = [];
   for (const c of view.childrenOf(tree as unknown as ChangeTree)) {
     const child = c as unknown as Tree;
-    if (child.parent?.[$changes] !== tree || !view.isChangeTreeVisible(child)) continue;
+    if (!view.isChangeTreeVisible(child)) continue;
     const key = journal.keyByIndex.get(child.parentIndex);
     // Still the map's entry at that index (not a tree let go of, whose bit stayed).
-    if (key !== undefined && items.get(key) === child.ref) visible.push(child);
+    if (key !== undefined && items.get(key) === child.ref) visible.push({ child, key });
   }
   const byIndex = new Map<number, string>();
-  for (const child of visible.sort((a, b) => a.parentIndex - b.parentIndex)) byIndex.set(child.parentIndex, journal.keyByIndex.get(child.parentIndex)!);
+  for (const { child, key } of visible.sort((a, b) => a.child.parentIndex - b.child.parentIndex)) byIndex.set(child.parentIndex, key);
   const byOrder = new Map<string, unknown>();
-  for (const child of visible.sort((a, b) => a.ref[$refId] - b.ref[$refId])) byOrder.set(journal.keyByIndex.get(child.parentIndex)!, child.ref);
+  for (const { child, key } of visible.sort((a, b) => a.child.ref[$refId] - b.child.ref[$refId])) byOrder.set(key, child.ref);
   const keyByIndex = journal.keyByIndex;
   journal.keyByIndex = byIndex;
   ref.$items = byOrder;

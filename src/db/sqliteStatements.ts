@@ -48,7 +48,7 @@ export const STATEMENT_CACHE_MAX_TEXT = 2048;
 export const MAX_BOUND_VALUES = 256;
 /** An integer as MikroORM writes it into a text. */
 const INTEGER = /^-?\d+$/;
-/** The text so far ends with LIMIT or OFFSET: the placeholder after it is the limit's. */
+/** The text so far ends with LIMIT or OFFSET: the placeholder after it is the limit's (tested on the text's tail: a long insert tests it at each value). */
 const LIMIT_BEFORE = /\b(limit|offset)\s*$/i;
 /**
  * Only these statements get bound values: in the others (DDL, `pragma`) SQLite refuses a
@@ -97,7 +97,7 @@ export function bindValues(platform: Quoting, sql: string, params: readonly unkn
     // REAL (a TEXT column would store "5.0" for 5).
     // Not a LIMIT or OFFSET: SQLite marks a statement whose LIMIT is a parameter to be compiled
     // again at each new binding of it (58-98 µs a `findOne`, against 5 with the literal).
-    if (INTEGER.test(written) && Number.isSafeInteger(Number(written)) && !LIMIT_BEFORE.test(out)) {
+    if (INTEGER.test(written) && Number.isSafeInteger(Number(written)) && !LIMIT_BEFORE.test(out.slice(-16))) {
       if (parameters.length === MAX_BOUND_VALUES) return undefined;
       out += "?";
       parameters.push(BigInt(written));
