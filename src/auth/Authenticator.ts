@@ -7,6 +7,7 @@ import { randomUUID } from "node:crypto";
 import { UniqueConstraintViolationException } from "@mikro-orm/core";
 import { User } from "../../entities/index.ts";
 import type { Database } from "../db/orm.ts";
+import { runStatement, selectRow } from "../db/rawSql.ts";
 import { ANONYMOUS_TOKEN_TTL_S, TokenError, type Principal, type TokenService } from "./tokens.ts";
 
 /** How long a resolved account is trusted from memory before the database is asked again. */
@@ -78,18 +79,21 @@ export class Authenticator {
     return { accountId: row.id, admin: row.role === "admin", at: Date.now() };
   }
 
+  /** The account's row, created if it has none (raw: an anonymous join runs this, src/db/rawSql.ts). */
   private async ensureUser(accountId: string, opts: { anonymous: boolean }): Promise<CachedAccount> {
-    const em = this.db.em();
-    let row = await em.findOne(User, { id: accountId });
-    if (row === null) {
+    const em = this.db.statements;
+    const read = () => selectRow<{ role: string }>(em, `select "role" from "users" where "id" = ?`, [accountId]);
+    let row = await read();
+    if (row === undefined) {
       try {
-        row = em.create(User, { id: accountId, anonymous: opts.anonymous });
-        await em.flush();
+        await runStatement(em, `insert into "users" ("id", "role", "anonymous", "createdAt") values (?, ?, ?, ?)`, [accountId, "player", opts.anonymous, new Date()]);
+        row = { role: "player" };
       } catch (err) {
         if (!(err instanceof UniqueConstraintViolationException)) throw err;
-        row = await this.db.em().findOneOrFail(User, { id: accountId });
+        row = await read();
+        if (row === undefined) throw err;
       }
     }
-    return { accountId: row.id, admin: row.role === "admin", at: Date.now() };
+    return { accountId, admin: row.role === "admin", at: Date.now() };
   }
 }

@@ -21,6 +21,7 @@
 import { randomUUID } from "node:crypto";
 import { AdminAudit, Character, CharacterLease, PlayerSession, Sanction } from "../../entities/index.ts";
 import type { Database } from "../db/orm.ts";
+import { sanctionInForce, type SanctionInForce } from "../persistence/sanctions.ts";
 import type { Logger } from "../logger.ts";
 import { systemLine } from "../game/serverEvents.ts";
 import { CHAT_MAX_LENGTH } from "../game/clientEvents.ts";
@@ -166,10 +167,8 @@ export class ModerationService implements ModerationPort {
 
   // ---- the database's truth ------------------------------------------------------------
 
-  private async sanction(accountId: string, kind: "ban" | "mute") {
-    const row = await this.db.em().findOne(Sanction, { accountId, kind });
-    if (row === null || (row.endsAt !== null && row.endsAt !== undefined && row.endsAt.getTime() <= Date.now())) return undefined;
-    return row;
+  private sanction(accountId: string, kind: "ban" | "mute"): Promise<SanctionInForce | undefined> {
+    return sanctionInForce(this.db, accountId, kind);
   }
 
   /** The account's ban in force, if any (`until` null: permanent). */

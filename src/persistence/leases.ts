@@ -20,6 +20,7 @@ import { CharacterLease } from "../../entities/index.ts";
 import { CodedError } from "../codedError.ts";
 import { DEFAULT_CHARACTER_LEASE_MS } from "../config/env.ts";
 import type { Database } from "../db/orm.ts";
+import { runStatement } from "../db/rawSql.ts";
 
 /** How long a lease lives without renewal, ms (`CHARACTER_LEASE_MS`; shorter in tests): 30 s. */
 export const LEASE_MS = DEFAULT_CHARACTER_LEASE_MS;
@@ -65,12 +66,18 @@ export class CharacterLeases {
     const expiresAt = new Date(now.getTime() + this.leaseMs);
     // Ours already, or free to take over (expired). On PostgreSQL a concurrent taker of the same
     // expired row waits for this row lock, then finds it no longer expired and updates nothing.
-    const taken = await this.db
-      .em()
-      .nativeUpdate(CharacterLease, { characterId, $or: [{ ownerId: this.ownerId }, { expiresAt: { $lt: now } }] }, { ownerId: this.ownerId, expiresAt });
+    // Raw (src/db/rawSql.ts): this runs at every login.
+    const em = this.db.statements;
+    const taken = await runStatement(em, `update "character_leases" set "ownerId" = ?, "expiresAt" = ? where "characterId" = ? and ("ownerId" = ? or "expiresAt" < ?)`, [
+      this.ownerId,
+      expiresAt,
+      characterId,
+      this.ownerId,
+      now,
+    ]);
     if (taken === 0) {
       try {
-        await this.db.em().insert(CharacterLease, { characterId, ownerId: this.ownerId, expiresAt });
+        await runStatement(em, `insert into "character_leases" ("characterId", "ownerId", "expiresAt") values (?, ?, ?)`, [characterId, this.ownerId, expiresAt]);
       } catch (err) {
         // A live lease of another process (or one taken an instant ago by a racing login).
         if (err instanceof UniqueConstraintViolationException) throw new CharacterInUseError(characterId);

@@ -19,6 +19,7 @@ import type { ContentRegistry } from "../manifests/registry.ts";
 import { combatLevel, SKILLS, type Skill } from "../game/skills.ts";
 import { INVENTORY_SIZE, type ItemStack, type PlayerData, type SkillState } from "../game/world/Player.ts";
 import { CodedError } from "../codedError.ts";
+import { dateOf, runStatement, selectRow, selectRows } from "../db/rawSql.ts";
 import { applyGroundOps } from "./ground.ts";
 import { advanceImage, chunkStatements, rowChanges, rowCount, type RowChanges, type StoredImage } from "./playerRows.ts";
 
@@ -33,24 +34,30 @@ export class PlayerLoadError extends CodedError<"FORBIDDEN" | "NOT_FOUND" | "INV
 
 type CharacterRow = ICharacter;
 
-function skillsOf(row: CharacterRow): Record<Skill, SkillState> {
+/** The columns of a character that {@link loadData} reads (an entity, or a row of {@link CHARACTER_SELECT}). */
+export type CharacterFields = Pick<ICharacter, "id" | "accountId" | "name" | "positionX" | "positionY" | "positionZ" | "health" | "coins" | "combatLevel" | "version">;
+
+/** A character's row, raw (src/db/rawSql.ts): only what a load reads. */
+const CHARACTER_SELECT = `select "id", "accountId", "name", "positionX", "positionY", "positionZ", "health", "coins", "combatLevel", "version", ${SKILLS.map((s) => `"${s}Level", "${s}Xp"`).join(", ")} from "characters"`;
+
+function skillsOf(row: CharacterFields): Record<Skill, SkillState> {
   const out = {} as Record<Skill, SkillState>;
   const r = row as unknown as Record<string, number>;
-  for (const s of SKILLS) out[s] = { level: r[`${s}Level`]!, xp: r[`${s}Xp`]! };
+  for (const s of SKILLS) out[s] = { level: Number(r[`${s}Level`]), xp: Number(r[`${s}Xp`]) };
   return out;
 }
 
 /** A loaded player, with the row version its saves must find (see savePlayers). */
 export type StoredPlayer = PlayerData & { version: number };
 
-export async function loadData(em: SqlEntityManager, row: CharacterRow): Promise<StoredPlayer> {
-  const [inv, equip, bank] = await Promise.all([
-    em.find(InventorySlot, { characterId: row.id }),
-    em.find(EquipmentSlot, { characterId: row.id }),
-    em.find(BankSlot, { characterId: row.id }, { orderBy: { slot: "asc" } }),
-  ]);
+/** The character's item rows, read raw (a login's reads: src/db/rawSql.ts), into its data. */
+export async function loadData(em: SqlEntityManager, row: CharacterFields): Promise<StoredPlayer> {
+  const id = [row.id];
+  const inv = await selectRows<{ slot: number; itemId: string; quantity: number }>(em, `select "slot", "itemId", "quantity" from "inventory" where "characterId" = ?`, id);
+  const equip = await selectRows<{ slotType: string; itemId: string; quantity: number }>(em, `select "slotType", "itemId", "quantity" from "equipment" where "characterId" = ?`, id);
+  const bank = await selectRows<{ itemId: string; quantity: number }>(em, `select "itemId", "quantity" from "bank" where "characterId" = ? order by "slot" asc`, id);
   const inventory: (ItemStack | null)[] = Array.from({ length: INVENTORY_SIZE }, () => null);
-  for (const s of inv) inventory[s.slot] = { itemId: s.itemId, quantity: s.quantity };
+  for (const s of inv) inventory[Number(s.slot)] = { itemId: s.itemId, quantity: Number(s.quantity) };
   return {
     characterId: row.id,
     accountId: row.accountId,
@@ -58,14 +65,14 @@ export async function loadData(em: SqlEntityManager, row: CharacterRow): Promise
     x: Number(row.positionX),
     y: Number(row.positionY),
     z: Number(row.positionZ),
-    health: row.health,
-    coins: row.coins,
-    combatLevel: row.combatLevel,
+    health: Number(row.health),
+    coins: Number(row.coins),
+    combatLevel: Number(row.combatLevel),
     skills: skillsOf(row),
     inventory,
-    equipment: Object.fromEntries(equip.map((e) => [e.slotType, { itemId: e.itemId, quantity: e.quantity }])),
-    bank: bank.map((b) => ({ itemId: b.itemId, quantity: b.quantity })),
-    version: row.version,
+    equipment: Object.fromEntries(equip.map((e) => [e.slotType, { itemId: e.itemId, quantity: Number(e.quantity) }])),
+    bank: bank.map((b) => ({ itemId: b.itemId, quantity: Number(b.quantity) })),
+    version: Number(row.version),
   };
 }
 
@@ -86,16 +93,16 @@ export interface LoadRequest {
  * kit at the spawn when the account has none.
  */
 export async function loadOrCreatePlayer(db: Database, content: ContentRegistry, req: LoadRequest): Promise<StoredPlayer> {
-  const em = db.em();
-  let row: CharacterRow | null;
+  const em = db.statements;
+  let row: CharacterFields | undefined;
   if (req.characterId !== undefined) {
-    row = await em.findOne(Character, { id: req.characterId });
-    if (row === null) throw new PlayerLoadError("NOT_FOUND", "no such character");
+    row = await selectRow<CharacterFields>(em, `${CHARACTER_SELECT} where "id" = ?`, [req.characterId]);
+    if (row === undefined) throw new PlayerLoadError("NOT_FOUND", "no such character");
     if (row.accountId !== req.accountId) throw new PlayerLoadError("FORBIDDEN", "that character belongs to another account");
   } else {
-    row = await em.findOne(Character, { accountId: req.accountId }, { orderBy: { createdAt: "asc", id: "asc" } });
+    row = await selectRow<CharacterFields>(em, `${CHARACTER_SELECT} where "accountId" = ? order by "createdAt" asc, "id" asc limit 1`, [req.accountId]);
   }
-  if (row === null) {
+  if (row === undefined) {
     const created = await createCharacter(db, content, req.accountId, req.name);
     await req.claim?.(created.characterId);
     return created;
@@ -103,10 +110,9 @@ export async function loadOrCreatePlayer(db: Database, content: ContentRegistry,
   if (req.claim === undefined) return loadData(em, row);
   await req.claim(row.id);
   // Read again under the claim: the row read above may predate another process's last save.
-  const fresh = db.em();
-  const current = await fresh.findOne(Character, { id: row.id });
-  if (current === null) throw new PlayerLoadError("NOT_FOUND", "no such character");
-  return loadData(fresh, current);
+  const current = await selectRow<CharacterFields>(em, `${CHARACTER_SELECT} where "id" = ?`, [row.id]);
+  if (current === undefined) throw new PlayerLoadError("NOT_FOUND", "no such character");
+  return loadData(em, current);
 }
 
 export async function createCharacter(
@@ -149,8 +155,10 @@ export async function createCharacter(
       }
       throw err;
     }
-    const em = db.em();
-    return loadData(em, await em.findOneOrFail(Character, { id }));
+    const em = db.statements;
+    const row = await selectRow<CharacterFields>(em, `${CHARACTER_SELECT} where "id" = ?`, [id]);
+    if (row === undefined) throw new PlayerLoadError("NOT_FOUND", "no such character");
+    return loadData(em, row);
   }
   throw new Error("could not find a free name for a new character");
 }
@@ -259,19 +267,28 @@ export async function savePlayers(
   }
 }
 
+/**
+ * A login's session row and the character's last login (raw: src/db/rawSql.ts), in one
+ * transaction. The character's `version` is left as it is: the live process's saves expect it.
+ */
 export async function recordLogin(db: Database, s: { characterId: string; accountId: string; transport: string; remoteAddress?: string | undefined; world?: number }): Promise<string> {
   const id = randomUUID();
-  const em = db.em();
-  em.create(PlayerSession, { id, characterId: s.characterId, accountId: s.accountId, transport: s.transport, remoteAddress: s.remoteAddress ?? null, world: s.world ?? 1 });
-  await em.nativeUpdate(Character, { id: s.characterId }, { lastLoginAt: new Date(), ...KEEP_VERSION });
-  await em.flush();
+  const now = new Date();
+  await db.em().transactional(async (em) => {
+    await runStatement(em, `update "characters" set "lastLoginAt" = ? where "id" = ?`, [now, s.characterId]);
+    await runStatement(
+      em,
+      `insert into "playerSessions" ("id", "characterId", "accountId", "transport", "world", "remoteAddress", "loginAt") values (?, ?, ?, ?, ?, ?, ?)`,
+      [id, s.characterId, s.accountId, s.transport, s.world ?? 1, s.remoteAddress ?? null, now],
+    );
+  });
   return id;
 }
 
 /** The character's latest session: on which world and when it began (the hop cooldown reads it). */
 export async function lastSession(db: Database, characterId: string): Promise<{ world: number; loginAt: Date } | undefined> {
-  const row = await db.em().findOne(PlayerSession, { characterId }, { orderBy: { loginAt: "desc" }, fields: ["world", "loginAt"] });
-  return row === null ? undefined : { world: row.world, loginAt: row.loginAt };
+  const row = await selectRow<{ world: number; loginAt: unknown }>(db.statements, `select "world", "loginAt" from "playerSessions" where "characterId" = ? order by "loginAt" desc limit 1`, [characterId]);
+  return row === undefined ? undefined : { world: Number(row.world), loginAt: dateOf(row.loginAt)! };
 }
 
 export async function recordLogout(db: Database, sessionId: string, reason: string): Promise<void> {

@@ -19,6 +19,7 @@ import type { SqlEntityManager } from "@mikro-orm/sqlite";
 import { Character, FriendRequest, Friendship, IgnoreEntry, User } from "../../entities/index.ts";
 import { CodedError } from "../codedError.ts";
 import type { Database } from "../db/orm.ts";
+import { selectRows } from "../db/rawSql.ts";
 import { FRIENDS_LIMIT, IGNORE_LIMIT, INCOMING_REQUESTS_LIMIT } from "../game/clientEvents.ts";
 
 export type SocialErrorCode =
@@ -99,12 +100,14 @@ export async function loadSocial(db: Database, accountId: string): Promise<Socia
   };
 }
 
+/** The account's friends (raw: read at every login and logout, src/db/rawSql.ts). */
 export async function friendsOf(db: Database, accountId: string): Promise<string[]> {
-  return (await db.em().find(Friendship, { accountId }, { fields: ["friendAccountId"] })).map((r) => r.friendAccountId);
+  return (await selectRows<{ friendAccountId: string }>(db.statements, `select "friendAccountId" from "friendships" where "accountId" = ?`, [accountId])).map((r) => r.friendAccountId);
 }
 
+/** The accounts the account ignores (raw: read at every login, src/db/rawSql.ts). */
 export async function ignoredBy(db: Database, accountId: string): Promise<Set<string>> {
-  return new Set((await db.em().find(IgnoreEntry, { accountId }, { fields: ["ignoredAccountId"] })).map((r) => r.ignoredAccountId));
+  return new Set((await selectRows<{ ignoredAccountId: string }>(db.statements, `select "ignoredAccountId" from "ignore_lists" where "accountId" = ?`, [accountId])).map((r) => r.ignoredAccountId));
 }
 
 /** Runs `fn` in a transaction holding both accounts' `users` rows, locked in id order. */
