@@ -52,7 +52,7 @@ async function open(reusing: boolean): Promise<{ db: Database; compiled: () => n
   const options = await ormOptions(url, logger);
   const orm = await MikroORM.init({ ...options, ...(reusing ? {} : { driver: SqliteDriver }) } as Parameters<typeof MikroORM.init>[0]);
   const connection = orm.em.getConnection() as unknown;
-  const db = { em: () => orm.em.fork() } as unknown as Database;
+  const db = { em: () => orm.em.fork(), statements: orm.em.fork() } as unknown as Database;
   return {
     db,
     compiled: () => (connection instanceof ReusingSqliteConnection ? connection.compiledStatements() : undefined),
