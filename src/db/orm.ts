@@ -22,6 +22,7 @@ import { localPostgresUrl, startLocalPostgres, type LocalPostgres } from "./loca
 import { DatabaseProbe } from "./probe.ts";
 import { SQLITE_DEFAULT_AUTOCHECKPOINT_PAGES, WAL_AUTOCHECKPOINT_PAGES, WalCheckpointer } from "./walCheckpointer.ts";
 import { QueryTimingLogger, type QueryObserver } from "./queryTiming.ts";
+import type { Statements } from "./rawSql.ts";
 
 export type Dialect = "sqlite" | "postgresql";
 export type Orm = MikroORM<AbstractSqlDriver, SqlEntityManager>;
@@ -41,7 +42,7 @@ export interface Database {
    * costs ~40 µs, a join's statements forked 17 of them. Never for entities (its identity map would
    * be everyone's); a transaction's statements take `em()`'s.
    */
-  readonly statements: SqlEntityManager;
+  readonly statements: Statements;
   /** Receives every executed query's kind and time (the server's Prometheus histogram). */
   onQuery: QueryObserver | undefined;
   close(): Promise<void>;

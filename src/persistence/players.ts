@@ -11,7 +11,6 @@
  */
 import { randomInt, randomUUID } from "node:crypto";
 import { raw, UniqueConstraintViolationException } from "@mikro-orm/core";
-import type { SqlEntityManager } from "@mikro-orm/sqlite";
 import { AgentMapping, BankSlot, Character, EquipmentSlot, InventorySlot, NpcKill, PlayerDeath, PlayerSession } from "../../entities/index.ts";
 import type { ICharacter } from "../../entities/Character.ts";
 import type { Database, Dialect } from "../db/orm.ts";
@@ -19,7 +18,7 @@ import type { ContentRegistry } from "../manifests/registry.ts";
 import { combatLevel, SKILLS, type Skill } from "../game/skills.ts";
 import { INVENTORY_SIZE, type ItemStack, type PlayerData, type SkillState } from "../game/world/Player.ts";
 import { CodedError } from "../codedError.ts";
-import { dateOf, runStatement, selectRow, selectRows } from "../db/rawSql.ts";
+import { dateOf, runStatement, selectRow, selectRows, type Statements } from "../db/rawSql.ts";
 import { applyGroundOps } from "./ground.ts";
 import { advanceImage, chunkStatements, rowChanges, rowCount, type RowChanges, type StoredImage } from "./playerRows.ts";
 
@@ -51,11 +50,14 @@ function skillsOf(row: CharacterFields): Record<Skill, SkillState> {
 export type StoredPlayer = PlayerData & { version: number };
 
 /** The character's item rows, read raw (a login's reads: src/db/rawSql.ts), into its data. */
-export async function loadData(em: SqlEntityManager, row: CharacterFields): Promise<StoredPlayer> {
+export async function loadData(em: Statements, row: CharacterFields): Promise<StoredPlayer> {
   const id = [row.id];
-  const inv = await selectRows<{ slot: number; itemId: string; quantity: number }>(em, `select "slot", "itemId", "quantity" from "inventory" where "characterId" = ?`, id);
-  const equip = await selectRows<{ slotType: string; itemId: string; quantity: number }>(em, `select "slotType", "itemId", "quantity" from "equipment" where "characterId" = ?`, id);
-  const bank = await selectRows<{ itemId: string; quantity: number }>(em, `select "itemId", "quantity" from "bank" where "characterId" = ? order by "slot" asc`, id);
+  // At once: three round trips in parallel on PostgreSQL (SQLite runs them in turn anyway).
+  const [inv, equip, bank] = await Promise.all([
+    selectRows<{ slot: number; itemId: string; quantity: number }>(em, `select "slot", "itemId", "quantity" from "inventory" where "characterId" = ?`, id),
+    selectRows<{ slotType: string; itemId: string; quantity: number }>(em, `select "slotType", "itemId", "quantity" from "equipment" where "characterId" = ?`, id),
+    selectRows<{ itemId: string; quantity: number }>(em, `select "itemId", "quantity" from "bank" where "characterId" = ? order by "slot" asc`, id),
+  ]);
   const inventory: (ItemStack | null)[] = Array.from({ length: INVENTORY_SIZE }, () => null);
   for (const s of inv) inventory[Number(s.slot)] = { itemId: s.itemId, quantity: Number(s.quantity) };
   return {
@@ -288,7 +290,7 @@ export async function recordLogin(db: Database, s: { characterId: string; accoun
 /** The character's latest session: on which world and when it began (the hop cooldown reads it). */
 export async function lastSession(db: Database, characterId: string): Promise<{ world: number; loginAt: Date } | undefined> {
   const row = await selectRow<{ world: number; loginAt: unknown }>(db.statements, `select "world", "loginAt" from "playerSessions" where "characterId" = ? order by "loginAt" desc limit 1`, [characterId]);
-  return row === undefined ? undefined : { world: Number(row.world), loginAt: dateOf(row.loginAt)! };
+  return row === undefined ? undefined : { world: Number(row.world), loginAt: dateOf(db.statements, row.loginAt)! };
 }
 
 export async function recordLogout(db: Database, sessionId: string, reason: string): Promise<void> {

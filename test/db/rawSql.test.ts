@@ -12,7 +12,9 @@ import { loadConfig } from "../../src/config/env.ts";
 import { SKILLS } from "../../src/game/skills.ts";
 import { INVENTORY_SIZE, type ItemStack } from "../../src/game/world/Player.ts";
 import { openDatabase, type Database } from "../../src/db/orm.ts";
-import { dateOf, runStatement, selectRow, selectRows } from "../../src/db/rawSql.ts";
+import { dateOf, runStatement, selectRow, selectRows, type Statements } from "../../src/db/rawSql.ts";
+import { Authenticator } from "../../src/auth/Authenticator.ts";
+import { TokenService, type Principal } from "../../src/auth/tokens.ts";
 import { CharacterInUseError, CharacterLeases } from "../../src/persistence/leases.ts";
 import { createCharacter, lastSession, loadOrCreatePlayer, recordLogin } from "../../src/persistence/players.ts";
 import { sanctionInForce } from "../../src/persistence/sanctions.ts";
@@ -21,21 +23,23 @@ import { bundledContent } from "../support/content.ts";
 import { forEachDialect } from "../support/dialects.ts";
 
 describe("raw statements: a datetime column's value as a Date", () => {
+  /** What MikroORM's base platform parses with (a string no rule here reads). */
+  const em = { getPlatform: () => ({ parseDate: (v: string) => new Date(v) }) } as unknown as Statements;
   it("reads a Date, milliseconds (number, BigInt, digits) and SQLite's current_timestamp text; null stays null", () => {
     const at = Date.UTC(2026, 10, 28, 5, 6, 7);
-    assert.equal(dateOf(new Date(at))!.getTime(), at);
-    assert.equal(dateOf(at)!.getTime(), at);
-    assert.equal(dateOf(BigInt(at))!.getTime(), at);
-    assert.equal(dateOf(String(at))!.getTime(), at);
-    assert.equal(dateOf("2026-11-28 05:06:07")!.getTime(), at, "current_timestamp's text is UTC");
-    assert.equal(dateOf("2026-11-28T05:06:07.000Z")!.getTime(), at);
-    assert.equal(dateOf(null), null);
-    assert.equal(dateOf(undefined), null);
+    assert.equal(dateOf(em, new Date(at))!.getTime(), at);
+    assert.equal(dateOf(em, at)!.getTime(), at);
+    assert.equal(dateOf(em, BigInt(at))!.getTime(), at);
+    assert.equal(dateOf(em, String(at))!.getTime(), at);
+    assert.equal(dateOf(em, "2026-11-28 05:06:07")!.getTime(), at, "current_timestamp's text is UTC");
+    assert.equal(dateOf(em, "2026-11-28T05:06:07.000Z")!.getTime(), at);
+    assert.equal(dateOf(em, null), null);
+    assert.equal(dateOf(em, undefined), null);
   });
 
   it("refuses what is no date", () => {
-    assert.throws(() => dateOf("soon"), /not a datetime value: soon/);
-    assert.throws(() => dateOf(true), /not a datetime value/);
+    assert.throws(() => dateOf(em, "soon"), /not a datetime value: soon/);
+    assert.throws(() => dateOf(em, true), /not a datetime value/);
   });
 });
 
@@ -54,14 +58,22 @@ forEachDialect("raw statements of a join", (ctx) => {
     em.create(Sanction, { accountId: id, kind: "ban", endsAt, reason: null, byAccountId: "admin" });
     await em.flush();
     const row = await selectRow<{ endsAt: unknown; reason: unknown; createdAt: unknown }>(db.em(), `select "endsAt", "reason", "createdAt" from "sanctions" where "accountId" = ?`, [id]);
-    assert.equal(dateOf(row!.endsAt)!.getTime(), endsAt.getTime());
+    assert.equal(dateOf(db.statements, row!.endsAt)!.getTime(), endsAt.getTime());
     assert.equal(row!.reason, null);
     // A row whose date only SQL's default wrote (text on SQLite).
     await runStatement(db.em(), `insert into "friendships" ("accountId", "friendAccountId") values (?, ?)`, [id, "someone"]);
     const friend = await selectRow<{ createdAt: unknown }>(db.em(), `select "createdAt" from "friendships" where "accountId" = ?`, [id]);
-    const written = dateOf(friend!.createdAt)!.getTime();
+    const written = dateOf(db.statements, friend!.createdAt)!.getTime();
     assert.ok(Math.abs(written - Date.now()) < 120_000, `the default's date is now (${new Date(written).toISOString()})`);
     assert.equal(await selectRow(db.em(), `select "id" from "users" where "id" = ?`, [id]), undefined, "no row: undefined");
+  });
+
+  it("reads PostgreSQL's timestamp text as MikroORM does: offsets and fractions", () => {
+    const at = Date.UTC(2026, 10, 28, 5, 6, 7, 500);
+    assert.equal(dateOf(db.statements, "2026-11-28 05:06:07.5+00")!.getTime(), at);
+    assert.equal(dateOf(db.statements, "2026-11-28 07:06:07.5+02")!.getTime(), at);
+    assert.equal(dateOf(db.statements, "2026-11-28 10:36:07.5+05:30")!.getTime(), at);
+    assert.equal(dateOf(db.statements, "2026-11-28 05:06:07.500123+00")!.getTime(), at);
   });
 
   it("writes dates MikroORM reads back as the same instant, and counts the rows a statement changed", async () => {
@@ -74,6 +86,9 @@ forEachDialect("raw statements of a join", (ctx) => {
     assert.equal(user.role, "player");
     assert.equal(await runStatement(db.em(), `update "users" set "name" = ? where "id" = ?`, ["Raw", id]), 1);
     assert.equal(await runStatement(db.em(), `update "users" set "name" = ? where "id" = ?`, ["Raw", `${id}-none`]), 0);
+    // An undefined parameter is null on both (PostgreSQL's formatting would write the word).
+    assert.equal(await runStatement(db.statements, `update "users" set "name" = ? where "id" = ?`, [undefined, id]), 1);
+    assert.equal((await db.em().findOneOrFail(User, { id })).name ?? null, null);
   });
 
   it("a duplicate key is MikroORM's UniqueConstraintViolationException and writes nothing", async () => {
@@ -191,5 +206,53 @@ forEachDialect("raw statements of a join", (ctx) => {
     await b.acquire(characterId);
     const taken = await db.em().findOneOrFail(CharacterLease, { characterId });
     assert.deepEqual([taken.ownerId, taken.expiresAt.getTime()], [b.ownerId, now + 10_000]);
+  });
+  it("the last session is the newest of several, on any world; a login without address or world writes null and world 1", async () => {
+    const content = await bundledContent();
+    const account = `raw-sess-${tag()}`;
+    const made = await createCharacter(db, content, account, `S${Date.now().toString(36).slice(-6)}`);
+    await recordLogin(db, { characterId: made.characterId, accountId: account, transport: "colyseus" });
+    const first = await lastSession(db, made.characterId);
+    assert.equal(first!.world, 1, "world 1 by default");
+    const [row] = await selectRows<{ remoteAddress: unknown; world: unknown }>(db.statements, `select "remoteAddress", "world" from "playerSessions" where "characterId" = ?`, [made.characterId]);
+    assert.deepEqual([row!.remoteAddress, Number(row!.world)], [null, 1]);
+    await new Promise((r) => setTimeout(r, 5));
+    await recordLogin(db, { characterId: made.characterId, accountId: account, transport: "ws", world: 7, remoteAddress: undefined });
+    await new Promise((r) => setTimeout(r, 5));
+    await recordLogin(db, { characterId: made.characterId, accountId: account, transport: "ws", world: 2 });
+    const last = await lastSession(db, made.characterId);
+    assert.equal(last!.world, 2, "the newest");
+    assert.ok(last!.loginAt.getTime() > first!.loginAt.getTime());
+  });
+
+  it("an account's first character is its oldest; no sanction, friend or ignore reads as none", async () => {
+    const content = await bundledContent();
+    const account = `raw-two-${tag()}`;
+    const older = await createCharacter(db, content, account, `O${Date.now().toString(36).slice(-6)}`);
+    await new Promise((r) => setTimeout(r, 5));
+    const newer = await createCharacter(db, content, account, `N${Date.now().toString(36).slice(-6)}`);
+    assert.notEqual(older.characterId, newer.characterId);
+    assert.equal((await loadOrCreatePlayer(db, content, { accountId: account })).characterId, older.characterId);
+    assert.equal((await loadOrCreatePlayer(db, content, { accountId: account, characterId: newer.characterId })).characterId, newer.characterId);
+    assert.equal(await sanctionInForce(db, account, "ban"), undefined);
+    assert.equal(await sanctionInForce(db, account, "mute"), undefined);
+    assert.deepEqual(await friendsOf(db, account), []);
+    assert.equal((await ignoredBy(db, account)).size, 0);
+  });
+
+  it("an account's row: made on first use (anonymous or not), once when two processes race, an admin row read as admin", async () => {
+    const tokens = new TokenService({ jwtSecret: "k".repeat(32), idp: { appId: "a", appSecret: "b" } });
+    const { principal } = await new Authenticator(tokens, db).issueAnonymous();
+    const anon = await db.em().findOneOrFail(User, { id: principal.accountId });
+    assert.deepEqual([anon.anonymous, anon.role], [true, "player"]);
+    const id = `raw-user-${tag()}`;
+    const asPlayer: Principal = { accountId: id, role: "player", anonymous: false, source: "service" };
+    // Two servers (no shared cache) resolve the same new account at once: one row, both answer.
+    const both = await Promise.all([new Authenticator(tokens, db).resolve(asPlayer), new Authenticator(tokens, db).resolve(asPlayer)]);
+    assert.deepEqual(both.map((p) => [p.accountId, p.role]), [[id, "player"], [id, "player"]]);
+    assert.equal((await db.em().find(User, { id })).length, 1);
+    assert.equal((await db.em().findOneOrFail(User, { id })).anonymous, false);
+    await db.em().nativeUpdate(User, { id }, { role: "admin" });
+    assert.equal((await new Authenticator(tokens, db).resolve(asPlayer)).role, "admin", "the row's role");
   });
 });
