@@ -126,8 +126,10 @@ export async function chunkStatements(em: SqlEntityManager, dialect: "sqlite" | 
 }
 
 const SKILL_COLUMNS = SKILLS.flatMap((s) => [`${s}Level`, `${s}Xp`]);
-const CHARACTER_COLUMNS = ["positionX", "positionY", "positionZ", "health", "coins", "combatLevel", ...SKILL_COLUMNS];
-const q = (id: string) => `"${id}"`;
+/** A character's columns that a save writes (and a load reads back: players.ts). */
+export const CHARACTER_COLUMNS = ["positionX", "positionY", "positionZ", "health", "coins", "combatLevel", ...SKILL_COLUMNS];
+/** An identifier, quoted for both databases. */
+export const q = (id: string) => `"${id}"`;
 
 function characterValues(p: PlayerData): unknown[] {
   const out: unknown[] = [p.x, p.y, p.z, p.health, p.coins, p.combatLevel];

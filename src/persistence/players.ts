@@ -20,7 +20,7 @@ import { INVENTORY_SIZE, type ItemStack, type PlayerData, type SkillState } from
 import { CodedError } from "../codedError.ts";
 import { dateOf, runStatement, selectRow, selectRows, type Statements } from "../db/rawSql.ts";
 import { applyGroundOps } from "./ground.ts";
-import { advanceImage, chunkStatements, rowChanges, rowCount, type RowChanges, type StoredImage } from "./playerRows.ts";
+import { advanceImage, CHARACTER_COLUMNS, chunkStatements, q, rowChanges, rowCount, type RowChanges, type StoredImage } from "./playerRows.ts";
 
 /**
  * For updates of bookkeeping columns (last login, name): MikroORM bumps `version` on every update
@@ -37,7 +37,7 @@ type CharacterRow = ICharacter;
 export type CharacterFields = Pick<ICharacter, "id" | "accountId" | "name" | "positionX" | "positionY" | "positionZ" | "health" | "coins" | "combatLevel" | "version">;
 
 /** A character's row, raw (src/db/rawSql.ts): only what a load reads. */
-const CHARACTER_SELECT = `select "id", "accountId", "name", "positionX", "positionY", "positionZ", "health", "coins", "combatLevel", "version", ${SKILLS.map((s) => `"${s}Level", "${s}Xp"`).join(", ")} from "characters"`;
+const CHARACTER_SELECT = `select "id", "accountId", "name", "version", ${CHARACTER_COLUMNS.map(q).join(", ")} from "characters"`;
 
 function skillsOf(row: CharacterFields): Record<Skill, SkillState> {
   const out = {} as Record<Skill, SkillState>;
