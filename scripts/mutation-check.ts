@@ -31,25 +31,26 @@ const PLAYERS = "src/persistence/players.ts";
 const ROUND_TRIP = "test/db/roundTrip";
 const ROWS = "src/persistence/playerRows.ts";
 const SAVER = "test/db/saver";
+const RAW_SQL = "test/db/rawSql";
 const MUTATIONS: Mutation[] = [
   {
     name: "load drops bank rows",
     file: PLAYERS,
-    from: "bank: bank.map((b) => ({ itemId: b.itemId, quantity: b.quantity })),",
+    from: "bank: bank.map((b) => ({ itemId: b.itemId, quantity: Number(b.quantity) })),",
     to: "bank: [],",
     tests: [ROUND_TRIP],
   },
   {
     name: "load drops equipment rows",
     file: PLAYERS,
-    from: "equipment: Object.fromEntries(equip.map((e) => [e.slotType, { itemId: e.itemId, quantity: e.quantity }])),",
+    from: "equipment: Object.fromEntries(equip.map((e) => [e.slotType, { itemId: e.itemId, quantity: Number(e.quantity) }])),",
     to: "equipment: {},",
     tests: [ROUND_TRIP],
   },
   {
     name: "load drops inventory rows",
     file: PLAYERS,
-    from: "for (const s of inv) inventory[s.slot] = { itemId: s.itemId, quantity: s.quantity };",
+    from: "for (const s of inv) inventory[Number(s.slot)] = { itemId: s.itemId, quantity: Number(s.quantity) };",
     to: "",
     tests: [ROUND_TRIP],
   },
@@ -63,9 +64,24 @@ const MUTATIONS: Mutation[] = [
   {
     name: "load drops coins and health",
     file: PLAYERS,
-    from: "    health: row.health,\n    coins: row.coins,\n",
+    from: "    health: Number(row.health),\n    coins: Number(row.coins),\n",
     to: "    health: 100,\n    coins: 0,\n",
     tests: [ROUND_TRIP],
+  },
+  // The load's statements are raw SQL (src/db/rawSql.ts): their text is the code.
+  {
+    name: "load reads the bank out of its display order",
+    file: PLAYERS,
+    from: `from "bank" where "characterId" = ? order by "slot" asc\``,
+    to: `from "bank" where "characterId" = ? order by "slot" desc\``,
+    tests: [RAW_SQL],
+  },
+  {
+    name: "a ban that has ended still bans",
+    file: "src/persistence/sanctions.ts",
+    from: "  if (endsAt !== null && endsAt.getTime() <= now) return undefined;\n",
+    to: "",
+    tests: [RAW_SQL],
   },
   {
     name: "load drops the position",
