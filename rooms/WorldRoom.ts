@@ -494,10 +494,9 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
    * the `/ws` frames are built before the patches; with one they are built there meanwhile.
    *
    * The writes (`tickWrites`): every socket is written once a tick. By default (`burst`) every
-   * socket stays corked until every patch is encoded; then the `/ws` frames and the Colyseus
-   * patches are written, whichever is ready first first (the frames, if the delta worker has them).
-   * With batches of N, once N patches are encoded their N sockets are written, then the `/ws`
-   * frames if the worker has them (else with the last batch, in the same way). Where a
+   * socket stays corked until every patch is encoded; then the `/ws` frames are written, then the
+   * Colyseus patches, in a row. With batches of N, once N patches are encoded their N sockets are
+   * written, then the `/ws` frames if the worker has them (else before the last batch). Where a
    * system call is dear, fewer runs of writes between the encodes pay: on the benchmark's VM,
    * JavaScript run after a system call was 40-50 % slower, and the Colyseus patch phase (writes
    * included) took 54-66 ms in a burst, ~72 ms in batches of 64 and 67-86 ms writing each patch as
@@ -584,17 +583,12 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
     // The last batch's sockets are written below, with every other corked Colyseus socket.
     this.releasePending.length = 0;
     const t5 = performance.now();
-    const patchMs = t5 - t4 - ws.polled;
-    // Then whichever is ready first leaves first. The `/ws` frames, if the delta worker has them
-    // (it works them out beside this thread, and is often the later of the two): then the last
-    // Colyseus patches. Else the patches, so that the socket process writes them while the worker
-    // finishes; then the frames, once in. Behind the frames, the patches waited for the worker,
-    // then for the socket process to write every `/ws` socket (bench/README.md, world-load).
-    if (!ws.sent) this.sendWs(ws, false);
+    // `/ws` frames not written between the batches go before the last ones (with a worker they
+    // were built meanwhile; in a burst they are the first).
+    if (!ws.sent) this.sendWs(ws, true);
     const t5b = performance.now();
     service.uncork("colyseus");
     const t6 = performance.now();
-    if (!ws.sent) this.sendWs(ws, true);
     this.wsThisTick = undefined;
     this.services.metrics?.recordTick(performance.now() - started, {
       game: service.lastTickTimes.gameMs,
@@ -604,7 +598,7 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
       colyseusInterest: t3b - t3 + restWaited,
       colyseusViews: t4 - t3b - restWaited,
       // The polls and sending of `/ws` frames between patches (see onCreate) count as the `/ws` phases.
-      colyseusPatch: patchMs,
+      colyseusPatch: t5 - t4 - ws.polled,
       colyseusFlush: t6 - t5b,
       wsDeltas: ws.deltas,
       wsFlush: ws.flush,

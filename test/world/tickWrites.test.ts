@@ -2,10 +2,7 @@
  * When a tick's updates leave (TICK_WRITES, README "configuration"; WorldRoom.tickOnce): every
  * socket is corked for the tick and written when uncorked, once a tick. The Colyseus patches are
  * written N sockets at a time as soon as N are encoded (`each` is 1); `burst` writes every socket
- * once all patches are encoded: the default. Then whichever is ready first leaves first: the `/ws`
- * frames if the delta worker has them, else the Colyseus patches, and the frames once they are in.
- * The worker's readiness is set here (its poll answers "in" or "not yet") so that each order is
- * tested, not whichever the machine's timing gives.
+ * once all patches are encoded, the `/ws` ones first: the default.
  */
 import assert from "node:assert/strict";
 import type { Encoder } from "@colyseus/schema";
@@ -19,43 +16,22 @@ import { until } from "../support/until.ts";
 
 type Entry = { tick: number; what: "encode" | "encoded" } | { tick: number; what: "write"; transport: Connection["transport"]; conn: Connection };
 
-/**
- * Per setting: the Colyseus sockets written before the second and before the third patch is encoded
- * (of three); `frames`: what the delta worker's poll answers (`in`: its `/ws` frames are there,
- * `late`: not yet, until the tick waits for them); `after`: in a burst, the writes after the last
- * patch is encoded, in order.
- */
+/** Per setting: the Colyseus sockets written before the second and before the third patch is encoded (of three). */
 const SETTINGS = [
-  {
-    env: undefined,
-    frames: "late",
-    before2nd: 0,
-    before3rd: 0,
-    after: ["colyseus", "colyseus", "colyseus", "ws", "ws"],
-    what: "the default (burst): every patch encoded; the worker's /ws frames not in yet, so the Colyseus sockets, then the /ws ones once the frames are in",
-  },
-  {
-    env: "burst",
-    frames: "in",
-    before2nd: 0,
-    before3rd: 0,
-    after: ["ws", "ws", "colyseus", "colyseus", "colyseus"],
-    what: "burst: every patch encoded; the worker's /ws frames in, so the /ws sockets, then the Colyseus ones",
-  },
-  { env: "burst", frames: "late", before2nd: 0, before3rd: 0, after: ["colyseus", "colyseus", "colyseus", "ws", "ws"], what: "burst: the /ws frames late, so the Colyseus sockets first" },
-  { env: "each", frames: "in", before2nd: 1, before3rd: 2, after: undefined, what: "each: a Colyseus socket as soon as its patch is encoded" },
-  { env: "2", frames: "late", before2nd: 0, before3rd: 2, after: undefined, what: "2: the first two sockets once their two patches are encoded" },
+  { env: undefined, before2nd: 0, before3rd: 0, what: "the default (burst): every patch encoded, then the /ws sockets, then the Colyseus ones" },
+  { env: "burst", before2nd: 0, before3rd: 0, what: "burst: every patch encoded, then the /ws sockets, then the Colyseus ones" },
+  { env: "each", before2nd: 1, before3rd: 2, what: "each: a Colyseus socket as soon as its patch is encoded" },
+  { env: "2", before2nd: 0, before3rd: 2, what: "2: the first two sockets once their two patches are encoded" },
 ] as const;
 
 for (const setting of SETTINGS) {
-  describe(`a tick's writes, TICK_WRITES=${setting.env ?? "(unset)"}, the /ws frames ${setting.frames === "in" ? "in when polled" : "late"}`, function () {
+  describe(`a tick's writes, TICK_WRITES=${setting.env ?? "(unset)"}`, function () {
     this.timeout(20_000);
     let t: TestServer;
     const log: Entry[] = [];
     const clients: { close(): unknown }[] = [];
     before(async () => {
-      // The delta worker on, whatever the machine's cores: its poll is what decides the order.
-      t = await startTestServer({ TICK_MS: "50", WS_DELTAS_WORKER: "true", ...(setting.env === undefined ? {} : { TICK_WRITES: setting.env }) });
+      t = await startTestServer({ TICK_MS: "50", ...(setting.env === undefined ? {} : { TICK_WRITES: setting.env }) });
     });
     after(async () => {
       for (const c of clients) await c.close();
@@ -89,16 +65,6 @@ for (const setting of SETTINGS) {
           log.push({ tick: service.world.tick, what: "encoded" });
         }
       };
-      assert.equal(service.deltasThreaded, true, "the /ws deltas in the worker");
-      // The worker's poll: "in" (its frames taken now, waiting for them if need be) or "not yet".
-      const poll = service.publishPoll.bind(service);
-      let polls = 0;
-      service.publishPoll = () => {
-        polls++;
-        if (setting.frames === "late") return false;
-        service.publishFinish();
-        return poll();
-      };
       for (const conn of connections()) {
         const uncork = conn.uncork!.bind(conn);
         conn.uncork = () => {
@@ -122,10 +88,11 @@ for (const setting of SETTINGS) {
         const colyseusBefore = (end: number) => kinds.slice(0, end).filter((k) => k === "colyseus").length;
         assert.equal(colyseusBefore(encoded[1]!), setting.before2nd, `Colyseus sockets written before the second patch is encoded (${said})`);
         assert.equal(colyseusBefore(encoded[2]!), setting.before3rd, `Colyseus sockets written before the third patch is encoded (${said})`);
-        // In a burst nothing is written until every patch is encoded: then both kinds, once each, in the order of readiness.
-        if (setting.after !== undefined) assert.deepEqual(kinds.slice(encoded[2]! + 1), setting.after, said);
+        if (setting.before3rd === 0) {
+          // Nothing written until every patch is encoded: then the /ws sockets, then the Colyseus ones, once each.
+          assert.deepEqual(kinds.slice(encoded[2]! + 1), ["ws", "ws", "colyseus", "colyseus", "colyseus"], said);
+        }
       }
-      assert.ok(polls >= ticks.length, `the worker polled at least once a tick (${polls} polls)`);
     });
   });
 }
