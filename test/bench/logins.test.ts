@@ -20,7 +20,9 @@ describe("bench/logins (smoke)", function () {
         [2, "ReusingSqliteDriver", 20],
       ],
     );
-    for (const r of doc.results) assert.ok(r.cpuMsPerLogin > 0 && r.wallMsPerLogin > 0, JSON.stringify(r));
+    // CPU time is a number of at least 0: 20 logins on the server's driver take ~2 ms of CPU, which
+    // a kernel that samples CPU time at its timer ticks (4 ms) may well count as none.
+    for (const r of doc.results) assert.ok(Number.isFinite(r.cpuMsPerLogin) && r.cpuMsPerLogin >= 0 && r.wallMsPerLogin > 0, JSON.stringify(r));
     assert.deepEqual(
       doc.results.filter((r) => r.driver === "ReusingSqliteDriver").map((r) => r.statementsCompiled),
       [0, 0],
@@ -37,7 +39,9 @@ describe("bench/logins (smoke)", function () {
         ["ReusingSqliteDriver", 30, true],
       ],
     );
-    for (const r of doc.results) assert.ok(r.cpuMsPerLogin > 0 && r.wallMsPerLogin > 0, JSON.stringify(r));
+    // CPU time is a number of at least 0: 20 logins on the server's driver take ~2 ms of CPU, which
+    // a kernel that samples CPU time at its timer ticks (4 ms) may well count as none.
+    for (const r of doc.results) assert.ok(Number.isFinite(r.cpuMsPerLogin) && r.cpuMsPerLogin >= 0 && r.wallMsPerLogin > 0, JSON.stringify(r));
   });
 
   it("refuses bad arguments with its usage line (exit 2)", async () => {
