@@ -59,7 +59,7 @@ const { values: args } = parseArgs({
     ticks: { type: "string", default: "300" },
     "save-interval": { type: "string", default: "60" },
     "tick-ms": { type: "string", default: "600" },
-    out: { type: "string", default: path.join(import.meta.dirname, "results.json") },
+    out: { type: "string", default: path.join(import.meta.dirname, "results-latest.json") },
     profile: { type: "string" },
     keep: { type: "boolean", default: false },
   },

@@ -42,7 +42,7 @@ const { values: args } = parseArgs({
     runs: { type: "string", default: "5" },
     "sample-seconds": { type: "string", default: "20" },
     minutes: { type: "string", default: "10" },
-    out: { type: "string", default: path.join(ROOT, "bench", "client", "results.json") },
+    out: { type: "string", default: path.join(ROOT, "bench", "client", "results-latest.json") },
   },
 });
 const ENTITIES = Number(args.entities);

@@ -90,7 +90,7 @@ across processes, and world 1's tick p99 as players are added in steps. Options:
   --redis-url URL          Redis (REDIS_URL, else redis://127.0.0.1:6379); its database index is emptied first and last
   --redis-db N             database index when the URL names none (14)
   --seed N                 worlds, processes and bots' walks (1)
-  --out FILE               results (bench/cluster/results.json)
+  --out FILE               results (bench/cluster/results-latest.json, not tracked)
   --keep                   keep the temporary worlds and the servers' logs
   --smoke                  tiny sizes, short windows and a 100 ms tick (a few seconds; the smoke test)
   --help                   this text`;
@@ -117,7 +117,7 @@ const { values: args } = parseArgs({
     "redis-url": { type: "string" },
     "redis-db": { type: "string" },
     seed: { type: "string" },
-    out: { type: "string", default: path.join(import.meta.dirname, "results.json") },
+    out: { type: "string", default: path.join(import.meta.dirname, "results-latest.json") },
     keep: { type: "boolean", default: false },
     smoke: { type: "boolean", default: false },
     help: { type: "boolean", default: false },

@@ -63,7 +63,7 @@ const { values: args } = parseArgs({
     "tick-ms": { type: "string", default: "600" },
     warmup: { type: "string", default: "5" },
     "save-interval": { type: "string", default: "60" },
-    out: { type: "string", default: path.join(import.meta.dirname, "results.json") },
+    out: { type: "string", default: path.join(import.meta.dirname, "results-latest.json") },
     keep: { type: "boolean", default: false },
   },
 });

@@ -76,7 +76,7 @@ const { values: args } = parseArgs({
   options: {
     clients: { type: "string", default: "100,500,1000,2000" },
     seconds: { type: "string", default: "60" },
-    out: { type: "string", default: path.join(import.meta.dirname, "results.json") },
+    out: { type: "string", default: path.join(import.meta.dirname, "results-latest.json") },
     ramp: { type: "string", default: "100" },
     settle: { type: "string", default: "5" },
     keep: { type: "boolean", default: false },
@@ -131,7 +131,7 @@ if (
   !(probesArg === undefined || (Number.isInteger(probesArg) && probesArg >= 0 && probesArg % 2 === 0 && clientCounts.every((n) => probesArg <= n / 2))) ||
   !(botProcesses === 1 || (Number.isInteger(botProcesses) && botProcesses >= 2 && botProcesses <= 16 && botProcesses % 2 === 0))
 ) {
-  console.error("usage: run.ts [--clients 100,500,1000,2000] [--seconds 60] [--out file.json] [--ramp 100] [--settle 5] [--keep] [--profile dir] [--save-interval 60] [--seed 1] [--bot-processes 1|2|4|…] [--attackers 0] [--attack-rate 58] [--ws-updates compact|full] [--bots-nice 0] [--probes auto|P (even, at most half the clients)]");
+  console.error("usage: run.ts [--clients 100,500,1000,2000] [--seconds 60] [--out file.json] [--ramp 100] [--settle 5] [--keep] [--profile dir] [--save-interval 60] [--seed 1] [--bot-processes 1|2|4|…] [--attackers 0] [--attack-rate 58] [--ws-updates compact|full] [--bots-nice 0] [--probes auto|P (even, at most half the clients)] [--server-env KEY=VALUE ...]");
   process.exit(2);
 }
 
