@@ -159,8 +159,14 @@ export class WorldScene extends Phaser.Scene {
       .setScrollFactor(0)
       .setDepth(DEPTH.hover)
       .setVisible(false);
-    this.input.on("pointermove", (pointer: Phaser.Input.Pointer) => this.showHover({ x: Math.floor(pointer.worldX / TILE), z: Math.floor(pointer.worldY / TILE) }));
-    this.input.on("gameout", () => this.showHover(undefined));
+    this.input.on("pointermove", (pointer: Phaser.Input.Pointer) => {
+      this.hoverPointer = { x: pointer.x, y: pointer.y };
+      this.showHover({ x: Math.floor(pointer.worldX / TILE), z: Math.floor(pointer.worldY / TILE) });
+    });
+    this.input.on("gameout", () => {
+      this.hoverPointer = undefined;
+      this.showHover(undefined);
+    });
     this.input.mouse?.disableContextMenu();
     this.input.on("pointerdown", (pointer: Phaser.Input.Pointer) => {
       const tile = { x: Math.floor(pointer.worldX / TILE), z: Math.floor(pointer.worldY / TILE) };
@@ -191,6 +197,8 @@ export class WorldScene extends Phaser.Scene {
         if (from === undefined) return;
         this.cursorTile = { x: from.x + step[0], z: from.z + step[1] };
         this.cursor.setPosition(center(this.cursorTile.x), center(this.cursorTile.z)).setVisible(true);
+        // The keyboard's cursor names its tile from now on, not the resting pointer's.
+        this.hoverPointer = undefined;
         this.showHover(this.cursorTile);
       } else if ((ev.key === "Enter" || ev.key === " ") && this.cursorTile !== undefined) {
         const tile = this.cursorTile;
@@ -208,6 +216,12 @@ export class WorldScene extends Phaser.Scene {
 
   /** The tile the hover line names (undefined: the pointer is off the view); named again as things come and go. */
   private hoverTile: Tile | undefined;
+  /**
+   * Where the pointer rests on the canvas (screen pixels), when it named the hover line last: the
+   * view follows your walk, so the tile under a still pointer changes (undefined: the keyboard's
+   * cursor names it, or the pointer is off the view).
+   */
+  private hoverPointer: { x: number; y: number } | undefined;
 
   /** Names what is on a tile (you too) in the hover line; nothing there, no line. */
   private showHover(tile: Tile | undefined): void {
@@ -494,8 +508,12 @@ export class WorldScene extends Phaser.Scene {
     if (time >= this.declutterAt) {
       this.declutterAt = time + DECLUTTER_MS;
       this.declutterLabels();
-      // What walked onto or off the tile under a still pointer.
-      this.showHover(this.hoverTile);
+      // What walked onto or off the tile under a still pointer, and the tile it is over now that
+      // the view may have followed your walk.
+      if (this.hoverPointer !== undefined) {
+        const at = this.cameras.main.getWorldPoint(this.hoverPointer.x, this.hoverPointer.y);
+        this.showHover({ x: Math.floor(at.x / TILE), z: Math.floor(at.y / TILE) });
+      } else this.showHover(this.hoverTile);
     }
   }
 

@@ -274,6 +274,35 @@ describe("browser client: playing (real Chromium)", function () {
     assert.deepEqual(pageErrors, []);
   });
 
+  it("names what is under a still pointer as the view follows your walk, not what was there before", async () => {
+    const world = t.server.world.world;
+    const home = tileOf(player);
+    const hover = async () => (await canvas.getAttribute("data-hover")) ?? "";
+    const centred = async (tile: { x: number; z: number }) => {
+      const want = `${tile.x},${tile.z}`;
+      await eventually(async () => ((await canvas.getAttribute("data-view-center")) === want ? true : undefined), `the view centred on ${want}`, 10_000);
+    };
+    await centred(home);
+    // The pointer rests at the view's centre: on you.
+    const box = (await canvas.boundingBox())!;
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await eventually(async () => ((await hover()) === player.data.name ? true : undefined), "your name under the pointer");
+    // Moved four tiles (nothing else there): the view follows, and the still pointer is on you again.
+    const empty = (x: number, z: number) => world.collision.isWalkable(x, z) && ![...world.players.values(), ...world.npcs.values(), ...world.groundItems.values(), ...world.objects.values()].some((e) => e.x === x && e.z === z);
+    const away = ([[4, 0], [-4, 0], [0, 4], [0, -4], [4, 4], [-4, -4]] as const).map(([dx, dz]) => ({ x: home.x + dx, z: home.z + dz })).find((tile) => empty(tile.x, tile.z));
+    assert.ok(away !== undefined, "an empty walkable tile four away");
+    try {
+      assert.ok(world.teleport(player, away));
+      await centred(away);
+      await eventually(async () => ((await hover()) === player.data.name ? true : undefined), "your name under the still pointer once the view followed");
+    } finally {
+      assert.ok(world.teleport(player, home));
+      await centred(home);
+    }
+    await page.mouse.move(box.x + 2, box.y + 2);
+    assert.deepEqual(pageErrors, []);
+  });
+
   it("uses the Inventory's menus: Equip and Remove, Use on (a fire from logs), Drop all, and Pick up from the keyboard", async () => {
     const world = t.server.world.world;
     const inventory = page.getByRole("tabpanel", { name: "Inventory" });
