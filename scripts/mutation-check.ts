@@ -77,7 +77,7 @@ const MUTATIONS: Mutation[] = [
     tests: [RAW_SQL],
   },
   {
-    name: "a ban that has ended still bans",
+    name: "a sanction that has ended is still in force",
     file: "src/persistence/sanctions.ts",
     from: "  if (endsAt !== null && endsAt.getTime() <= now) return undefined;\n",
     to: "",

@@ -68,7 +68,7 @@ if (args.ladder) {
   const traceEvery = Number(args["trace-every"]);
   const killRuntimeAt = args["kill-runtime-at"] === undefined ? undefined : Number(args["kill-runtime-at"]);
   if (seeds.some((s) => s === "") || !(Number.isInteger(tickMs) && tickMs >= 10) || !(Number.isInteger(maxTicks) && maxTicks > 0) || !(Number.isInteger(traceEvery) && traceEvery > 0) || (killRuntimeAt !== undefined && !(killRuntimeAt > 0))) fail("bad ladder settings");
-  const out = args.out ?? path.join(import.meta.dirname, "results-ladder.json");
+  const out = args.out ?? path.join(import.meta.dirname, "results-latest-ladder.json");
   const results: LadderResult[] = [];
   const record = (r: LadderResult) => {
     results.push(r);
@@ -125,7 +125,7 @@ if (args.ladder) {
   const settle = Number(args.settle);
   const ramp = Number(args.ramp);
   if (counts.some((n) => !Number.isInteger(n) || n < 1) || !(Number.isInteger(tickMs) && tickMs >= 10) || !(seconds > 0) || !(settle >= 0) || !(ramp > 0)) fail("bad scale settings");
-  const out = args.out ?? path.join(import.meta.dirname, "results-scale.json");
+  const out = args.out ?? path.join(import.meta.dirname, "results-latest-scale.json");
   const results: ScaleResult[] = [];
   for (const n of counts) {
     const r = await runScale({ agents: n, tickMs, seconds, settleSeconds: settle, rampPerSecond: ramp, profileDir: args.profile === undefined ? undefined : path.resolve(args.profile), keep, log });

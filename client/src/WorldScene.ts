@@ -167,6 +167,11 @@ export class WorldScene extends Phaser.Scene {
       this.hoverPointer = undefined;
       this.showHover(undefined);
     });
+    // A finger lifted rests nowhere (a touch end is no `gameout`): its tile stays named, but the
+    // line does not follow the view from a spot nothing touches.
+    this.input.on("pointerup", (pointer: Phaser.Input.Pointer) => {
+      if (pointer.wasTouch) this.hoverPointer = undefined;
+    });
     this.input.mouse?.disableContextMenu();
     this.input.on("pointerdown", (pointer: Phaser.Input.Pointer) => {
       const tile = { x: Math.floor(pointer.worldX / TILE), z: Math.floor(pointer.worldY / TILE) };
