@@ -77,6 +77,8 @@ interface Drawn {
 }
 
 const center = (t: number) => (t + 0.5) * TILE;
+/** The tile at a point of the world (pixels). */
+const tileAt = (x: number, y: number): Tile => ({ x: Math.floor(x / TILE), z: Math.floor(y / TILE) });
 /** The order of the things of a tile in its menu (unknown kinds last). */
 const MENU_ORDER = ["player", "npc", "item", "object", "resource", "station", ""];
 /**
@@ -161,7 +163,7 @@ export class WorldScene extends Phaser.Scene {
       .setVisible(false);
     this.input.on("pointermove", (pointer: Phaser.Input.Pointer) => {
       this.hoverPointer = { x: pointer.x, y: pointer.y };
-      this.showHover({ x: Math.floor(pointer.worldX / TILE), z: Math.floor(pointer.worldY / TILE) });
+      this.showHover(tileAt(pointer.worldX, pointer.worldY));
     });
     this.input.on("gameout", () => {
       this.hoverPointer = undefined;
@@ -174,7 +176,7 @@ export class WorldScene extends Phaser.Scene {
     });
     this.input.mouse?.disableContextMenu();
     this.input.on("pointerdown", (pointer: Phaser.Input.Pointer) => {
-      const tile = { x: Math.floor(pointer.worldX / TILE), z: Math.floor(pointer.worldY / TILE) };
+      const tile = tileAt(pointer.worldX, pointer.worldY);
       const ids = this.idsAt(tile);
       const always = pointer.rightButtonDown();
       const ev = pointer.event as MouseEvent;
@@ -517,7 +519,7 @@ export class WorldScene extends Phaser.Scene {
       // the view may have followed your walk.
       if (this.hoverPointer !== undefined) {
         const at = this.cameras.main.getWorldPoint(this.hoverPointer.x, this.hoverPointer.y);
-        this.showHover({ x: Math.floor(at.x / TILE), z: Math.floor(at.y / TILE) });
+        this.showHover(tileAt(at.x, at.y));
       } else this.showHover(this.hoverTile);
     }
   }

@@ -6,6 +6,17 @@ interface Results {
   results: { round: number; driver: string; logins: number; atOnce: boolean; cpuMsPerLogin: number; wallMsPerLogin: number; statementsCompiled: number | string }[];
 }
 
+/**
+ * Every round's times are numbers: wall time above 0, CPU time at least 0. A round's CPU may read 0:
+ * 20 logins on the server's driver are a few ms of CPU, and this machine's kernel reported a
+ * process's CPU time in steps of 4 ms (0, 4, 4.4 ms for 20 logins). Over every round of both
+ * drivers it cannot be none.
+ */
+function assertTimes(results: Results["results"]): void {
+  for (const r of results) assert.ok(Number.isFinite(r.cpuMsPerLogin) && r.cpuMsPerLogin >= 0 && r.wallMsPerLogin > 0, JSON.stringify(r));
+  assert.ok(results.reduce((sum, r) => sum + r.cpuMsPerLogin, 0) > 0, `some CPU time over all rounds: ${JSON.stringify(results)}`);
+}
+
 describe("bench/logins (smoke)", function () {
   this.timeout(120_000);
   it("times both drivers each round, and the server's compiles no statement for the other characters' logins", async () => {
@@ -20,11 +31,7 @@ describe("bench/logins (smoke)", function () {
         [2, "ReusingSqliteDriver", 20],
       ],
     );
-    // A round's CPU time may read 0: 20 logins on the server's driver are a few ms of CPU, and this
-    // machine's kernel reported a process's CPU time in steps of 4 ms (0, 4, 4.4 ms for 20 logins).
-    // Over every round of both drivers it cannot be none.
-    for (const r of doc.results) assert.ok(Number.isFinite(r.cpuMsPerLogin) && r.cpuMsPerLogin >= 0 && r.wallMsPerLogin > 0, JSON.stringify(r));
-    assert.ok(doc.results.reduce((sum, r) => sum + r.cpuMsPerLogin, 0) > 0, `some CPU time over all rounds: ${JSON.stringify(doc.results)}`);
+    assertTimes(doc.results);
     assert.deepEqual(
       doc.results.filter((r) => r.driver === "ReusingSqliteDriver").map((r) => r.statementsCompiled),
       [0, 0],
@@ -41,9 +48,7 @@ describe("bench/logins (smoke)", function () {
         ["ReusingSqliteDriver", 30, true],
       ],
     );
-    // A round's CPU time may read 0 (see above); both drivers' together cannot be none.
-    for (const r of doc.results) assert.ok(Number.isFinite(r.cpuMsPerLogin) && r.cpuMsPerLogin >= 0 && r.wallMsPerLogin > 0, JSON.stringify(r));
-    assert.ok(doc.results.reduce((sum, r) => sum + r.cpuMsPerLogin, 0) > 0, `some CPU time over both drivers: ${JSON.stringify(doc.results)}`);
+    assertTimes(doc.results);
   });
 
   it("refuses bad arguments with its usage line (exit 2)", async () => {

@@ -16,6 +16,7 @@ import { WsTestClient } from "../support/wsClient.ts";
 import { eventually, until } from "../support/until.ts";
 import { killPlayer } from "../../src/game/death.ts";
 import { addXp } from "../../src/game/progression.ts";
+import type { World } from "../../src/game/world/World.ts";
 import { buildClient, clickTile, createCharacter, enterWorld, launchBrowser, livePlayer, lowContrastTexts, openPage, playAnonymously, screenshot, TILE } from "./support.ts";
 
 type Player = Awaited<ReturnType<typeof livePlayer>>;
@@ -60,6 +61,11 @@ async function imageDifference(page: Page, before: Buffer, after: Buffer, shift:
     },
     { a: before.toString("base64"), b: after.toString("base64"), sx: shift.x, sy: shift.y },
   );
+}
+
+/** No NPC, ground item or object on the tile (players aside). */
+function idleTile(world: World, x: number, z: number): boolean {
+  return ![...world.npcs.values(), ...world.groundItems.values(), ...world.objects.values()].some((e) => e.x === x && e.z === z);
 }
 
 describe("browser client: playing (real Chromium)", function () {
@@ -290,7 +296,7 @@ describe("browser client: playing (real Chromium)", function () {
     const named = async () => ((await hover()).split(" / ").includes(player.data.name) ? true : undefined);
     await eventually(named, "your name under the pointer");
     // Moved four tiles (nothing else there): the view follows, and the still pointer is on you again.
-    const empty = (x: number, z: number) => world.collision.isWalkable(x, z) && ![...world.players.values(), ...world.npcs.values(), ...world.groundItems.values(), ...world.objects.values()].some((e) => e.x === x && e.z === z);
+    const empty = (x: number, z: number) => world.collision.isWalkable(x, z) && idleTile(world, x, z) && ![...world.players.values()].some((e) => e.x === x && e.z === z);
     const away = ([[4, 0], [-4, 0], [0, 4], [0, -4], [4, 4], [-4, -4]] as const).map(([dx, dz]) => ({ x: home.x + dx, z: home.z + dz })).find((tile) => empty(tile.x, tile.z));
     assert.ok(away !== undefined, "an empty walkable tile four away");
     try {
@@ -313,7 +319,7 @@ describe("browser client: playing (real Chromium)", function () {
     const inventory = page.getByRole("tabpanel", { name: "Inventory" });
     const count = (itemId: string) => player.data.inventory.filter((s) => s?.itemId === itemId).length;
     /** Nothing stands or lies there (a click walks). */
-    const idle = (x: number, z: number) => ![...world.npcs.values(), ...world.groundItems.values(), ...world.objects.values()].some((e) => e.x === x && e.z === z);
+    const idle = (x: number, z: number) => idleTile(world, x, z);
 
     // Equip from the slot's menu (its first item has focus: Enter), Remove from the Equipment panel.
     await inventory.getByRole("button", { name: "Bronze Dagger", exact: true }).click();
