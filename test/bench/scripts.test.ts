@@ -6,7 +6,8 @@ import { promisify } from "node:util";
 import { ROOT } from "../support/process.ts";
 
 const scripts = (JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts;
-const DOCS = ["README.md", path.join("bench", "README.md")];
+// The landing page, the bench index and each bench's own README.
+const DOCS = ["README.md", ...fs.globSync("bench/**/README.md", { cwd: ROOT })];
 
 describe("bench npm scripts", function () {
   this.timeout(60_000);
