@@ -14,6 +14,7 @@ import { errorHandler, HttpError, notFoundHandler, rejectMalformedPath } from ".
 import { clientBuildRoutes } from "./clientBuild.ts";
 import { staleInputs } from "./clientBuildInputs.ts";
 import { adminMonitor, type MonitorExtras } from "./monitor.ts";
+import { apiReferenceRoutes } from "./apiReference.ts";
 import { openApiDocument } from "./openapi.ts";
 import { createRateLimiters } from "./rateLimit.ts";
 import { checkResponses } from "./responseCheck.ts";
@@ -71,6 +72,7 @@ export function createApp(deps: AppDeps): Application {
   if (deps.loginGate !== undefined) app.post(["/api/auth/anonymous", "/api/v1/player", "/api/character"], deps.loginGate);
   app.use(authRoutes(config, deps.auth));
   app.get("/api/openapi.json", (_req, res) => res.json(openApiDocument()));
+  app.use(apiReferenceRoutes());
   app.use(dataRoutes(deps.content, auth));
   if (deps.metrics !== undefined) app.use(adminMetricsRoutes({ metrics: deps.metrics, reset: deps.resetMetrics }, admin));
   app.use(MONITOR_PATH, ...admin, ...adminMonitor(deps.monitor));

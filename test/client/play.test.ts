@@ -623,6 +623,10 @@ describe("browser client: playing (real Chromium)", function () {
       await p.goto(t.baseUrl + "/");
       await p.getByRole("button", { name: "Play", exact: true }).waitFor();
       assert.deepEqual(await lowContrastTexts(p), [], "the start screen");
+      // The footer leads to the server's API reference page.
+      await p.getByRole("link", { name: "HTTP API reference" }).click();
+      await p.waitForURL(/\/api\/reference$/);
+      assert.equal(await p.title(), "rs-world-server: HTTP API reference");
       await playAnonymously(p, t.baseUrl);
       await p.getByRole("link", { name: "Agent dashboard" }).waitFor();
       assert.deepEqual(await lowContrastTexts(p), [], "the character screen");
