@@ -1,3 +1,4 @@
+/* global window, SwaggerUIBundle -- a browser script: Swagger UI's bundle, loaded before it, defines SwaggerUIBundle. */
 // Renders the server's own OpenAPI document; every asset comes from this server (no CDN).
 window.ui = SwaggerUIBundle({
   url: "/api/openapi.json",
