@@ -9,6 +9,7 @@
  * in progress here is not disturbed.
  *
  * Usage: npm run test:mutations [-- <part of a mutation name> ...]
+ *        npm run test:mutations -- --applies   (only checks that every mutation's text is found, in seconds)
  */
 import { spawn } from "node:child_process";
 import fs from "node:fs";
@@ -248,11 +249,37 @@ function run(cwd: string, filters: string[], env: Record<string, string> = {}): 
 const firstFailure = (output: string) => /(?:AssertionError[^:]*|Error): (.*)/.exec(output)?.[1]?.trim() ?? "";
 const summary = (output: string) => /tests: .*$/m.exec(output.split("\n").filter((l) => l.startsWith("tests: ")).at(-1) ?? "")?.[0] ?? "(no summary line)";
 
-const only = process.argv.slice(2);
+const USAGE = `usage: npm run test:mutations [-- [--applies] <part of a mutation name> ...]
+  Applies each known bug to a copy of the tree and runs the tests that must catch it.
+  --applies  only check that each mutation's text is found exactly once (no tests run)
+`;
+const args = process.argv.slice(2);
+if (args.includes("--help") || args.includes("-h")) {
+  process.stdout.write(USAGE);
+  process.exit(0);
+}
+const unknownFlag = args.find((a) => a.startsWith("-") && a !== "--applies");
+if (unknownFlag !== undefined) {
+  process.stderr.write(`test:mutations: unknown option ${unknownFlag} (--help lists them)\n`);
+  process.exit(2);
+}
+const appliesOnly = args.includes("--applies");
+const only = args.filter((a) => !a.startsWith("-"));
 const chosen = MUTATIONS.filter((m) => only.length === 0 || only.some((o) => m.name.includes(o)));
 if (chosen.length === 0) {
   process.stderr.write(`no mutation matches ${JSON.stringify(only)}\n`);
   process.exit(2);
+}
+
+if (appliesOnly) {
+  const stale = chosen.filter((m) => {
+    const text = fs.readFileSync(path.join(ROOT, m.file), "utf8");
+    const at = text.indexOf(m.from);
+    return at < 0 || text.indexOf(m.from, at + 1) >= 0;
+  });
+  for (const m of stale) process.stdout.write(`STALE     ${m.name}: its text is not found exactly once in ${m.file}; update scripts/mutation-check.ts\n`);
+  process.stdout.write(stale.length > 0 ? "mutation check: FAILED\n" : `mutation check: all ${chosen.length} mutations apply\n`);
+  process.exit(stale.length > 0 ? 1 : 0);
 }
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "rsworld-mutation-"));
