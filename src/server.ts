@@ -270,7 +270,7 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
       content,
       metrics: () => metrics.snapshot({ players: world.players.size, connections: service.onlineCount, faults: { ...service.faultCounts } }),
       resetMetrics: () => metrics.reset(),
-      monitor: { cpu: () => processCpu.read(), wsPlayers: () => service.playersByTransport().ws, worldRoom: WORLD_ROOM },
+      monitor: { cpu: () => processCpu.read(), wsPlayers: () => service.playersByTransport().ws, worldRoom: WORLD_ROOM, tradeRoom: TRADE_ROOM, broadcast: (actor, message) => moderation.broadcast(actor, message) },
       loginGate: (_req, _res, next) => {
         try {
           moderation.restarts.admit();
