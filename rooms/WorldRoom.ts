@@ -65,6 +65,11 @@ export interface WorldRoomServices {
   attempts: AuthAttempts;
   /** What the world publishes in its room listing (src/cluster/worlds.ts): read every {@link WORLD_LISTING_MS}. */
   listing?: () => WorldMetadata;
+  /**
+   * The room was disposed. By the server's close, as it should be; any other way (a bug, a
+   * `disconnect()` from elsewhere) the world no longer ticks, and the server ends the process.
+   */
+  onDisposed?: () => void;
 }
 
 /** How often a world room refreshes its listing's metadata (players, status), ms; written only when it changed. */
@@ -377,6 +382,10 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
     // A refused join (a ServerError we threw) is an answer, not a fault.
     if (error.cause instanceof ServerError) return;
     service.reportFault({ where: `room:${methodName}`, error });
+  }
+
+  override onDispose(): void {
+    this.services.onDisposed?.();
   }
 
   override async onJoin(client: WorldClient, options: { characterId?: unknown; name?: unknown }): Promise<void> {
