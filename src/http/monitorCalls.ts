@@ -55,7 +55,8 @@ function actorOf(req: Request): Actor {
 /** The middleware, mounted in front of the monitor (its path `/api/room/call`). */
 export function monitorCalls(rooms: MonitorCallRooms): RequestHandler {
   return (req, res, next) => {
-    if (req.method !== "GET" || req.path !== "/api/room/call") return next();
+    // Whatever the HTTP method: a HEAD is answered by the monitor's GET endpoint too.
+    if (req.path !== "/api/room/call") return next();
     const { roomId, method, args } = req.query;
     // What the monitor's own check refuses (a missing or repeated field) is left to it.
     if (typeof roomId !== "string" || typeof method !== "string" || typeof args !== "string") return next();

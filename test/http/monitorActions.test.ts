@@ -81,6 +81,9 @@ describe("the monitor's room actions on the world and trade rooms", function () 
       assert.equal(res.status, 409, JSON.stringify(res.body));
       assert.equal(res.body.error.code, "ROOM_ACTION_REFUSED");
       assert.match(res.body.error.message, /world room cannot be disposed.*\/api\/admin\/restart/);
+      // Whichever HTTP method asks.
+      const head = await fetch(`${t.baseUrl}/colyseus/api/room/call?${new URLSearchParams({ roomId, method: "disconnect", args: "[]" })}`, { method: "HEAD", headers: { authorization: `Bearer ${adminToken}` } });
+      assert.equal(head.status, 409);
       await worldRuns(p);
       assert.equal(await worldRoomId(), roomId, "the same world room is listed");
       const worlds = (await (await fetch(`${t.baseUrl}/api/v1/worlds`)).json()) as Json;
