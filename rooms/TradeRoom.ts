@@ -110,6 +110,25 @@ export class TradeRoom extends Room<{ state: TradeState; client: TradeClient }> 
     client.userData = { playerId, limiter: new InputLimiter(), conn, close };
   }
 
+  /**
+   * The monitor's DISPOSE of this room (src/http/monitorCalls.ts calls it instead of `disconnect`,
+   * on the process that holds the room): the trade is cancelled in the world (`tradeCancelled`
+   * `cancelled` to both players, nothing moved), and its end closes this room as any end does.
+   * Not a trade being committed: that one is stored or rolled back on its own.
+   */
+  cancelFromMonitor(): { cancelled: boolean; refused?: string } {
+    const { world } = this.services.service;
+    const session = world.trades.sessions.get(this.roomId);
+    if (session === undefined) {
+      // Its trade already ended: the room is on its way out, or was left behind.
+      void this.disconnect();
+      return { cancelled: false };
+    }
+    if (session.screen === "committing") return { cancelled: false, refused: "the trade is being completed: it is stored or rolled back on its own" };
+    world.trades.cancelFor(world, session.a.playerId, "cancelled");
+    return { cancelled: true };
+  }
+
   /** Mirrors the session into the synchronized state. */
   sync(session: TradeSession): void {
     this.state.screen = session.screen;

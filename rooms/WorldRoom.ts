@@ -33,6 +33,7 @@ import { useWorldBuffers, type WorldSerializer } from "./worldBuffers.ts";
 import type { WorldMetadata } from "../src/cluster/worlds.ts";
 import { DEFAULT_TICK_WRITES, TICK_WRITES_BURST } from "../src/config/env.ts";
 import { attributeFrames } from "./badFrames.ts";
+import { monitorLabel, sessionOfLabel } from "./monitorLabels.ts";
 
 export const WORLD_ROOM = "world";
 export const MAX_WORLD_CLIENTS = 10_000;
@@ -64,6 +65,11 @@ export interface WorldRoomServices {
   attempts: AuthAttempts;
   /** What the world publishes in its room listing (src/cluster/worlds.ts): read every {@link WORLD_LISTING_MS}. */
   listing?: () => WorldMetadata;
+  /**
+   * The room was disposed. By the server's close, as it should be; any other way (a bug, a
+   * `disconnect()` from elsewhere) the world no longer ticks, and the server ends the process.
+   */
+  onDisposed?: () => void;
 }
 
 /** How often a world room refreshes its listing's metadata (players, status), ms; written only when it changed. */
@@ -378,6 +384,10 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
     service.reportFault({ where: `room:${methodName}`, error });
   }
 
+  override onDispose(): void {
+    this.services.onDisposed?.();
+  }
+
   override async onJoin(client: WorldClient, options: { characterId?: unknown; name?: unknown }): Promise<void> {
     const { service } = this.services;
     const auth = client.auth;
@@ -450,7 +460,8 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
    * The monitor's room inspector (`@colyseus/monitor` reaches it through remoteRoomCall, on the
    * process that holds the room): its own answer, with each client's player named, and every `/ws`
    * player of the world added to `clients` (session id `ws:<character id>`), so an admin sees all
-   * of the world's players, whichever transport they play on.
+   * of the world's players, whichever transport they play on. Each row's `sessionId` carries the
+   * name, as `Name (<session id>)` (monitorLabels.ts): the panel shows that column only.
    */
   async getInspectData(): Promise<InspectData> {
     // The inspector shows the state: current, even while no Colyseus client keeps it so.
@@ -461,23 +472,26 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
     const bySession = new Map(this.clients.map((c) => [c.sessionId, c.userData?.playerId]));
     const clients: InspectClient[] = base.clients.map((c) => {
       const player = service.world.players.get(bySession.get(c.sessionId) ?? "");
-      return { ...c, transport: "colyseus", name: player?.data.name ?? null };
+      const name = player?.data.name ?? null;
+      return { ...c, sessionId: monitorLabel(name, c.sessionId), transport: "colyseus", name };
     });
     for (const player of service.world.players.values()) {
       const conn = service.connectionOf(player.id);
       if (conn?.transport !== "ws") continue;
       const started = conn.session?.startedAt ?? now;
-      clients.push({ sessionId: `${WS_SESSION_PREFIX}${player.id}`, elapsedTime: now - started, transport: "ws", name: player.data.name });
+      clients.push({ sessionId: monitorLabel(player.data.name, `${WS_SESSION_PREFIX}${player.id}`), elapsedTime: now - started, transport: "ws", name: player.data.name });
     }
     return { ...base, clients, wsPlayers: clients.length - base.clients.length };
   }
 
   /**
-   * The monitor's "disconnect" button: a Colyseus client leaves as the monitor does it; a `/ws`
-   * player (`ws:<character id>`) is kicked as `POST /api/admin/kick` does (KICKED, close 4011,
+   * The monitor's "disconnect" button, on a row's label or bare session id: a Colyseus client
+   * leaves as the monitor does it; a `/ws` player (`ws:<character id>`) is kicked as `POST /api/admin/kick` does (KICKED, close 4011,
    * saved), without an audit row: the monitor does not say which admin pressed it.
    */
-  async _forceClientDisconnect(sessionId: string): Promise<void> {
+  async _forceClientDisconnect(row: string): Promise<void> {
+    if (typeof row !== "string") return;
+    const sessionId = sessionOfLabel(row);
     if (!sessionId.startsWith(WS_SESSION_PREFIX)) {
       for (const client of this.clients) if (client.sessionId === sessionId) client.leave();
       return;

@@ -33,7 +33,8 @@ async function main(): Promise<void> {
   let pending: string | undefined;
   let startupWatchdog: NodeJS.Timeout | undefined;
   let stopping = false;
-  const stop = (signal: string) => {
+  /** `exitCode`: once closed (0: the supervisor's restart of a clean stop). */
+  const stop = (signal: string, exitCode = 0) => {
     if (server === undefined) {
       // A start that never finishes (a database that never answers) still ends.
       pending ??= signal;
@@ -55,7 +56,7 @@ async function main(): Promise<void> {
     server.close({ notice: RESTARTING_NOW_LINE }).then(
       () => {
         clearTimeout(watchdog);
-        process.exit(0);
+        process.exit(exitCode);
       },
       (err: unknown) => {
         logger.error({ err }, "shutdown failed");
@@ -81,6 +82,10 @@ async function main(): Promise<void> {
   // A scheduled maintenance restart (POST /api/admin/restart) ends as SIGTERM does: the graceful
   // close, then exit 0, and the supervisor (PM2's autorestart) starts the process again.
   server.onRestart = () => stop("scheduled restart");
+  // A world room disposed while the process runs (a bug; the monitor's DISPOSE is refused) left a
+  // process that answered but ran no world: it closes as at a signal (everyone saved and told),
+  // and exits non-zero, a failure for the supervisor to restart.
+  server.onWorldLost = () => stop("world room disposed", EXIT_FATAL);
 
   // The last resort: an exception nothing contained (the tick contains its own, see World.step and
   // WorldRoom.onUncaughtException). The process may be in any state, so it does not try to go on:

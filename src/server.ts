@@ -133,6 +133,12 @@ export interface GameServer {
    * then exit 0 for the supervisor). Unset, the server just closes.
    */
   onRestart: ((reason: string) => void) | undefined;
+  /**
+   * Called when the world room was disposed other than by close() (a bug, a `disconnect()` from
+   * elsewhere): the process runs no world, so src/main.ts closes it and exits non-zero for the
+   * supervisor. Unset, the server just closes.
+   */
+  onWorldLost: (() => void) | undefined;
   /** Stops accepting, lets rooms save, closes the database. Idempotent. `notice`: a system line to every player first. */
   close(options?: { notice?: string }): Promise<void>;
 }
@@ -270,7 +276,7 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
       content,
       metrics: () => metrics.snapshot({ players: world.players.size, connections: service.onlineCount, faults: { ...service.faultCounts } }),
       resetMetrics: () => metrics.reset(),
-      monitor: { cpu: () => processCpu.read(), wsPlayers: () => service.playersByTransport().ws, worldRoom: WORLD_ROOM },
+      monitor: { cpu: () => processCpu.read(), wsPlayers: () => service.playersByTransport().ws, worldRoom: WORLD_ROOM, tradeRoom: TRADE_ROOM, broadcast: (actor, message) => moderation.broadcast(actor, message) },
       loginGate: (_req, _res, next) => {
         try {
           moderation.restarts.admit();
@@ -380,6 +386,8 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
     const backends = config.cluster === undefined ? undefined : redisBackends(config.cluster.redisUrl);
     // Clients join rooms; only the server creates them (with this key, which never leaves the process).
     const createKey = randomUUID();
+    // Set once the server is built (below): what a world room disposed while it runs leads to.
+    let worldDisposed = (): void => {};
     // The world's listing (src/cluster/worlds.ts): how full it is, whether it restarts, where to reach it.
     let urls: { wsUrl: string; httpUrl: string } | undefined;
     const listing = (): WorldMetadata => {
@@ -400,7 +408,7 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
       // Bad frames from clients are logged once per connection per minute (rooms/badFrames.ts).
       logger: colyseusLogger(logger.child({ component: "colyseus" })),
       ...(backends !== undefined ? { cluster: { ...backends, publicAddress: config.cluster!.publicAddress } } : {}),
-      world: { service, metrics, auth, anonymousMode: config.anonymousMode, tickMs: config.tickMs, seatReservationS: config.seatReservationS, tickWrites: config.tickWrites, createKey, attempts, listing },
+      world: { service, metrics, auth, anonymousMode: config.anonymousMode, tickMs: config.tickMs, seatReservationS: config.seatReservationS, tickWrites: config.tickWrites, createKey, attempts, listing, onDisposed: () => worldDisposed() },
       trade: { service, auth, createKey, attempts },
     });
     // One TradeRoom per trade: created when it starts, kept in step, closed when it ends.
@@ -500,9 +508,15 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
       return closing;
     };
 
-    const gameServer: GameServer = { config, port, httpServer, colyseus, gateway, sockets: io, db, content, world: service, tokens, auth, agents, app, adminCode: secrets.adminCode, metricsPort: metricsServer?.port, onRestart: undefined, close };
+    const gameServer: GameServer = { config, port, httpServer, colyseus, gateway, sockets: io, db, content, world: service, tokens, auth, agents, app, adminCode: secrets.adminCode, metricsPort: metricsServer?.port, onRestart: undefined, onWorldLost: undefined, close };
     moderation.restarts.onRestart = (reason) => {
       if (gameServer.onRestart !== undefined) gameServer.onRestart(reason);
+      else void close({ notice: RESTARTING_NOW_LINE });
+    };
+    worldDisposed = () => {
+      if (closing !== undefined) return;
+      logger.error("the world room was disposed while the server runs: its world no longer ticks, so the server closes (everyone saved)");
+      if (gameServer.onWorldLost !== undefined) gameServer.onWorldLost();
       else void close({ notice: RESTARTING_NOW_LINE });
     };
     return gameServer;

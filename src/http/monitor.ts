@@ -5,20 +5,20 @@
  *   window, see ProcessCpuSampler), not the machine's (the monitor reads node-os-utils);
  * - `/ws` players count as connections, and the world room's row carries them in a `wsPlayers`
  *   column (its `clients` column counts Colyseus clients only).
- * The world room's inspector lists `/ws` players too (WorldRoom.getInspectData).
+ * The world room's inspector lists `/ws` players too (WorldRoom.getInspectData), and its room
+ * actions are checked before the monitor runs them (monitorCalls.ts).
  */
 import { monitor } from "@colyseus/monitor";
 import { matchMaker } from "@colyseus/core";
 import type { RequestHandler } from "express";
 import type { ProcessCpu } from "./routes/adminPlayers.ts";
+import { monitorCalls, type MonitorCallRooms } from "./monitorCalls.ts";
 
-export interface MonitorExtras {
+export interface MonitorExtras extends MonitorCallRooms {
   /** This process's CPU (the sampler shared with /api/admin/players). */
   cpu: () => ProcessCpu;
   /** `/ws` players of this process (attached to a connection). */
   wsPlayers: () => number;
-  /** The world room's name (its rows get the `wsPlayers` column). */
-  worldRoom: string;
 }
 
 /** The rooms grid: the monitor's default columns plus the world room's `/ws` players. */
@@ -60,5 +60,5 @@ export function adminMonitor(extras: MonitorExtras | undefined): RequestHandler[
       res.json({ ...answer, connections: (answer.connections ?? 0) + ws, cpu: extras.cpu().percentOfCores, machineCpu: answer.cpu });
     })().catch(next);
   };
-  return [rooms, panel as unknown as RequestHandler];
+  return [rooms, monitorCalls(extras), panel as unknown as RequestHandler];
 }

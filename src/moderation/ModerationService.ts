@@ -76,10 +76,10 @@ export class BannedError extends Error {
   }
 }
 
-/** Who acts, and through which door. */
+/** Who acts, and through which door (`monitor`: the Colyseus monitor's buttons, src/http/monitorCalls.ts). */
 export interface Actor {
   accountId: string;
-  via: "rest" | "game";
+  via: "rest" | "game" | "monitor";
 }
 
 export interface Target {

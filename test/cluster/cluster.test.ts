@@ -150,6 +150,11 @@ describe("a cluster of three processes on Redis and PostgreSQL", function () {
       const rooms = ((await monitor.json()) as Json).rooms as Json[];
       const wsColumn = (id: number) => rooms.find((r) => r.name === "world" && r.metadata?.world === id)?.metadata?.wsPlayers;
       assert.deepEqual([wsColumn(1), wsColumn(2), wsColumn(3)], [0, 1, 1]);
+      // Its DISPOSE of another process's world room is refused as of its own (the world plays on below).
+      const world2 = rooms.find((r) => r.name === "world" && r.metadata?.world === 2)!;
+      const dispose = await fetch(`${http(1)}/colyseus/api/room/call?${new URLSearchParams({ roomId: String(world2.roomId), method: "disconnect", args: "[]" })}`, { headers: { authorization: adminBasic("cluster-admin-code") } });
+      assert.equal(dispose.status, 409);
+      assert.equal(((await dispose.json()) as Json).error.code, "ROOM_ACTION_REFUSED");
       const chosenWs = await login(ws(3, "name=RouteAnyWs"));
       const chosenCol = await WorldTestClient.join(http(3), { name: "RouteAnyCol" });
       await chosenCol.next("welcome");

@@ -175,10 +175,10 @@ describe("GET /api/admin/players (issue 20 item 4)", function () {
       assert.ok(wsRow, `the /ws player is in the inspector: ${JSON.stringify(clients)}`);
       assert.ok(sdkRow, `the Colyseus client is named in the inspector: ${JSON.stringify(clients)}`);
       assert.equal(wsRow.transport, "ws");
-      assert.equal(wsRow.sessionId, `${WS_SESSION_PREFIX}${wsId}`);
+      assert.equal(wsRow.sessionId, `${wsName} (${WS_SESSION_PREFIX}${wsId})`);
       assert.ok(wsRow.elapsedTime >= 0);
       assert.equal(sdkRow.transport, "colyseus");
-      assert.equal(sdkRow.sessionId, sdk.room.sessionId);
+      assert.equal(sdkRow.sessionId, `${sdkName} (${sdk.room.sessionId})`);
       assert.equal(inspect.wsPlayers, t.server.world.playersByTransport().ws);
 
       // The inspector's disconnect button on the /ws row: a kick (error KICKED, close 4011), the player saved and gone.

@@ -8,7 +8,8 @@ import { openDatabase } from "../../src/db/orm.ts";
 import type { InputRule } from "../../src/game/world/World.ts";
 import { CLOSE_FAULTS } from "../../src/sessions/WorldService.ts";
 import { EXIT_FATAL } from "../../src/exit.ts";
-import { spawnServer } from "../support/process.ts";
+import { RESTARTING_NOW_LINE } from "../../src/game/restart.ts";
+import { spawnServer, type Exited } from "../support/process.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 import { makeWorldDir } from "../support/world.ts";
 import { WsTestClient } from "../support/wsClient.ts";
@@ -96,6 +97,39 @@ describe("faults on a running server", function () {
       c.socket.close();
     } finally {
       await t.close();
+    }
+  });
+
+  it("closes (everyone told and saved) and exits with 70 when the world room is disposed while it runs", async () => {
+    const worldDir = makeWorldDir();
+    const env = { NODE_ENV: "test", PORT: "0", HOST: "127.0.0.1", WORLD: worldDir, TICK_MS: "50", SAVE_INTERVAL: "3600", LOG_LEVEL: "info" };
+    try {
+      const server = await spawnServer(env, undefined, undefined, ["--import", path.join(import.meta.dirname, "..", "support", "disposeWorldOnSignal.ts")]);
+      let exit: Exited | undefined;
+      let saved: { id: string; walked: { x: number; z: number } };
+      try {
+        const c = await WsTestClient.connect(`ws://127.0.0.1:${server.port}/ws`);
+        const id = String((await c.next("welcome")).playerId);
+        saved = { id, walked: await walk(c, id, 3) };
+        server.child.kill("SIGUSR2");
+        await c.waitClosed(30_000);
+        assert.ok(c.events.some((e) => e.type === "chat:message" && e.data.message === RESTARTING_NOW_LINE), "the player was told");
+        exit = await server.exited;
+      } finally {
+        // Left running (the world gone, the process on), it would outlive the test.
+        if (exit === undefined) server.child.kill("SIGKILL");
+      }
+      assert.equal(exit.code, EXIT_FATAL, exit.stderr);
+      assert.match(exit.stdout, /"level":50[^\n]*the world room was disposed while the server runs/);
+      const db = await openDatabase(loadConfig(env), pino({ level: "silent" }));
+      try {
+        const row = await db.em().findOne(Character, { id: saved.id });
+        assert.deepEqual({ x: Number(row?.positionX), z: Number(row?.positionZ) }, saved.walked, "the walk, made after the last autosave, was saved on the way out");
+      } finally {
+        await db.close();
+      }
+    } finally {
+      fs.rmSync(worldDir, { recursive: true, force: true });
     }
   });
 

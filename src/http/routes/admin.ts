@@ -54,7 +54,7 @@ const auditRow = z.strictObject({
   id: z.int().min(1),
   action: z.enum(["kick", "mute", "unmute", "ban", "unban", "teleport", "broadcast", "restart", "restart_cancel"]),
   actorAccountId: z.string(),
-  via: z.enum(["rest", "game"]),
+  via: z.enum(["rest", "game", "monitor"]),
   targetAccountId: z.string().nullable(),
   targetCharacterId: z.string().nullable(),
   targetName: z.string().nullable(),
