@@ -6,13 +6,15 @@
  * - `/ws` players count as connections, and the world room's row carries them in a `wsPlayers`
  *   column (its `clients` column counts Colyseus clients only).
  * The world room's inspector lists `/ws` players too (WorldRoom.getInspectData), and its room
- * actions are checked before the monitor runs them (monitorCalls.ts).
+ * actions are checked before the monitor runs them (monitorCalls.ts), and the panel shows a
+ * refusal's reason on screen (monitorPanel.ts).
  */
 import { monitor } from "@colyseus/monitor";
 import { matchMaker } from "@colyseus/core";
 import type { RequestHandler } from "express";
 import type { ProcessCpu } from "./routes/adminPlayers.ts";
 import { monitorCalls, type MonitorCallRooms } from "./monitorCalls.ts";
+import { monitorPanel } from "./monitorPanel.ts";
 
 export interface MonitorExtras extends MonitorCallRooms {
   /** This process's CPU (the sampler shared with /api/admin/players). */
@@ -60,5 +62,5 @@ export function adminMonitor(extras: MonitorExtras | undefined): RequestHandler[
       res.json({ ...answer, connections: (answer.connections ?? 0) + ws, cpu: extras.cpu().percentOfCores, machineCpu: answer.cpu });
     })().catch(next);
   };
-  return [rooms, monitorCalls(extras), panel as unknown as RequestHandler];
+  return [rooms, monitorCalls(extras), monitorPanel(), panel as unknown as RequestHandler];
 }

@@ -13,8 +13,8 @@
  *   button stays (WorldRoom._forceClientDisconnect).
  * - A trade room: DISPOSE cancels the trade (TradeRoom.cancelFromMonitor), which closes the room;
  *   no raw message, no state edit: the room mirrors the trade of the world.
- * Refusals are the REST error shape, which the panel writes to the browser's console (it shows no
- * call's answer itself, and goes back to the room list after DISPOSE, where the world still is).
+ * Refusals are the REST error shape; the stock panel only logs a call's answer to the console, so
+ * monitorPanel.ts adds a script to its page that shows a refusal's reason on screen.
  */
 import { matchMaker } from "@colyseus/core";
 import type { Request, RequestHandler, Response } from "express";

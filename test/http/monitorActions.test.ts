@@ -7,12 +7,14 @@
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import type { Room } from "@colyseus/sdk";
+import type { Browser } from "playwright-core";
 import { WORLD_ROOM } from "../../rooms/WorldRoom.ts";
 import { TRADE_ROOM } from "../../rooms/TradeRoom.ts";
 import { WorldTestClient } from "../support/colyseusClient.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 import { eventually, until } from "../support/until.ts";
 import { WsTestClient } from "../support/wsClient.ts";
+import { launchBrowser, screenshot } from "../client/support.ts";
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -214,6 +216,43 @@ describe("the monitor's room actions on the world and trade rooms", function () 
     } finally {
       ben.c.close();
       await ann.c.room.leave();
+    }
+  });
+});
+
+describe("the monitor's panel in Chromium", function () {
+  this.timeout(120_000);
+  const ADMIN_CODE = "monitor-panel-code-0123";
+  let t: TestServer;
+  let browser: Browser;
+  before(async () => {
+    t = await startTestServer({ TICK_MS: "50", ADMIN_CODE });
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+
+  it("shows the reason on screen when DISPOSE of the world room is refused, and the world room stays", async () => {
+    const context = await browser.newContext({ httpCredentials: { username: "ops", password: ADMIN_CODE }, viewport: { width: 1200, height: 800 } });
+    const errors: string[] = [];
+    try {
+      const page = await context.newPage();
+      page.on("pageerror", (err) => errors.push(err.message));
+      page.on("dialog", (d) => void d.accept());
+      await page.goto(`${t.baseUrl}/colyseus/`);
+      await page.getByText(WORLD_ROOM, { exact: true }).first().click();
+      await page.getByRole("button", { name: /dispose/i }).click();
+      const alert = page.getByRole("alert");
+      await alert.waitFor({ timeout: 30_000 });
+      assert.match((await alert.textContent())!, /Refused: the world room cannot be disposed/);
+      await screenshot(page, "monitor-dispose-refused");
+      const rooms = (await (await fetch(`${t.baseUrl}/colyseus/api`, { headers: { authorization: `Basic ${Buffer.from(`ops:${ADMIN_CODE}`).toString("base64")}` } })).json()) as Json;
+      assert.ok((rooms.rooms as Json[]).some((r) => r.name === WORLD_ROOM), "the world room is still listed");
+      assert.deepEqual(errors, []);
+    } finally {
+      await context.close();
     }
   });
 });
