@@ -7,9 +7,30 @@
 // through Redis (REDIS_URL; the local one by default) and one database (DATABASE_URL; by default
 // the SQLite file of the world directory, which the processes share; PostgreSQL in production).
 // The pinned Node 24 from node_modules runs the TypeScript sources directly: no build step.
+// The processes of a cluster must share JWT_SECRET (the server refuses REDIS_URL without it): when
+// it is not set, the development instances get the one kept in <WORLD>/local/jwt-secret, made here
+// (owner-only) if missing; production must be given its own (env_production does not take this one).
+const crypto = require("node:crypto");
+const fs = require("node:fs");
 const os = require("node:os");
+const path = require("node:path");
 
 const instances = Number(process.env.WORLDS) > 0 ? Number(process.env.WORLDS) : os.availableParallelism();
+
+/** The world directory's token secret, as a single process makes it (src/config/secrets.ts). */
+function localJwtSecret() {
+  const file = path.join(path.resolve(process.env.WORLD || "world"), "local", "jwt-secret");
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  try {
+    fs.writeFileSync(file, `${crypto.randomBytes(32).toString("base64url")}\n`, { mode: 0o600, flag: "wx" });
+  } catch (err) {
+    if (err.code !== "EEXIST") throw err;
+  }
+  const secret = fs.readFileSync(file, "utf8").trim();
+  if (secret === "") throw new Error(`${file} is empty: delete it, or set JWT_SECRET`);
+  return secret;
+}
+const jwtSecret = process.env.JWT_SECRET || localJwtSecret();
 
 module.exports = {
   apps: [
@@ -30,8 +51,8 @@ module.exports = {
       // SIGTERM, then SIGKILL after this long: above the server's own 10 s shutdown watchdog.
       kill_timeout: 12_000,
       max_memory_restart: "2G",
-      env: { NODE_ENV: "development", REDIS_URL: process.env.REDIS_URL || "redis://127.0.0.1:6379" },
-      env_production: { NODE_ENV: "production" },
+      env: { NODE_ENV: "development", REDIS_URL: process.env.REDIS_URL || "redis://127.0.0.1:6379", JWT_SECRET: jwtSecret },
+      env_production: { NODE_ENV: "production", JWT_SECRET: process.env.JWT_SECRET || "" },
     },
   ],
 };

@@ -253,8 +253,11 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
       handle: (principal) => agents.sendGoal(principal),
     });
 
+    // In a cluster, a connection passed on from another process carries its client's address signed (src/cluster/forwarded.ts).
+    const forwarded =
+      config.cluster === undefined ? undefined : new ForwardedAddress({ secret: secrets.jwtSecret, ownIds: () => [matchMaker.processId, leases.ownerId], logger: logger.child({ component: "cluster" }) });
     const agentRouting =
-      config.cluster === undefined
+      forwarded === undefined
         ? undefined
         : new AgentRouting({
             db,
@@ -262,6 +265,7 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
             leases,
             httpUrl: worldUrls(config, config.port).httpUrl,
             isLocal: (characterId) => world.players.has(characterId),
+            forwarded,
             logger: logger.child({ component: "agent-routing" }),
           });
     // This process's CPU, for the monitor's CPU card and GET /api/admin/players.
@@ -289,7 +293,7 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
       mount: (a, guards) => {
         a.use(apiRoutes({ db, world: service, content, auth: guards.auth, tickMs: config.tickMs }));
         // In a cluster, agent control reaches the process that holds the agent's character (src/cluster/agentRouting.ts).
-        if (agentRouting !== undefined) a.use(agentRouting.middleware);
+        if (agentRouting !== undefined) a.use(agentRouting.middleware(guards.auth));
         a.use(agentRoutes(agents, guards.auth));
         a.use(socialRoutes(social, guards.auth));
         a.use(adminRoutes(moderation, guards.admin));
@@ -302,8 +306,6 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
     httpServer.on("request", app);
     // Authentication attempts per client address on the socket transports (REST has its own limiter).
     const trust = app.get("trust proxy fn") as TrustFn;
-    // In a cluster, a /ws connection proxied from another process carries its client's address signed (src/cluster/forwarded.ts).
-    const forwarded = config.cluster === undefined ? undefined : new ForwardedAddress(secrets.jwtSecret);
     const requestAddress = (req: IncomingMessage) => forwarded?.verify(req) ?? clientAddress(trust, req);
     const attempts = new AuthAttempts(!config.rateLimitDisabled, { redisUrl: config.cluster?.redisUrl, owner: app, logger });
 
@@ -374,7 +376,7 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
       }
       if (target === undefined) return gateway.refuseUpgrade(req, socket, head, "UNKNOWN_WORLD", `there is no world ${world}`, CLOSE_UNKNOWN_WORLD);
       if (target.processId === matchMaker.processId || target.publicAddress === null || forwarded === undefined) return gateway.handleUpgrade(req, socket, head);
-      proxyUpgrade(req, socket, head, proxyTarget(target.publicAddress), forwarded.sign(requestAddress(req) ?? ""), (err) => {
+      proxyUpgrade(req, socket, head, proxyTarget(target.publicAddress), forwarded.sign(requestAddress(req) ?? "", target.processId), (err) => {
         logger.warn({ err, world: target.world }, "/ws: the process of the world could not be reached");
         gateway.refuseUpgrade(req, socket, head, "WORLD_UNAVAILABLE", `world ${target.world} cannot be reached; try again or choose another world`, CLOSE_TRY_AGAIN_LATER);
       });
@@ -457,7 +459,7 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
         if (res.statusCode >= 400) prom.httpError(res.statusCode, errorCodeOf(res));
       });
     });
-    httpServer.prependListener("request", (req) => pinRealIp(requestAddress(req), req));
+    httpServer.prependListener("request", (req) => pinRealIp(requestAddress(req), req, forwarded?.verify(req) !== undefined));
     httpServer.prependListener("upgrade", (req) => pinRealIp(requestAddress(req), req));
     // The world runs from startup, with or without Colyseus clients (/ws clients need it too).
     await matchMaker.createRoom(WORLD_ROOM, { createKey, world: config.world.id });

@@ -432,6 +432,11 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = proces
 
   const problems: string[] = [...secretProblems];
   if (isProduction && e.USE_LOCAL_POSTGRES) problems.push("USE_LOCAL_POSTGRES: development only, not allowed in production");
+  // Processes that each made their own secret could not check one another's tokens or signed
+  // client addresses (src/cluster/forwarded.ts). Production lists a missing JWT_SECRET already.
+  if (e.REDIS_URL !== undefined && e.JWT_SECRET === undefined && !isProduction) {
+    problems.push("JWT_SECRET: required with REDIS_URL, so that every process of the cluster signs and checks with one secret (npm run cluster:start makes one)");
+  }
   if (e.PUBLIC_ADDRESS !== undefined && e.REDIS_URL === undefined) {
     problems.push("PUBLIC_ADDRESS: set without REDIS_URL; a process on its own is reached at the address the client used");
   }

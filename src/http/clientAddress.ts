@@ -27,8 +27,12 @@ export function clientAddress(trust: TrustFn, req: IncomingMessage): string | un
  * whoever sent it. Every request and upgrade gets `X-Real-IP` set to the address computed above
  * (`address`: clientAddress's, or in a cluster a proxied connection's verified client address)
  * before Colyseus reads it, so a client cannot pick its own (the Colyseus attempt limit keys on it).
+ * `forwarded`: the address is a verified client address another process passed on, which
+ * Express's `req.ip` (the REST limits' key) would not know: it becomes `req.ip` too (an own
+ * property, in front of Express's getter).
  */
-export function pinRealIp(address: string | undefined, req: IncomingMessage): void {
+export function pinRealIp(address: string | undefined, req: IncomingMessage, forwarded = false): void {
   if (address === undefined) delete req.headers["x-real-ip"];
   else req.headers["x-real-ip"] = address;
+  if (forwarded && address !== undefined) Object.defineProperty(req, "ip", { value: address, enumerable: true, configurable: true });
 }

@@ -45,7 +45,7 @@ describe("the PM2 cluster (ecosystem.config.cjs)", function () {
       PORT: String(port),
       WORLD: world,
       REDIS_URL: await freshRedisUrl(),
-      JWT_SECRET: "pm2-cluster-secret-0123456789abcdefghijkl",
+      // No JWT_SECRET, as a newcomer runs it: the ecosystem file gives the instances one.
       DISABLE_RATE_LIMIT: "true",
     };
   });
@@ -57,7 +57,7 @@ describe("the PM2 cluster (ecosystem.config.cjs)", function () {
     fs.rmSync(world, { recursive: true, force: true });
   });
 
-  it("starts worlds 1 and 2 on PORT and PORT + 1, each listing both", async () => {
+  it("starts worlds 1 and 2 on PORT and PORT + 1, each listing both, on one token secret it makes when JWT_SECRET is not set", async () => {
     const started = await pm2("start", "ecosystem.config.cjs");
     assert.equal(started.code, 0, started.out);
     const status = await pm2("jlist");
@@ -73,5 +73,15 @@ describe("the PM2 cluster (ecosystem.config.cjs)", function () {
       }, `both worlds listed on port ${p}`, 30_000);
       assert.deepEqual(list.worlds.map((w) => [w.id, w.httpUrl]), [[1, `http://localhost:${port}`], [2, `http://localhost:${port + 1}`]]);
     }
+    // Without JWT_SECRET the worlds share the one made in the world directory, for its owner alone:
+    // a token world 1 issued opens world 2.
+    const secretFile = path.join(world, "local", "jwt-secret");
+    assert.equal(fs.statSync(secretFile).mode & 0o777, 0o600);
+    assert.ok(fs.readFileSync(secretFile, "utf8").trim().length >= 32);
+    const issued = await fetch(`http://127.0.0.1:${port}/api/auth/anonymous`, { method: "POST" });
+    assert.equal(issued.status, 201);
+    const { token } = (await issued.json()) as { token: string };
+    const other = await fetch(`http://127.0.0.1:${port + 1}/api/v1/world`, { headers: { authorization: `Bearer ${token}` } });
+    assert.equal(other.status, 200, await other.text());
   });
 });

@@ -214,6 +214,19 @@ describe("configuration", () => {
     });
   });
 
+  it("refuses REDIS_URL without JWT_SECRET in one line naming both, outside production too (production lists JWT_SECRET as missing)", () => {
+    for (const nodeEnv of ["development", "test"]) {
+      assert.deepEqual(problemsOf({ NODE_ENV: nodeEnv, REDIS_URL: "redis://127.0.0.1:6379" }), [
+        "JWT_SECRET: required with REDIS_URL, so that every process of the cluster signs and checks with one secret (npm run cluster:start makes one)",
+      ]);
+    }
+    const production = problemsOf({ ...PROD_SECRETS, JWT_SECRET: "", REDIS_URL: "redis://127.0.0.1:6379" });
+    assert.equal(production.length, 1, production.join("\n"));
+    assert.match(production[0]!, /^production requires these variables, which are not set: JWT_SECRET$/);
+    const c = loadConfig({ REDIS_URL: "redis://127.0.0.1:6379", JWT_SECRET: "cluster-secret" });
+    assert.equal(c.cluster?.redisUrl, "redis://127.0.0.1:6379");
+  });
+
   it("honours DISABLE_RATE_LIMIT and USE_LOCAL_POSTGRES outside production only", () => {
     assert.equal(loadConfig({ NODE_ENV: "development", DISABLE_RATE_LIMIT: "true" }).rateLimitDisabled, true);
     assert.equal(loadConfig({ NODE_ENV: "test", DISABLE_RATE_LIMIT: "true" }).rateLimitDisabled, true);
@@ -283,6 +296,13 @@ describe("configuration", () => {
         for (const problem of expected) assert.match(r.stderr, problem);
         assert.equal(r.stderr.match(/^ {2}- /gm)?.length, expected.length, r.stderr);
       }
+    });
+
+    it("refuses to start a cluster process without JWT_SECRET, with the configuration's exit code", async () => {
+      const r = await runToExit({ NODE_ENV: "development", REDIS_URL: "redis://127.0.0.1:6379" });
+      assert.equal(r.code, 78, r.stderr);
+      assert.match(r.stderr, /refusing to start/);
+      assert.match(r.stderr, /^ {2}- JWT_SECRET: required with REDIS_URL, /m);
     });
 
     it("reads .env from its working directory (PORT=abc there is refused by name)", async () => {

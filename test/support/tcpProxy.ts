@@ -2,6 +2,7 @@
  * A TCP proxy in front of a real server, for failure tests: `stall()` keeps every connection
  * open but stops forwarding bytes (a hung database), `resume()` forwards again; `cut()` drops every
  * connection at once (a network failure), and `refuse(on)` drops new ones as they come.
+ * `sent()` is what clients sent through it so far, as text (what someone on the path would see).
  */
 import net from "node:net";
 
@@ -11,6 +12,7 @@ export interface TcpProxy {
   resume(): void;
   cut(): void;
   refuse(on: boolean): void;
+  sent(): string;
   close(): Promise<void>;
 }
 
@@ -19,6 +21,7 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
   let refusing = false;
   const sockets = new Set<net.Socket>();
   const pending: (() => void)[] = [];
+  const sent: Buffer[] = [];
   const server = net.createServer((client) => {
     if (refusing) {
       client.destroy();
@@ -31,6 +34,7 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
         if (stalled) pending.push(() => to.write(chunk));
         else to.write(chunk);
       });
+    client.on("data", (chunk: Buffer) => sent.push(chunk));
     pipe(client, upstream);
     pipe(upstream, client);
     const end = () => {
@@ -57,6 +61,7 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
     refuse: (on) => {
       refusing = on;
     },
+    sent: () => Buffer.concat(sent).toString("latin1"),
     close: () =>
       new Promise<void>((r) => {
         for (const s of sockets) s.destroy();
