@@ -217,3 +217,22 @@ describe("the production dependencies", function () {
     assert.deepEqual(unnamed, [], "production packages with an install script that allowScripts neither allows nor refuses");
   });
 });
+
+describe("the Node the project says it runs on", () => {
+  it("is the pinned one in .nvmrc, and one engines admits", () => {
+    const pinned = PACKAGE.dependencies.node!;
+    assert.equal(fs.readFileSync(path.join(ROOT, ".nvmrc"), "utf8"), `${pinned.split(".")[0]}\n`);
+    // engines: the oldest Node that runs the sources: type stripping without a flag (22.18) and
+    // process.threadCpuUsage (22.19), which the world's tick reads.
+    const least = /^>=(\d+)\.(\d+)$/.exec(PACKAGE.engines.node);
+    assert.ok(least !== null, `engines.node is ">=major.minor": ${PACKAGE.engines.node}`);
+    const [major, minor] = pinned.split(".").map(Number) as [number, number];
+    assert.ok(major > Number(least[1]) || (major === Number(least[1]) && minor >= Number(least[2])), `${pinned} satisfies ${PACKAGE.engines.node}`);
+    assert.ok(Number(least[1]) * 100 + Number(least[2]) >= 2219, "no older than 22.19");
+  });
+
+  it("comes with the MIT license package.json names", () => {
+    assert.equal((JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { license: string }).license, "MIT");
+    assert.match(fs.readFileSync(path.join(ROOT, "LICENSE"), "utf8"), /^MIT License\n\nCopyright \(c\) 2026 rs-world-server contributors\n/);
+  });
+});
