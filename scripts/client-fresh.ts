@@ -6,6 +6,11 @@
  * is current. Without Vite (an install without the development dependencies) it says so and goes
  * on: such an install serves the build it was shipped with.
  *
+ * With `--always` (`prepare`, which `npm install` runs) it builds even a current client: a
+ * dependency upgraded by the install (Vite, Phaser) is no source it compares. Without Vite (`npm
+ * install --omit=dev`) it says so and the install goes on: the server runs without a client, or
+ * serves the client/dist shipped to it.
+ *
  *   npm start                       # runs this first
  *   node scripts/client-fresh.ts    # by hand
  */
@@ -16,10 +21,13 @@ import { staleInputs } from "../src/http/clientBuildInputs.ts";
 
 const root = path.resolve(import.meta.dirname, "..");
 const dist = path.join(root, "client", "dist");
-const why = staleInputs(dist, root);
+const always = process.argv.includes("--always");
+const why = always ? "built on every npm install" : staleInputs(dist, root);
 if (why !== undefined) {
   const vite = path.join(root, "node_modules", "vite", "bin", "vite.js");
-  if (!fs.existsSync(vite)) {
+  if (!fs.existsSync(vite) && always) {
+    console.warn("rs-world: Vite is not installed (a development dependency: npm install --omit=dev), so the browser client is not built; the server runs without it. Build it where the development dependencies are (npm install, then npm run build:client) and ship client/dist");
+  } else if (!fs.existsSync(vite)) {
     console.warn(`rs-world: client/dist is out of date (${why}), and Vite is not installed to build it: run npm install, or ship a current client/dist`);
   } else {
     console.log(`rs-world: building the browser client (client/dist: ${why})`);
