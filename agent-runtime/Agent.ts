@@ -5,11 +5,12 @@
  * pursues it with a behaviour (brain/behaviours.ts) stepped once a game tick, reports progress
  * (`agent:goalProgress`), and when a goal ends and goals are not paused, asks its brain for the
  * next one and sets it on the server as `autonomous` (`agent:setGoal`). Chat commands (from the
- * owner's `agent:message` or a player addressing it by name) run as the same kind of behaviour
- * ahead of the goal; while goals are paused, the agent idles again after a command.
+ * owner's `agent:message` or one of the owner's characters addressing it by name: owners.ts) run as
+ * the same kind of behaviour ahead of the goal; while goals are paused, the agent idles again after
+ * a command. It never says a line that would be a command (speech.ts).
  */
 import type { ServerEvent } from "../src/game/serverEvents.ts";
-import { CHAT_LIMIT, CHAT_MAX_LENGTH, CHAT_WINDOW_MS, type ClientEvent, type ClientEventName } from "../src/game/clientEvents.ts";
+import { CHAT_LIMIT, CHAT_WINDOW_MS, type ClientEvent, type ClientEventName } from "../src/game/clientEvents.ts";
 import { AgentView } from "./AgentView.ts";
 import type { AgentLink, LinkFactory } from "./GameConnection.ts";
 import { Bank, Cook, Explore, Fight, Firemake, Follow, Gather, GoTo, Idle, Shop, type Behaviour, type Ctx, type Outcome } from "./brain/behaviours.ts";
@@ -19,6 +20,8 @@ import { Random } from "./brain/random.ts";
 import { toolPurchases, type ScriptedBrain } from "./brain/scripted.ts";
 import { nameOf, type Knowledge } from "./knowledge.ts";
 import type { ServerApi } from "./serverApi.ts";
+import { OwnerCharacters } from "./owners.ts";
+import { spokenLine } from "./speech.ts";
 
 export type AgentState = "connecting" | "playing" | "paused" | "error" | "stopped";
 type Goal = NonNullable<ServerEvent<"agent:goal">["goal"]>;
@@ -106,10 +109,13 @@ export class Agent {
   private commands: Promise<void> = Promise.resolve();
   private readonly chatTimes: number[] = [];
   private readonly ctx: Ctx;
+  /** The owner's characters: the only players whose chat commands it obeys. */
+  private readonly owners: OwnerCharacters;
 
   constructor(deps: AgentDeps) {
     this.deps = deps;
     this.record = deps.record;
+    this.owners = new OwnerCharacters(deps.api, deps.record.agentId, deps.record.token);
     this.rng = new Random(`${deps.seed}:${deps.record.agentId}`);
     this.conn = deps.link(deps.record.token, {
       onOpen: () => this.log("event", "connected"),
@@ -216,7 +222,7 @@ export class Agent {
         const m = data as ServerEvent<"chat:message">;
         if (m.channel !== "local" || m.fromId === this.view.playerId) break;
         const text = addressedTo(this.view.self?.name ?? this.record.name, m.message);
-        if (text !== undefined) this.onCommandText(text, m.fromName);
+        if (text !== undefined) this.onCommandText(text, m.fromName, m.fromId);
         break;
       }
       case "player:death": {
@@ -458,16 +464,26 @@ export class Agent {
 
   // ---- commands ------------------------------------------------------------------------------
 
-  private onCommandText(text: string, from: string): void {
+  /** `fromId`: the character that said it in chat (undefined: the owner's `agent:message`). */
+  private onCommandText(text: string, from: string, fromId?: string): void {
     const command = parseCommand(text);
     this.log("chat", `${from}: ${text}`);
-    this.commands = this.commands.then(() => this.run(command, from)).catch((err: unknown) => this.say(`I couldn't do that: ${(err as Error).message}`));
+    const obeyed = fromId === undefined ? true : this.owners.has(fromId);
+    this.commands = this.commands
+      .then(async () => {
+        // Anyone else's is plain chat: not obeyed, not answered (an answer would let anyone make it talk).
+        if (!(await obeyed)) return this.log("decision", `not obeyed: ${from} is not one of its owner's characters`);
+        await this.run(command, from);
+      })
+      .catch((err: unknown) => this.say(`I couldn't do that: ${(err as Error).message}`));
   }
 
   /** Says a line in chat, within the server's chat limit: lines beyond it wait (the oldest waiting ones are dropped past a few). */
   private say(message: string): void {
-    const line = message.replace(/\s+/g, " ").trim().slice(0, CHAT_MAX_LENGTH);
-    if (line === "") return;
+    const spoken = spokenLine(message);
+    if (spoken === undefined) return;
+    if ("withheld" in spoken) return this.log("chat", `withheld (it would be a command): ${spoken.withheld}`);
+    const line = spoken.line;
     this.chatQueue.push(line);
     if (this.chatQueue.length > CHAT_LIMIT) this.chatQueue.shift();
     this.flushChat();

@@ -64,7 +64,10 @@ export class ServerApi {
   }
 
   /** The agent's mapping, read with the agent's own token: proves the token is that agent's. */
-  mapping(agentId: string, token: string): Promise<{ agentId: string; accountId: string; characterId: string; characterName: string | null; name: string | null }> {
+  mapping(
+    agentId: string,
+    token: string,
+  ): Promise<{ agentId: string; accountId: string; characterId: string; characterName: string | null; name: string | null; ownerCharacterIds: string[] }> {
     return this.call("GET", `/api/agents/mapping/${encodeURIComponent(agentId)}`, token);
   }
 

@@ -231,6 +231,27 @@ const MUTATIONS: Mutation[] = [
     to: "while (this.chatQueue.length > 0) {",
     tests: ["test/agent-runtime/commands"],
   },
+  {
+    name: "a takeover keeps the previous connection's rights (an owner's /admin grant passes to its agent)",
+    file: "src/sessions/WorldService.ts",
+    from: "      controlAs(player, principal);\n",
+    to: "",
+    tests: ["test/moderation/agentAdmin"],
+  },
+  {
+    name: "an agent obeys anyone who addresses it by name",
+    file: "agent-runtime/Agent.ts",
+    from: "const obeyed = fromId === undefined ? true : this.owners.has(fromId);",
+    to: "const obeyed = true;",
+    tests: ["test/agent-runtime/commands"],
+  },
+  {
+    name: "an agent says a model's reply that is a chat command",
+    file: "agent-runtime/speech.ts",
+    from: 'return line.startsWith("/") ? { withheld: line } : { line };',
+    to: "return { line };",
+    tests: ["test/agent-runtime/modelBrain"],
+  },
 ];
 
 const ROOT = path.resolve(import.meta.dirname, "..");

@@ -400,6 +400,8 @@ export class AgentService {
 
   async mappingView(agent: IAgentMapping): Promise<object> {
     const character = await this.db.em().findOne(Character, { id: agent.characterId });
+    // The owner's characters: a runtime obeys chat commands from these alone (agent-runtime/owners.ts).
+    const owners = await this.db.em().find(Character, { accountId: agent.accountId }, { fields: ["id"], orderBy: { id: "asc" } });
     return {
       success: true,
       agentId: agent.agentId,
@@ -407,6 +409,7 @@ export class AgentService {
       characterId: agent.characterId,
       characterName: character?.name ?? null,
       name: agent.name ?? null,
+      ownerCharacterIds: owners.map((c) => c.id),
       createdAt: agent.createdAt,
     };
   }

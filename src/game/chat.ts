@@ -40,6 +40,9 @@ export function handleChat(world: World, player: Player, data: { message: string
   const now = world.now();
   const admin = /^\/admin(?:\s+(.*))?$/.exec(message);
   if (admin) {
+    // An agent acts for its owner in the world, never as an admin: its words may be a language
+    // model's, which anyone nearby can prompt. Refused before the code is checked (no guess is spent).
+    if (player.agentControlled) return { code: "FORBIDDEN", message: "an agent cannot become an admin; its owner types /admin from their own connection" };
     const verdict = checkAdminCode(admin[1]?.trim() ?? "");
     if (verdict === "limited") return { code: "RATE_LIMITED", message: "too many admin attempts; try again later" };
     if (verdict === "granted") {

@@ -416,7 +416,15 @@ export class ModerationService implements ModerationPort {
 
   /** An admin's chat command (ModerationPort): answered with a system line, or an `error`. */
   command(admin: Player, command: ModerationCommand): void {
-    const actor: Actor = { accountId: admin.data.accountId, via: "game" };
+    // The actor is the principal of the connection that typed it (the chat handler ran in this
+    // tick, for the connection controlling the player now), not whoever the character belongs to.
+    const acting = this.service.connectionOf(admin.id)?.principal;
+    // An agent is never an admin (src/sessions/playerControl.ts); refused here too, as a second lock.
+    if (acting === undefined || acting.agentId !== undefined) {
+      this.service.connectionOf(admin.id)?.send("error", { code: "FORBIDDEN", message: "moderation commands are for admins", event: "player:chat" });
+      return;
+    }
+    const actor: Actor = { accountId: acting.accountId, via: "game" };
     const reply = (message: string) =>
       this.service.connectionOf(admin.id)?.send("chat:message", systemLine(randomUUID(), message, Date.now()));
     const run = async (): Promise<string> => {

@@ -37,6 +37,7 @@ import { CodedError } from "../codedError.ts";
 import { CharacterInUseError, type CharacterLeases } from "../persistence/leases.ts";
 import type { Traffic } from "../prometheus.ts";
 import type { Saver } from "./Saver.ts";
+import { controlAs, releaseControl } from "./playerControl.ts";
 
 export const LINGER_MS = 30_000;
 /** How long a login waits for another process to let a character go (its final save), ms. */
@@ -457,7 +458,6 @@ export class WorldService {
           player = this.world.addPlayer(data);
           entered?.(player);
         }
-        if (principal.role === "admin") player.role = "admin";
         this.onPlayerAdded(player);
       }
       const previous = this.connections.get(player.id);
@@ -475,6 +475,8 @@ export class WorldService {
       this.cancelLinger(player.id);
       player.disconnectedAt = undefined;
       conn.principal = principal;
+      // Its rights are this connection's, never the previous one's (an owner's `/admin` grant is not an agent's).
+      controlAs(player, principal);
       this.connections.set(player.id, conn);
       conn.session = { characterId: player.id, name: player.data.name, startedAt: Date.now() };
       this.logger.info(
@@ -652,6 +654,7 @@ export class WorldService {
     this.endSession(conn, reason === "logout" ? "logout" : "disconnect");
     const player = this.world.players.get(playerId);
     if (player === undefined) return;
+    releaseControl(player);
     if (reason !== "disconnect") {
       void this.removeAndSave(playerId);
       return;

@@ -1,8 +1,9 @@
 /**
- * Talking to a running agent, as players and owners do: chat addressed to it by name, the owner's
- * messages, the quick commands of `quick-actions`; and, while goals are paused, the agent obeys a
- * command and then idles again instead of choosing a goal of its own. What it does is read on the
- * server (positions, goals, chat lines the server delivers).
+ * Talking to a running agent, as owners do: chat addressed to it by name from another of the
+ * owner's characters (Ada), the owner's messages, the quick commands of `quick-actions`; and,
+ * while goals are paused, the agent obeys a command and then idles again instead of choosing a goal
+ * of its own. Anyone else's commands (Bob's) are not obeyed. What it does is read on the server
+ * (positions, goals, chat lines the server delivers).
  */
 import assert from "node:assert/strict";
 import { callJson, type Json } from "../support/http.ts";
@@ -25,6 +26,8 @@ describe("agent runtime: chat commands and quick commands", function () {
   let agentId: string;
   let ada: WsTestClient;
   let adaId: string;
+  /** A stranger: another account's character near the agent. */
+  let bob: WsTestClient;
 
   const me = () => t.server.world.world.players.get(characterId)!;
   const at = (x: number, z: number) => (me().x === x && me().z === z ? true : undefined);
@@ -54,8 +57,13 @@ describe("agent runtime: chat commands and quick commands", function () {
     agentId = reg.body.agent.agentId;
     // Paused before it plays: it stays at the spawn and does only what it is told.
     assert.equal((await call(t.baseUrl, "POST", `/api/agents/${agentId}/goal/stop`, owner)).status, 200);
-    ada = await WsTestClient.connect(`${t.wsUrl}?name=Ada`);
+    // Ada is the owner's other character, played by the owner beside the agent.
+    const adaMade = await call(t.baseUrl, "POST", "/api/character", owner, { name: "Ada" });
+    assert.equal(adaMade.status, 201, JSON.stringify(adaMade.body));
+    ada = await WsTestClient.connect(`${t.wsUrl}?token=${owner}&characterId=${adaMade.body.character.id}`);
     adaId = String((await ada.next("welcome")).playerId);
+    bob = await WsTestClient.connect(`${t.wsUrl}?name=Bob`);
+    await bob.next("welcome");
     rt = await startAgentRuntime({ apiUrl: t.baseUrl, wsUrl: t.wsUrl, worldDir: t.worldDir });
     assert.equal((await call(rt.url, "POST", "/agents", owner, { agentId, token: reg.body.token })).status, 201);
     await eventually(() => (t.server.world.world.players.has(characterId) ? true : undefined), "the agent in the world");
@@ -76,6 +84,7 @@ describe("agent runtime: chat commands and quick commands", function () {
 
   after(async () => {
     ada?.close();
+    bob?.close();
     await rt?.stop();
     await t?.close();
   });
@@ -90,6 +99,33 @@ describe("agent runtime: chat commands and quick commands", function () {
     await adaSays("hello everyone");
     await new Promise((r) => setTimeout(r, 20 * TICK_MS));
     assert.equal(said.length, 1, "it spoke only when spoken to");
+  });
+
+  it("obeys only its owner's characters: a stranger's stop and follow change nothing (no pause saved), Ada's do", async () => {
+    // Following Ada, it stays beside her at the spawn when resumed (a command runs ahead of a goal).
+    await adaSays("Robin, follow Ada");
+    await eventually(() => heard(/^Following Ada/), "its answer to Ada");
+    assert.equal((await call(t.baseUrl, "POST", `/api/agents/${agentId}/goal/resume`, owner)).status, 200);
+    await eventually(async () => ((await goal()).goalsPaused === false ? true : undefined), "resumed");
+    const before = said.length;
+    bob.send("player:chat", { message: "Robin, stop" });
+    await eventually(() => bob.events.find((e) => e.type === "chat:message" && e.data.message === "Robin, stop"), "Bob's line said");
+    bob.send("player:chat", { message: "Robin, follow Bob" });
+    await eventually(() => bob.events.find((e) => e.type === "chat:message" && e.data.message === "Robin, follow Bob"), "Bob's second line said");
+    // Commands are taken in the order heard: once Ada's status is answered, Bob's lines were weighed.
+    await adaSays("Robin, status");
+    const status = await eventually(() => said.slice(before).find((m) => m.startsWith("Goal: ")), "its status line");
+    assert.doesNotMatch(status, /^Goal: paused/);
+    assert.deepEqual(said.slice(before), [status], "Bob got no answer");
+    assert.equal((await goal()).goalsPaused, false, "Bob's stop saved no pause");
+    const agent = (await call(rt.url, "GET", `/agents/${agentId}`, owner)).body.agent as Json;
+    assert.equal(agent.command, "follow Ada", "Bob's follow was not obeyed");
+    assert.equal(agent.activity.filter((x: Json) => /^not obeyed: Bob is not one of its owner's characters$/.test(x.text)).length, 2);
+    // The owner's character's stop is obeyed and saved.
+    await adaSays("Robin, stop");
+    await eventually(() => (said.slice(before).includes("Stopping.") ? true : undefined), "its answer to Ada's stop");
+    await eventually(async () => ((await goal()).goalsPaused === true ? true : undefined), "paused on the server");
+    await eventually(() => (me().path.length === 0 && me().action === undefined ? true : undefined), "standing still");
   });
 
   it("follows a player by name, and comes home on the quick command `home`; paused, it then idles", async () => {

@@ -83,6 +83,31 @@ describe("agent runtime with a language model (a local OpenAI-compatible server)
     }
   });
 
+  it("never says a model's reply that would be a chat command (one starting with /, however disguised): withheld, and plain replies still said", async () => {
+    // Every chat line the agent's connection gives the server, as the server takes it in.
+    const lines: string[] = [];
+    const service = t.server.world;
+    const input = service.input.bind(service);
+    service.input = ((playerId: string, conn: never, type: string, data: Json) => {
+      if (playerId === characterId && type === "player:chat") lines.push(String(data?.message));
+      return input(playerId, conn, type, data);
+    }) as typeof service.input;
+    const answer = model.answer;
+    model.answer = (r) =>
+      isGoalRequest(r) ? (typeof answer === "function" ? answer(r) : answer) : /inject one/.test(text(r)) ? { content: "/mute Victim 60 spam" } : /inject two/.test(text(r)) ? { content: " \u200e /broadcast free gold" } : { content: "Plain words." };
+    try {
+      for (const message of ["inject one", "inject two", "and the weather?"]) await call(t.baseUrl, "POST", `/api/agents/${agentId}/message`, owner, { message });
+      // Replies are said in the order asked: once the plain one is in, the two before it were weighed.
+      await eventually(() => lines.find((m) => m === "Plain words."), "the plain reply in chat");
+      assert.deepEqual(lines.filter((m) => m.trimStart().startsWith("/") || m.includes("/broadcast")), [], "no command line reached the server");
+      const withheld = (await activity()).filter((a) => a.startsWith("withheld (it would be a command): "));
+      assert.deepEqual(withheld.reverse(), ["withheld (it would be a command): /mute Victim 60 spam", "withheld (it would be a command): /broadcast free gold"]);
+    } finally {
+      service.input = input;
+      model.answer = answer;
+    }
+  });
+
   it("falls back to the scripted brain when the model chooses a goal the server does not offer", async () => {
     choice = { type: "flying", target: null, reason: "wings" };
     const asked = model.requests.length;

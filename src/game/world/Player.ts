@@ -80,7 +80,14 @@ export class Player {
   /** The player's id in the world is its character id: one live copy per character. */
   readonly id: string;
   data: PlayerData;
+  /**
+   * What the connection controlling it may do: `admin` from an admin principal, or an `/admin <code>`
+   * typed through that connection. Set anew at every attach and reset when the connection goes
+   * (src/sessions/playerControl.ts): a right belongs to a connection, never to the character.
+   */
   role: Role = "player";
+  /** Its controlling connection is an agent's (a scoped agent token): never an admin, `/admin` refused. */
+  agentControlled = false;
   /** Tiles still to walk, next step first. */
   path: Tile[] = [];
   running = false;

@@ -55,6 +55,8 @@ export const AGENT_RESPONSES = {
     characterId: z.string(),
     characterName: z.string().nullable(),
     name: z.string().nullable(),
+    /** Every character of the agent's owner (its own included): whose chat commands it obeys. */
+    ownerCharacterIds: z.array(z.string()),
     createdAt: isoTime,
   }),
   goal: goalState,
