@@ -6,6 +6,7 @@
  *   bearer owns the agent and that the token is the agent's, then plays it at once.
  * - `GET /agents` → the bearer's agents known here; `GET /agents/:agentId` → one, with its activity.
  * - `DELETE /agents/:agentId` → it stops playing (leaves the world); it stays registered.
+ * These four are the owner's: an agent's scoped token gets 403 AGENT_TOKEN_FORBIDDEN.
  * - `GET /stats` → aggregates for operators and benchmarks: agents by state, the share whose goal
  *   progressed in the last 100 ticks, CPU spent stepping agents, messages sent.
  *
@@ -17,6 +18,7 @@
 import cors from "cors";
 import express, { type NextFunction, type Request, type Response } from "express";
 import { z } from "zod";
+import { AGENT_TOKEN_FORBIDDEN } from "../src/auth/agentScope.ts";
 import { CORS_ALLOWED_HEADERS, CORS_ALLOWED_METHODS, type OriginCheck } from "../src/http/originCheck.ts";
 import type { Agent } from "./Agent.ts";
 import type { Runtime } from "./Runtime.ts";
@@ -44,21 +46,30 @@ export function createRuntimeApp(deps: { runtime: Runtime; api: ServerApi; isAll
   app.use(cors({ origin: (origin, cb) => cb(null, deps.isAllowedOrigin(origin)), credentials: true, methods: CORS_ALLOWED_METHODS, allowedHeaders: CORS_ALLOWED_HEADERS }));
   app.use(express.json({ limit: "100kb" }));
 
-  const accounts = new Map<string, { accountId: string; at: number }>();
+  /** The bearer's account, or null for an agent's token (the server's `principal`), with when it was asked. */
+  const accounts = new Map<string, { accountId: string | null; at: number }>();
   const bearer = (req: Request): string => {
     const m = /^Bearer (\S+)$/.exec(req.headers.authorization ?? "");
     if (m === null) throw new ApiError(401, "UNAUTHORIZED", "a bearer token (the agent owner's) is required");
     return m[1]!;
   };
-  /** The bearer's account, as the game server says (an agent's own token is refused there: 403). */
+  /**
+   * The bearer's account, as the game server says. An agent's token is refused (403
+   * AGENT_TOKEN_FORBIDDEN): the server answers it with its owner's account, and these routes are
+   * the owner's (an agent's token would list and stop its owner's other agents). Only a token the
+   * server calls the account's own (`principal: "user"`) passes.
+   */
   const accountOf = async (req: Request): Promise<string> => {
     const token = bearer(req);
-    const hit = accounts.get(token);
-    if (hit !== undefined && Date.now() - hit.at < OWNERSHIP_CACHE_MS) return hit.accountId;
-    const me = await api.call<{ account: { id: string } }>("GET", "/api/v1/player", token);
-    if (accounts.size > 10_000) accounts.clear();
-    accounts.set(token, { accountId: me.account.id, at: Date.now() });
-    return me.account.id;
+    let hit = accounts.get(token);
+    if (hit === undefined || Date.now() - hit.at >= OWNERSHIP_CACHE_MS) {
+      const me = await api.call<{ account: { id: string }; principal?: string }>("GET", "/api/v1/player", token);
+      if (accounts.size > 10_000) accounts.clear();
+      hit = { accountId: me.principal === "user" ? me.account.id : null, at: Date.now() };
+      accounts.set(token, hit);
+    }
+    if (hit.accountId === null) throw new ApiError(403, AGENT_TOKEN_FORBIDDEN, "an agent's token cannot manage agents here: use its owner's token");
+    return hit.accountId;
   };
   /** An agent run here for the bearer's account: 404 unknown here, 403 someone else's. */
   const ownAgent = async (req: Request): Promise<Agent> => {

@@ -262,6 +262,11 @@ export interface CorsSettings {
   idpDomain: string;
   /** Exact extra origins: PUBLIC_APP_URL, CLIENT_URL, agent-runtime addresses. */
   extraOrigins: string[];
+  /**
+   * Any port of localhost and the loopback addresses, for a local client in development and
+   * tests; never in production, where a page on the visitor's own machine is anyone's page.
+   */
+  allowLocalhost: boolean;
 }
 
 export interface Config {
@@ -378,6 +383,7 @@ function productionSecretProblems(env: Record<string, string | undefined>): stri
 }
 
 const CORS_KEYS = {
+  NODE_ENV: true,
   CORS_FRONTEND_DOMAIN: true,
   CORS_STATIC_DOMAIN: true,
   CORS_API_ORIGIN: true,
@@ -397,7 +403,9 @@ function agentRuntimeOf(e: CorsEnv): Config["agentRuntime"] {
 }
 
 function corsOf(e: CorsEnv): CorsSettings {
-  const rt = agentRuntimeOf(e);
+  const production = e.NODE_ENV === "production";
+  // The runtime's default addresses are localhost ones: in production only the ones set count.
+  const rt = production ? { apiUrl: e.AGENT_RT_API_URL, url: e.AGENT_RT_URL } : agentRuntimeOf(e);
   return {
     frontendDomain: (e.CORS_FRONTEND_DOMAIN ?? "rsworld.gg").toLowerCase(),
     staticDomain: (e.CORS_STATIC_DOMAIN ?? "rsworld.pages.dev").toLowerCase(),
@@ -406,6 +414,7 @@ function corsOf(e: CorsEnv): CorsSettings {
     socialDomains: e.CORS_SOCIAL_DOMAINS.length > 0 ? e.CORS_SOCIAL_DOMAINS : ["farcaster.xyz", "warpcast.com"],
     idpDomain: (e.CORS_IDP_DOMAIN ?? "privy.io").toLowerCase(),
     extraOrigins: [e.PUBLIC_APP_URL, e.CLIENT_URL, rt.apiUrl, rt.url].filter((v): v is string => v !== undefined).map(originOf),
+    allowLocalhost: !production,
   };
 }
 

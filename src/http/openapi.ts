@@ -11,7 +11,9 @@ import { STATUS_CODES } from "node:http";
 import { z } from "zod";
 import type { SocialErrorCode } from "../persistence/social.ts";
 import { MODERATION_ERROR_STATUS, type ModerationErrorCode } from "../moderation/ModerationService.ts";
+import { AGENT_TOKEN_FORBIDDEN } from "../auth/agentScope.ts";
 import { VERSION } from "../version.ts";
+import { AGENT_TOKEN_SCOPES } from "./agentScope.ts";
 import { ADMIN_BODIES, ADMIN_RESPONSES, AUDIT_QUERY } from "./routes/admin.ts";
 import { METRICS_RESPONSES } from "./routes/adminMetrics.ts";
 import { ADMIN_PLAYERS_RESPONSE } from "./routes/adminPlayers.ts";
@@ -51,8 +53,6 @@ export interface Op {
 const RESTARTING: ErrorCodes = { 503: ["RESTARTING"] };
 /** An id that names no row, or a row of another account (accessCharacter, AgentService.access). */
 const OWNED: ErrorCodes = { 403: ["FORBIDDEN"], 404: ["NOT_FOUND"] };
-/** Agent tokens may not manage the account. */
-const ACCOUNT_ONLY: ErrorCodes = { 403: ["FORBIDDEN"] };
 
 /** A social refusal's codes by status (SOCIAL_ERROR_STATUS); every change may meet the first three. */
 function social(...codes: Exclude<SocialErrorCode, "PLAYER_OFFLINE">[]): ErrorCodes {
@@ -125,7 +125,7 @@ export const ROUTES: Record<string, Partial<Record<Method, Op>>> = {
       auth: "bearer",
       body: PLAYER_BODIES.player,
       responses: { 200: PLAYER_RESPONSES.playerChanged, 201: PLAYER_RESPONSES.playerChanged },
-      errors: { 400: ["INVALID_TEMPLATE", "INVALID_NAME"], ...ACCOUNT_ONLY, 409: ["NAME_TAKEN"], ...RESTARTING },
+      errors: { 400: ["INVALID_TEMPLATE", "INVALID_NAME"], 409: ["NAME_TAKEN"], ...RESTARTING },
     },
   },
   "/api/v1/world": { get: { summary: "World snapshot: tick, world time, online players' public data, counts", auth: "bearer", responses: { 200: PLAYER_RESPONSES.world } } },
@@ -138,13 +138,13 @@ export const ROUTES: Record<string, Partial<Record<Method, Op>>> = {
     get: { summary: "A character's position and online status (from the live world when online)", auth: "bearer", responses: { 200: PLAYER_RESPONSES.position }, errors: OWNED },
   },
   "/api/character": {
-    get: { summary: "Your characters", auth: "bearer", responses: { 200: PLAYER_RESPONSES.characters }, errors: ACCOUNT_ONLY },
+    get: { summary: "Your characters", auth: "bearer", responses: { 200: PLAYER_RESPONSES.characters } },
     post: {
       summary: "Create a character (optionally from a template); at most 5 per account",
       auth: "bearer",
       body: PLAYER_BODIES.character,
       responses: { 201: PLAYER_RESPONSES.characterCreated },
-      errors: { 400: ["INVALID_TEMPLATE", "INVALID_NAME"], ...ACCOUNT_ONLY, 409: ["TOO_MANY_CHARACTERS", "NAME_TAKEN"], ...RESTARTING },
+      errors: { 400: ["INVALID_TEMPLATE", "INVALID_NAME"], 409: ["TOO_MANY_CHARACTERS", "NAME_TAKEN"], ...RESTARTING },
     },
   },
   "/api/character/{characterId}": {
@@ -155,7 +155,7 @@ export const ROUTES: Record<string, Partial<Record<Method, Op>>> = {
   "/api/template": { get: { summary: "Character templates from the content", auth: "bearer", responses: { 200: PLAYER_RESPONSES.templates } } },
   "/api/template/{templateId}": { get: { summary: "One character template", auth: "bearer", responses: { 200: PLAYER_RESPONSES.template }, errors: { 404: ["NOT_FOUND"] } } },
   "/api/agent": {
-    get: { summary: "Your agents", auth: "bearer", responses: { 200: AGENT_RESPONSES.list }, errors: ACCOUNT_ONLY },
+    get: { summary: "Your agents", auth: "bearer", responses: { 200: AGENT_RESPONSES.list } },
     post: {
       summary: "Register an agent for one of your characters; returns its scoped token",
       auth: "bearer",
@@ -358,6 +358,7 @@ export function errorsOf(path: string, method: Method, op: Op): ErrorCodes {
     op.body !== undefined || op.query !== undefined ? { 400: ["INVALID_PAYLOAD"] } : {},
     op.auth === "none" ? {} : { 401: ["UNAUTHORIZED"], 403: admin ? ["CROSS_SITE", "FORBIDDEN", "BANNED"] : ["BANNED"], 503: ["AUTH_UNAVAILABLE"] },
     path.startsWith("/api/") ? { 429: ["RATE_LIMITED"] } : {},
+    AGENT_TOKEN_SCOPES[`${method} ${path}`] === "owner" ? { 403: [AGENT_TOKEN_FORBIDDEN] } : {},
     op.errors ?? {},
     { 500: ["INTERNAL_ERROR"] },
   );
@@ -408,6 +409,7 @@ function operation(path: string, method: Method, op: Op): object {
     ...pathParams.map((name) => ({ name, in: "path", required: true, schema: op.params?.[name] ? jsonSchema(op.params[name], "input") : { type: "string" } })),
     ...Object.entries(op.query?.shape ?? {}).map(([name, schema]) => ({ name, in: "query", required: !optional(schema as z.ZodType), schema: jsonSchema(schema as z.ZodType, "input") })),
   ];
+  const agentScope = AGENT_TOKEN_SCOPES[`${method} ${path}`];
   const responses: Record<string, object> = {};
   for (const [status, schema] of Object.entries(op.responses)) {
     responses[status] = { description: STATUS_CODES[Number(status)], ...(schema ? { content: { [op.mediaType ?? "application/json"]: { schema: jsonSchema(schema, "output") } } } : {}) };
@@ -422,6 +424,8 @@ function operation(path: string, method: Method, op: Op): object {
     summary: op.summary,
     ...(parameters.length > 0 ? { parameters } : {}),
     security: op.auth === "bearer" ? [{ bearer: [] }] : op.auth === "admin" ? [{ adminBasic: [] }, { bearer: [] }] : [],
+    // What an agent's token may do here (src/http/agentScope.ts).
+    ...(agentScope !== undefined ? { "x-agent-token": agentScope } : {}),
     // parseBody reads a missing body as {}: the body is required only when {} is not valid.
     ...(op.body ? { requestBody: { required: !op.body.safeParse({}).success, content: { "application/json": { schema: jsonSchema(op.body, "input") } } } } : {}),
     responses,

@@ -51,7 +51,9 @@ export function createOriginCheck(settings: CorsSettings): OriginCheck {
     // An origin is scheme://host[:port] and nothing else.
     if (u.username !== "" || u.password !== "" || `${u.protocol}//${u.host}` !== origin.toLowerCase()) return false;
     if (u.protocol !== "http:" && u.protocol !== "https:") return false;
-    if (LOCAL_HOSTS.has(u.hostname)) return true;
+    // A local client (any port) outside production only (CorsSettings.allowLocalhost); in
+    // production a local origin passes only when configured exactly (CLIENT_URL, …).
+    if (LOCAL_HOSTS.has(u.hostname) && settings.allowLocalhost) return true;
     const normalized = `${u.protocol}//${u.host}`;
     return exact.has(normalized) || patterns.some((p) => p.test(normalized));
   };

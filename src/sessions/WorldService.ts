@@ -23,6 +23,8 @@
  */
 import { CLOSE_NOT_AUTHENTICATED } from "../ws/WsGateway.ts";
 import { validateEvent } from "../game/events.ts";
+import { eventScope } from "../game/eventScopes.ts";
+import { AGENT_TOKEN_FORBIDDEN, isAgentToken } from "../auth/agentScope.ts";
 import type { Player } from "../game/world/Player.ts";
 import type { InterestChange } from "../ws/WsDeltas.ts";
 import { playerSync, snapshot, TICK_MS, type Fault, type World } from "../game/world/World.ts";
@@ -78,6 +80,12 @@ export type LogoutReason = "logout" | "disconnect" | "replaced" | "shutdown" | "
 export interface ServiceEvent {
   schema: z.ZodType;
   handle(principal: Principal, data: never): Promise<{ code: string; message: string } | void>;
+}
+
+/** An agent's token sends events that act on its character only: the account's are its owner's. */
+function agentRefusal(conn: Connection, type: string): { code: string; message: string } | undefined {
+  if (conn.principal === undefined || !isAgentToken(conn.principal) || eventScope(type) !== "account") return undefined;
+  return { code: AGENT_TOKEN_FORBIDDEN, message: "an agent's token cannot change its owner's friends or ignore list" };
 }
 
 /** A client connection of any transport. */
@@ -734,6 +742,11 @@ export class WorldService {
       );
       return;
     }
+    const refused = agentRefusal(conn, type);
+    if (refused !== undefined) {
+      conn.send("error", { ...refused, event: type });
+      return;
+    }
     const result = validateEvent(type, data);
     if (!result.ok) {
       conn.send("error", { code: result.code, message: result.message, event: type });
@@ -779,7 +792,8 @@ export class WorldService {
     }
     // A trade room seat is a Colyseus client.
     this.traffic?.received("colyseus", type);
-    const result = validateEvent(type, data);
+    const refused = agentRefusal(via, type);
+    const result = refused === undefined ? validateEvent(type, data) : ({ ok: false, ...refused } as const);
     if (!result.ok) reply(result.code, result.message);
     else if (!this.world.enqueue(playerId, type, result.data)) reply("NOT_IN_TRADE", "you are not in the world");
     return true;

@@ -76,7 +76,7 @@ describe("agent runtime (a separate process) playing agents on a real server", f
       ["no bearer", undefined, { agentId, token: agentToken }, 401, "UNAUTHORIZED"],
       ["a bad bearer", "not-a-token", { agentId, token: agentToken }, 401, "UNAUTHORIZED"],
       ["someone else's agent", stranger, { agentId, token: agentToken }, 403, "FORBIDDEN"],
-      ["the agent's own token as the bearer", agentToken, { agentId, token: agentToken }, 403, "FORBIDDEN"],
+      ["the agent's own token as the bearer", agentToken, { agentId, token: agentToken }, 403, "AGENT_TOKEN_FORBIDDEN"],
       ["a malformed body", owner.token, "{not json", 400, "MALFORMED_JSON"],
       ["a missing token", owner.token, { agentId }, 400, "INVALID_PAYLOAD"],
       ["an unknown field", owner.token, { agentId, token: agentToken, extra: 1 }, 400, "INVALID_PAYLOAD"],

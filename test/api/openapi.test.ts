@@ -131,7 +131,9 @@ describe("the OpenAPI document at /api/openapi.json", () => {
     const bearer = doc.paths["/api/character/{characterId}"].delete.responses;
     assert.deepEqual(Object.keys(bearer).sort(), ["200", "400", "401", "403", "404", "409", "429", "500", "503"]);
     assert.deepEqual(codes(bearer["409"]), ["CHARACTER_ONLINE"]);
-    assert.deepEqual(codes(bearer["403"]), ["BANNED", "FORBIDDEN"]);
+    assert.deepEqual(codes(bearer["403"]), ["BANNED", "AGENT_TOKEN_FORBIDDEN", "FORBIDDEN"]);
+    assert.equal(doc.paths["/api/character/{characterId}"].delete["x-agent-token"], "owner", "what an agent's token may do here");
+    assert.equal(doc.paths["/api/v1/social"].get["x-agent-token"], "character");
     assert.deepEqual(bearer["409"].content["application/json"].schema.allOf[0], { $ref: "#/components/schemas/Error" });
     assert.deepEqual(doc.components.schemas.Error.required, ["success", "error"]);
     assert.ok(doc.paths["/api/character"].post.responses["201"], "a creation answers 201");

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
-import { loadConfig } from "../../src/config/env.ts";
+import { corsSettings, loadConfig } from "../../src/config/env.ts";
 import { CORS_ALLOWED_HEADERS, CORS_ALLOWED_METHODS, createOriginCheck } from "../../src/http/cors.ts";
+import { startAgentRuntime } from "../support/agentRuntime.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 
 const check = createOriginCheck(
@@ -71,6 +72,38 @@ describe("CORS allowlist", () => {
   });
 });
 
+describe("CORS allowlist in production: no localhost", () => {
+  const PRODUCTION = {
+    NODE_ENV: "production",
+    DATABASE_URL: "postgresql://u:p@db.internal:5432/game",
+    JWT_SECRET: "s".repeat(32),
+    ADMIN_CODE: "admin-code-0123",
+    PUBLIC_IDP_APP_ID: "app-id",
+    IDP_APP_SECRET: "idp-secret",
+  };
+  const local = ["http://localhost:3333", "https://localhost:44321", "http://localhost", "http://127.0.0.1:5173", "http://[::1]:8080", "http://localhost:4001"];
+
+  it("refuses every localhost and loopback origin, the agent runtime's default address too", () => {
+    const check = createOriginCheck(loadConfig(PRODUCTION).cors);
+    for (const origin of local) assert.equal(check(origin), false, origin);
+    assert.equal(check("https://rsworld.gg"), true, "the production frontend still passes");
+  });
+
+  it("takes a local origin only when it is configured exactly", () => {
+    const check = createOriginCheck(loadConfig({ ...PRODUCTION, CLIENT_URL: "http://localhost:8081", AGENT_RT_API_URL: "https://agents.example" }).cors);
+    assert.equal(check("http://localhost:8081"), true);
+    assert.equal(check("http://localhost:8082"), false);
+    assert.equal(check("https://agents.example"), true);
+  });
+
+  it("allows them in development and tests", () => {
+    for (const NODE_ENV of ["development", "test"]) {
+      const check = createOriginCheck(corsSettings({ NODE_ENV }));
+      for (const origin of local) assert.equal(check(origin), true, `${NODE_ENV}: ${origin}`);
+    }
+  });
+});
+
 describe("CORS on the running server", () => {
   let t: TestServer;
   before(async () => {
@@ -118,6 +151,20 @@ describe("CORS on the running server", () => {
       assert.equal(plain.headers.get("access-control-allow-origin"), null);
       const pre = await fetch(t.baseUrl + p, { method: "OPTIONS" });
       assert.equal(pre.headers.get("access-control-allow-origin"), null);
+    }
+  });
+
+  it("the agent runtime follows: a localhost origin outside production, none in production", async function () {
+    this.timeout(60_000);
+    const preflight = (url: string) =>
+      fetch(`${url}/agents`, { method: "OPTIONS", headers: { Origin: "http://localhost:3333", "Access-Control-Request-Method": "GET", "Access-Control-Request-Headers": "authorization" } });
+    for (const [NODE_ENV, allowed] of [["test", "http://localhost:3333"], ["production", null]] as const) {
+      const rt = await startAgentRuntime({ apiUrl: t.baseUrl, wsUrl: t.wsUrl, worldDir: t.worldDir, env: { NODE_ENV } });
+      try {
+        assert.equal((await preflight(rt.url)).headers.get("access-control-allow-origin"), allowed, NODE_ENV);
+      } finally {
+        await rt.stop();
+      }
     }
   });
 

@@ -10,7 +10,7 @@ import { Router, type RequestHandler } from "express";
 import { z } from "zod";
 import { QUICK_COMMANDS, type AgentService } from "../../agents/AgentService.ts";
 import { SERVER_EVENTS } from "../../game/serverEvents.ts";
-import { ForbiddenError } from "../errors.ts";
+import { ownerOnly } from "../agentScope.ts";
 import { isoTime, ok } from "../schemas.ts";
 import { parseBody, principal } from "./api.ts";
 
@@ -73,11 +73,7 @@ export const AGENT_RESPONSES = {
 
 export function agentRoutes(agents: AgentService, auth: RequestHandler): Router {
   const router = Router();
-  const owner = (req: Parameters<RequestHandler>[0]) => {
-    const p = principal(req);
-    if (p.agentId !== undefined || p.characterId !== undefined) throw new ForbiddenError("agent tokens cannot manage agents");
-    return p;
-  };
+  const owner = (req: Parameters<RequestHandler>[0]) => ownerOnly(req, "manage agents");
 
   router.post("/api/agent", auth, async (req, res) => {
     const p = owner(req);

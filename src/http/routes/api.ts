@@ -9,6 +9,7 @@
 import { Router, type Request, type RequestHandler } from "express";
 import { z } from "zod";
 import { accessCharacter } from "../../api/characters.ts";
+import { isAgentToken } from "../../auth/agentScope.ts";
 import type { Principal, Role } from "../../auth/tokens.ts";
 import type { Database } from "../../db/orm.ts";
 import { SERVER_EVENTS } from "../../game/serverEvents.ts";
@@ -25,7 +26,8 @@ import {
   type CharacterSummary,
 } from "../../persistence/players.ts";
 import type { WorldService } from "../../sessions/WorldService.ts";
-import { BadRequestError, ForbiddenError, HttpError, NotFoundError } from "../errors.ts";
+import { ownerOnly } from "../agentScope.ts";
+import { BadRequestError, HttpError, NotFoundError } from "../errors.ts";
 import { isoTime, ok } from "../schemas.ts";
 
 export const MAX_CHARACTERS_PER_ACCOUNT = 5;
@@ -42,13 +44,6 @@ export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.infe
 
 export function principal(req: Request): Principal {
   return req.principal!;
-}
-
-/** Agent tokens act for their character only: not on the account as a whole. */
-function accountScope(req: Request): Principal {
-  const p = principal(req);
-  if (p.agentId !== undefined) throw new ForbiddenError("agent tokens cannot manage the account");
-  return p;
 }
 
 function loadErrorToHttp(err: unknown): never {
@@ -93,6 +88,7 @@ const currentCharacter = z
 export const PLAYER_RESPONSES = {
   player: ok({
     account: z.strictObject({ id: z.string(), anonymous: z.boolean(), role: z.enum(["player", "admin"] as const satisfies readonly Role[]) }),
+    principal: z.enum(["user", "agent"]).describe('who the token acts for: `"agent"`, an agent\'s token (its character only; refused on the account\'s routes), or `"user"`, the account\'s own'),
     player: currentCharacter,
     characters: z.array(characterSummary),
   }),
@@ -152,11 +148,11 @@ export function apiRoutes({ db, world, content, auth, tickMs }: ApiDeps): Router
   router.get("/api/v1/player", auth, async (req, res) => {
     const p = principal(req);
     const { characters, player } = await currentPlayer(p);
-    res.json({ success: true, account: { id: p.accountId, anonymous: p.anonymous, role: p.role }, player, characters: characters.map(summary) });
+    res.json({ success: true, account: { id: p.accountId, anonymous: p.anonymous, role: p.role }, principal: isAgentToken(p) ? "agent" : "user", player, characters: characters.map(summary) });
   });
 
   router.post("/api/v1/player", auth, async (req, res) => {
-    const p = accountScope(req);
+    const p = ownerOnly(req, "create or rename the player");
     const body = parseBody(PLAYER_BODIES.player, req.body);
     // Under the account's lock, so that two first calls (or one and a first login) create one
     // player. `undefined`: this call created it.
@@ -213,12 +209,12 @@ export function apiRoutes({ db, world, content, auth, tickMs }: ApiDeps): Router
   });
 
   router.get("/api/character", auth, async (req, res) => {
-    const p = accountScope(req);
+    const p = ownerOnly(req, "list the account's characters");
     res.json({ success: true, characters: (await listCharacters(db, p.accountId)).map(summary) });
   });
 
   router.post("/api/character", auth, async (req, res) => {
-    const p = accountScope(req);
+    const p = ownerOnly(req, "create characters");
     const body = parseBody(PLAYER_BODIES.character, req.body);
     const template = content.world.templates.find((t) => t.id === (body.templateId ?? "adventurer"));
     if (template === undefined) throw new BadRequestError(`unknown template "${body.templateId}"`, "INVALID_TEMPLATE");
@@ -235,7 +231,7 @@ export function apiRoutes({ db, world, content, auth, tickMs }: ApiDeps): Router
   });
 
   router.delete("/api/character/:characterId", auth, async (req, res) => {
-    const p = accountScope(req);
+    const p = ownerOnly(req, "delete characters");
     const id = String(req.params.characterId);
     await accessCharacter(db, world, p, id, "act");
     const outcome = await world.deleteCharacter(p.accountId, id);

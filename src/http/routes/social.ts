@@ -1,5 +1,6 @@
 /**
- * REST for friends and ignore lists (bearer token; the account's lists, whichever character plays):
+ * REST for friends and ignore lists (bearer token; the account's lists, whichever character plays;
+ * an agent's token reads them, and its changes are refused: src/http/agentScope.ts):
  * - `GET /api/v1/social`: `{friends, incoming, outgoing, ignored}` as the `social:list` event has them
  * - `POST /api/v1/social/friends {name}`: ask (accepts when they had asked you);
  *   `DELETE /api/v1/social/friends/:name`: remove a friend (both sides), or withdraw your request
@@ -15,6 +16,7 @@ import { NAME_MAX_LENGTH } from "../../game/clientEvents.ts";
 import { SERVER_EVENTS } from "../../game/serverEvents.ts";
 import { SocialError, type SocialErrorCode } from "../../persistence/social.ts";
 import type { SocialChangeEvent, SocialService } from "../../social/SocialService.ts";
+import { ownerOnly } from "../agentScope.ts";
 import { HttpError } from "../errors.ts";
 import { ok } from "../schemas.ts";
 import { parseBody, principal } from "./api.ts";
@@ -49,7 +51,8 @@ export function socialRoutes(social: SocialService, auth: RequestHandler): Route
   const router = Router();
 
   const change = (event: SocialChangeEvent, nameOf: (req: Request) => unknown) => async (req: Request, res: Response) => {
-    const accountId = principal(req).accountId;
+    // The lists are the account's: its owner changes them, not an agent playing one of its characters.
+    const accountId = ownerOnly(req, "change the account's friends or ignore list").accountId;
     const other = parseBody(SOCIAL_BODY, { name: nameOf(req) }).name;
     try {
       await social.change(accountId, event, other);
