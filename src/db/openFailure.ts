@@ -6,34 +6,13 @@
  * nothing changes until someone fixes the address, the credentials or the path.
  */
 import { EXIT_CONFIG, EXIT_UNAVAILABLE } from "../exit.ts";
-import { StartupError } from "../startupError.ts";
+import { codesOf, StartupError, UNREACHABLE } from "../startupError.ts";
 
 /** Where the database came from: the variable that named it, and its URL. */
 export interface DatabaseSource {
   url: string;
   /** `DATABASE_URL`, or `WORLD` for the default SQLite file under the world directory. */
   variable: "DATABASE_URL" | "WORLD";
-}
-
-/** Error codes of a connection that never reached a server, and how each reads. */
-const UNREACHABLE: Record<string, string> = {
-  ECONNREFUSED: "connection refused",
-  ENOTFOUND: "no such host",
-  EAI_AGAIN: "its host name could not be looked up",
-  EAI_NONAME: "no such host",
-  ETIMEDOUT: "no answer",
-  EHOSTUNREACH: "host unreachable",
-  ENETUNREACH: "network unreachable",
-  ECONNRESET: "connection reset",
-};
-
-/** The codes of `err` and of what it came from (`cause`, an AggregateError's `errors`: a host name with several addresses). */
-function codesOf(err: unknown, depth = 0): string[] {
-  if (typeof err !== "object" || err === null || depth > 4) return [];
-  const e = err as { code?: unknown; cause?: unknown; errors?: unknown };
-  const own = typeof e.code === "string" ? [e.code] : [];
-  const nested = Array.isArray(e.errors) ? e.errors.flatMap((x) => codesOf(x, depth + 1)) : [];
-  return [...own, ...nested, ...codesOf(e.cause, depth + 1)];
 }
 
 function messageOf(err: unknown): string {
