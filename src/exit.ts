@@ -9,3 +9,8 @@ export const SHUTDOWN_WATCHDOG_MS = 10_000;
 export const EXIT_FATAL = 70;
 /** Exit code of a refused configuration (EX_CONFIG). */
 export const EXIT_CONFIG = 78;
+/**
+ * Exit code of a start refused because a service it needs (PostgreSQL, Redis) cannot be reached
+ * (EX_UNAVAILABLE): a later start may succeed once it is up.
+ */
+export const EXIT_UNAVAILABLE = 69;

@@ -12,6 +12,7 @@ import { ManifestValidationError } from "./manifests/validate.ts";
 import { startServer } from "./server.ts";
 import { RESTARTING_NOW_LINE } from "./game/restart.ts";
 import { EXIT_CONFIG, EXIT_FATAL, SHUTDOWN_WATCHDOG_MS } from "./exit.ts";
+import { StartupError } from "./startupError.ts";
 
 
 async function main(): Promise<void> {
@@ -72,6 +73,13 @@ async function main(): Promise<void> {
     if (err instanceof ManifestValidationError) {
       process.stderr.write(`rs-world-server: refusing to start.\n${err.message}\n`);
       process.exit(65); // EX_DATAERR
+    }
+    if (err instanceof StartupError) {
+      // One line an operator acts on (a service down, a port in use); the trace of what it came
+      // from only when asked for (LOG_LEVEL=debug or trace).
+      const cause = logger.isLevelEnabled("debug") && err.cause instanceof Error ? `${err.cause.stack ?? err.cause.message}\n` : "";
+      process.stderr.write(`rs-world-server: failed to start: ${err.message}\n${cause}`);
+      process.exit(err.exitCode);
     }
     throw err;
   }

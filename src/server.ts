@@ -59,6 +59,8 @@ import { worldSessionHandler } from "./ws/worldHandler.ts";
 import { WsDeltas } from "./ws/WsDeltas.ts";
 import { CLOSE_BAD_REQUEST, CLOSE_TRY_AGAIN_LATER, WsGateway } from "./ws/WsGateway.ts";
 import { redisBackends } from "./cluster/backends.ts";
+import { requireRedis } from "./cluster/redisReach.ts";
+import { RedisWatch } from "./cluster/redisWatch.ts";
 import { ForwardedAddress } from "./cluster/forwarded.ts";
 import { Takeovers } from "./cluster/Takeovers.ts";
 import { AgentRouting } from "./cluster/agentRouting.ts";
@@ -154,6 +156,8 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
     strictReferences: config.manifestsStrict,
     logger: logger.child({ component: "manifests" }),
   });
+  // A cluster process without its Redis stops here, in one line (exit 69), before the database is touched.
+  if (config.cluster !== undefined) await requireRedis(config.cluster.redisUrl);
   const db = await openDatabase(config, logger);
   let deltas: WsDeltas | undefined;
   let socketProcess: SocketProcess | undefined;
@@ -270,12 +274,14 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
           });
     // This process's CPU, for the monitor's CPU card and GET /api/admin/players.
     const processCpu = new ProcessCpuSampler();
+    const redisWatch = config.cluster === undefined ? undefined : new RedisWatch(config.cluster.redisUrl, logger.child({ component: "redis" }));
     const app = createApp({
       config,
       logger,
       auth,
       adminCode: secrets.adminCode,
       probe: db.probe,
+      redis: redisWatch === undefined ? undefined : () => redisWatch.state(),
       isAllowedOrigin,
       content,
       metrics: () => metrics.snapshot({ players: world.players.size, connections: service.onlineCount, faults: { ...service.faultCounts } }),
@@ -385,7 +391,7 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
     // Colyseus' own heartbeat, made explicit: a ping every 3 s, a client that missed 2 in a row is
     // terminated (6-9 s), and its room then holds the player for the reconnection window.
     const transport = new PathFilteredTransport({ server: httpServer, pingInterval: COLYSEUS_PING_INTERVAL_MS, pingMaxRetries: COLYSEUS_PING_MAX_RETRIES, maxPayload: COLYSEUS_MAX_PAYLOAD }, io);
-    const backends = config.cluster === undefined ? undefined : redisBackends(config.cluster.redisUrl);
+    const backends = config.cluster === undefined ? undefined : redisBackends(config.cluster.redisUrl, redisWatch!);
     // Clients join rooms; only the server creates them (with this key, which never leaves the process).
     const createKey = randomUUID();
     // Set once the server is built (below): what a world room disposed while it runs leads to.

@@ -20,6 +20,7 @@ import type { Config } from "../config/env.ts";
 import type { Logger } from "../logger.ts";
 import { localPostgresUrl, startLocalPostgres, type LocalPostgres } from "./localPostgres.ts";
 import { DatabaseProbe } from "./probe.ts";
+import { explainDatabaseFailure } from "./openFailure.ts";
 import { SQLITE_DEFAULT_AUTOCHECKPOINT_PAGES, WAL_AUTOCHECKPOINT_PAGES, WalCheckpointer } from "./walCheckpointer.ts";
 import { QueryTimingLogger, type QueryObserver } from "./queryTiming.ts";
 import type { Statements } from "./rawSql.ts";
@@ -120,8 +121,22 @@ export function databaseLocation(config: Pick<Config, "databaseUrl" | "useLocalP
   return { url: `sqlite:${path.join(config.worldDir, "local", "game.sqlite")}`, local: false };
 }
 
+/**
+ * Opens the configured database and brings it up to date. A database that cannot be reached or
+ * opened ends the start with one line saying where and what to do (./openFailure.ts).
+ */
 export async function openDatabase(config: Config, logger: Logger): Promise<Database> {
   const { url, local } = databaseLocation(config);
+  try {
+    return await openAt(url, local, config, logger);
+  } catch (err) {
+    // The local PostgreSQL says its own problems (localPostgres.ts).
+    const explained = local ? undefined : explainDatabaseFailure(err, { url, variable: config.databaseUrl !== undefined ? "DATABASE_URL" : "WORLD" });
+    throw explained ?? err;
+  }
+}
+
+async function openAt(url: string, local: boolean, config: Config, logger: Logger): Promise<Database> {
   const dialect = dialectOf(url);
   let localPg: LocalPostgres | undefined;
   if (local) localPg = await startLocalPostgres(path.join(config.worldDir, "local", "postgres"), config.localPostgresPort, logger);

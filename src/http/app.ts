@@ -22,6 +22,7 @@ import { adminMetricsRoutes } from "./routes/adminMetrics.ts";
 import { authRoutes } from "./routes/auth.ts";
 import { dataRoutes, manifestRoutes } from "./routes/content.ts";
 import { healthRoutes } from "./routes/health.ts";
+import type { RedisState } from "../cluster/redisWatch.ts";
 import type { ContentRegistry } from "../manifests/registry.ts";
 
 /** JSON bodies larger than this are refused with 413. */
@@ -34,6 +35,8 @@ export interface AppDeps {
   auth: Authenticator;
   adminCode: string;
   probe: DatabaseProbe;
+  /** In a cluster, the state of its Redis connections, for `/health`. */
+  redis?: () => RedisState;
   isAllowedOrigin: OriginCheck;
   content: ContentRegistry;
   /** Server metrics for admins (`GET /api/admin/metrics`, mounted when given). */
@@ -65,7 +68,7 @@ export function createApp(deps: AppDeps): Application {
   // a cross-site request is refused before it can count.
   const admin: RequestHandler[] = [refuseCrossSiteBasic, limits.adminAttempts, requireAdmin(deps.auth, deps.adminCode)];
 
-  app.use(healthRoutes(config, deps.probe));
+  app.use(healthRoutes(config, deps.probe, deps.redis));
   app.use(manifestRoutes(config.manifestDir));
   app.use("/api", limits.rest);
   app.use("/api/auth", limits.auth);

@@ -4,11 +4,17 @@
  * `/status` is the hosting platform's probe (polled every 30 s, restarts the service after 3 s of
  * silence), so it never waits on the database for longer than {@link DB_PROBE_TIMEOUT_MS}: a hung
  * database shows as `"database": "timeout"`, not as a hung probe.
+ *
+ * `/health` is readiness. In a cluster it also says whether Redis answers (`redis`), without
+ * changing its answer: the process still serves its own world's players without Redis, and every
+ * process shares the one Redis, so a readiness that failed on it would take every world out of a
+ * load balancer at once, turning an outage of the cross-world features into one of the game.
  */
 import { Router } from "express";
 import { z } from "zod";
 import { publicEnv, type Config } from "../../config/env.ts";
 import type { DatabaseProbe, DbStatus } from "../../db/probe.ts";
+import type { RedisState } from "../../cluster/redisWatch.ts";
 import { VERSION } from "../../version.ts";
 import { isoTime } from "../schemas.ts";
 
@@ -24,12 +30,16 @@ export const HEALTH_RESPONSES = {
     version: z.string(),
     commit: z.string().optional(),
     database: z.strictObject({ status: dbStatus, dialect: z.string(), latencyMs: z.int().min(0).nullable() }),
+    redis: z
+      .strictObject({ status: z.enum(["up", "down"]), downSince: isoTime.optional() })
+      .optional()
+      .describe("In a cluster (REDIS_URL) only: whether Redis answers; `down` does not make `/health` 503 (the process serves its own world on)"),
   }),
   status: z.strictObject({ status: z.literal("ok"), timestamp: isoTime, uptimeS: z.int().min(0), database: dbStatus }),
   envScript: z.string().startsWith("window.env = ").describe("JavaScript: `window.env = Object.freeze({…})` with the PUBLIC_* values"),
 };
 
-export function healthRoutes(config: Config, probe: DatabaseProbe): Router {
+export function healthRoutes(config: Config, probe: DatabaseProbe, redis?: () => RedisState): Router {
   const router = Router();
 
   router.get("/health", async (_req, res) => {
@@ -40,6 +50,7 @@ export function healthRoutes(config: Config, probe: DatabaseProbe): Router {
       version: VERSION,
       ...(config.commitHash ? { commit: config.commitHash } : {}),
       database: { status: db.status, dialect: probe.dialect, latencyMs: db.latencyMs },
+      ...(redis !== undefined ? { redis: redis() } : {}),
     });
   });
 
