@@ -44,6 +44,12 @@ module.exports = {
       exec_mode: "fork",
       instances,
       autorestart: true,
+      // A configuration the server refuses (exit 78: a bad variable, a refused database login)
+      // fails the same way on every restart: stop rather than loop. A dependency that is down
+      // (exit 69: PostgreSQL or Redis unreachable) is retried, waiting longer each time (100 ms
+      // doubling up to 15 s), so a restarting database is not hammered.
+      stop_exit_codes: [78],
+      exp_backoff_restart_delay: 100,
       // The server sends "ready" once it listens with its world open; PM2 waits for it (up to
       // listen_timeout) before it counts the instance as started or restarts the next one.
       wait_ready: true,
