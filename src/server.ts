@@ -58,6 +58,7 @@ import { WorldService } from "./sessions/WorldService.ts";
 import { worldSessionHandler } from "./ws/worldHandler.ts";
 import { WsDeltas } from "./ws/WsDeltas.ts";
 import { CLOSE_BAD_REQUEST, CLOSE_TRY_AGAIN_LATER, WsGateway } from "./ws/WsGateway.ts";
+import { LoginBudgets } from "./ws/loginBudgets.ts";
 import { redisBackends } from "./cluster/backends.ts";
 import { ForwardedAddress } from "./cluster/forwarded.ts";
 import { Takeovers } from "./cluster/Takeovers.ts";
@@ -300,6 +301,8 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
     const forwarded = config.cluster === undefined ? undefined : new ForwardedAddress(secrets.jwtSecret);
     const requestAddress = (req: IncomingMessage) => forwarded?.verify(req) ?? clientAddress(trust, req);
     const attempts = new AuthAttempts(!config.rateLimitDisabled, { redisUrl: config.cluster?.redisUrl, owner: app, logger });
+    // Opens per multiplexed socket and logins per character, on the same connection (src/ws/loginBudgets.ts).
+    const logins = new LoginBudgets(!config.rateLimitDisabled, { redisUrl: config.cluster?.redisUrl, owner: app, logger });
 
     // The clients' sockets on the other core (src/io/SocketProcess.ts), with the limits and the
     // heartbeats each transport has here.
@@ -324,6 +327,7 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
       logger: logger.child({ component: "ws" }),
       handler: worldSessionHandler(service, wsDeltas, logger.child({ component: "ws" })),
       attempts,
+      logins,
       clientAddress: requestAddress,
       heartbeatMs: config.wsHeartbeatMs,
       muxMaxSessions: config.wsMuxMaxSessions,
