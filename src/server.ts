@@ -54,6 +54,7 @@ import { loadGroundItems } from "./persistence/ground.ts";
 import { restoreGroundItem } from "./game/groundItems.ts";
 import { TradeCommitter } from "./sessions/TradeCommitter.ts";
 import { SocialService } from "./social/SocialService.ts";
+import { SocialBudgets } from "./social/socialBudgets.ts";
 import { WorldService } from "./sessions/WorldService.ts";
 import { worldSessionHandler } from "./ws/worldHandler.ts";
 import { WsDeltas } from "./ws/WsDeltas.ts";
@@ -63,7 +64,7 @@ import { redisBackends } from "./cluster/backends.ts";
 import { ForwardedAddress } from "./cluster/forwarded.ts";
 import { Takeovers } from "./cluster/Takeovers.ts";
 import { AgentRouting } from "./cluster/agentRouting.ts";
-import { closeLimitConnection } from "./cluster/sharedLimits.ts";
+import { closeLimitConnection, limitConnection } from "./cluster/sharedLimits.ts";
 import { chooseWorld, listWorlds, worldRank, worldStatus, type WorldMetadata } from "./cluster/worlds.ts";
 import { proxyTarget, proxyUpgrade } from "./cluster/wsProxy.ts";
 import { SocketProcess } from "./io/SocketProcess.ts";
@@ -303,6 +304,8 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
     const attempts = new AuthAttempts(!config.rateLimitDisabled, { redisUrl: config.cluster?.redisUrl, owner: app, logger });
     // Opens per multiplexed socket and logins per character, on the same connection (src/ws/loginBudgets.ts).
     const logins = new LoginBudgets(!config.rateLimitDisabled, { redisUrl: config.cluster?.redisUrl, owner: app, logger });
+    // Friend requests and private messages per account, counted across the cluster (a game rule: on with DISABLE_RATE_LIMIT too).
+    social.budgets = new SocialBudgets(limitConnection({ redisUrl: config.cluster?.redisUrl, owner: app, logger }));
 
     // The clients' sockets on the other core (src/io/SocketProcess.ts), with the limits and the
     // heartbeats each transport has here.
