@@ -54,17 +54,19 @@ import { loadGroundItems } from "./persistence/ground.ts";
 import { restoreGroundItem } from "./game/groundItems.ts";
 import { TradeCommitter } from "./sessions/TradeCommitter.ts";
 import { SocialService } from "./social/SocialService.ts";
+import { SocialBudgets } from "./social/socialBudgets.ts";
 import { WorldService } from "./sessions/WorldService.ts";
 import { worldSessionHandler } from "./ws/worldHandler.ts";
 import { WsDeltas } from "./ws/WsDeltas.ts";
 import { CLOSE_BAD_REQUEST, CLOSE_TRY_AGAIN_LATER, WsGateway } from "./ws/WsGateway.ts";
+import { LoginBudgets } from "./ws/loginBudgets.ts";
 import { redisBackends } from "./cluster/backends.ts";
 import { requireRedis } from "./cluster/redisReach.ts";
 import { RedisWatch } from "./cluster/redisWatch.ts";
 import { ForwardedAddress } from "./cluster/forwarded.ts";
 import { Takeovers } from "./cluster/Takeovers.ts";
 import { AgentRouting } from "./cluster/agentRouting.ts";
-import { closeLimitConnection } from "./cluster/sharedLimits.ts";
+import { closeLimitConnection, limitConnection } from "./cluster/sharedLimits.ts";
 import { chooseWorld, listWorlds, worldRank, worldStatus, type WorldMetadata } from "./cluster/worlds.ts";
 import { proxyTarget, proxyUpgrade } from "./cluster/wsProxy.ts";
 import { SocketProcess } from "./io/SocketProcess.ts";
@@ -314,6 +316,10 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
     const trust = app.get("trust proxy fn") as TrustFn;
     const requestAddress = (req: IncomingMessage) => forwarded?.verify(req) ?? clientAddress(trust, req);
     const attempts = new AuthAttempts(!config.rateLimitDisabled, { redisUrl: config.cluster?.redisUrl, owner: app, logger });
+    // Opens per multiplexed socket and logins per character, on the same connection (src/ws/loginBudgets.ts).
+    const logins = new LoginBudgets(!config.rateLimitDisabled, { redisUrl: config.cluster?.redisUrl, owner: app, logger });
+    // Friend requests and private messages per account, counted across the cluster (a game rule: on with DISABLE_RATE_LIMIT too).
+    social.budgets = new SocialBudgets(limitConnection({ redisUrl: config.cluster?.redisUrl, owner: app, logger }));
 
     // The clients' sockets on the other core (src/io/SocketProcess.ts), with the limits and the
     // heartbeats each transport has here.
@@ -338,6 +344,7 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
       logger: logger.child({ component: "ws" }),
       handler: worldSessionHandler(service, wsDeltas, logger.child({ component: "ws" })),
       attempts,
+      logins,
       clientAddress: requestAddress,
       heartbeatMs: config.wsHeartbeatMs,
       muxMaxSessions: config.wsMuxMaxSessions,

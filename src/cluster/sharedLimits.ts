@@ -2,7 +2,9 @@
  * The rate limits' counters in a cluster (REDIS_URL): rate-limiter-flexible's `RateLimiterRedis`,
  * so that every process of the cluster counts a client's requests and attempts in one place. Keys
  * are `rsworld:rl:<budget>:<client address>` (budgets: `rest`, `auth`, `admin`, `ws-anon`,
- * `ws-token`), each living for its window from its first count (a fixed window, as in memory).
+ * `ws-token`), or `rsworld:rl:<budget>:<account>` for what is counted per account wherever it plays
+ * (`ws-login`: logins of one character; `social-request`, `social-pm`: src/social/socialBudgets.ts),
+ * each living for its window from its first count (a fixed window, as in memory).
  *
  * Redis unreachable (not connected, also before the connection is first ready at startup, or no
  * answer within {@link REDIS_COMMAND_TIMEOUT_MS}): each counter has an insurance limiter in memory
@@ -14,7 +16,7 @@
  * limits and the socket attempts, closed with the server ({@link closeLimitConnection}).
  */
 import { Redis } from "ioredis";
-import { RateLimiterMemory, RateLimiterRedis } from "rate-limiter-flexible";
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
 import type { Logger } from "../logger.ts";
 
 export const RATE_LIMIT_KEY_PREFIX = "rsworld:rl";
@@ -104,4 +106,34 @@ export function sharedCounter(redis: Redis, budget: string, limit: number, windo
     rejectIfRedisNotReady: true,
     insuranceLimiter: new RateLimiterMemory({ keyPrefix, points: limit, duration }),
   });
+}
+
+/**
+ * A budget of `limit` uses per `windowMs` per key (an account, a character): in Redis under
+ * `rsworld:rl:<budget>:<key>` across the cluster (with its insurance, above), or in this process's
+ * memory without a connection. Fixed windows, as the other limits.
+ */
+export interface KeyedBudget {
+  readonly limit: number;
+  readonly windowMs: number;
+  /** Counts one use: undefined when allowed, else the ms until the key's window ends (refused). */
+  take(key: string): Promise<number | undefined>;
+}
+
+export function keyedBudget(redis: Redis | undefined, budget: string, limit: number, windowMs: number): KeyedBudget {
+  const counter =
+    redis === undefined ? new RateLimiterMemory({ keyPrefix: `${RATE_LIMIT_KEY_PREFIX}:${budget}`, points: limit, duration: windowMs / 1000 }) : sharedCounter(redis, budget, limit, windowMs);
+  return {
+    limit,
+    windowMs,
+    async take(key) {
+      try {
+        await counter.consume(key);
+        return undefined;
+      } catch (err) {
+        if (err instanceof RateLimiterRes) return Math.max(1, err.msBeforeNext);
+        throw err;
+      }
+    },
+  };
 }

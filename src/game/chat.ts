@@ -1,7 +1,7 @@
 /**
  * Chat (`player:chat` → `chat:message` to players in view) and the in-game admin command.
  * Messages are stripped of control characters, trimmed, and must be 1..255 characters; the
- * server, not the client, says who sent them. Flooding is limited per player.
+ * server, not the client, says who sent them. Flooding is limited per account (its characters share it).
  */
 import { randomUUID } from "node:crypto";
 import type { HandlerResult, World } from "./world/World.ts";
@@ -71,8 +71,9 @@ export function handleChat(world: World, player: Player, data: { message: string
   }
   const muted = mutedError(player, now);
   if (muted !== undefined) return muted;
-  if (!allow(player.chatTimes, now, CHAT_LIMIT, CHAT_WINDOW_MS)) {
-    return { code: "RATE_LIMITED", message: `at most ${CHAT_LIMIT} chat messages every ${CHAT_WINDOW_MS / 1000} s` };
+  // Per account: its characters share the budget (accountWindows.ts).
+  if (!world.chatWindows.allow(player.data.accountId, now, CHAT_LIMIT, CHAT_WINDOW_MS)) {
+    return { code: "RATE_LIMITED", message: `at most ${CHAT_LIMIT} chat messages every ${CHAT_WINDOW_MS / 1000} s per account` };
   }
   const out = { id: randomUUID(), fromId: player.id, fromName: player.data.name, message, timestamp: now, channel: "local" as const };
   // Whoever ignores the sender's account does not hear it.

@@ -1,7 +1,7 @@
 /**
  * The game's side of friends, ignore lists and private messages (`social:` events). What the tick
  * can decide without I/O is decided here: a private message's text (as chat's: control characters
- * stripped, 1..255 characters) and its flood limit (as chat's, counted apart). Everything else
+ * stripped, 1..255 characters) and its flood limit (as chat's, per account, counted apart). Everything else
  * needs the database and the other processes, so it is handed to the {@link SocialPort} (the
  * social service, src/social), which answers the player later: a `social:list`, a
  * `social:messageSent`, or an `error` naming the event.
@@ -9,7 +9,7 @@
  * The ignore list itself is applied here, from `Player.ignored`: chat.ts and the trades leave out
  * whoever the receiving account ignores.
  */
-import { allow, CHAT_LIMIT, CHAT_MAX_LENGTH, CHAT_WINDOW_MS, sanitizeChat } from "./chat.ts";
+import { CHAT_LIMIT, CHAT_MAX_LENGTH, CHAT_WINDOW_MS, sanitizeChat } from "./chat.ts";
 import type { ClientEvent } from "./clientEvents.ts";
 import { mutedError } from "./moderation.ts";
 import type { Player } from "./world/Player.ts";
@@ -41,8 +41,8 @@ export function sendPrivateMessage(world: World, port: SocialPort | undefined, p
   }
   const muted = mutedError(player, world.now());
   if (muted !== undefined) return muted;
-  if (!allow(player.privateMessageTimes, world.now(), CHAT_LIMIT, CHAT_WINDOW_MS)) {
-    return { code: "RATE_LIMITED", message: `at most ${CHAT_LIMIT} private messages every ${CHAT_WINDOW_MS / 1000} s` };
+  if (!world.privateMessageWindows.allow(player.data.accountId, world.now(), CHAT_LIMIT, CHAT_WINDOW_MS)) {
+    return { code: "RATE_LIMITED", message: `at most ${CHAT_LIMIT} private messages every ${CHAT_WINDOW_MS / 1000} s per account` };
   }
   port.privateMessage(player, data.to, message);
 }

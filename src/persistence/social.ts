@@ -12,7 +12,9 @@
  * waiting for it at most INCOMING_REQUESTS_LIMIT, its ignore list at most IGNORE_LIMIT. Friends and
  * ignored are apart: a friend must be removed before being ignored, an ignored account unignored
  * before being asked, and ignoring an account drops the requests between the two. Asking an account
- * that has asked you accepts its request.
+ * that has asked you accepts its request. A request not answered within {@link FRIEND_REQUEST_TTL_MS}
+ * lapses: it is no longer shown nor counted, and its row is deleted when either account asks or
+ * accepts, and by the social service's hourly sweep ({@link deleteExpiredRequests}).
  */
 import { LockMode } from "@mikro-orm/core";
 import type { SqlEntityManager } from "@mikro-orm/sqlite";
@@ -38,9 +40,16 @@ export type SocialErrorCode =
   | "IGNORE_FULL"
   | "IGNORED"
   | "IGNORING"
-  | "PLAYER_OFFLINE";
+  | "PLAYER_OFFLINE"
+  | "RATE_LIMITED";
 
 export class SocialError extends CodedError<SocialErrorCode> {}
+
+/** A friend request lapses after 30 days unanswered (throwaway accounts cannot hold a player's slots for good). */
+export const FRIEND_REQUEST_TTL_MS = 30 * 24 * 3600 * 1000;
+/** Requests made after this are live. */
+const requestCutoff = (now = Date.now()) => new Date(now - FRIEND_REQUEST_TTL_MS);
+const live = () => ({ createdAt: { $gt: requestCutoff() } });
 
 export interface NamedAccount {
   accountId: string;
@@ -88,8 +97,8 @@ export async function loadSocial(db: Database, accountId: string): Promise<Socia
   const order = { orderBy: { createdAt: "asc", id: "asc" } } as const;
   const [friends, incoming, outgoing, ignored] = await Promise.all([
     db.em().find(Friendship, { accountId }, order),
-    db.em().find(FriendRequest, { toAccountId: accountId }, order),
-    db.em().find(FriendRequest, { fromAccountId: accountId }, order),
+    db.em().find(FriendRequest, { toAccountId: accountId, ...live() }, order),
+    db.em().find(FriendRequest, { fromAccountId: accountId, ...live() }, order),
     db.em().find(IgnoreEntry, { accountId }, order),
   ]);
   return {
@@ -120,9 +129,20 @@ function pairTransaction<T>(db: Database, a: string, b: string, fn: (em: SqlEnti
 
 const areFriends = async (em: SqlEntityManager, a: string, b: string) => (await em.count(Friendship, { accountId: a, friendAccountId: b })) > 0;
 const ignores = async (em: SqlEntityManager, who: string, whom: string) => (await em.count(IgnoreEntry, { accountId: who, ignoredAccountId: whom })) > 0;
-const asked = async (em: SqlEntityManager, from: string, to: string) => (await em.count(FriendRequest, { fromAccountId: from, toAccountId: to })) > 0;
+const asked = async (em: SqlEntityManager, from: string, to: string) => (await em.count(FriendRequest, { fromAccountId: from, toAccountId: to, ...live() })) > 0;
 /** Friends plus the requests it has sent: what FRIENDS_LIMIT bounds. */
-const commitments = async (em: SqlEntityManager, a: string) => (await em.count(Friendship, { accountId: a })) + (await em.count(FriendRequest, { fromAccountId: a }));
+const commitments = async (em: SqlEntityManager, a: string) => (await em.count(Friendship, { accountId: a })) + (await em.count(FriendRequest, { fromAccountId: a, ...live() }));
+
+/** Deletes the lapsed requests the pair's limits would count: between them, sent by either, or waiting for either. */
+async function dropExpired(em: SqlEntityManager, a: string, b: string): Promise<void> {
+  const pair = [a, b];
+  await em.nativeDelete(FriendRequest, { createdAt: { $lte: requestCutoff() }, $or: [{ fromAccountId: { $in: pair } }, { toAccountId: { $in: pair } }] });
+}
+
+/** Deletes every lapsed friend request; how many. */
+export function deleteExpiredRequests(db: Database, now = Date.now()): Promise<number> {
+  return db.em().nativeDelete(FriendRequest, { createdAt: { $lte: requestCutoff(now) } });
+}
 
 /** `a` accepts `b`'s request (which must exist): both become friends, the requests between them go. */
 async function befriend(em: SqlEntityManager, a: string, b: string): Promise<void> {
@@ -138,6 +158,7 @@ async function befriend(em: SqlEntityManager, a: string, b: string): Promise<voi
 /** `a` asks `b` to be friends: "requested", or "accepted" when `b` had asked `a`. */
 export function addFriend(db: Database, a: string, b: string): Promise<"requested" | "accepted"> {
   return pairTransaction(db, a, b, async (em) => {
+    await dropExpired(em, a, b);
     if (await areFriends(em, a, b)) throw new SocialError("ALREADY_FRIENDS", "you are already friends");
     if (await ignores(em, a, b)) throw new SocialError("IGNORING", "you are ignoring that player: remove them from your ignore list first");
     if (await ignores(em, b, a)) throw new SocialError("IGNORED", "that player is ignoring you");
@@ -147,7 +168,7 @@ export function addFriend(db: Database, a: string, b: string): Promise<"requeste
       return "accepted";
     }
     if ((await commitments(em, a)) >= FRIENDS_LIMIT) throw new SocialError("FRIENDS_FULL", `your friends list is full (${FRIENDS_LIMIT}, requests you sent included)`);
-    if ((await em.count(FriendRequest, { toAccountId: b })) >= INCOMING_REQUESTS_LIMIT) {
+    if ((await em.count(FriendRequest, { toAccountId: b, ...live() })) >= INCOMING_REQUESTS_LIMIT) {
       throw new SocialError("THEIR_REQUESTS_FULL", "that player has too many friend requests waiting");
     }
     await em.insertMany(FriendRequest, [{ fromAccountId: a, toAccountId: b }]);
@@ -158,6 +179,7 @@ export function addFriend(db: Database, a: string, b: string): Promise<"requeste
 /** `a` accepts the request `b` sent. */
 export function acceptFriend(db: Database, a: string, b: string): Promise<void> {
   return pairTransaction(db, a, b, async (em) => {
+    await dropExpired(em, a, b);
     if (await areFriends(em, a, b)) throw new SocialError("ALREADY_FRIENDS", "you are already friends");
     if (!(await asked(em, b, a))) throw new SocialError("NO_REQUEST", "that player has not asked you");
     await befriend(em, a, b);
@@ -166,7 +188,7 @@ export function acceptFriend(db: Database, a: string, b: string): Promise<void> 
 
 /** `a` declines the request `b` sent. */
 export async function declineFriend(db: Database, a: string, b: string): Promise<void> {
-  const n = await db.em().nativeDelete(FriendRequest, { fromAccountId: b, toAccountId: a });
+  const n = await db.em().nativeDelete(FriendRequest, { fromAccountId: b, toAccountId: a, ...live() });
   if (n === 0) throw new SocialError("NO_REQUEST", "that player has not asked you");
 }
 
@@ -175,7 +197,7 @@ export function removeFriend(db: Database, a: string, b: string): Promise<"remov
   return pairTransaction(db, a, b, async (em) => {
     const n = await em.nativeDelete(Friendship, { $or: [{ accountId: a, friendAccountId: b }, { accountId: b, friendAccountId: a }] });
     if (n > 0) return "removed";
-    if ((await em.nativeDelete(FriendRequest, { fromAccountId: a, toAccountId: b })) > 0) return "withdrawn";
+    if ((await em.nativeDelete(FriendRequest, { fromAccountId: a, toAccountId: b, ...live() })) > 0) return "withdrawn";
     throw new SocialError("NOT_FRIENDS", "that player is not your friend");
   });
 }

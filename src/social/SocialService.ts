@@ -35,6 +35,7 @@ import {
   addIgnore,
   checkMessage,
   declineFriend,
+  deleteExpiredRequests,
   findAccountByName,
   friendsOf,
   ignoredBy,
@@ -45,6 +46,8 @@ import {
   type NamedAccount,
 } from "../persistence/social.ts";
 import type { Connection, WorldHooks } from "../sessions/WorldService.ts";
+import { SocialBudgets } from "./socialBudgets.ts";
+import { ListPacer } from "./listPacer.ts";
 
 /** The world this process's players are on until worlds are numbered (issue 19, part 1). */
 export const DEFAULT_WORLD = 1;
@@ -59,6 +62,8 @@ export const PM_ACK_TIMEOUT_MS = 5_000;
 export const SWEEP_INTERVAL_MS = 5_000;
 /** At shutdown, friends are told of the players' logout for at most this long. */
 export const SHUTDOWN_ANNOUNCE_MS = 2_000;
+/** How often lapsed friend requests are deleted (persistence/social.ts FRIEND_REQUEST_TTL_MS); every process does it, harmlessly. */
+export const EXPIRED_REQUESTS_SWEEP_MS = 3_600_000;
 
 export const accountChannel = (accountId: string): string => `social:account:${accountId}`;
 const nodeChannel = (node: string): string => `social:node:${node}`;
@@ -123,7 +128,20 @@ export class SocialService implements SocialPort {
   private readonly pending = new Map<string, PendingMessage>();
   private readonly onNodeNotice = (notice: NodeNotice) => this.acknowledged(notice);
   private closed = false;
+  /** Friend requests and private messages per account (socialBudgets.ts): in memory until the server gives its Redis-backed ones. */
+  budgets = new SocialBudgets();
+  /** "Your lists changed": at most one `social:list` a second to an account (listPacer.ts). */
+  private readonly listUpdates = new ListPacer<Change>((accountId, change) =>
+    void this.serial(accountId, async () => {
+      const { lists, ignored } = await this.read(accountId);
+      for (const p of this.local.get(accountId) ?? []) {
+        p.ignored = ignored;
+        this.send(p.id, "social:list", change === undefined ? lists : { ...lists, change });
+      }
+    }).catch((err: unknown) => this.logger.warn({ err, accountId }, "could not refresh an account's social lists")),
+  );
   private sweepTimer: NodeJS.Timeout | undefined;
+  private expiryTimer: NodeJS.Timeout | undefined;
   private sweeping: Promise<void> | undefined;
 
   constructor(deps: SocialDeps) {
@@ -140,6 +158,18 @@ export class SocialService implements SocialPort {
     await presence.subscribe(nodeChannel(this.node), this.onNodeNotice);
     this.sweepTimer = setInterval(() => void this.sweep(), SWEEP_INTERVAL_MS);
     this.sweepTimer.unref();
+    this.expiryTimer = setInterval(() => void this.deleteExpired(), EXPIRED_REQUESTS_SWEEP_MS);
+    this.expiryTimer.unref();
+  }
+
+  /** Deletes the lapsed friend requests (they are neither shown nor counted meanwhile). */
+  async deleteExpired(): Promise<void> {
+    try {
+      const n = await deleteExpiredRequests(this.db);
+      if (n > 0) this.logger.info({ requests: n }, "deleted lapsed friend requests");
+    } catch (err) {
+      this.logger.warn({ err }, "deleting lapsed friend requests failed; will retry");
+    }
   }
 
   /**
@@ -300,6 +330,7 @@ export class SocialService implements SocialPort {
         this.publish(accountChannel(to.accountId), kind === undefined ? { t: "refresh" } : { t: "refresh", change: { kind, accountId: about.accountId, name: about.name } });
       switch (event) {
         case "social:addFriend": {
+          await this.budgets.takeRequest(accountId);
           const outcome = await addFriend(this.db, accountId, other.accountId);
           tell(me, outcome === "accepted" ? "friendAdded" : "requestSent", other);
           tell(other, outcome === "accepted" ? "friendAdded" : "requestReceived", me);
@@ -350,6 +381,7 @@ export class SocialService implements SocialPort {
     const accountId = player.data.accountId;
     this.serial(accountId, async () => {
       const other = await this.target(accountId, to);
+      await this.budgets.takeMessage(accountId);
       await checkMessage(this.db, accountId, other.accountId);
       const entry = await this.entry(other.accountId);
       if (entry === undefined) throw new SocialError("PLAYER_OFFLINE", `${other.name} is offline`);
@@ -385,6 +417,7 @@ export class SocialService implements SocialPort {
     const listener = this.subscriptions.get(accountId);
     if (listener === undefined) return;
     this.subscriptions.delete(accountId);
+    this.listUpdates.forget(accountId);
     this.presence?.unsubscribe(accountChannel(accountId), listener);
   }
 
@@ -395,13 +428,14 @@ export class SocialService implements SocialPort {
         for (const p of players) this.send(p.id, "social:status", { accountId: notice.accountId, name: notice.name, online: notice.online, world: notice.world });
         return;
       case "refresh":
-        void this.serial(accountId, async () => {
-          const { lists, ignored } = await this.read(accountId);
-          for (const p of this.local.get(accountId) ?? []) {
-            p.ignored = ignored;
-            this.send(p.id, "social:list", notice.change === undefined ? lists : { ...lists, change: notice.change });
-          }
-        }).catch((err: unknown) => this.logger.warn({ err, accountId }, "could not refresh an account's social lists"));
+        // The ignore set is applied by the tick: it cannot wait for a coalesced list.
+        if (notice.change?.kind === "ignoreAdded" || notice.change?.kind === "ignoreRemoved") {
+          void this.serial(accountId, async () => {
+            const ignored = await ignoredBy(this.db, accountId);
+            for (const p of this.local.get(accountId) ?? []) p.ignored = ignored;
+          }).catch((err: unknown) => this.logger.warn({ err, accountId }, "could not re-read an account's ignore list"));
+        }
+        this.listUpdates.update(accountId, notice.change);
         return;
       case "pm": {
         // Delivered here, to one connection, or refused; the sender's process hears which.
@@ -467,6 +501,8 @@ export class SocialService implements SocialPort {
     if (this.closed) return;
     this.closed = true;
     clearInterval(this.sweepTimer);
+    clearInterval(this.expiryTimer);
+    this.listUpdates.close();
     await this.sweeping;
     const goodbyes = [...this.local.entries()].map(([accountId, players]) =>
       this.serial(accountId, async () => {

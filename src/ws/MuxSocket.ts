@@ -17,12 +17,15 @@ import type { Logger } from "../logger.ts";
 import type { Traffic } from "../prometheus.ts";
 import { admit, CLOSE_RATE_LIMITED, InputLimiter } from "../sessions/inputLimiter.ts";
 import { encode, errorEvent, parseEnvelope, type WsErrorCode } from "./envelope.ts";
+import type { LoginBudgets, OpenBucket } from "./loginBudgets.ts";
 import { MUX_CLOSE, MUX_CLOSED, MUX_OPEN, muxOpenSchema, sid as sidSchema } from "./mux.ts";
 import { CLOSE_BAD_REQUEST, CLOSE_NOT_AUTHENTICATED, CLOSE_TRY_AGAIN_LATER, type WsMux, type WsSession, type WsSessionHandler } from "./session.ts";
 
 export interface MuxOptions {
   auth: Authenticator;
   attempts: AuthAttempts;
+  /** The budgets of opens per socket and of logins per character (loginBudgets.ts). */
+  logins: LoginBudgets;
   handler: () => WsSessionHandler;
   logger: Logger;
   traffic: Traffic | undefined;
@@ -89,6 +92,8 @@ export class MuxConnection {
   /** Frames that name no session count here (and refused `session:open`s), as a plain socket's do. */
   private readonly limiter = new InputLimiter();
   private readonly endHooks: (() => void)[] = [];
+  /** This socket's `session:open`s (undefined: unlimited). */
+  private readonly opens: OpenBucket | undefined;
   private openTimer: NodeJS.Timeout | undefined;
 
   constructor(ws: WebSocket, query: URLSearchParams, address: string | undefined, options: MuxOptions) {
@@ -96,6 +101,7 @@ export class MuxConnection {
     this.options = options;
     this.address = address;
     this.traffic = options.traffic;
+    this.opens = options.logins.socketBucket();
     this.handle = {
       key: this,
       query,
@@ -225,6 +231,11 @@ export class MuxConnection {
       this.refuse(sid, "RATE_LIMITED", `at most ${this.options.maxSessions} sessions on one connection`, CLOSE_TRY_AGAIN_LATER, "too many sessions");
       return;
     }
+    if (this.opens?.take() === false) {
+      if (!this.admitted()) return;
+      this.refuse(sid, "RATE_LIMITED", "too many session:opens on this connection: wait before opening more", CLOSE_RATE_LIMITED, "too many session opens");
+      return;
+    }
     this.sessions.set(sid, undefined);
     let principal: Principal;
     try {
@@ -238,6 +249,22 @@ export class MuxConnection {
         this.options.logger.error({ err }, "/ws mux: authentication failed");
         this.refuse(sid, "INTERNAL_ERROR", "the server could not check this token", 1011, "server error");
       }
+      return;
+    }
+    // Counted once the token is known good: a character logged in again and again is refused
+    // before its login writes anything (no welcome, no takeover, no playerSessions row).
+    let refused: string | undefined;
+    try {
+      refused = await this.options.logins.takeLogin(principal, body.data.characterId);
+    } catch (err) {
+      this.sessions.delete(sid);
+      this.options.logger.error({ err }, "/ws mux: counting a login failed");
+      this.refuse(sid, "INTERNAL_ERROR", "the server could not open this session", 1011, "server error");
+      return;
+    }
+    if (refused !== undefined) {
+      this.sessions.delete(sid);
+      this.refuse(sid, "RATE_LIMITED", refused, CLOSE_RATE_LIMITED, "too many logins");
       return;
     }
     if (!this.isOpen) {

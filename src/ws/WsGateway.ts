@@ -18,6 +18,7 @@ import { encode, errorEvent, MAX_FRAME_BYTES, parseFrame, type WsErrorCode } fro
 import type { Traffic } from "../prometheus.ts";
 import { DEFAULT_MUX_MAX_SESSIONS, MUX_QUERY } from "./mux.ts";
 import { MuxConnection } from "./MuxSocket.ts";
+import { LoginBudgets } from "./loginBudgets.ts";
 import type { RemoteSocket, SocketProcess } from "../io/SocketProcess.ts";
 import { CLOSE_BAD_REQUEST, CLOSE_FORBIDDEN, CLOSE_GOING_AWAY, CLOSE_NOT_AUTHENTICATED, CLOSE_TRY_AGAIN_LATER, type WsSession, type WsSessionHandler } from "./session.ts";
 
@@ -56,6 +57,8 @@ export interface WsGatewayOptions {
   authTimeoutMs?: number;
   /** Authentication attempts per client address (see AuthAttempts); none: unlimited. */
   attempts?: AuthAttempts;
+  /** Opens per multiplexed socket and logins per character (loginBudgets.ts); none: unlimited. */
+  logins?: LoginBudgets;
   /** The client's address behind the configured proxies (TRUST_PROXY); defaults to the peer's. */
   clientAddress?: (req: IncomingMessage) => string | undefined;
   /** Heartbeat ping interval; defaults to {@link DEFAULT_WS_HEARTBEAT_MS} (see WS_HEARTBEAT_MS). */
@@ -121,6 +124,7 @@ export class WsGateway {
   readonly wss: WebSocketServer;
   private readonly options: WsGatewayOptions;
   private readonly attempts: AuthAttempts;
+  private readonly logins: LoginBudgets;
   /** Sockets that answered (or were opened) since the last heartbeat ping. */
   private readonly answered = new WeakSet<WebSocket>();
   private readonly heartbeat: NodeJS.Timeout;
@@ -131,6 +135,7 @@ export class WsGateway {
   constructor(options: WsGatewayOptions) {
     this.options = options;
     this.attempts = options.attempts ?? new AuthAttempts(false);
+    this.logins = options.logins ?? new LoginBudgets(false);
     this.handler = options.handler ?? greetingOnlyHandler;
     // Frames over the limit close the socket with 1009 (ws does this itself).
     this.wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES, perMessageDeflate: false });
@@ -217,6 +222,7 @@ export class WsGateway {
       new MuxConnection(ws, query, address, {
         auth: this.options.auth,
         attempts: this.attempts,
+        logins: this.logins,
         handler: () => this.handler,
         logger: this.options.logger,
         traffic: this.options.traffic,
@@ -297,6 +303,20 @@ export class WsGateway {
         this.options.logger.error({ err }, "/ws authentication failed");
         ws.close(1011, "server error");
       }
+      return;
+    }
+    // The character's logins, as a multiplexed session's (loginBudgets.ts): refused before anything is written.
+    let refused: string | undefined;
+    try {
+      refused = await this.logins.takeLogin(principal, query.get("characterId") ?? undefined);
+    } catch (err) {
+      this.options.logger.error({ err }, "/ws: counting a login failed");
+      ws.close(1011, "server error");
+      return;
+    }
+    if (refused !== undefined) {
+      this.refuse(ws, "RATE_LIMITED", refused);
+      ws.close(CLOSE_RATE_LIMITED, "too many logins");
       return;
     }
     if (ws.readyState === ws.OPEN) this.start(ws, principal, query, undefined, address);

@@ -123,10 +123,6 @@ export class Player {
   privateVersion = 0;
   /** When the last session went away (ms), while the player lingers for a reconnection. */
   disconnectedAt: number | undefined;
-  /** Chat flood control: message times (ms) in the current window. */
-  readonly chatTimes: number[] = [];
-  /** The same for private messages (`social:sendMessage`), counted apart from public chat. */
-  readonly privateMessageTimes: number[] = [];
   /**
    * Accounts this player's account ignores: nothing of theirs reaches it (chat, private messages,
    * trade requests). Kept by the social service (src/social), read before the player enters.

@@ -25,6 +25,7 @@ import { CELL, cellKey, forEachInCells, indexInCell, unindexFromCell } from "./c
 import { Trades } from "../trade/Trades.ts";
 import { systemLine, VIEW_RADIUS, type ServerEvent, type ServerEventName } from "../serverEvents.ts";
 import type { InputCategory } from "../clientEvents.ts";
+import { AccountWindows } from "../accountWindows.ts";
 
 /** Anything in the world a client can see. */
 export type Entity = Player | NpcInstance | GroundItem | ResourceInstance | WorldObject;
@@ -172,6 +173,9 @@ export class World {
   readonly objects = new Map<string, WorldObject>();
   readonly stations: StationInstance[];
   readonly trades = new Trades();
+  /** Chat lines and private messages, counted per account (src/game/accountWindows.ts). */
+  readonly chatWindows = new AccountWindows();
+  readonly privateMessageWindows = new AccountWindows();
   readonly now: () => number;
   readonly tickMs: number;
   readonly random: () => number;

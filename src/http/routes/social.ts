@@ -38,6 +38,7 @@ export const SOCIAL_ERROR_STATUS: Record<Exclude<SocialErrorCode, "PLAYER_OFFLIN
   IGNORE_FULL: 409,
   IGNORED: 403,
   IGNORING: 409,
+  RATE_LIMITED: 429,
 };
 
 /** The other player's character name (any case), in the body or the path. */
