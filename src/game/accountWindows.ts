@@ -5,6 +5,17 @@
  * no more. Per world (this process); the social service adds its own per-account window on private
  * messages and friend requests, shared across the cluster (src/social/socialBudgets.ts).
  */
+import type { Player } from "./world/Player.ts";
+
+/**
+ * Whose budget a player's line counts against: its account's, shared by the characters its owner
+ * plays; an agent's character (one agent a character, at most five an account) has one of its own,
+ * so the owner chatting with its agents (commands and their answers) does not starve either.
+ */
+export function floodKey(player: Player): string {
+  return player.agentControlled ? `${player.data.accountId}:agent:${player.id}` : player.data.accountId;
+}
+
 /** Accounts tracked before the idle ones are dropped (their windows empty). */
 const PRUNE_AT = 1_024;
 

@@ -10,6 +10,7 @@ import { MODERATION_COMMANDS, moderationCommandOf, mutedError, parseModerationCo
 
 export { CHAT_LIMIT, CHAT_MAX_LENGTH, CHAT_WINDOW_MS } from "./clientEvents.ts";
 import { CHAT_LIMIT, CHAT_MAX_LENGTH, CHAT_WINDOW_MS } from "./clientEvents.ts";
+import { floodKey } from "./accountWindows.ts";
 
 /** The outcome of an admin-code check: `limited` when the player's account or address is out of guesses. */
 export type AdminCheck = "granted" | "wrong" | "limited";
@@ -71,8 +72,8 @@ export function handleChat(world: World, player: Player, data: { message: string
   }
   const muted = mutedError(player, now);
   if (muted !== undefined) return muted;
-  // Per account: its characters share the budget (accountWindows.ts).
-  if (!world.chatWindows.allow(player.data.accountId, now, CHAT_LIMIT, CHAT_WINDOW_MS)) {
+  // Per account: its characters share the budget; an agent's has its own (accountWindows.ts).
+  if (!world.chatWindows.allow(floodKey(player), now, CHAT_LIMIT, CHAT_WINDOW_MS)) {
     return { code: "RATE_LIMITED", message: `at most ${CHAT_LIMIT} chat messages every ${CHAT_WINDOW_MS / 1000} s per account` };
   }
   const out = { id: randomUUID(), fromId: player.id, fromName: player.data.name, message, timestamp: now, channel: "local" as const };

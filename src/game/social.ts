@@ -12,6 +12,7 @@
 import { CHAT_LIMIT, CHAT_MAX_LENGTH, CHAT_WINDOW_MS, sanitizeChat } from "./chat.ts";
 import type { ClientEvent } from "./clientEvents.ts";
 import { mutedError } from "./moderation.ts";
+import { floodKey } from "./accountWindows.ts";
 import type { Player } from "./world/Player.ts";
 import type { HandlerResult, World } from "./world/World.ts";
 
@@ -41,7 +42,7 @@ export function sendPrivateMessage(world: World, port: SocialPort | undefined, p
   }
   const muted = mutedError(player, world.now());
   if (muted !== undefined) return muted;
-  if (!world.privateMessageWindows.allow(player.data.accountId, world.now(), CHAT_LIMIT, CHAT_WINDOW_MS)) {
+  if (!world.privateMessageWindows.allow(floodKey(player), world.now(), CHAT_LIMIT, CHAT_WINDOW_MS)) {
     return { code: "RATE_LIMITED", message: `at most ${CHAT_LIMIT} private messages every ${CHAT_WINDOW_MS / 1000} s per account` };
   }
   port.privateMessage(player, data.to, message);

@@ -56,6 +56,9 @@ forEachDialect("/ws login budgets", (ctx) => {
       ok.close();
       await ok.waitClosed();
     }
+    // Each login's row is written after its welcome: count once all ten are in, or a late one would
+    // look like a row of the refused login.
+    await eventually(async () => ((await rows(characterId)) >= LOGINS_PER_CHARACTER ? true : undefined), "the logins' rows");
     const before = await rows(characterId);
     const c = await WsTestClient.connect(`${t.wsUrl}?token=${token}`);
     const error = await c.next("error");
