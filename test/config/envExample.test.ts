@@ -1,5 +1,5 @@
 /**
- * `.env.example`, the README's Configuration table and src/config/env.ts name the same variables,
+ * `.env.example`, docs/configuration.md's table and src/config/env.ts name the same variables,
  * and `.env.example` holds the defaults: read as a `.env`, with or without its commented
  * variables, it configures the server exactly as an empty environment does.
  */
@@ -11,7 +11,7 @@ import { CONFIG_VARIABLES, loadConfig } from "../../src/config/env.ts";
 import { ROOT } from "../support/process.ts";
 
 const EXAMPLE = fs.readFileSync(path.join(ROOT, ".env.example"), "utf8");
-const README = fs.readFileSync(path.join(ROOT, "README.md"), "utf8");
+const README = fs.readFileSync(path.join(ROOT, "docs", "configuration.md"), "utf8");
 const VARIABLE_LINE = /^(# )?([A-Z][A-Z0-9_]*)=(.*)$/;
 
 /** Every variable line of `.env.example`, set or commented. */
@@ -22,7 +22,7 @@ function exampleVariables(): { name: string; commented: boolean }[] {
   });
 }
 
-/** The variables named in the first column of the README's Configuration table. */
+/** The variables named in the first column of docs/configuration.md's table. */
 function readmeVariables(): string[] {
   const section = README.split(/^## /m).find((s) => s.startsWith("Configuration\n"));
   assert.ok(section !== undefined, "the README has a Configuration section");
@@ -33,7 +33,7 @@ function readmeVariables(): string[] {
 
 const sorted = (names: Iterable<string>) => [...new Set(names)].sort();
 
-describe(".env.example and the README's Configuration table", () => {
+describe(".env.example and docs/configuration.md's table", () => {
   it("list exactly the variables the server reads", () => {
     assert.ok(CONFIG_VARIABLES.length > 40 && CONFIG_VARIABLES.includes("METRICS_PORT"));
     assert.deepEqual(sorted(exampleVariables().map((v) => v.name)), sorted(CONFIG_VARIABLES), ".env.example");

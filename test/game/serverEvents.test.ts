@@ -61,8 +61,8 @@ describe("the server events table", () => {
     for (const t of ["welcome", "world:update", "tradeCompleted", "agent:goal", "agent:message"]) assert.ok(t in SERVER_EVENTS);
   });
 
-  it("is what the README lists (npm run docs:events prints the list)", () => {
-    const readme = fs.readFileSync(path.join(import.meta.dirname, "..", "..", "README.md"), "utf8");
-    assert.ok(readme.includes(serverEventsMarkdown()), "README's list of server events is out of date: paste the output of `npm run docs:events`");
+  it("is what docs/protocol.md lists (npm run docs:events prints the list)", () => {
+    const doc = fs.readFileSync(path.join(import.meta.dirname, "..", "..", "docs", "protocol.md"), "utf8");
+    assert.ok(doc.includes(serverEventsMarkdown()), "docs/protocol.md's list of server events is out of date: paste the output of `npm run docs:events`");
   });
 });
