@@ -1,5 +1,5 @@
 /**
- * Many agents on one socket: a multiplexed `/ws` connection (`/ws?mux=1`, src/ws/mux.ts; README
+ * Many agents on one socket: a multiplexed `/ws` connection (`/ws?mux=1`, src/ws/mux.ts; docs/protocol.md
  * "/ws: many sessions on one socket"). Each agent is a session on it, logged in with its own token
  * (`session:open`) and addressed by a session id the runtime picks; the server sends every
  * session's events tagged with its id, and one `world:update` a tick for the whole connection, the

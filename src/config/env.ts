@@ -244,7 +244,7 @@ const envSchema = z.object({
   CORS_IDP_DOMAIN: optionalString,
 });
 
-/** Every variable the server reads (the README's Configuration table and `.env.example` list each). */
+/** Every variable the server reads (docs/configuration.md's table and `.env.example` list each). */
 export const CONFIG_VARIABLES: readonly string[] = Object.freeze(Object.keys(envSchema.shape));
 
 export interface CorsSettings {

@@ -3,7 +3,7 @@
  * name with its payload schema (zod), beside the table of client events (events.ts). The World's
  * `send` takes only these names and payloads (checked by the compiler); the test clients of both
  * transports check every event they receive against the schemas, so a payload that drifts fails
- * the tests; the README's list is printed from it (`npm run docs:events`). The browser client and
+ * the tests; docs/protocol.md's list is printed from it (`npm run docs:events`). The browser client and
  * the agent runtime import the types and schemas from here.
  *
  * Schemas are strict: a field the table does not name is a mismatch too.
@@ -192,7 +192,7 @@ function fields(schema: z.ZodType): string {
   return "";
 }
 
-/** The README's list of server events, from the table (`npm run docs:events`). */
+/** docs/protocol.md's list of server events, from the table (`npm run docs:events`). */
 export function serverEventsMarkdown(): string {
   const rows = Object.entries(SERVER_EVENTS).map(([name, def]) => `| \`${name}\` | ${fields(def.schema)} | ${def.doc} |`);
   return ["| event | fields | when |", "|---|---|---|", ...rows].join("\n");

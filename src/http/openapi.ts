@@ -441,7 +441,7 @@ export function openApiDocument(): object {
       title: "rs-world-server",
       version: VERSION,
       description:
-        "Authoritative multiplayer game server: REST interface. Real time: Colyseus room `world` and the `/ws` socket (see README). Every refusal is `{success: false, error: {code, message}}` with the codes listed per status.",
+        "Authoritative multiplayer game server: REST interface. Real time: Colyseus room `world` and the `/ws` socket (see docs/protocol.md). Every refusal is `{success: false, error: {code, message}}` with the codes listed per status.",
     },
     components: {
       securitySchemes: {

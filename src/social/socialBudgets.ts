@@ -1,5 +1,5 @@
 /**
- * Per-account windows on what one account can aim at others (README "Friends, ignore lists and
+ * Per-account windows on what one account can aim at others (docs/gameplay.md "Friends, ignore lists and
  * private messages"): friend requests sent ({@link FRIEND_REQUESTS_LIMIT} an hour) and private
  * messages ({@link PRIVATE_MESSAGES_LIMIT} a minute, on top of the tick's 5 every 5 s), whatever
  * the characters, sessions, sockets or transports (REST included) the account uses. Counted in

@@ -1,5 +1,5 @@
 /**
- * What logging in over `/ws` may cost (README "/ws: many sessions on one socket"). Every login is a
+ * What logging in over `/ws` may cost (docs/protocol.md "/ws: many sessions on one socket"). Every login is a
  * transaction, a `playerSessions` row and, for a character already in play, a takeover; a
  * multiplexed socket can ask for one per frame, so two budgets bound them:
  *

@@ -2,7 +2,7 @@
  * Multiplexed `/ws` connections (`/ws?mux=1`): one socket carrying many sessions, each an ordinary
  * player logged in with its own token, for a client that plays many characters at once (the agent
  * runtime). Protocol definitions only, imported by the server (WsGateway, worldHandler) and by
- * clients (agent-runtime/MuxConnection.ts). README "/ws: many sessions on one socket".
+ * clients (agent-runtime/MuxConnection.ts). docs/protocol.md "/ws: many sessions on one socket".
  *
  * - Client → server: one envelope per WebSocket message, `{"sid": n, "type", "data"}`; `sid` is an
  *   integer 1 … {@link MAX_SID} the client picks. `session:open` `{token, characterId?}` logs a

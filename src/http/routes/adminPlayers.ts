@@ -4,7 +4,7 @@
  * (`colyseus`, `ws`, or `none`: lingering after a dropped connection, for the reconnection
  * window), with its world, position and the start of its session; and this process's CPU and
  * memory. The Colyseus monitor lists only Colyseus clients and its CPU card is the machine's
- * (see the README's monitor section); this route is the process's own view.
+ * (see docs/operations.md, "Monitor"); this route is the process's own view.
  */
 import os from "node:os";
 import { Router, type RequestHandler } from "express";
