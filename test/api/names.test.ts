@@ -5,9 +5,11 @@
  */
 import assert from "node:assert/strict";
 import { Character } from "../../entities/index.ts";
+import { WorldTestClient } from "../support/colyseusClient.ts";
 import { forEachDialect } from "../support/dialects.ts";
 import { callJson } from "../support/http.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
+import { WsTestClient } from "../support/wsClient.ts";
 
 const TAKEN = { code: "NAME_TAKEN", message: "That name is taken (or reads the same as one that is)" };
 // Anonymous identities count as authentication attempts (10/min): this suite needs more.
@@ -41,6 +43,20 @@ forEachDialect("character names as players read them", (ctx) => {
       assert.deepEqual(await names(), before);
     });
   }
+
+  it("refuses a first login that names its new character Zez1ma, on /ws (close 4000) and on the Colyseus room (400), and creates nothing", async () => {
+    const before = await names();
+    const ws = await WsTestClient.connect(`${t.wsUrl}?token=${await anonymous()}&name=Zez1ma`);
+    const refused = await ws.next("error");
+    assert.deepEqual(refused, { code: "INVALID_PAYLOAD", message: TAKEN.message });
+    assert.equal((await ws.waitClosed()).code, 4000);
+    await assert.rejects(WorldTestClient.join(t.baseUrl, { token: await anonymous(), name: "ZEZ_1MA" }), (err: Error & { code?: number }) => {
+      assert.equal(err.code, 400);
+      assert.match(err.message, /reads the same/);
+      return true;
+    });
+    assert.deepEqual(await names(), before);
+  });
 
   it("refuses an account's second character whose name reads as its first's", async () => {
     const r = await callJson(t.baseUrl, "POST", "/api/character", zezima.token, { name: "ZEZ1MA" });
