@@ -85,7 +85,7 @@ export async function loadData(em: Statements, row: CharacterFields): Promise<St
     equipment: Object.fromEntries(equip.map((e) => [e.slotType, { itemId: e.itemId, quantity: Number(e.quantity) }])),
     bank: bank.map((b) => ({ itemId: b.itemId, quantity: Number(b.quantity) })),
     version: Number(row.version),
-    renamedFrom: row.renamedFrom ?? undefined,
+    ...(row.renamedFrom ? { renamedFrom: row.renamedFrom } : {}),
   };
 }
 
