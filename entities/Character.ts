@@ -1,9 +1,15 @@
 import { defineEntity, p, type InferEntity } from "@mikro-orm/core";
+import { nameKey } from "../src/game/names.ts";
 
 /**
  * `characters`: the spec's character record (every field and default), a level and an xp column
  * for every skill in {@link ./skills.ts}, and bookkeeping. Column names are the record's field
  * names. `version` guards against lost updates from concurrent writers.
+ *
+ * `nameKey` is the name as players read it (src/game/names.ts): unique, so no two characters' names
+ * read the same, and every lookup by name (friends, ignore lists, private messages, moderation,
+ * `/api/player/by-name`) goes through it. `renamedFrom`: the name the key migration took from the
+ * character, until its player has been told at a login.
  */
 export const Character = defineEntity({
   name: "Character",
@@ -12,6 +18,12 @@ export const Character = defineEntity({
     id: p.string().primary().length(64),
     accountId: p.string().length(64).index("characters_account_id_index"),
     name: p.string().length(32).unique("characters_name_unique"),
+    nameKey: p
+      .string()
+      .length(32)
+      .unique("characters_name_key_unique")
+      .onCreate((c) => nameKey(c.name)),
+    renamedFrom: p.string().length(32).nullable(),
     combatLevel: p.integer().default(3).check("\"combatLevel\" >= 3 and \"combatLevel\" <= 126"),
     attackLevel: p.integer().default(1).check("\"attackLevel\" >= 1 and \"attackLevel\" <= 99"),
     attackXp: p.integer().default(0).check("\"attackXp\" >= 0 and \"attackXp\" <= 200000000"),
@@ -57,7 +69,5 @@ export const Character = defineEntity({
     lastLoginAt: p.datetime().nullable(),
     version: p.integer().version(),
   },
-  // Players name each other in any case (friends, ignore lists, private messages): `lower(name)` is looked up.
-  indexes: [{ name: "characters_name_lower_index", expression: 'create index "characters_name_lower_index" on "characters" (lower("name"))' }],
 });
 export type ICharacter = InferEntity<typeof Character>;

@@ -25,6 +25,7 @@ import { sanctionInForce, type SanctionInForce } from "../persistence/sanctions.
 import type { Logger } from "../logger.ts";
 import { systemLine } from "../game/serverEvents.ts";
 import { CHAT_MAX_LENGTH } from "../game/clientEvents.ts";
+import { nameKey } from "../game/names.ts";
 import { sanitizeChat } from "../game/chat.ts";
 import { MAX_BAN_MINUTES, MAX_MUTE_MINUTES, type ModerationCommand, type ModerationPort } from "../game/moderation.ts";
 import type { Player } from "../game/world/Player.ts";
@@ -199,16 +200,11 @@ export class ModerationService implements ModerationPort {
 
   // ---- actions -------------------------------------------------------------------------
 
-  /** A character by name (any case): its account, id and name. */
+  /** A character by name (any case, any look-alike: its key, game/names.ts): its account, id and name. */
   async target(name: string): Promise<Target> {
-    const em = this.db.em();
-    const exact = await em.findOne(Character, { name }, { fields: ["id", "accountId", "name"] });
-    if (exact !== null) return { accountId: exact.accountId, characterId: exact.id, name: exact.name };
-    const rows = await em.getConnection().execute<{ id: string; accountId: string; name: string }[]>('select "id", "accountId", "name" from "characters" where lower("name") = ? limit 2', [
-      name.toLowerCase(),
-    ]);
-    if (rows.length !== 1) throw new ModerationError("UNKNOWN_PLAYER", `no player named ${name}`);
-    return { accountId: rows[0]!.accountId, characterId: rows[0]!.id, name: rows[0]!.name };
+    const row = await this.db.em().findOne(Character, { nameKey: nameKey(name) }, { fields: ["id", "accountId", "name"] });
+    if (row === null) throw new ModerationError("UNKNOWN_PLAYER", `no player named ${name}`);
+    return { accountId: row.accountId, characterId: row.id, name: row.name };
   }
 
   /** A character of the account that some process holds (its lease, in the database), if any. */

@@ -16,6 +16,7 @@ import type { ICharacter } from "../../entities/Character.ts";
 import type { Database, Dialect } from "../db/orm.ts";
 import type { ContentRegistry } from "../manifests/registry.ts";
 import { combatLevel, SKILLS, type Skill } from "../game/skills.ts";
+import { nameKey } from "../game/names.ts";
 import { INVENTORY_SIZE, type ItemStack, type PlayerData, type SkillState } from "../game/world/Player.ts";
 import { CodedError } from "../codedError.ts";
 import { dateOf, runStatement, selectRow, selectRows, type Statements } from "../db/rawSql.ts";
@@ -31,13 +32,19 @@ export const NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9 _-]{1,14}[A-Za-z0-9]$/;
 
 export class PlayerLoadError extends CodedError<"FORBIDDEN" | "NOT_FOUND" | "INVALID_NAME" | "NAME_TAKEN"> {}
 
+/**
+ * A name refused because a character has it, or one that reads the same (`nameKey`, unique in the
+ * database: game/names.ts). The message does not say which: that would tell who exists.
+ */
+const nameTaken = () => new PlayerLoadError("NAME_TAKEN", "That name is taken (or reads the same as one that is)");
+
 type CharacterRow = ICharacter;
 
 /** The columns of a character that {@link loadData} reads (an entity, or a row of {@link CHARACTER_SELECT}). */
-export type CharacterFields = Pick<ICharacter, "id" | "accountId" | "name" | "positionX" | "positionY" | "positionZ" | "health" | "coins" | "combatLevel" | "version">;
+export type CharacterFields = Pick<ICharacter, "id" | "accountId" | "name" | "positionX" | "positionY" | "positionZ" | "health" | "coins" | "combatLevel" | "version" | "renamedFrom">;
 
 /** A character's row, raw (src/db/rawSql.ts): only what a load reads. */
-const CHARACTER_SELECT = `select "id", "accountId", "name", "version", ${CHARACTER_COLUMNS.map(q).join(", ")} from "characters"`;
+const CHARACTER_SELECT = `select "id", "accountId", "name", "version", "renamedFrom", ${CHARACTER_COLUMNS.map(q).join(", ")} from "characters"`;
 
 function skillsOf(row: CharacterFields): Record<Skill, SkillState> {
   const out = {} as Record<Skill, SkillState>;
@@ -46,8 +53,11 @@ function skillsOf(row: CharacterFields): Record<Skill, SkillState> {
   return out;
 }
 
-/** A loaded player, with the row version its saves must find (see savePlayers). */
-export type StoredPlayer = PlayerData & { version: number };
+/**
+ * A loaded player, with the row version its saves must find (see savePlayers) and, when the name
+ * key migration renamed it and its player has not been told yet, its old name.
+ */
+export type StoredPlayer = PlayerData & { version: number; renamedFrom?: string | undefined };
 
 /** The character's item rows, read raw (a login's reads: src/db/rawSql.ts), into its data. */
 export async function loadData(em: Statements, row: CharacterFields): Promise<StoredPlayer> {
@@ -75,6 +85,7 @@ export async function loadData(em: Statements, row: CharacterFields): Promise<St
     equipment: Object.fromEntries(equip.map((e) => [e.slotType, { itemId: e.itemId, quantity: Number(e.quantity) }])),
     bank: bank.map((b) => ({ itemId: b.itemId, quantity: Number(b.quantity) })),
     version: Number(row.version),
+    ...(row.renamedFrom ? { renamedFrom: row.renamedFrom } : {}),
   };
 }
 
@@ -152,7 +163,7 @@ export async function createCharacter(
       });
     } catch (err) {
       if (err instanceof UniqueConstraintViolationException) {
-        if (chosen) throw new PlayerLoadError("NAME_TAKEN", `the name "${chosen}" is taken`);
+        if (chosen) throw nameTaken();
         continue;
       }
       throw err;
@@ -315,8 +326,9 @@ export async function findCharacter(db: Database, id: string): Promise<Character
   return db.em().findOne(Character, { id });
 }
 
+/** The character whose name reads as `name` (any case, any look-alike: game/names.ts); one at most. */
 export async function findCharacterByName(db: Database, name: string): Promise<CharacterRow | null> {
-  return db.em().findOne(Character, { name });
+  return db.em().findOne(Character, { nameKey: nameKey(name) });
 }
 
 /**
@@ -341,9 +353,17 @@ export async function renameCharacter(db: Database, id: string, name: string): P
     throw new PlayerLoadError("INVALID_NAME", "a name is 3 to 16 letters, digits, spaces, _ or -, starting and ending with a letter or digit");
   }
   try {
-    await db.em().nativeUpdate(Character, { id }, { name, ...KEEP_VERSION });
+    // The key's unique index refuses a name that reads as another character's; the character's own
+    // key is its own row's, so it may change the case or the look of its own name.
+    await db.em().nativeUpdate(Character, { id }, { name, nameKey: nameKey(name), ...KEEP_VERSION });
   } catch (err) {
-    if (err instanceof UniqueConstraintViolationException) throw new PlayerLoadError("NAME_TAKEN", `the name "${name}" is taken`);
+    if (err instanceof UniqueConstraintViolationException) throw nameTaken();
     throw err;
   }
+}
+
+/** The player has been told of the rename (see StoredPlayer): the notice is not given again. */
+export async function clearRenamedFrom(db: Database, id: string): Promise<void> {
+  // Raw: a bookkeeping column, written without the version the live process's saves check.
+  await runStatement(db.statements, `update "characters" set "renamedFrom" = null where "id" = ?`, [id]);
 }

@@ -23,6 +23,7 @@ import { CodedError } from "../codedError.ts";
 import type { Database } from "../db/orm.ts";
 import { selectRows } from "../db/rawSql.ts";
 import { FRIENDS_LIMIT, IGNORE_LIMIT, INCOMING_REQUESTS_LIMIT } from "../game/clientEvents.ts";
+import { nameKey } from "../game/names.ts";
 
 export type SocialErrorCode =
   | "UNKNOWN_PLAYER"
@@ -65,16 +66,12 @@ export interface SocialRows {
 }
 
 /**
- * The account of the character named `name`: the character of exactly that name, else the one
- * character whose name matches it in any case (none when two do). Names are ASCII (NAME_PATTERN).
+ * The account of the character whose name reads as `name` (any case, any look-alike: its key,
+ * game/names.ts, unique in the database): one character at most, never a look-alike's.
  */
 export async function findAccountByName(db: Database, name: string): Promise<NamedAccount | undefined> {
-  const em = db.em();
-  const exact = await em.findOne(Character, { name }, { fields: ["accountId", "name"] });
-  if (exact !== null) return { accountId: exact.accountId, name: exact.name };
-  // Served by characters_name_lower_index.
-  const rows = await em.getConnection().execute<NamedAccount[]>('select "accountId", "name" from "characters" where lower("name") = ? limit 2', [name.toLowerCase()]);
-  return rows.length === 1 ? { accountId: rows[0]!.accountId, name: rows[0]!.name } : undefined;
+  const row = await db.em().findOne(Character, { nameKey: nameKey(name) }, { fields: ["accountId", "name"] });
+  return row === null ? undefined : { accountId: row.accountId, name: row.name };
 }
 
 /** Each account's name: its character played last, else its first; accounts without a character are left out. */

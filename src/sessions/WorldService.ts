@@ -26,6 +26,7 @@ import { validateEvent } from "../game/events.ts";
 import { eventScope } from "../game/eventScopes.ts";
 import { AGENT_TOKEN_FORBIDDEN, isAgentToken } from "../auth/agentScope.ts";
 import type { Player } from "../game/world/Player.ts";
+import { renameNotice } from "../game/names.ts";
 import type { InterestChange } from "../ws/WsDeltas.ts";
 import { playerSync, snapshot, TICK_MS, type Fault, type World } from "../game/world/World.ts";
 import type { ServerEvent } from "../game/serverEvents.ts";
@@ -34,7 +35,7 @@ import type { z } from "zod";
 import type { Database } from "../db/orm.ts";
 import type { Logger } from "../logger.ts";
 import type { ContentRegistry } from "../manifests/registry.ts";
-import { deleteCharacter, lastSession, loadOrCreatePlayer, recordLogin, recordLogout } from "../persistence/players.ts";
+import { clearRenamedFrom, deleteCharacter, lastSession, loadOrCreatePlayer, recordLogin, recordLogout } from "../persistence/players.ts";
 import { CodedError } from "../codedError.ts";
 import { CharacterInUseError, type CharacterLeases } from "../persistence/leases.ts";
 import type { Traffic } from "../prometheus.ts";
@@ -465,6 +466,7 @@ export class WorldService {
           this.saver.track(data.characterId, data.version, data);
           player = this.world.addPlayer(data);
           entered?.(player);
+          if (data.renamedFrom !== undefined) this.tellRenamed(player, data.renamedFrom);
         }
         this.onPlayerAdded(player);
       }
@@ -500,6 +502,12 @@ export class WorldService {
       player.syncDue = true;
       return player;
     });
+  }
+
+  /** Tells the player, once, that the name key migration renamed its character (db/nameKeys.ts). */
+  private tellRenamed(player: Player, from: string): void {
+    this.world.tell(player.id, renameNotice(from, player.data.name));
+    clearRenamedFrom(this.db, player.id).catch((err: unknown) => this.logger.warn({ err, characterId: player.id }, "could not clear the rename notice: it will be given again"));
   }
 
   /**
