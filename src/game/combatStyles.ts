@@ -136,3 +136,8 @@ export function styleXp(style: CombatStyle, weapon: ItemDef | undefined): Partia
       return { attack: 4 };
   }
 }
+
+/** A stored style read back: a name this server does not know (a newer one, a hand edit) loads as accurate. */
+export function parseCombatStyle(value: unknown): CombatStyle {
+  return (COMBAT_STYLES as readonly unknown[]).includes(value) ? (value as CombatStyle) : DEFAULT_COMBAT_STYLE;
+}

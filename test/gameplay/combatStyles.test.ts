@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { attackRange, maxHitHitpoints, npcAttacksPlayer, npcDefenceBonus, playerAttacksNpc } from "../../src/game/combat.ts";
-import { stylesOffered, styleBonus, type CombatStyle } from "../../src/game/combatStyles.ts";
+import { parseCombatStyle, stylesOffered, styleBonus, type CombatStyle } from "../../src/game/combatStyles.ts";
 import { XP_FOR_LEVEL, type Skill } from "../../src/game/skills.ts";
 import type { NpcInstance } from "../../src/game/world/entities.ts";
 import type { Player } from "../../src/game/world/Player.ts";
@@ -208,6 +208,11 @@ describe("player:setCombatStyle", () => {
       assert.deepEqual(g.events(p, "player:sync"), []);
     });
   }
+
+  it("loads a stored style it does not know as accurate", () => {
+    assert.equal(parseCombatStyle("longrange"), "longrange");
+    for (const stored of ["spin", "", null, 3]) assert.equal(parseCombatStyle(stored), "accurate", String(stored));
+  });
 
   it("refuses a style that does not exist (INVALID_PAYLOAD)", async () => {
     const g = await gameWorld();
