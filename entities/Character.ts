@@ -25,6 +25,8 @@ export const Character = defineEntity({
       .onCreate((c) => nameKey(c.name)),
     renamedFrom: p.string().length(32).nullable(),
     combatLevel: p.integer().default(3).check("\"combatLevel\" >= 3 and \"combatLevel\" <= 126"),
+    /** The attack style (src/game/combatStyles.ts). */
+    combatStyle: p.string().length(16).default("accurate"),
     attackLevel: p.integer().default(1).check("\"attackLevel\" >= 1 and \"attackLevel\" <= 99"),
     attackXp: p.integer().default(0).check("\"attackXp\" >= 0 and \"attackXp\" <= 200000000"),
     strengthLevel: p.integer().default(1).check("\"strengthLevel\" >= 1 and \"strengthLevel\" <= 99"),

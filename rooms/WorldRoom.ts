@@ -11,6 +11,7 @@ import type { ArraySchema } from "@colyseus/schema";
 import type { Authenticator } from "../src/auth/Authenticator.ts";
 import { AuthUnavailable, TokenError, type Principal } from "../src/auth/tokens.ts";
 import { SKILLS } from "../src/game/skills.ts";
+import { DEFAULT_COMBAT_STYLE } from "../src/game/combatStyles.ts";
 import type { ItemStack, Player } from "../src/game/world/Player.ts";
 import { describe, TICK_MS, type Entity, type World } from "../src/game/world/World.ts";
 import { chebyshev } from "../src/game/map/CollisionMap.ts";
@@ -748,6 +749,7 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
       // carries what changed (a log cut is one slot, not the whole inventory and bank again) and no
       // schema object is made for what was already there.
       s.coins = d.coins;
+      s.combatStyle = d.combatStyle ?? DEFAULT_COMBAT_STYLE;
       syncSlots(s.inventory, d.inventory);
       for (const skill of SKILLS) {
         const cur = s.skills.get(skill);

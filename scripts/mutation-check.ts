@@ -138,22 +138,22 @@ const MUTATIONS: Mutation[] = [
   {
     name: "save skips coins",
     file: ROWS,
-    from: "const out: unknown[] = [p.x, p.y, p.z, p.health, p.coins, p.combatLevel];",
-    to: "const out: unknown[] = [p.x, p.y, p.z, p.health, 0, p.combatLevel];",
+    from: "const out: unknown[] = [p.x, p.y, p.z, p.health, p.coins, p.combatLevel, p.combatStyle ?? DEFAULT_COMBAT_STYLE];",
+    to: "const out: unknown[] = [p.x, p.y, p.z, p.health, 0, p.combatLevel, p.combatStyle ?? DEFAULT_COMBAT_STYLE];",
     tests: [ROUND_TRIP],
   },
   {
     name: "save skips health",
     file: ROWS,
-    from: "const out: unknown[] = [p.x, p.y, p.z, p.health, p.coins, p.combatLevel];",
-    to: "const out: unknown[] = [p.x, p.y, p.z, 100, p.coins, p.combatLevel];",
+    from: "const out: unknown[] = [p.x, p.y, p.z, p.health, p.coins, p.combatLevel, p.combatStyle ?? DEFAULT_COMBAT_STYLE];",
+    to: "const out: unknown[] = [p.x, p.y, p.z, 100, p.coins, p.combatLevel, p.combatStyle ?? DEFAULT_COMBAT_STYLE];",
     tests: [ROUND_TRIP],
   },
   {
     name: "save skips the position",
     file: ROWS,
-    from: "const out: unknown[] = [p.x, p.y, p.z, p.health, p.coins, p.combatLevel];",
-    to: "const out: unknown[] = [0, p.y, p.z, p.health, p.coins, p.combatLevel];",
+    from: "const out: unknown[] = [p.x, p.y, p.z, p.health, p.coins, p.combatLevel, p.combatStyle ?? DEFAULT_COMBAT_STYLE];",
+    to: "const out: unknown[] = [0, p.y, p.z, p.health, p.coins, p.combatLevel, p.combatStyle ?? DEFAULT_COMBAT_STYLE];",
     tests: [ROUND_TRIP],
   },
   {

@@ -5,6 +5,7 @@
  * checks that every event here has one.
  */
 import { z } from "zod";
+import { COMBAT_STYLES } from "./combatStyles.ts";
 import { MAX_STACK } from "./inventory.ts";
 import { ACCEPT_SCREENS, MAX_OFFER_ITEMS } from "./trade/TradeSession.ts";
 import { INVENTORY_SIZE } from "./world/Player.ts";
@@ -51,6 +52,8 @@ export const CLIENT_EVENTS = {
   "player:action": event("action", z.object({ action: z.enum(ACTIONS), targetId: ref.optional(), slot: slot.optional() })),
   "inventory:use": event("action", z.object({ slot, targetSlot: slot.optional(), targetId: ref.optional() })),
   "equipment:remove": event("action", z.object({ slot: z.enum(EQUIPMENT_SLOTS) })),
+  // A style the wielded weapon does not offer is refused (INVALID_COMBAT_STYLE).
+  "player:setCombatStyle": event("action", z.object({ style: z.enum(COMBAT_STYLES) })),
   "bank:deposit": event("item", z.object({ slot, quantity })),
   "bank:withdraw": event("item", z.object({ itemId: ref, quantity })),
   "store:buy": event("item", z.object({ storeId: ref, itemId: ref, quantity })),

@@ -1,21 +1,25 @@
 /**
  * Combat (RuneScape's classic formulas, in lifepoints = 10 per hitpoint):
- * - effective level = level + 8; attack roll = effective attack × (attack bonus + 64);
- *   defence roll = effective defence × (defence bonus + 64);
+ * - effective level = level + style bonus + 8 (combatStyles.ts); attack roll = effective attack ×
+ *   (attack bonus + 64); defence roll = effective defence × (defence bonus + 64);
+ * - the attack bonus is the one of the style's attack type (stab, slash, crush or ranged) and meets
+ *   the target's defence bonus of that type (an NPC without one: its `defenseBonus`);
  * - hit chance = A > D ? 1 − (D + 2) / (2(A + 1)) : A / (2(D + 1));
  * - max hit (hitpoints) = ⌊0.5 + effective strength × (strength bonus + 64) / 640⌋, at least 1;
  *   a hit deals a uniform 0..max hit × 10 lifepoints;
- * - xp per 10 lifepoints of damage: 4 in the attack skill (attack for melee, ranged for ranged)
- *   and 1⅓ in constitution;
- * - attack speed is the weapon's, in ticks (4 unarmed). Ranged needs a bow and arrows, and
- *   uses one arrow a shot.
+ * - xp per 10 lifepoints of damage: 4 to the style's skill or split (combatStyles.ts), and 1⅓ in
+ *   constitution;
+ * - attack speed is the weapon's, in ticks (4 unarmed), one faster on rapid. Ranged needs a bow
+ *   and arrows, and uses one arrow a shot.
  */
 import { spawnGroundItem } from "./groundItems.ts";
 import { addXp, levelOf } from "./progression.ts";
 import { LIFEPOINTS_PER_HITPOINT, type NpcInstance } from "./world/entities.ts";
 import type { Player } from "./world/Player.ts";
-import type { GameError, World } from "./world/World.ts";
+import type { GameError, HandlerResult, World } from "./world/World.ts";
 import { DROP_TIERS } from "../manifests/schemas/npcs.ts";
+import { attackTypeOf, DEFAULT_COMBAT_STYLE, effectiveStyle, stylesOffered, isRangedWeapon, styleAttackRange, styleAttackSpeed, styleBonus, styleXp, type AttackType, type CombatStyle } from "./combatStyles.ts";
+import type { Skill } from "./skills.ts";
 import { killPlayer } from "./death.ts";
 
 export const UNARMED_SPEED_TICKS = 4;
@@ -25,8 +29,9 @@ export function hitChance(attackRoll: number, defenceRoll: number): number {
   return attackRoll > defenceRoll ? 1 - (defenceRoll + 2) / (2 * (attackRoll + 1)) : attackRoll / (2 * (defenceRoll + 1));
 }
 
-export function maxHitHitpoints(strengthLevel: number, strengthBonus: number): number {
-  return Math.max(1, Math.floor(0.5 + ((strengthLevel + 8) * (strengthBonus + 64)) / 640));
+/** `styleBonus`: the attack style's invisible strength (or ranged) levels (OSRS "Maximum melee hit"). */
+export function maxHitHitpoints(strengthLevel: number, strengthBonus: number, styleBonus = 0): number {
+  return Math.max(1, Math.floor(0.5 + ((strengthLevel + styleBonus + 8) * (strengthBonus + 64)) / 640));
 }
 
 interface Bonuses {
@@ -37,11 +42,19 @@ interface Bonuses {
   rangedStrength: number;
 }
 
-export function playerBonuses(world: World, player: Player): Bonuses {
+const capitalized = (t: AttackType) => `${t[0]!.toUpperCase()}${t.slice(1)}`;
+
+/**
+ * The sums of the worn items' bonuses; `attack` is the melee attack bonus of the given attack type
+ * (the generic `attack` plus `attackStab`/`attackSlash`/`attackCrush`). Defence averages the three
+ * melee types: NPCs' attacks have no type in the content.
+ */
+export function playerBonuses(world: World, player: Player, attackType: AttackType = attackTypeOf(combatStyleOf(world, player), weapon(world, player))): Bonuses {
   const b: Bonuses = { attack: 0, strength: 0, defence: 0, ranged: 0, rangedStrength: 0 };
+  const typed = attackType === "ranged" ? undefined : `attack${capitalized(attackType)}`;
   for (const worn of Object.values(player.data.equipment)) {
     const bon = world.content.item(worn.itemId)?.bonuses ?? {};
-    b.attack += (bon.attack ?? 0) + Math.max(bon.attackStab ?? 0, bon.attackSlash ?? 0, bon.attackCrush ?? 0);
+    b.attack += (bon.attack ?? 0) + (typed === undefined ? 0 : (bon[typed] ?? 0));
     b.strength += bon.strength ?? 0;
     b.defence += (bon.defense ?? 0) + Math.round(((bon.defenseStab ?? 0) + (bon.defenseSlash ?? 0) + (bon.defenseCrush ?? 0)) / 3);
     b.ranged += (bon.ranged ?? 0) + (bon.attackRanged ?? 0);
@@ -50,18 +63,54 @@ export function playerBonuses(world: World, player: Player): Bonuses {
   return b;
 }
 
-function weapon(world: World, player: Player) {
+export function weapon(world: World, player: Player) {
   const w = player.data.equipment.weapon;
   return w === undefined ? undefined : world.content.item(w.itemId);
 }
 
 export function isRanged(world: World, player: Player): boolean {
-  const w = weapon(world, player);
-  return w !== undefined && (w.attackType?.toLowerCase() === "ranged" || /bow/i.test(w.weaponType ?? ""));
+  return isRangedWeapon(weapon(world, player));
+}
+
+/** `player:setCombatStyle`: a style the wielded weapon offers (refused otherwise, changing nothing). */
+export function setCombatStyle(world: World, player: Player, data: { style: CombatStyle }): HandlerResult {
+  const offered = [...stylesOffered(weapon(world, player)).keys()];
+  if (!offered.includes(data.style)) {
+    const wielding = weapon(world, player)?.name ?? "no weapon";
+    return { code: "INVALID_COMBAT_STYLE", message: `${wielding} offers ${offered.join(", ")}, not ${data.style}` };
+  }
+  if (player.data.combatStyle === data.style) return;
+  player.data.combatStyle = data.style;
+  player.syncDue = true;
+  player.saveDue = true;
+}
+
+/**
+ * After the weapon changed: a style the new weapon does not offer becomes its kind's default
+ * (accurate), as the genre switches styles when a weapon of another kind is wielded.
+ */
+export function fitCombatStyle(world: World, player: Player): void {
+  const style = combatStyleOf(world, player);
+  if (style === (player.data.combatStyle ?? DEFAULT_COMBAT_STYLE)) return;
+  player.data.combatStyle = style;
+  player.syncDue = true;
+  player.saveDue = true;
+}
+
+/** The attack style in force: the chosen one if the wielded weapon offers it, else accurate. */
+export function combatStyleOf(world: World, player: Player): CombatStyle {
+  return effectiveStyle(player.data.combatStyle, weapon(world, player));
 }
 
 export function attackRange(world: World, player: Player): number {
-  return isRanged(world, player) ? (weapon(world, player)?.attackRange ?? DEFAULT_RANGED_RANGE) : 1;
+  return styleAttackRange(combatStyleOf(world, player), weapon(world, player), DEFAULT_RANGED_RANGE);
+}
+
+/** The target's defence bonus against an attack type: the NPC's typed bonus if content gives one, else its `defenseBonus`. */
+export function npcDefenceBonus(npc: NpcInstance, attackType: AttackType): number {
+  const stats = npc.def.stats;
+  const key = `defense${capitalized(attackType)}` as "defenseStab" | "defenseSlash" | "defenseCrush" | "defenseRanged";
+  return stats?.[key] ?? stats?.defenseBonus ?? 0;
 }
 
 function announce(world: World, attackerId: string, target: { id: string; x: number; z: number }, damage: number, health: number, maxHealth: number): void {
@@ -80,21 +129,23 @@ export function playerAttacksNpc(world: World, player: Player, npc: NpcInstance)
     player.syncDue = true;
     player.saveDue = true;
   }
-  const b = playerBonuses(world, player);
-  const attackSkill = ranged ? "ranged" : "attack";
-  const attackRoll = (levelOf(player, attackSkill) + 8) * ((ranged ? b.ranged : b.attack) + 64);
-  const stats = npc.def.stats;
-  const defenceRoll = ((stats?.defense ?? 1) + 8) * ((stats?.defenseBonus ?? 0) + 64);
-  const max = ranged ? maxHitHitpoints(levelOf(player, "ranged"), b.rangedStrength) : maxHitHitpoints(levelOf(player, "strength"), b.strength);
+  const w = weapon(world, player);
+  const style = combatStyleOf(world, player);
+  const type = attackTypeOf(style, w);
+  const sb = styleBonus(style, w);
+  const b = playerBonuses(world, player, type);
+  const attackRoll = ranged ? (levelOf(player, "ranged") + sb.ranged + 8) * (b.ranged + 64) : (levelOf(player, "attack") + sb.attack + 8) * (b.attack + 64);
+  const defenceRoll = ((npc.def.stats?.defense ?? 1) + 8) * (npcDefenceBonus(npc, type) + 64);
+  const max = ranged ? maxHitHitpoints(levelOf(player, "ranged"), b.rangedStrength, sb.ranged) : maxHitHitpoints(levelOf(player, "strength"), b.strength, sb.strength);
   const damage = world.random() < hitChance(attackRoll, defenceRoll) ? Math.min(npc.health, Math.floor(world.random() * (max * LIFEPOINTS_PER_HITPOINT + 1))) : 0;
-  player.nextActionTick = world.tick + (weapon(world, player)?.attackSpeed ?? UNARMED_SPEED_TICKS);
+  player.nextActionTick = world.tick + styleAttackSpeed(style, w, UNARMED_SPEED_TICKS);
   npc.health -= damage;
   npc.damageBy.set(player.id, (npc.damageBy.get(player.id) ?? 0) + damage);
   npc.version++;
   if (npc.def.combat.retaliates && npc.targetId === undefined) npc.targetId = player.id;
   announce(world, player.id, npc, damage, npc.health, npc.maxHealth);
   if (damage > 0) {
-    addXp(world, player, attackSkill, (damage / LIFEPOINTS_PER_HITPOINT) * 4);
+    for (const [skill, perHitpoint] of Object.entries(styleXp(style, w)) as [Skill, number][]) addXp(world, player, skill, (damage / LIFEPOINTS_PER_HITPOINT) * perHitpoint);
     addXp(world, player, "constitution", (damage / LIFEPOINTS_PER_HITPOINT) * (4 / 3));
   }
   if (npc.health <= 0) npcDies(world, npc);
@@ -105,7 +156,7 @@ export function playerAttacksNpc(world: World, player: Player, npc: NpcInstance)
 export function npcAttacksPlayer(world: World, npc: NpcInstance, player: Player): void {
   const stats = npc.def.stats;
   const attackRoll = ((stats?.attack ?? 1) + 8) * 64;
-  const defenceRoll = (levelOf(player, "defense") + 8) * (playerBonuses(world, player).defence + 64);
+  const defenceRoll = (levelOf(player, "defense") + styleBonus(combatStyleOf(world, player), weapon(world, player)).defence + 8) * (playerBonuses(world, player).defence + 64);
   const max = maxHitHitpoints(stats?.strength ?? 1, 0);
   const damage = world.random() < hitChance(attackRoll, defenceRoll) ? Math.min(player.data.health, Math.floor(world.random() * (max * LIFEPOINTS_PER_HITPOINT + 1))) : 0;
   npc.nextAttackTick = world.tick + (npc.def.combat?.attackSpeedTicks ?? UNARMED_SPEED_TICKS);

@@ -15,6 +15,7 @@ export const EVENT_SCOPES: { readonly [K in ClientEventName]: EventScope } = {
   "player:action": "character",
   "inventory:use": "character",
   "equipment:remove": "character",
+  "player:setCombatStyle": "character",
   "bank:deposit": "character",
   "bank:withdraw": "character",
   "store:buy": "character",

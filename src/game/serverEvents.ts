@@ -9,6 +9,7 @@
  * Schemas are strict: a field the table does not name is a mismatch too.
  */
 import { z } from "zod";
+import { COMBAT_STYLES } from "./combatStyles.ts";
 
 /** Interest radius: a client sees what is within this many tiles (Chebyshev) of its player. */
 export const VIEW_RADIUS = 16;
@@ -86,6 +87,7 @@ export const SERVER_EVENTS = {
       maxHealth: int,
       combatLevel: int,
       coins: z.int().min(0),
+      combatStyle: z.enum(COMBAT_STYLES),
       skills: z.record(z.string(), z.strictObject({ level: int, xp: z.number() })),
       inventory: z.array(z.strictObject({ slot: int, itemId: id, quantity: z.int().min(1) })),
       equipment: z.record(z.string(), stack),

@@ -17,6 +17,7 @@
  */
 import type { SqlEntityManager } from "@mikro-orm/sqlite";
 import type { QueryKind, QueryObserver } from "../db/queryTiming.ts";
+import { DEFAULT_COMBAT_STYLE } from "../game/combatStyles.ts";
 import { SKILLS } from "../game/skills.ts";
 import type { ItemStack, PlayerData } from "../game/world/Player.ts";
 
@@ -127,12 +128,12 @@ export async function chunkStatements(em: SqlEntityManager, dialect: "sqlite" | 
 
 const SKILL_COLUMNS = SKILLS.flatMap((s) => [`${s}Level`, `${s}Xp`]);
 /** A character's columns that a save writes (and a load reads back: players.ts). */
-export const CHARACTER_COLUMNS = ["positionX", "positionY", "positionZ", "health", "coins", "combatLevel", ...SKILL_COLUMNS];
+export const CHARACTER_COLUMNS = ["positionX", "positionY", "positionZ", "health", "coins", "combatLevel", "combatStyle", ...SKILL_COLUMNS];
 /** An identifier, quoted for both databases. */
 export const q = (id: string) => `"${id}"`;
 
 function characterValues(p: PlayerData): unknown[] {
-  const out: unknown[] = [p.x, p.y, p.z, p.health, p.coins, p.combatLevel];
+  const out: unknown[] = [p.x, p.y, p.z, p.health, p.coins, p.combatLevel, p.combatStyle ?? DEFAULT_COMBAT_STYLE];
   for (const s of SKILLS) out.push(p.skills[s].level, p.skills[s].xp);
   return out;
 }
@@ -189,7 +190,7 @@ const unnest = (types: readonly string[]) => `unnest(${types.map((t) => `?::${t}
  * integer columns, so that PostgreSQL's assignment cast (rounding) applies as it did to the
  * values MikroORM inlined, instead of a whole chunk failing on one stray fraction.
  */
-const CHARACTER_TYPES = ["varchar", "int", ...CHARACTER_COLUMNS.map(() => "float8")] as ("varchar" | "int" | "float8")[];
+const CHARACTER_TYPES = ["varchar", "int", ...CHARACTER_COLUMNS.map((c) => (c === "combatStyle" ? "varchar" : "float8"))] as ("varchar" | "int" | "float8")[];
 const ITEM_TYPES: Record<ItemTable, ("varchar" | "int" | "float8")[]> = {
   inventory: ["varchar", "int", "varchar", "float8"],
   equipment: ["varchar", "varchar", "varchar", "float8"],

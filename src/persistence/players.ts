@@ -15,6 +15,7 @@ import { AgentMapping, BankSlot, Character, EquipmentSlot, InventorySlot, NpcKil
 import type { ICharacter } from "../../entities/Character.ts";
 import type { Database, Dialect } from "../db/orm.ts";
 import type { ContentRegistry } from "../manifests/registry.ts";
+import { parseCombatStyle } from "../game/combatStyles.ts";
 import { combatLevel, SKILLS, type Skill } from "../game/skills.ts";
 import { nameKey } from "../game/names.ts";
 import { INVENTORY_SIZE, type ItemStack, type PlayerData, type SkillState } from "../game/world/Player.ts";
@@ -41,7 +42,7 @@ const nameTaken = () => new PlayerLoadError("NAME_TAKEN", "That name is taken (o
 type CharacterRow = ICharacter;
 
 /** The columns of a character that {@link loadData} reads (an entity, or a row of {@link CHARACTER_SELECT}). */
-export type CharacterFields = Pick<ICharacter, "id" | "accountId" | "name" | "positionX" | "positionY" | "positionZ" | "health" | "coins" | "combatLevel" | "version" | "renamedFrom">;
+export type CharacterFields = Pick<ICharacter, "id" | "accountId" | "name" | "positionX" | "positionY" | "positionZ" | "health" | "coins" | "combatLevel" | "combatStyle" | "version" | "renamedFrom">;
 
 /** A character's row, raw (src/db/rawSql.ts): only what a load reads. */
 const CHARACTER_SELECT = `select "id", "accountId", "name", "version", "renamedFrom", ${CHARACTER_COLUMNS.map(q).join(", ")} from "characters"`;
@@ -80,6 +81,7 @@ export async function loadData(em: Statements, row: CharacterFields): Promise<St
     health: Number(row.health),
     coins: Number(row.coins),
     combatLevel: Number(row.combatLevel),
+    combatStyle: parseCombatStyle(row.combatStyle),
     skills: skillsOf(row),
     inventory,
     equipment: Object.fromEntries(equip.map((e) => [e.slotType, { itemId: e.itemId, quantity: Number(e.quantity) }])),

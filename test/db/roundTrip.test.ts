@@ -119,6 +119,8 @@ forEachDialect("a player's state across a save, a restart and a reload", (ctx) =
       health: skills.constitution.level * 10,
       coins: 98_765,
       combatLevel: combatLevel(levels),
+      // Not the default (accurate), and offered by every melee weapon and unarmed.
+      combatStyle: "defensive" as const,
       skills,
       inventory,
       equipment: { [slotA]: { itemId: wearA, quantity: 1 }, [slotB]: { itemId: wearB, quantity: 1 } } as Record<string, ItemStack>,
@@ -135,6 +137,7 @@ forEachDialect("a player's state across a save, a restart and a reload", (ctx) =
       health: expected.health,
       coins: expected.coins,
       combatLevel: expected.combatLevel,
+      combatStyle: expected.combatStyle,
       skills: structuredClone(skills),
       inventory: structuredClone(inventory),
       equipment: structuredClone(expected.equipment),
@@ -163,6 +166,7 @@ forEachDialect("a player's state across a save, a restart and a reload", (ctx) =
     assert.equal(d.health, expected.health, "health");
     assert.equal(d.coins, expected.coins, "coins");
     assert.equal(d.combatLevel, expected.combatLevel, "combat level");
+    assert.equal(d.combatStyle, expected.combatStyle, "combat style");
     for (const s of SKILLS) assert.deepEqual(d.skills[s], expected.skills[s], `skill ${s} (level and xp)`);
     assert.deepEqual(d.inventory, expected.inventory, "inventory, slot by slot");
     assert.deepEqual(d.equipment, expected.equipment, "equipment");

@@ -3,6 +3,7 @@
  * bank) and its transient state (path, input queue, dirty flags). Plain data; the World mutates it.
  */
 import type { Tile } from "../map/CollisionMap.ts";
+import type { CombatStyle } from "../combatStyles.ts";
 import type { Skill } from "../skills.ts";
 
 export const INVENTORY_SIZE = 28;
@@ -30,6 +31,8 @@ export interface PlayerData {
   health: number;
   coins: number;
   combatLevel: number;
+  /** The chosen attack style (combatStyles.ts); undefined: accurate. */
+  combatStyle?: CombatStyle | undefined;
   skills: Record<Skill, SkillState>;
   /** 28 slots; null is an empty slot. */
   inventory: (ItemStack | null)[];

@@ -18,6 +18,7 @@ import type { ContentRegistry } from "../../manifests/registry.ts";
 import { chebyshev, CollisionMap, type Tile } from "../map/CollisionMap.ts";
 import { findPath, MAX_PATH_LENGTH, type PathResult, type SearchWork } from "../map/pathfinding.ts";
 import { SKILLS } from "../skills.ts";
+import { DEFAULT_COMBAT_STYLE } from "../combatStyles.ts";
 import { Player, type PlayerData } from "./Player.ts";
 import type { EntityView, GroundItem, NpcInstance, ResourceInstance, StationInstance, WorldObject } from "./entities.ts";
 import { spawnNpcs, spawnResources, spawnStations } from "./spawn.ts";
@@ -686,6 +687,7 @@ export function copyData(d: PlayerData): PlayerData {
     health: d.health,
     coins: d.coins,
     combatLevel: d.combatLevel,
+    ...(d.combatStyle !== undefined ? { combatStyle: d.combatStyle } : {}),
     skills,
     inventory: d.inventory.map((s) => (s === null ? null : { itemId: s.itemId, quantity: s.quantity })),
     equipment,
@@ -721,6 +723,7 @@ export function playerSync(player: Player): ServerEvent<"player:sync"> {
     maxHealth: player.maxHealth,
     combatLevel: d.combatLevel,
     coins: d.coins,
+    combatStyle: d.combatStyle ?? DEFAULT_COMBAT_STYLE,
     skills,
     inventory: d.inventory.flatMap((s, slot) => (s === null ? [] : [{ slot, itemId: s.itemId, quantity: s.quantity }])),
     equipment: Object.fromEntries(Object.entries(d.equipment).map(([slot, s]) => [slot, { itemId: s.itemId, quantity: s.quantity }])),

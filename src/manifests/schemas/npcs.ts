@@ -29,6 +29,11 @@ export const npc = z.looseObject({
       strength: positiveInt.default(1),
       defense: positiveInt.default(1),
       defenseBonus: z.int().default(0),
+      // Defence bonuses against one attack type (combat.ts npcDefenceBonus); without one, defenseBonus.
+      defenseStab: z.int().optional(),
+      defenseSlash: z.int().optional(),
+      defenseCrush: z.int().optional(),
+      defenseRanged: z.int().optional(),
       ranged: positiveInt.default(1),
       magic: positiveInt.default(1),
     })

@@ -1,0 +1,143 @@
+/**
+ * Attack styles, as Old School RuneScape has them (OSRS wiki "Combat Options", "Maximum melee hit",
+ * "Damage per second/Melee", "Damage per second/Ranged"):
+ * - each style adds an invisible bonus to an effective level: effective level =
+ *   ⌊level × prayer⌋ + style bonus + 8 (no prayers here, so level + style bonus + 8);
+ *   melee accurate +3 Attack, aggressive +3 Strength, defensive +3 Defence, controlled +1 to each;
+ *   ranged accurate +3 Ranged (its accuracy and its strength alike), rapid nothing, longrange +3 Defence;
+ * - rapid attacks one tick sooner; longrange reaches 2 tiles further, at most 10;
+ * - xp per hitpoint of damage: 4 to the style's skill, controlled 1⅓ to each of Attack, Strength
+ *   and Defence, longrange 2 to Ranged and 2 to Defence (plus 1⅓ to Constitution, combat.ts).
+ * Which styles a weapon offers and the attack type (stab, slash, crush) each uses follow the
+ * genre's weapon categories (OSRS wiki "Weapons/Types"): content names the category
+ * (`weaponType`), and a category this table does not know offers all four melee styles with the
+ * weapon's best attack bonus type, since the manifests then say nothing more.
+ * Pure rules: no transport, no database.
+ */
+import type { Skill } from "./skills.ts";
+import type { ItemDef } from "../manifests/schemas/items.ts";
+
+/** Every style name (the protocol's `player:setCombatStyle`); which apply depends on the weapon. */
+export const COMBAT_STYLES = ["accurate", "aggressive", "defensive", "controlled", "rapid", "longrange"] as const;
+export type CombatStyle = (typeof COMBAT_STYLES)[number];
+export type StyleKind = "melee" | "ranged";
+export type AttackType = "stab" | "slash" | "crush" | "ranged";
+
+/** The style a character has before it picks one, and the one a weapon of another kind switches to. */
+export const DEFAULT_COMBAT_STYLE: CombatStyle = "accurate";
+/** Longrange never reaches beyond this (OSRS: a weapon's range plus 2, at most 10). */
+export const MAX_ATTACK_RANGE = 10;
+
+export const MELEE_STYLES = ["accurate", "aggressive", "defensive", "controlled"] as const satisfies readonly CombatStyle[];
+export const RANGED_STYLES = ["accurate", "rapid", "longrange"] as const satisfies readonly CombatStyle[];
+
+export interface StyleBonus {
+  attack: number;
+  strength: number;
+  defence: number;
+  ranged: number;
+}
+
+const NONE: StyleBonus = { attack: 0, strength: 0, defence: 0, ranged: 0 };
+const BONUSES: Record<StyleKind, Partial<Record<CombatStyle, StyleBonus>>> = {
+  melee: {
+    accurate: { ...NONE, attack: 3 },
+    aggressive: { ...NONE, strength: 3 },
+    defensive: { ...NONE, defence: 3 },
+    controlled: { attack: 1, strength: 1, defence: 1, ranged: 0 },
+  },
+  ranged: {
+    accurate: { ...NONE, ranged: 3 },
+    rapid: NONE,
+    longrange: { ...NONE, defence: 3 },
+  },
+};
+
+/** Melee weapon categories: the attack type of each style they offer (a missing style is not offered). */
+const MELEE_CATEGORIES: Record<string, Partial<Record<CombatStyle, AttackType>>> = {
+  // Punch, kick, block.
+  UNARMED: { accurate: "crush", aggressive: "crush", defensive: "crush" },
+  // Stab, lunge, (slash), block: the stab lunge stands for aggressive.
+  DAGGER: { accurate: "stab", aggressive: "stab", defensive: "stab" },
+  // Stab, lunge, slash (controlled), block.
+  SWORD: { accurate: "stab", aggressive: "stab", controlled: "slash", defensive: "stab" },
+  // Pound, pummel, spike (controlled stab), block.
+  MACE: { accurate: "crush", aggressive: "crush", controlled: "stab", defensive: "crush" },
+  // Chop, hack, (smash), block.
+  AXE: { accurate: "slash", aggressive: "slash", defensive: "slash" },
+  // Spike, impale, (smash), block.
+  PICKAXE: { accurate: "stab", aggressive: "stab", defensive: "stab" },
+};
+
+/** Whether a weapon (undefined: unarmed) shoots: content says `attackType` ranged, or the weapon is a bow. */
+export function isRangedWeapon(weapon: ItemDef | undefined): boolean {
+  return weapon !== undefined && (weapon.attackType?.toLowerCase() === "ranged" || /bow/i.test(weapon.weaponType ?? ""));
+}
+
+export function styleKind(weapon: ItemDef | undefined): StyleKind {
+  return isRangedWeapon(weapon) ? "ranged" : "melee";
+}
+
+/** The weapon's best melee attack bonus type (ties: stab, then slash, then crush); crush with none. */
+function bestAttackType(weapon: ItemDef): AttackType {
+  const b = weapon.bonuses ?? {};
+  const types = ["stab", "slash", "crush"] as const;
+  const values = types.map((t) => b[`attack${t[0]!.toUpperCase()}${t.slice(1)}`] ?? 0);
+  const best = Math.max(...values);
+  return best > 0 ? types[values.indexOf(best)]! : "crush";
+}
+
+/** Each style the weapon offers with its attack type, in the order the genre lists them. */
+export function stylesOffered(weapon: ItemDef | undefined): Map<CombatStyle, AttackType> {
+  if (isRangedWeapon(weapon)) return new Map(RANGED_STYLES.map((s) => [s, "ranged" as const]));
+  const category = weapon === undefined ? MELEE_CATEGORIES.UNARMED! : MELEE_CATEGORIES[(weapon.weaponType ?? "").toUpperCase()];
+  const types = category ?? Object.fromEntries(MELEE_STYLES.map((s) => [s, bestAttackType(weapon!)]));
+  return new Map(MELEE_STYLES.flatMap((s) => (types[s] === undefined ? [] : [[s, types[s]] as const])));
+}
+
+/** The style in force: the chosen one if the weapon offers it, else the weapon kind's default. */
+export function effectiveStyle(chosen: CombatStyle | undefined, weapon: ItemDef | undefined): CombatStyle {
+  return chosen !== undefined && stylesOffered(weapon).has(chosen) ? chosen : DEFAULT_COMBAT_STYLE;
+}
+
+export function attackTypeOf(style: CombatStyle, weapon: ItemDef | undefined): AttackType {
+  return stylesOffered(weapon).get(style) ?? (isRangedWeapon(weapon) ? "ranged" : "crush");
+}
+
+/** The invisible level bonuses of a style (for the weapon's kind). */
+export function styleBonus(style: CombatStyle, weapon: ItemDef | undefined): StyleBonus {
+  return BONUSES[styleKind(weapon)][style] ?? NONE;
+}
+
+/** Ticks between attacks: the weapon's (or unarmed's), one fewer on rapid. */
+export function styleAttackSpeed(style: CombatStyle, weapon: ItemDef | undefined, unarmedTicks: number): number {
+  const base = weapon?.attackSpeed ?? unarmedTicks;
+  return isRangedWeapon(weapon) && style === "rapid" ? Math.max(1, base - 1) : base;
+}
+
+/** Tiles an attack reaches: 1 in melee; the weapon's range shooting, 2 more (at most 10) on longrange. */
+export function styleAttackRange(style: CombatStyle, weapon: ItemDef | undefined, defaultRanged: number): number {
+  if (!isRangedWeapon(weapon)) return 1;
+  const base = weapon?.attackRange ?? defaultRanged;
+  return style === "longrange" ? Math.min(MAX_ATTACK_RANGE, base + 2) : base;
+}
+
+/** Xp per hitpoint of damage dealt, by skill (Constitution's 1⅓ apart). */
+export function styleXp(style: CombatStyle, weapon: ItemDef | undefined): Partial<Record<Skill, number>> {
+  if (isRangedWeapon(weapon)) return style === "longrange" ? { ranged: 2, defense: 2 } : { ranged: 4 };
+  switch (style) {
+    case "aggressive":
+      return { strength: 4 };
+    case "defensive":
+      return { defense: 4 };
+    case "controlled":
+      return { attack: 4 / 3, strength: 4 / 3, defense: 4 / 3 };
+    default:
+      return { attack: 4 };
+  }
+}
+
+/** A stored style read back: a name this server does not know (a newer one, a hand edit) loads as accurate. */
+export function parseCombatStyle(value: unknown): CombatStyle {
+  return (COMBAT_STYLES as readonly unknown[]).includes(value) ? (value as CombatStyle) : DEFAULT_COMBAT_STYLE;
+}

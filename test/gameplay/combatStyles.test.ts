@@ -1,0 +1,251 @@
+/**
+ * Attack styles (src/game/combatStyles.ts, combat.ts): the invisible level bonuses against the
+ * OSRS wiki's max-hit formula, xp to each style's skills, rapid's speed and longrange's reach,
+ * the style's attack type meeting the target's defence of that type, and `player:setCombatStyle`.
+ */
+import assert from "node:assert/strict";
+import { attackRange, maxHitHitpoints, npcAttacksPlayer, npcDefenceBonus, playerAttacksNpc } from "../../src/game/combat.ts";
+import { parseCombatStyle, stylesOffered, styleBonus, type CombatStyle } from "../../src/game/combatStyles.ts";
+import { XP_FOR_LEVEL, type Skill } from "../../src/game/skills.ts";
+import type { NpcInstance } from "../../src/game/world/entities.ts";
+import type { Player } from "../../src/game/world/Player.ts";
+import { gameWorld, type GameHarness } from "../support/game.ts";
+
+const item = (g: GameHarness, id: string) => g.world.content.item(id)!;
+const wielding = (itemId: string) => ({ equipment: { weapon: { itemId, quantity: 1 } } });
+
+/** The world's next random numbers: a hit roll, then a damage roll (then 0.5 for anything else). */
+function rolls(g: GameHarness, ...values: number[]): void {
+  (g.world as { random: () => number }).random = () => values.shift() ?? 0.5;
+}
+
+function brute(g: GameHarness): NpcInstance {
+  return [...g.world.npcs.values()].find((n) => n.def.id === "slag_brute")!;
+}
+
+function setLevel(p: Player, skill: Skill, level: number): void {
+  p.data.skills[skill] = { level, xp: XP_FOR_LEVEL[level]! };
+}
+
+describe("attack styles", () => {
+  // OSRS wiki "Maximum melee hit": ⌊0.5 + (⌊level × prayer⌋ + style bonus + 8) × (strength bonus + 64) / 640⌋.
+  // 99 Strength with an abyssal whip (+82) alone: 25 on aggressive or controlled, 24 on accurate.
+  it("adds the style's invisible strength to the max hit as the OSRS formula does", async () => {
+    const g = await gameWorld();
+    const sword = item(g, "bronze_sword");
+    const table: [level: number, bonus: number, style: CombatStyle, max: number][] = [
+      [99, 82, "aggressive", 25],
+      [99, 82, "controlled", 25],
+      [99, 82, "accurate", 24],
+      [99, 82, "defensive", 24],
+      [99, 0, "aggressive", 11],
+      [75, 0, "aggressive", 9],
+      [75, 0, "accurate", 8],
+      [1, 0, "aggressive", 1],
+    ];
+    for (const [level, bonus, style, max] of table) assert.equal(maxHitHitpoints(level, bonus, styleBonus(style, sword).strength), max, `${level} ${bonus} ${style}`);
+    assert.deepEqual(styleBonus("accurate", item(g, "shortbow")), { attack: 0, strength: 0, defence: 0, ranged: 3 }, "ranged accurate: +3 Ranged");
+    assert.deepEqual(styleBonus("longrange", item(g, "shortbow")), { attack: 0, strength: 0, defence: 3, ranged: 0 });
+    assert.deepEqual(styleBonus("controlled", sword), { attack: 1, strength: 1, defence: 1, ranged: 0 });
+  });
+
+  it("offers each weapon its genre's styles, each with its attack type", async () => {
+    const g = await gameWorld();
+    const styles = (id?: string) => Object.fromEntries(stylesOffered(id === undefined ? undefined : item(g, id)));
+    assert.deepEqual(styles(), { accurate: "crush", aggressive: "crush", defensive: "crush" }, "unarmed: punch, kick, block");
+    assert.deepEqual(styles("bronze_sword"), { accurate: "stab", aggressive: "stab", defensive: "stab", controlled: "slash" });
+    assert.deepEqual(styles("iron_mace"), { accurate: "crush", aggressive: "crush", defensive: "crush", controlled: "stab" });
+    assert.deepEqual(styles("shortbow"), { accurate: "ranged", rapid: "ranged", longrange: "ranged" });
+    // A melee category the table does not know: all four styles, with the weapon's best attack type.
+    const flail = { ...item(g, "iron_mace"), weaponType: "FLAIL", bonuses: { attackStab: 1, attackSlash: 6, attackCrush: 4 } };
+    assert.deepEqual(Object.fromEntries(stylesOffered(flail)), { accurate: "slash", aggressive: "slash", defensive: "slash", controlled: "slash" });
+  });
+
+  // OSRS wiki "Combat Options": 4 xp per damage to the style's skill, controlled 1⅓ to each
+  // melee skill, longrange 2 to Ranged and 2 to Defence; 1⅓ to Hitpoints always.
+  const xpCases: [weapon: string, style: CombatStyle, perHitpoint: Partial<Record<Skill, number>>][] = [
+    ["bronze_sword", "accurate", { attack: 4 }],
+    ["bronze_sword", "aggressive", { strength: 4 }],
+    ["bronze_sword", "defensive", { defense: 4 }],
+    ["bronze_sword", "controlled", { attack: 4 / 3, strength: 4 / 3, defense: 4 / 3 }],
+    ["shortbow", "accurate", { ranged: 4 }],
+    ["shortbow", "rapid", { ranged: 4 }],
+    ["shortbow", "longrange", { ranged: 2, defense: 2 }],
+  ];
+  for (const [weapon, style, perHitpoint] of xpCases) {
+    it(`gives ${weapon} on ${style} its xp a hitpoint: ${Object.entries(perHitpoint).map(([skill, xp]) => `${+xp.toFixed(2)} ${skill}`).join(", ")}, and 1⅓ Constitution`, async () => {
+      const g = await gameWorld();
+      const npc = brute(g);
+      const p = g.add({ x: npc.x + 1, z: npc.z, combatStyle: style, ...wielding(weapon), ...(weapon === "shortbow" ? { equipment: { weapon: { itemId: weapon, quantity: 1 }, arrows: { itemId: "bronze_arrow", quantity: 10 } } } : {}) });
+      setLevel(p, "strength", 99);
+      setLevel(p, "ranged", 99);
+      const before = Object.fromEntries(Object.entries(p.data.skills).map(([s, v]) => [s, v.xp]));
+      rolls(g, 0, 0.999);
+      assert.equal(playerAttacksNpc(g.world, p, npc), undefined);
+      const damage = (npc.maxHealth - npc.health) / 10;
+      assert.ok(damage >= 9, `a max hit of 99 Strength or Ranged: ${damage}`);
+      const gained = Object.fromEntries(Object.entries(p.data.skills).flatMap(([s, v]) => (v.xp === before[s] ? [] : [[s, v.xp - before[s]!]])));
+      const expected = Object.fromEntries([...Object.entries(perHitpoint), ["constitution", 4 / 3] as const].map(([s, per]) => [s, Math.floor(damage * per!)]));
+      assert.deepEqual(gained, expected);
+    });
+  }
+
+  it("hits harder aggressive than accurate at the same levels, by the style's max hit", async () => {
+    const g = await gameWorld();
+    const npc = brute(g);
+    const p = g.add({ x: npc.x + 1, z: npc.z, ...wielding("bronze_sword") });
+    const maxHit = (style: CombatStyle) => {
+      p.data.combatStyle = style;
+      npc.health = npc.maxHealth;
+      rolls(g, 0, 0.99999);
+      playerAttacksNpc(g.world, p, npc);
+      return (npc.maxHealth - npc.health) / 10;
+    };
+    // Bronze sword: +4 strength. 80 accurate: ⌊0.5 + 88 × 68 / 640⌋ = 9; aggressive: ⌊0.5 + 91 × 68 / 640⌋ = 10.
+    setLevel(p, "strength", 80);
+    assert.deepEqual([maxHit("accurate"), maxHit("aggressive")], [9, 10]);
+  });
+
+  it("attacks a tick sooner on rapid and two tiles further on longrange (at most 10)", async () => {
+    const g = await gameWorld();
+    const npc = brute(g);
+    const bow = { weapon: { itemId: "shortbow", quantity: 1 }, arrows: { itemId: "bronze_arrow", quantity: 10 } };
+    const p = g.add({ x: npc.x + 1, z: npc.z, equipment: bow });
+    const speed = item(g, "shortbow").attackSpeed!;
+    const ticksAfterAttack = (style: CombatStyle) => {
+      p.data.combatStyle = style;
+      rolls(g, 0.99);
+      playerAttacksNpc(g.world, p, npc);
+      return p.nextActionTick - g.world.tick;
+    };
+    assert.deepEqual([ticksAfterAttack("accurate"), ticksAfterAttack("rapid"), ticksAfterAttack("longrange")], [speed, speed - 1, speed]);
+    const range = item(g, "shortbow").attackRange!;
+    p.data.combatStyle = "accurate";
+    assert.equal(attackRange(g.world, p), range);
+    p.data.combatStyle = "longrange";
+    assert.equal(attackRange(g.world, p), Math.min(10, range + 2));
+    const sword = g.add({ combatStyle: "aggressive", ...wielding("bronze_sword") });
+    assert.equal(attackRange(g.world, sword), 1, "melee reaches one tile");
+  });
+
+  it("meets the target's defence bonus of the style's attack type", async () => {
+    const g = await gameWorld();
+    const npc = brute(g);
+    // This brute (its own copy of the definition) is armoured against stabs only.
+    npc.def = { ...npc.def, stats: { ...npc.def.stats!, defenseStab: 2000 } };
+    assert.equal(npcDefenceBonus(npc, "stab"), 2000);
+    assert.equal(npcDefenceBonus(npc, "slash"), npc.def.stats!.defenseBonus, "a type content does not give: the general defence bonus");
+    const p = g.add({ x: npc.x + 1, z: npc.z, ...wielding("bronze_sword") });
+    setLevel(p, "attack", 60);
+    const hits = (style: CombatStyle) => {
+      p.data.combatStyle = style;
+      npc.health = npc.maxHealth;
+      rolls(g, 0.2, 0.99);
+      playerAttacksNpc(g.world, p, npc);
+      return npc.health < npc.maxHealth;
+    };
+    assert.equal(hits("accurate"), false, "the sword's stab glances off");
+    assert.equal(hits("controlled"), true, "its slash gets through");
+  });
+
+  it("defends better on defensive: the style's +3 Defence meets the NPC's attack roll", async () => {
+    const g = await gameWorld();
+    const npc = brute(g);
+    const p = g.add({ x: npc.x + 1, z: npc.z, ...wielding("bronze_sword") });
+    setLevel(p, "defense", 40);
+    // Brute attack 28: A = 36 × 64 = 2304. D = (40 + 8) × 64 = 3072 (accurate), (40 + 3 + 8) × 64 = 3264 (defensive);
+    // hit chance A / (2(D + 1)): 0.37488 and 0.35284. A roll of 0.36 hits the one and misses the other.
+    const hit = (style: CombatStyle) => {
+      p.data.combatStyle = style;
+      p.data.health = p.maxHealth;
+      rolls(g, 0.36, 0.99);
+      npcAttacksPlayer(g.world, npc, p);
+      return p.data.health < p.maxHealth;
+    };
+    assert.deepEqual([hit("accurate"), hit("defensive")], [true, false]);
+  });
+});
+
+describe("player:setCombatStyle", () => {
+  it("sets a style the weapon offers, carried by player:sync", async () => {
+    const g = await gameWorld();
+    const p = g.add(wielding("bronze_sword"));
+    g.tick();
+    assert.equal(g.events(p, "player:sync").at(-1)!.combatStyle, "accurate", "the default");
+    g.send(p, "player:setCombatStyle", { style: "controlled" });
+    g.tick();
+    assert.deepEqual(g.errors(p), []);
+    assert.equal(p.data.combatStyle, "controlled");
+    assert.equal(p.saveDue, true, "saved with the character");
+    assert.equal(g.events(p, "player:sync").at(-1)!.combatStyle, "controlled");
+  });
+
+  const refused: [weapon: string | undefined, style: CombatStyle][] = [
+    ["shortbow", "aggressive"],
+    ["shortbow", "controlled"],
+    [undefined, "rapid"],
+    [undefined, "controlled"],
+    ["bronze_sword", "longrange"],
+    ["bronze_dagger", "controlled"],
+  ];
+  for (const [weapon, style] of refused) {
+    it(`refuses ${style} ${weapon === undefined ? "unarmed" : `with a ${weapon}`} (INVALID_COMBAT_STYLE), changing nothing`, async () => {
+      const g = await gameWorld();
+      const p = g.add({ combatStyle: "defensive", ...(weapon === undefined ? {} : wielding(weapon)) });
+      if (weapon === "shortbow") p.data.combatStyle = "longrange";
+      const before = p.data.combatStyle;
+      g.tick();
+      g.clearSent();
+      p.saveDue = false;
+      g.send(p, "player:setCombatStyle", { style });
+      g.tick();
+      const errors = g.errors(p);
+      assert.equal(errors.length, 1);
+      assert.equal(errors[0]!.code, "INVALID_COMBAT_STYLE");
+      assert.match(errors[0]!.message, new RegExp(`not ${style}`));
+      assert.equal(p.data.combatStyle, before);
+      assert.equal(p.saveDue, false);
+      assert.deepEqual(g.events(p, "player:sync"), []);
+    });
+  }
+
+  it("loads a stored style it does not know as accurate", () => {
+    assert.equal(parseCombatStyle("longrange"), "longrange");
+    for (const stored of ["spin", "", null, 3]) assert.equal(parseCombatStyle(stored), "accurate", String(stored));
+  });
+
+  it("refuses a style that does not exist (INVALID_PAYLOAD)", async () => {
+    const g = await gameWorld();
+    for (const data of [{ style: "berserk" }, {}, { style: 3 }, { style: "Accurate" }]) {
+      const v = g.validate("player:setCombatStyle", data);
+      assert.ok(!v.ok && v.code === "INVALID_PAYLOAD", JSON.stringify(data));
+    }
+  });
+
+  it("switches to accurate when a weapon of another kind is wielded, and keeps a style both offer", async () => {
+    const g = await gameWorld();
+    const p = g.add({ combatStyle: "aggressive", ...wielding("bronze_sword") }, [
+      { itemId: "shortbow", quantity: 1 },
+      { itemId: "iron_mace", quantity: 1 },
+    ]);
+    g.send(p, "inventory:use", { slot: 1 });
+    g.tick();
+    assert.equal(p.data.equipment.weapon!.itemId, "iron_mace");
+    assert.equal(p.data.combatStyle, "aggressive", "sword to mace: both melee");
+    g.send(p, "inventory:use", { slot: 0 });
+    g.tick();
+    assert.equal(p.data.equipment.weapon!.itemId, "shortbow");
+    assert.equal(p.data.combatStyle, "accurate", "mace to bow: ranged's default");
+    assert.equal(g.events(p, "player:sync").at(-1)!.combatStyle, "accurate");
+    g.send(p, "player:setCombatStyle", { style: "rapid" });
+    g.send(p, "equipment:remove", { slot: "weapon" });
+    g.tick();
+    assert.equal(p.data.combatStyle, "accurate", "bow off: unarmed has no rapid");
+    g.send(p, "player:setCombatStyle", { style: "aggressive" });
+    g.tick();
+    g.send(p, "inventory:use", { slot: p.data.inventory.findIndex((s) => s?.itemId === "iron_mace") });
+    g.tick();
+    assert.equal(p.data.combatStyle, "aggressive", "unarmed to mace keeps aggressive");
+    assert.deepEqual(g.errors(p), []);
+  });
+});
