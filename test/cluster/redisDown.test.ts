@@ -46,6 +46,9 @@ async function sigkill(child: ChildProcess): Promise<void> {
   await gone;
 }
 
+/** A cluster process needs JWT_SECRET beside REDIS_URL (src/config/env.ts). */
+const CLUSTER_SECRET = "redis-down-test-secret-0123456789abcdef";
+
 describe("a cluster process whose Redis is down", function () {
   this.timeout(120_000);
   let world: string;
@@ -63,7 +66,7 @@ describe("a cluster process whose Redis is down", function () {
   });
 
   it("at startup: one line naming REDIS_URL and the address, no password, no ioredis traces, exit 69", async () => {
-    const exit = await runToExit({ NODE_ENV: "test", LOG_LEVEL: "info", PORT: "0", WORLD: world, REDIS_URL: "redis://:hunter2secret@127.0.0.1:1" }, undefined, 60_000);
+    const exit = await runToExit({ NODE_ENV: "test", LOG_LEVEL: "info", PORT: "0", WORLD: world, REDIS_URL: "redis://:hunter2secret@127.0.0.1:1", JWT_SECRET: CLUSTER_SECRET }, undefined, 60_000);
     assert.equal(exit.code, EXIT_UNAVAILABLE, exit.stderr.slice(0, 2000));
     assert.equal(exit.stderr, "rs-world-server: failed to start: cannot reach Redis at 127.0.0.1:1 (REDIS_URL): connection refused; start Redis (redis-server --daemonize yes) or fix REDIS_URL\n");
     assert.doesNotMatch(exit.stdout + exit.stderr, /Unhandled error event|hunter2secret|^\s+at /m);
@@ -77,7 +80,7 @@ describe("a cluster process whose Redis is down", function () {
     redis = await startRedis(redisPort);
     const port = await freePort();
     running = await spawnServer(
-      { NODE_ENV: "test", LOG_LEVEL: "info", HOST: "127.0.0.1", PORT: String(port), WORLD: world, REDIS_URL: `redis://127.0.0.1:${redisPort}`, PUBLIC_ADDRESS: `127.0.0.1:${port}`, TICK_MS: "100" },
+      { NODE_ENV: "test", LOG_LEVEL: "info", HOST: "127.0.0.1", PORT: String(port), WORLD: world, REDIS_URL: `redis://127.0.0.1:${redisPort}`, JWT_SECRET: CLUSTER_SECRET, PUBLIC_ADDRESS: `127.0.0.1:${port}`, TICK_MS: "100" },
       undefined,
       60_000,
     );
