@@ -276,6 +276,12 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
    * compared by the mirror bring every lagging player and entity up to date at once.
    */
   private mirrorBehind = false;
+  /**
+   * Whether this room is the world (created by the server with its key). A join that reaches the
+   * matchmaker's create (an unknown world, a forged create) makes a room whose onCreate refuses it
+   * and which Colyseus then disposes: that disposal is no loss of the world.
+   */
+  private isTheWorld = false;
 
   override onCreate(options: { createKey?: unknown; world?: unknown }): void {
     if (options?.createKey !== this.services.createKey) {
@@ -283,6 +289,7 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
       if (options?.world !== undefined) throw new ServerError(404, `UNKNOWN_WORLD: there is no world ${String(options.world)}`);
       throw new ServerError(403, "rooms are created by the server");
     }
+    this.isTheWorld = true;
     attributeFrames(this);
     if (this.services.seatReservationS !== undefined) this.seatReservationTimeout = this.services.seatReservationS;
     const { service } = this.services;
@@ -386,7 +393,7 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
   }
 
   override onDispose(): void {
-    this.services.onDisposed?.();
+    if (this.isTheWorld) this.services.onDisposed?.();
   }
 
   override async onJoin(client: WorldClient, options: { characterId?: unknown; name?: unknown }): Promise<void> {

@@ -78,5 +78,10 @@ describe("worlds on one process", function () {
     }
     // Nothing joined meanwhile.
     assert.equal(t.server.world.world.players.size, before);
+    // The refused joins reached the matchmaker's create, whose room Colyseus disposed: that room
+    // was never the world, so the server goes on (it once closed, taking it for the world's loss).
+    assert.equal((await fetch(`${t.baseUrl}/health`)).status, 200);
+    await assert.rejects(WorldTestClient.join(t.baseUrl, { world: 9 }), /UNKNOWN_WORLD/);
+    await assert.rejects(WorldTestClient.join(t.baseUrl, { world: "x" }), /INVALID_WORLD/);
   });
 });
