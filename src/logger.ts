@@ -2,11 +2,17 @@
  * Structured logs (pino): JSON lines in production and test, pretty-printed in development.
  */
 import { pino, type Logger } from "pino";
-import type { Config } from "./config/env.ts";
 
 export type { Logger };
 
-export function createLogger(config: Pick<Config, "nodeEnv" | "logLevel" | "commitHash">): Logger {
+/** What the logger is made from (the Config's fields of these names, src/config/env.ts). */
+export interface LoggerOptions {
+  nodeEnv: string;
+  logLevel: string;
+  commitHash: string | undefined;
+}
+
+export function createLogger(config: LoggerOptions): Logger {
   const pretty = config.nodeEnv === "development";
   return pino({
     level: config.logLevel,
