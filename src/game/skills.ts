@@ -3,9 +3,37 @@
  * xp for level L: floor(sum_{n=1}^{L-1} floor(n + 300 * 2^(n/7)) / 4). Level 99 = 13,034,431 xp;
  * xp is capped at 200,000,000.
  */
-import { SKILLS, type Skill } from "../../entities/skills.ts";
 
-export { SKILLS, type Skill };
+/**
+ * The skills a character row stores (a level and an xp column each). The spec's character record
+ * names attack … cooking; the rest are the skills the content uses (mining, smithing, prayer, …).
+ * Content spells "defence"; the record's column is `defenseLevel`: the game layer maps the name.
+ */
+export const SKILLS = [
+  "attack",
+  "strength",
+  "defense",
+  "constitution",
+  "ranged",
+  "magic",
+  "prayer",
+  "woodcutting",
+  "mining",
+  "fishing",
+  "firemaking",
+  "cooking",
+  "smithing",
+  "crafting",
+  "fletching",
+  "runecrafting",
+  "agility",
+] as const;
+export type Skill = (typeof SKILLS)[number];
+
+/** Constitution starts at level 10 (spec default), which is 1,154 xp on the standard table. */
+export const CONSTITUTION_START_LEVEL = 10;
+export const CONSTITUTION_START_XP = 1154;
+
 export const MAX_LEVEL = 99;
 export const MAX_XP = 200_000_000;
 

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { CheckConstraintViolationException, UniqueConstraintViolationException } from "@mikro-orm/core";
 import { pino } from "pino";
 import { AgentMapping, Character, ENTITIES, InventorySlot, BankSlot, EquipmentSlot, User } from "../../entities/index.ts";
-import { SKILLS } from "../../entities/skills.ts";
+import { SKILLS } from "../../src/game/skills.ts";
 import { loadConfig } from "../../src/config/env.ts";
 import { openDatabase, type Database } from "../../src/db/orm.ts";
 import { forEachDialect } from "../support/dialects.ts";
