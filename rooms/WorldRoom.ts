@@ -757,6 +757,7 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
       // schema object is made for what was already there.
       s.coins = d.coins;
       s.combatStyle = d.combatStyle ?? DEFAULT_COMBAT_STYLE;
+      s.autocast = d.autocast ?? "";
       syncSlots(s.inventory, d.inventory);
       for (const skill of SKILLS) {
         const cur = s.skills.get(skill);
