@@ -115,6 +115,7 @@ export class SchemaMirrorRoom extends Room<{ state: WorldState; client: WorldCli
       // schema object is made for what was already there.
       s.coins = d.coins;
       s.combatStyle = d.combatStyle ?? DEFAULT_COMBAT_STYLE;
+      s.autocast = d.autocast ?? "";
       syncSlots(s.inventory, d.inventory);
       for (const skill of SKILLS) {
         const cur = s.skills.get(skill);

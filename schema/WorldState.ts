@@ -41,6 +41,8 @@ export const PlayerState = schema(
     running: t.boolean().default(false),
     coins: t.uint32().default(0).view(TAG_OWNER),
     combatStyle: t.string().default("accurate").view(TAG_OWNER),
+    /** The autocast spell's id; "" for none. */
+    autocast: t.string().default("").view(TAG_OWNER),
     inventory: t.array(ItemSlotState).view(TAG_OWNER),
     skills: t.map(SkillState).view(TAG_OWNER),
     equipment: t.map(EquippedState).view(TAG_OWNER),

@@ -18,10 +18,11 @@ import { chatLine, mountChat } from "./panels/chat.ts";
 import { EquipmentPanel } from "./panels/equipment.ts";
 import { InventoryPanel } from "./panels/inventory.ts";
 import { SkillsPanel } from "./panels/skills.ts";
+import { SpellbookPanel } from "./panels/spellbook.ts";
 import { mountTabs } from "./panels/tabs.ts";
 import { entitySprite, playerSprite } from "./sprites.ts";
 import { runStartScreen, type Choice } from "./start.ts";
-import { menuTitle, tileMenu, type Send, type WorldMenuHost } from "./worldMenu.ts";
+import { castOn, castTarget, menuTitle, tileMenu, type Send, type WorldMenuHost } from "./worldMenu.ts";
 import { WorldScene } from "./WorldScene.ts";
 import { mountDialogs, requestTrade } from "./dialogs/index.ts";
 import "./style.css";
@@ -84,7 +85,10 @@ async function play(choice: Choice): Promise<void> {
       requestTrade(id);
     },
     say: (text) => chatLine(text, "system"),
+    spell: () => spellbook.selected(),
+    spellCast: () => spellbook.select(undefined),
   };
+  const spellbook = new SpellbookPanel({ content, send, say: menuHost.say });
 
   const world = new WorldScene({
     content,
@@ -92,6 +96,13 @@ async function play(choice: Choice): Promise<void> {
     tickMs: () => tickMs,
     walkTo: (tile) => menuHost.walkTo(tile),
     openTileMenu: (req) => {
+      // A spell chosen in the Spellbook: a left click on a monster casts it (a right click still opens the menu).
+      const spell = spellbook.selected();
+      const target = spell !== undefined && !req.always ? castTarget(menuHost, req.ids) : undefined;
+      if (spell !== undefined && target !== undefined) {
+        castOn(menuHost, target.id, spell.id, target.at);
+        return;
+      }
       const items = tileMenu(menuHost, req.ids, req.tile);
       openMenu(items, { label: menuTitle(menuHost, req.ids, req.tile), x: req.pageX, y: req.pageY, returnFocus: game.canvas });
     },
@@ -175,6 +186,7 @@ async function play(choice: Choice): Promise<void> {
     inventory.render(me);
     equipment.render(me);
     skills.render(me);
+    spellbook.render(me);
   };
   panels();
   room.onStateChange(panels);

@@ -26,6 +26,10 @@ export interface WorldMenuHost {
   tradeWith(playerId: string, name: string): void;
   /** A line in the chat, from the client itself (what it knows without asking the server). */
   say(text: string): void;
+  /** The spell chosen in the Spellbook to cast on the next monster, if any. */
+  spell?(): { id: string; name: string } | undefined;
+  /** That spell was cast: the Spellbook lets go of it. */
+  spellCast?(): void;
 }
 
 /** The name of what a menu is about: the thing's name, or the tile's coordinates. */
@@ -79,6 +83,8 @@ export function optionsFor(host: WorldMenuHost, id: string): MenuItem[] {
     case "npc": {
       const def = host.content.registry.npcs.get(e.ref);
       const out: MenuItem[] = [];
+      const spell = host.spell?.();
+      if (def?.combat?.attackable === true && spell !== undefined) out.push({ label: `Cast ${spell.name} on ${name}`, run: () => castOn(host, id, spell.id, at) });
       if (def?.combat?.attackable === true) out.push({ label: `Attack ${name} (level ${e.level})`, run: act("attack", at, 1) });
       else out.push({ label: `Talk to ${name}`, run: act("interact", at, 1) });
       out.push(def?.description !== undefined ? examine(name) : { label: `Examine ${name}`, run: () => host.say(`${name}.`) });
@@ -98,6 +104,22 @@ export function optionsFor(host: WorldMenuHost, id: string): MenuItem[] {
     default:
       return [];
   }
+}
+
+/** Casts the Spellbook's spell on a monster: the server walks within 10 tiles (MAGIC_RANGE) and casts once. */
+export function castOn(host: WorldMenuHost, targetId: string, spellId: string, at: Tile): void {
+  host.send("player:action", { action: "cast", spellId, targetId });
+  host.approach(at, 10);
+  host.spellCast?.();
+}
+
+/** The first monster of a tile's things that a spell can be cast on. */
+export function castTarget(host: WorldMenuHost, ids: readonly string[]): { id: string; at: Tile } | undefined {
+  for (const id of ids) {
+    const e = host.entity(id);
+    if (e?.kind === "npc" && host.content.registry.npcs.get(e.ref)?.combat?.attackable === true) return { id, at: { x: e.x, z: e.z } };
+  }
+  return undefined;
 }
 
 /**

@@ -9,6 +9,7 @@
  */
 import { attackRange, playerAttacksNpc } from "./combat.ts";
 import { cookOnce, useItem } from "./items.ts";
+import { autocastSpell, beginCast, castOnNpc, MAGIC_RANGE, spellOf } from "./magic.ts";
 import { canGather, gatherOnce } from "./gathering.ts";
 import { dropAll, dropSlot, takeGroundItem, visibleTo } from "./groundItems.ts";
 import { chebyshev } from "./map/CollisionMap.ts";
@@ -23,6 +24,7 @@ export interface ActionInput {
   action: ActionName;
   targetId?: string | undefined;
   slot?: number | undefined;
+  spellId?: string | undefined;
 }
 
 interface Target {
@@ -47,7 +49,12 @@ function targetOf(world: World, player: Player, action: Action): Target | GameEr
     case "attack": {
       const npc = world.npcs.get(action.targetId);
       if (npc === undefined || npc.deadUntil !== 0) return { code: "INVALID_TARGET", message: "that target is gone" };
-      return { x: npc.x, z: npc.z, reach: attackRange(world, player) };
+      return { x: npc.x, z: npc.z, reach: autocastSpell(world, player) !== undefined ? MAGIC_RANGE : attackRange(world, player) };
+    }
+    case "cast": {
+      const npc = world.npcs.get(action.targetId);
+      if (npc === undefined || npc.deadUntil !== 0) return { code: "INVALID_TARGET", message: "that target is gone" };
+      return { x: npc.x, z: npc.z, reach: MAGIC_RANGE };
     }
     case "interact": {
       const npc = world.npcs.get(action.targetId);
@@ -134,6 +141,8 @@ export function handleAction(world: World, player: Player, data: ActionInput): H
       world.tell(player.id, text);
       return;
     }
+    case "cast":
+      return beginCast(world, player, data);
     case "cook": {
       const missing = needTarget() ?? needSlot();
       if (missing) return missing;
@@ -213,9 +222,16 @@ function act(world: World, player: Player): void {
     }
     case "attack":
       if (world.tick >= player.nextActionTick) {
-        const err = playerAttacksNpc(world, player, world.npcs.get(action.targetId)!);
+        // With a staff and an autocast spell, attacks cast it (magic.ts).
+        const spell = autocastSpell(world, player);
+        const npc = world.npcs.get(action.targetId)!;
+        const err = spell !== undefined ? castOnNpc(world, player, npc, spell) : playerAttacksNpc(world, player, npc);
         if (err) end(err);
       }
+      break;
+    case "cast":
+      // One cast, then the player stands (as a spell cast from the spellbook).
+      if (world.tick >= player.nextActionTick) end(castOnNpc(world, player, world.npcs.get(action.targetId)!, spellOf(world, action.spellId)!));
       break;
     case "cook": {
       if (world.tick < player.nextActionTick) break;

@@ -10,7 +10,7 @@ import { MAX_STACK } from "./inventory.ts";
 import { ACCEPT_SCREENS, MAX_OFFER_ITEMS } from "./trade/TradeSession.ts";
 import { INVENTORY_SIZE } from "./world/Player.ts";
 
-export const ACTIONS = ["attack", "gather", "pickup", "interact", "cook", "light", "examine", "drop", "dropAll", "stop"] as const;
+export const ACTIONS = ["attack", "gather", "pickup", "interact", "cook", "light", "examine", "drop", "dropAll", "stop", "cast"] as const;
 export type ActionName = (typeof ACTIONS)[number];
 
 /** Equipment slot types (content `equipSlot` values). */
@@ -49,11 +49,13 @@ const event = <S extends z.ZodType>(category: InputCategory, schema: S) => ({ ca
 export const CLIENT_EVENTS = {
   "player:move": event("move", z.object({ x: coordinate, z: coordinate, run: z.boolean().optional() })),
   "player:chat": event("chat", z.object({ message: z.string().max(4 * 255) })),
-  "player:action": event("action", z.object({ action: z.enum(ACTIONS), targetId: ref.optional(), slot: slot.optional() })),
+  "player:action": event("action", z.object({ action: z.enum(ACTIONS), targetId: ref.optional(), slot: slot.optional(), spellId: ref.optional() })),
   "inventory:use": event("action", z.object({ slot, targetSlot: slot.optional(), targetId: ref.optional() })),
   "equipment:remove": event("action", z.object({ slot: z.enum(EQUIPMENT_SLOTS) })),
   // A style the wielded weapon does not offer is refused (INVALID_COMBAT_STYLE).
   "player:setCombatStyle": event("action", z.object({ style: z.enum(COMBAT_STYLES) })),
+  // The spell attacks cast while a staff is wielded (magic.ts); null: none.
+  "player:setAutocast": event("action", z.object({ spellId: ref.nullable() })),
   "bank:deposit": event("item", z.object({ slot, quantity })),
   "bank:withdraw": event("item", z.object({ itemId: ref, quantity })),
   "store:buy": event("item", z.object({ storeId: ref, itemId: ref, quantity })),

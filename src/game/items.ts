@@ -8,6 +8,7 @@
  */
 import { EQUIPMENT_SLOTS } from "./clientEvents.ts";
 import { fitCombatStyle } from "./combat.ts";
+import { fitAutocast } from "./magic.ts";
 import { MAX_STACK, transact } from "./inventory.ts";
 import { addXp, levelOf, toSkill } from "./progression.ts";
 import { invError, tradeLock, within } from "./rules.ts";
@@ -97,7 +98,10 @@ function equip(world: World, player: Player, slot: number): HandlerResult {
     if (!taken.ok) return invError(taken.error);
     player.data.equipment[where] = taken.value;
   }
-  if (where === "weapon") fitCombatStyle(world, player);
+  if (where === "weapon") {
+    fitCombatStyle(world, player);
+    fitAutocast(world, player);
+  }
   player.publicVersion++;
 }
 
@@ -109,7 +113,10 @@ export function unequip(world: World, player: Player, data: { slot: string }): H
   const r = transact(player, world.content, (tx) => tx.inv.add(worn.itemId, worn.quantity));
   if (!r.ok) return invError(r.error);
   delete player.data.equipment[data.slot];
-  if (data.slot === "weapon") fitCombatStyle(world, player);
+  if (data.slot === "weapon") {
+    fitCombatStyle(world, player);
+    fitAutocast(world, player);
+  }
   player.publicVersion++;
 }
 

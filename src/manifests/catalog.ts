@@ -20,20 +20,19 @@ import {
 import { biomesFile, buildingsFile, stationsFile, worldAreasFile, worldConfigFile } from "./schemas/world.ts";
 import {
   ammunitionFile,
-  combatSpellsFile,
   duelArenasFile,
   lodSettingsFile,
   modelBoundsFile,
   musicFile,
   prayersFile,
   questsFile,
-  runesFile,
   skillUnlocksFile,
   storesFile,
   tierRequirementsFile,
   toolsFile,
   vegetationFile,
 } from "./schemas/misc.ts";
+import { combatSpellsFile, runesFile } from "./schemas/magic.ts";
 
 /** Any JSON document: for files the server serves but does not read. */
 const anyJson = z.unknown();

@@ -13,6 +13,7 @@ import type { CookingRecipe, CraftingRecipe, FiremakingRecipe, SmeltingRecipe, S
 import type { AreaDef, GameSettings } from "./schemas/world.ts";
 import type { SkillUnlock, StoreDef, ToolDef } from "./schemas/misc.ts";
 import { ITEM_FILES } from "./catalog.ts";
+import { buildMagic, type MagicContent } from "./magicContent.ts";
 import type { ManifestProblem } from "./validate.ts";
 
 export interface Bounds {
@@ -76,6 +77,8 @@ export class ContentRegistry {
   readonly tools: readonly ToolDef[];
   readonly skillUnlocks: Readonly<Record<string, readonly SkillUnlock[]>>;
   readonly world: Readonly<WorldSettings>;
+  /** Runes, elemental staves and combat spells (magicContent.ts); empty without `runes.json` and `combat-spells.json`. */
+  readonly magic: MagicContent;
 
   constructor(parts: Omit<ContentRegistry, "item" | "hasItem">) {
     this.files = parts.files;
@@ -89,6 +92,7 @@ export class ContentRegistry {
     this.tools = parts.tools;
     this.skillUnlocks = parts.skillUnlocks;
     this.world = parts.world;
+    this.magic = parts.magic;
   }
 
   item(id: string): ItemDef | undefined {
@@ -285,6 +289,7 @@ export function buildRegistry(data: ReadonlyMap<string, unknown>): { registry: C
     tools,
     skillUnlocks,
     world,
+    magic: buildMagic(get("runes.json"), get("combat-spells.json"), known, check),
   });
   return { registry, problems };
 }

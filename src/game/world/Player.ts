@@ -33,6 +33,8 @@ export interface PlayerData {
   combatLevel: number;
   /** The chosen attack style (combatStyles.ts); undefined: accurate. */
   combatStyle?: CombatStyle | undefined;
+  /** The spell attacks cast while a staff is wielded (magic.ts); undefined or null: none. Not saved. */
+  autocast?: string | null | undefined;
   skills: Record<Skill, SkillState>;
   /** 28 slots; null is an empty slot. */
   inventory: (ItemStack | null)[];
@@ -60,7 +62,8 @@ export type Action =
   | { kind: "gather"; targetId: string }
   | { kind: "attack"; targetId: string }
   | { kind: "interact"; targetId: string }
-  | { kind: "cook"; targetId: string; itemId: string };
+  | { kind: "cook"; targetId: string; itemId: string }
+  | { kind: "cast"; targetId: string; spellId: string };
 
 /** A death, recorded as a `playerDeaths` lock row with the state it left behind. */
 export interface DeathRecord {

@@ -60,8 +60,6 @@ export const tierRequirementsFile = z.record(z.string(), z.union([z.string(), z.
 
 export const musicFile = z.array(z.looseObject({ id, name: z.string(), path: z.string() }));
 export const vegetationFile = z.looseObject({ assets: z.array(z.looseObject({ id, model: z.string() })) });
-export const runesFile = z.looseObject({ runes: z.array(z.looseObject({ id, name: z.string() })) });
-export const combatSpellsFile = z.record(z.string(), z.unknown());
 export const duelArenasFile = z.looseObject({ arenas: z.array(z.looseObject({ arenaId: z.int() })) });
 export const lodSettingsFile = z.looseObject({ version: z.int().optional() });
 export const questsFile = z.record(z.string(), z.looseObject({ id, name: z.string(), stages: z.array(z.looseObject({ id: z.string(), type: z.string() })) }));

@@ -34,8 +34,11 @@ export const npc = z.looseObject({
       defenseSlash: z.int().optional(),
       defenseCrush: z.int().optional(),
       defenseRanged: z.int().optional(),
+      // Against spells (magic.ts npcMagicDefenceRoll); without one, defenseBonus.
+      defenseMagic: z.int().optional(),
       ranged: positiveInt.default(1),
-      magic: positiveInt.default(1),
+      // Its magic defence level (magic.ts); without one, its defence stands in.
+      magic: positiveInt.optional(),
     })
     .optional(),
   combat: z
