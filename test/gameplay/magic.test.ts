@@ -75,6 +75,7 @@ describe("magic content", () => {
       assert.deepEqual([s.level, s.maxHit, s.baseXp, s.attackSpeed], [level, maxHit, xp, 5], id);
       assert.deepEqual(Object.fromEntries(s.runes.map((r) => [r.runeId, r.quantity])), need, id);
     }
+    assert.deepEqual(g.world.content.skillUnlocks.magic?.map((u) => u.level), OSRS.map((s) => s[1]), "each spell is a Magic unlock at its level");
   });
 
   it("makes runes items, sells them and a staff of air in Brackenford, and lets the staff stand for air runes", async () => {
