@@ -17,7 +17,7 @@ import { addXp, levelOf } from "./progression.ts";
 import { LIFEPOINTS_PER_HITPOINT, type NpcInstance } from "./world/entities.ts";
 import type { Player } from "./world/Player.ts";
 import type { GameError, HandlerResult, World } from "./world/World.ts";
-import { DROP_TIERS } from "../manifests/schemas/npcs.ts";
+import { rollDrops } from "./drops.ts";
 import { attackTypeOf, DEFAULT_COMBAT_STYLE, effectiveStyle, stylesOffered, isRangedWeapon, styleAttackRange, styleAttackSpeed, styleBonus, styleXp, type AttackType, type CombatStyle } from "./combatStyles.ts";
 import type { Skill } from "./skills.ts";
 import { killPlayer } from "./death.ts";
@@ -192,12 +192,5 @@ export function npcDies(world: World, npc: NpcInstance): void {
   }
   if (drops === undefined) return;
   const owner = killer?.id;
-  if (drops.defaultDrop?.enabled) spawnGroundItem(world, drops.defaultDrop.itemId, drops.defaultDrop.quantity, npc, owner);
-  for (const tier of DROP_TIERS) {
-    for (const d of drops[tier]) {
-      if (tier !== "always" && world.random() >= d.chance) continue;
-      const quantity = d.minQuantity + Math.floor(world.random() * (d.maxQuantity - d.minQuantity + 1));
-      spawnGroundItem(world, d.itemId, quantity, npc, owner);
-    }
-  }
+  for (const stack of rollDrops(drops, world.random)) spawnGroundItem(world, stack.itemId, stack.quantity, npc, owner);
 }
