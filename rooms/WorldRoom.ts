@@ -10,7 +10,7 @@ import { ClientState, CloseCode, getMessageBytes, logger as colyseusLog, Protoco
 import type { ArraySchema } from "@colyseus/schema";
 import type { Authenticator } from "../src/auth/Authenticator.ts";
 import { AuthUnavailable, TokenError, type Principal } from "../src/auth/tokens.ts";
-import { SKILLS } from "../src/game/skills.ts";
+import { SKILLS, wholeXp } from "../src/game/skills.ts";
 import { DEFAULT_COMBAT_STYLE } from "../src/game/combatStyles.ts";
 import type { ItemStack, Player } from "../src/game/world/Player.ts";
 import { describe, TICK_MS, type Entity, type World } from "../src/game/world/World.ts";
@@ -760,7 +760,7 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
       syncSlots(s.inventory, d.inventory);
       for (const skill of SKILLS) {
         const cur = s.skills.get(skill);
-        const { level, xp } = d.skills[skill];
+        const { level } = d.skills[skill], xp = wholeXp(d.skills[skill].xpTenths);
         if (cur === undefined) s.skills.set(skill, new SkillState({ level, xp }));
         else Object.assign(cur, { level, xp });
       }
