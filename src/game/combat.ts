@@ -1,6 +1,6 @@
 /**
  * Combat (RuneScape's classic formulas, in lifepoints = 10 per hitpoint):
- * - effective level = level + style bonus + 8 (combatStyles.ts); attack roll = effective attack ×
+ * - effective level = level + style bonus + 8 (combatStyles.ts; a monster's: level + 9); attack roll = effective attack ×
  *   (attack bonus + 64); defence roll = effective defence × (defence bonus + 64);
  * - the attack bonus is the one of the style's attack type (stab, slash, crush or ranged) and meets
  *   the target's defence bonus of that type (an NPC without one: its `defenseBonus`);
@@ -24,6 +24,12 @@ import { killPlayer } from "./death.ts";
 
 export const UNARMED_SPEED_TICKS = 4;
 export const DEFAULT_RANGED_RANGE = 7;
+/**
+ * A monster's effective level is its level + 9 (the 8 and an invisible +1 style), in its attack,
+ * strength and defence rolls (OSRS wiki "Damage per second/Melee": defence roll = (defence level
+ * + 9) × (defence bonus + 64); the wiki DPS calculator's monster rolls likewise).
+ */
+export const NPC_STYLE_BONUS = 1;
 
 export function hitChance(attackRoll: number, defenceRoll: number): number {
   return attackRoll > defenceRoll ? 1 - (defenceRoll + 2) / (2 * (attackRoll + 1)) : attackRoll / (2 * (defenceRoll + 1));
@@ -135,7 +141,7 @@ export function playerAttacksNpc(world: World, player: Player, npc: NpcInstance)
   const sb = styleBonus(style, w);
   const b = playerBonuses(world, player, type);
   const attackRoll = ranged ? (levelOf(player, "ranged") + sb.ranged + 8) * (b.ranged + 64) : (levelOf(player, "attack") + sb.attack + 8) * (b.attack + 64);
-  const defenceRoll = ((npc.def.stats?.defense ?? 1) + 8) * (npcDefenceBonus(npc, type) + 64);
+  const defenceRoll = ((npc.def.stats?.defense ?? 1) + NPC_STYLE_BONUS + 8) * (npcDefenceBonus(npc, type) + 64);
   const max = ranged ? maxHitHitpoints(levelOf(player, "ranged"), b.rangedStrength, sb.ranged) : maxHitHitpoints(levelOf(player, "strength"), b.strength, sb.strength);
   const damage = world.random() < hitChance(attackRoll, defenceRoll) ? Math.min(npc.health, Math.floor(world.random() * (max * LIFEPOINTS_PER_HITPOINT + 1))) : 0;
   player.nextActionTick = world.tick + styleAttackSpeed(style, w, UNARMED_SPEED_TICKS);
@@ -155,9 +161,9 @@ export function playerAttacksNpc(world: World, player: Player, npc: NpcInstance)
 /** An NPC's attack on a player (in range, timer ready). */
 export function npcAttacksPlayer(world: World, npc: NpcInstance, player: Player): void {
   const stats = npc.def.stats;
-  const attackRoll = ((stats?.attack ?? 1) + 8) * 64;
+  const attackRoll = ((stats?.attack ?? 1) + NPC_STYLE_BONUS + 8) * 64;
   const defenceRoll = (levelOf(player, "defense") + styleBonus(combatStyleOf(world, player), weapon(world, player)).defence + 8) * (playerBonuses(world, player).defence + 64);
-  const max = maxHitHitpoints(stats?.strength ?? 1, 0);
+  const max = maxHitHitpoints(stats?.strength ?? 1, 0, NPC_STYLE_BONUS);
   const damage = world.random() < hitChance(attackRoll, defenceRoll) ? Math.min(player.data.health, Math.floor(world.random() * (max * LIFEPOINTS_PER_HITPOINT + 1))) : 0;
   npc.nextAttackTick = world.tick + (npc.def.combat?.attackSpeedTicks ?? UNARMED_SPEED_TICKS);
   player.data.health -= damage;

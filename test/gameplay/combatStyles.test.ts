@@ -153,12 +153,13 @@ describe("attack styles", () => {
     const npc = brute(g);
     const p = g.add({ x: npc.x + 1, z: npc.z, ...wielding("bronze_sword") });
     setLevel(p, "defense", 40);
-    // Brute attack 28: A = 36 × 64 = 2304. D = (40 + 8) × 64 = 3072 (accurate), (40 + 3 + 8) × 64 = 3264 (defensive);
-    // hit chance A / (2(D + 1)): 0.37488 and 0.35284. A roll of 0.36 hits the one and misses the other.
+    // Brute attack 28: A = (28 + 9) × 64 = 2368 (a monster's level + 9). D = (40 + 8) × 64 = 3072 (accurate),
+    // (40 + 3 + 8) × 64 = 3264 (defensive); hit chance A / (2(D + 1)): 0.38529 and 0.36263. A roll of 0.37
+    // hits the one and misses the other.
     const hit = (style: CombatStyle) => {
       p.data.combatStyle = style;
       p.data.health = p.maxHealth;
-      rolls(g, 0.36, 0.99);
+      rolls(g, 0.37, 0.99);
       npcAttacksPlayer(g.world, npc, p);
       return p.data.health < p.maxHealth;
     };
