@@ -53,7 +53,9 @@ const capitalized = (t: AttackType) => `${t[0]!.toUpperCase()}${t.slice(1)}`;
 /**
  * The sums of the worn items' bonuses; `attack` is the melee attack bonus of the given attack type
  * (the generic `attack` plus `attackStab`/`attackSlash`/`attackCrush`). Defence averages the three
- * melee types: NPCs' attacks have no type in the content.
+ * melee types: NPCs' attacks have no type in the content. (In OSRS a monster's attack has a type
+ * and meets the player's defence bonus of that type; once content gives NPCs an attack type, pass
+ * it here and use that type's bonus instead of the average.)
  */
 export function playerBonuses(world: World, player: Player, attackType: AttackType = attackTypeOf(combatStyleOf(world, player), weapon(world, player))): Bonuses {
   const b: Bonuses = { attack: 0, strength: 0, defence: 0, ranged: 0, rangedStrength: 0 };
