@@ -59,7 +59,7 @@ const MUTATIONS: Mutation[] = [
     name: "load drops skills and xp",
     file: PLAYERS,
     from: "    skills: skillsOf(row),\n",
-    to: "    skills: Object.fromEntries(SKILLS.map((s) => [s, { level: 1, xp: 0 }])) as Record<Skill, SkillState>,\n",
+    to: "    skills: Object.fromEntries(SKILLS.map((s) => [s, { level: 1, xpTenths: 0 }])) as Record<Skill, SkillState>,\n",
     tests: [ROUND_TRIP],
   },
   {
@@ -131,7 +131,7 @@ const MUTATIONS: Mutation[] = [
   {
     name: "save skips skills and xp",
     file: ROWS,
-    from: "for (const s of SKILLS) out.push(p.skills[s].level, p.skills[s].xp);",
+    from: "for (const s of SKILLS) out.push(p.skills[s].level, p.skills[s].xpTenths);",
     to: "for (const s of SKILLS) out.push(s === SKILLS[0] ? p.skills[s].level : 1, 0);",
     tests: [ROUND_TRIP],
   },

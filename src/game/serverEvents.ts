@@ -109,8 +109,8 @@ export const SERVER_EVENTS = {
     schema: z.strictObject({ attackerId: id, targetId: id, damage: z.int().min(0), targetHealth: int, targetMaxHealth: int }),
   },
   "skill:xp": {
-    doc: "experience gained in a skill",
-    schema: z.strictObject({ skill: z.string(), xp: z.number(), gained: z.number(), level: int, levelUp: z.boolean() }),
+    doc: "experience gained in a skill: `xp` the skill's whole xp (rounded down) and `gained` how far it moved; `xpExact` and `gainedExact` the same as kept, in tenths (17.5)",
+    schema: z.strictObject({ skill: z.string(), xp: z.number(), gained: z.number(), xpExact: z.number(), gainedExact: z.number(), level: int, levelUp: z.boolean() }),
   },
   "interface:open": {
     doc: "a banker's bank or a keeper's store, after talking to them",

@@ -126,7 +126,7 @@ export async function chunkStatements(em: SqlEntityManager, dialect: "sqlite" | 
   return dialect === "sqlite" ? new SqliteStatements(await nativeSqlite(em), observe) : new PostgresStatements(em);
 }
 
-const SKILL_COLUMNS = SKILLS.flatMap((s) => [`${s}Level`, `${s}Xp`]);
+const SKILL_COLUMNS = SKILLS.flatMap((s) => [`${s}Level`, `${s}XpTenths`]);
 /** A character's columns that a save writes (and a load reads back: players.ts). */
 export const CHARACTER_COLUMNS = ["positionX", "positionY", "positionZ", "health", "coins", "combatLevel", "combatStyle", ...SKILL_COLUMNS];
 /** An identifier, quoted for both databases. */
@@ -134,7 +134,7 @@ export const q = (id: string) => `"${id}"`;
 
 function characterValues(p: PlayerData): unknown[] {
   const out: unknown[] = [p.x, p.y, p.z, p.health, p.coins, p.combatLevel, p.combatStyle ?? DEFAULT_COMBAT_STYLE];
-  for (const s of SKILLS) out.push(p.skills[s].level, p.skills[s].xp);
+  for (const s of SKILLS) out.push(p.skills[s].level, p.skills[s].xpTenths);
   return out;
 }
 

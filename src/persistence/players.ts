@@ -50,7 +50,7 @@ const CHARACTER_SELECT = `select "id", "accountId", "name", "version", "renamedF
 function skillsOf(row: CharacterFields): Record<Skill, SkillState> {
   const out = {} as Record<Skill, SkillState>;
   const r = row as unknown as Record<string, number>;
-  for (const s of SKILLS) out[s] = { level: Number(r[`${s}Level`]), xp: Number(r[`${s}Xp`]) };
+  for (const s of SKILLS) out[s] = { level: Number(r[`${s}Level`]), xpTenths: Number(r[`${s}XpTenths`]) };
   return out;
 }
 

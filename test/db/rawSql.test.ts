@@ -130,7 +130,7 @@ forEachDialect("raw statements of a join", (ctx) => {
       coins: row.coins,
       combatLevel: row.combatLevel,
       combatStyle: row.combatStyle,
-      skills: Object.fromEntries(SKILLS.map((k) => [k, { level: r[`${k}Level`], xp: r[`${k}Xp`] }])),
+      skills: Object.fromEntries(SKILLS.map((k) => [k, { level: r[`${k}Level`], xpTenths: r[`${k}XpTenths`] }])),
       inventory,
       equipment: Object.fromEntries((await em.find(EquipmentSlot, { characterId })).map((e) => [e.slotType, { itemId: e.itemId, quantity: e.quantity }])),
       bank: (await em.find(BankSlot, { characterId }, { orderBy: { slot: "asc" } })).map((b) => ({ itemId: b.itemId, quantity: b.quantity })),

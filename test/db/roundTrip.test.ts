@@ -90,8 +90,9 @@ forEachDialect("a player's state across a save, a restart and a reload", (ctx) =
     const single = items.find((i) => !i.stackable && (i as { equipSlot?: string }).equipSlot === undefined)!;
     assert.ok(stackable && single, "the content has a stackable and a non-stackable item");
 
-    // Every skill its own level and an xp inside that level; constitution sets the health cap.
-    const skills = Object.fromEntries(SKILLS.map((s, i) => [s, { level: 5 + i, xp: XP_FOR_LEVEL[5 + i]! + 17 + i }])) as PlayerData["skills"];
+    // Every skill its own level and an xp inside that level, with a fraction (xp is kept in
+    // tenths: half an xp more); constitution sets the health cap.
+    const skills = Object.fromEntries(SKILLS.map((s, i) => [s, { level: 5 + i, xpTenths: (XP_FOR_LEVEL[5 + i]! + 17 + i) * 10 + 5 }])) as PlayerData["skills"];
     const levels = Object.fromEntries(SKILLS.map((s) => [s, skills[s].level])) as unknown as Parameters<typeof combatLevel>[0];
     const world = first.server.world.world;
     const spawn = content.world.spawn;

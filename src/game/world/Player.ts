@@ -15,7 +15,8 @@ export interface ItemStack {
 
 export interface SkillState {
   level: number;
-  xp: number;
+  /** Xp in tenths (17.5 xp is 175: skills.ts `wholeXp`, `exactXp`); only progression.ts `addXp` adds to it. */
+  xpTenths: number;
 }
 
 export type Role = "player" | "admin";

@@ -17,7 +17,7 @@
 import type { ContentRegistry } from "../../manifests/registry.ts";
 import { chebyshev, CollisionMap, type Tile } from "../map/CollisionMap.ts";
 import { findPath, MAX_PATH_LENGTH, type PathResult, type SearchWork } from "../map/pathfinding.ts";
-import { SKILLS } from "../skills.ts";
+import { SKILLS, wholeXp } from "../skills.ts";
 import { DEFAULT_COMBAT_STYLE } from "../combatStyles.ts";
 import { Player, type PlayerData } from "./Player.ts";
 import type { EntityView, GroundItem, NpcInstance, ResourceInstance, StationInstance, WorldObject } from "./entities.ts";
@@ -674,7 +674,7 @@ function queueKey(player: Player, target: Tile, tick: number): number {
 /** A deep copy of player data, field by field (several times faster than structuredClone). */
 export function copyData(d: PlayerData): PlayerData {
   const skills = {} as PlayerData["skills"];
-  for (const s of SKILLS) skills[s] = { level: d.skills[s].level, xp: d.skills[s].xp };
+  for (const s of SKILLS) skills[s] = { level: d.skills[s].level, xpTenths: d.skills[s].xpTenths };
   const equipment: PlayerData["equipment"] = {};
   for (const k in d.equipment) equipment[k] = { itemId: d.equipment[k]!.itemId, quantity: d.equipment[k]!.quantity };
   return {
@@ -715,7 +715,7 @@ export function snapshot(player: Player): PlayerData {
 export function playerSync(player: Player): ServerEvent<"player:sync"> {
   const d = player.data;
   const skills: Record<string, { level: number; xp: number }> = {};
-  for (const s of SKILLS) skills[s] = { level: d.skills[s].level, xp: d.skills[s].xp };
+  for (const s of SKILLS) skills[s] = { level: d.skills[s].level, xp: wholeXp(d.skills[s].xpTenths) };
   return {
     id: player.id,
     name: d.name,
