@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { DRIFT_TICKS, isGeneral, purchaseCost, saleValue } from "../../src/game/store.ts";
+import { DRIFT_TICKS, EXTRA_KINDS, isGeneral, purchaseCost, saleValue } from "../../src/game/store.ts";
 import { GENERAL_SELL_MULTIPLIER, shopPrice, sumPrices } from "../../src/game/storePricing.ts";
 import type { Player } from "../../src/game/world/Player.ts";
 import { fixtureContent } from "../support/fixtureContent.ts";
@@ -201,6 +201,28 @@ describe("stores: selling", () => {
     assert.equal(p.data.coins, 5);
   });
 
+  it("keeps at most 40 kinds of items a general store does not list, refusing a new kind beyond them", async () => {
+    const g = await gameWorld();
+    const store = g.world.content.stores.get(GENERAL)!;
+    const kinds = [...g.world.content.items.values()]
+      .filter((i) => i.tradeable && i.value >= 3 && i.id !== "coins" && !store.items.some((e) => e.itemId === i.id))
+      .map((i) => i.id);
+    assert.ok(kinds.length > EXTRA_KINDS);
+    const p = g.add({ ...HOBB });
+    for (const id of kinds.slice(0, EXTRA_KINDS + 1)) {
+      p.data.inventory[0] = { itemId: id, quantity: 1 };
+      g.send(p, "store:sell", { storeId: GENERAL, slot: 0, quantity: 1 });
+      g.tick();
+    }
+    assert.deepEqual(g.errors(p).map((e) => e.code), ["STORE_FULL"]);
+    assert.equal(p.data.inventory[0]?.itemId, kinds[EXTRA_KINDS], "the 41st kind kept");
+    p.data.inventory[1] = { itemId: kinds[0]!, quantity: 1 };
+    g.send(p, "store:sell", { storeId: GENERAL, slot: 1, quantity: 1 });
+    g.tick();
+    assert.equal(g.errors(p).length, 1, "a kind it already holds is still bought");
+    assert.equal(g.world.stores.count(store, kinds[0]!, g.world.tick), 2);
+  });
+
   it("never sells an item for less than it buys it back at the same stock", async () => {
     const g = await gameWorld();
     const store = g.world.content.stores.get(GENERAL)!;
@@ -212,6 +234,22 @@ describe("stores: selling", () => {
 });
 
 describe("stores: viewers", () => {
+  it("sends store:update when the stock drifts back, with the price it then charges", async () => {
+    const g = await gameWorld();
+    const p = g.add({ ...HOBB }, [{ itemId: "oak_logs", quantity: 1 }]);
+    open(g, p, GENERAL);
+    g.send(p, "store:sell", { storeId: GENERAL, slot: 0, quantity: 1 });
+    g.tick();
+    assert.equal(priceOf(lastView(g, p), "oak_logs")?.stock, 1);
+    g.clearSent();
+    g.tick(DRIFT_TICKS - 2);
+    assert.equal(g.events(p, "store:update").length, 0, "not yet");
+    g.tick(2);
+    assert.equal(g.events(p, "store:update").length, 1);
+    assert.equal(priceOf(lastView(g, p), "oak_logs"), undefined, "drifted back to none");
+  });
+
+
   it("sends store:update to a viewer when another player's purchase moves the price, and stops once they walk away", async () => {
     const g = await gameWorld();
     const viewer = g.add({ ...HOBB });
