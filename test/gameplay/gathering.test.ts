@@ -10,7 +10,6 @@ import { XP_FOR_LEVEL } from "../../src/game/skills.ts";
 import type { Skill } from "../../src/game/skills.ts";
 import type { ItemStack, Player } from "../../src/game/world/Player.ts";
 import { buildRegistry } from "../../src/manifests/registry.ts";
-import { fixtureContent } from "../support/fixtureContent.ts";
 import { besideTile, count, gameWorld, resourceNear, type GameHarness } from "../support/game.ts";
 
 const one = (itemId: string, quantity = 1): ItemStack => ({ itemId, quantity });
@@ -99,13 +98,6 @@ describe("gathering tools", () => {
       ]),
     );
     assert.deepEqual(registry.tools.map((t) => [t.itemId, t.levelRequired]), [["steel_pickaxe", 6], ["bronze_pickaxe", 1]]);
-  });
-
-  it("reads the real content set's tool levels (tools.json with tier-requirements.json)", async () => {
-    const real = await fixtureContent();
-    const level = (id: string) => real.tools.find((t) => t.itemId === id)!.levelRequired;
-    assert.deepEqual(["bronze_pickaxe", "steel_pickaxe", "mithril_pickaxe", "rune_pickaxe", "rune_hatchet"].map(level), [1, 6, 21, 41, 41]);
-    assert.equal(real.resources.get("fishing_spot_fly")!.secondaryRequired, "feathers");
   });
 });
 
