@@ -25,7 +25,6 @@ import { loadContent } from "./manifests/loader.ts";
 import type { ContentRegistry } from "./manifests/registry.ts";
 import { AgentService } from "./agents/AgentService.ts";
 import { inputHandlers, type EventContext } from "./game/events.ts";
-import { StoreStock } from "./game/store.ts";
 import { GAMEPLAY } from "./game/systems.ts";
 import { agentRoutes } from "./http/routes/agents.ts";
 import { apiRoutes } from "./http/routes/api.ts";
@@ -190,7 +189,6 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
     const events: EventContext = {
       // The admin command's guessing budgets are per account and per client address (the connection's).
       checkAdminCode: (code, player) => adminCode.check(code, player.data.accountId, addressOf(player.id)),
-      storeStock: new StoreStock(),
     };
     const world = new World({
       content,

@@ -15,6 +15,7 @@ import { dropAll, dropSlot, takeGroundItem, visibleTo } from "./groundItems.ts";
 import { chebyshev } from "./map/CollisionMap.ts";
 import { MAX_PATH_LENGTH } from "./map/pathfinding.ts";
 import { SERVICE_RANGE, tradeLock } from "./rules.ts";
+import { openStore } from "./store.ts";
 import type { Action, Player } from "./world/Player.ts";
 import type { GameError, HandlerResult, World } from "./world/World.ts";
 
@@ -95,13 +96,14 @@ function approach(world: World, player: Player, target: Target): boolean | GameE
 function openInterface(world: World, player: Player, npcId: string): void {
   const npc = world.npcs.get(npcId)!;
   if (npc.service?.type === "bank") {
+    world.stores.viewers.delete(player.id);
     world.send(player.id, "interface:open", { type: "bank", npcId, bank: player.data.bank.map((s) => ({ itemId: s.itemId, quantity: s.quantity })) });
     return;
   }
   const storeId = npc.service?.storeId;
   const store = storeId !== undefined ? world.content.stores.get(storeId) : undefined;
   if (store !== undefined) {
-    world.send(player.id, "interface:open", { type: "store", npcId, storeId: store.id, name: store.name, items: store.items.map((i) => ({ itemId: i.itemId, price: i.price })) });
+    openStore(world, world.stores, player, store, npcId);
     return;
   }
   world.tell(player.id, `${npc.def.name} has nothing to say to you right now.`);

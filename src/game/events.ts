@@ -14,7 +14,7 @@ import { CLIENT_EVENTS, type ClientEvent, type ClientEventName } from "./clientE
 import { unequip, useItem } from "./items.ts";
 import type { ModerationPort } from "./moderation.ts";
 import { sendPrivateMessage, socialCommand, type SocialPort } from "./social.ts";
-import { buy, sell, type StoreStock } from "./store.ts";
+import { buy, sell } from "./store.ts";
 import { tradeErrorEvent } from "./trade/Trades.ts";
 import type { Player } from "./world/Player.ts";
 import type { HandlerResult, InputCategory, InputHandler, InputRule, World } from "./world/World.ts";
@@ -25,8 +25,6 @@ export interface EventContext {
    * and client address (the transports know the address; see src/auth/adminCode.ts).
    */
   checkAdminCode(code: string, player: Player): AdminCheck;
-  /** The world's store stock. */
-  storeStock: StoreStock;
   /** Friends, ignore lists and private messages (the social service); without it `social:` events are refused (UNAVAILABLE). */
   social?: SocialPort | undefined;
   /** Admins' moderation commands in chat (the moderation service); without it they are refused (UNAVAILABLE). */
@@ -54,8 +52,8 @@ const HANDLERS: { [K in ClientEventName]: Handler<K> } = {
   "player:setAutocast": (world, player, data) => setAutocast(world, player, data),
   "bank:deposit": (world, player, data) => deposit(world, player, data),
   "bank:withdraw": (world, player, data) => withdraw(world, player, data),
-  "store:buy": (world, player, data, ctx) => buy(world, ctx.storeStock, player, data),
-  "store:sell": (world, player, data) => sell(world, player, data),
+  "store:buy": (world, player, data) => buy(world, world.stores, player, data),
+  "store:sell": (world, player, data) => sell(world, world.stores, player, data),
   // The trade events of PROTOCOL.md; a refusal is a `tradeError` to the sender (not `error`).
   tradeRequest: tradeGuard<ClientEvent<"tradeRequest">>((world, player, data) => world.trades.request(world, player, data.targetPlayerId)),
   tradeRequestRespond: tradeGuard((world, player, data) => world.trades.respond(world, player, data.tradeId, data.accept)),

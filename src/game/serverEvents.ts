@@ -24,6 +24,16 @@ const offer = z.strictObject({
   accepted: z.boolean(),
 });
 const offers = { tradeId: id, myOffer: offer, theirOffer: offer };
+/**
+ * A store as its viewer sees it now: each item it sells with the price of the next one bought
+ * and its stock (null: unlimited), and for each item the viewer carries what the store pays for
+ * one now (`store:sell` pays that for the first, less for each further one as its stock grows),
+ * or why it will not take it (`refusal`, price 0).
+ */
+const storeView = {
+  items: z.array(z.strictObject({ itemId: id, price: z.int().min(1), stock: z.int().min(0).nullable() })),
+  sell: z.array(z.strictObject({ itemId: id, price: z.int().min(0), refusal: z.string().optional() })),
+};
 
 export const CANCEL_REASONS = ["declined", "cancelled", "disconnected", "moved_away", "timeout", "died", "server_error"] as const;
 
@@ -116,8 +126,12 @@ export const SERVER_EVENTS = {
     doc: "a banker's bank or a keeper's store, after talking to them",
     schema: z.discriminatedUnion("type", [
       z.strictObject({ type: z.literal("bank"), npcId: id, bank: z.array(stack) }),
-      z.strictObject({ type: z.literal("store"), npcId: id, storeId: id, name: z.string(), items: z.array(z.strictObject({ itemId: id, price: z.int().min(0) })) }),
+      z.strictObject({ type: z.literal("store"), npcId: id, storeId: id, name: z.string(), ...storeView }),
     ]),
+  },
+  "store:update": {
+    doc: "the open store's prices, stock or offers changed (a purchase or sale by anyone, stock drifting back, your inventory): its whole view again, as in `interface:open`",
+    schema: z.strictObject({ storeId: id, ...storeView }),
   },
   "player:death": {
     doc: "you died (where, by whom) and where you respawned",

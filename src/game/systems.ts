@@ -2,12 +2,14 @@
 import { processActions } from "./actions.ts";
 import { dieAfterTrade } from "./death.ts";
 import { processNpcs, processRespawns } from "./npcs.ts";
+import { refreshStoreViews } from "./store.ts";
 import type { WorldSystems } from "./world/World.ts";
 
 export const GAMEPLAY: WorldSystems = {
   actions: (world) => {
     processActions(world);
     world.trades.process(world);
+    refreshStoreViews(world, world.stores);
   },
   npcs: processNpcs,
   respawns: processRespawns,

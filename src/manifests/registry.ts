@@ -167,6 +167,7 @@ export function buildRegistry(data: ReadonlyMap<string, unknown>): { registry: C
       const at = `$.${key}[${i}]`;
       if (!check(!resources.has(node.id), file, `${at}.id`, `duplicate resource id "${node.id}"`)) return;
       if (!check(toolFamilyExists(node.toolRequired), file, `${at}.toolRequired`, `no item is or ends in "${node.toolRequired}": the node could never be gathered`)) return;
+      if (node.secondaryRequired !== undefined && !check(known(node.secondaryRequired), file, `${at}.secondaryRequired`, unknownItem(node.secondaryRequired))) return;
       const yields = node.harvestYield.filter(
         (y, j) =>
           check(known(y.itemId), file, `${at}.harvestYield[${j}].itemId`, unknownItem(y.itemId)) &&
@@ -239,7 +240,11 @@ export function buildRegistry(data: ReadonlyMap<string, unknown>): { registry: C
     }
   }
 
-  const tools = (get<ToolDef[]>("tools.json") ?? []).filter((t, i) => check(known(t.itemId), "tools.json", `$[${i}].itemId`, unknownItem(t.itemId)));
+  // A tool needs the higher of its own level and its tier's in tier-requirements.json (`tools.<tier>.<skill>`).
+  const tierLevels = get<{ tools?: Record<string, Record<string, number>> }>("tier-requirements.json")?.tools ?? {};
+  const tools = (get<ToolDef[]>("tools.json") ?? [])
+    .filter((t, i) => check(known(t.itemId), "tools.json", `$[${i}].itemId`, unknownItem(t.itemId)))
+    .map((t) => ({ ...t, levelRequired: Math.max(t.levelRequired, (t.tier !== undefined ? tierLevels[t.tier]?.[t.skill] : undefined) ?? 1) }));
   get<{ arrows: { id: string }[] }>("ammunition.json")?.arrows.forEach((a, i) => check(known(a.id), "ammunition.json", `$.arrows[${i}].id`, unknownItem(a.id)));
 
   const stations: StationDef[] = (get<{ stations: StationDef[] }>("stations.json")?.stations ?? []).map((s) => ({

@@ -380,7 +380,7 @@ describe("browser client dialogs: Trade, Bank, Store (real Chromium)", function 
     assert.deepEqual(errorsOf(ann), []);
   });
 
-  it("buys and sells through the Store dialog, and says why a purchase is refused", async () => {
+  it("buys and sells through the Store dialog at prices that move with the stock, shows what the store pays before selling, and says why a purchase or sale is refused, in sight", async () => {
     const keeper = [...t.server.world.world.npcs.values()].find((n) => n.service?.storeId === "brackenford_general");
     assert.ok(keeper, "the content has Hobb's store");
     assert.equal(ben.player.data.coins, 25);
@@ -393,20 +393,47 @@ describe("browser client dialogs: Trade, Bank, Store (real Chromium)", function 
     const sell = store.getByRole("group", { name: "Sell" });
 
     const tinderboxes = count(ben, "tinderbox");
-    await buy.getByRole("button", { name: "Tinderbox, 6 coins", exact: true }).click();
+    await buy.getByRole("button", { name: "Tinderbox, 6 coins, 10 in stock", exact: true }).click();
+    await buy.getByRole("button", { name: "Tinderbox, 6 coins, 9 in stock", exact: true }).waitFor();
     await store.getByText("You have 19 coins.").waitFor();
     await serverHas("a tinderbox bought for 6 coins", () => ben.player.data.coins === 19 && count(ben, "tinderbox") === tinderboxes + 1);
 
     // Too dear: the server's NOT_ENOUGH_COINS in words, nothing changes.
-    await buy.getByRole("button", { name: "Fly Fishing Rod, 70 coins", exact: true }).click();
+    await buy.getByRole("button", { name: "Fly Fishing Rod, 70 coins, 2 in stock", exact: true }).click();
     await store.getByRole("alert").getByText("You don't have enough coins (that costs 70 coins).").waitFor();
     assert.equal(ben.player.data.coins, 19);
     assert.equal(count(ben, "fly_fishing_rod"), 0);
 
-    // Selling: a hatchet (value 40) at the store's 0.4 buyback rate.
-    await sell.getByRole("button", { name: "Bronze Hatchet, 16 coins each", exact: true }).first().click();
+    // Selling: what the store pays is shown first: a hatchet (value 40) at the store's 0.4 buyback rate.
+    await buy.getByRole("button", { name: "Bronze Hatchet, 40 coins, 5 in stock", exact: true }).waitFor();
+    await sell.getByRole("button", { name: "Bronze Hatchet, sells for 16 coins", exact: true }).first().click();
     await store.getByText("You have 35 coins.").waitFor();
     await serverHas("a hatchet sold for 16 coins", () => ben.player.data.coins === 35 && count(ben, "bronze_hatchet") === 1);
+    // The sold hatchet joined the stock: the store now pays less for the next and sells it for less.
+    await sell.getByRole("button", { name: "Bronze Hatchet, sells for 14 coins", exact: true }).waitFor();
+    await buy.getByRole("button", { name: "Bronze Hatchet, 38 coins, 6 in stock", exact: true }).waitFor();
+
+    // A sale that would fetch nothing: refused, nothing changes, and the refusal is in sight even
+    // in a short window (it sat below the dialog's fold before).
+    await ben.page.setViewportSize({ width: 1100, height: 480 });
+    const free = ben.player.data.inventory.indexOf(null);
+    ben.player.data.inventory[free] = { itemId: "bones", quantity: 1 };
+    ben.player.syncDue = true;
+    const bones = sell.getByRole("button", { name: "Bones, not taken: Hobb's Provisions would pay nothing for it", exact: true });
+    await bones.click();
+    const alert = store.getByRole("alert");
+    await alert.getByText("Hobb's Provisions would pay nothing for Bones.").waitFor();
+    assert.equal(count(ben, "bones"), 1);
+    assert.equal(ben.player.data.coins, 35);
+    const box = (await alert.boundingBox())!;
+    const dialogBox = (await store.boundingBox())!;
+    assert.ok(box.y >= dialogBox.y && box.y + box.height <= dialogBox.y + dialogBox.height && dialogBox.y + dialogBox.height <= 480, `the refusal lies inside the dialog and the window: ${JSON.stringify({ box, dialogBox })}`);
+    const onTop = await alert.evaluate((el) => {
+      const r = el.getBoundingClientRect();
+      const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+      return hit !== null && el.contains(hit);
+    });
+    assert.ok(onTop, "nothing covers the refusal");
     await screenshot(ben.page, "dialogs-store");
     assert.deepEqual(await lowContrastTexts(ben.page), [], "the store dialog's text (WCAG AA, 4.5:1)");
     await store.getByRole("button", { name: "Close" }).click();

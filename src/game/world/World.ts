@@ -24,6 +24,7 @@ import type { EntityView, GroundItem, NpcInstance, ResourceInstance, StationInst
 import { spawnNpcs, spawnResources, spawnStations } from "./spawn.ts";
 import { CELL, cellKey, forEachInCells, indexInCell, unindexFromCell } from "./cells.ts";
 import { Trades } from "../trade/Trades.ts";
+import { StoreStock } from "../store.ts";
 import { systemLine, VIEW_RADIUS, type ServerEvent, type ServerEventName } from "../serverEvents.ts";
 import type { InputCategory } from "../clientEvents.ts";
 import { AccountWindows } from "../accountWindows.ts";
@@ -174,6 +175,8 @@ export class World {
   readonly objects = new Map<string, WorldObject>();
   readonly stations: StationInstance[];
   readonly trades = new Trades();
+  /** The stores' live stock and viewers (src/game/store.ts): per world, in memory. */
+  readonly stores = new StoreStock();
   /** Chat lines and private messages, counted per account (src/game/accountWindows.ts). */
   readonly chatWindows = new AccountWindows();
   readonly privateMessageWindows = new AccountWindows();

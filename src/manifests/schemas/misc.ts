@@ -19,6 +19,13 @@ export const store = z.looseObject({
   buyback: z.boolean().default(true),
   /** Fraction of an item's value paid when a player sells it. */
   buybackRate: z.number().min(0).max(1).default(0.5),
+  /**
+   * A general store buys any tradeable item; a specialist only what it lists. Absent: a store is a
+   * general one when a keeper placed for it is of type `general_store` (world-areas.json).
+   */
+  general: z.boolean().optional(),
+  /** How far the price moves per item of stock off the base stock, as a fraction of the cost (default 0.03). */
+  priceChange: z.number().min(0).max(1).optional(),
   description: z.string().optional(),
   items: z.array(storeItem),
 });
