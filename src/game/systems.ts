@@ -2,6 +2,7 @@
 import { processActions } from "./actions.ts";
 import { dieAfterTrade } from "./death.ts";
 import { processNpcs, processRespawns } from "./npcs.ts";
+import { regenerate } from "./regeneration.ts";
 import type { WorldSystems } from "./world/World.ts";
 
 export const GAMEPLAY: WorldSystems = {
@@ -10,6 +11,9 @@ export const GAMEPLAY: WorldSystems = {
     world.trades.process(world);
   },
   npcs: processNpcs,
-  respawns: processRespawns,
+  respawns: (world) => {
+    processRespawns(world);
+    regenerate(world);
+  },
   tradeReleased: dieAfterTrade,
 };

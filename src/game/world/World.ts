@@ -20,7 +20,8 @@ import { findPath, MAX_PATH_LENGTH, type PathResult, type SearchWork } from "../
 import { SKILLS } from "../skills.ts";
 import { DEFAULT_COMBAT_STYLE } from "../combatStyles.ts";
 import { Player, type PlayerData } from "./Player.ts";
-import type { EntityView, GroundItem, NpcInstance, ResourceInstance, StationInstance, WorldObject } from "./entities.ts";
+import { HITPOINT_REGEN_TICKS, type EntityView, type GroundItem, type NpcInstance, type ResourceInstance, type StationInstance, type WorldObject } from "./entities.ts";
+import { Cadence } from "./cadence.ts";
 import { spawnNpcs, spawnResources, spawnStations } from "./spawn.ts";
 import { CELL, cellKey, forEachInCells, indexInCell, unindexFromCell } from "./cells.ts";
 import { Trades } from "../trade/Trades.ts";
@@ -198,6 +199,8 @@ export class World {
    * tick's persistence phase looks at its own share of the players, not at all of them.
    */
   private readonly saveBuckets = new Map<number, Set<Player>>();
+  /** Players by their turn to regenerate health (src/game/regeneration.ts), a hundredth of them a tick. */
+  readonly regenTurns = new Cadence<Player>(HITPOINT_REGEN_TICKS);
   /** Players by account, in the order they entered (a login finds the account's live character without a scan). */
   private readonly byAccount = new Map<string, Player[]>();
   /** Players by spatial cell; a player knows its cell and its slot in the cell's list. */
@@ -237,6 +240,7 @@ export class World {
     const bucket = this.saveBuckets.get(h % this.saveIntervalTicks);
     if (bucket !== undefined) bucket.add(player);
     else this.saveBuckets.set(h % this.saveIntervalTicks, new Set([player]));
+    this.regenTurns.add(player, h);
     if (!this.collision.isWalkable(Math.round(data.x), Math.round(data.z))) player.place(this.content.world.spawn.x, this.content.world.spawn.z);
     player.place(Math.round(player.data.x), Math.round(player.data.z));
     this.players.set(player.id, player);
@@ -267,6 +271,7 @@ export class World {
     const bucket = this.saveBuckets.get(slot);
     bucket?.delete(player);
     if (bucket?.size === 0) this.saveBuckets.delete(slot);
+    this.regenTurns.delete(player, player.saveSlot);
     return player;
   }
 
