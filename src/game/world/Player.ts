@@ -33,6 +33,8 @@ export interface PlayerData {
   combatLevel: number;
   /** The chosen attack style (combatStyles.ts); undefined: accurate. */
   combatStyle?: CombatStyle | undefined;
+  /** Run energy in units, 10,000 = 100 % (world/runEnergy.ts); undefined: full. */
+  runEnergy?: number | undefined;
   skills: Record<Skill, SkillState>;
   /** 28 slots; null is an empty slot. */
   inventory: (ItemStack | null)[];
@@ -94,6 +96,8 @@ export class Player {
   /** Tiles still to walk, next step first. */
   path: Tile[] = [];
   running = false;
+  /** The run toggle (`player:setRun`): walks and approaches run while energy lasts. */
+  runMode = false;
   /**
    * A requested walk whose path is not searched yet: searched in the tick's movement phase, within
    * the tick's search budget (World.resolveMoves). A newer request replaces it.

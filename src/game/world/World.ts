@@ -22,6 +22,7 @@ import { DEFAULT_COMBAT_STYLE } from "../combatStyles.ts";
 import { Player, type PlayerData } from "./Player.ts";
 import { HITPOINT_REGEN_TICKS, type EntityView, type GroundItem, type NpcInstance, type ResourceInstance, type StationInstance, type WorldObject } from "./entities.ts";
 import { Cadence } from "./cadence.ts";
+import { RunEnergy, runEnergyOf, shownRunEnergy } from "./runEnergy.ts";
 import { spawnNpcs, spawnResources, spawnStations } from "./spawn.ts";
 import { CELL, cellKey, forEachInCells, indexInCell, unindexFromCell } from "./cells.ts";
 import { Trades } from "../trade/Trades.ts";
@@ -201,6 +202,8 @@ export class World {
   private readonly saveBuckets = new Map<number, Set<Player>>();
   /** Players by their turn to regenerate health (src/game/regeneration.ts), a hundredth of them a tick. */
   readonly regenTurns = new Cadence<Player>(HITPOINT_REGEN_TICKS);
+  /** Players' run energy: drained by running, restored otherwise (src/game/world/runEnergy.ts). */
+  readonly runEnergy = new RunEnergy();
   /** Players by account, in the order they entered (a login finds the account's live character without a scan). */
   private readonly byAccount = new Map<string, Player[]>();
   /** Players by spatial cell; a player knows its cell and its slot in the cell's list. */
@@ -241,6 +244,7 @@ export class World {
     if (bucket !== undefined) bucket.add(player);
     else this.saveBuckets.set(h % this.saveIntervalTicks, new Set([player]));
     this.regenTurns.add(player, h);
+    this.runEnergy.enter(player);
     if (!this.collision.isWalkable(Math.round(data.x), Math.round(data.z))) player.place(this.content.world.spawn.x, this.content.world.spawn.z);
     player.place(Math.round(player.data.x), Math.round(player.data.z));
     this.players.set(player.id, player);
@@ -391,6 +395,7 @@ export class World {
     this.phase("movement", () => {
       this.resolveMoves();
       this.processMovement();
+      this.runEnergy.restore();
     });
     this.phase("actions", () => this.systems.actions?.(this));
     this.phase("npcs", () => this.systems.npcs?.(this));
@@ -569,7 +574,7 @@ export class World {
         continue;
       }
       player.path = result.path;
-      player.running = target.run && result.path.length > 0;
+      player.running = result.path.length > 0 && this.runEnergy.canRun(this, player, target.run);
     }
     this.moveQueue = served === this.moveQueue.length ? [] : this.moveQueue.slice(served);
     this.pathStats.deferred = this.moveQueue.length;
@@ -581,7 +586,8 @@ export class World {
       player.moved = false;
       if (player.path.length === 0) continue;
       const steps = player.running ? RUN_SPEED : WALK_SPEED;
-      for (let i = 0; i < steps && player.path.length > 0; i++) {
+      let i = 0;
+      for (; i < steps && player.path.length > 0; i++) {
         const next = player.path[0]!;
         const dx = next.x - player.x;
         const dz = next.z - player.z;
@@ -593,6 +599,7 @@ export class World {
         player.place(next.x, next.z);
         player.moved = true;
       }
+      if (player.running) this.runEnergy.moved(this, player, i);
       if (player.moved) {
         player.saveDue = true;
         player.publicVersion++;
@@ -693,6 +700,7 @@ export function copyData(d: PlayerData): PlayerData {
     coins: d.coins,
     combatLevel: d.combatLevel,
     ...(d.combatStyle !== undefined ? { combatStyle: d.combatStyle } : {}),
+    ...(d.runEnergy !== undefined ? { runEnergy: d.runEnergy } : {}),
     skills,
     inventory: d.inventory.map((s) => (s === null ? null : { itemId: s.itemId, quantity: s.quantity })),
     equipment,
@@ -729,6 +737,8 @@ export function playerSync(player: Player): ServerEvent<"player:sync"> {
     combatLevel: d.combatLevel,
     coins: d.coins,
     combatStyle: d.combatStyle ?? DEFAULT_COMBAT_STYLE,
+    runEnergy: shownRunEnergy(runEnergyOf(player)),
+    runMode: player.runMode,
     skills,
     inventory: d.inventory.flatMap((s, slot) => (s === null ? [] : [{ slot, itemId: s.itemId, quantity: s.quantity }])),
     equipment: Object.fromEntries(Object.entries(d.equipment).map(([slot, s]) => [slot, { itemId: s.itemId, quantity: s.quantity }])),
