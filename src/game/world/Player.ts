@@ -143,6 +143,8 @@ export class Player {
   nextActionTick = 0;
   /** No eating before this tick. */
   nextEatTick = 0;
+  /** No burying before this tick. */
+  nextBuryTick = 0;
   /** Kills and deaths not yet saved: written in the same transaction as the player's state. */
   pendingKills = new Map<string, number>();
   pendingDeaths: DeathRecord[] = [];
