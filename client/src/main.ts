@@ -19,6 +19,7 @@ import { EquipmentPanel } from "./panels/equipment.ts";
 import { InventoryPanel } from "./panels/inventory.ts";
 import { SkillsPanel } from "./panels/skills.ts";
 import { mountTabs } from "./panels/tabs.ts";
+import { mountRunToggle } from "./runToggle.ts";
 import { entitySprite, playerSprite } from "./sprites.ts";
 import { runStartScreen, type Choice } from "./start.ts";
 import { menuTitle, tileMenu, type Send, type WorldMenuHost } from "./worldMenu.ts";
@@ -155,6 +156,7 @@ async function play(choice: Choice): Promise<void> {
   });
   const equipment = new EquipmentPanel(content, send);
   const skills = new SkillsPanel();
+  const runToggle = mountRunToggle(send);
   mountTabs($("panel-tabs"));
 
   // The area you stand in: the smallest that holds your tile (a town inside a wider region).
@@ -175,6 +177,7 @@ async function play(choice: Choice): Promise<void> {
     inventory.render(me);
     equipment.render(me);
     skills.render(me);
+    runToggle(me);
   };
   panels();
   room.onStateChange(panels);
