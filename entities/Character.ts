@@ -67,6 +67,8 @@ export const Character = defineEntity({
     positionX: p.double().default(0),
     positionY: p.double().default(10),
     positionZ: p.double().default(0),
+    /** Run energy in units, 10,000 = 100 % (src/game/world/runEnergy.ts). */
+    runEnergy: p.integer().default(10000).check("\"runEnergy\" >= 0 and \"runEnergy\" <= 10000"),
     createdAt: p.datetime().defaultRaw("current_timestamp").onCreate(() => new Date()),
     updatedAt: p.datetime().defaultRaw("current_timestamp").onCreate(() => new Date()).onUpdate(() => new Date()),
     lastLoginAt: p.datetime().nullable(),

@@ -20,6 +20,7 @@ import { InventoryPanel } from "./panels/inventory.ts";
 import { SkillsPanel } from "./panels/skills.ts";
 import { SpellbookPanel } from "./panels/spellbook.ts";
 import { mountTabs } from "./panels/tabs.ts";
+import { mountRunToggle } from "./runToggle.ts";
 import { entitySprite, playerSprite } from "./sprites.ts";
 import { runStartScreen, type Choice } from "./start.ts";
 import { castOn, castTarget, menuTitle, tileMenu, type Send, type WorldMenuHost } from "./worldMenu.ts";
@@ -166,6 +167,7 @@ async function play(choice: Choice): Promise<void> {
   });
   const equipment = new EquipmentPanel(content, send);
   const skills = new SkillsPanel();
+  const runToggle = mountRunToggle(send);
   mountTabs($("panel-tabs"));
 
   // The area you stand in: the smallest that holds your tile (a town inside a wider region).
@@ -187,6 +189,7 @@ async function play(choice: Choice): Promise<void> {
     equipment.render(me);
     skills.render(me);
     spellbook.render(me);
+    runToggle(me);
   };
   panels();
   room.onStateChange(panels);

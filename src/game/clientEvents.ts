@@ -56,6 +56,8 @@ export const CLIENT_EVENTS = {
   "player:setCombatStyle": event("action", z.object({ style: z.enum(COMBAT_STYLES) })),
   // The spell attacks cast while a staff is wielded (magic.ts); null: none.
   "player:setAutocast": event("action", z.object({ spellId: ref.nullable() })),
+  // The run toggle; switching it on with less than 1 % energy is refused (TOO_TIRED).
+  "player:setRun": event("action", z.object({ run: z.boolean() })),
   "bank:deposit": event("item", z.object({ slot, quantity })),
   "bank:withdraw": event("item", z.object({ itemId: ref, quantity })),
   "store:buy": event("item", z.object({ storeId: ref, itemId: ref, quantity })),

@@ -17,6 +17,7 @@ export const EVENT_SCOPES: { readonly [K in ClientEventName]: EventScope } = {
   "equipment:remove": "character",
   "player:setCombatStyle": "character",
   "player:setAutocast": "character",
+  "player:setRun": "character",
   "bank:deposit": "character",
   "bank:withdraw": "character",
   "store:buy": "character",

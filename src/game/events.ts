@@ -12,6 +12,7 @@ import { setCombatStyle } from "./combat.ts";
 import { setAutocast } from "./magic.ts";
 import { CLIENT_EVENTS, type ClientEvent, type ClientEventName } from "./clientEvents.ts";
 import { unequip, useItem } from "./items.ts";
+import { setRun } from "./running.ts";
 import type { ModerationPort } from "./moderation.ts";
 import { sendPrivateMessage, socialCommand, type SocialPort } from "./social.ts";
 import { buy, sell } from "./store.ts";
@@ -43,13 +44,14 @@ type Handler<K extends ClientEventName> = (world: World, player: Player, data: C
 
 /** Each client event's handler; the type makes the compiler demand one for every event of the protocol table. */
 const HANDLERS: { [K in ClientEventName]: Handler<K> } = {
-  "player:move": (world, player, data) => world.walkTo(player, { x: data.x, z: data.z }, data.run ?? false),
+  "player:move": (world, player, data) => world.walkTo(player, { x: data.x, z: data.z }, data.run ?? player.runMode),
   "player:chat": (world, player, data, ctx) => handleChat(world, player, data, (code) => ctx.checkAdminCode(code, player), ctx.moderation),
   "player:action": (world, player, data) => handleAction(world, player, data),
   "inventory:use": (world, player, data) => useItem(world, player, data),
   "equipment:remove": (world, player, data) => unequip(world, player, data),
   "player:setCombatStyle": (world, player, data) => setCombatStyle(world, player, data),
   "player:setAutocast": (world, player, data) => setAutocast(world, player, data),
+  "player:setRun": (world, player, data) => setRun(world, player, data),
   "bank:deposit": (world, player, data) => deposit(world, player, data),
   "bank:withdraw": (world, player, data) => withdraw(world, player, data),
   "store:buy": (world, player, data) => buy(world, world.stores, player, data),

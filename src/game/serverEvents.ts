@@ -99,6 +99,8 @@ export const SERVER_EVENTS = {
       coins: z.int().min(0),
       combatStyle: z.enum(COMBAT_STYLES),
       autocast: id.nullable(),
+      runEnergy: z.int().min(0).max(100),
+      runMode: z.boolean(),
       skills: z.record(z.string(), z.strictObject({ level: int, xp: z.number() })),
       inventory: z.array(z.strictObject({ slot: int, itemId: id, quantity: z.int().min(1) })),
       equipment: z.record(z.string(), stack),

@@ -3,6 +3,7 @@ import { processActions } from "./actions.ts";
 import { dieAfterTrade } from "./death.ts";
 import { processNpcs, processRespawns } from "./npcs.ts";
 import { refreshStoreViews } from "./store.ts";
+import { regenerate } from "./regeneration.ts";
 import type { WorldSystems } from "./world/World.ts";
 
 export const GAMEPLAY: WorldSystems = {
@@ -12,6 +13,9 @@ export const GAMEPLAY: WorldSystems = {
     refreshStoreViews(world, world.stores);
   },
   npcs: processNpcs,
-  respawns: processRespawns,
+  respawns: (world) => {
+    processRespawns(world);
+    regenerate(world);
+  },
   tradeReleased: dieAfterTrade,
 };

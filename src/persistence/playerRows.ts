@@ -19,6 +19,7 @@ import type { SqlEntityManager } from "@mikro-orm/sqlite";
 import type { QueryKind, QueryObserver } from "../db/queryTiming.ts";
 import { DEFAULT_COMBAT_STYLE } from "../game/combatStyles.ts";
 import { SKILLS } from "../game/skills.ts";
+import { MAX_RUN_ENERGY } from "../game/world/runEnergy.ts";
 import type { ItemStack, PlayerData } from "../game/world/Player.ts";
 
 /** A character's item rows as the database holds them at `version`. */
@@ -128,13 +129,14 @@ export async function chunkStatements(em: SqlEntityManager, dialect: "sqlite" | 
 
 const SKILL_COLUMNS = SKILLS.flatMap((s) => [`${s}Level`, `${s}XpTenths`]);
 /** A character's columns that a save writes (and a load reads back: players.ts). */
-export const CHARACTER_COLUMNS = ["positionX", "positionY", "positionZ", "health", "coins", "combatLevel", "combatStyle", ...SKILL_COLUMNS];
+export const CHARACTER_COLUMNS = ["positionX", "positionY", "positionZ", "health", "coins", "combatLevel", "combatStyle", ...SKILL_COLUMNS, "runEnergy"];
 /** An identifier, quoted for both databases. */
 export const q = (id: string) => `"${id}"`;
 
 function characterValues(p: PlayerData): unknown[] {
   const out: unknown[] = [p.x, p.y, p.z, p.health, p.coins, p.combatLevel, p.combatStyle ?? DEFAULT_COMBAT_STYLE];
   for (const s of SKILLS) out.push(p.skills[s].level, p.skills[s].xpTenths);
+  out.push(Math.round(p.runEnergy ?? MAX_RUN_ENERGY));
   return out;
 }
 

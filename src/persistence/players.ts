@@ -42,7 +42,7 @@ const nameTaken = () => new PlayerLoadError("NAME_TAKEN", "That name is taken (o
 type CharacterRow = ICharacter;
 
 /** The columns of a character that {@link loadData} reads (an entity, or a row of {@link CHARACTER_SELECT}). */
-export type CharacterFields = Pick<ICharacter, "id" | "accountId" | "name" | "positionX" | "positionY" | "positionZ" | "health" | "coins" | "combatLevel" | "combatStyle" | "version" | "renamedFrom">;
+export type CharacterFields = Pick<ICharacter, "id" | "accountId" | "name" | "positionX" | "positionY" | "positionZ" | "health" | "coins" | "combatLevel" | "combatStyle" | "runEnergy" | "version" | "renamedFrom">;
 
 /** A character's row, raw (src/db/rawSql.ts): only what a load reads. */
 const CHARACTER_SELECT = `select "id", "accountId", "name", "version", "renamedFrom", ${CHARACTER_COLUMNS.map(q).join(", ")} from "characters"`;
@@ -82,6 +82,7 @@ export async function loadData(em: Statements, row: CharacterFields): Promise<St
     coins: Number(row.coins),
     combatLevel: Number(row.combatLevel),
     combatStyle: parseCombatStyle(row.combatStyle),
+    runEnergy: Number(row.runEnergy),
     skills: skillsOf(row),
     inventory,
     equipment: Object.fromEntries(equip.map((e) => [e.slotType, { itemId: e.itemId, quantity: Number(e.quantity) }])),

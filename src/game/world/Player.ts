@@ -36,6 +36,8 @@ export interface PlayerData {
   combatStyle?: CombatStyle | undefined;
   /** The spell attacks cast while a staff is wielded (magic.ts); undefined or null: none. Not saved. */
   autocast?: string | null | undefined;
+  /** Run energy in units, 10,000 = 100 % (world/runEnergy.ts); undefined: full. */
+  runEnergy?: number | undefined;
   skills: Record<Skill, SkillState>;
   /** 28 slots; null is an empty slot. */
   inventory: (ItemStack | null)[];
@@ -98,6 +100,8 @@ export class Player {
   /** Tiles still to walk, next step first. */
   path: Tile[] = [];
   running = false;
+  /** The run toggle (`player:setRun`): walks and approaches run while energy lasts. */
+  runMode = false;
   /**
    * A requested walk whose path is not searched yet: searched in the tick's movement phase, within
    * the tick's search budget (World.resolveMoves). A newer request replaces it.
@@ -143,6 +147,8 @@ export class Player {
   nextActionTick = 0;
   /** No eating before this tick. */
   nextEatTick = 0;
+  /** No burying before this tick. */
+  nextBuryTick = 0;
   /** Kills and deaths not yet saved: written in the same transaction as the player's state. */
   pendingKills = new Map<string, number>();
   pendingDeaths: DeathRecord[] = [];
