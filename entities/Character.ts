@@ -27,6 +27,8 @@ export const Character = defineEntity({
     combatLevel: p.integer().default(3).check("\"combatLevel\" >= 3 and \"combatLevel\" <= 126"),
     /** The attack style (src/game/combatStyles.ts). */
     combatStyle: p.string().length(16).default("accurate"),
+    /** Prayer points left, 0 to the Prayer level (src/game/prayer.ts). */
+    prayerPoints: p.integer().default(1),
     attackLevel: p.integer().default(1).check("\"attackLevel\" >= 1 and \"attackLevel\" <= 99"),
     attackXp: p.integer().default(0).check("\"attackXp\" >= 0 and \"attackXp\" <= 200000000"),
     strengthLevel: p.integer().default(1).check("\"strengthLevel\" >= 1 and \"strengthLevel\" <= 99"),

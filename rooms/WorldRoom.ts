@@ -12,6 +12,7 @@ import type { Authenticator } from "../src/auth/Authenticator.ts";
 import { AuthUnavailable, TokenError, type Principal } from "../src/auth/tokens.ts";
 import { SKILLS } from "../src/game/skills.ts";
 import { DEFAULT_COMBAT_STYLE } from "../src/game/combatStyles.ts";
+import { mirrorPrayer } from "./prayerMirror.ts";
 import type { ItemStack, Player } from "../src/game/world/Player.ts";
 import { describe, TICK_MS, type Entity, type World } from "../src/game/world/World.ts";
 import { chebyshev } from "../src/game/map/CollisionMap.ts";
@@ -757,6 +758,7 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
       // schema object is made for what was already there.
       s.coins = d.coins;
       s.combatStyle = d.combatStyle ?? DEFAULT_COMBAT_STYLE;
+      mirrorPrayer(s, player);
       syncSlots(s.inventory, d.inventory);
       for (const skill of SKILLS) {
         const cur = s.skills.get(skill);

@@ -4,8 +4,9 @@
  * Targeted actions (attack, gather, pickup, interact, cook) set the player's current action
  * (interact on a resource node is gather); each tick the player walks toward the target (paths
  * limited to 200 tiles) and, once in reach, acts: pickups on the item's tile, gathering/cooking/
- * melee next to the target, ranged within the weapon's range, banks and stores within 2 tiles. A
- * new move or action replaces the old one.
+ * melee next to the target, ranged within the weapon's range, banks and stores within 2 tiles,
+ * altars (interact: prayer points recharged, prayer.ts) next to them. A new move or action replaces
+ * the old one.
  */
 import { attackRange, playerAttacksNpc } from "./combat.ts";
 import { cookOnce, useItem } from "./items.ts";
@@ -14,6 +15,7 @@ import { dropAll, dropSlot, takeGroundItem, visibleTo } from "./groundItems.ts";
 import { chebyshev } from "./map/CollisionMap.ts";
 import { MAX_PATH_LENGTH } from "./map/pathfinding.ts";
 import { SERVICE_RANGE, tradeLock } from "./rules.ts";
+import { prayAtAltar } from "./prayer.ts";
 import type { Action, Player } from "./world/Player.ts";
 import type { GameError, HandlerResult, World } from "./world/World.ts";
 
@@ -51,6 +53,8 @@ function targetOf(world: World, player: Player, action: Action): Target | GameEr
     }
     case "interact": {
       const npc = world.npcs.get(action.targetId);
+      const altar = npc === undefined ? world.stations.find((s) => s.id === action.targetId && s.type === "altar") : undefined;
+      if (altar !== undefined) return { x: altar.x, z: altar.z, reach: 1 };
       if (npc === undefined || npc.deadUntil !== 0) return { code: "INVALID_TARGET", message: "no one to talk to" };
       return { x: npc.x, z: npc.z, reach: npc.service?.type === "bank" || npc.service?.storeId !== undefined ? SERVICE_RANGE : 1 };
     }
@@ -202,7 +206,8 @@ function act(world: World, player: Player): void {
       end(takeGroundItem(world, player, action.targetId) ?? undefined);
       break;
     case "interact":
-      openInterface(world, player, action.targetId);
+      if (world.npcs.has(action.targetId)) openInterface(world, player, action.targetId);
+      else prayAtAltar(world, player);
       end();
       break;
     case "gather": {

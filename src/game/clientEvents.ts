@@ -54,6 +54,8 @@ export const CLIENT_EVENTS = {
   "equipment:remove": event("action", z.object({ slot: z.enum(EQUIPMENT_SLOTS) })),
   // A style the wielded weapon does not offer is refused (INVALID_COMBAT_STYLE).
   "player:setCombatStyle": event("action", z.object({ style: z.enum(COMBAT_STYLES) })),
+  // Unknown prayer, one above the Prayer level or no points left: refused (prayer.ts).
+  "prayer:toggle": event("action", z.object({ prayerId: ref, active: z.boolean() })),
   "bank:deposit": event("item", z.object({ slot, quantity })),
   "bank:withdraw": event("item", z.object({ itemId: ref, quantity })),
   "store:buy": event("item", z.object({ storeId: ref, itemId: ref, quantity })),

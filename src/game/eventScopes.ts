@@ -16,6 +16,7 @@ export const EVENT_SCOPES: { readonly [K in ClientEventName]: EventScope } = {
   "inventory:use": "character",
   "equipment:remove": "character",
   "player:setCombatStyle": "character",
+  "prayer:toggle": "character",
   "bank:deposit": "character",
   "bank:withdraw": "character",
   "store:buy": "character",

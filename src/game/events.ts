@@ -9,6 +9,7 @@ import { handleAction } from "./actions.ts";
 import { deposit, withdraw } from "./bank.ts";
 import { handleChat, type AdminCheck } from "./chat.ts";
 import { setCombatStyle } from "./combat.ts";
+import { togglePrayer } from "./prayer.ts";
 import { CLIENT_EVENTS, type ClientEvent, type ClientEventName } from "./clientEvents.ts";
 import { unequip, useItem } from "./items.ts";
 import type { ModerationPort } from "./moderation.ts";
@@ -50,6 +51,7 @@ const HANDLERS: { [K in ClientEventName]: Handler<K> } = {
   "inventory:use": (world, player, data) => useItem(world, player, data),
   "equipment:remove": (world, player, data) => unequip(world, player, data),
   "player:setCombatStyle": (world, player, data) => setCombatStyle(world, player, data),
+  "prayer:toggle": (world, player, data) => togglePrayer(world, player, data),
   "bank:deposit": (world, player, data) => deposit(world, player, data),
   "bank:withdraw": (world, player, data) => withdraw(world, player, data),
   "store:buy": (world, player, data, ctx) => buy(world, ctx.storeStock, player, data),

@@ -88,6 +88,8 @@ export const SERVER_EVENTS = {
       combatLevel: int,
       coins: z.int().min(0),
       combatStyle: z.enum(COMBAT_STYLES),
+      prayerPoints: z.int().min(0),
+      activePrayers: z.array(id),
       skills: z.record(z.string(), z.strictObject({ level: int, xp: z.number() })),
       inventory: z.array(z.strictObject({ slot: int, itemId: id, quantity: z.int().min(1) })),
       equipment: z.record(z.string(), stack),

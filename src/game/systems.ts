@@ -2,11 +2,13 @@
 import { processActions } from "./actions.ts";
 import { dieAfterTrade } from "./death.ts";
 import { processNpcs, processRespawns } from "./npcs.ts";
+import { drainPrayers } from "./prayer.ts";
 import type { WorldSystems } from "./world/World.ts";
 
 export const GAMEPLAY: WorldSystems = {
   actions: (world) => {
     processActions(world);
+    drainPrayers(world);
     world.trades.process(world);
   },
   npcs: processNpcs,

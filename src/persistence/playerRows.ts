@@ -128,13 +128,14 @@ export async function chunkStatements(em: SqlEntityManager, dialect: "sqlite" | 
 
 const SKILL_COLUMNS = SKILLS.flatMap((s) => [`${s}Level`, `${s}Xp`]);
 /** A character's columns that a save writes (and a load reads back: players.ts). */
-export const CHARACTER_COLUMNS = ["positionX", "positionY", "positionZ", "health", "coins", "combatLevel", "combatStyle", ...SKILL_COLUMNS];
+export const CHARACTER_COLUMNS = ["positionX", "positionY", "positionZ", "health", "coins", "combatLevel", "combatStyle", ...SKILL_COLUMNS, "prayerPoints"];
 /** An identifier, quoted for both databases. */
 export const q = (id: string) => `"${id}"`;
 
 function characterValues(p: PlayerData): unknown[] {
   const out: unknown[] = [p.x, p.y, p.z, p.health, p.coins, p.combatLevel, p.combatStyle ?? DEFAULT_COMBAT_STYLE];
   for (const s of SKILLS) out.push(p.skills[s].level, p.skills[s].xp);
+  out.push(p.prayerPoints ?? p.skills.prayer.level);
   return out;
 }
 

@@ -121,6 +121,8 @@ forEachDialect("a player's state across a save, a restart and a reload", (ctx) =
       combatLevel: combatLevel(levels),
       // Not the default (accurate), and offered by every melee weapon and unarmed.
       combatStyle: "defensive" as const,
+      // Below the Prayer level (full, the default) and above 0.
+      prayerPoints: skills.prayer.level - 3,
       skills,
       inventory,
       equipment: { [slotA]: { itemId: wearA, quantity: 1 }, [slotB]: { itemId: wearB, quantity: 1 } } as Record<string, ItemStack>,
@@ -138,6 +140,7 @@ forEachDialect("a player's state across a save, a restart and a reload", (ctx) =
       coins: expected.coins,
       combatLevel: expected.combatLevel,
       combatStyle: expected.combatStyle,
+      prayerPoints: expected.prayerPoints,
       skills: structuredClone(skills),
       inventory: structuredClone(inventory),
       equipment: structuredClone(expected.equipment),
@@ -167,6 +170,7 @@ forEachDialect("a player's state across a save, a restart and a reload", (ctx) =
     assert.equal(d.coins, expected.coins, "coins");
     assert.equal(d.combatLevel, expected.combatLevel, "combat level");
     assert.equal(d.combatStyle, expected.combatStyle, "combat style");
+    assert.equal(d.prayerPoints, expected.prayerPoints, "prayer points");
     for (const s of SKILLS) assert.deepEqual(d.skills[s], expected.skills[s], `skill ${s} (level and xp)`);
     assert.deepEqual(d.inventory, expected.inventory, "inventory, slot by slot");
     assert.deepEqual(d.equipment, expected.equipment, "equipment");

@@ -33,6 +33,8 @@ export interface PlayerData {
   combatLevel: number;
   /** The chosen attack style (combatStyles.ts); undefined: accurate. */
   combatStyle?: CombatStyle | undefined;
+  /** Prayer points left (prayer.ts); undefined: full (the Prayer level). */
+  prayerPoints?: number | undefined;
   skills: Record<Skill, SkillState>;
   /** 28 slots; null is an empty slot. */
   inventory: (ItemStack | null)[];
@@ -137,6 +139,10 @@ export class Player {
   action: Action | undefined;
   /** No new skilling roll or attack before this tick. */
   nextActionTick = 0;
+  /** The prayers switched on (prayer.ts), in the order they were; never saved (off at logout). */
+  activePrayers: string[] = [];
+  /** The prayer drain counter (prayer.ts): the active prayers' drain effects summed each tick. */
+  prayerDrain = 0;
   /** No eating before this tick. */
   nextEatTick = 0;
   /** Kills and deaths not yet saved: written in the same transaction as the player's state. */

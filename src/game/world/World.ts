@@ -19,6 +19,7 @@ import { chebyshev, CollisionMap, type Tile } from "../map/CollisionMap.ts";
 import { findPath, MAX_PATH_LENGTH, type PathResult, type SearchWork } from "../map/pathfinding.ts";
 import { SKILLS } from "../skills.ts";
 import { DEFAULT_COMBAT_STYLE } from "../combatStyles.ts";
+import { prayerPoints } from "../prayer.ts";
 import { Player, type PlayerData } from "./Player.ts";
 import type { EntityView, GroundItem, NpcInstance, ResourceInstance, StationInstance, WorldObject } from "./entities.ts";
 import { spawnNpcs, spawnResources, spawnStations } from "./spawn.ts";
@@ -688,6 +689,7 @@ export function copyData(d: PlayerData): PlayerData {
     coins: d.coins,
     combatLevel: d.combatLevel,
     ...(d.combatStyle !== undefined ? { combatStyle: d.combatStyle } : {}),
+    ...(d.prayerPoints !== undefined ? { prayerPoints: d.prayerPoints } : {}),
     skills,
     inventory: d.inventory.map((s) => (s === null ? null : { itemId: s.itemId, quantity: s.quantity })),
     equipment,
@@ -724,6 +726,8 @@ export function playerSync(player: Player): ServerEvent<"player:sync"> {
     combatLevel: d.combatLevel,
     coins: d.coins,
     combatStyle: d.combatStyle ?? DEFAULT_COMBAT_STYLE,
+    prayerPoints: prayerPoints(player),
+    activePrayers: [...player.activePrayers],
     skills,
     inventory: d.inventory.flatMap((s, slot) => (s === null ? [] : [{ slot, itemId: s.itemId, quantity: s.quantity }])),
     equipment: Object.fromEntries(Object.entries(d.equipment).map(([slot, s]) => [slot, { itemId: s.itemId, quantity: s.quantity }])),
