@@ -18,6 +18,8 @@ import { chatLine, mountChat } from "./panels/chat.ts";
 import { EquipmentPanel } from "./panels/equipment.ts";
 import { InventoryPanel } from "./panels/inventory.ts";
 import { SkillsPanel } from "./panels/skills.ts";
+import { CombatPanel } from "./panels/combat.ts";
+import { PrayerPanel } from "./panels/prayer.ts";
 import { mountTabs } from "./panels/tabs.ts";
 import { entitySprite, playerSprite } from "./sprites.ts";
 import { runStartScreen, type Choice } from "./start.ts";
@@ -155,6 +157,8 @@ async function play(choice: Choice): Promise<void> {
   });
   const equipment = new EquipmentPanel(content, send);
   const skills = new SkillsPanel();
+  const combat = new CombatPanel(content, send);
+  const prayer = new PrayerPanel(content, send, (text) => chatLine(text, "system"));
   mountTabs($("panel-tabs"));
 
   // The area you stand in: the smallest that holds your tile (a town inside a wider region).
@@ -175,6 +179,8 @@ async function play(choice: Choice): Promise<void> {
     inventory.render(me);
     equipment.render(me);
     skills.render(me);
+    combat.render(me);
+    prayer.render(me);
   };
   panels();
   room.onStateChange(panels);
