@@ -9,6 +9,7 @@ import type { MapSchema } from "@colyseus/schema";
 import type { PlayerState } from "../../schema/WorldState.ts";
 import { WorldTestClient } from "../support/colyseusClient.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
+import { until } from "../support/until.ts";
 import { WsTestClient } from "../support/wsClient.ts";
 
 describe("prayer:toggle on both transports", function () {
@@ -59,4 +60,29 @@ describe("prayer:toggle on both transports", function () {
       else client.close();
     });
   }
+
+  it("colyseus: a logout switches prayers off and saves the points; the next login has them", async () => {
+    const first = await WorldTestClient.join(t.baseUrl, { name: "PrayLogout" });
+    const welcome = await first.next("welcome");
+    const id = String(welcome.characterId);
+    const world = t.server.world.world;
+    const player = world.players.get(id)!;
+    await first.next("player:sync");
+    // Prayer 10 with 7 points (set between two ticks), then Stoneward on.
+    player.data.skills.prayer = { level: 10, xp: 1_154 };
+    player.data.prayerPoints = 7;
+    first.send("prayer:toggle", { prayerId: "stoneward", active: true });
+    for (;;) if (JSON.stringify((await first.next("player:sync")).activePrayers) === '["stoneward"]') break;
+    await first.room.leave();
+    // A consented leave is a logout: the player leaves the world, saved.
+    await until(() => (world.players.has(id) ? undefined : true), "the player out of the world", 10_000);
+    const saved = player.data.prayerPoints!;
+    assert.ok(saved >= 1 && saved <= 7, `points at logout: ${saved}`);
+    const again = await WorldTestClient.join(t.baseUrl, { token: String(welcome.token), characterId: id });
+    await again.next("welcome");
+    const sync = await again.next("player:sync");
+    assert.deepEqual([sync.prayerPoints, sync.activePrayers], [saved, []], "the saved points, nothing on");
+    assert.deepEqual(world.players.get(id)!.activePrayers, []);
+    await again.room.leave();
+  });
 });
