@@ -18,7 +18,6 @@
  * Pure rules: no transport, no database.
  */
 import type { PrayerDef } from "../manifests/schemas/misc.ts";
-import { levelOf } from "./progression.ts";
 import type { Player } from "./world/Player.ts";
 import type { HandlerResult, World } from "./world/World.ts";
 
@@ -76,7 +75,7 @@ export function togglePrayer(world: World, player: Player, data: { prayerId: str
     return;
   }
   if (on) return;
-  const level = levelOf(player, "prayer");
+  const level = player.data.skills.prayer.level;
   if (level < prayer.level) return { code: "PRAYER_LEVEL_TOO_LOW", message: `you need Prayer level ${prayer.level} to use ${prayer.name} (yours is ${level})` };
   if (prayerPoints(player) <= 0) return { code: "NO_PRAYER_POINTS", message: "you have run out of prayer points; recharge them at an altar" };
   player.activePrayers = [
@@ -136,7 +135,7 @@ export function prayAtAltar(world: World, player: Player): void {
 
 /** The level as prayers boost it: ⌊level × the highest active multiplier for it⌋ (the level itself without one). */
 export function prayedLevel(world: World, player: Player, stat: PrayerStat): number {
-  const level = levelOf(player, stat);
+  const level = player.data.skills[stat].level;
   if (player.activePrayers.length === 0) return level;
   let multiplier = 1;
   for (const id of player.activePrayers) multiplier = Math.max(multiplier, world.content.prayers.get(id)?.bonuses?.[PRAYER_STATS[stat]] ?? 1);
@@ -152,6 +151,14 @@ export function protectionFactor(world: World, player: Player, style: AttackStyl
     if (p?.style === style) factor = Math.min(factor, p.damageMultiplier);
   }
   return factor;
+}
+
+/**
+ * Prayer levels gained add as many points (OSRS: a level-up raises the current level with the base
+ * level), so a full bar stays full.
+ */
+export function prayerLevelsGained(player: Player, levels: number): void {
+  if (player.data.prayerPoints !== undefined) player.data.prayerPoints = Math.min(player.data.prayerPoints + levels, maxPrayerPoints(player));
 }
 
 /** A stored point count read back: a whole number from 0 to the Prayer level (a stray value: full). */

@@ -4,6 +4,7 @@
  * `defense`.
  */
 import { combatLevel, levelForXp, MAX_XP, SKILLS, type Skill } from "./skills.ts";
+import { prayerLevelsGained } from "./prayer.ts";
 import type { Player } from "./world/Player.ts";
 import type { World } from "./world/World.ts";
 
@@ -36,6 +37,7 @@ export function addXp(world: World, player: Player, skill: Skill, amount: number
       prayer: d.prayer.level,
     });
     player.publicVersion++;
+    if (skill === "prayer") prayerLevelsGained(player, s.level - before);
   }
   player.syncDue = true;
   player.saveDue = true;

@@ -8,6 +8,7 @@ import { pino } from "pino";
 import { hitChance, maxHitHitpoints, npcAttacksPlayer, playerAttacksNpc } from "../../src/game/combat.ts";
 import { styleBonus } from "../../src/game/combatStyles.ts";
 import { drainResistance, parsePrayerPoints, prayedLevel, ticksPerPoint } from "../../src/game/prayer.ts";
+import { addXp } from "../../src/game/progression.ts";
 import { XP_FOR_LEVEL, type Skill } from "../../src/game/skills.ts";
 import { GAMEPLAY } from "../../src/game/systems.ts";
 import type { NpcInstance } from "../../src/game/world/entities.ts";
@@ -304,6 +305,17 @@ describe("prayer:toggle", () => {
     assert.equal(p.data.health, p.maxHealth, "died, and respawned");
     assert.deepEqual(p.activePrayers, []);
     assert.equal(p.data.prayerPoints, 7);
+  });
+
+  it("adds a point for each Prayer level gained (burying bones), as the genre raises the current level", async () => {
+    const g = await gameWorld();
+    const p = prayerPlayer(g, 1, { prayerPoints: 1 });
+    addXp(g.world, p, "prayer", XP_FOR_LEVEL[3]!);
+    assert.equal(p.data.skills.prayer.level, 3);
+    assert.equal(p.data.prayerPoints, 3, "1 + 2 levels");
+    const spent = prayerPlayer(g, 10, { prayerPoints: 0 });
+    addXp(g.world, spent, "prayer", XP_FOR_LEVEL[11]! - XP_FOR_LEVEL[10]!);
+    assert.deepEqual([spent.data.skills.prayer.level, spent.data.prayerPoints], [11, 1]);
   });
 
   it("reads stored points back within 0..the Prayer level", () => {
