@@ -1,6 +1,7 @@
 /**
  * Combat (RuneScape's classic formulas, in lifepoints = 10 per hitpoint):
- * - effective level = ⌊level × prayer⌋ + style bonus + 8 (combatStyles.ts, prayer.ts); attack roll = effective attack ×
+ * - effective level = ⌊level × prayer⌋ + style bonus + 8 (combatStyles.ts, prayer.ts); attack roll =
+ *   effective attack ×
  *   (attack bonus + 64); defence roll = effective defence × (defence bonus + 64);
  * - the attack bonus is the one of the style's attack type (stab, slash, crush or ranged) and meets
  *   the target's defence bonus of that type (an NPC without one: its `defenseBonus`);
