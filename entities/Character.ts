@@ -27,6 +27,8 @@ export const Character = defineEntity({
     combatLevel: p.integer().default(3).check("\"combatLevel\" >= 3 and \"combatLevel\" <= 126"),
     /** The attack style (src/game/combatStyles.ts). */
     combatStyle: p.string().length(16).default("accurate"),
+    /** Prayer points left, 0 to the Prayer level (src/game/prayer.ts). */
+    prayerPoints: p.integer().default(1),
     /** Xp is stored in tenths of xp (17.5 xp is 175), as the genre keeps it: no award loses its fraction. */
     attackLevel: p.integer().default(1).check("\"attackLevel\" >= 1 and \"attackLevel\" <= 99"),
     attackXpTenths: p.integer().default(0).check("\"attackXpTenths\" >= 0 and \"attackXpTenths\" <= 2000000000"),

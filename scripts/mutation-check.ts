@@ -136,6 +136,13 @@ const MUTATIONS: Mutation[] = [
     tests: [ROUND_TRIP],
   },
   {
+    name: "save skips prayer points",
+    file: ROWS,
+    from: "out.push(p.prayerPoints ?? p.skills.prayer.level);",
+    to: "out.push(p.skills.prayer.level);",
+    tests: [ROUND_TRIP],
+  },
+  {
     name: "save skips coins",
     file: ROWS,
     from: "const out: unknown[] = [p.x, p.y, p.z, p.health, p.coins, p.combatLevel, p.combatStyle ?? DEFAULT_COMBAT_STYLE];",

@@ -19,6 +19,8 @@ import { EquipmentPanel } from "./panels/equipment.ts";
 import { InventoryPanel } from "./panels/inventory.ts";
 import { SkillsPanel } from "./panels/skills.ts";
 import { SpellbookPanel } from "./panels/spellbook.ts";
+import { CombatPanel } from "./panels/combat.ts";
+import { PrayerPanel } from "./panels/prayer.ts";
 import { mountTabs } from "./panels/tabs.ts";
 import { mountRunToggle } from "./runToggle.ts";
 import { entitySprite, playerSprite } from "./sprites.ts";
@@ -168,6 +170,8 @@ async function play(choice: Choice): Promise<void> {
   const equipment = new EquipmentPanel(content, send);
   const skills = new SkillsPanel();
   const runToggle = mountRunToggle(send);
+  const combat = new CombatPanel(content, send);
+  const prayer = new PrayerPanel(content, send, (text) => chatLine(text, "system"));
   mountTabs($("panel-tabs"));
 
   // The area you stand in: the smallest that holds your tile (a town inside a wider region).
@@ -190,6 +194,8 @@ async function play(choice: Choice): Promise<void> {
     skills.render(me);
     spellbook.render(me);
     runToggle(me);
+    combat.render(me);
+    prayer.render(me);
   };
   panels();
   room.onStateChange(panels);

@@ -7,7 +7,7 @@
  * next to the target, melee orthogonally next to it (never diagonally, as in RuneScape: a player
  * diagonal to its target, or under it, first steps to a side of it), ranged within the weapon's
  * range and in line of sight (map/lineOfSight.ts; without it the player walks closer), banks and
- * stores within 2 tiles. A new move or action replaces the old one.
+ * stores within 2 tiles, altars (interact: prayer points recharged, prayer.ts) next to them. A new move or action replaces the old one.
  */
 import { attackRange, playerAttacksNpc } from "./combat.ts";
 import { cookOnce, useItem } from "./items.ts";
@@ -19,6 +19,7 @@ import { hasLineOfSight } from "./map/lineOfSight.ts";
 import { MAX_PATH_LENGTH } from "./map/pathfinding.ts";
 import { SERVICE_RANGE, tradeLock } from "./rules.ts";
 import { openStore } from "./store.ts";
+import { prayAtAltar } from "./prayer.ts";
 import type { Action, Player } from "./world/Player.ts";
 import type { GameError, HandlerResult, World } from "./world/World.ts";
 
@@ -64,6 +65,8 @@ function targetOf(world: World, player: Player, action: Action): Target | GameEr
     }
     case "interact": {
       const npc = world.npcs.get(action.targetId);
+      const altar = npc === undefined ? world.stations.find((s) => s.id === action.targetId && s.type === "altar") : undefined;
+      if (altar !== undefined) return { x: altar.x, z: altar.z, reach: 1 };
       if (npc === undefined || npc.deadUntil !== 0) return { code: "INVALID_TARGET", message: "no one to talk to" };
       return { x: npc.x, z: npc.z, reach: npc.service?.type === "bank" || npc.service?.storeId !== undefined ? SERVICE_RANGE : 1 };
     }
@@ -260,7 +263,8 @@ function act(world: World, player: Player): void {
       end(takeGroundItem(world, player, action.targetId) ?? undefined);
       break;
     case "interact":
-      openInterface(world, player, action.targetId);
+      if (world.npcs.has(action.targetId)) openInterface(world, player, action.targetId);
+      else prayAtAltar(world, player);
       end();
       break;
     case "gather": {

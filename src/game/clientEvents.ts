@@ -58,6 +58,8 @@ export const CLIENT_EVENTS = {
   "player:setAutocast": event("action", z.object({ spellId: ref.nullable() })),
   // The run toggle; switching it on with less than 1 % energy is refused (TOO_TIRED).
   "player:setRun": event("action", z.object({ run: z.boolean() })),
+  // Unknown prayer, one above the Prayer level or no points left: refused (prayer.ts).
+  "prayer:toggle": event("action", z.object({ prayerId: ref, active: z.boolean() })),
   "bank:deposit": event("item", z.object({ slot, quantity })),
   "bank:withdraw": event("item", z.object({ itemId: ref, quantity })),
   "store:buy": event("item", z.object({ storeId: ref, itemId: ref, quantity })),

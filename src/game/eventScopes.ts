@@ -18,6 +18,7 @@ export const EVENT_SCOPES: { readonly [K in ClientEventName]: EventScope } = {
   "player:setCombatStyle": "character",
   "player:setAutocast": "character",
   "player:setRun": "character",
+  "prayer:toggle": "character",
   "bank:deposit": "character",
   "bank:withdraw": "character",
   "store:buy": "character",

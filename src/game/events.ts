@@ -10,6 +10,7 @@ import { deposit, withdraw } from "./bank.ts";
 import { handleChat, type AdminCheck } from "./chat.ts";
 import { setCombatStyle } from "./combat.ts";
 import { setAutocast } from "./magic.ts";
+import { togglePrayer } from "./prayer.ts";
 import { CLIENT_EVENTS, type ClientEvent, type ClientEventName } from "./clientEvents.ts";
 import { unequip, useItem } from "./items.ts";
 import { setRun } from "./running.ts";
@@ -52,6 +53,7 @@ const HANDLERS: { [K in ClientEventName]: Handler<K> } = {
   "player:setCombatStyle": (world, player, data) => setCombatStyle(world, player, data),
   "player:setAutocast": (world, player, data) => setAutocast(world, player, data),
   "player:setRun": (world, player, data) => setRun(world, player, data),
+  "prayer:toggle": (world, player, data) => togglePrayer(world, player, data),
   "bank:deposit": (world, player, data) => deposit(world, player, data),
   "bank:withdraw": (world, player, data) => withdraw(world, player, data),
   "store:buy": (world, player, data) => buy(world, world.stores, player, data),

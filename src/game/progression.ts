@@ -4,6 +4,7 @@
  * `defense`.
  */
 import { combatLevel, exactXp, levelForTenths, MAX_XP_TENTHS, SKILLS, wholeXp, XP_TENTHS, type Skill } from "./skills.ts";
+import { prayerLevelsGained } from "./prayer.ts";
 import type { Player } from "./world/Player.ts";
 import type { World } from "./world/World.ts";
 
@@ -55,6 +56,7 @@ export function addXp(world: World, player: Player, skill: Skill, amount: number
       prayer: d.prayer.level,
     });
     player.publicVersion++;
+    if (skill === "prayer") prayerLevelsGained(player, s.level - before.level);
   }
   player.syncDue = true;
   player.saveDue = true;

@@ -101,6 +101,8 @@ export const SERVER_EVENTS = {
       autocast: id.nullable(),
       runEnergy: z.int().min(0).max(100),
       runMode: z.boolean(),
+      prayerPoints: z.int().min(0),
+      activePrayers: z.array(id),
       skills: z.record(z.string(), z.strictObject({ level: int, xp: z.number() })),
       inventory: z.array(z.strictObject({ slot: int, itemId: id, quantity: z.int().min(1) })),
       equipment: z.record(z.string(), stack),

@@ -11,7 +11,7 @@ import { DROP_TIERS } from "./schemas/npcs.ts";
 import type { ResourceNodeDef } from "./schemas/gathering.ts";
 import type { CookingRecipe, CraftingRecipe, FiremakingRecipe, SmeltingRecipe, SmithingRecipe } from "./schemas/recipes.ts";
 import type { AreaDef, GameSettings } from "./schemas/world.ts";
-import type { SkillUnlock, StoreDef, ToolDef } from "./schemas/misc.ts";
+import type { PrayerDef, SkillUnlock, StoreDef, ToolDef } from "./schemas/misc.ts";
 import { ITEM_FILES } from "./catalog.ts";
 import { buildMagic, type MagicContent } from "./magicContent.ts";
 import type { ManifestProblem } from "./validate.ts";
@@ -76,6 +76,8 @@ export class ContentRegistry {
   readonly stations: readonly StationDef[];
   readonly tools: readonly ToolDef[];
   readonly skillUnlocks: Readonly<Record<string, readonly SkillUnlock[]>>;
+  /** `prayers.json`, in the content's order (src/game/prayer.ts). */
+  readonly prayers: ReadonlyMap<string, PrayerDef>;
   readonly world: Readonly<WorldSettings>;
   /** Runes, elemental staves and combat spells (magicContent.ts); empty without `runes.json` and `combat-spells.json`. */
   readonly magic: MagicContent;
@@ -91,6 +93,7 @@ export class ContentRegistry {
     this.stations = parts.stations;
     this.tools = parts.tools;
     this.skillUnlocks = parts.skillUnlocks;
+    this.prayers = parts.prayers;
     this.world = parts.world;
     this.magic = parts.magic;
   }
@@ -282,6 +285,11 @@ export function buildRegistry(data: ReadonlyMap<string, unknown>): { registry: C
     blocked: (game?.blocked ?? []).map(pickBounds),
   };
 
+  const prayers = new Map<string, PrayerDef>();
+  get<{ prayers: PrayerDef[] }>("prayers.json")?.prayers.forEach((p, i) => {
+    if (check(!prayers.has(p.id), "prayers.json", `$.prayers[${i}].id`, `duplicate prayer id "${p.id}"`)) prayers.set(p.id, p);
+  });
+
   const registry = new ContentRegistry({
     files: [...data.keys()].sort(),
     items,
@@ -293,6 +301,7 @@ export function buildRegistry(data: ReadonlyMap<string, unknown>): { registry: C
     stations,
     tools,
     skillUnlocks,
+    prayers,
     world,
     magic: buildMagic(get("runes.json"), get("combat-spells.json"), known, check),
   });

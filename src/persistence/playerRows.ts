@@ -129,7 +129,7 @@ export async function chunkStatements(em: SqlEntityManager, dialect: "sqlite" | 
 
 const SKILL_COLUMNS = SKILLS.flatMap((s) => [`${s}Level`, `${s}XpTenths`]);
 /** A character's columns that a save writes (and a load reads back: players.ts). */
-export const CHARACTER_COLUMNS = ["positionX", "positionY", "positionZ", "health", "coins", "combatLevel", "combatStyle", ...SKILL_COLUMNS, "runEnergy"];
+export const CHARACTER_COLUMNS = ["positionX", "positionY", "positionZ", "health", "coins", "combatLevel", "combatStyle", ...SKILL_COLUMNS, "runEnergy", "prayerPoints"];
 /** An identifier, quoted for both databases. */
 export const q = (id: string) => `"${id}"`;
 
@@ -137,6 +137,7 @@ function characterValues(p: PlayerData): unknown[] {
   const out: unknown[] = [p.x, p.y, p.z, p.health, p.coins, p.combatLevel, p.combatStyle ?? DEFAULT_COMBAT_STYLE];
   for (const s of SKILLS) out.push(p.skills[s].level, p.skills[s].xpTenths);
   out.push(Math.round(p.runEnergy ?? MAX_RUN_ENERGY));
+  out.push(p.prayerPoints ?? p.skills.prayer.level);
   return out;
 }
 

@@ -127,6 +127,8 @@ forEachDialect("a player's state across a save, a restart and a reload", (ctx) =
       // the recovering ones in the first server: the shutdown saves it as it is. Reloaded below it
       // is, and the second server's ticks restore whole ticks' worth of it (runEnergy.test.ts).
       runEnergy: 4_321,
+      // Below the Prayer level (full, the default) and above 0.
+      prayerPoints: skills.prayer.level - 3,
       skills,
       inventory,
       equipment: { [slotA]: { itemId: wearA, quantity: 1 }, [slotB]: { itemId: wearB, quantity: 1 } } as Record<string, ItemStack>,
@@ -145,6 +147,7 @@ forEachDialect("a player's state across a save, a restart and a reload", (ctx) =
       combatLevel: expected.combatLevel,
       combatStyle: expected.combatStyle,
       runEnergy: expected.runEnergy,
+      prayerPoints: expected.prayerPoints,
       skills: structuredClone(skills),
       inventory: structuredClone(inventory),
       equipment: structuredClone(expected.equipment),
@@ -178,6 +181,7 @@ forEachDialect("a player's state across a save, a restart and a reload", (ctx) =
     const restored = d.runEnergy! - expected.runEnergy;
     const perTick = runRestore(d.skills.agility.level);
     assert.ok(restored >= 0 && restored % perTick === 0 && restored / perTick < 50, `run energy ${d.runEnergy}: 4,321 and whole ticks of ${perTick} restored since the login`);
+    assert.equal(d.prayerPoints, expected.prayerPoints, "prayer points");
     for (const s of SKILLS) assert.deepEqual(d.skills[s], expected.skills[s], `skill ${s} (level and xp)`);
     assert.deepEqual(d.inventory, expected.inventory, "inventory, slot by slot");
     assert.deepEqual(d.equipment, expected.equipment, "equipment");

@@ -38,6 +38,8 @@ export interface PlayerData {
   autocast?: string | null | undefined;
   /** Run energy in units, 10,000 = 100 % (world/runEnergy.ts); undefined: full. */
   runEnergy?: number | undefined;
+  /** Prayer points left (prayer.ts); undefined: full (the Prayer level). */
+  prayerPoints?: number | undefined;
   skills: Record<Skill, SkillState>;
   /** 28 slots; null is an empty slot. */
   inventory: (ItemStack | null)[];
@@ -145,6 +147,10 @@ export class Player {
   action: Action | undefined;
   /** No new skilling roll or attack before this tick. */
   nextActionTick = 0;
+  /** The prayers switched on (prayer.ts), in the order they were; never saved (off at logout). */
+  activePrayers: string[] = [];
+  /** The prayer drain counter (prayer.ts): the active prayers' drain effects summed each tick. */
+  prayerDrain = 0;
   /** No eating before this tick. */
   nextEatTick = 0;
   /** No burying before this tick. */

@@ -20,6 +20,7 @@ import { CollisionMap, type Tile } from "../map/CollisionMap.ts";
 import { MAX_PATH_LENGTH, type PathResult } from "../map/pathfinding.ts";
 import { SKILLS, wholeXp } from "../skills.ts";
 import { DEFAULT_COMBAT_STYLE } from "../combatStyles.ts";
+import { prayerPoints } from "../prayer.ts";
 import { Player, type PlayerData } from "./Player.ts";
 import { HITPOINT_REGEN_TICKS, type EntityView, type GroundItem, type NpcInstance, type ResourceInstance, type StationInstance, type WorldObject } from "./entities.ts";
 import { Cadence } from "./cadence.ts";
@@ -577,6 +578,7 @@ export function copyData(d: PlayerData): PlayerData {
     ...(d.combatStyle !== undefined ? { combatStyle: d.combatStyle } : {}),
     ...(d.autocast !== undefined ? { autocast: d.autocast } : {}),
     ...(d.runEnergy !== undefined ? { runEnergy: d.runEnergy } : {}),
+    ...(d.prayerPoints !== undefined ? { prayerPoints: d.prayerPoints } : {}),
     skills,
     inventory: d.inventory.map((s) => (s === null ? null : { itemId: s.itemId, quantity: s.quantity })),
     equipment,
@@ -616,6 +618,8 @@ export function playerSync(player: Player): ServerEvent<"player:sync"> {
     autocast: d.autocast ?? null,
     runEnergy: shownRunEnergy(runEnergyOf(player)),
     runMode: player.runMode,
+    prayerPoints: prayerPoints(player),
+    activePrayers: [...player.activePrayers],
     skills,
     inventory: d.inventory.flatMap((s, slot) => (s === null ? [] : [{ slot, itemId: s.itemId, quantity: s.quantity }])),
     equipment: Object.fromEntries(Object.entries(d.equipment).map(([slot, s]) => [slot, { itemId: s.itemId, quantity: s.quantity }])),

@@ -59,9 +59,28 @@ export const ammunitionFile = z.looseObject({
   arrows: z.array(z.looseObject({ id, name: z.string(), rangedStrength: nonNegativeInt, requiredRangedLevel: level, requiredBowTier: nonNegativeInt.optional() })),
 });
 
+/**
+ * `prayers.json` (rules: src/game/prayer.ts). `bonuses` multiply levels (`attackMultiplier`,
+ * `strengthMultiplier`, `defenseMultiplier`, `rangedMultiplier`, `magicMultiplier`); `conflicts`
+ * names prayers it switches off; `protection` (our extension) scales the damage of one attack style
+ * taken from NPCs (`damageMultiplier` 0: none gets through, as the genre's protection prayers do).
+ */
 export const prayersFile = z.looseObject({
-  prayers: z.array(z.looseObject({ id, name: z.string(), level, category: z.string().optional(), drainEffect: z.number().min(0).optional() })),
+  prayers: z.array(
+    z.looseObject({
+      id,
+      name: z.string(),
+      description: z.string().optional(),
+      level,
+      category: z.string().optional(),
+      drainEffect: z.number().min(0).optional(),
+      bonuses: z.record(z.string(), z.number().min(0).max(10)).optional(),
+      conflicts: z.array(z.string()).optional(),
+      protection: z.looseObject({ style: z.enum(["melee", "ranged", "magic"]), damageMultiplier: z.number().min(0).max(1).default(0) }).optional(),
+    }),
+  ),
 });
+export type PrayerDef = z.infer<typeof prayersFile>["prayers"][number];
 
 export const tierRequirementsFile = z.record(z.string(), z.union([z.string(), z.record(z.string(), z.record(z.string(), level))]));
 
