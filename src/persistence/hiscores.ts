@@ -80,22 +80,22 @@ export async function characterRanks(em: Statements, characterId: string): Promi
   });
   const me = await selectRow<Record<string, unknown>>(em, `select "id", "name", "xpGainedAt", ${selects.join(", ")} from "characters" where "id" = ?`, [characterId]);
   if (me === undefined) return undefined;
-  const ranks: CharacterRank[] = [];
+  // One statement: for each table, the count of rows before the character's.
+  const counts: string[] = [];
+  const params: unknown[] = [];
   for (const [i, skill] of HISCORE_SKILLS.entries()) {
-    const level = Number(me[`l${i}`]);
-    const stored = Number(me[`x${i}`]);
     const keys = rankKeys(skill);
-    const values: unknown[] = [...(skill === "overall" ? [level, stored] : [stored]), Number(me.xpGainedAt), me.id];
+    const values: unknown[] = [...(skill === "overall" ? [Number(me[`l${i}`])] : []), Number(me[`x${i}`]), Number(me.xpGainedAt), me.id];
     const parts: string[] = [];
-    const params: unknown[] = [];
     for (let k = 0; k < keys.length; k++) {
       const equal = keys.slice(0, k).map((e) => `${e.sql} = ?`);
       const before = `${keys[k]!.sql} ${keys[k]!.desc ? ">" : "<"} ?`;
       parts.push(`(select count(*) from "characters" where ${[...equal, before].join(" and ")})`);
       params.push(...values.slice(0, k), values[k]);
     }
-    const row = await selectRow<{ n: number | string }>(em, `select ${parts.join(" + ")} as "n"`, params);
-    ranks.push({ skill, rank: Number(row?.n ?? 0) + 1, level, xp: wholeXp(stored) });
+    counts.push(`${parts.join(" + ")} as "n${i}"`);
   }
+  const ahead = (await selectRow<Record<string, unknown>>(em, `select ${counts.join(", ")}`, params))!;
+  const ranks: CharacterRank[] = HISCORE_SKILLS.map((skill, i) => ({ skill, rank: Number(ahead[`n${i}`]) + 1, level: Number(me[`l${i}`]), xp: wholeXp(Number(me[`x${i}`])) }));
   return { name: String(me.name), ranks };
 }
