@@ -77,7 +77,7 @@ forEachDialect("trades survive SIGKILL", (ctx) => {
             a.send("tradeSetCoins", { tradeId, amount: COINS });
             await a.next("tradeUpdated");
             await a.next("tradeUpdated");
-            assert.equal((await a.next("tradeUpdated")).myOffer.coins, COINS);
+            assert.equal(((await a.next("tradeUpdated")).myOffer as { coins: number }).coins, COINS);
             a.send("tradeAccept", { tradeId });
             b.send("tradeAccept", { tradeId });
             await a.next("tradeConfirmScreen");
