@@ -1,5 +1,6 @@
 import { defineEntity, p, type InferEntity } from "@mikro-orm/core";
 import { nameKey } from "../src/game/names.ts";
+import { HISCORE_SKILLS, hiscoreIndexName, hiscoreIndexSql } from "../src/db/hiscoreSql.ts";
 
 /**
  * `characters`: the spec's character record (every field and default), a level and an xp column
@@ -74,7 +75,14 @@ export const Character = defineEntity({
     createdAt: p.datetime().defaultRaw("current_timestamp").onCreate(() => new Date()),
     updatedAt: p.datetime().defaultRaw("current_timestamp").onCreate(() => new Date()).onUpdate(() => new Date()),
     lastLoginAt: p.datetime().nullable(),
+    /**
+     * When the total xp last grew (epoch milliseconds, as the save that stored the growth saw it;
+     * the creation time until then): the hiscores' tie-break, who got there first.
+     */
+    xpGainedAt: p.double().default(0).onCreate(() => Date.now()),
     version: p.integer().version(),
   },
+  // The hiscores (src/db/hiscoreSql.ts): one index per table, in its order, so a page is an index scan.
+  indexes: HISCORE_SKILLS.map((s) => ({ name: hiscoreIndexName(s), expression: hiscoreIndexSql(s) })),
 });
 export type ICharacter = InferEntity<typeof Character>;

@@ -207,6 +207,9 @@ if (location.pathname.replace(/\/+$/, "") === "/agents") {
   import("./dashboard/index.ts")
     .then((d) => d.mountDashboard())
     .catch((err: unknown) => (document.body.textContent = `The agent dashboard could not be loaded: ${err instanceof Error ? err.message : String(err)}. Reload the page to try again.`));
+} else if (location.pathname.replace(/\/+$/, "") === "/hiscores") {
+  $("start").hidden = true;
+  void import("./hiscores.ts").then((h) => h.mountHiscores());
 } else {
   // The chat form never submits natively (a page load that would end the game): from the start,
   // not only once the chat is mounted.

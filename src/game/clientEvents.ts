@@ -67,6 +67,7 @@ export const CLIENT_EVENTS = {
   tradeRequest: event("trade", z.object({ targetPlayerId: z.string().min(1).max(64) })),
   tradeRequestRespond: event("trade", z.object({ tradeId, accept: z.boolean() })),
   tradeAddItem: event("trade", z.object({ tradeId, inventorySlot: slot, quantity })),
+  tradeSetCoins: event("trade", z.object({ tradeId, amount: z.int().min(0).max(2_147_483_647) })),
   tradeRemoveItem: event("trade", z.object({ tradeId, tradeSlot: z.int().min(0).max(MAX_OFFER_ITEMS * 1000), quantity: quantity.optional() })),
   // `screen` (optional): the screen accepted; once the trade has left it, refused (TRADE_SCREEN_CHANGED).
   tradeAccept: event("trade", z.object({ tradeId, screen: z.enum(ACCEPT_SCREENS).optional() })),

@@ -26,6 +26,7 @@ export const EVENT_SCOPES: { readonly [K in ClientEventName]: EventScope } = {
   tradeRequest: "character",
   tradeRequestRespond: "character",
   tradeAddItem: "character",
+  tradeSetCoins: "character",
   tradeRemoveItem: "character",
   tradeAccept: "character",
   tradeCancel: "character",

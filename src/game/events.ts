@@ -62,6 +62,7 @@ const HANDLERS: { [K in ClientEventName]: Handler<K> } = {
   tradeRequest: tradeGuard<ClientEvent<"tradeRequest">>((world, player, data) => world.trades.request(world, player, data.targetPlayerId)),
   tradeRequestRespond: tradeGuard((world, player, data) => world.trades.respond(world, player, data.tradeId, data.accept)),
   tradeAddItem: tradeGuard((world, player, data) => world.trades.addItem(world, player, data.tradeId, data.inventorySlot, data.quantity)),
+  tradeSetCoins: tradeGuard((world, player, data) => world.trades.setCoins(world, player, data.tradeId, data.amount)),
   tradeRemoveItem: tradeGuard((world, player, data) => world.trades.removeItem(world, player, data.tradeId, data.tradeSlot, data.quantity)),
   tradeAccept: tradeGuard((world, player, data) => world.trades.accept(world, player, data.tradeId, data.screen)),
   tradeCancel: tradeGuard((world, player, data) => world.trades.cancel(world, player, data.tradeId)),

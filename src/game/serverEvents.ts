@@ -21,6 +21,7 @@ const tile = z.strictObject({ x: int, z: int });
 const position = z.strictObject({ x: z.number(), y: z.number(), z: z.number() });
 const offer = z.strictObject({
   items: z.array(z.strictObject({ tradeSlot: int, inventorySlot: int, itemId: id, quantity: z.int().min(1) })),
+  coins: z.int().min(0),
   accepted: z.boolean(),
 });
 const offers = { tradeId: id, myOffer: offer, theirOffer: offer };
@@ -152,7 +153,7 @@ export const SERVER_EVENTS = {
     doc: "both accepted the offers: the confirmation screen, with the offers' values",
     schema: z.strictObject({ ...offers, values: z.strictObject({ myOfferValue: int, theirOfferValue: int, net: int }) }),
   },
-  tradeCompleted: { doc: "the swap is stored: what you received", schema: z.strictObject({ tradeId: id, receivedItems: z.array(stack) }) },
+  tradeCompleted: { doc: "the swap is stored: what you received (items and coins)", schema: z.strictObject({ tradeId: id, receivedItems: z.array(stack), receivedCoins: z.int().min(0) }) },
   tradeCancelled: { doc: "the trade (or request) ended without a swap, and why", schema: z.strictObject({ tradeId: id, reason: z.enum(CANCEL_REASONS) }) },
   tradeError: { doc: "a trade command was refused", schema: z.strictObject({ tradeId: id.optional(), code: z.string().min(1), message: z.string() }) },
   "agent:goal": {

@@ -4,7 +4,7 @@
  * serving a fresh build of client/. Two browsers are two anonymous players: they see each
  * other, chat, and trade through the Trade dialog (a refused request, a declined one, a cancelled
  * trade, then a whole one through both seats of the `trade` room, checked against the players'
- * inventories and the trade's audit row); one banks through the Bank dialog, the other buys and
+ * inventories and the trade's audit row, then a trade of coins); one banks through the Bank dialog, the other buys and
  * sells through the Store dialog. Screenshots of each go to test-artifacts/browser/ (git-ignored).
  *
  * Everything is done as a person does it: the world view's context menu (a click on a tile: Trade
@@ -439,5 +439,52 @@ describe("browser client dialogs: Trade, Bank, Store (real Chromium)", function 
     await store.getByRole("button", { name: "Close" }).click();
     await store.waitFor({ state: "hidden" });
     assert.deepEqual(errorsOf(ben), []);
+  });
+
+  it("trades coins: an amount offered, refused past what is carried, seen by both, valued, received", async () => {
+    const annTrade = tradeDialog(ann);
+    const benTrade = tradeDialog(ben);
+    // Ben comes back from the store to Ann's side.
+    const collision = t.server.world.world.collision;
+    const beside = [1, -1, 2, -2].flatMap((dx) => [{ x: ann.player.x + dx, z: ann.player.z }, { x: ann.player.x, z: ann.player.z + dx }]).find((tile) => collision.isWalkable(tile.x, tile.z))!;
+    await pick(ben, beside, "Walk here");
+    await serverHas("Ben beside Ann", () => distance(ann, ben) <= 2 && ben.player.path.length === 0);
+    const before = { ann: ann.player.data.coins, ben: ben.player.data.coins };
+    assert.ok(before.ann >= 10, `Ann carries coins: ${before.ann}`);
+    await pick(ann, ben.player, `Trade with ${ben.name}`);
+    await benTrade.getByRole("button", { name: "Accept" }).click();
+    const tradeId = await until(() => [...t.server.world.world.trades.sessions.keys()][0], "the trade session");
+    await annTrade.getByText("Joining the trade…").waitFor({ state: "detached" });
+    await annTrade.getByText(`You carry ${before.ann} coins.`).waitFor();
+
+    const amount = annTrade.getByRole("spinbutton", { name: "Coins to offer" });
+    await amount.fill(String(before.ann + 1));
+    await annTrade.getByRole("button", { name: "Offer coins" }).click();
+    await annTrade.getByText("You do not carry that many coins.").waitFor();
+    await amount.fill("10");
+    await amount.press("Enter");
+    await annTrade.getByRole("group", { name: "Your offer" }).getByText("10 coins", { exact: true }).waitFor();
+    await benTrade.getByRole("group", { name: `${ann.name}'s offer` }).getByText("10 coins", { exact: true }).waitFor();
+    await screenshot(ann.page, "dialogs-trade-coins-offer");
+
+    await annTrade.getByRole("button", { name: "Accept" }).click();
+    await benTrade.getByText(`${ann.name} has accepted.`).waitFor();
+    await benTrade.getByRole("button", { name: "Accept" }).click();
+    await benTrade.getByText(`Your offer is worth 0 coins and ${ann.name}'s 10 coins: you would gain 10 coins of value.`).waitFor();
+    await benTrade.getByRole("group", { name: "You receive" }).getByText("10 coins", { exact: true }).waitFor();
+    await annTrade.getByRole("group", { name: "You give" }).getByText("10 coins", { exact: true }).waitFor();
+    await annTrade.getByText(`Your offer is worth 10 coins and ${ben.name}'s 0 coins: you would lose 10 coins of value.`).waitFor();
+    await annTrade.getByRole("button", { name: "Accept" }).click();
+    await benTrade.getByRole("button", { name: "Accept" }).click();
+
+    await benTrade.getByText(`Trade with ${ann.name} completed.`).waitFor();
+    await benTrade.getByRole("listitem").getByText("10 coins", { exact: true }).waitFor();
+    await annTrade.getByText("You received nothing.").waitFor();
+    assert.deepEqual({ ann: ann.player.data.coins, ben: ben.player.data.coins }, { ann: before.ann - 10, ben: before.ben + 10 });
+    const audit = await t.server.db.em().fork().findOneOrFail(TradeAudit, { tradeId });
+    assert.deepEqual([Number(audit.coinsAToB), Number(audit.coinsBToA), audit.itemsAToB, audit.itemsBToA], [10, 0, [], []]);
+    assert.ok(throughSeats.includes("tradeSetCoins"), "the amount went through the seat in the trade room");
+    for (const d of [annTrade, benTrade]) await d.getByRole("button", { name: "Close" }).click();
+    for (const p of [ann, ben]) assert.deepEqual(errorsOf(p), []);
   });
 });
