@@ -50,6 +50,8 @@ function targetOf(world: World, player: Player, action: Action): Target | GameEr
       return { x: npc.x, z: npc.z, reach: attackRange(world, player) };
     }
     case "interact": {
+      const booth = bankBooth(world, action.targetId);
+      if (booth !== undefined) return { x: booth.x, z: booth.z, reach: SERVICE_RANGE };
       const npc = world.npcs.get(action.targetId);
       if (npc === undefined || npc.deadUntil !== 0) return { code: "INVALID_TARGET", message: "no one to talk to" };
       return { x: npc.x, z: npc.z, reach: npc.service?.type === "bank" || npc.service?.storeId !== undefined ? SERVICE_RANGE : 1 };
@@ -85,9 +87,14 @@ function approach(world: World, player: Player, target: Target): boolean | GameE
   return false;
 }
 
+/** A bank booth (a station of type `bank`) by its id: `interact` on it opens the bank, as a banker's does. */
+function bankBooth(world: World, id: string): { x: number; z: number } | undefined {
+  return world.stations.find((s) => s.id === id && s.type === "bank");
+}
+
 function openInterface(world: World, player: Player, npcId: string): void {
-  const npc = world.npcs.get(npcId)!;
-  if (npc.service?.type === "bank") {
+  const npc = world.npcs.get(npcId);
+  if (npc === undefined || npc.service?.type === "bank") {
     world.send(player.id, "interface:open", { type: "bank", npcId, bank: player.data.bank.map((s) => ({ itemId: s.itemId, quantity: s.quantity })) });
     return;
   }

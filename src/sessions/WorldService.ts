@@ -653,6 +653,7 @@ export class WorldService {
       name: player.data.name,
       anonymous: principal.anonymous,
       ...(issuedToken !== undefined ? { token: issuedToken } : {}),
+      world: this.worldId,
       tick: this.world.tick,
       tickMs: this.tickMs,
     };
