@@ -30,6 +30,14 @@ export function status(text: string, state: "connecting" | "connected" | "reconn
   el.dataset.state = state;
 }
 
+/** Rooms left on purpose (a logout, the old world of a hop): their closing is not a disconnection. */
+const leftOnPurpose = new WeakSet<Room>();
+
+/** Marks a room as being left on purpose, before it is left (or replaced by a hop). */
+export function leaveQuietly(room: Room): void {
+  leftOnPurpose.add(room);
+}
+
 export function keepConnected(room: Room, hooks: { reconnected(): void; left(): void } = { reconnected() {}, left() {} }): void {
   const r = room.reconnection;
   r.maxDelay = MAX_RETRY_DELAY_MS;
@@ -45,6 +53,7 @@ export function keepConnected(room: Room, hooks: { reconnected(): void; left(): 
     hooks.reconnected();
   });
   room.onLeave((code: number) => {
+    if (leftOnPurpose.has(room)) return;
     status(`Disconnected: ${LEAVE_REASONS[code] ?? `connection closed (${code})`}`, "disconnected");
     const back = document.getElementById("rejoin") as HTMLButtonElement;
     back.hidden = false;
