@@ -10,7 +10,7 @@ import { chebyshev } from "../../src/game/map/CollisionMap.ts";
 import type { ServerEvent } from "../../src/game/serverEvents.ts";
 import { spawnStations } from "../../src/game/world/spawn.ts";
 import type { EntityState, PlayerState, WorldState } from "../../schema/WorldState.ts";
-import { keepConnected, leaveQuietly, status } from "./connection.ts";
+import { keepConnected, leaveQuietly, status, stopLeavingQuietly } from "./connection.ts";
 import { closeMenu, openMenu } from "./contextMenu.ts";
 import { loadContent, type Content } from "./content.ts";
 import { showFeedback } from "./feedback.ts";
@@ -63,7 +63,11 @@ async function run(client: Client, room: Room<unknown, WorldState>, content: Con
   room.onMessage("chat:message", (m: ServerEvent<"chat:message">) => {
     chatLine(m.channel === "system" ? m.message : `${m.fromName}: ${m.message}`, m.channel);
   });
-  room.onMessage("error", (e: ServerEvent<"error">) => chatLine(e.message, "error"));
+  // A hop under way: this room's SESSION_REPLACED is the hop itself, not news.
+  let hopping = false;
+  room.onMessage("error", (e: ServerEvent<"error">) => {
+    if (!(hopping && e.code === "SESSION_REPLACED")) chatLine(e.message, "error");
+  });
   // Events handled elsewhere or not shown (player:sync duplicates the synced state) are accepted.
   room.onMessage("*", () => {});
   keepConnected(room, { reconnected: () => chatLine("Reconnected.", "system"), left: () => closeMenu(false) });
@@ -87,14 +91,25 @@ async function run(client: Client, room: Room<unknown, WorldState>, content: Con
   const worlds = new WorldsPanel({
     current: () => worldId,
     hop: async (to) => {
-      const next = await client.joinOrCreate<WorldState>("world", { characterId: choice.characterId, world: to });
+      // The server closes this room once the other world takes the character (SESSION_REPLACED).
+      hopping = true;
       leaveQuietly(room);
+      let next: Room<unknown, WorldState>;
+      try {
+        next = await client.joinOrCreate<WorldState>("world", { characterId: choice.characterId, world: to });
+      } catch (err) {
+        stopLeavingQuietly(room);
+        throw err;
+      } finally {
+        hopping = false;
+      }
       endSession();
       chatLine(`You are now in world ${to}.`, "system");
       await run(client, next, content, { ...choice, world: to });
     },
   });
-  void worlds.refresh().then(() => worlds.entered());
+  worlds.entered();
+  void worlds.refresh();
   onSessionEnd(() => worlds.dispose());
   $("logout").onclick = () => void logout(room);
 

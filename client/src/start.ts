@@ -43,6 +43,9 @@ declare global {
   }
 }
 
+/** How often the shown character screen lists the worlds again. */
+const WORLDS_REFRESH_MS = 5_000;
+
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
@@ -169,6 +172,10 @@ class CharacterScreen {
     });
     $<HTMLSelectElement>("character-template").addEventListener("change", () => this.describeTemplate());
     $("sign-out").addEventListener("click", () => this.expired(""));
+    // The World choice follows the cluster while the characters are shown (a world starting, counts).
+    setInterval(() => {
+      if (!$("start").hidden && !$("characters").hidden) this.listWorlds();
+    }, WORLDS_REFRESH_MS);
     $("start-retry").addEventListener("click", () => {
       showError("");
       void this.refresh();

@@ -34,18 +34,19 @@ export function worldText(w: WorldRow): string {
   return `World ${w.id}: ${w.players} ${w.players === 1 ? "player" : "players"}${STATUS_TEXT[w.status]}`;
 }
 
-/** The start screen's World choice: filled from the list, the recommended world chosen. */
+/** The start screen's World choice: filled from the list, the recommended world chosen (else the one chosen kept). */
 export async function fillWorldChoice(select: HTMLSelectElement): Promise<void> {
   const chosen = select.value;
   const list = await fetchWorlds();
-  const keep = list.worlds.some((w) => String(w.id) === chosen) ? chosen : String(list.recommended ?? list.worlds[0]?.id ?? "");
+  const ids = list.worlds.map((w) => String(w.id));
+  // The same worlds: only their counts change (an open drop-down stays open).
+  if (ids.join() === Array.from(select.options, (o) => o.value).join()) {
+    list.worlds.forEach((w, i) => (select.options[i]!.text = worldText(w)));
+    return;
+  }
+  const keep = ids.includes(chosen) ? chosen : String(list.recommended ?? list.worlds[0]?.id ?? "");
   select.replaceChildren(...list.worlds.map((w) => new Option(worldText(w), String(w.id))));
   select.value = keep;
-}
-
-/** How long a hop waits (ms) from now, given when the current world was entered and the cooldown. */
-export function hopWait(enteredAt: number, cooldownS: number, now: number): number {
-  return Math.max(0, enteredAt + cooldownS * 1000 - now);
 }
 
 export interface WorldsHost {
@@ -63,8 +64,9 @@ export class WorldsPanel {
   private readonly note = document.createElement("p");
   private readonly status = document.createElement("p");
   private rows: WorldList | undefined;
-  /** When another world may be entered (ms since the epoch). */
-  private hopAt = 0;
+  /** When the current world was entered, and until when a refused hop was told to wait (ms since the epoch). */
+  private enteredAt = 0;
+  private refusedUntil = 0;
   private readonly timer: ReturnType<typeof setInterval>;
   private busy = false;
   /** When the list was last asked for while shown (0: not since it was hidden). */
@@ -93,9 +95,14 @@ export class WorldsPanel {
   }
 
   /** The player entered a world now: the cooldown starts. */
-  entered(cooldownS?: number): void {
-    this.hopAt = Date.now() + (cooldownS ?? this.rows?.hopCooldownS ?? 0) * 1000;
+  entered(): void {
+    this.enteredAt = Date.now();
     this.render();
+  }
+
+  /** When another world may be entered (ms since the epoch). */
+  private get hopAt(): number {
+    return Math.max(this.enteredAt + (this.rows?.hopCooldownS ?? 0) * 1000, this.refusedUntil);
   }
 
   async refresh(): Promise<void> {
@@ -148,7 +155,7 @@ export class WorldsPanel {
       const message = err instanceof Error ? err.message : String(err);
       // HOP_COOLDOWN: "… you can enter this world at <ISO time>".
       const until = /(\d{4}-\d\d-\d\dT[\d:.]+Z)/.exec(message)?.[1];
-      if (until !== undefined) this.hopAt = Date.parse(until);
+      if (until !== undefined) this.refusedUntil = Date.parse(until);
       this.status.textContent = `Could not change to world ${world}: ${message.replace(/^[A-Z_]+: /, "")}`;
       this.busy = false;
       this.render();
