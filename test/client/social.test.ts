@@ -134,7 +134,7 @@ describe("browser client: friends, private messages, the bank booth, worlds, log
     for (const p of [ann, ben]) assert.deepEqual(p.errors, []);
   });
 
-  it("opens the bank from a bank booth's context menu (Use Bank Booth), and closes it when walking away", async () => {
+  it("opens the bank from a bank booth's context menu (Use Bank Booth), deposits there, and closes it", async () => {
     const booth = t.server.world.world.stations.find((s) => s.type === "bank");
     assert.ok(booth, "the content has a bank booth");
     const name = t.server.world.world.content.stations.find((s) => s.type === "bank")!.name;
