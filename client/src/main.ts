@@ -70,7 +70,12 @@ async function run(client: Client, room: Room<unknown, WorldState>, content: Con
   });
   // Events handled elsewhere or not shown (player:sync duplicates the synced state) are accepted.
   room.onMessage("*", () => {});
-  keepConnected(room, { reconnected: () => chatLine("Reconnected.", "system"), left: () => closeMenu(false) });
+  // A final disconnection (taken over by another tab, …) is not resumed by the next reload.
+  const left = () => {
+    closeMenu(false);
+    keepResume(undefined);
+  };
+  keepConnected(room, { reconnected: () => chatLine("Reconnected.", "system"), left });
   // Last of the undoings: a room left behind (a hop's old world) reaches nothing on screen.
   onSessionEnd(() => room.removeAllListeners());
 
