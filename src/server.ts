@@ -307,7 +307,7 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
         a.use(adminRoutes(moderation, guards.admin));
         a.use(adminPlayersRoutes({ service, world: () => social.world, cpu: processCpu }, guards.admin));
         a.use(voiceRoutes({ config, db, world: service, content, auth: guards.auth }));
-        a.use(worldsRoutes(() => listWorlds(WORLD_ROOM)));
+        a.use(worldsRoutes(() => listWorlds(WORLD_ROOM), config.world.hopCooldownMs / 1000));
       },
     });
     limitsOwner = app;

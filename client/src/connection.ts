@@ -30,6 +30,25 @@ export function status(text: string, state: "connecting" | "connected" | "reconn
   el.dataset.state = state;
 }
 
+/**
+ * Rooms being left on purpose (a logout, the old world of a hop): their closing is not a
+ * disconnection. Each holds the close code, once it closed, and what saying it would do.
+ */
+const leftOnPurpose = new WeakMap<Room, { code?: number }>();
+const sayLeft = new WeakMap<Room, (code: number) => void>();
+
+/** Marks a room as being left on purpose, before it is left (or replaced by a hop). */
+export function leaveQuietly(room: Room): void {
+  leftOnPurpose.set(room, {});
+}
+
+/** A hop that failed: the room is ours again; if it closed meanwhile, that is said now. */
+export function stopLeavingQuietly(room: Room): void {
+  const quiet = leftOnPurpose.get(room);
+  leftOnPurpose.delete(room);
+  if (quiet?.code !== undefined) sayLeft.get(room)?.(quiet.code);
+}
+
 export function keepConnected(room: Room, hooks: { reconnected(): void; left(): void } = { reconnected() {}, left() {} }): void {
   const r = room.reconnection;
   r.maxDelay = MAX_RETRY_DELAY_MS;
@@ -44,11 +63,17 @@ export function keepConnected(room: Room, hooks: { reconnected(): void; left(): 
     status("Connected", "connected");
     hooks.reconnected();
   });
-  room.onLeave((code: number) => {
+  const left = (code: number) => {
     status(`Disconnected: ${LEAVE_REASONS[code] ?? `connection closed (${code})`}`, "disconnected");
     const back = document.getElementById("rejoin") as HTMLButtonElement;
     back.hidden = false;
     back.onclick = () => location.reload();
     hooks.left();
+  };
+  sayLeft.set(room, left);
+  room.onLeave((code: number) => {
+    const quiet = leftOnPurpose.get(room);
+    if (quiet !== undefined) quiet.code = code;
+    else left(code);
   });
 }

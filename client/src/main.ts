@@ -5,17 +5,18 @@
  * events by src/game/clientEvents.ts.
  */
 import * as Phaser from "phaser";
-import { Callbacks, Client } from "@colyseus/sdk";
+import { Callbacks, Client, type Room } from "@colyseus/sdk";
 import { chebyshev } from "../../src/game/map/CollisionMap.ts";
 import type { ServerEvent } from "../../src/game/serverEvents.ts";
 import { spawnStations } from "../../src/game/world/spawn.ts";
 import type { EntityState, PlayerState, WorldState } from "../../schema/WorldState.ts";
-import { keepConnected, status } from "./connection.ts";
+import { keepConnected, leaveQuietly, status, stopLeavingQuietly } from "./connection.ts";
 import { closeMenu, openMenu } from "./contextMenu.ts";
-import { loadContent } from "./content.ts";
+import { loadContent, type Content } from "./content.ts";
 import { showFeedback } from "./feedback.ts";
-import { chatLine, mountChat } from "./panels/chat.ts";
+import { chatLine, clearChat, mountChat } from "./panels/chat.ts";
 import { EquipmentPanel } from "./panels/equipment.ts";
+import { FriendsPanel } from "./panels/friends.ts";
 import { InventoryPanel } from "./panels/inventory.ts";
 import { SkillsPanel } from "./panels/skills.ts";
 import { SpellbookPanel } from "./panels/spellbook.ts";
@@ -23,11 +24,13 @@ import { CombatPanel } from "./panels/combat.ts";
 import { PrayerPanel } from "./panels/prayer.ts";
 import { mountTabs } from "./panels/tabs.ts";
 import { mountRunToggle } from "./runToggle.ts";
+import { WorldsPanel } from "./panels/worlds.ts";
+import { endSession, keepResume, onSessionEnd } from "./session.ts";
 import { entitySprite, playerSprite } from "./sprites.ts";
-import { runStartScreen, type Choice } from "./start.ts";
+import { runStartScreen, type Choice, type StartScreen } from "./start.ts";
 import { castOn, castTarget, menuTitle, tileMenu, type Send, type WorldMenuHost } from "./worldMenu.ts";
 import { WorldScene } from "./WorldScene.ts";
-import { mountDialogs, requestTrade } from "./dialogs/index.ts";
+import { mountDialogs, requestTrade, unmountDialogs } from "./dialogs/index.ts";
 import "./style.css";
 
 /** How far (tiles) an object may be to be offered as a target of "Use … on". */
@@ -36,12 +39,24 @@ const USE_ON_RANGE = 15;
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const size = (b: { minX: number; maxX: number; minZ: number; maxZ: number }) => (b.maxX - b.minX + 1) * (b.maxZ - b.minZ + 1);
 
+let startScreen: StartScreen | undefined;
+let tabs: ReturnType<typeof mountTabs> | undefined;
+
+/** Joins the world as the chosen character (in the chosen world, else the one the server picks). */
 async function play(choice: Choice): Promise<void> {
   status("Connecting…", "connecting");
   const content = await loadContent();
   const client = new Client(location.origin);
   client.auth.token = choice.token;
-  const room = await client.joinOrCreate<WorldState>("world", { characterId: choice.characterId });
+  const room = await client.joinOrCreate<WorldState>("world", { characterId: choice.characterId, ...(choice.world !== undefined ? { world: choice.world } : {}) });
+  await run(client, room, content, choice);
+}
+
+/**
+ * The game on a joined world room. A hop joins the other world first (the server then closes this
+ * room: SESSION_REPLACED) and only then ends this session; a refused hop leaves it as it was.
+ */
+async function run(client: Client, room: Room<unknown, WorldState>, content: Content, choice: Choice): Promise<void> {
   // Handlers are registered before anything is awaited, so that no message is missed.
   let welcomed!: (w: ServerEvent<"welcome">) => void;
   const welcome = new Promise<ServerEvent<"welcome">>((resolve) => (welcomed = resolve));
@@ -52,20 +67,60 @@ async function play(choice: Choice): Promise<void> {
   room.onMessage("chat:message", (m: ServerEvent<"chat:message">) => {
     chatLine(m.channel === "system" ? m.message : `${m.fromName}: ${m.message}`, m.channel);
   });
-  room.onMessage("error", (e: ServerEvent<"error">) => chatLine(e.message, "error"));
+  // A hop under way: this room's SESSION_REPLACED is the hop itself, not news.
+  let hopping = false;
+  room.onMessage("error", (e: ServerEvent<"error">) => {
+    if (!(hopping && e.code === "SESSION_REPLACED")) chatLine(e.message, "error");
+  });
   // Events handled elsewhere or not shown (player:sync duplicates the synced state) are accepted.
   room.onMessage("*", () => {});
-  keepConnected(room, { reconnected: () => chatLine("Reconnected.", "system"), left: () => closeMenu(false) });
+  // A final disconnection (taken over by another tab, …) is not resumed by the next reload.
+  const left = () => {
+    closeMenu(false);
+    keepResume(undefined);
+  };
+  keepConnected(room, { reconnected: () => chatLine("Reconnected.", "system"), left });
+  // Last of the undoings: a room left behind (a hop's old world) reaches nothing on screen.
+  onSessionEnd(() => room.removeAllListeners());
 
-  const { playerId, tickMs } = await welcome;
+  const { playerId, tickMs, world: worldId } = await welcome;
+  keepResume({ characterId: choice.characterId, world: worldId });
   const send: Send = (type, data) => room.send(type, data);
-  // Chat works as soon as the game is shown, before the world view is ready.
-  mountChat(send);
+  // Friends, ignore list and private messages; chat works as soon as the game is shown.
+  const friends = new FriendsPanel(room, send);
+  mountChat(send, () => friends.names());
   $("start").hidden = true;
   $("game").hidden = false;
+  $("rejoin").hidden = true;
   status("Connected", "connected");
   // Bank, Store and Trade dialogs over the world view (client/src/dialogs).
   mountDialogs({ client, room, content, playerId, token: choice.token, parent: $("world") });
+  onSessionEnd(unmountDialogs);
+  onSessionEnd(() => closeMenu(false));
+  const worlds = new WorldsPanel({
+    current: () => worldId,
+    hop: async (to) => {
+      // The server closes this room once the other world takes the character (SESSION_REPLACED).
+      hopping = true;
+      leaveQuietly(room);
+      let next: Room<unknown, WorldState>;
+      try {
+        next = await client.joinOrCreate<WorldState>("world", { characterId: choice.characterId, world: to });
+      } catch (err) {
+        stopLeavingQuietly(room);
+        throw err;
+      } finally {
+        hopping = false;
+      }
+      endSession();
+      chatLine(`You are now in world ${to}.`, "system");
+      await run(client, next, content, { ...choice, world: to });
+    },
+  });
+  worlds.entered();
+  void worlds.refresh();
+  onSessionEnd(() => worlds.dispose());
+  $("logout").onclick = () => void logout(room);
 
   const stations = new Map(spawnStations(content.registry).map((s) => [s.id, s]));
   const stationDefs = new Map(content.registry.stations.map((s) => [s.type, s]));
@@ -76,7 +131,7 @@ async function play(choice: Choice): Promise<void> {
     entity: (id) => room.state.entities.get(id),
     station: (id) => {
       const s = stations.get(id);
-      return s === undefined ? undefined : { type: s.type, name: stationDefs.get(s.type)?.name ?? s.type, examine: stationDefs.get(s.type)?.examine };
+      return s === undefined ? undefined : { type: s.type, x: s.x, z: s.z, name: stationDefs.get(s.type)?.name ?? s.type, examine: stationDefs.get(s.type)?.examine };
     },
     walkTo: (tile) => {
       send("player:move", { x: tile.x, z: tile.z });
@@ -92,6 +147,7 @@ async function play(choice: Choice): Promise<void> {
     spellCast: () => spellbook.select(undefined),
   };
   const spellbook = new SpellbookPanel({ content, send, say: menuHost.say });
+  onSessionEnd(() => spellbook.dispose());
 
   const world = new WorldScene({
     content,
@@ -123,6 +179,7 @@ async function play(choice: Choice): Promise<void> {
     render: { antialiasGL: false, maxTextures: 4 },
     scene: [world],
   });
+  onSessionEnd(() => game.destroy(true));
   game.events.once(Phaser.Core.Events.READY, () => {
     game.canvas.setAttribute("aria-label", "Game world");
     game.canvas.setAttribute("role", "application");
@@ -172,7 +229,7 @@ async function play(choice: Choice): Promise<void> {
   const runToggle = mountRunToggle(send);
   const combat = new CombatPanel(content, send);
   const prayer = new PrayerPanel(content, send, (text) => chatLine(text, "system"));
-  mountTabs($("panel-tabs"));
+  tabs ??= mountTabs($("panel-tabs"));
 
   // The area you stand in: the smallest that holds your tile (a town inside a wider region).
   const areas = [...content.registry.areas].sort((a, b) => size(a.bounds) - size(b.bounds));
@@ -214,5 +271,19 @@ if (location.pathname.replace(/\/+$/, "") === "/agents") {
   // The chat form never submits natively (a page load that would end the game): from the start,
   // not only once the chat is mounted.
   $("chat-form").addEventListener("submit", (ev) => ev.preventDefault());
-  runStartScreen(play);
+  startScreen = runStartScreen(play);
+}
+
+/** Logs out (the server saves the character) and goes back to the character screen, without a page load. */
+async function logout(room: Room<unknown, WorldState>): Promise<void> {
+  leaveQuietly(room);
+  keepResume(undefined);
+  await room.leave(true).catch(() => {});
+  endSession();
+  clearChat();
+  tabs?.select("Inventory");
+  $("game").hidden = true;
+  $("start").hidden = false;
+  status("Offline", "offline");
+  startScreen?.back("You have logged out.");
 }

@@ -11,7 +11,8 @@ export function mountRunToggle(send: Send): (me: PlayerState) => void {
   const button = document.getElementById("run-toggle") as HTMLButtonElement;
   let running = false;
   button.hidden = false;
-  button.addEventListener("click", () => send("player:setRun", { run: !running }));
+  // Assigned, not added: a session after a logout or a hop mounts it again.
+  button.onclick = () => send("player:setRun", { run: !running });
   return (me) => {
     running = me.runMode;
     const label = `Run (${me.runEnergy}% energy)`;

@@ -9,9 +9,14 @@
  *
  * Then the account's characters (`GET /api/character`): play one, delete one (after a
  * confirmation), or create one (**Character name**, a template from `GET /api/template`, **Create
- * character**). Playing hands the token and the character's id to `enter`, which joins the world.
+ * character**). Playing hands the token, the character's id and the **World** chosen (the cluster's
+ * list, client/src/panels/worlds.ts) to `enter`, which joins the world. A character played in this
+ * tab before a reload is played again at once (client/src/session.ts); Log out in the game comes
+ * back here through {@link StartScreen.back}.
  */
 import { api, ApiError, type CharacterSummary, type Template } from "./api.ts";
+import { fillWorldChoice } from "./panels/worlds.ts";
+import { keepResume, keptResume } from "./session.ts";
 
 /** Where the anonymous identity's token is kept (as before this screen had characters). */
 export const TOKEN_KEY = "rsworld.token";
@@ -22,6 +27,13 @@ export interface Choice {
   token: string;
   characterId: string;
   name: string;
+  /** The world to enter (undefined: the one the server picks). */
+  world?: number | undefined;
+}
+
+export interface StartScreen {
+  /** Back from the game (a logout): the character list again, with a line saying why. */
+  back(message: string): void;
 }
 
 declare global {
@@ -30,6 +42,9 @@ declare global {
     env?: Readonly<Record<string, string | undefined>>;
   }
 }
+
+/** How often the shown character screen lists the worlds again. */
+const WORLDS_REFRESH_MS = 5_000;
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err));
@@ -66,7 +81,7 @@ async function anonymousToken(): Promise<string> {
   return token;
 }
 
-export function runStartScreen(enter: (choice: Choice) => Promise<void>): void {
+export function runStartScreen(enter: (choice: Choice) => Promise<void>): StartScreen {
   const provider = window.env?.PUBLIC_IDP_APP_ID;
   const play = $<HTMLButtonElement>("play");
   const idpForm = $<HTMLFormElement>("idp-form");
@@ -113,9 +128,23 @@ export function runStartScreen(enter: (choice: Choice) => Promise<void>): void {
       })
       .catch((err: unknown) => showError(err instanceof ApiError && err.status === 401 ? "That token was not accepted: sign in again with a fresh one." : `Could not sign in: ${errorText(err)}`));
   });
-  // Still signed in in this tab (a reload): straight to the characters.
+  // Still signed in in this tab (a reload): straight to the characters, and into the world again
+  // when a character was being played.
   const kept = provider !== undefined ? sessionStorage.getItem(IDP_TOKEN_KEY) : null;
+  const resume = keptResume();
   if (kept !== null) open(kept, false);
+  else if (provider === undefined && resume !== undefined && localStorage.getItem(TOKEN_KEY) !== null) {
+    anonymousToken()
+      .then((token) => open(token, true))
+      .catch((err: unknown) => showError(`Could not start: ${errorText(err)}`));
+  }
+  return {
+    back(message: string) {
+      showError("");
+      $("start-status").textContent = message;
+      void screen.refresh();
+    },
+  };
 }
 
 /** The account's characters: list, play, delete, create. */
@@ -143,6 +172,10 @@ class CharacterScreen {
     });
     $<HTMLSelectElement>("character-template").addEventListener("change", () => this.describeTemplate());
     $("sign-out").addEventListener("click", () => this.expired(""));
+    // The World choice follows the cluster while the characters are shown (a world starting, counts).
+    setInterval(() => {
+      if (!$("start").hidden && !$("characters").hidden) this.listWorlds();
+    }, WORLDS_REFRESH_MS);
     $("start-retry").addEventListener("click", () => {
       showError("");
       void this.refresh();
@@ -154,6 +187,15 @@ class CharacterScreen {
     $("characters").hidden = false;
     $("sign-out").hidden = anonymous;
     void this.refresh();
+  }
+
+  /** The World choice, listed again with each listing (a list that fails leaves the server to choose). */
+  private listWorlds(): void {
+    const select = $<HTMLSelectElement>("world-choice");
+    fillWorldChoice(select).then(
+      () => ($("world-field").hidden = select.options.length === 0),
+      () => ($("world-field").hidden = true),
+    );
   }
 
   /** A refusal: a token that stopped working ends the sign-in; anything else is shown. */
@@ -172,6 +214,7 @@ class CharacterScreen {
    */
   async refresh(focusId?: string): Promise<void> {
     const listing = ++this.listings;
+    this.listWorlds();
     const problems: string[] = [];
     let signedOut = false;
     const failed = (what: string, err: unknown) => {
@@ -189,6 +232,14 @@ class CharacterScreen {
         const agentOf = await agents;
         if (listing !== this.listings) return;
         this.renderList(characters, agentOf);
+        // A reload while playing: the same character again (unless an agent plays it now).
+        const resume = keptResume();
+        const again = characters.find((c) => c.id === resume?.characterId);
+        keepResume(undefined);
+        if (again !== undefined && !agentOf.has(again.id)) {
+          void this.play(again, resume?.world);
+          return;
+        }
         this.focusAfterListing(characters, focusId);
       },
       (err: unknown) => failed("Could not list your characters", err),
@@ -327,6 +378,14 @@ class CharacterScreen {
     const input = $<HTMLInputElement>("character-name");
     const name = input.value.trim();
     const templateId = $<HTMLSelectElement>("character-template").value;
+    // Said, not left to the browser's own bubble (which some never show).
+    if (name === "") {
+      showError("Type a name for your character first: 3 to 16 letters, digits or spaces.");
+      input.setAttribute("aria-invalid", "true");
+      input.focus();
+      return;
+    }
+    input.removeAttribute("aria-invalid");
     // The button is disabled until the templates are listed; a submit without one (Enter) waits too.
     if (templateId === "") return;
     // One creation at a time: a double click or a second Enter sends nothing more.
@@ -349,13 +408,15 @@ class CharacterScreen {
     $("start-status").textContent = `${created.name} was created.`;
   }
 
-  private async play(c: CharacterSummary): Promise<void> {
+  /** `world`: a reload's world; else the World choice. */
+  private async play(c: CharacterSummary, world?: number): Promise<void> {
     if (this.busy) return;
     this.busy = true;
     showError("");
     $("start-status").textContent = `Joining the world as ${c.name}…`;
+    const chosen = Number($<HTMLSelectElement>("world-choice").value);
     try {
-      await this.enter({ token: this.token, characterId: c.id, name: c.name });
+      await this.enter({ token: this.token, characterId: c.id, name: c.name, world: world ?? (chosen > 0 ? chosen : undefined) });
     } catch (err) {
       $("start-status").textContent = "";
       this.fail(`Could not join the world as ${c.name}`, err);

@@ -1,10 +1,11 @@
 /**
  * The options of a tile's context menu: for each thing on it what can be done (Attack, Chop /
- * Mine / Fish, Talk to, Pick up, Trade with, Examine), then Walk here. Each option sends the client
+ * Mine / Fish, Talk to, Use a bank booth, Pick up, Trade with, Examine), then Walk here. Each option sends the client
  * event the server's table defines (src/game/clientEvents.ts) and shows the way there.
  */
 import type { ClientEvent, ClientEventName } from "../../src/game/clientEvents.ts";
 import type { EntityState, PlayerState } from "../../schema/WorldState.ts";
+import { SERVICE_RANGE } from "../../src/game/rules.ts";
 import type { MenuItem } from "./contextMenu.ts";
 import { itemLabel, type Content } from "./content.ts";
 import type { Tile } from "./WorldScene.ts";
@@ -19,7 +20,7 @@ export interface WorldMenuHost {
   player(id: string): PlayerState | undefined;
   entity(id: string): EntityState | undefined;
   /** A station (content, not synced state) by id. */
-  station(id: string): { type: string; name: string; examine?: string | undefined } | undefined;
+  station(id: string): { type: string; x: number; z: number; name: string; examine?: string | undefined } | undefined;
   walkTo(tile: Tile): void;
   /** Shows the way to something the player is about to walk to (within `reach` tiles of it). */
   approach(tile: Tile, reach: number): void;
@@ -75,7 +76,10 @@ export function optionsFor(host: WorldMenuHost, id: string): MenuItem[] {
   const e = host.entity(id);
   if (e === undefined) {
     const s = host.station(id);
-    return s === undefined ? [] : [{ label: `Examine ${s.name}`, run: () => host.say(s.examine ?? `A ${s.name.toLowerCase()}.`) }];
+    if (s === undefined) return [];
+    const look = { label: `Examine ${s.name}`, run: () => host.say(s.examine ?? `A ${s.name.toLowerCase()}.`) };
+    // A bank booth opens the bank (the server walks within 2 tiles of it, as to a banker).
+    return s.type === "bank" ? [{ label: `Use ${s.name}`, run: act("interact", s, SERVICE_RANGE) }, look] : [look];
   }
   const at = { x: e.x, z: e.z };
   const name = nameOf(host, id)!;

@@ -64,6 +64,8 @@ function targetOf(world: World, player: Player, action: Action): Target | GameEr
       return { x: npc.x, z: npc.z, reach: MAGIC_RANGE, attack: true };
     }
     case "interact": {
+      const booth = bankBooth(world, action.targetId);
+      if (booth !== undefined) return { x: booth.x, z: booth.z, reach: SERVICE_RANGE };
       const npc = world.npcs.get(action.targetId);
       const altar = npc === undefined ? world.stations.find((s) => s.id === action.targetId && s.type === "altar") : undefined;
       if (altar !== undefined) return { x: altar.x, z: altar.z, reach: 1 };
@@ -143,9 +145,14 @@ function meleeTile(world: World, player: Player, target: Tile): Tile | undefined
   return best;
 }
 
+/** A bank booth (a station of type `bank`) by its id: `interact` on it opens the bank, as a banker's does. */
+function bankBooth(world: World, id: string): { x: number; z: number } | undefined {
+  return world.stations.find((s) => s.id === id && s.type === "bank");
+}
+
 function openInterface(world: World, player: Player, npcId: string): void {
-  const npc = world.npcs.get(npcId)!;
-  if (npc.service?.type === "bank") {
+  const npc = world.npcs.get(npcId);
+  if (npc === undefined || npc.service?.type === "bank") {
     world.stores.viewers.delete(player.id);
     world.send(player.id, "interface:open", { type: "bank", npcId, bank: player.data.bank.map((s) => ({ itemId: s.itemId, quantity: s.quantity })) });
     return;
@@ -263,7 +270,9 @@ function act(world: World, player: Player): void {
       end(takeGroundItem(world, player, action.targetId) ?? undefined);
       break;
     case "interact":
-      if (world.npcs.has(action.targetId)) openInterface(world, player, action.targetId);
+      // An NPC or a bank booth opens its service; an altar (the only other station interact
+      // reaches, see targetOf) recharges prayer.
+      if (world.npcs.has(action.targetId) || bankBooth(world, action.targetId) !== undefined) openInterface(world, player, action.targetId);
       else prayAtAltar(world, player);
       end();
       break;

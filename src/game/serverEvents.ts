@@ -85,8 +85,8 @@ const goal = z.strictObject({
 /** Each server event: what it is for, and its payload. */
 export const SERVER_EVENTS = {
   welcome: {
-    doc: "after a login, on either transport: who you are, the tick number and its length (ms) for interpolating movement",
-    schema: z.strictObject({ playerId: id, characterId: id, accountId: id, name: z.string(), anonymous: z.boolean(), token: z.string().optional(), tick: int, tickMs: z.int().min(1) }),
+    doc: "after a login, on either transport: who you are, the world you are in, the tick number and its length (ms) for interpolating movement",
+    schema: z.strictObject({ playerId: id, characterId: id, accountId: id, name: z.string(), anonymous: z.boolean(), token: z.string().optional(), world: z.int().min(1).optional(), tick: int, tickMs: z.int().min(1) }),
   },
   "player:sync": {
     doc: "the whole private state of your player: on join and whenever it changes (at most once a tick)",
@@ -128,7 +128,7 @@ export const SERVER_EVENTS = {
     schema: z.strictObject({ skill: z.string(), xp: z.number(), gained: z.number(), xpExact: z.number(), gainedExact: z.number(), level: int, levelUp: z.boolean() }),
   },
   "interface:open": {
-    doc: "a banker's bank or a keeper's store, after talking to them",
+    doc: "a banker's or bank booth's bank (`npcId`: the banker or the booth) or a keeper's store, after talking to them",
     schema: z.discriminatedUnion("type", [
       z.strictObject({ type: z.literal("bank"), npcId: id, bank: z.array(stack) }),
       z.strictObject({ type: z.literal("store"), npcId: id, storeId: id, name: z.string(), ...storeView }),

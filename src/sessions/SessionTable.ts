@@ -171,6 +171,7 @@ export class SessionTable {
       name: player.data.name,
       anonymous: principal.anonymous,
       ...(issuedToken !== undefined ? { token: issuedToken } : {}),
+      world: this.worldId,
       tick: this.world.tick,
       tickMs: this.tickMs,
     };

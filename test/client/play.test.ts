@@ -192,13 +192,14 @@ describe("browser client: playing (real Chromium)", function () {
     assert.deepEqual(pageErrors, []);
   });
 
-  it("comes back as the same player after a reload (the anonymous token is kept)", async () => {
+  it("comes back as the same player after a reload (the anonymous token is kept), without pressing Play again", async () => {
     const { id } = player;
     const at = { x: player.x, z: player.z };
     await page.reload();
-    const characters = await playAnonymously(page, t.baseUrl);
-    await characters.getByRole("button", { name: `Play ${NAME}`, exact: true }).waitFor();
-    canvas = await enterWorld(page, NAME);
+    // The character being played is played again at once (issue #49's playtest: no second Play).
+    await page.getByRole("log", { name: "Chat" }).getByText(`Welcome, ${NAME}.`).waitFor();
+    canvas = page.getByLabel("Game world");
+    await canvas.waitFor({ state: "visible" });
     assert.deepEqual([...t.server.world.world.players.keys()], [id]);
     await page.getByText(`Position ${at.x}, ${at.z}`).waitFor();
     player = t.server.world.world.players.get(id)!;

@@ -32,13 +32,16 @@ describe("worlds on one process", function () {
       [{ id: 7, players: 0, capacity: 2, status: "online", wsUrl: `ws://localhost:${t.server.port}/ws?world=7`, httpUrl: `http://localhost:${t.server.port}` }],
     );
     assert.equal(list.recommended, 7);
+    // The hop cooldown (HOP_COOLDOWN_S, 10 s by default), which the browser client counts down.
+    assert.equal(list.hopCooldownS, 10);
   });
 
   it("joins the named world on both transports (a number, or its digits), and counts the players in the list", async () => {
     const ws = await WsTestClient.connect(`${t.wsUrl}?world=7&name=WorldWs`);
-    await ws.next("welcome");
+    // The welcome says which world the player is in.
+    assert.equal((await ws.next("welcome")).world, 7);
     const col = await WorldTestClient.join(t.baseUrl, { name: "WorldCol", world: "7" });
-    await col.next("welcome");
+    assert.equal((await col.next("welcome")).world, 7);
     try {
       // The listing is refreshed every second.
       let list = await worlds();

@@ -108,6 +108,22 @@ describe("banking", () => {
     assert.equal(count(p, "logs"), 1);
   });
 
+  it("opens the bank at a bank booth (interact walks within 2 tiles of it), as a banker does", async () => {
+    const g = await gameWorld();
+    const booth = g.world.stations.find((s) => s.type === "bank")!;
+    const p = g.add({ x: 0, z: 0, bank: [{ itemId: "logs", quantity: 4 }] });
+    g.send(p, "player:action", { action: "interact", targetId: booth.id });
+    g.tick(15);
+    assert.deepEqual(g.errors(p), []);
+    assert.deepEqual(g.events(p, "interface:open"), [{ type: "bank", npcId: booth.id, bank: [{ itemId: "logs", quantity: 4 }] }]);
+    assert.ok(Math.max(Math.abs(p.x - booth.x), Math.abs(p.z - booth.z)) <= 2, "it walked within reach");
+    // Another station (a furnace, a range) is no one to talk to.
+    const other = g.world.stations.find((s) => s.type !== "bank")!;
+    g.send(p, "player:action", { action: "interact", targetId: other.id });
+    g.tick();
+    assert.equal(g.errors(p)[0]!.code, "INVALID_TARGET");
+  });
+
   it("refuses unknown items, empty slots and quantities it does not hold", async () => {
     const g = await gameWorld();
     const p = g.add({ ...BANKER, bank: [{ itemId: "logs", quantity: 2 }] }, [{ itemId: "bronze_arrow", quantity: 5 }]);

@@ -1,6 +1,7 @@
 /** What the dialogs need from the rest of the client, and small readings of the synced state. */
 import type { Client, Room } from "@colyseus/sdk";
 import type { ItemSlotState, PlayerState, WorldState } from "../../../schema/WorldState.ts";
+import { spawnStations } from "../../../src/game/world/spawn.ts";
 import type { Content } from "../content.ts";
 
 export interface DialogHost {
@@ -40,10 +41,18 @@ export function itemName(host: DialogHost, itemId: string): string {
   return host.content.registry.items.get(itemId)?.name ?? itemId;
 }
 
-/** Chebyshev distance in tiles from the local player to a synced entity; Infinity when either is not in view. */
+/** The content's stations (a bank booth opens the bank as a banker does), by id, once per content. */
+const stationsOf = new WeakMap<Content, Map<string, { x: number; z: number }>>();
+function station(content: Content, id: string): { x: number; z: number } | undefined {
+  let m = stationsOf.get(content);
+  if (m === undefined) stationsOf.set(content, (m = new Map(spawnStations(content.registry).map((s) => [s.id, s]))));
+  return m.get(id);
+}
+
+/** Chebyshev distance in tiles from the local player to a synced entity or a station; Infinity when either is not in view. */
 export function distanceTo(host: DialogHost, entityId: string): number {
   const p = me(host);
-  const e = host.room.state.entities.get(entityId);
+  const e = host.room.state.entities.get(entityId) ?? station(host.content, entityId);
   if (p === undefined || e === undefined) return Infinity;
   return Math.max(Math.abs(p.x - e.x), Math.abs(p.z - e.z));
 }

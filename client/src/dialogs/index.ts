@@ -73,6 +73,12 @@ export function mountDialogs(host: DialogHost): Dialogs {
   return dialogs;
 }
 
+/** Removes the dialogs (the session ended: a logout, a hop). */
+export function unmountDialogs(): void {
+  mounted?.unmount();
+  mounted = undefined;
+}
+
 /** Talks to an NPC once the dialogs are mounted (a no-op before). */
 export function talkTo(npcId: string): void {
   mounted?.talkTo(npcId);

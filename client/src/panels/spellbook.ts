@@ -34,9 +34,16 @@ export class SpellbookPanel {
     this.host = host;
     this.list = document.getElementById("spellbook-spells")!;
     this.hint = document.getElementById("spellbook-hint")!;
-    document.addEventListener("keydown", (ev) => {
-      if (ev.key === "Escape" && this.selectedId !== undefined) this.select(undefined);
-    });
+    document.addEventListener("keydown", this.onKey);
+  }
+
+  private readonly onKey = (ev: KeyboardEvent): void => {
+    if (ev.key === "Escape" && this.selectedId !== undefined) this.select(undefined);
+  };
+
+  /** The session ended (logout, a hop): the book stops listening to the page. */
+  dispose(): void {
+    document.removeEventListener("keydown", this.onKey);
   }
 
   /** The spell chosen to cast on the next monster clicked, if any. */

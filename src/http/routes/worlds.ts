@@ -3,7 +3,8 @@
  * transports), capacity, status (`online`, `full`, `restarting`) and where to join it (`wsUrl`:
  * the `/ws` socket with the world chosen; `httpUrl`: the HTTP base for REST and Colyseus
  * matchmaking, where `joinOrCreate("world", {world})` is routed to it), and `recommended`: the
- * world a join without a choice goes to. Public, as a game's world list is.
+ * world a join without a choice goes to, and `hopCooldownS`, how long after entering a world another
+ * one refuses the character (HOP_COOLDOWN). Public, as a game's world list is.
  */
 import { Router } from "express";
 import { z } from "zod";
@@ -12,6 +13,7 @@ import { ok } from "../schemas.ts";
 
 export const WORLDS_RESPONSE = ok({
   recommended: z.int().min(1).nullable().describe("the world a join without a choice goes to; null: none is open"),
+  hopCooldownS: z.int().min(0).describe("seconds after entering a world before entering another is allowed (HOP_COOLDOWN)"),
   worlds: z.array(
     z.strictObject({
       id: z.int().min(1),
@@ -24,13 +26,14 @@ export const WORLDS_RESPONSE = ok({
   ),
 });
 
-export function worldsRoutes(list: () => Promise<WorldListing[]>): Router {
+export function worldsRoutes(list: () => Promise<WorldListing[]>, hopCooldownS = 0): Router {
   const router = Router();
   router.get("/api/v1/worlds", async (_req, res) => {
     const worlds = await list();
     res.json({
       success: true,
       recommended: chooseWorld(worlds)?.world ?? null,
+      hopCooldownS,
       worlds: worlds.map((w) => ({ id: w.world, players: w.players, capacity: w.capacity, status: w.status, wsUrl: w.wsUrl, httpUrl: w.httpUrl })),
     });
   });
