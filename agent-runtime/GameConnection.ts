@@ -13,7 +13,7 @@
  */
 import WebSocket from "ws";
 import { CLIENT_EVENTS, type ClientEvent, type ClientEventName } from "../src/game/clientEvents.ts";
-import { AGENT_EVENTS, type AgentEvent, type AgentEventName } from "../src/agents/agentEvents.ts";
+import { AGENT_EVENTS, type AgentEvent, type AgentEventName } from "../src/game/agentEvents.ts";
 import type { SharedView } from "./AgentView.ts";
 
 export const RETRY_MIN_MS = 1_000;

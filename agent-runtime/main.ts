@@ -6,14 +6,14 @@
 import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
-import { parseArgs, parseEnv } from "node:util";
+import { parseEnv } from "node:util";
+import { parseCli } from "../src/cli.ts";
 import { pino } from "pino";
-import { corsSettings } from "../src/config/env.ts";
+import { corsSettings, DEFAULT_MUX_MAX_SESSIONS } from "../src/config/env.ts";
 import { createOriginCheck } from "../src/http/originCheck.ts";
 import { modelBrainFromEnv, modelConfigFromEnv } from "./brain/llm.ts";
 import { createRuntimeApp } from "./http.ts";
 import { loadKnowledge, type Knowledge } from "./knowledge.ts";
-import { DEFAULT_MUX_MAX_SESSIONS } from "../src/ws/mux.ts";
 import { DEFAULT_MUX_SESSIONS, Runtime } from "./Runtime.ts";
 import { ServerApi } from "./serverApi.ts";
 import { spawnDemoAgents } from "./spawn.ts";
@@ -22,7 +22,14 @@ import { AgentStore } from "./store.ts";
 // A `.env` in the working directory, as the server reads one: the real environment wins over it.
 if (fs.existsSync(".env")) for (const [k, v] of Object.entries(parseEnv(fs.readFileSync(".env", "utf8")))) process.env[k] ??= v;
 const env = process.env;
-const { values: args } = parseArgs({ options: { spawn: { type: "string" }, seed: { type: "string" } }, allowPositionals: false });
+const { values: args } = parseCli(
+  {
+    command: "npm run agents -- [options]",
+    summary: "The agent runtime: plays the server's agents (docs/agents.md); configured by the environment (AGENT_RT_PORT, PUBLIC_API_URL, …).",
+    help: { spawn: "demo agents to create and start at launch (0 to 5000)", seed: "the seed of the agents' choices (AGENT_SEED)" },
+  },
+  { options: { spawn: { type: "string" }, seed: { type: "string" } } },
+);
 const port = Number(env.AGENT_RT_PORT ?? 4001);
 const serverPort = env.PORT ?? "5555";
 const apiUrl = env.PUBLIC_API_URL ?? `http://localhost:${serverPort}`;

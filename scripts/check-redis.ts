@@ -9,18 +9,19 @@
  *   node scripts/check-redis.ts --help
  */
 import { redisAddress, redisProblem } from "../src/cluster/redisReach.ts";
+import { parseCli } from "../src/cli.ts";
 
 /** The Redis the cluster uses when REDIS_URL is unset (ecosystem.config.cjs). */
 const DEFAULT_REDIS_URL = "redis://127.0.0.1:6379";
 
-if (process.argv.includes("--help") || process.argv.includes("-h")) {
-  console.log(`Usage: node scripts/check-redis.ts
-
-Checks that the Redis of the cluster answers (REDIS_URL, else ${DEFAULT_REDIS_URL}, as
+parseCli(
+  {
+    summary: `Checks that the Redis of the cluster answers (REDIS_URL, else ${DEFAULT_REDIS_URL}, as
 ecosystem.config.cjs). Exit 0 when it does; else one line saying how to start it, and exit 69
-(78 when Redis refuses the login). npm run cluster:start runs it before PM2.`);
-  process.exit(0);
-}
+(78 when Redis refuses the login). npm run cluster:start runs it before PM2.`,
+  },
+  { options: {} },
+);
 
 const url = process.env.REDIS_URL || DEFAULT_REDIS_URL;
 const problem = await redisProblem(url);

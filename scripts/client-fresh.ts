@@ -18,10 +18,18 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { staleInputs } from "../src/http/clientBuildInputs.ts";
+import { parseCli } from "../src/cli.ts";
 
 const root = path.resolve(import.meta.dirname, "..");
 const dist = path.join(root, "client", "dist");
-const always = process.argv.includes("--always");
+const { values: cli } = parseCli(
+  {
+    summary: "Builds the browser client (client/dist) again when a source of it changed since it was built; npm start and npm run dev run it first.",
+    help: { always: "build even a current client (npm install's prepare)" },
+  },
+  { options: { always: { type: "boolean", default: false } } },
+);
+const always = cli.always;
 const why = always ? "built on every npm install" : staleInputs(dist, root);
 if (why !== undefined) {
   const vite = path.join(root, "node_modules", "vite", "bin", "vite.js");

@@ -7,8 +7,16 @@
 import pg from "pg";
 import { pino } from "pino";
 import { createOrm } from "../src/db/orm.ts";
+import { parseCli } from "../src/cli.ts";
 
-const name = process.argv[2] ?? "update";
+const { positionals } = parseCli(
+  {
+    command: "npm run migration:create -- <name>",
+    summary: "Generates the next migration for both dialects (SQLite, PostgreSQL at TEST_PG_URL) from the entity definitions; <name> defaults to `update`.",
+  },
+  { options: {}, allowPositionals: true },
+);
+const name = positionals[0] ?? "update";
 const logger = pino({ level: "warn" });
 const adminUrl = process.env.TEST_PG_URL ?? "postgresql://postgres@127.0.0.1:5432/test";
 const scratch = `migration_scratch_${process.pid}`;

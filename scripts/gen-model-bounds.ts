@@ -18,6 +18,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
+import { parseCli } from "../src/cli.ts";
 
 type Dimensions = { width: number; depth: number; height: number };
 type Vec3 = { x: number; y: number; z: number };
@@ -150,7 +151,14 @@ function collect(): { models: Map<string, { dims: Dimensions; source: string }>;
 }
 
 function main(): void {
-  const check = process.argv.includes("--check");
+  const { values } = parseCli(
+    {
+      summary: "Regenerates world/assets/manifests/model-bounds.json from the \"dimensions\" blocks of the content manifests.",
+      help: { check: "write nothing: exit 1 if the file is missing or out of date" },
+    },
+    { options: { check: { type: "boolean", default: false } } },
+  );
+  const check = values.check;
   const { models, errors } = collect();
   if (errors.length > 0) {
     for (const e of errors) process.stderr.write(`gen-model-bounds: ${e}\n`);

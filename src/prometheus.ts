@@ -12,7 +12,7 @@
  * {@link MAX_ERROR_CODES} distinct ones, then `OTHER`; never a player, account or message.
  */
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
-import { AGENT_EVENTS } from "./agents/agentEvents.ts";
+import { AGENT_EVENTS } from "./game/agentEvents.ts";
 import { CLIENT_EVENTS } from "./game/clientEvents.ts";
 import { SERVER_EVENTS } from "./game/serverEvents.ts";
 import type { QueryKind } from "./db/queryTiming.ts";

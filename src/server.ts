@@ -38,7 +38,7 @@ import { RESTARTING_NOW_LINE } from "./game/restart.ts";
 import { errorCodeOf, HttpError } from "./http/errors.ts";
 import { voiceRoutes } from "./http/routes/voice.ts";
 import type { Application } from "express";
-import { AGENT_EVENTS, type AgentEvent } from "./agents/agentEvents.ts";
+import { AGENT_EVENTS, type AgentEvent } from "./game/agentEvents.ts";
 import { World } from "./game/world/World.ts";
 import type { Logger } from "./logger.ts";
 import { ServerMetrics } from "./metrics.ts";

@@ -41,3 +41,21 @@ export function unreachableReason(err: unknown): string | undefined {
   const code = codesOf(err).find((c) => c in UNREACHABLE);
   return code === undefined ? undefined : UNREACHABLE[code];
 }
+
+/** `host:port` of a service's URL (never its user or password); `defaultPort` when the URL names none. */
+export function urlAddress(url: string, defaultPort: number): string {
+  try {
+    const u = new URL(url);
+    return `${u.hostname || "localhost"}:${u.port || String(defaultPort)}`;
+  } catch {
+    return "(an unparsable address)";
+  }
+}
+
+/**
+ * The one line for a service the process cannot reach (its database, Redis): what and where, from
+ * which variable, why, and what to do (`start`: how to start it).
+ */
+export function cannotReachLine(service: string, address: string, variable: string, reason: string, start: string): string {
+  return `cannot reach ${service} at ${address} (${variable}): ${reason}; ${start} or fix ${variable}`;
+}

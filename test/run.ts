@@ -10,9 +10,16 @@ import path from "node:path";
 import Mocha from "mocha";
 import { providePostgres } from "./support/postgres.ts";
 import { provideRedis } from "./support/redis.ts";
+import { parseCli } from "../src/cli.ts";
 
 const root = path.join(import.meta.dirname);
-const filter = process.argv.slice(2);
+const filter = parseCli(
+  {
+    command: "npm test -- [part of a test file's path ...]",
+    summary: "Runs the test suite (mocha over test/**/*.test.ts, on SQLite and PostgreSQL): every file, or those whose path contains one of the parts given.",
+  },
+  { options: {}, allowPositionals: true },
+).positionals;
 const files = fs
   .globSync("**/*.test.ts", { cwd: root })
   .map((f) => path.join(root, f))

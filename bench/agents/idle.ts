@@ -5,6 +5,7 @@
  */
 import fs from "node:fs";
 import WebSocket from "ws";
+import { parseCli } from "../../src/cli.ts";
 
 export interface IdleInput {
   wsUrl: string;
@@ -18,7 +19,11 @@ export type FromIdle =
   | { type: "report"; connected: number; disconnects: number; messages: number; bytes: number; errors: Record<string, number> }
   | { type: "fatal"; message: string };
 
-const input = JSON.parse(fs.readFileSync(process.argv[2]!, "utf8")) as IdleInput;
+const { positionals } = parseCli(
+  { positionals: "<input.json>", summary: "A child process of npm run bench:agents (its run.ts starts it with the file of its input); not run by hand. See bench/agents/README.md." },
+  { options: {}, allowPositionals: true },
+);
+const input = JSON.parse(fs.readFileSync(positionals[0] ?? "", "utf8")) as IdleInput;
 const send = (m: FromIdle) => process.send!(m);
 const sockets: WebSocket[] = [];
 let stopping = false;

@@ -18,7 +18,7 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { parseArgs } from "node:util";
+import { parseCli } from "../../src/cli.ts";
 import { endSweep, round, sleep, writeResults } from "../world-load/common.ts";
 import { MILESTONES, runLadder, type LadderResult } from "./ladder.ts";
 import { runScale, type ScaleResult } from "./scale.ts";
@@ -26,7 +26,7 @@ import { runScale, type ScaleResult } from "./scale.ts";
 const USAGE =
   "usage: run.ts --ladder [--seeds 1,2] [--parallel] [--tick-ms 50] [--max-ticks 60000] [--template woodsman] [--trace-every 1000] | --scale 100,500,1000 [--seconds 60] [--settle 180] [--ramp 50] [--tick-ms 600] [--profile dir]; [--out file.json] [--keep]";
 
-const { values: args } = parseArgs({
+const { values: args } = parseCli(USAGE, {
   options: {
     ladder: { type: "boolean", default: false },
     scale: { type: "string" },
@@ -43,7 +43,6 @@ const { values: args } = parseArgs({
     profile: { type: "string" },
     out: { type: "string" },
     keep: { type: "boolean", default: false },
-    help: { type: "boolean", default: false },
   },
 });
 
@@ -52,10 +51,6 @@ const fail = (why: string): never => {
   console.error(`${why}\n${USAGE}`);
   process.exit(2);
 };
-if (args.help) {
-  console.log(USAGE);
-  process.exit(0);
-}
 if (args.ladder === (args.scale !== undefined)) fail("choose one mode: --ladder or --scale N,…");
 
 const started = new Date().toISOString();

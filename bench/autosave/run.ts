@@ -34,7 +34,7 @@ import { Session } from "node:inspector/promises";
 import os from "node:os";
 import path from "node:path";
 import { monitorEventLoopDelay, performance } from "node:perf_hooks";
-import { parseArgs } from "node:util";
+import { parseCli } from "../../src/cli.ts";
 import v8 from "node:v8";
 import vm from "node:vm";
 import { freshPostgres, releaseScratch } from "../postgres.ts";
@@ -51,7 +51,8 @@ import { EQUIPMENT_SLOTS } from "../../src/game/clientEvents.ts";
 import { ROOT, bundledContent, endSweep, percentile, pool, round, walkableTiles, writeResults } from "../world-load/common.ts";
 
 
-const { values: args } = parseArgs({
+const CLI = { command: "npm run bench:autosave -- [options]", summary: `Autosave benchmark: one process, no sockets. See bench/autosave/README.md.` };
+const { values: args } = parseCli(CLI, {
   options: {
     players: { type: "string", default: "2000" },
     db: { type: "string", default: "sqlite,postgresql" },

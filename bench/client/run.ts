@@ -27,7 +27,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { parseArgs } from "node:util";
+import { parseCli } from "../../src/cli.ts";
 import zlib from "node:zlib";
 import { npcMaxHealth } from "../../src/game/world/spawn.ts";
 import type { NpcInstance } from "../../src/game/world/entities.ts";
@@ -36,7 +36,8 @@ import { until } from "../../test/support/until.ts";
 import { buildClient, launchBrowser, TILE } from "../../test/client/support.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..", "..");
-const { values: args } = parseArgs({
+const CLI = { command: "npm run bench:client -- [options]", summary: `The browser client's benchmark (issue #17 item 6), in the headless Chromium the browser tests use (@sparticuz/chromium through playwright-core, WebGL by SwiftShader. See bench/client/README.md.` };
+const { values: args } = parseCli(CLI, {
   options: {
     entities: { type: "string", default: "200" },
     runs: { type: "string", default: "5" },

@@ -25,7 +25,7 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { parseArgs } from "node:util";
+import { parseCli } from "../../src/cli.ts";
 import { Redis } from "ioredis";
 import { freshPostgres } from "../postgres.ts";
 import { pino } from "pino";
@@ -95,7 +95,7 @@ across processes, and world 1's tick p99 as players are added in steps. Options:
   --smoke                  tiny sizes, short windows and a 100 ms tick (a few seconds; the smoke test)
   --help                   this text`;
 
-const { values: args } = parseArgs({
+const { values: args } = parseCli(USAGE, {
   options: {
     phases: { type: "string" },
     joins: { type: "string" },
@@ -120,13 +120,8 @@ const { values: args } = parseArgs({
     out: { type: "string", default: path.join(import.meta.dirname, "results-latest.json") },
     keep: { type: "boolean", default: false },
     smoke: { type: "boolean", default: false },
-    help: { type: "boolean", default: false },
   },
 });
-if (args.help) {
-  console.log(USAGE);
-  process.exit(0);
-}
 const smoke = args.smoke;
 /** A flag's value, else the smoke or the full default. */
 const opt = (name: keyof typeof args, full: string, small: string): string => (args[name] as string | undefined) ?? (smoke ? small : full);

@@ -17,7 +17,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { parseArgs } from "node:util";
+import { parseCli } from "../../src/cli.ts";
 import { MikroORM } from "@mikro-orm/core";
 import { SqliteDriver } from "@mikro-orm/sqlite";
 import { pino } from "pino";
@@ -27,7 +27,8 @@ import { ReusingSqliteConnection } from "../../src/db/sqliteStatements.ts";
 import { loadOrCreatePlayer } from "../../src/persistence/players.ts";
 import { ROOT, bundledContent, round as roundTo, writeResults } from "../world-load/common.ts";
 
-const { values } = parseArgs({ options: { players: { type: "string", default: "2000" }, rounds: { type: "string", default: "3" }, "at-once": { type: "boolean", default: false }, out: { type: "string" } } });
+const CLI = { command: "npm run bench:logins -- [options]", summary: `Logins benchmark: the database side of a login storm on SQLite, in one process, no sockets. See bench/logins/README.md.` };
+const { values } = parseCli(CLI, { options: { players: { type: "string", default: "2000" }, rounds: { type: "string", default: "3" }, "at-once": { type: "boolean", default: false }, out: { type: "string" } } });
 const atOnce = values["at-once"];
 const players = Number(values.players);
 const rounds = Number(values.rounds);

@@ -25,6 +25,7 @@ import { monitorEventLoopDelay } from "node:perf_hooks";
 import WebSocket from "ws";
 import { percentile, round } from "../world-load/common.ts";
 import type { BotsInput, BotsReport, FromBots, ItemId, Kind, KindReport, PairInput, ToBots } from "./common.ts";
+import { parseCli } from "../../src/cli.ts";
 
 // Make the SDK use `ws` (it falls back to it when there is no global WebSocket).
 Reflect.deleteProperty(globalThis, "WebSocket");
@@ -32,7 +33,11 @@ const { Client } = await import("@colyseus/sdk");
 
 type Data = Record<string, unknown>;
 
-const input = JSON.parse(fs.readFileSync(process.argv[2]!, "utf8")) as BotsInput;
+const { positionals } = parseCli(
+  { positionals: "<input.json>", summary: "A child process of npm run bench:trade (its run.ts starts it with the file of its input); not run by hand. See bench/trade/README.md." },
+  { options: {}, allowPositionals: true },
+);
+const input = JSON.parse(fs.readFileSync(positionals[0] ?? "", "utf8")) as BotsInput;
 const send = (msg: FromBots) => process.send?.(msg);
 
 /** Sends before this time are not counted (the warm-up before the measured window). */

@@ -20,7 +20,7 @@ import { fork, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { parseArgs } from "node:util";
+import { parseCli } from "../../src/cli.ts";
 import { freshPostgres, releaseScratch } from "../postgres.ts";
 import { pino } from "pino";
 import { Character, InventorySlot, TradeAudit } from "../../entities/index.ts";
@@ -55,7 +55,8 @@ const JWT_SECRET = "trade-bench-secret-0123456789abcdef0123";
 const ADMIN_CODE = "trade-bench-admin";
 const BOTS = path.join(import.meta.dirname, "bots.ts");
 
-const { values: args } = parseArgs({
+const CLI = { command: "npm run bench:trade -- [options]", summary: `Trade-throughput benchmark orchestrator: for each database and pair count, a fresh server process (\`node src/main.ts\`) on a fresh database with 2 × P characters seeded in pairs standing next to each other, and a separate bots process (bots.ts) in which every pair trades in a loop for the measured window. See bench/trade/README.md.` };
+const { values: args } = parseCli(CLI, {
   options: {
     pairs: { type: "string", default: "10,50,100" },
     seconds: { type: "string", default: "30" },

@@ -14,7 +14,7 @@
  * before/after of what this project changes in them (the same bytes either way: see
  * test/world/visibleChanges.test.ts).
  */
-import { parseArgs } from "node:util";
+import { parseCli } from "../../src/cli.ts";
 import { Encoder, StateView } from "@colyseus/schema";
 import { gameWorld } from "../../test/support/game.ts";
 import { crowd } from "../crowd.ts";
@@ -24,7 +24,8 @@ import { WorldView } from "../../rooms/WorldView.ts";
 import { indexVisibleChanges } from "../../rooms/visibleChanges.ts";
 import { EntityState, PlayerState, TAG_OWNER, WorldState } from "../../schema/WorldState.ts";
 
-const { values } = parseArgs({ options: { players: { type: "string", default: "2000" }, views: { type: "string", default: "1000" }, ticks: { type: "string", default: "120" }, library: { type: "boolean", default: false } } });
+const CLI = { command: "npm run bench:views -- [options]", summary: `Micro-benchmark of the Colyseus side of a tick, without sockets. See bench/views/README.md.` };
+const { values } = parseCli(CLI, { options: { players: { type: "string", default: "2000" }, views: { type: "string", default: "1000" }, ticks: { type: "string", default: "120" }, library: { type: "boolean", default: false } } });
 const players = Number(values.players);
 const viewCount = Number(values.views);
 const ticks = Number(values.ticks);

@@ -20,6 +20,7 @@ import type { CollisionMap } from "../../src/game/map/CollisionMap.ts";
 import { findPath } from "../../src/game/map/pathfinding.ts";
 import { seededRandom } from "../../src/game/world/World.ts";
 import { bundledCollision, isProbe, percentile, reportAndExit, round, type BotsInput, type BotsReport, type FromBots, type KindReport, type ToBots } from "./common.ts";
+import { parseCli } from "../../src/cli.ts";
 
 // Make the SDK use `ws` (it falls back to it when there is no global WebSocket).
 Reflect.deleteProperty(globalThis, "WebSocket");
@@ -113,7 +114,11 @@ function newStats(): Stats {
   return { connected: 0, connectFailures: 0, disconnects: 0, movesSent: 0, latencies: [], arrivalLatencies: [], latencyTimeouts: 0, chatsSent: 0, chatsReceived: 0, payloadBytes: 0, messages: 0, errors: {}, connectFailureReasons: {}, joinMs: [] };
 }
 
-const input = JSON.parse(fs.readFileSync(process.argv[2]!, "utf8")) as BotsInput;
+const { positionals } = parseCli(
+  { positionals: "<input.json>", summary: "A child process of npm run bench:world-load (its run.ts starts it with the file of its input); not run by hand. See bench/world-load/README.md." },
+  { options: {}, allowPositionals: true },
+);
+const input = JSON.parse(fs.readFileSync(positionals[0] ?? "", "utf8")) as BotsInput;
 const map: CollisionMap = await bundledCollision();
 const stats: Record<Kind, Stats> = { colyseus: newStats(), ws: newStats() };
 /** Sends before this time are not timed (the warm-up before the measured window). */

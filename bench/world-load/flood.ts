@@ -11,13 +11,18 @@ import WebSocket from "ws";
 import { findPath, type SearchWork } from "../../src/game/map/pathfinding.ts";
 import { seededRandom } from "../../src/game/world/World.ts";
 import { bundledCollision, reportAndExit, walkableTiles, type FloodInput, type FloodReport, type FromBots, type ToBots } from "./common.ts";
+import { parseCli } from "../../src/cli.ts";
 
 /** Targets a client alternates between: the dearest reachable ones and walled-off ones. */
 const TARGETS_PER_CLIENT = 4;
 /** Candidate targets measured per client to find its dearest ones. */
 const CANDIDATES = 24;
 
-const input = JSON.parse(fs.readFileSync(process.argv[2]!, "utf8")) as FloodInput;
+const { positionals } = parseCli(
+  { positionals: "<input.json>", summary: "A child process of npm run bench:world-load (its run.ts starts it with the file of its input); not run by hand. See bench/world-load/README.md." },
+  { options: {}, allowPositionals: true },
+);
+const input = JSON.parse(fs.readFileSync(positionals[0] ?? "", "utf8")) as FloodInput;
 const map = await bundledCollision();
 const walkable = walkableTiles(map);
 const b = map.bounds;

@@ -25,7 +25,7 @@ import { fork, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { parseArgs } from "node:util";
+import { parseCli } from "../../src/cli.ts";
 import { pino } from "pino";
 import { loadConfig } from "../../src/config/env.ts";
 import { openDatabase } from "../../src/db/orm.ts";
@@ -72,7 +72,8 @@ const BOTS = path.join(import.meta.dirname, "bots.ts");
 const BOTS_NODE_ARGS = (process.env.BENCH_BOTS_NODE_ARGS ?? "--max-semi-space-size=64 --single-threaded-gc").split(" ").filter(Boolean);
 const FLOOD = path.join(import.meta.dirname, "flood.ts");
 
-const { values: args } = parseArgs({
+const CLI = { command: "npm run bench:world-load -- [options]", summary: `World-load benchmark orchestrator: for each client count, a fresh server process (\`node src/main.ts\`) with N characters seeded at random walkable tiles, and a separate bots process (bots.ts) driving N clients (half Colyseus SDK, half \`/ws\`) for the measured window. See bench/world-load/README.md.` };
+const { values: args } = parseCli(CLI, {
   options: {
     clients: { type: "string", default: "100,500,1000,2000" },
     seconds: { type: "string", default: "60" },

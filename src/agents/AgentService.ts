@@ -17,7 +17,7 @@ import type { Database } from "../db/orm.ts";
 import { chebyshev } from "../game/map/CollisionMap.ts";
 import type { PlayerData } from "../game/world/Player.ts";
 import { VIEW_RADIUS } from "../game/world/World.ts";
-import { ForbiddenError, HttpError, NotFoundError } from "../http/errors.ts";
+import { ForbiddenError, HttpError, NotFoundError } from "../httpError.ts";
 import type { ContentRegistry } from "../manifests/registry.ts";
 import { findCharacter, loadData } from "../persistence/players.ts";
 import type { ServerEvent } from "../game/serverEvents.ts";

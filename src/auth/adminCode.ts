@@ -7,9 +7,14 @@
  * admin out by failing on purpose. The address budget stops one client from renewing the account
  * budget with fresh (anonymous) accounts. Each budget map is bounded (AttemptLimiter).
  */
+import { createHash, timingSafeEqual } from "node:crypto";
 import { AttemptLimiter } from "./attemptLimiter.ts";
-import { safeEqual } from "./middleware.ts";
 import type { AdminCheck } from "../game/chat.ts";
+
+/** Constant-time string comparison (hashing first makes the lengths equal). */
+export function safeEqual(a: string, b: string): boolean {
+  return timingSafeEqual(createHash("sha256").update(a).digest(), createHash("sha256").update(b).digest());
+}
 
 export const ADMIN_ATTEMPTS_PER_ACCOUNT = 5;
 export const ADMIN_ATTEMPTS_PER_ADDRESS = 20;

@@ -13,8 +13,12 @@
 import type { Redis } from "ioredis";
 import { RateLimiterRes, type RateLimiterRedis } from "rate-limiter-flexible";
 import { closeLimitConnection, limitConnection, sharedCounter, type SharedLimitOptions } from "../cluster/sharedLimits.ts";
-import { AUTH_LIMIT_PER_MIN, RATE_WINDOW_MS } from "../http/rateLimit.ts";
 import { TokenError } from "./tokens.ts";
+
+/** Authentication attempts per client address a window (spec "Limits"), on REST (http/rateLimit.ts) and the sockets alike. */
+export const AUTH_LIMIT_PER_MIN = 10;
+/** The rate limits' window, ms. */
+export const RATE_WINDOW_MS = 60_000;
 
 /** Addresses tracked at most; past it, expired windows are dropped (and, if none, all). */
 const MAX_ADDRESSES = 100_000;

@@ -6,19 +6,14 @@
  */
 import { Redis } from "ioredis";
 import { EXIT_CONFIG, EXIT_UNAVAILABLE } from "../exit.ts";
-import { StartupError, unreachableReason } from "../startupError.ts";
+import { cannotReachLine, StartupError, unreachableReason, urlAddress } from "../startupError.ts";
 
 /** How long the check waits for a connection and a PONG. */
 export const REDIS_CHECK_TIMEOUT_MS = 3_000;
 
 /** `host:port` of a Redis URL (no password). */
 export function redisAddress(url: string): string {
-  try {
-    const u = new URL(url);
-    return `${u.hostname || "localhost"}:${u.port || "6379"}`;
-  } catch {
-    return "(an unparsable address)";
-  }
+  return urlAddress(url, 6379);
 }
 
 /** Why Redis at `url` did not answer a PING, and the exit code that fits; undefined when it did. */
@@ -46,7 +41,7 @@ export async function redisProblem(url: string, timeoutMs = REDIS_CHECK_TIMEOUT_
 
 /** The line for Redis not answering at `url` (`variable`: where the URL came from). */
 export function redisProblemLine(url: string, reason: string, variable = "REDIS_URL"): string {
-  return `cannot reach Redis at ${redisAddress(url)} (${variable}): ${reason}; start Redis (redis-server --daemonize yes) or fix ${variable}`;
+  return cannotReachLine("Redis", redisAddress(url), variable, reason, "start Redis (redis-server --daemonize yes)");
 }
 
 /** Throws a one-line {@link StartupError} (exit 69, or 78 for a refused login) unless Redis answers. */

@@ -12,13 +12,14 @@
 import { availableParallelism } from "node:os";
 import path from "node:path";
 import { z } from "zod";
-import { DEFAULT_MUX_MAX_SESSIONS } from "../ws/mux.ts";
 
 export const DEFAULT_PORT = 5555;
 export const DEFAULT_AGENT_RT_PORT = 4001;
 export const DEFAULT_SAVE_INTERVAL_S = 60;
 /** The game tick (PROTOCOL.md: 600 ms). Shorter only for tests and benchmarks. */
 export const DEFAULT_TICK_MS = 600;
+/** Sessions one multiplexed `/ws` connection may hold at once (src/ws/mux.ts; WS_MUX_MAX_SESSIONS). */
+export const DEFAULT_MUX_MAX_SESSIONS = 1_000;
 /**
  * Seconds a Colyseus seat waits for its client's socket after matchmaking (rooms/WorldRoom.ts).
  * Colyseus' own 15 failed joins at 2,000 players when logins came at 100 a second: their sockets

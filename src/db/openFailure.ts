@@ -6,7 +6,7 @@
  * nothing changes until someone fixes the address, the credentials or the path.
  */
 import { EXIT_CONFIG, EXIT_UNAVAILABLE } from "../exit.ts";
-import { codesOf, StartupError, UNREACHABLE } from "../startupError.ts";
+import { cannotReachLine, codesOf, StartupError, UNREACHABLE, urlAddress } from "../startupError.ts";
 
 /** Where the database came from: the variable that named it, and its URL. */
 export interface DatabaseSource {
@@ -21,12 +21,7 @@ function messageOf(err: unknown): string {
 
 /** `host:port` of a PostgreSQL URL (no user, no password). */
 export function postgresAddress(url: string): string {
-  try {
-    const u = new URL(url);
-    return `${u.hostname || "localhost"}:${u.port || "5432"}`;
-  } catch {
-    return "(an unparsable address)";
-  }
+  return urlAddress(url, 5432);
 }
 
 /** The database's name in a PostgreSQL URL. */
@@ -48,11 +43,11 @@ export function explainDatabaseFailure(err: unknown, source: DatabaseSource): St
   const where = `PostgreSQL at ${postgresAddress(source.url)} (${source.variable})`;
   const unreachable = codes.find((c) => c in UNREACHABLE);
   if (unreachable !== undefined) {
-    return new StartupError(`cannot reach ${where}: ${UNREACHABLE[unreachable]}; start PostgreSQL or fix ${source.variable}`, { cause: err, exitCode: EXIT_UNAVAILABLE });
+    return new StartupError(cannotReachLine("PostgreSQL", postgresAddress(source.url), source.variable, UNREACHABLE[unreachable]!, "start PostgreSQL"), { cause: err, exitCode: EXIT_UNAVAILABLE });
   }
   // node-postgres' own timeout, when one is set: "timeout expired", "Connection terminated due to connection timeout".
   if (/connection timeout|timeout expired/i.test(messageOf(err))) {
-    return new StartupError(`cannot reach ${where}: no answer; start PostgreSQL or fix ${source.variable}`, { cause: err, exitCode: EXIT_UNAVAILABLE });
+    return new StartupError(cannotReachLine("PostgreSQL", postgresAddress(source.url), source.variable, "no answer", "start PostgreSQL"), { cause: err, exitCode: EXIT_UNAVAILABLE });
   }
   // SQLSTATE classes: 28 (authorization), 3D000 (no such database).
   if (codes.includes("28P01") || codes.includes("28000")) {

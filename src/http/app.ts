@@ -3,7 +3,7 @@
  * the common error handling. Colyseus mounts it on the same HTTP server as its matchmaker.
  */
 import express, { type Application, type RequestHandler } from "express";
-import { refuseCrossSiteBasic, requireAdmin, requireAuth } from "../auth/middleware.ts";
+import { refuseCrossSiteBasic, requireAdmin, requireAuth } from "./authGuards.ts";
 import type { Authenticator } from "../auth/Authenticator.ts";
 import type { Config } from "../config/env.ts";
 import type { DatabaseProbe } from "../db/probe.ts";

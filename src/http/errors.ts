@@ -7,41 +7,9 @@
 import type { ServerResponse } from "node:http";
 import type { ErrorRequestHandler, RequestHandler, Response } from "express";
 import type { Logger } from "../logger.ts";
+import { BadRequestError, ForbiddenError, HttpError, NotFoundError, UnauthorizedError } from "../httpError.ts";
 
-export class HttpError extends Error {
-  readonly status: number;
-  readonly code: string;
-  /** More fields of the error body (a ban's `until`). */
-  readonly details: Record<string, unknown> | undefined;
-  constructor(status: number, code: string, message: string, details?: Record<string, unknown>) {
-    super(message);
-    this.name = "HttpError";
-    this.status = status;
-    this.code = code;
-    this.details = details;
-  }
-}
-
-export class BadRequestError extends HttpError {
-  constructor(message: string, code = "BAD_REQUEST") {
-    super(400, code, message);
-  }
-}
-export class UnauthorizedError extends HttpError {
-  constructor(message = "missing or invalid authentication token", code = "UNAUTHORIZED") {
-    super(401, code, message);
-  }
-}
-export class ForbiddenError extends HttpError {
-  constructor(message = "insufficient permissions for this action", code = "FORBIDDEN") {
-    super(403, code, message);
-  }
-}
-export class NotFoundError extends HttpError {
-  constructor(message = "resource does not exist", code = "NOT_FOUND") {
-    super(404, code, message);
-  }
-}
+export { BadRequestError, ForbiddenError, HttpError, NotFoundError, UnauthorizedError };
 
 /** Where sendError leaves the code on the response, for the error counter (see errorCodeOf). */
 const ERROR_CODE = Symbol("errorCode");

@@ -361,7 +361,7 @@ function merge(...lists: ErrorCodes[]): ErrorCodes {
 /**
  * Every refusal a route may answer: its own, and those of every route like it: a thrown error
  * (500), a malformed path (400, errors.ts), a bad JSON body (400, 413), an invalid body or query
- * (400), the rate limits (429, rateLimit.ts), and the bearer and admin guards (auth/middleware.ts).
+ * (400), the rate limits (429, rateLimit.ts), and the bearer and admin guards (http/authGuards.ts).
  */
 export function errorsOf(path: string, method: Method, op: Op): ErrorCodes {
   const admin = op.auth === "admin";

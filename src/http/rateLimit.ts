@@ -13,10 +13,10 @@ import type { RequestHandler } from "express";
 import type { RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
 import { limitConnection, sharedCounter, type SharedLimitOptions } from "../cluster/sharedLimits.ts";
 import { sendError } from "./errors.ts";
+import { AUTH_LIMIT_PER_MIN, RATE_WINDOW_MS } from "../auth/attemptLimiter.ts";
 
 export const REST_LIMIT_PER_MIN = 100;
-export const AUTH_LIMIT_PER_MIN = 10;
-export const RATE_WINDOW_MS = 60_000;
+export { AUTH_LIMIT_PER_MIN, RATE_WINDOW_MS };
 
 /**
  * express-rate-limit's store over a rate-limiter-flexible counter (Redis, with its insurance):

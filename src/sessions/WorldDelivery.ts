@@ -7,7 +7,7 @@
 import { validateEvent } from "../game/events.ts";
 import { eventScope } from "../game/eventScopes.ts";
 import { AGENT_TOKEN_FORBIDDEN, isAgentToken } from "../auth/agentScope.ts";
-import type { InterestChange } from "../ws/WsDeltas.ts";
+import type { InterestChange } from "../game/world/Interest.ts";
 import type { World } from "../game/world/World.ts";
 import type { Connection } from "./sessionTypes.ts";
 import { WorldSessions } from "./WorldSessions.ts";

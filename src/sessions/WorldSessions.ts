@@ -5,7 +5,6 @@
  * takeover by another process, a revoked agent, a kick or ban, a lost lease, repeated faults).
  * The state it works on is SessionTable's; WorldService.ts describes the rules as a whole.
  */
-import { CLOSE_NOT_AUTHENTICATED } from "../ws/WsGateway.ts";
 import type { Player } from "../game/world/Player.ts";
 import { renameNotice } from "../game/names.ts";
 import { playerSync, snapshot } from "../game/world/World.ts";
@@ -18,6 +17,7 @@ import {
   AgentRevokedError,
   CLOSE_CHARACTER_LOST,
   CLOSE_FAULTS,
+  CLOSE_NOT_AUTHENTICATED,
   CLOSE_REPLACED,
   HopCooldownError,
   LINGER_MS,

@@ -31,6 +31,8 @@ export class HopCooldownError extends CodedError<"HOP_COOLDOWN"> {
     this.until = until.toISOString();
   }
 }
+/** WebSocket close code for a connection whose token no longer holds (a revoked agent); `/ws` sockets close with it too. */
+export const CLOSE_NOT_AUTHENTICATED = 4001;
 export const CLOSE_REPLACED = 4009;
 /** WebSocket close code for a player disconnected after repeated server faults (RFC 6455: internal error). */
 export const CLOSE_FAULTS = 1011;

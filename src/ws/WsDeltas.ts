@@ -26,18 +26,14 @@ import { DeltaBuilder, type DeltaInput, type InterestChanges } from "../game/wor
 import { ViewFeed } from "../game/world/ViewWorld.ts";
 import type { World } from "../game/world/World.ts";
 import type { Logger } from "../logger.ts";
+import type { InterestChange } from "../game/world/Interest.ts";
 
 /** How long `finish` waits for the worker before it lets the tick go on. */
 export const DEFAULT_WAIT_MS = 1_000;
 /** A worker that has not answered a tick's input for this long is taken for hung, and given up (see fail). */
 export const HUNG_WORKER_MS = 10_000;
 
-/** What entered and left one interest viewer's view (see WsDeltas.addInterest), by the World's own id strings. */
-export interface InterestChange {
-  viewer: number;
-  entered: string[];
-  left: string[];
-}
+export type { InterestChange };
 
 /** The worker's answers to one tick's input: its interest viewers' changes (if asked), then its frames; or an error. */
 /**

@@ -20,8 +20,6 @@ import { z } from "zod";
 export const MUX_QUERY = "mux";
 /** The highest session id a client may pick. */
 export const MAX_SID = 2 ** 31 - 1;
-/** Sessions one multiplexed connection may hold at once (the server's default; WS_MUX_MAX_SESSIONS). */
-export const DEFAULT_MUX_MAX_SESSIONS = 1_000;
 
 export const MUX_OPEN = "session:open";
 export const MUX_CLOSE = "session:close";

@@ -4,9 +4,13 @@
  */
 import type { Principal } from "../auth/tokens.ts";
 import type { Envelope, WsErrorCode } from "./envelope.ts";
+import { CLOSE_NOT_AUTHENTICATED } from "../sessions/sessionTypes.ts";
 
-/** Close codes of `/ws` sockets, and of multiplexed sessions (`session:closed`). */
-export const CLOSE_NOT_AUTHENTICATED = 4001;
+/**
+ * Close codes of `/ws` sockets, and of multiplexed sessions (`session:closed`). 4001 (not
+ * authenticated) is the session service's too (a revoked agent's connection, either transport).
+ */
+export { CLOSE_NOT_AUTHENTICATED };
 /** The token could not be checked now (the identity provider's keys are unavailable): 1013, try again later. */
 export const CLOSE_TRY_AGAIN_LATER = 1013;
 export const CLOSE_FORBIDDEN = 4003;

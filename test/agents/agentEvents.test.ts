@@ -1,5 +1,5 @@
 /**
- * The agent's own events over its socket (src/agents/agentEvents.ts): `agent:setGoal` sets an
+ * The agent's own events over its socket (src/game/agentEvents.ts): `agent:setGoal` sets an
  * autonomous goal as the REST route would, and is refused in the same cases, changing nothing.
  */
 import assert from "node:assert/strict";

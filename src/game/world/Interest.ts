@@ -65,6 +65,11 @@ export interface ViewChange {
   left: string[];
 }
 
+/** What entered and left one interest viewer's view (see WsDeltas.addInterest), by the World's own id strings. */
+export interface InterestChange extends ViewChange {
+  viewer: number;
+}
+
 /** One entity in a connection's view. */
 export interface Seen<E extends Placed = Entity> {
   readonly id: string;

@@ -8,7 +8,7 @@
  */
 import { Router, type Request, type RequestHandler } from "express";
 import { z } from "zod";
-import { accessCharacter } from "../../api/characters.ts";
+import { accessCharacter } from "../characterAccess.ts";
 import { isAgentToken } from "../../auth/agentScope.ts";
 import type { Principal, Role } from "../../auth/tokens.ts";
 import type { Database } from "../../db/orm.ts";

@@ -6,7 +6,7 @@
 import { Router, type RequestHandler } from "express";
 import { SignJWT } from "jose";
 import { z } from "zod";
-import { accessCharacter } from "../../api/characters.ts";
+import { accessCharacter } from "../characterAccess.ts";
 import type { Config } from "../../config/env.ts";
 import type { Database } from "../../db/orm.ts";
 import type { ContentRegistry } from "../../manifests/registry.ts";

@@ -5,7 +5,7 @@
 import type { Principal } from "../auth/tokens.ts";
 import type { Database } from "../db/orm.ts";
 import type { PlayerData } from "../game/world/Player.ts";
-import { ForbiddenError, NotFoundError } from "../http/errors.ts";
+import { ForbiddenError, NotFoundError } from "./errors.ts";
 import { findCharacter, loadData } from "../persistence/players.ts";
 import type { WorldService } from "../sessions/WorldService.ts";
 

@@ -2,22 +2,17 @@
  * Express guards: `requireAuth` (401 without a valid bearer token) and `requireAdmin`
  * (the admin role, or HTTP basic auth whose password is `ADMIN_CODE`).
  */
-import { createHash, timingSafeEqual } from "node:crypto";
 import type { Request, RequestHandler } from "express";
-import { ForbiddenError, HttpError, UnauthorizedError } from "../http/errors.ts";
-import type { Authenticator } from "./Authenticator.ts";
+import { ForbiddenError, HttpError, UnauthorizedError } from "./errors.ts";
+import type { Authenticator } from "../auth/Authenticator.ts";
+import { safeEqual } from "../auth/adminCode.ts";
 import { BannedError } from "../moderation/ModerationService.ts";
-import { AuthUnavailable, bearerToken, TokenError, type Principal } from "./tokens.ts";
+import { AuthUnavailable, bearerToken, TokenError, type Principal } from "../auth/tokens.ts";
 
 declare module "express-serve-static-core" {
   interface Request {
     principal?: Principal;
   }
-}
-
-/** Constant-time string comparison (hashing first makes the lengths equal). */
-export function safeEqual(a: string, b: string): boolean {
-  return timingSafeEqual(createHash("sha256").update(a).digest(), createHash("sha256").update(b).digest());
 }
 
 async function principalOf(req: Request, auth: Authenticator): Promise<Principal | undefined> {
