@@ -10,7 +10,7 @@
  */
 import { Router, type RequestHandler } from "express";
 import { z } from "zod";
-import { accessCharacter } from "../../api/characters.ts";
+import { accessCharacter } from "../characterAccess.ts";
 import type { Database } from "../../db/orm.ts";
 import { HISCORE_SKILLS } from "../../db/hiscoreSql.ts";
 import { characterRanks, hiscoreEntries, rankedCount } from "../../persistence/hiscores.ts";
