@@ -29,7 +29,7 @@ export interface Knowledge {
   areas: { id: string; name: string; bounds: { minX: number; maxX: number; minZ: number; maxZ: number } }[];
   /** The gathering skills' tools (item ids). */
   tools: ReadonlySet<string>;
-  /** Item ids that are tools or weapons an agent keeps when it banks. */
+  /** Item ids that are tools, weapons or runes an agent keeps when it banks. */
   keep: ReadonlySet<string>;
 }
 
@@ -57,7 +57,7 @@ export function knowledgeOf(registry: ContentRegistry): Knowledge {
   }
   const npcs = registry.areas.flatMap((a) => a.npcs);
   const tools = new Set([...registry.resources.values()].map((r) => r.toolRequired));
-  const keep = new Set<string>([...tools, "tinderbox", "coins", ...[...registry.items.values()].filter((i) => i.equipSlot !== undefined || i.tool !== undefined).map((i) => i.id)]);
+  const keep = new Set<string>([...tools, "tinderbox", "coins", ...registry.magic.runes.keys(), ...[...registry.items.values()].filter((i) => i.equipSlot !== undefined || i.tool !== undefined).map((i) => i.id)]);
   return {
     registry,
     spawn: { x: registry.world.spawn.x, z: registry.world.spawn.z },

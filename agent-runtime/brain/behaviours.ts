@@ -8,6 +8,7 @@
 import type { ClientEvent, ClientEventName } from "../../src/game/clientEvents.ts";
 import { dist, type AgentView, type Seen } from "../AgentView.ts";
 import { nameOf, nearest, type Knowledge, type Spot } from "../knowledge.ts";
+import { castableSpell, kitOf, trainingStyle } from "./fighting.ts";
 import type { Random } from "./random.ts";
 
 /** Ticks without visible progress after which a command is issued again. */
@@ -186,9 +187,25 @@ export class Fight implements Behaviour {
   private readonly walker = new Walker();
   private readonly crowd = new Crowd();
   private readonly mobType: string;
+  /** When it last asked for a style (the sync confirming it comes a tick later). */
+  private styleAskedAt = -Infinity;
+  /** Casting was refused (no runes, level): melee until this tick. */
+  private noMagicUntil = -Infinity;
+  /** The last order was a cast (its refusal turns casting off, not the target). */
+  private casting = false;
 
   constructor(mobType: string) {
     this.mobType = mobType;
+  }
+
+  /** Melee trains its lowest of Attack, Strength and Defence: the style that does, when another is in force. */
+  private fitStyle(ctx: Ctx): void {
+    const self = ctx.view.self!;
+    const want = trainingStyle(self, ctx.know);
+    if (want === undefined || want.style === self.combatStyle || ctx.tick - this.styleAskedAt < 3) return;
+    this.styleAskedAt = ctx.tick;
+    ctx.send("player:setCombatStyle", { style: want.style });
+    ctx.note(`style ${want.style} (train ${want.skill}, level ${self.skills[want.skill]?.level ?? 1})`);
   }
 
   step(ctx: Ctx): Outcome {
@@ -221,8 +238,18 @@ export class Fight implements Behaviour {
       return { need: Math.max(2, ctx.view.countSeen("npc", (e) => e.ref === this.mobType)), patience: CROWDED_TICKS };
     };
     if (this.crowd.taken(ctx, spot, measure)) return crowded(`${this.mobType} fought by a crowd`, progress);
+    // With runes for a spell it casts (training Magic); else melee in the style that trains its lowest skill.
+    const spell = ctx.tick < this.noMagicUntil ? undefined : castableSpell(kitOf(self), ctx.know);
+    if (spell === undefined) this.fitStyle(ctx);
     const current = this.target !== undefined ? ctx.view.entities.get(this.target) : undefined;
-    if (current !== undefined && current.dead !== true && ctx.tick - Math.max(this.issuedAt, this.lastHit) < STALL_TICKS) return going(progress);
+    if (current !== undefined && current.dead !== true) {
+      // A cast is one attack: cast again when the spell's attack timer has run.
+      if (spell !== undefined && ctx.tick - this.issuedAt >= spell.attackSpeed) {
+        this.cast(ctx, current.id, spell.id);
+        return going(progress);
+      }
+      if (ctx.tick - Math.max(this.issuedAt, this.lastHit) < STALL_TICKS) return going(progress);
+    }
     // Between fights, pick up what lies close by (drops are visible to the killer first), one
     // item at a time: a new pickup would replace the one under way.
     if (this.looting !== undefined && ctx.view.entities.has(this.looting) && ctx.tick - this.lootAt < 8) return going(progress);
@@ -240,7 +267,13 @@ export class Fight implements Behaviour {
     const foe = this.chooseFoe(ctx);
     if (foe !== undefined) {
       this.target = foe.id;
+      if (spell !== undefined) {
+        this.cast(ctx, foe.id, spell.id);
+        ctx.note(`cast ${spell.name} on ${foe.name ?? nameOf(ctx.know, this.mobType)} (${foe.x},${foe.z})`);
+        return going(progress);
+      }
       this.issuedAt = ctx.tick;
+      this.casting = false;
       ctx.send("player:action", { action: "attack", targetId: foe.id });
       ctx.note(`attack ${foe.name ?? nameOf(ctx.know, this.mobType)} (${foe.x},${foe.z})`);
       return going(progress);
@@ -265,6 +298,12 @@ export class Fight implements Behaviour {
     return ctx.rng.pick(pool.filter((f) => dist(f, here) <= reach));
   }
 
+  private cast(ctx: Ctx, targetId: string, spellId: string): void {
+    this.issuedAt = ctx.tick;
+    this.casting = true;
+    ctx.send("player:action", { action: "cast", spellId, targetId });
+  }
+
   onEvent(type: string, data: Record<string, unknown>, ctx: Ctx): void {
     if (type === "combat:hit" && data.attackerId === ctx.view.playerId) {
       this.lastHit = ctx.tick;
@@ -276,6 +315,14 @@ export class Fight implements Behaviour {
       return;
     }
     const err = errorOf(type, data);
+    if (err?.event === "player:action" && this.casting && (err.code === "NO_RUNES" || err.code === "LEVEL_TOO_LOW" || err.code === "UNKNOWN_SPELL")) {
+      // Its spell cannot be cast (the runes ran out): melee for a while, the same monster.
+      this.noMagicUntil = ctx.tick + 5 * STALL_TICKS;
+      this.casting = false;
+      this.issuedAt = -Infinity;
+      return;
+    }
+    if (err?.event === "player:setCombatStyle") return;
     if (err?.event === "player:action" && this.target !== undefined && err.code !== "ITEM_GONE") {
       this.avoid.add(this.target, ctx);
       this.target = undefined;
@@ -488,21 +535,37 @@ export class Explore implements Behaviour {
   }
 }
 
-/** Shopping: walk to the keeper of a store, open it and buy one of an item. */
+/**
+ * Shopping: walk to the keeper of a store, open it and buy what is wanted (one of a tool by
+ * default; runes by the hundred), done when it carries that many more than when it set out.
+ */
 export class Shop implements Behaviour {
   private askedAt = -Infinity;
   private failure: string | undefined;
   private readonly walker = new Walker();
   private readonly storeId: string;
-  private readonly itemId: string;
+  private readonly items: { itemId: string; quantity: number }[];
+  /** How many of each it should carry when done (counted at the first step). */
+  private goal: Map<string, number> | undefined;
 
-  constructor(storeId: string, itemId: string) {
+  constructor(storeId: string, items: string | { itemId: string; quantity: number }[]) {
     this.storeId = storeId;
-    this.itemId = itemId;
+    this.items = typeof items === "string" ? [{ itemId: items, quantity: 1 }] : items;
+  }
+
+  private left(ctx: Ctx): { itemId: string; quantity: number }[] {
+    this.goal ??= new Map(this.items.map((i) => [i.itemId, ctx.view.count(i.itemId) + i.quantity]));
+    return [...this.goal].flatMap(([itemId, want]) => {
+      // A tool wielded counts as carried.
+      const have = ctx.view.count(itemId) + (ctx.view.count(itemId) === 0 && ctx.view.has(itemId) ? 1 : 0);
+      return have < want ? [{ itemId, quantity: want - have }] : [];
+    });
   }
 
   step(ctx: Ctx): Outcome {
-    if (ctx.view.has(this.itemId)) return ended("done", `bought ${this.itemId}`);
+    const left = this.left(ctx);
+    const what = this.items.map((i) => nameOf(ctx.know, i.itemId)).join(", ");
+    if (left.length === 0) return ended("done", `bought ${this.items.map((i) => i.itemId).join(", ")}`);
     if (this.failure !== undefined) return ended("failed", this.failure, 0);
     const keeper = ctx.know.keepers.find((k) => k.storeId === this.storeId);
     if (keeper === undefined) return ended("failed", `no keeper for ${this.storeId}`, 0);
@@ -514,15 +577,17 @@ export class Shop implements Behaviour {
     if (ctx.tick - this.askedAt >= STALL_TICKS) {
       this.askedAt = ctx.tick;
       ctx.send("player:action", { action: "interact", targetId: seen.id });
-      ctx.note(`talk to ${seen.name ?? nameOf(ctx.know, keeper.npcRef)}`);
+      ctx.note(`talk to ${seen.name ?? nameOf(ctx.know, keeper.npcRef)} for ${what}`);
     }
     return going(50);
   }
 
   onEvent(type: string, data: Record<string, unknown>, ctx: Ctx): void {
     if (type === "interface:open" && data.type === "store" && data.storeId === this.storeId) {
-      ctx.send("store:buy", { storeId: this.storeId, itemId: this.itemId, quantity: 1 });
-      ctx.note(`buy ${nameOf(ctx.know, this.itemId)}`);
+      for (const { itemId, quantity } of this.left(ctx)) {
+        ctx.send("store:buy", { storeId: this.storeId, itemId, quantity });
+        ctx.note(`buy ${quantity > 1 ? `${quantity} × ` : ""}${nameOf(ctx.know, itemId)}`);
+      }
     }
     if (type === "error" && data.event === "store:buy") this.failure = `could not buy: ${String(data.message)}`;
   }

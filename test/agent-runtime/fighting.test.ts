@@ -1,0 +1,234 @@
+/**
+ * The scripted fighter's combat sense, with an AgentView fed `player:sync` and world updates as the
+ * server sends them and the bundled world's content: the style that trains its lowest melee skill
+ * (switching when one passes another), eating before a monster's next hit could kill it, casting
+ * with runes and not without (melee again when the runes run out), and which runes it buys with
+ * coins to spare.
+ */
+import assert from "node:assert/strict";
+import { AgentView, type Self } from "../../agent-runtime/AgentView.ts";
+import { Fight, Shop, type Ctx } from "../../agent-runtime/brain/behaviours.ts";
+import { castableSpell, COINS_KEPT, kitOf, npcMaxHit, runePurchase, shouldEat, threat, trainingStyle } from "../../agent-runtime/brain/fighting.ts";
+import { Random } from "../../agent-runtime/brain/random.ts";
+import { ScriptedBrain } from "../../agent-runtime/brain/scripted.ts";
+import type { Observation } from "../../agent-runtime/brain/Brain.ts";
+import { knowledgeOf, type Knowledge } from "../../agent-runtime/knowledge.ts";
+import type { WorldUpdate } from "../../src/game/worldUpdate.ts";
+import { bundledContent } from "../support/content.ts";
+
+type Entry = WorldUpdate["entities"][number];
+type Sent = { type: string; data: Record<string, unknown> };
+
+describe("agent fighting: styles, eating, magic", () => {
+  let know: Knowledge;
+  before(async () => {
+    know = knowledgeOf(await bundledContent());
+  });
+
+  const skills = (attack: number, strength: number, defense: number, magic = 0) => ({
+    attack: { level: 1, xp: attack },
+    strength: { level: 1, xp: strength },
+    defense: { level: 1, xp: defense },
+    magic: { level: magic >= 83 ? 2 : 1, xp: magic },
+  });
+  /** A player:sync as the server sends it (the fields a fighter reads). */
+  const sync = (over: Partial<Self> = {}): Self =>
+    ({
+      id: "me",
+      name: "Robin",
+      position: { x: 0, y: 0, z: 0 },
+      health: 100,
+      maxHealth: 100,
+      combatLevel: 3,
+      coins: 0,
+      combatStyle: "accurate",
+      autocast: null,
+      skills: skills(0, 0, 0),
+      inventory: [],
+      equipment: {},
+      bank: [],
+      inTrade: false,
+      ...over,
+    }) as Self;
+  const sword = { weapon: { itemId: "bronze_sword", quantity: 1 } };
+  const rat = (id: string, x: number, z: number): Entry => ({ id, kind: "npc", x, z, ref: "meadow_rat", name: "Meadow rat", health: 30, maxHealth: 30, level: 1, dead: false });
+
+  /** An agent at the rats' spawn with this state, seeing `others`; its ctx and what it sent. */
+  function agent(self: Self, others: Entry[] = []) {
+    const spot = know.mobSpots.get("meadow_rat")![0]!;
+    const view = new AgentView();
+    view.playerId = "me";
+    view.sync(self);
+    const me: Entry = { id: "me", kind: "player", x: spot.x, z: spot.z, name: "Robin", health: self.health, maxHealth: self.maxHealth, combatLevel: 3, running: false };
+    view.update({ tick: 1, entities: [me, ...others], removed: [] } as WorldUpdate);
+    const sent: Sent[] = [];
+    const notes: string[] = [];
+    const ctx: Ctx = { view, know, rng: new Random("fight"), tick: 0, send: (type, data) => void sent.push({ type, data: data as Record<string, unknown> }), note: (t) => void notes.push(t) };
+    return { view, ctx, sent, notes, spot };
+  }
+  const steps = (fight: Fight, ctx: Ctx, from: number, n: number) => {
+    for (let t = from; t < from + n; t++) {
+      ctx.tick = t;
+      fight.step(ctx);
+    }
+  };
+  const styles = (sent: Sent[]) => sent.filter((s) => s.type === "player:setCombatStyle").map((s) => s.data.style);
+
+  it("picks the style that trains its lowest of Attack, Strength and Defence, among the weapon's styles", () => {
+    const self = (a: number, s: number, d: number, over: Partial<Self> = {}) => kitSelf(sync({ skills: skills(a, s, d), equipment: sword, ...over }));
+    const kitSelf = (s: Self) => trainingStyle(s, know);
+    assert.deepEqual(self(0, 0, 0), { skill: "attack", style: "accurate" }, "ties: Attack first");
+    assert.deepEqual(self(100, 0, 50), { skill: "strength", style: "aggressive" });
+    assert.deepEqual(self(100, 120, 50), { skill: "defense", style: "defensive" });
+    assert.deepEqual(self(100, 120, 150), { skill: "attack", style: "accurate" });
+    // Unarmed (punch, kick, block) offers them too; a bow's styles train Ranged: none chosen.
+    assert.deepEqual(self(100, 0, 50, { equipment: {} }), { skill: "strength", style: "aggressive" });
+    assert.equal(self(0, 0, 0, { equipment: { weapon: { itemId: "shortbow", quantity: 1 } } }), undefined);
+  });
+
+  it("a fighter switches style when one skill passes another, once, and not again until the next passes", () => {
+    const { view, ctx, sent, notes } = agent(sync({ skills: skills(100, 0, 50), equipment: sword }), [rat("r1", 0, 0)]);
+    const fight = new Fight("meadow_rat");
+    steps(fight, ctx, 0, 2);
+    assert.deepEqual(styles(sent), ["aggressive"], "asks for the Strength style at once");
+    assert.ok(notes.includes("style aggressive (train strength, level 1)"), notes.join("; "));
+    // The server has not confirmed yet: it waits rather than asking every tick.
+    steps(fight, ctx, 2, 1);
+    assert.deepEqual(styles(sent), ["aggressive"]);
+    // Confirmed: nothing more while Strength is the lowest.
+    view.sync(sync({ combatStyle: "aggressive", skills: skills(100, 40, 50), equipment: sword }));
+    steps(fight, ctx, 3, 10);
+    assert.deepEqual(styles(sent), ["aggressive"]);
+    // Strength passes Defence: Defensive.
+    view.sync(sync({ combatStyle: "aggressive", skills: skills(100, 60, 50), equipment: sword }));
+    steps(fight, ctx, 13, 1);
+    assert.deepEqual(styles(sent), ["aggressive", "defensive"]);
+  });
+
+  it("eats below half its health, or hurt within one max hit of a monster next to it, and not at full health", () => {
+    // A hollow cutpurse (Strength 10) hits up to 2 hitpoints: 20 lifepoints (combat.ts maxHitHitpoints(10, 0)).
+    assert.equal(npcMaxHit(know, "hollow_cutpurse"), 20);
+    assert.equal(npcMaxHit(know, "meadow_rat"), 10);
+    const cutpurse = (x: number, z: number): Entry => ({ id: "c1", kind: "npc", x, z, ref: "hollow_cutpurse", name: "Hollow cutpurse", health: 180, maxHealth: 180, level: 12, dead: false });
+    const at = (health: number, others: Entry[] = []) => {
+      const a = agent(sync({ health, maxHealth: 100 }), []);
+      a.view.update({ tick: 2, entities: others.map((o) => ({ ...o, x: a.spot.x + o.x, z: a.spot.z + o.z })), removed: [] } as WorldUpdate);
+      return shouldEat(a.view, know, 0.5);
+    };
+    assert.equal(at(50), false, "at half: not yet");
+    assert.equal(at(49), true, "below half");
+    assert.equal(at(60, [cutpurse(1, 0)]), false, "a cutpurse next to it cannot kill it from 60");
+    assert.equal(at(20, [cutpurse(1, 0)]), true, "its next hit could kill it at 20");
+    assert.equal(at(20, [cutpurse(3, 0)]), true, "below half anyway");
+    const far = agent(sync({ health: 100, maxHealth: 100 }));
+    far.view.update({ tick: 2, entities: [{ ...cutpurse(far.spot.x + 4, far.spot.z) }], removed: [] } as WorldUpdate);
+    assert.equal(threat(far.view, know), 0, "a monster four tiles off is no next hit");
+    const full = agent(sync({ health: 10, maxHealth: 10 }));
+    full.view.update({ tick: 2, entities: [{ ...cutpurse(full.spot.x + 1, full.spot.z) }], removed: [] } as WorldUpdate);
+    assert.equal(shouldEat(full.view, know, 0.5), false, "at full health eating heals nothing");
+  });
+
+  it("casts its strongest spell on the monster with runes, again when the spell's timer has run, and melees without", () => {
+    const runes = [
+      { slot: 0, itemId: "air_rune", quantity: 3 },
+      { slot: 1, itemId: "mind_rune", quantity: 3 },
+    ];
+    const { view, ctx, sent, notes } = agent(sync({ skills: skills(0, 0, 0), inventory: runes }), [rat("r1", 0, 0)]);
+    assert.equal(castableSpell(kitOf(view.self!), know)?.id, "wind_strike");
+    const fight = new Fight("meadow_rat");
+    steps(fight, ctx, 0, 11);
+    const casts = sent.filter((s) => s.type === "player:action");
+    assert.deepEqual(
+      casts.map((s) => s.data),
+      [0, 5, 10].map(() => ({ action: "cast", spellId: "wind_strike", targetId: "r1" })),
+      "a cast every 5 ticks (Wind Strike's attack speed)",
+    );
+    assert.ok(notes.some((n) => /^cast Wind Strike on Meadow rat/.test(n)), notes.join("; "));
+    assert.deepEqual(styles(sent), [], "casting: no melee style asked for");
+    // Out of runes: it attacks in melee, the same monster, and picks a melee style again.
+    view.sync(sync({ skills: skills(0, 0, 10), inventory: [] }));
+    sent.length = 0;
+    steps(fight, ctx, 11, 13);
+    assert.deepEqual(sent.filter((s) => s.type === "player:action").map((s) => s.data.action), ["attack"]);
+    assert.deepEqual(styles(sent), []);
+    // Without runes from the start: never a cast.
+    const plain = agent(sync({ inventory: [{ slot: 0, itemId: "air_rune", quantity: 5 }] }), [rat("r1", 0, 0)]);
+    assert.equal(castableSpell(kitOf(plain.view.self!), know), undefined, "air runes alone cast nothing");
+    steps(new Fight("meadow_rat"), plain.ctx, 0, 30);
+    assert.ok(!plain.sent.some((s) => s.data.action === "cast"));
+    assert.ok(plain.sent.some((s) => s.data.action === "attack"));
+  });
+
+  it("a staff of air stands for the air runes; a refused cast (no runes) turns to melee without giving up the monster", () => {
+    const staff = { weapon: { itemId: "staff_of_air", quantity: 1 } };
+    const a = agent(sync({ equipment: staff, inventory: [{ slot: 0, itemId: "mind_rune", quantity: 1 }] }), [rat("r1", 0, 0)]);
+    assert.equal(castableSpell(kitOf(a.view.self!), know)?.id, "wind_strike");
+    const fight = new Fight("meadow_rat");
+    steps(fight, a.ctx, 0, 1);
+    assert.equal(a.sent.at(-1)?.data.action, "cast");
+    fight.onEvent("error", { code: "NO_RUNES", message: "you need 1 more Mind rune to cast Wind Strike", event: "player:action" }, a.ctx);
+    steps(fight, a.ctx, 1, 1);
+    assert.deepEqual(a.sent.at(-1)?.data, { action: "attack", targetId: "r1" });
+  });
+
+  it("buys runes for many casts with the coins beyond what it keeps, and not with too few", () => {
+    // Wind Strike: an air rune (4) and a mind rune (3) at Maelis's Runes.
+    const buy = runePurchase({ skills: skills(0, 0, 0), inventory: [], weaponId: undefined, coins: COINS_KEPT + 7 * 40 }, know);
+    assert.deepEqual(buy, {
+      spellId: "wind_strike",
+      storeId: "brackenford_runes",
+      items: [
+        { itemId: "air_rune", quantity: 40 },
+        { itemId: "mind_rune", quantity: 40 },
+      ],
+      cost: 280,
+    });
+    assert.equal(runePurchase({ skills: skills(0, 0, 0), inventory: [], weaponId: undefined, coins: COINS_KEPT + 7 * 9 }, know), undefined, "9 casts: not worth the trip");
+    // With a staff of air, only the mind runes.
+    assert.deepEqual(runePurchase({ skills: skills(0, 0, 0), inventory: [], weaponId: "staff_of_air", coins: COINS_KEPT + 30 }, know)?.items, [{ itemId: "mind_rune", quantity: 10 }]);
+    // Runes for a spell already: no trip.
+    assert.equal(runePurchase({ skills: skills(0, 0, 0), inventory: [{ itemId: "air_rune", quantity: 1 }, { itemId: "mind_rune", quantity: 1 }], weaponId: undefined, coins: 10_000 }, know), undefined);
+
+    // The policy chooses the trip when the server offers runes; the Shop buys them all when the store opens.
+    const obs: Observation = {
+      name: "Robin",
+      position: { x: 0, z: 0 },
+      health: 100,
+      maxHealth: 100,
+      combatLevel: 3,
+      coins: 1000,
+      skills: skills(0, 0, 0),
+      inventory: [],
+      freeSlots: 28,
+      equipment: {},
+      nearby: {},
+      availableGoals: [
+        { type: "shopping", description: "Buy runes", targets: ["air_rune", "mind_rune"] },
+        { type: "idle", description: "Stand still", targets: [] },
+      ],
+      recentGoals: [],
+    };
+    const c = new ScriptedBrain(know, "runes").choose(obs);
+    assert.deepEqual({ type: c.type, target: c.target }, { type: "shopping", target: "air_rune" });
+    assert.match(c.reason, /^runes for 100 casts of Wind Strike; they cost 700$/);
+    assert.equal(new ScriptedBrain(know, "runes").choose({ ...obs, coins: 120 }).type, "idle", "too few coins to spare");
+    const tools = [{ type: "shopping", description: "Buy a tool or runes", targets: ["bronze_hatchet", "air_rune", "mind_rune"] }];
+    assert.equal(new ScriptedBrain(know, "runes").choose({ ...obs, availableGoals: tools }).target, "bronze_hatchet", "a missing tool first");
+
+    const shop = agent(sync({ coins: 1000 }));
+    const trip = new Shop("brackenford_runes", runePurchase(kitOf(sync({ coins: 1000 })), know)!.items);
+    trip.step(shop.ctx);
+    trip.onEvent("interface:open", { type: "store", storeId: "brackenford_runes" }, shop.ctx);
+    assert.deepEqual(
+      shop.sent.filter((s) => s.type === "store:buy").map((s) => s.data),
+      [
+        { storeId: "brackenford_runes", itemId: "air_rune", quantity: 100 },
+        { storeId: "brackenford_runes", itemId: "mind_rune", quantity: 100 },
+      ],
+    );
+    shop.view.sync(sync({ inventory: [{ slot: 0, itemId: "air_rune", quantity: 100 }] }));
+    assert.equal(trip.step(shop.ctx).end, undefined, "the mind runes are still to come");
+    shop.view.sync(sync({ inventory: [{ slot: 0, itemId: "air_rune", quantity: 100 }, { slot: 1, itemId: "mind_rune", quantity: 100 }] }));
+    assert.equal(trip.step(shop.ctx).end, "done");
+  });
+});
