@@ -1,7 +1,7 @@
 /**
  * What a scripted fighter decides besides which monster to hit, as a player of the genre would:
  * - the attack style that trains its lowest melee skill (Attack, Strength, Defence in turn: the
- *   style switches when one skill's experience passes another's), among the styles the wielded
+ *   style switches when the skill it trains passes another's level), among the styles the wielded
  *   weapon offers (the server's own style table, src/game/combatStyles.ts);
  * - the best combat spell it can cast now, with the runes it carries (or a staff standing for
  *   some), and which runes to buy to cast one when it has coins to spare;
@@ -25,16 +25,20 @@ export const MELEE_TRAINING: readonly { skill: string; style: CombatStyle }[] = 
 const LIFEPOINTS_PER_HITPOINT = 10;
 
 /**
- * The style that trains its lowest melee skill (by experience; ties in the order Attack, Strength,
- * Defence) among those the wielded weapon offers; undefined with a ranged weapon (its styles train
- * Ranged) or when no melee training style is offered.
+ * The style that trains its lowest melee skill by level, among those the wielded weapon offers;
+ * among skills at the same level, the one the style in force trains (no switching back and forth
+ * while two skills gain experience side by side: Defence also trains by being hit), else the one
+ * with the least experience (then Attack, Strength, Defence). Undefined with a ranged weapon (its
+ * styles train Ranged) or when no melee training style is offered.
  */
 export function trainingStyle(self: Self, know: Knowledge): { style: CombatStyle; skill: string } | undefined {
   const weaponId = self.equipment.weapon?.itemId;
   const offered = stylesOffered(weaponId === undefined ? undefined : know.registry.item(weaponId));
   if (offered.has("rapid")) return undefined;
+  const level = (skill: string) => self.skills[skill]?.level ?? 1;
   const xp = (skill: string) => self.skills[skill]?.xp ?? 0;
-  const ranked = MELEE_TRAINING.filter((t) => offered.has(t.style)).sort((a, b) => xp(a.skill) - xp(b.skill));
+  const current = (t: { style: CombatStyle }) => (t.style === self.combatStyle ? 0 : 1);
+  const ranked = MELEE_TRAINING.filter((t) => offered.has(t.style)).sort((a, b) => level(a.skill) - level(b.skill) || current(a) - current(b) || xp(a.skill) - xp(b.skill));
   return ranked[0];
 }
 

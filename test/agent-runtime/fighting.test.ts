@@ -25,12 +25,14 @@ describe("agent fighting: styles, eating, magic", () => {
     know = knowledgeOf(await bundledContent());
   });
 
+  /** Skills at these levels (with the xp of the level); magic by xp (level 1 below 83). */
   const skills = (attack: number, strength: number, defense: number, magic = 0) => ({
-    attack: { level: 1, xp: attack },
-    strength: { level: 1, xp: strength },
-    defense: { level: 1, xp: defense },
+    attack: { level: attack, xp: XP_AT[attack]! },
+    strength: { level: strength, xp: XP_AT[strength]! },
+    defense: { level: defense, xp: XP_AT[defense]! },
     magic: { level: magic >= 83 ? 2 : 1, xp: magic },
   });
+  const XP_AT: Record<number, number> = { 1: 0, 2: 83, 3: 174, 4: 276, 5: 388 };
   /** A player:sync as the server sends it (the fields a fighter reads). */
   const sync = (over: Partial<Self> = {}): Self =>
     ({
@@ -43,7 +45,7 @@ describe("agent fighting: styles, eating, magic", () => {
       coins: 0,
       combatStyle: "accurate",
       autocast: null,
-      skills: skills(0, 0, 0),
+      skills: skills(1, 1, 1),
       inventory: [],
       equipment: {},
       bank: [],
@@ -75,32 +77,37 @@ describe("agent fighting: styles, eating, magic", () => {
   const styles = (sent: Sent[]) => sent.filter((s) => s.type === "player:setCombatStyle").map((s) => s.data.style);
 
   it("picks the style that trains its lowest of Attack, Strength and Defence, among the weapon's styles", () => {
-    const self = (a: number, s: number, d: number, over: Partial<Self> = {}) => kitSelf(sync({ skills: skills(a, s, d), equipment: sword, ...over }));
-    const kitSelf = (s: Self) => trainingStyle(s, know);
-    assert.deepEqual(self(0, 0, 0), { skill: "attack", style: "accurate" }, "ties: Attack first");
-    assert.deepEqual(self(100, 0, 50), { skill: "strength", style: "aggressive" });
-    assert.deepEqual(self(100, 120, 50), { skill: "defense", style: "defensive" });
-    assert.deepEqual(self(100, 120, 150), { skill: "attack", style: "accurate" });
+    const self = (a: number, s: number, d: number, over: Partial<Self> = {}) => trainingStyle(sync({ skills: skills(a, s, d), equipment: sword, ...over }), know);
+    assert.deepEqual(self(1, 1, 1), { skill: "attack", style: "accurate" }, "ties: the style in force (accurate)");
+    assert.deepEqual(self(3, 1, 2), { skill: "strength", style: "aggressive" });
+    assert.deepEqual(self(3, 4, 2), { skill: "defense", style: "defensive" });
+    assert.deepEqual(self(3, 4, 5), { skill: "attack", style: "accurate" });
+    // Equal levels: it keeps training the skill of the style in force; else the one with the least xp.
+    assert.deepEqual(self(2, 2, 2, { combatStyle: "defensive" }), { skill: "defense", style: "defensive" });
+    const close = sync({ equipment: sword, combatStyle: "aggressive", skills: { ...skills(3, 2, 2), strength: { level: 2, xp: 120 }, defense: { level: 2, xp: 100 } } });
+    assert.deepEqual(trainingStyle(close, know), { skill: "strength", style: "aggressive" }, "Strength's xp past Defence's within a level: no switch");
+    assert.deepEqual(trainingStyle({ ...close, combatStyle: "accurate" }, know), { skill: "defense", style: "defensive" }, "the least xp among equals");
     // Unarmed (punch, kick, block) offers them too; a bow's styles train Ranged: none chosen.
-    assert.deepEqual(self(100, 0, 50, { equipment: {} }), { skill: "strength", style: "aggressive" });
-    assert.equal(self(0, 0, 0, { equipment: { weapon: { itemId: "shortbow", quantity: 1 } } }), undefined);
+    assert.deepEqual(self(3, 1, 2, { equipment: {} }), { skill: "strength", style: "aggressive" });
+    assert.equal(self(1, 1, 1, { equipment: { weapon: { itemId: "shortbow", quantity: 1 } } }), undefined);
   });
 
   it("a fighter switches style when one skill passes another, once, and not again until the next passes", () => {
-    const { view, ctx, sent, notes } = agent(sync({ skills: skills(100, 0, 50), equipment: sword }), [rat("r1", 0, 0)]);
+    const { view, ctx, sent, notes } = agent(sync({ skills: skills(3, 1, 2), equipment: sword }), [rat("r1", 0, 0)]);
     const fight = new Fight("meadow_rat");
     steps(fight, ctx, 0, 2);
     assert.deepEqual(styles(sent), ["aggressive"], "asks for the Strength style at once");
     assert.ok(notes.includes("style aggressive (train strength, level 1)"), notes.join("; "));
+    assert.ok(view.self !== undefined);
     // The server has not confirmed yet: it waits rather than asking every tick.
     steps(fight, ctx, 2, 1);
     assert.deepEqual(styles(sent), ["aggressive"]);
     // Confirmed: nothing more while Strength is the lowest.
-    view.sync(sync({ combatStyle: "aggressive", skills: skills(100, 40, 50), equipment: sword }));
+    view.sync(sync({ combatStyle: "aggressive", skills: skills(3, 2, 2), equipment: sword }));
     steps(fight, ctx, 3, 10);
     assert.deepEqual(styles(sent), ["aggressive"]);
     // Strength passes Defence: Defensive.
-    view.sync(sync({ combatStyle: "aggressive", skills: skills(100, 60, 50), equipment: sword }));
+    view.sync(sync({ combatStyle: "aggressive", skills: skills(3, 3, 2), equipment: sword }));
     steps(fight, ctx, 13, 1);
     assert.deepEqual(styles(sent), ["aggressive", "defensive"]);
   });
@@ -133,7 +140,7 @@ describe("agent fighting: styles, eating, magic", () => {
       { slot: 0, itemId: "air_rune", quantity: 3 },
       { slot: 1, itemId: "mind_rune", quantity: 3 },
     ];
-    const { view, ctx, sent, notes } = agent(sync({ skills: skills(0, 0, 0), inventory: runes }), [rat("r1", 0, 0)]);
+    const { view, ctx, sent, notes } = agent(sync({ skills: skills(1, 1, 1), inventory: runes }), [rat("r1", 0, 0)]);
     assert.equal(castableSpell(kitOf(view.self!), know)?.id, "wind_strike");
     const fight = new Fight("meadow_rat");
     steps(fight, ctx, 0, 11);
@@ -146,7 +153,7 @@ describe("agent fighting: styles, eating, magic", () => {
     assert.ok(notes.some((n) => /^cast Wind Strike on Meadow rat/.test(n)), notes.join("; "));
     assert.deepEqual(styles(sent), [], "casting: no melee style asked for");
     // Out of runes: it attacks in melee, the same monster, and picks a melee style again.
-    view.sync(sync({ skills: skills(0, 0, 10), inventory: [] }));
+    view.sync(sync({ skills: skills(1, 1, 1), inventory: [] }));
     sent.length = 0;
     steps(fight, ctx, 11, 13);
     assert.deepEqual(sent.filter((s) => s.type === "player:action").map((s) => s.data.action), ["attack"]);
@@ -173,7 +180,7 @@ describe("agent fighting: styles, eating, magic", () => {
 
   it("buys runes for many casts with the coins beyond what it keeps, and not with too few", () => {
     // Wind Strike: an air rune (4) and a mind rune (3) at Maelis's Runes.
-    const buy = runePurchase({ skills: skills(0, 0, 0), inventory: [], weaponId: undefined, coins: COINS_KEPT + 7 * 40 }, know);
+    const buy = runePurchase({ skills: skills(1, 1, 1), inventory: [], weaponId: undefined, coins: COINS_KEPT + 7 * 40 }, know);
     assert.deepEqual(buy, {
       spellId: "wind_strike",
       storeId: "brackenford_runes",
@@ -183,11 +190,11 @@ describe("agent fighting: styles, eating, magic", () => {
       ],
       cost: 280,
     });
-    assert.equal(runePurchase({ skills: skills(0, 0, 0), inventory: [], weaponId: undefined, coins: COINS_KEPT + 7 * 9 }, know), undefined, "9 casts: not worth the trip");
+    assert.equal(runePurchase({ skills: skills(1, 1, 1), inventory: [], weaponId: undefined, coins: COINS_KEPT + 7 * 9 }, know), undefined, "9 casts: not worth the trip");
     // With a staff of air, only the mind runes.
-    assert.deepEqual(runePurchase({ skills: skills(0, 0, 0), inventory: [], weaponId: "staff_of_air", coins: COINS_KEPT + 30 }, know)?.items, [{ itemId: "mind_rune", quantity: 10 }]);
+    assert.deepEqual(runePurchase({ skills: skills(1, 1, 1), inventory: [], weaponId: "staff_of_air", coins: COINS_KEPT + 30 }, know)?.items, [{ itemId: "mind_rune", quantity: 10 }]);
     // Runes for a spell already: no trip.
-    assert.equal(runePurchase({ skills: skills(0, 0, 0), inventory: [{ itemId: "air_rune", quantity: 1 }, { itemId: "mind_rune", quantity: 1 }], weaponId: undefined, coins: 10_000 }, know), undefined);
+    assert.equal(runePurchase({ skills: skills(1, 1, 1), inventory: [{ itemId: "air_rune", quantity: 1 }, { itemId: "mind_rune", quantity: 1 }], weaponId: undefined, coins: 10_000 }, know), undefined);
 
     // The policy chooses the trip when the server offers runes; the Shop buys them all when the store opens.
     const obs: Observation = {
@@ -197,7 +204,7 @@ describe("agent fighting: styles, eating, magic", () => {
       maxHealth: 100,
       combatLevel: 3,
       coins: 1000,
-      skills: skills(0, 0, 0),
+      skills: skills(1, 1, 1),
       inventory: [],
       freeSlots: 28,
       equipment: {},
