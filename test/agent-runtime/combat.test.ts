@@ -18,6 +18,7 @@ describe("a scripted agent fighting on a real server", function () {
   let t: TestServer;
   let rt: RuntimeProcess;
   let owner: { token: string; characterId: string };
+  let agentId: string;
 
   const player = () => t.server.world.world.players.get(owner.characterId);
   const count = (itemId: string) => player()!.data.inventory.reduce((n, s) => (s?.itemId === itemId ? n + s.quantity : n), 0);
@@ -36,7 +37,7 @@ describe("a scripted agent fighting on a real server", function () {
     owner = { token: anon.token, characterId: created.body.player.characterId };
     const reg = await call(t.baseUrl, "POST", "/api/agent", owner.token, { characterId: owner.characterId, name: "Robin" });
     assert.equal(reg.status, 201);
-    const agentId = reg.body.agent.agentId;
+    agentId = reg.body.agent.agentId;
     // The owner's goal: fight the meadow rats (kept while the test runs: 5 kills take a while at level 1).
     assert.equal((await call(t.baseUrl, "POST", `/api/agents/${agentId}/goal`, owner.token, { type: "combat", target: "meadow_rat" })).status, 200);
     rt = await startAgentRuntime({ apiUrl: t.baseUrl, wsUrl: t.wsUrl, worldDir: t.worldDir, env: { AGENT_SEED: "combat" } });
@@ -60,6 +61,13 @@ describe("a scripted agent fighting on a real server", function () {
     await eventually(() => (player()!.data.combatStyle === "defensive" ? true : undefined), "the Defence style (Strength passed Defence)");
     // Meanwhile, without runes, it never casts.
     assert.equal(player()!.data.skills.magic.xp, 0);
+  });
+
+  it("is offered the rune shop's runes as shopping targets (to train Magic), besides the missing tools", async () => {
+    const { availableGoals } = (await call(t.baseUrl, "GET", `/api/agents/${agentId}/goal`, owner.token)).body;
+    const shopping = availableGoals.find((g: { type: string }) => g.type === "shopping");
+    for (const rune of ["air_rune", "mind_rune", "water_rune", "earth_rune", "fire_rune", "chaos_rune"]) assert.ok(shopping?.targets.includes(rune), `${rune}: ${JSON.stringify(shopping)}`);
+    assert.ok(!shopping.targets.includes("staff_of_air"), "a staff is no rune");
   });
 
   it("casts Wind Strike while it has the runes (each used once a cast), then fights on in melee", async () => {
