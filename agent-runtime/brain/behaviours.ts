@@ -80,17 +80,37 @@ class Crowd {
 
 const crowded = (why: string, progress: number): Outcome => ({ progress, end: "failed", why: `crowded: ${why}`, crowded: true });
 
-/** Walks toward a spot, at most once every few ticks (the server keeps walking the path). */
+/** Run energy (0-100) above which an agent runs, and below which it walks (between them it keeps what it did). */
+export const RUN_ABOVE = 50;
+export const WALK_BELOW = 30;
+
+/**
+ * Whether to run: only with energy to spare. `runEnergy` of player:sync (run energy: running
+ * drains it, walking and standing restore it); a server without it (every run free) is walked, as
+ * the agents always did. Between WALK_BELOW and RUN_ABOVE it keeps what it did, so a runner does not
+ * flip at one threshold.
+ */
+export function shouldRun(runEnergy: number | undefined, wasRunning: boolean): boolean {
+  if (runEnergy === undefined) return false;
+  return wasRunning ? runEnergy >= WALK_BELOW : runEnergy > RUN_ABOVE;
+}
+
+/** Walks toward a spot, at most once every few ticks (the server keeps walking the path); runs with energy to spare. */
 class Walker {
   private issuedAt = -Infinity;
   private dest: Spot | undefined;
+  private running = false;
 
   walk(ctx: Ctx, to: Spot): void {
     const same = this.dest !== undefined && this.dest.x === to.x && this.dest.z === to.z;
-    if (same && ctx.tick - this.issuedAt < STALL_TICKS) return;
+    const energy = (ctx.view.self as { runEnergy?: number } | undefined)?.runEnergy;
+    const run = shouldRun(energy, this.running);
+    // Out of breath on the way: walk the rest (a new order with `run` off).
+    if (same && ctx.tick - this.issuedAt < STALL_TICKS && run === this.running) return;
     this.dest = { x: to.x, z: to.z };
     this.issuedAt = ctx.tick;
-    ctx.send("player:move", { x: to.x, z: to.z });
+    this.running = run;
+    ctx.send("player:move", { x: to.x, z: to.z, ...(run ? { run: true } : {}) });
   }
 }
 

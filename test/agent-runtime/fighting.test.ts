@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { AgentView, type Self } from "../../agent-runtime/AgentView.ts";
-import { Fight, Shop, type Ctx } from "../../agent-runtime/brain/behaviours.ts";
+import { Fight, GoTo, RUN_ABOVE, Shop, shouldRun, WALK_BELOW, type Ctx } from "../../agent-runtime/brain/behaviours.ts";
 import { castableSpell, COINS_KEPT, kitOf, npcMaxHit, runePurchase, shouldEat, threat, trainingStyle } from "../../agent-runtime/brain/fighting.ts";
 import { Random } from "../../agent-runtime/brain/random.ts";
 import { ScriptedBrain } from "../../agent-runtime/brain/scripted.ts";
@@ -237,5 +237,34 @@ describe("agent fighting: styles, eating, magic", () => {
     assert.equal(trip.step(shop.ctx).end, undefined, "the mind runes are still to come");
     shop.view.sync(sync({ inventory: [{ slot: 0, itemId: "air_rune", quantity: 100 }, { slot: 1, itemId: "mind_rune", quantity: 100 }] }));
     assert.equal(trip.step(shop.ctx).end, "done");
+  });
+
+  it("runs only with energy to spare: from above RUN_ABOVE until below WALK_BELOW, then walks; without run energy it walks", () => {
+    assert.deepEqual([shouldRun(RUN_ABOVE + 1, false), shouldRun(RUN_ABOVE, false), shouldRun(WALK_BELOW, true), shouldRun(WALK_BELOW - 1, true), shouldRun(undefined, false)], [true, false, true, false, false]);
+    const energy = (runEnergy: number | undefined) => sync(runEnergy === undefined ? {} : ({ runEnergy } as Partial<Self>));
+    const { view, ctx, sent } = agent(energy(80));
+    const home = new GoTo({ x: 0, z: 0 }, "home");
+    const moves = () => sent.filter((s) => s.type === "player:move").map((s) => s.data.run === true);
+    const at = (tick: number) => {
+      ctx.tick = tick;
+      home.step(ctx);
+    };
+    at(0);
+    assert.deepEqual(moves(), [true], "80 %: it runs");
+    at(1);
+    assert.deepEqual(moves(), [true], "one order for the way");
+    view.sync(energy(25));
+    at(2);
+    assert.deepEqual(moves(), [true, false], "25 %: a new order, walking");
+    view.sync(energy(45));
+    at(3);
+    assert.deepEqual(moves(), [true, false], "45 %: still walking (restoring)");
+    view.sync(energy(60));
+    at(4);
+    assert.deepEqual(moves(), [true, false, true], "60 %: running again");
+    const none = agent(energy(undefined));
+    const walk = new GoTo({ x: 0, z: 0 }, "home");
+    walk.step(none.ctx);
+    assert.deepEqual(none.sent.map((s) => s.data.run), [undefined], "a server without run energy: walks, as before");
   });
 });
