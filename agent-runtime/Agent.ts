@@ -16,7 +16,7 @@ import type { AgentLink, LinkFactory } from "./GameConnection.ts";
 import { Bank, Cook, Explore, Fight, Firemake, Follow, Gather, GoTo, Idle, Shop, type Behaviour, type Ctx, type Outcome } from "./brain/behaviours.ts";
 import type { Brain, GoalOption, Observation } from "./brain/Brain.ts";
 import { addressedTo, parseCommand, type Command } from "./brain/commands.ts";
-import { kitOf, runePurchase, shouldEat, threat } from "./brain/fighting.ts";
+import { kitOf, prayerState, runePurchase, shouldEat, threat, togglePrayer } from "./brain/fighting.ts";
 import { Random } from "./brain/random.ts";
 import { toolPurchases, type ScriptedBrain } from "./brain/scripted.ts";
 import { nameOf, type Knowledge } from "./knowledge.ts";
@@ -346,6 +346,7 @@ export class Agent {
       return;
     }
     if (!this.goalsPaused && this.reflexes()) return;
+    this.endPrayers();
     // While paused, the only goal is one set by hand after the pause (a command or the owner's
     // REST call): pursued, then the agent idles again instead of choosing another.
     if (this.behaviour !== undefined) {
@@ -379,6 +380,17 @@ export class Agent {
     this.awaitingOptions = true;
     this.conn.send("agent:getGoal", {});
   }
+
+  /** Out of a fight, the prayers it left on are switched off (they drain points for nothing). */
+  private endPrayers(): void {
+    const active = prayerState(this.view.self!)?.active;
+    if (active === undefined || active.length === 0 || this.behaviour instanceof Fight || this.ticks - this.prayersOffAt < 3) return;
+    this.prayersOffAt = this.ticks;
+    for (const id of active) togglePrayer(this.ctx.send, id, false);
+    this.log("action", `stop praying (${active.join(", ")})`);
+  }
+
+  private prayersOffAt = -Infinity;
 
   /** Eat when hurt; leave a fight that is being lost with nothing to eat. True when it acted. */
   private reflexes(): boolean {

@@ -22,6 +22,8 @@ export interface Knowledge {
   keepers: (Spot & { npcRef: string; storeId: string })[];
   /** Cooking ranges (stations usable as `cook` targets by id). */
   ranges: (Spot & { id: string })[];
+  /** Altars (stations an `interact` recharges prayer points at, by id). */
+  altars: (Spot & { id: string })[];
   /** Where each resource type is placed. */
   resourceSpots: ReadonlyMap<string, Spot[]>;
   /** Where each monster type spawns. */
@@ -64,6 +66,7 @@ export function knowledgeOf(registry: ContentRegistry): Knowledge {
     banks: npcs.filter((n) => n.type === "bank").map((n) => ({ npcRef: n.id, x: n.position.x, z: n.position.z })),
     keepers: npcs.flatMap((n) => (n.storeId !== undefined ? [{ npcRef: n.id, storeId: n.storeId, x: n.position.x, z: n.position.z }] : [])),
     ranges: registry.areas.flatMap((a) => a.stations.filter((s) => s.type === "range" && s.id !== undefined).map((s) => ({ id: s.id!, x: s.position.x, z: s.position.z }))),
+    altars: registry.areas.flatMap((a) => a.stations.filter((s) => s.type === "altar" && s.id !== undefined).map((s) => ({ id: s.id!, x: s.position.x, z: s.position.z }))),
     resourceSpots,
     mobSpots,
     areas: registry.areas.map((a) => ({ id: a.id, name: a.name, bounds: a.bounds })),

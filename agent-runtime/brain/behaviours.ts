@@ -8,7 +8,7 @@
 import type { ClientEvent, ClientEventName } from "../../src/game/clientEvents.ts";
 import { dist, type AgentView, type Seen } from "../AgentView.ts";
 import { nameOf, nearest, type Knowledge, type Spot } from "../knowledge.ts";
-import { castableSpell, kitOf, trainingStyle } from "./fighting.ts";
+import { boostPrayer, castableSpell, kitOf, needsAltar, prayerState, togglePrayer, trainingStyle } from "./fighting.ts";
 import type { Random } from "./random.ts";
 
 /** Ticks without visible progress after which a command is issued again. */
@@ -213,6 +213,10 @@ export class Fight implements Behaviour {
   private noMagicUntil = -Infinity;
   /** The last order was a cast (its refusal turns casting off, not the target). */
   private casting = false;
+  private prayAskedAt = -Infinity;
+  /** Went to an altar this goal (once: then it fights on with what it has), and when. */
+  private altarSince: number | undefined;
+  private altarAskedAt = -Infinity;
 
   constructor(mobType: string) {
     this.mobType = mobType;
@@ -262,7 +266,9 @@ export class Fight implements Behaviour {
     const spell = ctx.tick < this.noMagicUntil ? undefined : castableSpell(kitOf(self), ctx.know);
     if (spell === undefined) this.fitStyle(ctx);
     const current = this.target !== undefined ? ctx.view.entities.get(this.target) : undefined;
+    if ((current === undefined || current.dead === true) && this.recharge(ctx)) return going(progress);
     if (current !== undefined && current.dead !== true) {
+      if (spell === undefined) this.pray(ctx);
       // A cast is one attack: cast again when the spell's attack timer has run.
       if (spell !== undefined && ctx.tick - this.issuedAt >= spell.attackSpeed) {
         this.cast(ctx, current.id, spell.id);
@@ -316,6 +322,36 @@ export class Fight implements Behaviour {
     const here = ctx.view.position;
     const reach = dist(pool[0]!, here) + FOE_SPREAD;
     return ctx.rng.pick(pool.filter((f) => dist(f, here) <= reach));
+  }
+
+  /** In a melee fight with prayer points: the boost prayer for the skill it trains, switched on. */
+  private pray(ctx: Ctx): void {
+    const self = ctx.view.self!;
+    const state = prayerState(self);
+    if (state === undefined || state.points <= 0 || ctx.tick - this.prayAskedAt < 3) return;
+    const prayer = boostPrayer(self, ctx.know, trainingStyle(self, ctx.know)?.skill);
+    if (prayer === undefined || state.active.includes(prayer.id)) return;
+    this.prayAskedAt = ctx.tick;
+    togglePrayer(ctx.send, prayer.id, true);
+    ctx.note(`pray ${prayer.name} (${state.points} points)`);
+  }
+
+  /** Between fights, points low: to the nearest altar to recharge them (once a goal). True while on it. */
+  private recharge(ctx: Ctx): boolean {
+    const self = ctx.view.self!;
+    if (this.altarSince === undefined) {
+      if (!needsAltar(self, ctx.know)) return false;
+      this.altarSince = ctx.tick;
+      ctx.note(`recharge prayer (${prayerState(self)!.points} points)`);
+    }
+    if (!needsAltar(self, ctx.know) || ctx.tick - this.altarSince > 10 * STALL_TICKS) return false;
+    const altar = nearest(ctx.view.position, ctx.know.altars)!;
+    if (dist(altar, ctx.view.position) > 1) this.walker.walk(ctx, altar);
+    if (dist(altar, ctx.view.position) <= 8 && ctx.tick - this.altarAskedAt >= STALL_TICKS) {
+      this.altarAskedAt = ctx.tick;
+      ctx.send("player:action", { action: "interact", targetId: altar.id });
+    }
+    return true;
   }
 
   private cast(ctx: Ctx, targetId: string, spellId: string): void {

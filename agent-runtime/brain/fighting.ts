@@ -144,3 +144,63 @@ export function shouldEat(view: AgentView, know: Knowledge, share: number): bool
   if (self.health >= self.maxHealth) return false;
   return self.health < self.maxHealth * share || self.health <= threat(view, know);
 }
+
+/** A prayer as `prayers.json` gives it (the fields a fighter reads). */
+interface PrayerLike {
+  id: string;
+  name: string;
+  level: number;
+  bonuses?: Record<string, number> | undefined;
+}
+
+/**
+ * The content's prayers, when the registry has them (the prayer rules, src/game/prayer.ts, read
+ * `prayers.json` into `registry.prayers`); none on a server without prayer.
+ */
+export function prayersOf(know: Knowledge): PrayerLike[] {
+  const all = (know.registry as unknown as { prayers?: ReadonlyMap<string, PrayerLike> }).prayers;
+  return all === undefined ? [] : [...all.values()];
+}
+
+/** player:sync's prayer fields (`prayerPoints`, `activePrayers`), absent on a server without prayer. */
+export function prayerState(self: Self): { points: number; active: readonly string[] } | undefined {
+  const s = self as Self & { prayerPoints?: number; activePrayers?: string[] };
+  return s.prayerPoints === undefined ? undefined : { points: s.prayerPoints, active: s.activePrayers ?? [] };
+}
+
+/** The multiplier key (`prayers.json` bonuses) that boosts each melee skill. */
+const BOOSTS: Record<string, string> = { attack: "attackMultiplier", strength: "strengthMultiplier", defense: "defenseMultiplier" };
+
+/**
+ * The boost prayer to pray in a melee fight: the strongest one at its Prayer level boosting the
+ * skill it trains (Strength's when it casts or trains nothing in melee: the hits end fights sooner).
+ */
+export function boostPrayer(self: Self, know: Knowledge, skill: string | undefined): PrayerLike | undefined {
+  const level = self.skills.prayer?.level ?? 1;
+  const key = BOOSTS[skill ?? "strength"] ?? BOOSTS.strength!;
+  let best: PrayerLike | undefined;
+  for (const p of prayersOf(know)) {
+    const boost = p.bonuses?.[key];
+    if (p.level > level || boost === undefined || boost <= 1) continue;
+    if (best === undefined || boost > best.bonuses![key]!) best = p;
+  }
+  return best;
+}
+
+/** Prayer points below this share of its Prayer level: recharge at an altar before the next fight. */
+export const RECHARGE_BELOW = 0.25;
+
+/** Whether to go and recharge: points low, an altar in the content, and a prayer it could use. */
+export function needsAltar(self: Self, know: Knowledge): boolean {
+  const state = prayerState(self);
+  if (state === undefined || know.altars.length === 0 || boostPrayer(self, know, undefined) === undefined) return false;
+  return state.points < Math.max(1, (self.skills.prayer?.level ?? 1) * RECHARGE_BELOW);
+}
+
+/**
+ * `prayer:toggle {prayerId, active}`, the prayer rules' event: sent through the agent's link as any
+ * event (typed here until the protocol's table in src/game/clientEvents.ts lists it).
+ */
+export function togglePrayer(send: (type: never, data: never) => void, prayerId: string, active: boolean): void {
+  (send as unknown as (type: string, data: object) => void)("prayer:toggle", { prayerId, active });
+}

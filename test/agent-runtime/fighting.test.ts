@@ -6,15 +6,18 @@
  * coins to spare.
  */
 import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
 import { AgentView, type Self } from "../../agent-runtime/AgentView.ts";
 import { Fight, GoTo, RUN_ABOVE, Shop, shouldRun, WALK_BELOW, type Ctx } from "../../agent-runtime/brain/behaviours.ts";
-import { castableSpell, COINS_KEPT, kitOf, npcMaxHit, runePurchase, shouldEat, threat, trainingStyle } from "../../agent-runtime/brain/fighting.ts";
+import { boostPrayer, castableSpell, COINS_KEPT, kitOf, npcMaxHit, runePurchase, shouldEat, threat, trainingStyle } from "../../agent-runtime/brain/fighting.ts";
 import { Random } from "../../agent-runtime/brain/random.ts";
 import { ScriptedBrain } from "../../agent-runtime/brain/scripted.ts";
 import type { Observation } from "../../agent-runtime/brain/Brain.ts";
 import { knowledgeOf, type Knowledge } from "../../agent-runtime/knowledge.ts";
 import type { WorldUpdate } from "../../src/game/worldUpdate.ts";
 import { bundledContent } from "../support/content.ts";
+import { BUNDLED_MANIFESTS } from "../support/world.ts";
 
 type Entry = WorldUpdate["entities"][number];
 type Sent = { type: string; data: Record<string, unknown> };
@@ -266,5 +269,70 @@ describe("agent fighting: styles, eating, magic", () => {
     const walk = new GoTo({ x: 0, z: 0 }, "home");
     walk.step(none.ctx);
     assert.deepEqual(none.sent.map((s) => s.data.run), [undefined], "a server without run energy: walks, as before");
+  });
+
+  describe("prayer (the prayer rules' registry.prayers and player:sync's prayerPoints, activePrayers)", () => {
+    let praying: Knowledge;
+    before(() => {
+      // The registry as the prayer rules build it: prayers.json by id.
+      const file = JSON.parse(fs.readFileSync(path.join(BUNDLED_MANIFESTS, "prayers.json"), "utf8")) as { prayers: { id: string }[] };
+      const registry = Object.assign(Object.create(know.registry) as object, { prayers: new Map(file.prayers.map((p) => [p.id, p])) });
+      praying = { ...know, registry: registry as Knowledge["registry"] };
+    });
+    const prayerSync = (points: number, active: string[], over: Partial<Self> = {}) =>
+      sync({ skills: { ...skills(3, 1, 2), prayer: { level: 10, xp: 1154 } }, equipment: sword, combatStyle: "aggressive", prayerPoints: points, activePrayers: active, ...over } as Partial<Self>);
+    const toggles = (sent: Sent[]) => sent.filter((s) => s.type === "prayer:toggle").map((s) => s.data);
+    function praying_agent(self: Self) {
+      const a = agent(self, [rat("r1", 0, 0)]);
+      a.ctx.know = praying;
+      return a;
+    }
+
+    it("chooses the strongest boost at its Prayer level for the skill it trains", () => {
+      assert.equal(boostPrayer(prayerSync(10, []), praying, "strength")?.id, "ember_vigour");
+      assert.equal(boostPrayer(prayerSync(10, []), praying, "defense")?.id, "stoneward");
+      assert.equal(boostPrayer(prayerSync(10, []), praying, "attack")?.id, "steady_hand");
+      assert.equal(boostPrayer(prayerSync(10, [], { skills: { ...skills(1, 1, 1), prayer: { level: 3, xp: 174 } } }), praying, "strength"), undefined, "Ember Vigour is level 4");
+      assert.equal(boostPrayer(prayerSync(10, []), know, "strength"), undefined, "no prayers in the registry: none");
+    });
+
+    it("prays its boost in a melee fight with points, once, and not without points or while casting", () => {
+      const a = praying_agent(prayerSync(10, []));
+      const fight = new Fight("meadow_rat");
+      steps(fight, a.ctx, 0, 2);
+      assert.deepEqual(toggles(a.sent), [{ prayerId: "ember_vigour", active: true }]);
+      a.view.sync(prayerSync(9, ["ember_vigour"]));
+      steps(fight, a.ctx, 2, 10);
+      assert.equal(toggles(a.sent).length, 1, "on already: nothing more");
+      const empty = praying_agent(prayerSync(0, []));
+      steps(new Fight("meadow_rat"), empty.ctx, 0, 12);
+      assert.deepEqual(toggles(empty.sent), []);
+      const mage = praying_agent(prayerSync(10, [], { inventory: [{ slot: 0, itemId: "air_rune", quantity: 9 }, { slot: 1, itemId: "mind_rune", quantity: 9 }] }));
+      steps(new Fight("meadow_rat"), mage.ctx, 0, 12);
+      assert.deepEqual(toggles(mage.sent), [], "a melee boost does nothing for a spell");
+    });
+
+    it("with points low goes to the altar and prays there (interact) before the next fight, then fights", () => {
+      const a = praying_agent(prayerSync(1, []));
+      const fight = new Fight("meadow_rat");
+      steps(fight, a.ctx, 0, 3);
+      assert.ok(a.sent.some((s) => s.type === "player:move" && s.data.x === know.altars[0]!.x && s.data.z === know.altars[0]!.z), JSON.stringify(a.sent));
+      assert.ok(!a.sent.some((s) => s.data.action === "attack"), "no fight on the way");
+      // At the altar: it prays there.
+      const altar = know.altars[0]!;
+      a.view.update({ tick: 3, entities: [{ id: "me", kind: "player", x: altar.x, z: altar.z + 1, name: "Robin", health: 100, maxHealth: 100, combatLevel: 3, running: false }], removed: [] } as WorldUpdate);
+      steps(fight, a.ctx, 3, 1);
+      assert.deepEqual(a.sent.at(-1), { type: "player:action", data: { action: "interact", targetId: "fernlight_altar" } });
+      // Recharged: back to the rats.
+      a.view.sync(prayerSync(10, []));
+      a.view.update({ tick: 4, entities: [rat("r2", altar.x + 1, altar.z + 1)], removed: [] } as WorldUpdate);
+      steps(fight, a.ctx, 4, 2);
+      assert.ok(a.sent.slice(-3).some((s) => s.data.action === "attack"), JSON.stringify(a.sent.slice(-3)));
+      // A server without prayer: never to the altar.
+      const plain = agent(sync({ skills: { ...skills(1, 1, 1), prayer: { level: 10, xp: 1154 } } }), [rat("r1", 0, 0)]);
+      plain.ctx.know = praying;
+      steps(new Fight("meadow_rat"), plain.ctx, 0, 5);
+      assert.ok(!plain.sent.some((s) => s.data.targetId === "fernlight_altar"));
+    });
   });
 });
