@@ -277,7 +277,7 @@ describe("agent fighting: styles, eating, magic", () => {
       // The registry as the prayer rules build it: prayers.json by id.
       const file = JSON.parse(fs.readFileSync(path.join(BUNDLED_MANIFESTS, "prayers.json"), "utf8")) as { prayers: { id: string }[] };
       const registry = Object.assign(Object.create(know.registry) as object, { prayers: new Map(file.prayers.map((p) => [p.id, p])) });
-      praying = { ...know, registry: registry as Knowledge["registry"] };
+      praying = { ...know, registry: registry as unknown as Knowledge["registry"] };
     });
     const prayerSync = (points: number, active: string[], over: Partial<Self> = {}) =>
       sync({ skills: { ...skills(3, 1, 2), prayer: { level: 10, xp: 1154 } }, equipment: sword, combatStyle: "aggressive", prayerPoints: points, activePrayers: active, ...over } as Partial<Self>);
