@@ -15,6 +15,9 @@ export const TradeAudit = defineEntity({
     /** `[{itemId, quantity}]` given by A to B, and by B to A. */
     itemsAToB: p.json<{ itemId: string; quantity: number }[]>(),
     itemsBToA: p.json<{ itemId: string; quantity: number }[]>(),
+    /** Coins given by A to B, and by B to A (not in the item lists). */
+    coinsAToB: p.bigint("number").default(0),
+    coinsBToA: p.bigint("number").default(0),
     valueAToB: p.bigint("number").default(0),
     valueBToA: p.bigint("number").default(0),
     completedAt: p.datetime().defaultRaw("current_timestamp").onCreate(() => new Date()),

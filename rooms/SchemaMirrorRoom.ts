@@ -5,7 +5,9 @@
  */
 import { Room } from "@colyseus/core";
 import type { ArraySchema } from "@colyseus/schema";
-import { SKILLS } from "../src/game/skills.ts";
+import { SKILLS, wholeXp } from "../src/game/skills.ts";
+import { runEnergyOf, shownRunEnergy } from "../src/game/world/runEnergy.ts";
+import { mirrorPrayer } from "./prayerMirror.ts";
 import { DEFAULT_COMBAT_STYLE } from "../src/game/combatStyles.ts";
 import type { ItemStack, Player } from "../src/game/world/Player.ts";
 import { describe, type World } from "../src/game/world/World.ts";
@@ -116,10 +118,12 @@ export class SchemaMirrorRoom extends Room<{ state: WorldState; client: WorldCli
       s.coins = d.coins;
       s.combatStyle = d.combatStyle ?? DEFAULT_COMBAT_STYLE;
       s.autocast = d.autocast ?? "";
+      Object.assign(s, { runEnergy: shownRunEnergy(runEnergyOf(player)), runMode: player.runMode });
+      mirrorPrayer(s, player);
       syncSlots(s.inventory, d.inventory);
       for (const skill of SKILLS) {
         const cur = s.skills.get(skill);
-        const { level, xp } = d.skills[skill];
+        const { level } = d.skills[skill], xp = wholeXp(d.skills[skill].xpTenths);
         if (cur === undefined) s.skills.set(skill, new SkillState({ level, xp }));
         else Object.assign(cur, { level, xp });
       }

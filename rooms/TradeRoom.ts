@@ -18,7 +18,7 @@ import { attributeFrames } from "./badFrames.ts";
 import { CLOSE_REPLACED } from "../src/sessions/WorldService.ts";
 
 export const TRADE_ROOM = "trade";
-export const TRADE_EVENTS = new Set(["tradeAddItem", "tradeRemoveItem", "tradeAccept", "tradeCancel"]);
+export const TRADE_EVENTS = new Set(["tradeAddItem", "tradeSetCoins", "tradeRemoveItem", "tradeAccept", "tradeCancel"]);
 
 export interface TradeRoomServices {
   service: WorldService;
@@ -136,6 +136,7 @@ export class TradeRoom extends Room<{ state: TradeState; client: TradeClient }> 
       target.playerId = side.playerId;
       target.name = side.name;
       target.accepted = side.accepted;
+      target.coins = side.coins;
       target.items.clear();
       for (const o of side.items) target.items.push(new OfferItemState({ tradeSlot: o.tradeSlot, inventorySlot: o.inventorySlot, itemId: o.itemId, quantity: o.quantity }));
     };

@@ -8,7 +8,7 @@ export const OfferItemState = schema(
 export type OfferItemState = SchemaType<typeof OfferItemState>;
 
 export const TradeSideState = schema(
-  { playerId: t.string().default(""), name: t.string().default(""), accepted: t.boolean().default(false), items: t.array(OfferItemState) },
+  { playerId: t.string().default(""), name: t.string().default(""), accepted: t.boolean().default(false), items: t.array(OfferItemState), coins: t.uint32().default(0) },
   "TradeSide",
 );
 export type TradeSideState = SchemaType<typeof TradeSideState>;

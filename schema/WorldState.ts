@@ -3,7 +3,7 @@
  *
  * `players` is filtered per client by its StateView: a client receives only the players within
  * its view radius (16 tiles). Fields tagged {@link TAG_OWNER} (inventory, skills, equipment,
- * bank, coins, combat style) reach the owning client only; everyone in view sees the public fields.
+ * bank, coins, combat style, run energy, prayer) reach the owning client only; everyone in view sees the public fields.
  *
  * Coordinates are int16: worlds must fit in ±32,767 tiles (checked at startup). Every primitive
  * has a default: schema fields without one are undefined (and encode as 0).
@@ -43,6 +43,11 @@ export const PlayerState = schema(
     combatStyle: t.string().default("accurate").view(TAG_OWNER),
     /** The autocast spell's id; "" for none. */
     autocast: t.string().default("").view(TAG_OWNER),
+    /** Run energy, the percentage shown (0-100), and the run toggle. */
+    runEnergy: t.uint8().default(100).view(TAG_OWNER),
+    runMode: t.boolean().default(false).view(TAG_OWNER),
+    prayerPoints: t.uint8().default(0).view(TAG_OWNER),
+    activePrayers: t.array("string").view(TAG_OWNER),
     inventory: t.array(ItemSlotState).view(TAG_OWNER),
     skills: t.map(SkillState).view(TAG_OWNER),
     equipment: t.map(EquippedState).view(TAG_OWNER),

@@ -59,7 +59,7 @@ const MUTATIONS: Mutation[] = [
     name: "load drops skills and xp",
     file: PLAYERS,
     from: "    skills: skillsOf(row),\n",
-    to: "    skills: Object.fromEntries(SKILLS.map((s) => [s, { level: 1, xp: 0 }])) as Record<Skill, SkillState>,\n",
+    to: "    skills: Object.fromEntries(SKILLS.map((s) => [s, { level: 1, xpTenths: 0 }])) as Record<Skill, SkillState>,\n",
     tests: [ROUND_TRIP],
   },
   {
@@ -131,8 +131,15 @@ const MUTATIONS: Mutation[] = [
   {
     name: "save skips skills and xp",
     file: ROWS,
-    from: "for (const s of SKILLS) out.push(p.skills[s].level, p.skills[s].xp);",
+    from: "for (const s of SKILLS) out.push(p.skills[s].level, p.skills[s].xpTenths);",
     to: "for (const s of SKILLS) out.push(s === SKILLS[0] ? p.skills[s].level : 1, 0);",
+    tests: [ROUND_TRIP],
+  },
+  {
+    name: "save skips prayer points",
+    file: ROWS,
+    from: "out.push(p.prayerPoints ?? p.skills.prayer.level);",
+    to: "out.push(p.skills.prayer.level);",
     tests: [ROUND_TRIP],
   },
   {
@@ -196,9 +203,30 @@ const MUTATIONS: Mutation[] = [
   {
     name: "a sale pays for one item whatever the quantity",
     file: "src/game/store.ts",
-    from: "const pay = Math.floor(item.value * store.buybackRate) * data.quantity;",
-    to: "const pay = Math.floor(item.value * store.buybackRate);",
+    from: "const pay = saleValue(store, def, count, data.quantity);",
+    to: "const pay = saleValue(store, def, count, 1);",
     tests: ["test/gameplay/conservation"],
+  },
+  {
+    name: "a store takes an item for nothing",
+    file: "src/game/store.ts",
+    from: "if (payAt(store, def, count + data.quantity - 1) < 1) {",
+    to: "if (false) {",
+    tests: ["test/gameplay/stores"],
+  },
+  {
+    name: "a purchase ignores the stock's price",
+    file: "src/game/storePricing.ts",
+    from: "const change = Math.min(CHANGE_MAX, Math.max(CHANGE_MIN, diff * delta));",
+    to: "const change = 0 * Math.min(CHANGE_MAX, Math.max(CHANGE_MIN, diff * delta));",
+    tests: ["test/gameplay/stores"],
+  },
+  {
+    name: "fishing ignores catch rates",
+    file: "src/game/gathering.ts",
+    from: "  if (yields.some((y) => y.catchLow !== undefined && y.catchHigh !== undefined)) {",
+    to: "  if (false) {",
+    tests: ["test/gameplay/gathering"],
   },
   {
     // Only the crash test's cycle that kills inside an open commit can see this: the deletion

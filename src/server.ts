@@ -25,9 +25,9 @@ import { loadContent } from "./manifests/loader.ts";
 import type { ContentRegistry } from "./manifests/registry.ts";
 import { AgentService } from "./agents/AgentService.ts";
 import { inputHandlers, type EventContext } from "./game/events.ts";
-import { StoreStock } from "./game/store.ts";
 import { GAMEPLAY } from "./game/systems.ts";
 import { agentRoutes } from "./http/routes/agents.ts";
+import { hiscoresRoutes } from "./http/routes/hiscores.ts";
 import { apiRoutes } from "./http/routes/api.ts";
 import { socialRoutes } from "./http/routes/social.ts";
 import { adminRoutes } from "./http/routes/admin.ts";
@@ -190,7 +190,6 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
     const events: EventContext = {
       // The admin command's guessing budgets are per account and per client address (the connection's).
       checkAdminCode: (code, player) => adminCode.check(code, player.data.accountId, addressOf(player.id)),
-      storeStock: new StoreStock(),
     };
     const world = new World({
       content,
@@ -300,6 +299,7 @@ export async function startServer(config: Config, logger: Logger): Promise<GameS
       },
       mount: (a, guards) => {
         a.use(apiRoutes({ db, world: service, content, auth: guards.auth, tickMs: config.tickMs }));
+        a.use(hiscoresRoutes({ db, world: service, auth: guards.auth }));
         // In a cluster, agent control reaches the process that holds the agent's character (src/cluster/agentRouting.ts).
         if (agentRouting !== undefined) a.use(agentRouting.middleware(guards.auth));
         a.use(agentRoutes(agents, guards.auth));

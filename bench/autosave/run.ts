@@ -208,7 +208,7 @@ async function verify(db: Database, world: World, saver: Saver): Promise<string[
     }
     if (Number(c.positionX) !== d.x || Number(c.positionZ) !== d.z) fail(`position ${String(c.positionX)},${String(c.positionZ)} ≠ ${d.x},${d.z}`);
     if (Number(c.coins) !== d.coins || Number(c.health) !== d.health) fail("coins or health");
-    for (const s of SKILLS) if (Number(c[`${s}Xp`]) !== d.skills[s].xp || Number(c[`${s}Level`]) !== d.skills[s].level) fail(`skill ${s}`);
+    for (const s of SKILLS) if (Number(c[`${s}XpTenths`]) !== d.skills[s].xpTenths || Number(c[`${s}Level`]) !== d.skills[s].level) fail(`skill ${s}`);
     if (Number(c.version) !== saver.versions.get(p.id)) fail(`version ${String(c.version)} ≠ ${saver.versions.get(p.id)}`);
     const invRows = (invBy.get(p.id) ?? []).map((r) => `${r.slot}:${r.itemId}x${r.quantity}`).sort();
     const invWant = d.inventory.flatMap((s, slot) => (s === null ? [] : [`${slot}:${s.itemId}x${s.quantity}`])).sort();
@@ -241,7 +241,7 @@ function makeDirty(world: World, content: ContentRegistry, tiles: { x: number; z
       else if (d.bank.length > 1) d.bank.pop();
     }
     // Skills: xp in one skill; coins.
-    d.skills[SKILLS[(roundNo + i) % SKILLS.length]!].xp += 25;
+    d.skills[SKILLS[(roundNo + i) % SKILLS.length]!].xpTenths += 255;
     d.coins += 1;
     p.saveDue = true;
     i++;
@@ -512,7 +512,7 @@ function persistencePhase(content: ContentRegistry): { ticks: number; players: n
       health: 100,
       coins: 0,
       combatLevel: 3,
-      skills: Object.fromEntries(SKILLS.map((s) => [s, { level: 1, xp: 0 }])) as PlayerData["skills"],
+      skills: Object.fromEntries(SKILLS.map((s) => [s, { level: 1, xpTenths: 0 }])) as PlayerData["skills"],
       inventory: Array.from({ length: 28 }, (_, k) => (k < 6 ? { itemId: "logs", quantity: 1 } : null)),
       equipment: {},
       bank: Array.from({ length: BANK_STACKS }, (_, k) => ({ itemId: `item-${k}`, quantity: k + 1 })),

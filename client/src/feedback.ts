@@ -33,7 +33,7 @@ export function showFeedback(room: Room, scene: WorldScene, playerId: string, na
   });
   room.onMessage("skill:xp", (x: ServerEvent<"skill:xp">) => {
     const skill = skillName(x.skill);
-    scene.floatText(playerId, `+${x.gained} ${skill} xp`);
+    scene.floatText(playerId, `+${+x.gainedExact.toFixed(1)} ${skill} xp`);
     if (x.levelUp) {
       const text = `Congratulations, you just advanced a ${skill} level. You are now level ${x.level}.`;
       chatLine(text, "levelup");

@@ -19,7 +19,10 @@ import { EquipmentPanel } from "./panels/equipment.ts";
 import { InventoryPanel } from "./panels/inventory.ts";
 import { SkillsPanel } from "./panels/skills.ts";
 import { SpellbookPanel } from "./panels/spellbook.ts";
+import { CombatPanel } from "./panels/combat.ts";
+import { PrayerPanel } from "./panels/prayer.ts";
 import { mountTabs } from "./panels/tabs.ts";
+import { mountRunToggle } from "./runToggle.ts";
 import { entitySprite, playerSprite } from "./sprites.ts";
 import { runStartScreen, type Choice } from "./start.ts";
 import { castOn, castTarget, menuTitle, tileMenu, type Send, type WorldMenuHost } from "./worldMenu.ts";
@@ -166,6 +169,9 @@ async function play(choice: Choice): Promise<void> {
   });
   const equipment = new EquipmentPanel(content, send);
   const skills = new SkillsPanel();
+  const runToggle = mountRunToggle(send);
+  const combat = new CombatPanel(content, send);
+  const prayer = new PrayerPanel(content, send, (text) => chatLine(text, "system"));
   mountTabs($("panel-tabs"));
 
   // The area you stand in: the smallest that holds your tile (a town inside a wider region).
@@ -187,6 +193,9 @@ async function play(choice: Choice): Promise<void> {
     equipment.render(me);
     skills.render(me);
     spellbook.render(me);
+    runToggle(me);
+    combat.render(me);
+    prayer.render(me);
   };
   panels();
   room.onStateChange(panels);
@@ -198,6 +207,9 @@ if (location.pathname.replace(/\/+$/, "") === "/agents") {
   import("./dashboard/index.ts")
     .then((d) => d.mountDashboard())
     .catch((err: unknown) => (document.body.textContent = `The agent dashboard could not be loaded: ${err instanceof Error ? err.message : String(err)}. Reload the page to try again.`));
+} else if (location.pathname.replace(/\/+$/, "") === "/hiscores") {
+  $("start").hidden = true;
+  void import("./hiscores.ts").then((h) => h.mountHiscores());
 } else {
   // The chat form never submits natively (a page load that would end the game): from the start,
   // not only once the chat is mounted.

@@ -4,17 +4,22 @@
  * Targeted actions (attack, gather, pickup, interact, cook) set the player's current action
  * (interact on a resource node is gather); each tick the player walks toward the target (paths
  * limited to 200 tiles) and, once in reach, acts: pickups on the item's tile, gathering/cooking/
- * melee next to the target, ranged within the weapon's range, banks and stores within 2 tiles. A
- * new move or action replaces the old one.
+ * next to the target, melee orthogonally next to it (never diagonally, as in RuneScape: a player
+ * diagonal to its target, or under it, first steps to a side of it), ranged within the weapon's
+ * range and in line of sight (map/lineOfSight.ts; without it the player walks closer), banks and
+ * stores within 2 tiles, altars (interact: prayer points recharged, prayer.ts) next to them. A new move or action replaces the old one.
  */
 import { attackRange, playerAttacksNpc } from "./combat.ts";
 import { cookOnce, useItem } from "./items.ts";
 import { autocastSpell, beginCast, castOnNpc, MAGIC_RANGE, spellOf } from "./magic.ts";
 import { canGather, gatherOnce } from "./gathering.ts";
 import { dropAll, dropSlot, takeGroundItem, visibleTo } from "./groundItems.ts";
-import { chebyshev } from "./map/CollisionMap.ts";
+import { chebyshev, type Tile } from "./map/CollisionMap.ts";
+import { hasLineOfSight } from "./map/lineOfSight.ts";
 import { MAX_PATH_LENGTH } from "./map/pathfinding.ts";
 import { SERVICE_RANGE, tradeLock } from "./rules.ts";
+import { openStore } from "./store.ts";
+import { prayAtAltar } from "./prayer.ts";
 import type { Action, Player } from "./world/Player.ts";
 import type { GameError, HandlerResult, World } from "./world/World.ts";
 
@@ -32,6 +37,8 @@ interface Target {
   z: number;
   /** How close the player must be to act. */
   reach: number;
+  /** An attack: melee (reach 1) only from an orthogonal neighbour, farther only in line of sight. */
+  attack?: boolean;
 }
 
 function targetOf(world: World, player: Player, action: Action): Target | GameError {
@@ -49,15 +56,17 @@ function targetOf(world: World, player: Player, action: Action): Target | GameEr
     case "attack": {
       const npc = world.npcs.get(action.targetId);
       if (npc === undefined || npc.deadUntil !== 0) return { code: "INVALID_TARGET", message: "that target is gone" };
-      return { x: npc.x, z: npc.z, reach: autocastSpell(world, player) !== undefined ? MAGIC_RANGE : attackRange(world, player) };
+      return { x: npc.x, z: npc.z, reach: autocastSpell(world, player) !== undefined ? MAGIC_RANGE : attackRange(world, player), attack: true };
     }
     case "cast": {
       const npc = world.npcs.get(action.targetId);
       if (npc === undefined || npc.deadUntil !== 0) return { code: "INVALID_TARGET", message: "that target is gone" };
-      return { x: npc.x, z: npc.z, reach: MAGIC_RANGE };
+      return { x: npc.x, z: npc.z, reach: MAGIC_RANGE, attack: true };
     }
     case "interact": {
       const npc = world.npcs.get(action.targetId);
+      const altar = npc === undefined ? world.stations.find((s) => s.id === action.targetId && s.type === "altar") : undefined;
+      if (altar !== undefined) return { x: altar.x, z: altar.z, reach: 1 };
       if (npc === undefined || npc.deadUntil !== 0) return { code: "INVALID_TARGET", message: "no one to talk to" };
       return { x: npc.x, z: npc.z, reach: npc.service?.type === "bank" || npc.service?.storeId !== undefined ? SERVICE_RANGE : 1 };
     }
@@ -75,33 +84,76 @@ function targetOf(world: World, player: Player, action: Action): Target | GameEr
  * player keeps walking and searches next tick).
  */
 function approach(world: World, player: Player, target: Target): boolean | GameError {
-  if (chebyshev(player, target) <= target.reach) {
+  if (inReach(world, player, target)) {
     player.path = [];
     return true;
   }
   const last = player.path.at(-1);
-  if (last === undefined || chebyshev(last, target) > target.reach) {
-    const r = world.searchPath(player, target, MAX_PATH_LENGTH);
+  const melee = target.attack === true && target.reach <= 1;
+  if (last === undefined || (melee ? !orthogonallyNext(last, target) : chebyshev(last, target) > target.reach)) {
+    const goal = melee ? meleeTile(world, player, target) : target;
+    if (goal === undefined) return { code: "NO_PATH", message: "you can't reach that" };
+    const r = world.searchPath(player, goal, MAX_PATH_LENGTH);
     if (r === undefined) return false;
     if (!r.ok) return r.reason === "TOO_FAR" ? { code: "TOO_FAR", message: "that is more than 200 tiles away" } : { code: "NO_PATH", message: "you can't reach that" };
-    if (r.path.length === 0 || chebyshev(r.path.at(-1)!, target) > Math.max(target.reach, 1)) {
+    if (r.path.length === 0 || chebyshev(r.path.at(-1)!, target) > Math.max(target.reach, 1) || (melee && !orthogonallyNext(r.path.at(-1)!, target))) {
       return { code: "NO_PATH", message: "you can't reach that" };
     }
     player.path = r.path;
+    player.running = r.path.length > 0 && world.runEnergy.canRun(world, player, player.runMode);
   }
   return false;
+}
+
+/** Two tiles side by side (not diagonal, not the same). */
+export function orthogonallyNext(a: Tile, b: Tile): boolean {
+  return Math.abs(a.x - b.x) + Math.abs(a.z - b.z) === 1;
+}
+
+/** Whether the player can act on the target from where it stands. */
+function inReach(world: World, player: Player, target: Target): boolean {
+  if (target.attack !== true) return chebyshev(player, target) <= target.reach;
+  if (target.reach <= 1) return orthogonallyNext(player, target);
+  return chebyshev(player, target) <= target.reach && hasLineOfSight(world.collision, player, target);
+}
+
+/**
+ * The side of the target a melee attacker walks to: of its walkable orthogonal neighbours that
+ * the attacker can reach (the same region of the map), the nearest (then the closest in a
+ * straight line).
+ */
+function meleeTile(world: World, player: Player, target: Tile): Tile | undefined {
+  const region = world.collision.regionOf(player.x, player.z);
+  let best: Tile | undefined;
+  let bestKey = Infinity;
+  for (const [dx, dz] of [
+    [1, 0],
+    [-1, 0],
+    [0, 1],
+    [0, -1],
+  ] as const) {
+    const t = { x: target.x + dx, z: target.z + dz };
+    if (!world.collision.isWalkable(t.x, t.z) || world.collision.regionOf(t.x, t.z) !== region) continue;
+    const key = chebyshev(player, t) * 1_000_000 + (t.x - player.x) ** 2 + (t.z - player.z) ** 2;
+    if (key < bestKey) {
+      bestKey = key;
+      best = t;
+    }
+  }
+  return best;
 }
 
 function openInterface(world: World, player: Player, npcId: string): void {
   const npc = world.npcs.get(npcId)!;
   if (npc.service?.type === "bank") {
+    world.stores.viewers.delete(player.id);
     world.send(player.id, "interface:open", { type: "bank", npcId, bank: player.data.bank.map((s) => ({ itemId: s.itemId, quantity: s.quantity })) });
     return;
   }
   const storeId = npc.service?.storeId;
   const store = storeId !== undefined ? world.content.stores.get(storeId) : undefined;
   if (store !== undefined) {
-    world.send(player.id, "interface:open", { type: "store", npcId, storeId: store.id, name: store.name, items: store.items.map((i) => ({ itemId: i.itemId, price: i.price })) });
+    openStore(world, world.stores, player, store, npcId);
     return;
   }
   world.tell(player.id, `${npc.def.name} has nothing to say to you right now.`);
@@ -211,7 +263,8 @@ function act(world: World, player: Player): void {
       end(takeGroundItem(world, player, action.targetId) ?? undefined);
       break;
     case "interact":
-      openInterface(world, player, action.targetId);
+      if (world.npcs.has(action.targetId)) openInterface(world, player, action.targetId);
+      else prayAtAltar(world, player);
       end();
       break;
     case "gather": {

@@ -56,6 +56,10 @@ export const CLIENT_EVENTS = {
   "player:setCombatStyle": event("action", z.object({ style: z.enum(COMBAT_STYLES) })),
   // The spell attacks cast while a staff is wielded (magic.ts); null: none.
   "player:setAutocast": event("action", z.object({ spellId: ref.nullable() })),
+  // The run toggle; switching it on with less than 1 % energy is refused (TOO_TIRED).
+  "player:setRun": event("action", z.object({ run: z.boolean() })),
+  // Unknown prayer, one above the Prayer level or no points left: refused (prayer.ts).
+  "prayer:toggle": event("action", z.object({ prayerId: ref, active: z.boolean() })),
   "bank:deposit": event("item", z.object({ slot, quantity })),
   "bank:withdraw": event("item", z.object({ itemId: ref, quantity })),
   "store:buy": event("item", z.object({ storeId: ref, itemId: ref, quantity })),
@@ -63,6 +67,7 @@ export const CLIENT_EVENTS = {
   tradeRequest: event("trade", z.object({ targetPlayerId: z.string().min(1).max(64) })),
   tradeRequestRespond: event("trade", z.object({ tradeId, accept: z.boolean() })),
   tradeAddItem: event("trade", z.object({ tradeId, inventorySlot: slot, quantity })),
+  tradeSetCoins: event("trade", z.object({ tradeId, amount: z.int().min(0).max(2_147_483_647) })),
   tradeRemoveItem: event("trade", z.object({ tradeId, tradeSlot: z.int().min(0).max(MAX_OFFER_ITEMS * 1000), quantity: quantity.optional() })),
   // `screen` (optional): the screen accepted; once the trade has left it, refused (TRADE_SCREEN_CHANGED).
   tradeAccept: event("trade", z.object({ tradeId, screen: z.enum(ACCEPT_SCREENS).optional() })),

@@ -1,6 +1,7 @@
 /**
  * Combat (RuneScape's classic formulas, in lifepoints = 10 per hitpoint):
- * - effective level = level + style bonus + 8 (combatStyles.ts); attack roll = effective attack ×
+ * - effective level = ⌊level × prayer⌋ + style bonus + 8 (combatStyles.ts, prayer.ts; a monster's: level + 9); attack roll =
+ *   effective attack ×
  *   (attack bonus + 64); defence roll = effective defence × (defence bonus + 64);
  * - the attack bonus is the one of the style's attack type (stab, slash, crush or ranged) and meets
  *   the target's defence bonus of that type (an NPC without one: its `defenseBonus`);
@@ -13,17 +14,24 @@
  *   and arrows, and uses one arrow a shot.
  */
 import { spawnGroundItem } from "./groundItems.ts";
-import { addXp, levelOf } from "./progression.ts";
+import { addXp } from "./progression.ts";
 import { LIFEPOINTS_PER_HITPOINT, type NpcInstance } from "./world/entities.ts";
 import type { Player } from "./world/Player.ts";
 import type { GameError, HandlerResult, World } from "./world/World.ts";
-import { DROP_TIERS } from "../manifests/schemas/npcs.ts";
+import { rollDrops } from "./drops.ts";
 import { attackTypeOf, DEFAULT_COMBAT_STYLE, effectiveStyle, stylesOffered, isRangedWeapon, styleAttackRange, styleAttackSpeed, styleBonus, styleXp, type AttackType, type CombatStyle } from "./combatStyles.ts";
 import type { Skill } from "./skills.ts";
 import { killPlayer } from "./death.ts";
+import { prayedLevel, protectionFactor } from "./prayer.ts";
 
 export const UNARMED_SPEED_TICKS = 4;
 export const DEFAULT_RANGED_RANGE = 7;
+/**
+ * A monster's effective level is its level + 9 (the 8 and an invisible +1 style), in its attack,
+ * strength and defence rolls (OSRS wiki "Damage per second/Melee": defence roll = (defence level
+ * + 9) × (defence bonus + 64); the wiki DPS calculator's monster rolls likewise).
+ */
+export const NPC_STYLE_BONUS = 1;
 
 export function hitChance(attackRoll: number, defenceRoll: number): number {
   return attackRoll > defenceRoll ? 1 - (defenceRoll + 2) / (2 * (attackRoll + 1)) : attackRoll / (2 * (defenceRoll + 1));
@@ -47,7 +55,9 @@ const capitalized = (t: AttackType) => `${t[0]!.toUpperCase()}${t.slice(1)}`;
 /**
  * The sums of the worn items' bonuses; `attack` is the melee attack bonus of the given attack type
  * (the generic `attack` plus `attackStab`/`attackSlash`/`attackCrush`). Defence averages the three
- * melee types: NPCs' attacks have no type in the content.
+ * melee types: NPCs' attacks have no type in the content. (In OSRS a monster's attack has a type
+ * and meets the player's defence bonus of that type; once content gives NPCs an attack type, pass
+ * it here and use that type's bonus instead of the average.)
  */
 export function playerBonuses(world: World, player: Player, attackType: AttackType = attackTypeOf(combatStyleOf(world, player), weapon(world, player))): Bonuses {
   const b: Bonuses = { attack: 0, strength: 0, defence: 0, ranged: 0, rangedStrength: 0 };
@@ -134,9 +144,9 @@ export function playerAttacksNpc(world: World, player: Player, npc: NpcInstance)
   const type = attackTypeOf(style, w);
   const sb = styleBonus(style, w);
   const b = playerBonuses(world, player, type);
-  const attackRoll = ranged ? (levelOf(player, "ranged") + sb.ranged + 8) * (b.ranged + 64) : (levelOf(player, "attack") + sb.attack + 8) * (b.attack + 64);
-  const defenceRoll = ((npc.def.stats?.defense ?? 1) + 8) * (npcDefenceBonus(npc, type) + 64);
-  const max = ranged ? maxHitHitpoints(levelOf(player, "ranged"), b.rangedStrength, sb.ranged) : maxHitHitpoints(levelOf(player, "strength"), b.strength, sb.strength);
+  const attackRoll = ranged ? (prayedLevel(world, player, "ranged") + sb.ranged + 8) * (b.ranged + 64) : (prayedLevel(world, player, "attack") + sb.attack + 8) * (b.attack + 64);
+  const defenceRoll = ((npc.def.stats?.defense ?? 1) + NPC_STYLE_BONUS + 8) * (npcDefenceBonus(npc, type) + 64);
+  const max = ranged ? maxHitHitpoints(prayedLevel(world, player, "ranged"), b.rangedStrength, sb.ranged) : maxHitHitpoints(prayedLevel(world, player, "strength"), b.strength, sb.strength);
   const damage = world.random() < hitChance(attackRoll, defenceRoll) ? Math.min(npc.health, Math.floor(world.random() * (max * LIFEPOINTS_PER_HITPOINT + 1))) : 0;
   player.nextActionTick = world.tick + styleAttackSpeed(style, w, UNARMED_SPEED_TICKS);
   npc.health -= damage;
@@ -155,10 +165,12 @@ export function playerAttacksNpc(world: World, player: Player, npc: NpcInstance)
 /** An NPC's attack on a player (in range, timer ready). */
 export function npcAttacksPlayer(world: World, npc: NpcInstance, player: Player): void {
   const stats = npc.def.stats;
-  const attackRoll = ((stats?.attack ?? 1) + 8) * 64;
-  const defenceRoll = (levelOf(player, "defense") + styleBonus(combatStyleOf(world, player), weapon(world, player)).defence + 8) * (playerBonuses(world, player).defence + 64);
-  const max = maxHitHitpoints(stats?.strength ?? 1, 0);
-  const damage = world.random() < hitChance(attackRoll, defenceRoll) ? Math.min(player.data.health, Math.floor(world.random() * (max * LIFEPOINTS_PER_HITPOINT + 1))) : 0;
+  const attackRoll = ((stats?.attack ?? 1) + NPC_STYLE_BONUS + 8) * 64;
+  const defenceRoll = (prayedLevel(world, player, "defense") + styleBonus(combatStyleOf(world, player), weapon(world, player)).defence + 8) * (playerBonuses(world, player).defence + 64);
+  const max = maxHitHitpoints(stats?.strength ?? 1, 0, NPC_STYLE_BONUS);
+  const rolled = world.random() < hitChance(attackRoll, defenceRoll) ? Math.floor(world.random() * (max * LIFEPOINTS_PER_HITPOINT + 1)) : 0;
+  // NPCs attack in melee: a protection prayer against melee takes its share off (prayer.ts).
+  const damage = Math.min(player.data.health, Math.floor(rolled * protectionFactor(world, player, "melee")));
   npc.nextAttackTick = world.tick + (npc.def.combat?.attackSpeedTicks ?? UNARMED_SPEED_TICKS);
   player.data.health -= damage;
   player.publicVersion++;
@@ -192,12 +204,5 @@ export function npcDies(world: World, npc: NpcInstance): void {
   }
   if (drops === undefined) return;
   const owner = killer?.id;
-  if (drops.defaultDrop?.enabled) spawnGroundItem(world, drops.defaultDrop.itemId, drops.defaultDrop.quantity, npc, owner);
-  for (const tier of DROP_TIERS) {
-    for (const d of drops[tier]) {
-      if (tier !== "always" && world.random() >= d.chance) continue;
-      const quantity = d.minQuantity + Math.floor(world.random() * (d.maxQuantity - d.minQuantity + 1));
-      spawnGroundItem(world, d.itemId, quantity, npc, owner);
-    }
-  }
+  for (const stack of rollDrops(drops, world.random)) spawnGroundItem(world, stack.itemId, stack.quantity, npc, owner);
 }

@@ -16,6 +16,7 @@
 import { randomUUID } from "node:crypto";
 import { spawnGroundItem } from "./groundItems.ts";
 import { transact } from "./inventory.ts";
+import { endPrayers } from "./prayer.ts";
 import type { Player } from "./world/Player.ts";
 import type { World } from "./world/World.ts";
 
@@ -62,6 +63,7 @@ export function killPlayer(world: World, player: Player, killedBy: string | null
   });
   for (const npc of world.npcs.values()) if (npc.targetId === player.id) npc.targetId = undefined;
   player.data.health = player.maxHealth;
+  endPrayers(player);
   // Through teleport(), which also moves the player in the world's spatial index: assigned
   // directly, the player stayed listed at the death's cell, so the views around the spawn (the
   // player's own included) lost it until it walked. A spawn that is not walkable (a content error)

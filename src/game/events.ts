@@ -10,11 +10,13 @@ import { deposit, withdraw } from "./bank.ts";
 import { handleChat, type AdminCheck } from "./chat.ts";
 import { setCombatStyle } from "./combat.ts";
 import { setAutocast } from "./magic.ts";
+import { togglePrayer } from "./prayer.ts";
 import { CLIENT_EVENTS, type ClientEvent, type ClientEventName } from "./clientEvents.ts";
 import { unequip, useItem } from "./items.ts";
+import { setRun } from "./running.ts";
 import type { ModerationPort } from "./moderation.ts";
 import { sendPrivateMessage, socialCommand, type SocialPort } from "./social.ts";
-import { buy, sell, type StoreStock } from "./store.ts";
+import { buy, sell } from "./store.ts";
 import { tradeErrorEvent } from "./trade/Trades.ts";
 import type { Player } from "./world/Player.ts";
 import type { HandlerResult, InputCategory, InputHandler, InputRule, World } from "./world/World.ts";
@@ -25,8 +27,6 @@ export interface EventContext {
    * and client address (the transports know the address; see src/auth/adminCode.ts).
    */
   checkAdminCode(code: string, player: Player): AdminCheck;
-  /** The world's store stock. */
-  storeStock: StoreStock;
   /** Friends, ignore lists and private messages (the social service); without it `social:` events are refused (UNAVAILABLE). */
   social?: SocialPort | undefined;
   /** Admins' moderation commands in chat (the moderation service); without it they are refused (UNAVAILABLE). */
@@ -45,21 +45,24 @@ type Handler<K extends ClientEventName> = (world: World, player: Player, data: C
 
 /** Each client event's handler; the type makes the compiler demand one for every event of the protocol table. */
 const HANDLERS: { [K in ClientEventName]: Handler<K> } = {
-  "player:move": (world, player, data) => world.walkTo(player, { x: data.x, z: data.z }, data.run ?? false),
+  "player:move": (world, player, data) => world.walkTo(player, { x: data.x, z: data.z }, data.run ?? player.runMode),
   "player:chat": (world, player, data, ctx) => handleChat(world, player, data, (code) => ctx.checkAdminCode(code, player), ctx.moderation),
   "player:action": (world, player, data) => handleAction(world, player, data),
   "inventory:use": (world, player, data) => useItem(world, player, data),
   "equipment:remove": (world, player, data) => unequip(world, player, data),
   "player:setCombatStyle": (world, player, data) => setCombatStyle(world, player, data),
   "player:setAutocast": (world, player, data) => setAutocast(world, player, data),
+  "player:setRun": (world, player, data) => setRun(world, player, data),
+  "prayer:toggle": (world, player, data) => togglePrayer(world, player, data),
   "bank:deposit": (world, player, data) => deposit(world, player, data),
   "bank:withdraw": (world, player, data) => withdraw(world, player, data),
-  "store:buy": (world, player, data, ctx) => buy(world, ctx.storeStock, player, data),
-  "store:sell": (world, player, data) => sell(world, player, data),
+  "store:buy": (world, player, data) => buy(world, world.stores, player, data),
+  "store:sell": (world, player, data) => sell(world, world.stores, player, data),
   // The trade events of PROTOCOL.md; a refusal is a `tradeError` to the sender (not `error`).
   tradeRequest: tradeGuard<ClientEvent<"tradeRequest">>((world, player, data) => world.trades.request(world, player, data.targetPlayerId)),
   tradeRequestRespond: tradeGuard((world, player, data) => world.trades.respond(world, player, data.tradeId, data.accept)),
   tradeAddItem: tradeGuard((world, player, data) => world.trades.addItem(world, player, data.tradeId, data.inventorySlot, data.quantity)),
+  tradeSetCoins: tradeGuard((world, player, data) => world.trades.setCoins(world, player, data.tradeId, data.amount)),
   tradeRemoveItem: tradeGuard((world, player, data) => world.trades.removeItem(world, player, data.tradeId, data.tradeSlot, data.quantity)),
   tradeAccept: tradeGuard((world, player, data) => world.trades.accept(world, player, data.tradeId, data.screen)),
   tradeCancel: tradeGuard((world, player, data) => world.trades.cancel(world, player, data.tradeId)),

@@ -1,6 +1,7 @@
 /**
  * Using items: `inventory:use {slot, targetSlot?, targetId?}` and `equipment:remove {slot}`.
- * - alone: eat (food heals), bury (bones give prayer xp), equip (level requirements checked; the
+ * - alone: eat (food heals; bites 3 ticks apart, each adding 3 ticks to the attack timer), bury
+ *   (bones give prayer xp; at most one a tick), equip (level requirements checked; the
  *   item it replaces goes back to the inventory slot);
  * - on another item: tinderbox and logs light a fire under the player;
  * - on an object: raw food on a fire or range starts cooking.
@@ -18,6 +19,13 @@ import type { HandlerResult, World } from "./world/World.ts";
 
 /** Ticks between bites (RuneScape: 3 ticks, 1.8 s). */
 export const EAT_DELAY_TICKS = 3;
+/**
+ * Ticks a bite adds to the attack timer (OSRS wiki "Food": eating most food adds 3 ticks to the
+ * player's attack delay, so eating mid-fight costs the next attack that much).
+ */
+export const EAT_ATTACK_DELAY_TICKS = 3;
+/** At most one bone is buried a tick (the rest of a tick's burials are refused, TOO_SOON). */
+export const BURY_DELAY_TICKS = 1;
 /** A lit fire burns for a minute. */
 export const FIRE_TICKS = 100;
 
@@ -55,8 +63,10 @@ export function useItem(world: World, player: Player, data: { slot: number; targ
   if (item.healAmount !== undefined && item.healAmount > 0) return eat(world, player, data.slot, item.healAmount);
   if (item.prayerXp !== undefined && item.prayerXp > 0) {
     const xp = item.prayerXp;
+    if (world.tick < player.nextBuryTick) return { code: "TOO_SOON", message: "you are already burying a bone" };
     const r = transact(player, world.content, (tx) => tx.inv.removeFromSlot(data.slot, 1));
     if (!r.ok) return invError(r.error);
+    player.nextBuryTick = world.tick + BURY_DELAY_TICKS;
     addXp(world, player, "prayer", xp);
     return;
   }
@@ -69,6 +79,7 @@ function eat(world: World, player: Player, slot: number, heal: number): HandlerR
   const r = transact(player, world.content, (tx) => tx.inv.removeFromSlot(slot, 1));
   if (!r.ok) return invError(r.error);
   player.nextEatTick = world.tick + EAT_DELAY_TICKS;
+  player.nextActionTick = Math.max(player.nextActionTick, world.tick) + EAT_ATTACK_DELAY_TICKS;
   player.data.health = Math.min(player.maxHealth, player.data.health + heal * LIFEPOINTS_PER_HITPOINT);
   player.publicVersion++;
 }

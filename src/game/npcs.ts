@@ -1,13 +1,16 @@
 /**
  * NPC AI (tick phase 4) and respawns (phase 5).
  * - A mob with a target walks toward it (one tile a tick) and attacks in range at its attack
- *   speed; it gives up past its leash range from its spawn point and walks home.
+ *   speed: a melee mob (range 1) from an orthogonal neighbour only (as in RuneScape: diagonal to
+ *   its target, or under it, it first steps to a side), a farther one in line of sight; it gives
+ *   up past its leash range from its spawn point and walks home.
  * - Aggressive mobs pick the nearest player within their aggression range whose combat level is
  *   at most twice theirs (as in RuneScape), never inside a safe zone (where mobs still fight
  *   back when attacked).
  * - Otherwise mobs wander within their radius now and then.
  */
-import { chebyshev } from "./map/CollisionMap.ts";
+import { chebyshev, type Tile } from "./map/CollisionMap.ts";
+import { hasLineOfSight } from "./map/lineOfSight.ts";
 import { npcAttacksPlayer } from "./combat.ts";
 import { despawnGroundItems } from "./groundItems.ts";
 import type { NpcInstance } from "./world/entities.ts";
@@ -28,6 +31,27 @@ function stepToward(world: World, npc: NpcInstance, to: { x: number; z: number }
     [dx, 0],
     [0, dz],
   ] as const) {
+    if ((sx !== 0 || sz !== 0) && world.collision.canStep(npc.x, npc.z, sx, sz)) {
+      npc.x += sx;
+      npc.z += sz;
+      npc.version++;
+      return;
+    }
+  }
+}
+
+/** Whether the NPC can hit the target from where it stands (see the rules above). */
+function npcInReach(world: World, npc: NpcInstance, target: Tile, range: number): boolean {
+  if (range <= 1) return Math.abs(target.x - npc.x) + Math.abs(target.z - npc.z) === 1;
+  return chebyshev(target, npc) <= range && hasLineOfSight(world.collision, npc, target);
+}
+
+/** A melee NPC diagonal to its target, or under it, steps to a side of it. */
+function stepToSide(world: World, npc: NpcInstance, target: Tile): void {
+  const dx = Math.sign(target.x - npc.x);
+  const dz = Math.sign(target.z - npc.z);
+  const steps: (readonly [number, number])[] = dx === 0 && dz === 0 ? [[1, 0], [-1, 0], [0, 1], [0, -1]] : [[dx, 0], [0, dz]];
+  for (const [sx, sz] of steps) {
     if ((sx !== 0 || sz !== 0) && world.collision.canStep(npc.x, npc.z, sx, sz)) {
       npc.x += sx;
       npc.z += sz;
@@ -66,8 +90,10 @@ function npcTurn(world: World, npc: NpcInstance): void {
   }
 
   if (target !== undefined) {
-    if (chebyshev(target, npc) <= combat.combatRange) {
+    if (npcInReach(world, npc, target, combat.combatRange)) {
       if (world.tick >= npc.nextAttackTick) npcAttacksPlayer(world, npc, target);
+    } else if (combat.combatRange <= 1 && chebyshev(target, npc) <= 1) {
+      stepToSide(world, npc, target);
     } else {
       stepToward(world, npc, target);
     }

@@ -21,9 +21,20 @@ const tile = z.strictObject({ x: int, z: int });
 const position = z.strictObject({ x: z.number(), y: z.number(), z: z.number() });
 const offer = z.strictObject({
   items: z.array(z.strictObject({ tradeSlot: int, inventorySlot: int, itemId: id, quantity: z.int().min(1) })),
+  coins: z.int().min(0),
   accepted: z.boolean(),
 });
 const offers = { tradeId: id, myOffer: offer, theirOffer: offer };
+/**
+ * A store as its viewer sees it now: each item it sells with the price of the next one bought
+ * and its stock (null: unlimited), and for each item the viewer carries what the store pays for
+ * one now (`store:sell` pays that for the first, less for each further one as its stock grows),
+ * or why it will not take it (`refusal`, price 0).
+ */
+const storeView = {
+  items: z.array(z.strictObject({ itemId: id, price: z.int().min(1), stock: z.int().min(0).nullable() })),
+  sell: z.array(z.strictObject({ itemId: id, price: z.int().min(0), refusal: z.string().optional() })),
+};
 
 export const CANCEL_REASONS = ["declined", "cancelled", "disconnected", "moved_away", "timeout", "died", "server_error"] as const;
 
@@ -89,6 +100,10 @@ export const SERVER_EVENTS = {
       coins: z.int().min(0),
       combatStyle: z.enum(COMBAT_STYLES),
       autocast: id.nullable(),
+      runEnergy: z.int().min(0).max(100),
+      runMode: z.boolean(),
+      prayerPoints: z.int().min(0),
+      activePrayers: z.array(id),
       skills: z.record(z.string(), z.strictObject({ level: int, xp: z.number() })),
       inventory: z.array(z.strictObject({ slot: int, itemId: id, quantity: z.int().min(1) })),
       equipment: z.record(z.string(), stack),
@@ -109,15 +124,19 @@ export const SERVER_EVENTS = {
     schema: z.strictObject({ attackerId: id, targetId: id, damage: z.int().min(0), targetHealth: int, targetMaxHealth: int }),
   },
   "skill:xp": {
-    doc: "experience gained in a skill",
-    schema: z.strictObject({ skill: z.string(), xp: z.number(), gained: z.number(), level: int, levelUp: z.boolean() }),
+    doc: "experience gained in a skill: `xp` the skill's whole xp (rounded down) and `gained` how far it moved; `xpExact` and `gainedExact` the same as kept, in tenths (17.5)",
+    schema: z.strictObject({ skill: z.string(), xp: z.number(), gained: z.number(), xpExact: z.number(), gainedExact: z.number(), level: int, levelUp: z.boolean() }),
   },
   "interface:open": {
     doc: "a banker's bank or a keeper's store, after talking to them",
     schema: z.discriminatedUnion("type", [
       z.strictObject({ type: z.literal("bank"), npcId: id, bank: z.array(stack) }),
-      z.strictObject({ type: z.literal("store"), npcId: id, storeId: id, name: z.string(), items: z.array(z.strictObject({ itemId: id, price: z.int().min(0) })) }),
+      z.strictObject({ type: z.literal("store"), npcId: id, storeId: id, name: z.string(), ...storeView }),
     ]),
+  },
+  "store:update": {
+    doc: "the open store's prices, stock or offers changed (a purchase or sale by anyone, stock drifting back, your inventory): its whole view again, as in `interface:open`",
+    schema: z.strictObject({ storeId: id, ...storeView }),
   },
   "player:death": {
     doc: "you died (where, by whom) and where you respawned",
@@ -134,7 +153,7 @@ export const SERVER_EVENTS = {
     doc: "both accepted the offers: the confirmation screen, with the offers' values",
     schema: z.strictObject({ ...offers, values: z.strictObject({ myOfferValue: int, theirOfferValue: int, net: int }) }),
   },
-  tradeCompleted: { doc: "the swap is stored: what you received", schema: z.strictObject({ tradeId: id, receivedItems: z.array(stack) }) },
+  tradeCompleted: { doc: "the swap is stored: what you received (items and coins)", schema: z.strictObject({ tradeId: id, receivedItems: z.array(stack), receivedCoins: z.int().min(0) }) },
   tradeCancelled: { doc: "the trade (or request) ended without a swap, and why", schema: z.strictObject({ tradeId: id, reason: z.enum(CANCEL_REASONS) }) },
   tradeError: { doc: "a trade command was refused", schema: z.strictObject({ tradeId: id.optional(), code: z.string().min(1), message: z.string() }) },
   "agent:goal": {

@@ -1,7 +1,8 @@
 /**
  * The experience table and combat level (RuneScape's formulas).
  * xp for level L: floor(sum_{n=1}^{L-1} floor(n + 300 * 2^(n/7)) / 4). Level 99 = 13,034,431 xp;
- * xp is capped at 200,000,000.
+ * xp is capped at 200,000,000. A character keeps its xp in tenths (XP_TENTHS), as the genre does:
+ * 17.5 xp is 175 tenths; whole xp (what levels and the protocol's `xp` use) is tenths / 10 rounded down.
  */
 
 /**
@@ -36,6 +37,24 @@ export const CONSTITUTION_START_XP = 1154;
 
 export const MAX_LEVEL = 99;
 export const MAX_XP = 200_000_000;
+/** Tenths in one xp: the unit xp is kept in. */
+export const XP_TENTHS = 10;
+export const MAX_XP_TENTHS = MAX_XP * XP_TENTHS;
+
+/** Whole xp of an xp kept in tenths (rounded down: 17.9 xp is 17). */
+export function wholeXp(tenths: number): number {
+  return Math.floor(tenths / XP_TENTHS);
+}
+
+/** The exact xp of an xp kept in tenths (175 tenths: 17.5). */
+export function exactXp(tenths: number): number {
+  return tenths / XP_TENTHS;
+}
+
+/** Tenths of a whole xp (a level's threshold, a test's starting xp). */
+export function xpTenths(xp: number): number {
+  return Math.round(xp * XP_TENTHS);
+}
 
 /** XP_FOR_LEVEL[L] = xp needed for level L (index 0 unused, XP_FOR_LEVEL[1] = 0). */
 export const XP_FOR_LEVEL: readonly number[] = (() => {
@@ -47,6 +66,11 @@ export const XP_FOR_LEVEL: readonly number[] = (() => {
   }
   return table;
 })();
+
+/** The level of an xp kept in tenths. */
+export function levelForTenths(tenths: number): number {
+  return levelForXp(wholeXp(tenths));
+}
 
 export function levelForXp(xp: number): number {
   let lo = 1;

@@ -2,14 +2,22 @@
 import { processActions } from "./actions.ts";
 import { dieAfterTrade } from "./death.ts";
 import { processNpcs, processRespawns } from "./npcs.ts";
+import { refreshStoreViews } from "./store.ts";
+import { regenerate } from "./regeneration.ts";
+import { drainPrayers } from "./prayer.ts";
 import type { WorldSystems } from "./world/World.ts";
 
 export const GAMEPLAY: WorldSystems = {
   actions: (world) => {
     processActions(world);
+    drainPrayers(world);
     world.trades.process(world);
+    refreshStoreViews(world, world.stores);
   },
   npcs: processNpcs,
-  respawns: processRespawns,
+  respawns: (world) => {
+    processRespawns(world);
+    regenerate(world);
+  },
   tradeReleased: dieAfterTrade,
 };

@@ -21,6 +21,7 @@ export const AGENT_TOKEN_SCOPES: Readonly<Record<string, AgentTokenScope>> = {
   "get /api/v1/world/areas": "character",
   "get /api/characters/{characterId}/skills": "character",
   "get /api/characters/{characterId}/position": "character",
+  "get /api/characters/{characterId}/hiscores": "character",
   "get /api/character": "owner",
   "post /api/character": "owner",
   "delete /api/character/{characterId}": "owner",

@@ -22,6 +22,7 @@ import { PLAYER_BODIES, PLAYER_RESPONSES } from "./routes/api.ts";
 import { ANONYMOUS_RESPONSE } from "./routes/auth.ts";
 import { CONTENT_RESPONSES } from "./routes/content.ts";
 import { HEALTH_RESPONSES } from "./routes/health.ts";
+import { HISCORES_QUERY, HISCORES_RESPONSES } from "./routes/hiscores.ts";
 import { SOCIAL_BODY, SOCIAL_ERROR_STATUS, SOCIAL_NAME, SOCIAL_RESPONSE } from "./routes/social.ts";
 import { VOICE_BODY, VOICE_RESPONSE } from "./routes/voice.ts";
 import { WORLDS_RESPONSE } from "./routes/worlds.ts";
@@ -134,6 +135,18 @@ export const ROUTES: Record<string, Partial<Record<Method, Op>>> = {
   },
   "/api/v1/world/areas": { get: { summary: "Every world area", auth: "bearer", responses: { 200: CONTENT_RESPONSES.areas } } },
   "/api/characters/{characterId}/skills": { get: { summary: "A character's skill levels and xp", auth: "bearer", responses: { 200: PLAYER_RESPONSES.skills }, errors: OWNED } },
+  "/api/characters/{characterId}/hiscores": {
+    get: { summary: "A character's rank, level and xp in the overall hiscores and every skill's (as of its last save)", auth: "bearer", responses: { 200: HISCORES_RESPONSES.character }, errors: OWNED },
+  },
+  "/api/v1/hiscores": {
+    get: {
+      summary: "A page of the hiscores: overall (total level, then total xp) or one skill's (its xp); ties go to who got there first",
+      auth: "none",
+      query: HISCORES_QUERY,
+      responses: { 200: HISCORES_RESPONSES.page },
+      errors: { 400: ["INVALID_PAYLOAD"] },
+    },
+  },
   "/api/characters/{characterId}/position": {
     get: { summary: "A character's position and online status (from the live world when online)", auth: "bearer", responses: { 200: PLAYER_RESPONSES.position }, errors: OWNED },
   },

@@ -11,7 +11,7 @@ import { DROP_TIERS } from "./schemas/npcs.ts";
 import type { ResourceNodeDef } from "./schemas/gathering.ts";
 import type { CookingRecipe, CraftingRecipe, FiremakingRecipe, SmeltingRecipe, SmithingRecipe } from "./schemas/recipes.ts";
 import type { AreaDef, GameSettings } from "./schemas/world.ts";
-import type { SkillUnlock, StoreDef, ToolDef } from "./schemas/misc.ts";
+import type { PrayerDef, SkillUnlock, StoreDef, ToolDef } from "./schemas/misc.ts";
 import { ITEM_FILES } from "./catalog.ts";
 import { buildMagic, type MagicContent } from "./magicContent.ts";
 import type { ManifestProblem } from "./validate.ts";
@@ -76,6 +76,8 @@ export class ContentRegistry {
   readonly stations: readonly StationDef[];
   readonly tools: readonly ToolDef[];
   readonly skillUnlocks: Readonly<Record<string, readonly SkillUnlock[]>>;
+  /** `prayers.json`, in the content's order (src/game/prayer.ts). */
+  readonly prayers: ReadonlyMap<string, PrayerDef>;
   readonly world: Readonly<WorldSettings>;
   /** Runes, elemental staves and combat spells (magicContent.ts); empty without `runes.json` and `combat-spells.json`. */
   readonly magic: MagicContent;
@@ -91,6 +93,7 @@ export class ContentRegistry {
     this.stations = parts.stations;
     this.tools = parts.tools;
     this.skillUnlocks = parts.skillUnlocks;
+    this.prayers = parts.prayers;
     this.world = parts.world;
     this.magic = parts.magic;
   }
@@ -167,6 +170,7 @@ export function buildRegistry(data: ReadonlyMap<string, unknown>): { registry: C
       const at = `$.${key}[${i}]`;
       if (!check(!resources.has(node.id), file, `${at}.id`, `duplicate resource id "${node.id}"`)) return;
       if (!check(toolFamilyExists(node.toolRequired), file, `${at}.toolRequired`, `no item is or ends in "${node.toolRequired}": the node could never be gathered`)) return;
+      if (node.secondaryRequired !== undefined && !check(known(node.secondaryRequired), file, `${at}.secondaryRequired`, unknownItem(node.secondaryRequired))) return;
       const yields = node.harvestYield.filter(
         (y, j) =>
           check(known(y.itemId), file, `${at}.harvestYield[${j}].itemId`, unknownItem(y.itemId)) &&
@@ -239,7 +243,11 @@ export function buildRegistry(data: ReadonlyMap<string, unknown>): { registry: C
     }
   }
 
-  const tools = (get<ToolDef[]>("tools.json") ?? []).filter((t, i) => check(known(t.itemId), "tools.json", `$[${i}].itemId`, unknownItem(t.itemId)));
+  // A tool needs the higher of its own level and its tier's in tier-requirements.json (`tools.<tier>.<skill>`).
+  const tierLevels = get<{ tools?: Record<string, Record<string, number>> }>("tier-requirements.json")?.tools ?? {};
+  const tools = (get<ToolDef[]>("tools.json") ?? [])
+    .filter((t, i) => check(known(t.itemId), "tools.json", `$[${i}].itemId`, unknownItem(t.itemId)))
+    .map((t) => ({ ...t, levelRequired: Math.max(t.levelRequired, (t.tier !== undefined ? tierLevels[t.tier]?.[t.skill] : undefined) ?? 1) }));
   get<{ arrows: { id: string }[] }>("ammunition.json")?.arrows.forEach((a, i) => check(known(a.id), "ammunition.json", `$.arrows[${i}].id`, unknownItem(a.id)));
 
   const stations: StationDef[] = (get<{ stations: StationDef[] }>("stations.json")?.stations ?? []).map((s) => ({
@@ -277,6 +285,11 @@ export function buildRegistry(data: ReadonlyMap<string, unknown>): { registry: C
     blocked: (game?.blocked ?? []).map(pickBounds),
   };
 
+  const prayers = new Map<string, PrayerDef>();
+  get<{ prayers: PrayerDef[] }>("prayers.json")?.prayers.forEach((p, i) => {
+    if (check(!prayers.has(p.id), "prayers.json", `$.prayers[${i}].id`, `duplicate prayer id "${p.id}"`)) prayers.set(p.id, p);
+  });
+
   const registry = new ContentRegistry({
     files: [...data.keys()].sort(),
     items,
@@ -288,6 +301,7 @@ export function buildRegistry(data: ReadonlyMap<string, unknown>): { registry: C
     stations,
     tools,
     skillUnlocks,
+    prayers,
     world,
     magic: buildMagic(get("runes.json"), get("combat-spells.json"), known, check),
   });

@@ -19,6 +19,8 @@ import type { SqlEntityManager } from "@mikro-orm/sqlite";
 import type { QueryKind, QueryObserver } from "../db/queryTiming.ts";
 import { DEFAULT_COMBAT_STYLE } from "../game/combatStyles.ts";
 import { SKILLS } from "../game/skills.ts";
+import { MAX_RUN_ENERGY } from "../game/world/runEnergy.ts";
+import { TOTAL_XP_SQL } from "../db/hiscoreSql.ts";
 import type { ItemStack, PlayerData } from "../game/world/Player.ts";
 
 /** A character's item rows as the database holds them at `version`. */
@@ -126,17 +128,24 @@ export async function chunkStatements(em: SqlEntityManager, dialect: "sqlite" | 
   return dialect === "sqlite" ? new SqliteStatements(await nativeSqlite(em), observe) : new PostgresStatements(em);
 }
 
-const SKILL_COLUMNS = SKILLS.flatMap((s) => [`${s}Level`, `${s}Xp`]);
+const SKILL_COLUMNS = SKILLS.flatMap((s) => [`${s}Level`, `${s}XpTenths`]);
 /** A character's columns that a save writes (and a load reads back: players.ts). */
-export const CHARACTER_COLUMNS = ["positionX", "positionY", "positionZ", "health", "coins", "combatLevel", "combatStyle", ...SKILL_COLUMNS];
+export const CHARACTER_COLUMNS = ["positionX", "positionY", "positionZ", "health", "coins", "combatLevel", "combatStyle", ...SKILL_COLUMNS, "runEnergy", "prayerPoints"];
 /** An identifier, quoted for both databases. */
 export const q = (id: string) => `"${id}"`;
 
 function characterValues(p: PlayerData): unknown[] {
   const out: unknown[] = [p.x, p.y, p.z, p.health, p.coins, p.combatLevel, p.combatStyle ?? DEFAULT_COMBAT_STYLE];
-  for (const s of SKILLS) out.push(p.skills[s].level, p.skills[s].xp);
+  for (const s of SKILLS) out.push(p.skills[s].level, p.skills[s].xpTenths);
+  out.push(Math.round(p.runEnergy ?? MAX_RUN_ENERGY));
+  out.push(p.prayerPoints ?? p.skills.prayer.level);
   return out;
 }
+
+/** The total xp of a save's row, as stored (src/db/hiscoreSql.ts sums the same columns). */
+const totalXp = (p: PlayerData) => SKILLS.reduce((sum, s) => sum + p.skills[s].xpTenths, 0);
+/** The total xp of the character's stored row, `table`-qualified (an update's old values). */
+const storedTotalXp = (table: string) => TOTAL_XP_SQL.replace(/"(\w+XpTenths)"/g, `${q(table)}."$1"`);
 
 /** The item tables: each row's key within its character, and its other columns. */
 const ITEM_TABLES = {
@@ -217,10 +226,12 @@ class PostgresStatements implements ChunkStatements {
     await this.em.execute(`select "id" from "characters" where "id" = any(?::varchar[]) order by "id" for update`, [ids]);
     const rows = players.map(({ p, expected }) => [p.characterId, expected, ...characterValues(p)]);
     const sql =
-      `update "characters" set ${CHARACTER_COLUMNS.map((c) => `${q(c)} = "v".${q(c)}`).join(", ")}, "updatedAt" = ?, "version" = "v"."vversion" + 1 ` +
+      `update "characters" set ${CHARACTER_COLUMNS.map((c) => `${q(c)} = "v".${q(c)}`).join(", ")}, "updatedAt" = ?, "version" = "v"."vversion" + 1, ` +
+      // The hiscores' tie-break: when the total xp grew (src/db/hiscoreSql.ts).
+      `"xpGainedAt" = case when ${storedTotalXp("v")} > ${storedTotalXp("characters")} then ?::float8 else "characters"."xpGainedAt" end ` +
       `from ${unnest(CHARACTER_TYPES)} as "v" ("vid", "vversion", ${CHARACTER_COLUMNS.map(q).join(", ")}) ` +
       `where "characters"."id" = "v"."vid" and "characters"."version" = "v"."vversion" returning "characters"."id"`;
-    const written = await this.em.execute<{ id: string }[]>(sql, [now, ...columnArrays(rows, CHARACTER_TYPES)]);
+    const written = await this.em.execute<{ id: string }[]>(sql, [now, now.getTime(), ...columnArrays(rows, CHARACTER_TYPES)]);
     return new Set(written.map((r) => r.id));
   }
 
@@ -312,8 +323,10 @@ class SqliteStatements implements ChunkStatements {
     const written = new Set<string>();
     this.runAll(
       "update",
-      `update "characters" set ${CHARACTER_COLUMNS.map((c) => `${q(c)} = ?`).join(", ")}, "updatedAt" = ?, "version" = "version" + 1 where "id" = ? and "version" = ?`,
-      players.map(({ p, expected }) => [...characterValues(p), now.getTime(), p.characterId, expected]),
+      `update "characters" set ${CHARACTER_COLUMNS.map((c) => `${q(c)} = ?`).join(", ")}, "updatedAt" = ?, "version" = "version" + 1, ` +
+        // The hiscores' tie-break: when the total xp grew (src/db/hiscoreSql.ts); the old values on the right.
+        `"xpGainedAt" = case when ? > ${TOTAL_XP_SQL} then ? else "xpGainedAt" end where "id" = ? and "version" = ?`,
+      players.map(({ p, expected }) => [...characterValues(p), now.getTime(), totalXp(p), now.getTime(), p.characterId, expected]),
       (i, changes) => changes === 1 && written.add(players[i]!.p.characterId),
     );
     return Promise.resolve(written);

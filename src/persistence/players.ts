@@ -16,6 +16,7 @@ import type { ICharacter } from "../../entities/Character.ts";
 import type { Database, Dialect } from "../db/orm.ts";
 import type { ContentRegistry } from "../manifests/registry.ts";
 import { parseCombatStyle } from "../game/combatStyles.ts";
+import { parsePrayerPoints } from "../game/prayer.ts";
 import { combatLevel, SKILLS, type Skill } from "../game/skills.ts";
 import { nameKey } from "../game/names.ts";
 import { INVENTORY_SIZE, type ItemStack, type PlayerData, type SkillState } from "../game/world/Player.ts";
@@ -42,7 +43,7 @@ const nameTaken = () => new PlayerLoadError("NAME_TAKEN", "That name is taken (o
 type CharacterRow = ICharacter;
 
 /** The columns of a character that {@link loadData} reads (an entity, or a row of {@link CHARACTER_SELECT}). */
-export type CharacterFields = Pick<ICharacter, "id" | "accountId" | "name" | "positionX" | "positionY" | "positionZ" | "health" | "coins" | "combatLevel" | "combatStyle" | "version" | "renamedFrom">;
+export type CharacterFields = Pick<ICharacter, "id" | "accountId" | "name" | "positionX" | "positionY" | "positionZ" | "health" | "coins" | "combatLevel" | "combatStyle" | "runEnergy" | "prayerPoints" | "version" | "renamedFrom">;
 
 /** A character's row, raw (src/db/rawSql.ts): only what a load reads. */
 const CHARACTER_SELECT = `select "id", "accountId", "name", "version", "renamedFrom", ${CHARACTER_COLUMNS.map(q).join(", ")} from "characters"`;
@@ -50,7 +51,7 @@ const CHARACTER_SELECT = `select "id", "accountId", "name", "version", "renamedF
 function skillsOf(row: CharacterFields): Record<Skill, SkillState> {
   const out = {} as Record<Skill, SkillState>;
   const r = row as unknown as Record<string, number>;
-  for (const s of SKILLS) out[s] = { level: Number(r[`${s}Level`]), xp: Number(r[`${s}Xp`]) };
+  for (const s of SKILLS) out[s] = { level: Number(r[`${s}Level`]), xpTenths: Number(r[`${s}XpTenths`]) };
   return out;
 }
 
@@ -71,6 +72,7 @@ export async function loadData(em: Statements, row: CharacterFields): Promise<St
   ]);
   const inventory: (ItemStack | null)[] = Array.from({ length: INVENTORY_SIZE }, () => null);
   for (const s of inv) inventory[Number(s.slot)] = { itemId: s.itemId, quantity: Number(s.quantity) };
+  const skills = skillsOf(row);
   return {
     characterId: row.id,
     accountId: row.accountId,
@@ -82,7 +84,9 @@ export async function loadData(em: Statements, row: CharacterFields): Promise<St
     coins: Number(row.coins),
     combatLevel: Number(row.combatLevel),
     combatStyle: parseCombatStyle(row.combatStyle),
-    skills: skillsOf(row),
+    runEnergy: Number(row.runEnergy),
+    prayerPoints: parsePrayerPoints(row.prayerPoints, skills.prayer.level),
+    skills,
     inventory,
     equipment: Object.fromEntries(equip.map((e) => [e.slotType, { itemId: e.itemId, quantity: Number(e.quantity) }])),
     bank: bank.map((b) => ({ itemId: b.itemId, quantity: Number(b.quantity) })),

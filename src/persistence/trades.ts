@@ -5,7 +5,8 @@
  * and checks each trade on its own: both rows still have the version this process last read or
  * wrote (`versions`, as every save checks: players.ts), else another process has written one of
  * them; no audit row has its trade id yet, so that one trade can never be stored twice; both
- * stored inventories are exactly what its swap was computed from. A trade failing a check is left
+ * stored inventories are exactly what its swap was computed from (and, when it moves coins, both
+ * stored coin amounts are what it was computed from). A trade failing a check is left
  * out (its rows untouched) and reported; the others' inventories are replaced, their versions
  * advanced and their audit rows written, all in that one transaction, so each trade's swap and
  * audit row commit together or not at all. Any other failure (the database refusing a row, a lost
@@ -31,6 +32,11 @@ export interface StoredSwap {
   after: Map<string, (ItemStack | null)[]>;
   aGives: ItemStack[];
   bGives: ItemStack[];
+  /** Coins given by each side (absent: none), the coins both carried before, and after the swap. */
+  aGivesCoins?: number;
+  bGivesCoins?: number;
+  coinsBefore?: Map<string, number>;
+  coinsAfter?: Map<string, number>;
   valueAToB: number;
   valueBToA: number;
 }
@@ -44,6 +50,9 @@ export const TRADE_BATCH_MAX = 500;
 
 /** What storing each trade of a batch came to: undefined when its swap is stored, else why it is not. */
 export type SwapOutcomes = Map<string, TradeCommitError | undefined>;
+
+/** Whether the swap moves coins (then its characters' coins are checked and written). */
+const movesCoins = (swap: StoredSwap) => (swap.aGivesCoins ?? 0) + (swap.bGivesCoins ?? 0) > 0;
 
 function sameInventory(stored: InventoryRow[], expected: (ItemStack | null)[]): boolean {
   const bySlot = new Map(stored.map((r) => [r.slot, r]));
@@ -90,23 +99,43 @@ class SwapStatements {
    * One statement: locks the characters' rows in id order (PostgreSQL; SQLite has one writer) and
    * reads their versions and inventories.
    */
-  async lockAndRead(ids: readonly string[]): Promise<{ stored: Map<string, number>; inventories: Map<string, InventoryRow[]> }> {
+  async lockAndRead(ids: readonly string[]): Promise<{ stored: Map<string, number>; coins: Map<string, number>; inventories: Map<string, InventoryRow[]> }> {
     const where = this.inList(ids);
-    const rows = await this.em.execute<{ id: string; version: number; slot: number | null; itemId: string | null; quantity: number | null }[]>(
-      `select c."id", c."version", i."slot", i."itemId", i."quantity" from "characters" c left join "inventory" i on i."characterId" = c."id" ` +
+    const rows = await this.em.execute<{ id: string; version: number; coins: number; slot: number | null; itemId: string | null; quantity: number | null }[]>(
+      `select c."id", c."version", c."coins", i."slot", i."itemId", i."quantity" from "characters" c left join "inventory" i on i."characterId" = c."id" ` +
         `where c."id" ${where.sql} order by c."id"${this.pg ? " for update of c" : ""}`,
       where.params,
     );
     const stored = new Map<string, number>();
+    const coins = new Map<string, number>();
     const inventories = new Map<string, InventoryRow[]>();
     for (const r of rows) {
       stored.set(r.id, Number(r.version));
+      coins.set(r.id, Number(r.coins));
       if (r.slot === null || r.itemId === null || r.quantity === null) continue;
       const list = inventories.get(r.id) ?? [];
       list.push({ slot: Number(r.slot), itemId: r.itemId, quantity: Number(r.quantity) });
       inventories.set(r.id, list);
     }
-    return { stored, inventories };
+    return { stored, coins, inventories };
+  }
+
+  /** Sets characters' coins (character id, coins). */
+  async setCoins(rows: readonly [string, number][]): Promise<void> {
+    if (rows.length === 0) return;
+    if (this.pg) {
+      await this.em.execute(
+        `update "characters" set "coins" = "v"."vcoins" from unnest(?::varchar[], ?::int[]) as "v" ("vid", "vcoins") where "characters"."id" = "v"."vid"`,
+        [textArray(rows.map(([id]) => id)), numberArray(rows.map(([, c]) => c))],
+        "run",
+      );
+      return;
+    }
+    await this.em.execute(
+      `update "characters" set "coins" = case "id" ${rows.map(() => "when ? then ?").join(" ")} end where "id" in (${rows.map(() => "?").join(", ")})`,
+      [...rows.flat(), ...rows.map(([id]) => id)],
+      "run",
+    );
   }
 
   /** The trade ids that already have an audit row. */
@@ -147,7 +176,14 @@ class SwapStatements {
 }
 
 /** Why a trade of the batch cannot be stored, from what its transaction read; undefined if it can. */
-function check(swap: StoredSwap, stored: ReadonlyMap<string, number>, versions: ReadonlyMap<string, number>, audited: ReadonlySet<string>, inventories: ReadonlyMap<string, InventoryRow[]>): TradeCommitError | undefined {
+function check(
+  swap: StoredSwap,
+  stored: ReadonlyMap<string, number>,
+  versions: ReadonlyMap<string, number>,
+  audited: ReadonlySet<string>,
+  inventories: ReadonlyMap<string, InventoryRow[]>,
+  coins: ReadonlyMap<string, number>,
+): TradeCommitError | undefined {
   const ids = [swap.aId, swap.bId];
   if (ids.some((id) => !stored.has(id))) return new TradeCommitError("NOT_FOUND", "a trading character no longer exists");
   const stale = ids.filter((id) => versions.get(id) !== stored.get(id)).sort();
@@ -159,6 +195,9 @@ function check(swap: StoredSwap, stored: ReadonlyMap<string, number>, versions: 
   if (audited.has(swap.tradeId)) return new TradeCommitError("ALREADY_COMPLETED", "this trade was already completed");
   if (!ids.every((id) => sameInventory(inventories.get(id) ?? [], swap.before.get(id)!))) {
     return new TradeCommitError("ITEMS_CHANGED", "the stored inventory differs from the traded one");
+  }
+  if (movesCoins(swap) && !ids.every((id) => coins.get(id) === swap.coinsBefore?.get(id))) {
+    return new TradeCommitError("ITEMS_CHANGED", "the stored coins differ from the traded ones");
   }
   return undefined;
 }
@@ -182,10 +221,10 @@ export async function storeSwaps(db: Database, swaps: readonly StoredSwap[], ver
     outcomes.clear();
     written.length = 0;
     const sql = new SwapStatements(em, db.dialect);
-    const { stored, inventories } = await sql.lockAndRead(all);
+    const { stored, coins, inventories } = await sql.lockAndRead(all);
     const audited = await sql.audited(swaps.map((s) => s.tradeId));
     for (const swap of swaps) {
-      const err = check(swap, stored, versions, audited, inventories);
+      const err = check(swap, stored, versions, audited, inventories, coins);
       outcomes.set(swap.tradeId, err);
       if (err === undefined) written.push(swap);
     }
@@ -199,6 +238,7 @@ export async function storeSwaps(db: Database, swaps: readonly StoredSwap[], ver
       [swap.aId, swap.bId].flatMap((id) => swap.after.get(id)!.flatMap((s, slot) => (s === null ? [] : [[id, slot, s.itemId, s.quantity] as InventoryValues]))),
     );
     await sql.insertInventory(rows);
+    await sql.setCoins(written.filter(movesCoins).flatMap((swap) => [swap.aId, swap.bId].map((id): [string, number] => [id, swap.coinsAfter!.get(id)!])));
     const completedAt = new Date();
     await em.insertMany(
       TradeAudit,
@@ -208,6 +248,8 @@ export async function storeSwaps(db: Database, swaps: readonly StoredSwap[], ver
         playerBId: swap.bId,
         itemsAToB: swap.aGives.map((s) => ({ itemId: s.itemId, quantity: s.quantity })),
         itemsBToA: swap.bGives.map((s) => ({ itemId: s.itemId, quantity: s.quantity })),
+        coinsAToB: swap.aGivesCoins ?? 0,
+        coinsBToA: swap.bGivesCoins ?? 0,
         valueAToB: swap.valueAToB,
         valueBToA: swap.valueBToA,
         completedAt,

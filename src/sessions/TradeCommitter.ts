@@ -81,8 +81,13 @@ export class TradeCommitter {
         after: swap.inventories,
         aGives: swap.aGives,
         bGives: swap.bGives,
-        valueAToB: worth(swap.aGives),
-        valueBToA: worth(swap.bGives),
+        coinsBefore: req.coinsBefore,
+        coinsAfter: swap.coins,
+        aGivesCoins: swap.aGivesCoins,
+        bGivesCoins: swap.bGivesCoins,
+        // A coin is worth one.
+        valueAToB: worth(swap.aGives) + swap.aGivesCoins,
+        valueBToA: worth(swap.bGives) + swap.bGivesCoins,
       },
       queuedAt: performance.now(),
       presaved: false,
@@ -185,7 +190,7 @@ export class TradeCommitter {
     const { session, swap } = job.req;
     this.onStored?.("completed", (performance.now() - job.queuedAt) / 1000);
     this.logger.info(
-      { event: "trade", tradeId: session.id, aId: job.swap.aId, bId: job.swap.bId, aGives: swap.aGives, bGives: swap.bGives, valueAToB: job.swap.valueAToB, valueBToA: job.swap.valueBToA },
+      { event: "trade", tradeId: session.id, aId: job.swap.aId, bId: job.swap.bId, aGives: swap.aGives, bGives: swap.bGives, aGivesCoins: swap.aGivesCoins, bGivesCoins: swap.bGivesCoins, valueAToB: job.swap.valueAToB, valueBToA: job.swap.valueBToA },
       "trade completed",
     );
     this.apply(job.swap.aId, () => this.world.trades.finish(this.world, session.id, swap));

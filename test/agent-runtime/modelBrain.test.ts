@@ -63,7 +63,7 @@ describe("agent runtime with a language model (a local OpenAI-compatible server)
     for (const field of ["type", "target", "reason"]) assert.match(schema, new RegExp(`"${field}"`));
     assert.ok((await activity()).some((a) => /choose fishing \(Shallow Water\): local:test-model: the model likes fish/.test(a)), "the choice (its target by name) and its reason in the activity");
     // And it plays it: fishing xp on the server.
-    await eventually(() => ((t.server.world.world.players.get(characterId)?.data.skills.fishing.xp ?? 0) > 0 ? true : undefined), "fishing xp", 30_000);
+    await eventually(() => ((t.server.world.world.players.get(characterId)?.data.skills.fishing.xpTenths ?? 0) > 0 ? true : undefined), "fishing xp", 30_000);
   });
 
   it("writes the agent's chat reply to what is not a command", async () => {

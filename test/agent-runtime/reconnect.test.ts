@@ -60,8 +60,8 @@ describe(`agent runtime: a lost connection to the server (${how})`, function () 
     // The same player, still in the world (it lingered through the outage), and it keeps playing.
     assert.equal(t.server.world.world.players.get(characterId), player);
     assert.equal(t.server.world.playersByTransport().ws, 1, "its one session is a /ws one");
-    const xp = Object.values(player.data.skills).reduce((n, s) => n + s.xp, 0);
+    const xp = Object.values(player.data.skills).reduce((n, s) => n + s.xpTenths, 0);
     const at = { x: player.x, z: player.z };
-    await eventually(() => (player.x !== at.x || player.z !== at.z || Object.values(player.data.skills).reduce((n, s) => n + s.xp, 0) > xp ? true : undefined), "it to act again", 20_000);
+    await eventually(() => (player.x !== at.x || player.z !== at.z || Object.values(player.data.skills).reduce((n, s) => n + s.xpTenths, 0) > xp ? true : undefined), "it to act again", 20_000);
   });
 });

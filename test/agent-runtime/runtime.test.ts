@@ -33,7 +33,7 @@ describe("agent runtime (a separate process) playing agents on a real server", f
   const serverTick = () => t.server.world.world.tick;
   const goal = async () => (await call(t.baseUrl, "GET", `/api/agents/${agentId}/goal`, owner.token)).body;
   const runtimeAgent = async () => (await call(rt.url, "GET", `/agents/${agentId}`, owner.token)).body.agent as Json;
-  const totalXp = () => Object.values(player()?.data.skills ?? {}).reduce((n, s) => n + s.xp, 0);
+  const totalXp = () => Object.values(player()?.data.skills ?? {}).reduce((n, s) => n + s.xpTenths, 0);
 
   before(async () => {
     // Many polls from one address: the REST budget would get in the way of watching.
@@ -143,8 +143,8 @@ describe("agent runtime (a separate process) playing agents on a real server", f
   it("pursues a goal set over REST, and reports its progress", async () => {
     const set = await call(t.baseUrl, "POST", `/api/agents/${agentId}/goal`, owner.token, { type: "fishing" });
     assert.equal(set.status, 200);
-    const fishingXp = player()!.data.skills.fishing.xp;
-    await eventually(() => (player()!.data.skills.fishing.xp > fishingXp ? true : undefined), "fishing xp", 60_000);
+    const fishingXp = player()!.data.skills.fishing.xpTenths;
+    await eventually(() => (player()!.data.skills.fishing.xpTenths > fishingXp ? true : undefined), "fishing xp", 60_000);
     const g = await eventually(async () => {
       const now = (await goal()).goal;
       return now?.id === set.body.goal.id && now.progress > 0 ? now : undefined;

@@ -81,6 +81,7 @@ describe("agent tokens: a scope for every route and event", function () {
     "get /api/v1/world/areas": { path: () => "/api/v1/world/areas" },
     "get /api/characters/{characterId}/skills": { path: () => `/api/characters/${owner.characterId}/skills` },
     "get /api/characters/{characterId}/position": { path: () => `/api/characters/${owner.characterId}/position` },
+    "get /api/characters/{characterId}/hiscores": { path: () => `/api/characters/${owner.characterId}/hiscores` },
     "get /api/character": { path: () => "/api/character" },
     "post /api/character": { path: () => "/api/character", body: () => ({ name: uniqueName("New") }) },
     "delete /api/character/{characterId}": {

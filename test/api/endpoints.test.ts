@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { jwtVerify } from "jose";
 import { AgentMapping, Character, InventorySlot, NpcKill } from "../../entities/index.ts";
+import { addXp } from "../../src/game/progression.ts";
 import { loadOrCreatePlayer } from "../../src/persistence/players.ts";
 import type { Saver } from "../../src/sessions/Saver.ts";
 import { ROUTES } from "../../src/http/openapi.ts";
@@ -161,8 +162,8 @@ forEachDialect("REST API: players, world and characters", (ctx) => {
     it("gives the owner skills and position", async () => {
       const skills = await call(t, "GET", `/api/characters/${alice.characterId}/skills`, alice.token);
       assert.equal(skills.status, 200);
-      assert.deepEqual(skills.body.skills.constitution, { level: 10, xp: 1154 });
-      assert.deepEqual(skills.body.skills.woodcutting, { level: 1, xp: 0 });
+      assert.deepEqual(skills.body.skills.constitution, { level: 10, xp: 1154, xpExact: 1154 });
+      assert.deepEqual(skills.body.skills.woodcutting, { level: 1, xp: 0, xpExact: 0 });
       const pos = await call(t, "GET", `/api/characters/${alice.characterId}/position`, alice.token);
       assert.deepEqual(pos.body, { success: true, position: { x: 0, y: 10, z: 0 }, online: false });
     });
@@ -174,6 +175,19 @@ forEachDialect("REST API: players, world and characters", (ctx) => {
       await sleep(400);
       const pos = await call(t, "GET", `/api/characters/${alice.characterId}/position`, alice.token);
       assert.deepEqual(pos.body, { success: true, position: { x: 2, y: 10, z: 1 }, online: true });
+      ws.close();
+    });
+
+    it("gives whole xp and the exact xp kept in tenths", async () => {
+      const ws = await WsTestClient.connect(`${t.wsUrl}?token=${alice.token}`);
+      await ws.next("welcome");
+      const world = t.server.world.world;
+      const player = await until(() => world.players.get(alice.characterId), "alice in the world");
+      const base = player.data.skills.mining.xpTenths;
+      addXp(world, player, "mining", 17.5);
+      const skills = await call(t, "GET", `/api/characters/${alice.characterId}/skills`, alice.token);
+      assert.equal(skills.status, 200);
+      assert.deepEqual(skills.body.skills.mining, { level: 1, xp: Math.floor((base + 175) / 10), xpExact: (base + 175) / 10 });
       ws.close();
     });
 
@@ -779,7 +793,7 @@ forEachDialect("REST API: agents", (ctx) => {
     const tree = trees.find((n) => n.depleted === false)!;
     ws.send("player:action", { action: "gather", targetId: tree.id });
     await until(() => (player.data.inventory.some((s) => s?.itemId === "logs") ? true : undefined), "logs from the tree", 20_000);
-    assert.ok(player.data.skills.woodcutting.xp > 0);
+    assert.ok(player.data.skills.woodcutting.xpTenths > 0);
     assert.deepEqual(ws.events.filter((e) => e.type === "error"), [], "no refusal");
     ws.close();
     await until(() => (t.server.world.connectionOf(owner.characterId) === undefined ? true : undefined), "the agent's session ended");

@@ -4,7 +4,7 @@
  * serving a fresh build of client/. Two browsers are two anonymous players: they see each
  * other, chat, and trade through the Trade dialog (a refused request, a declined one, a cancelled
  * trade, then a whole one through both seats of the `trade` room, checked against the players'
- * inventories and the trade's audit row); one banks through the Bank dialog, the other buys and
+ * inventories and the trade's audit row, then a trade of coins); one banks through the Bank dialog, the other buys and
  * sells through the Store dialog. Screenshots of each go to test-artifacts/browser/ (git-ignored).
  *
  * Everything is done as a person does it: the world view's context menu (a click on a tile: Trade
@@ -380,7 +380,7 @@ describe("browser client dialogs: Trade, Bank, Store (real Chromium)", function 
     assert.deepEqual(errorsOf(ann), []);
   });
 
-  it("buys and sells through the Store dialog, and says why a purchase is refused", async () => {
+  it("buys and sells through the Store dialog at prices that move with the stock, shows what the store pays before selling, and says why a purchase or sale is refused, in sight", async () => {
     const keeper = [...t.server.world.world.npcs.values()].find((n) => n.service?.storeId === "brackenford_general");
     assert.ok(keeper, "the content has Hobb's store");
     assert.equal(ben.player.data.coins, 25);
@@ -393,24 +393,98 @@ describe("browser client dialogs: Trade, Bank, Store (real Chromium)", function 
     const sell = store.getByRole("group", { name: "Sell" });
 
     const tinderboxes = count(ben, "tinderbox");
-    await buy.getByRole("button", { name: "Tinderbox, 6 coins", exact: true }).click();
+    await buy.getByRole("button", { name: "Tinderbox, 6 coins, 10 in stock", exact: true }).click();
+    await buy.getByRole("button", { name: "Tinderbox, 6 coins, 9 in stock", exact: true }).waitFor();
     await store.getByText("You have 19 coins.").waitFor();
     await serverHas("a tinderbox bought for 6 coins", () => ben.player.data.coins === 19 && count(ben, "tinderbox") === tinderboxes + 1);
 
     // Too dear: the server's NOT_ENOUGH_COINS in words, nothing changes.
-    await buy.getByRole("button", { name: "Fly Fishing Rod, 70 coins", exact: true }).click();
+    await buy.getByRole("button", { name: "Fly Fishing Rod, 70 coins, 2 in stock", exact: true }).click();
     await store.getByRole("alert").getByText("You don't have enough coins (that costs 70 coins).").waitFor();
     assert.equal(ben.player.data.coins, 19);
     assert.equal(count(ben, "fly_fishing_rod"), 0);
 
-    // Selling: a hatchet (value 40) at the store's 0.4 buyback rate.
-    await sell.getByRole("button", { name: "Bronze Hatchet, 16 coins each", exact: true }).first().click();
+    // Selling: what the store pays is shown first: a hatchet (value 40) at the store's 0.4 buyback rate.
+    await buy.getByRole("button", { name: "Bronze Hatchet, 40 coins, 5 in stock", exact: true }).waitFor();
+    await sell.getByRole("button", { name: "Bronze Hatchet, sells for 16 coins", exact: true }).first().click();
     await store.getByText("You have 35 coins.").waitFor();
     await serverHas("a hatchet sold for 16 coins", () => ben.player.data.coins === 35 && count(ben, "bronze_hatchet") === 1);
+    // The sold hatchet joined the stock: the store now pays less for the next and sells it for less.
+    await sell.getByRole("button", { name: "Bronze Hatchet, sells for 14 coins", exact: true }).waitFor();
+    await buy.getByRole("button", { name: "Bronze Hatchet, 38 coins, 6 in stock", exact: true }).waitFor();
+
+    // A sale that would fetch nothing: refused, nothing changes, and the refusal is in sight even
+    // in a short window (it sat below the dialog's fold before).
+    await ben.page.setViewportSize({ width: 1100, height: 480 });
+    const free = ben.player.data.inventory.indexOf(null);
+    ben.player.data.inventory[free] = { itemId: "bones", quantity: 1 };
+    ben.player.syncDue = true;
+    const bones = sell.getByRole("button", { name: "Bones, not taken: Hobb's Provisions would pay nothing for it", exact: true });
+    await bones.click();
+    const alert = store.getByRole("alert");
+    await alert.getByText("Hobb's Provisions would pay nothing for Bones.").waitFor();
+    assert.equal(count(ben, "bones"), 1);
+    assert.equal(ben.player.data.coins, 35);
+    const box = (await alert.boundingBox())!;
+    const dialogBox = (await store.boundingBox())!;
+    assert.ok(box.y >= dialogBox.y && box.y + box.height <= dialogBox.y + dialogBox.height && dialogBox.y + dialogBox.height <= 480, `the refusal lies inside the dialog and the window: ${JSON.stringify({ box, dialogBox })}`);
+    const onTop = await alert.evaluate((el) => {
+      const r = el.getBoundingClientRect();
+      const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+      return hit !== null && el.contains(hit);
+    });
+    assert.ok(onTop, "nothing covers the refusal");
     await screenshot(ben.page, "dialogs-store");
     assert.deepEqual(await lowContrastTexts(ben.page), [], "the store dialog's text (WCAG AA, 4.5:1)");
     await store.getByRole("button", { name: "Close" }).click();
     await store.waitFor({ state: "hidden" });
     assert.deepEqual(errorsOf(ben), []);
+  });
+
+  it("trades coins: an amount offered, refused past what is carried, seen by both, valued, received", async () => {
+    const annTrade = tradeDialog(ann);
+    const benTrade = tradeDialog(ben);
+    // Ben comes back from the store to Ann's side.
+    const collision = t.server.world.world.collision;
+    const beside = [1, -1, 2, -2].flatMap((dx) => [{ x: ann.player.x + dx, z: ann.player.z }, { x: ann.player.x, z: ann.player.z + dx }]).find((tile) => collision.isWalkable(tile.x, tile.z))!;
+    await pick(ben, beside, "Walk here");
+    await serverHas("Ben beside Ann", () => distance(ann, ben) <= 2 && ben.player.path.length === 0);
+    const before = { ann: ann.player.data.coins, ben: ben.player.data.coins };
+    assert.ok(before.ann >= 10, `Ann carries coins: ${before.ann}`);
+    await pick(ann, ben.player, `Trade with ${ben.name}`);
+    await benTrade.getByRole("button", { name: "Accept" }).click();
+    const tradeId = await until(() => [...t.server.world.world.trades.sessions.keys()][0], "the trade session");
+    await annTrade.getByText("Joining the trade…").waitFor({ state: "detached" });
+    await annTrade.getByText(`You carry ${before.ann} coins.`).waitFor();
+
+    const amount = annTrade.getByRole("spinbutton", { name: "Coins to offer" });
+    await amount.fill(String(before.ann + 1));
+    await annTrade.getByRole("button", { name: "Offer coins" }).click();
+    await annTrade.getByText("You do not carry that many coins.").waitFor();
+    await amount.fill("10");
+    await amount.press("Enter");
+    await annTrade.getByRole("group", { name: "Your offer" }).getByText("10 coins", { exact: true }).waitFor();
+    await benTrade.getByRole("group", { name: `${ann.name}'s offer` }).getByText("10 coins", { exact: true }).waitFor();
+    await screenshot(ann.page, "dialogs-trade-coins-offer");
+
+    await annTrade.getByRole("button", { name: "Accept" }).click();
+    await benTrade.getByText(`${ann.name} has accepted.`).waitFor();
+    await benTrade.getByRole("button", { name: "Accept" }).click();
+    await benTrade.getByText(`Your offer is worth 0 coins and ${ann.name}'s 10 coins: you would gain 10 coins of value.`).waitFor();
+    await benTrade.getByRole("group", { name: "You receive" }).getByText("10 coins", { exact: true }).waitFor();
+    await annTrade.getByRole("group", { name: "You give" }).getByText("10 coins", { exact: true }).waitFor();
+    await annTrade.getByText(`Your offer is worth 10 coins and ${ben.name}'s 0 coins: you would lose 10 coins of value.`).waitFor();
+    await annTrade.getByRole("button", { name: "Accept" }).click();
+    await benTrade.getByRole("button", { name: "Accept" }).click();
+
+    await benTrade.getByText(`Trade with ${ann.name} completed.`).waitFor();
+    await benTrade.getByRole("listitem").getByText("10 coins", { exact: true }).waitFor();
+    await annTrade.getByText("You received nothing.").waitFor();
+    assert.deepEqual({ ann: ann.player.data.coins, ben: ben.player.data.coins }, { ann: before.ann - 10, ben: before.ben + 10 });
+    const audit = await t.server.db.em().fork().findOneOrFail(TradeAudit, { tradeId });
+    assert.deepEqual([Number(audit.coinsAToB), Number(audit.coinsBToA), audit.itemsAToB, audit.itemsBToA], [10, 0, [], []]);
+    assert.ok(throughSeats.includes("tradeSetCoins"), "the amount went through the seat in the trade room");
+    for (const d of [annTrade, benTrade]) await d.getByRole("button", { name: "Close" }).click();
+    for (const p of [ann, ben]) assert.deepEqual(errorsOf(p), []);
   });
 });

@@ -424,7 +424,7 @@ describe("browser client: playing (real Chromium)", function () {
     const rats = () => [...world.npcs.values()].filter((n) => n.def.id === "meadow_rat" && n.deadUntil === 0);
     const spawn = rats().sort((a, b) => Math.hypot(a.x - player.x, a.z - player.z) - Math.hypot(b.x - player.x, b.z - player.z))[0]!;
     await walkNear(spawn, 4);
-    const xp = (skill: "attack" | "strength" | "defense" | "constitution" | "prayer") => player.data.skills[skill].xp;
+    const xp = (skill: "attack" | "strength" | "defense" | "constitution" | "prayer") => Math.floor(player.data.skills[skill].xpTenths / 10);
     const before = { attack: xp("attack"), strength: xp("strength"), defense: xp("defense"), constitution: xp("constitution") };
 
     // A rat wanders: the menu of the tile it is on now, until it offers the attack.

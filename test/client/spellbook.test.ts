@@ -127,7 +127,7 @@ describe("browser client: the Spellbook (real Chromium)", function () {
     await book.getByText("Wind Strike: choose a monster to cast it on (Escape to cancel).").waitFor();
     await clickTile(page, canvas, rat.x - player.x, rat.z - player.z, "left", player);
     await serverHas("Wind Strike cast: a mind rune used, the air rune saved by the staff", () => count(player, "mind_rune") === 1 && count(player, "air_rune") === 1);
-    await serverHas("Magic xp", () => player.data.skills.magic.xp >= 5);
+    await serverHas("Magic xp", () => player.data.skills.magic.xpTenths / 10 >= 5);
     await eventually(async () => ((await wind.getAttribute("aria-pressed")) === "false" ? true : undefined), "the spell let go after the cast", 10_000);
     assert.equal(player.x, rat.x + 5, "cast from 5 tiles, not walked up to it");
 
@@ -140,7 +140,7 @@ describe("browser client: the Spellbook (real Chromium)", function () {
     assert.deepEqual(await lowContrastTexts(page, "#spellbook"), [], "the Spellbook's text (WCAG AA, 4.5:1)");
     await pick(player, rat, `Attack ${rat.def.name} (level ${rat.def.stats?.level ?? 1})`);
     await serverHas("the attack cast the spell", () => count(player, "mind_rune") === 0);
-    assert.equal(player.data.skills.attack.xp, 0, "no melee");
+    assert.equal(player.data.skills.attack.xpTenths / 10, 0, "no melee");
     await autocast.click();
     await serverHas("autocast off", () => player.data.autocast === null);
     await eventually(async () => ((await autocast.getAttribute("aria-pressed")) === "false" ? true : undefined), "the toggle off", 10_000);

@@ -66,9 +66,9 @@ forEachDialect("database", (ctx) => {
     assert.equal(row.name, "Defaults");
     for (const skill of SKILLS) {
       assert.ok(`${skill}Level` in row, `${skill}Level column`);
-      assert.ok(`${skill}Xp` in row, `${skill}Xp column`);
+      assert.ok(`${skill}XpTenths` in row, `${skill}XpTenths column`);
     }
-    assert.equal(Number(row.constitutionXp), 1154, "level 10 constitution starts at its xp");
+    assert.equal(Number(row.constitutionXpTenths), 11540, "level 10 constitution starts at its xp (1,154, in tenths)");
   });
 
   describe("inventory", () => {

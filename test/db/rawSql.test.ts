@@ -130,7 +130,9 @@ forEachDialect("raw statements of a join", (ctx) => {
       coins: row.coins,
       combatLevel: row.combatLevel,
       combatStyle: row.combatStyle,
-      skills: Object.fromEntries(SKILLS.map((k) => [k, { level: r[`${k}Level`], xp: r[`${k}Xp`] }])),
+      runEnergy: row.runEnergy,
+      prayerPoints: row.prayerPoints,
+      skills: Object.fromEntries(SKILLS.map((k) => [k, { level: r[`${k}Level`], xpTenths: r[`${k}XpTenths`] }])),
       inventory,
       equipment: Object.fromEntries((await em.find(EquipmentSlot, { characterId })).map((e) => [e.slotType, { itemId: e.itemId, quantity: e.quantity }])),
       bank: (await em.find(BankSlot, { characterId }, { orderBy: { slot: "asc" } })).map((b) => ({ itemId: b.itemId, quantity: b.quantity })),
@@ -148,11 +150,11 @@ forEachDialect("raw statements of a join", (ctx) => {
     setup.create(BankSlot, { characterId: made.characterId, slot: 0, itemId: "logs", quantity: 250 });
     setup.create(EquipmentSlot, { characterId: made.characterId, slotType: "weapon", itemId: "bronze_dagger", quantity: 1 });
     await setup.flush();
-    await db.em().nativeUpdate(Character, { id: made.characterId }, { positionX: 12.5, positionZ: -3.25, coins: 77, combatStyle: "aggressive" });
+    await db.em().nativeUpdate(Character, { id: made.characterId }, { positionX: 12.5, positionZ: -3.25, coins: 77, combatStyle: "aggressive", runEnergy: 2_550, prayerLevel: 5, prayerXpTenths: 3_880, prayerPoints: 2 });
     const loaded = await loadOrCreatePlayer(db, content, { accountId: account });
     assert.deepEqual(loaded.bank, [{ itemId: "logs", quantity: 250 }, { itemId: "bronze_dagger", quantity: 1 }], "in display order");
     assert.deepEqual(loaded.equipment, { weapon: { itemId: "bronze_dagger", quantity: 1 } });
-    assert.deepEqual([loaded.x, loaded.z, loaded.coins, loaded.combatStyle], [12.5, -3.25, 77, "aggressive"]);
+    assert.deepEqual([loaded.x, loaded.z, loaded.coins, loaded.combatStyle, loaded.runEnergy, loaded.prayerPoints], [12.5, -3.25, 77, "aggressive", 2_550, 2]);
     assert.deepEqual(loaded, await entityRead(made.characterId), "the raw load reads what MikroORM's entities read");
     const byId = await loadOrCreatePlayer(db, content, { accountId: account, characterId: made.characterId, claim: async () => {} });
     assert.deepEqual(byId, loaded);

@@ -1,6 +1,5 @@
 import assert from "node:assert/strict";
 import { inputHandlers, validateEvent } from "../../src/game/events.ts";
-import { StoreStock } from "../../src/game/store.ts";
 import { GAMEPLAY } from "../../src/game/systems.ts";
 import { MAX_PLAYER_FAULTS, World, type Fault, type InputRule, type WorldSystems } from "../../src/game/world/World.ts";
 import type { PlayerData } from "../../src/game/world/Player.ts";
@@ -10,7 +9,7 @@ import { playerData } from "../support/players.ts";
 
 /** A bundled-content world whose `player:chat` handler throws (a bug one player's input can reach), and the faults it reports. */
 async function faultyWorld(systems: WorldSystems = GAMEPLAY) {
-  const handlers = inputHandlers({ checkAdminCode: () => "wrong", storeStock: new StoreStock() }) as Map<string, InputRule>;
+  const handlers = inputHandlers({ checkAdminCode: () => "wrong" }) as Map<string, InputRule>;
   handlers.set("player:chat", {
     category: "chat",
     handle: () => {

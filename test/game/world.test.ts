@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
 import { CHAT_LIMIT, sanitizeChat } from "../../src/game/chat.ts";
 import { inputHandlers, validateEvent } from "../../src/game/events.ts";
-import { StoreStock } from "../../src/game/store.ts";
 import { MAX_EXPANSIONS } from "../../src/game/map/pathfinding.ts";
 import { PATH_BUDGET_PER_TICK, RUN_SPEED, VIEW_RADIUS, World, WALK_SPEED } from "../../src/game/world/World.ts";
 import { openWorldContent } from "../support/content.ts";
@@ -10,7 +9,7 @@ import { killPlayer } from "../../src/game/death.ts";
 import { playerData } from "../support/players.ts";
 
 function world(blocked: Parameters<typeof openWorldContent>[0] = [], now = () => 1_000_000) {
-  return new World({ content: openWorldContent(blocked), now, handlers: inputHandlers({ checkAdminCode: (c) => (c === "limited" ? "limited" : c === "sesame" ? "granted" : "wrong"), storeStock: new StoreStock() }) });
+  return new World({ content: openWorldContent(blocked), now, handlers: inputHandlers({ checkAdminCode: (c) => (c === "limited" ? "limited" : c === "sesame" ? "granted" : "wrong") }) });
 }
 
 function send(w: World, playerId: string, type: string, data: unknown) {

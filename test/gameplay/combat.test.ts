@@ -39,8 +39,8 @@ describe("combat", () => {
     const hits = g.events(watcher, "combat:hit").filter((h) => h.targetId === rat.id);
     assert.ok(hits.length > 0, "the watcher saw the hits");
     assert.ok(hits.every((h) => h.attackerId === p.id && typeof h.damage === "number" && h.targetMaxHealth === rat.maxHealth));
-    assert.ok(p.data.skills.attack.xp > 0);
-    assert.ok(p.data.skills.constitution.xp > 1154);
+    assert.ok(p.data.skills.attack.xpTenths > 0);
+    assert.ok(p.data.skills.constitution.xpTenths > 11540);
     assert.equal(p.pendingKills.get("meadow_rat"), 1);
     assert.deepEqual(g.events(p, "chat:message").filter((m) => m.channel === "system").map((m) => m.message), [`You have defeated the ${rat.def.name}.`], "the killer is told, once");
     assert.ok(!g.events(watcher, "chat:message").some((m) => m.channel === "system"), "the watcher is not");
@@ -193,7 +193,7 @@ describe("ranged combat and NPC interaction", () => {
     assert.equal(p.data.equipment.arrows, undefined, "the empty quiver is unequipped");
     assert.ok(g.errors(p).some((e) => e.code === "NO_AMMO"), "the next attack is refused");
     const damage = shots.reduce((n, s) => n + s.damage, 0);
-    assert.equal(p.data.skills.ranged.xp > 0, damage > 0, "ranged xp for the damage dealt");
+    assert.equal(p.data.skills.ranged.xpTenths > 0, damage > 0, "ranged xp for the damage dealt");
   });
 
   it("opens the bank and the store when talking to their keepers", async () => {

@@ -24,7 +24,7 @@ function brute(g: GameHarness): NpcInstance {
 }
 
 function setLevel(p: Player, skill: Skill, level: number): void {
-  p.data.skills[skill] = { level, xp: XP_FOR_LEVEL[level]! };
+  p.data.skills[skill] = { level, xpTenths: XP_FOR_LEVEL[level]! * 10 };
 }
 
 describe("attack styles", () => {
@@ -79,13 +79,13 @@ describe("attack styles", () => {
       const p = g.add({ x: npc.x + 1, z: npc.z, combatStyle: style, ...wielding(weapon), ...(weapon === "shortbow" ? { equipment: { weapon: { itemId: weapon, quantity: 1 }, arrows: { itemId: "bronze_arrow", quantity: 10 } } } : {}) });
       setLevel(p, "strength", 99);
       setLevel(p, "ranged", 99);
-      const before = Object.fromEntries(Object.entries(p.data.skills).map(([s, v]) => [s, v.xp]));
+      const before = Object.fromEntries(Object.entries(p.data.skills).map(([s, v]) => [s, v.xpTenths]));
       rolls(g, 0, 0.999);
       assert.equal(playerAttacksNpc(g.world, p, npc), undefined);
       const damage = (npc.maxHealth - npc.health) / 10;
       assert.ok(damage >= 9, `a max hit of 99 Strength or Ranged: ${damage}`);
-      const gained = Object.fromEntries(Object.entries(p.data.skills).flatMap(([s, v]) => (v.xp === before[s] ? [] : [[s, v.xp - before[s]!]])));
-      const expected = Object.fromEntries([...Object.entries(perHitpoint), ["constitution", 4 / 3] as const].map(([s, per]) => [s, Math.floor(damage * per!)]));
+      const gained = Object.fromEntries(Object.entries(p.data.skills).flatMap(([s, v]) => (v.xpTenths === before[s] ? [] : [[s, (v.xpTenths - before[s]!) / 10]])));
+      const expected = Object.fromEntries([...Object.entries(perHitpoint), ["constitution", 4 / 3] as const].map(([s, per]) => [s, Math.floor(damage * per! * 10 + 1e-9) / 10]));
       assert.deepEqual(gained, expected);
     });
   }
@@ -153,12 +153,13 @@ describe("attack styles", () => {
     const npc = brute(g);
     const p = g.add({ x: npc.x + 1, z: npc.z, ...wielding("bronze_sword") });
     setLevel(p, "defense", 40);
-    // Brute attack 28: A = 36 × 64 = 2304. D = (40 + 8) × 64 = 3072 (accurate), (40 + 3 + 8) × 64 = 3264 (defensive);
-    // hit chance A / (2(D + 1)): 0.37488 and 0.35284. A roll of 0.36 hits the one and misses the other.
+    // Brute attack 28: A = (28 + 9) × 64 = 2368 (a monster's level + 9). D = (40 + 8) × 64 = 3072 (accurate),
+    // (40 + 3 + 8) × 64 = 3264 (defensive); hit chance A / (2(D + 1)): 0.38529 and 0.36263. A roll of 0.37
+    // hits the one and misses the other.
     const hit = (style: CombatStyle) => {
       p.data.combatStyle = style;
       p.data.health = p.maxHealth;
-      rolls(g, 0.36, 0.99);
+      rolls(g, 0.37, 0.99);
       npcAttacksPlayer(g.world, npc, p);
       return p.data.health < p.maxHealth;
     };

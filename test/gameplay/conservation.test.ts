@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { BANK_SIZE, MAX_STACK } from "../../src/game/inventory.ts";
+import { purchaseCost, saleValue } from "../../src/game/store.ts";
 import type { Player } from "../../src/game/world/Player.ts";
 import type { World } from "../../src/game/world/World.ts";
 import { besideTile, gameWorld, resourceNear } from "../support/game.ts";
@@ -178,31 +179,36 @@ describe("item conservation (property)", function () {
               break;
             }
             case "buy": {
-              // Buy: the store's price per item, from its stock (stock is the store's: not decided here).
+              // Buy: the store's price for each item at the stock it is taken from (docs/gameplay.md
+              // "Stores"; stock and prices are the store's: not decided here).
               const entry = store.items[cmd.pick % store.items.length]!;
-              if (before.coins < entry.price * cmd.quantity || !fits(entry.itemId, cmd.quantity)) mustSucceed = false;
+              const cost = purchaseCost(store, w.content.item(entry.itemId)!, w.stores.count(store, entry.itemId, w.tick + 1), cmd.quantity);
+              if (before.coins < cost || !fits(entry.itemId, cmd.quantity)) mustSucceed = false;
               w.teleport(p, STORE);
               g.send(p, "store:buy", { storeId: STORE_ID, itemId: entry.itemId, quantity: cmd.quantity });
               g.tick();
-              expected = receive({ coins: -entry.price * cmd.quantity }, entry.itemId, cmd.quantity);
+              expected = receive({ coins: -cost }, entry.itemId, cmd.quantity);
               break;
             }
             case "sell": {
-              // Sell (README store:sell): pays floor(value x buyback rate) per item; untradeable
-              // items are refused; the quantity comes from that slot.
+              // Sell (docs/gameplay.md "Stores"): pays each item at the stock it joins; untradeable
+              // items, and a sale of which an item would pay nothing, are refused; the quantity
+              // comes from that slot.
               const stack = inv[cmd.slot];
+              const def = stack ? w.content.item(stack.itemId)! : undefined;
+              const count = stack ? w.stores.count(store, stack.itemId, w.tick + 1) : 0;
               w.teleport(p, STORE);
               g.send(p, "store:sell", { storeId: STORE_ID, slot: cmd.slot, quantity: cmd.quantity });
               g.tick();
-              if (!stack) {
+              if (!stack || !def) {
                 mustSucceed = false;
                 break;
               }
-              const def = w.content.item(stack.itemId)!;
-              const perItem = Math.floor(def.value * store.buybackRate);
-              if (def.tradeable === false || cmd.quantity > (stackable(stack.itemId) ? stack.quantity : before.inventory.get(stack.itemId)!)) mustSucceed = false;
+              const pay = saleValue(store, def, count, cmd.quantity);
+              const lastPays = saleValue(store, def, count + cmd.quantity - 1, 1);
+              if (def.tradeable === false || lastPays < 1 || cmd.quantity > (stackable(stack.itemId) ? stack.quantity : before.inventory.get(stack.itemId)!)) mustSucceed = false;
               expected = add({}, "inventory", stack.itemId, -cmd.quantity);
-              if (perItem * cmd.quantity > 0) expected.coins = perItem * cmd.quantity;
+              expected.coins = pay;
               break;
             }
           }

@@ -142,14 +142,14 @@ describe("casting", () => {
     const npc = brute(g);
     const p = g.add({ x: npc.x + 1, z: npc.z }, runes(5, 5));
     const wind = g.world.content.magic.spells.get("wind_strike")!;
-    const before = { magic: p.data.skills.magic.xp, hp: p.data.skills.constitution.xp };
+    const before = { magic: p.data.skills.magic.xpTenths / 10, hp: p.data.skills.constitution.xpTenths / 10 };
     rolls(g, 0, 0.99999);
     assert.equal(castOnNpc(g.world, p, npc, wind), undefined);
     assert.equal(npc.maxHealth - npc.health, 20);
-    const magic = p.data.skills.magic.xp - before.magic;
-    // 9.5 exact: awarded as 9.5 (xp in tenths) or 9 (whole xp), never more.
-    assert.ok(magic >= 9 && magic <= 9.5, `magic xp ${magic}`);
-    const hp = p.data.skills.constitution.xp - before.hp;
+    const magic = p.data.skills.magic.xpTenths / 10 - before.magic;
+    // 5.5 base + 2 per hitpoint of damage: 9.5 exactly (xp is kept in tenths).
+    assert.equal(magic, 9.5);
+    const hp = p.data.skills.constitution.xpTenths / 10 - before.hp;
     assert.ok(hp >= 2 && hp <= 8 / 3, `constitution xp ${hp}`);
     assert.equal(p.nextActionTick, g.world.tick + 5, "the spell's 5 ticks");
     assert.equal(npc.targetId, p.id, "the brute retaliates");
@@ -164,8 +164,8 @@ describe("casting", () => {
     rolls(g, 0.99999);
     assert.equal(castOnNpc(g.world, p, npc, g.world.content.magic.spells.get("wind_strike")!), undefined);
     assert.equal(npc.health, npc.maxHealth);
-    assert.ok(p.data.skills.magic.xp >= 5 && p.data.skills.magic.xp <= 5.5);
-    assert.equal(p.data.skills.constitution.xp, 1154, "no Constitution xp without damage");
+    assert.equal(p.data.skills.magic.xpTenths, 55, "Wind Strike's base 5.5 xp");
+    assert.equal(p.data.skills.constitution.xpTenths / 10, 1154, "no Constitution xp without damage");
     assert.deepEqual([count(p, "air_rune"), count(p, "mind_rune")], [4, 4]);
   });
 
@@ -181,7 +181,7 @@ describe("casting", () => {
     g.tick(12);
     assert.deepEqual([count(p, "air_rune"), count(p, "mind_rune")], [9, 9], "never twice");
     assert.equal(g.events(p, "combat:hit").filter((h) => h.attackerId === p.id).length, 1);
-    assert.ok(p.data.skills.magic.xp >= 5);
+    assert.ok(p.data.skills.magic.xpTenths / 10 >= 5);
   });
 
   it("lets a wielded staff of air stand for the air runes", async () => {
@@ -257,13 +257,13 @@ describe("casting", () => {
       assert.equal(errors.length, 1);
       assert.match(errors[0]!.message, /Mind rune/);
       assert.equal(count(p, "air_rune"), 5, "nothing used");
-      assert.equal(p.data.skills.magic.xp, 0);
+      assert.equal(p.data.skills.magic.xpTenths / 10, 0);
     });
   });
 });
 
 function setMagic(p: Player, level: number): void {
-  p.data.skills.magic = { level, xp: XP_FOR_LEVEL[level]! };
+  p.data.skills.magic = { level, xpTenths: XP_FOR_LEVEL[level]! * 10 };
 }
 
 describe("player:setAutocast", () => {
@@ -283,8 +283,8 @@ describe("player:setAutocast", () => {
     g.tick(11);
     assert.deepEqual({ x: p.x, z: p.z }, at, "cast from where it stood, 8 tiles away");
     assert.equal(count(p, "mind_rune"), 2, "three casts, 5 ticks apart");
-    assert.ok(p.data.skills.magic.xp >= 15);
-    assert.equal(p.data.skills.attack.xp, 0, "no melee");
+    assert.ok(p.data.skills.magic.xpTenths / 10 >= 15);
+    assert.equal(p.data.skills.attack.xpTenths / 10, 0, "no melee");
     g.send(p, "player:action", { action: "stop" });
     g.send(p, "equipment:remove", { slot: "weapon" });
     g.tick();

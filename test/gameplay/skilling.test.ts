@@ -27,10 +27,10 @@ describe("skills", () => {
     const p = g.add();
     addXp(g.world, p, "attack", 83);
     addXp(g.world, p, "attack", MAX_XP);
-    assert.equal(p.data.skills.attack.xp, MAX_XP);
+    assert.equal(p.data.skills.attack.xpTenths, MAX_XP * 10);
     assert.equal(p.data.skills.attack.level, 99);
     const events = g.world.drainOutbox().filter((m) => m.type === "skill:xp").map((m) => m.data as Record<string, unknown>);
-    assert.deepEqual(events[0], { skill: "attack", xp: 83, gained: 83, level: 2, levelUp: true });
+    assert.deepEqual(events[0], { skill: "attack", xp: 83, gained: 83, xpExact: 83, gainedExact: 83, level: 2, levelUp: true });
     assert.equal(events[1]!.levelUp, true);
     assert.ok((p.data.combatLevel as number) > 3, "the combat level follows attack");
   });
@@ -64,7 +64,7 @@ describe("gathering", () => {
     g.send(p, "player:action", { action: "gather", targetId: tree.id });
     g.tick(80);
     assert.ok(Math.max(Math.abs(p.x - tree.x), Math.abs(p.z - tree.z)) <= 1, "the player stands next to the tree");
-    assert.ok(p.data.skills.woodcutting.xp > 0);
+    assert.ok(p.data.skills.woodcutting.xpTenths > 0);
   });
 
   it("refuses to gather without the tool or below the level, and changes nothing", async () => {
@@ -80,7 +80,7 @@ describe("gathering", () => {
     g.tick();
     assert.equal(g.errors(q)[0]!.code, "LEVEL_TOO_LOW");
     assert.equal(p.action, undefined);
-    assert.equal(q.data.skills.woodcutting.xp, 0);
+    assert.equal(q.data.skills.woodcutting.xpTenths, 0);
   });
 
   it("depletes a node, which respawns after its respawn time", async () => {
@@ -152,7 +152,7 @@ describe("gathering", () => {
     g.send(q, "player:action", { action: "interact", targetId: "tree_normal" });
     g.tick();
     assert.equal(g.errors(q).at(-1)!.code, "INVALID_TARGET", "a content id is not an instance");
-    assert.equal(q.data.skills.woodcutting.xp, 0);
+    assert.equal(q.data.skills.woodcutting.xpTenths, 0);
   });
 });
 
@@ -172,7 +172,7 @@ describe("firemaking and cooking", () => {
     }
     assert.equal(g.world.objects.size, 1, "a fire burns");
     assert.equal(count(p, "logs"), 0, "the logs were used");
-    assert.ok(p.data.skills.firemaking.xp >= 40);
+    assert.ok(p.data.skills.firemaking.xpTenths >= 400);
     const fire = [...g.world.objects.values()][0]!;
     g.send(p, "inventory:use", { slot: 2, targetId: fire.id });
     g.tick(20);

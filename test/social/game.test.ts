@@ -6,7 +6,6 @@ import assert from "node:assert/strict";
 import { CHAT_LIMIT, CHAT_WINDOW_MS } from "../../src/game/clientEvents.ts";
 import { inputHandlers, validateEvent } from "../../src/game/events.ts";
 import type { SocialCommandEvent, SocialPort } from "../../src/game/social.ts";
-import { StoreStock } from "../../src/game/store.ts";
 import { GAMEPLAY } from "../../src/game/systems.ts";
 import type { Player } from "../../src/game/world/Player.ts";
 import { INPUT_CAPS, seededRandom, TICK_MS, World, type OutboundMessage } from "../../src/game/world/World.ts";
@@ -33,7 +32,7 @@ async function socialWorld() {
     now: () => clock.now,
     random: seededRandom(7),
     systems: GAMEPLAY,
-    handlers: inputHandlers({ checkAdminCode: () => "wrong", storeStock: new StoreStock(), social: port }),
+    handlers: inputHandlers({ checkAdminCode: () => "wrong", social: port }),
   });
   const sent: OutboundMessage[] = [];
   return {

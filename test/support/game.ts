@@ -5,7 +5,6 @@
  */
 import assert from "node:assert/strict";
 import { inputHandlers, validateEvent } from "../../src/game/events.ts";
-import { StoreStock } from "../../src/game/store.ts";
 import { GAMEPLAY } from "../../src/game/systems.ts";
 import type { ItemStack, Player, PlayerData } from "../../src/game/world/Player.ts";
 import { seededRandom, TICK_MS, World, type OutboundMessage } from "../../src/game/world/World.ts";
@@ -42,7 +41,7 @@ export async function gameWorld(seed = 42): Promise<GameHarness> {
     now: () => clock.now,
     random: seededRandom(seed),
     systems: GAMEPLAY,
-    handlers: inputHandlers({ checkAdminCode: () => "wrong", storeStock: new StoreStock() }),
+    handlers: inputHandlers({ checkAdminCode: () => "wrong" }),
   });
   const sent: OutboundMessage[] = [];
   const harness: GameHarness = {

@@ -112,8 +112,8 @@ describe("tradeAccept names its screen: a stale accept is refused on every trans
     ben.command("tradeAccept", { tradeId, screen: "confirm" });
     assert.equal(((await ann.next("tradeUpdated")).theirOffer as { accepted: boolean }).accepted, true);
     ann.command("tradeAccept", { tradeId });
-    assert.deepEqual(await ben.next("tradeCompleted"), { tradeId, receivedItems: [{ itemId: ann.slot.itemId, quantity: 1 }] });
-    assert.deepEqual(await ann.next("tradeCompleted"), { tradeId, receivedItems: [] });
+    assert.deepEqual(await ben.next("tradeCompleted"), { tradeId, receivedItems: [{ itemId: ann.slot.itemId, quantity: 1 }], receivedCoins: 0 });
+    assert.deepEqual(await ann.next("tradeCompleted"), { tradeId, receivedItems: [], receivedCoins: 0 });
     assert.deepEqual(ann.pending("tradeError"), [], "one refusal only");
     for (const p of [ann, ben]) await p.close();
   }

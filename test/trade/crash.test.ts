@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { pino } from "pino";
-import { InventorySlot, TradeAudit } from "../../entities/index.ts";
+import { Character, InventorySlot, TradeAudit } from "../../entities/index.ts";
 import { loadConfig } from "../../src/config/env.ts";
 import { openDatabase } from "../../src/db/orm.ts";
 import { forEachDialect } from "../support/dialects.ts";
@@ -14,6 +14,8 @@ import { WsTestClient } from "../support/wsClient.ts";
 /** Delays between the last accepts and the SIGKILL: before, during and after the commit. */
 const KILL_AFTER_MS = [0, 3, 8, 15, 25, 40, 70, 120, 250, 500];
 const PAIRS = 10;
+/** Coins A offers besides its item (every new character carries the starter kit's 25). */
+const COINS = 7;
 /**
  * One more cycle kills inside a group commit by construction: half of the pairs confirm first and
  * are reported completed; then the other half confirm at once, and the server holds their batch's
@@ -57,7 +59,10 @@ forEachDialect("trades survive SIGKILL", (ctx) => {
         const url = `ws://127.0.0.1:${server.port}/ws`;
         const clients = await Promise.all(Array.from({ length: PAIRS * 2 }, (_, i) => WsTestClient.connect(`${url}?name=Crash${cycle}x${i}`)));
         const ids = await Promise.all(clients.map(async (c) => String((await c.next("welcome")).characterId)));
-        const inventories = await Promise.all(clients.map(async (c) => (await c.next("player:sync")).inventory as { slot: number; itemId: string; quantity: number }[]));
+        const syncs = await Promise.all(clients.map((c) => c.next("player:sync")));
+        const inventories = syncs.map((s) => s.inventory as { slot: number; itemId: string; quantity: number }[]);
+        const coins = syncs.map((s) => Number(s.coins));
+        assert.ok(coins.every((c) => c >= COINS), `every character carries ${COINS} coins to offer: ${coins.join(", ")}`);
         const trades = await Promise.all(
           Array.from({ length: PAIRS }, async (_, p) => {
             const [a, b] = [clients[2 * p]!, clients[2 * p + 1]!];
@@ -69,8 +74,10 @@ forEachDialect("trades survive SIGKILL", (ctx) => {
             const giveB = inventories[2 * p + 1]![1]!;
             a.send("tradeAddItem", { tradeId, inventorySlot: giveA.slot, quantity: 1 });
             b.send("tradeAddItem", { tradeId, inventorySlot: giveB.slot, quantity: 1 });
+            a.send("tradeSetCoins", { tradeId, amount: COINS });
             await a.next("tradeUpdated");
             await a.next("tradeUpdated");
+            assert.equal(((await a.next("tradeUpdated")).myOffer as { coins: number }).coins, COINS);
             a.send("tradeAccept", { tradeId });
             b.send("tradeAccept", { tradeId });
             await a.next("tradeConfirmScreen");
@@ -109,11 +116,16 @@ forEachDialect("trades survive SIGKILL", (ctx) => {
             const afterB = move(move(beforeB, t.giveB.itemId, -1), t.giveA.itemId, 1);
             const storedA = bagOf(await db.em().find(InventorySlot, { characterId: t.a }));
             const storedB = bagOf(await db.em().find(InventorySlot, { characterId: t.b }));
-            const audited = (await db.em().count(TradeAudit, { tradeId: t.tradeId })) === 1;
-            const wasBefore = same(storedA, beforeA) && same(storedB, beforeB);
-            const wasAfter = same(storedA, afterA) && same(storedB, afterB);
-            assert.ok(wasBefore || wasAfter, `trade ${t.tradeId} (kill ${when}) is half done: ${JSON.stringify({ storedA, storedB, beforeA, beforeB })}`);
-            assert.equal(audited, wasAfter, `the audit log agrees for ${t.tradeId}`);
+            const [coinsA, coinsB] = [coins[ids.indexOf(t.a)]!, coins[ids.indexOf(t.b)]!];
+            const stored = await db.em().fork().find(Character, { id: [t.a, t.b] });
+            const storedCoinsA = stored.find((c) => c.id === t.a)!.coins;
+            const storedCoinsB = stored.find((c) => c.id === t.b)!.coins;
+            const audit = await db.em().fork().findOne(TradeAudit, { tradeId: t.tradeId });
+            const wasBefore = same(storedA, beforeA) && same(storedB, beforeB) && storedCoinsA === coinsA && storedCoinsB === coinsB;
+            const wasAfter = same(storedA, afterA) && same(storedB, afterB) && storedCoinsA === coinsA - COINS && storedCoinsB === coinsB + COINS;
+            assert.ok(wasBefore || wasAfter, `trade ${t.tradeId} (kill ${when}) is half done: ${JSON.stringify({ storedA, storedB, beforeA, beforeB, storedCoinsA, storedCoinsB, coinsA, coinsB })}`);
+            assert.equal(audit !== null, wasAfter, `the audit log agrees for ${t.tradeId}`);
+            if (audit !== null) assert.deepEqual([Number(audit.coinsAToB), Number(audit.coinsBToA)], [COINS, 0], "the audit row has the coins");
             if (held.includes(t.tradeId)) assert.ok(wasBefore && !wasAfter, "a trade killed inside its batch's open transaction is rolled back whole");
             if (completed.includes(t.tradeId)) assert.ok(wasAfter, "a trade reported completed before the kill stays stored");
             outcomes[wasAfter ? "after" : "before"]++;

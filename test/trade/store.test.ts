@@ -86,6 +86,40 @@ forEachDialect("storing a trade", (ctx) => {
     assert.equal(await db.em().count(TradeAudit, { tradeId: `trade-changed-${ctx.dialect}` }), 0);
   });
 
+  /** A's log and 120 of its 300 coins for B's feathers, B carrying 40 coins (both stored so). */
+  async function coinTrade(tag: string) {
+    const two = await twoCharacters(tag);
+    const { a, b } = two;
+    for (const [c, coins] of [[a, 300], [b, 40]] as const) await db.em().nativeUpdate(Character, { id: c.characterId }, { coins, version: c.version });
+    const swap: StoredSwap = {
+      ...logForFeathers(`trade-${tag}`, a, b),
+      aGivesCoins: 120,
+      bGivesCoins: 0,
+      coinsBefore: new Map([[a.characterId, 300], [b.characterId, 40]]),
+      coinsAfter: new Map([[a.characterId, 180], [b.characterId, 160]]),
+    };
+    return { ...two, swap };
+  }
+  const storedCoins = async (...ids: string[]) => Promise.all(ids.map(async (id) => (await db.em().fork().findOneOrFail(Character, { id })).coins));
+
+  it("moves the offered coins in the swap's transaction and audits them with the items", async () => {
+    const { a, b, swap, versions } = await coinTrade(`coins-${ctx.dialect}`);
+    await storeSwap(db, swap, versions);
+    assert.deepEqual(await storedCoins(a.characterId, b.characterId), [180, 160]);
+    const audit = await db.em().fork().findOneOrFail(TradeAudit, { tradeId: swap.tradeId });
+    assert.deepEqual([Number(audit.coinsAToB), Number(audit.coinsBToA)], [120, 0]);
+    assert.deepEqual(audit.itemsAToB, [{ itemId: "logs", quantity: 1 }], "the items beside them");
+  });
+
+  it("rolls back a coin trade whose stored coins are not what it was computed from", async () => {
+    const { a, b, swap, versions } = await coinTrade(`coins-changed-${ctx.dialect}`);
+    const changed = { ...swap, coinsBefore: new Map([[a.characterId, 250], [b.characterId, 40]]) };
+    await assert.rejects(storeSwap(db, changed, versions), (e: unknown) => e instanceof TradeCommitError && e.code === "ITEMS_CHANGED" && /coins/.test(e.message));
+    assert.deepEqual(await storedCoins(a.characterId, b.characterId), [300, 40]);
+    assert.equal(await db.em().count(InventorySlot, { characterId: b.characterId, itemId: "logs" }), 0, "no item moved either");
+    assert.equal(await db.em().count(TradeAudit, { tradeId: swap.tradeId }), 0);
+  });
+
   it("stores nothing when a character's row has another version (written by another process)", async () => {
     const { a, b, content, versions } = await twoCharacters(`stale-${ctx.dialect}`);
     await db.em().nativeUpdate(Character, { id: b.characterId }, { version: b.version + 5 });

@@ -77,8 +77,8 @@ describe("trading", () => {
     g.send(a, "tradeAccept", { tradeId });
     g.send(b, "tradeAccept", { tradeId });
     g.tick();
-    assert.deepEqual(g.events(a, "tradeCompleted")[0], { tradeId, receivedItems: [{ itemId: "logs", quantity: 1 }] });
-    assert.deepEqual(g.events(b, "tradeCompleted")[0], { tradeId, receivedItems: [{ itemId: "bronze_sword", quantity: 1 }, { itemId: "feathers", quantity: 40 }] });
+    assert.deepEqual(g.events(a, "tradeCompleted")[0], { tradeId, receivedItems: [{ itemId: "logs", quantity: 1 }], receivedCoins: 0 });
+    assert.deepEqual(g.events(b, "tradeCompleted")[0], { tradeId, receivedItems: [{ itemId: "bronze_sword", quantity: 1 }, { itemId: "feathers", quantity: 40 }], receivedCoins: 0 });
     assert.equal(count(a, "logs"), 1);
     assert.equal(count(a, "feathers"), 60);
     assert.equal(count(b, "bronze_sword"), 1);
@@ -232,7 +232,7 @@ describe("trading", () => {
       // Accepting the screen shown (or without a screen, as before) completes it.
       g.send(a, "tradeAccept", { tradeId, screen: "confirm" });
       g.tick();
-      assert.deepEqual(g.events(b, "tradeCompleted"), [{ tradeId, receivedItems: [{ itemId: "logs", quantity: 1 }] }]);
+      assert.deepEqual(g.events(b, "tradeCompleted"), [{ tradeId, receivedItems: [{ itemId: "logs", quantity: 1 }], receivedCoins: 0 }]);
       assert.equal(count(b, "logs"), 1);
       assert.deepEqual(totals(g, [a, b]), before);
     });

@@ -46,7 +46,7 @@ describe("TradeRoom (Colyseus)", function () {
       `the world's own: ${buffers(world.roomId).join(", ")}`,
     );
     const benRoom: Room = await ben.sdk.joinById(tradeId);
-    const state = (r: Room) => (r.state as { toJSON(): { tradeId: string; screen: string; a: { playerId: string; items: { itemId: string }[] } } }).toJSON();
+    const state = (r: Room) => (r.state as { toJSON(): { tradeId: string; screen: string; a: { playerId: string; coins: number; items: { itemId: string }[] } } }).toJSON();
     assert.equal(state(annRoom).tradeId, tradeId);
     assert.equal(state(annRoom).a.playerId, annWelcome.playerId);
 
@@ -57,6 +57,10 @@ describe("TradeRoom (Colyseus)", function () {
     annRoom.send("tradeAddItem", { tradeId, inventorySlot: slot.slot, quantity: 1 });
     await ben.waitFor(() => (state(benRoom).a.items.length === 1 ? true : undefined), 5_000, "the offer in the synced state");
     assert.equal(state(benRoom).a.items[0]!.itemId, slot.itemId);
+    // Coins too (the starter kit's 25 are in Ann's pouch).
+    assert.ok(Number(annSync.coins) >= 5, `Ann carries coins: ${String(annSync.coins)}`);
+    annRoom.send("tradeSetCoins", { tradeId, amount: 5 });
+    await ben.waitFor(() => (state(benRoom).a.coins === 5 ? true : undefined), 5_000, "the coins in the synced state");
 
     const left = new Promise<void>((resolve) => benRoom.onLeave(() => resolve()));
     for (const r of [annRoom, benRoom]) r.send("tradeAccept", { tradeId });
@@ -64,6 +68,7 @@ describe("TradeRoom (Colyseus)", function () {
     for (const r of [annRoom, benRoom]) r.send("tradeAccept", { tradeId });
     const done = await ben.next("tradeCompleted", 10_000);
     assert.deepEqual(done.receivedItems, [{ itemId: slot.itemId, quantity: 1 }]);
+    assert.equal(done.receivedCoins, 5);
     await left;
     for (const c of [ann, ben, stranger]) await c.room.leave();
   });

@@ -1,9 +1,11 @@
 /**
  * The Store dialog: opens on `interface:open {type: "store"}` (after talking to a keeper), lists
- * the store's items with their prices (`store:buy {storeId, itemId, quantity}`) and the player's
- * inventory with what the store pays for each (`store:sell {storeId, slot, quantity}`: the item's
- * value times the store's buyback rate, the server's rule in src/game/store.ts). It closes when the
- * player walks out of the keeper's reach.
+ * the store's items with the price the next one costs and their stock (`store:buy {storeId,
+ * itemId, quantity}`) and the player's inventory with what the store pays for one of each now, or
+ * why it will not take it (`store:sell {storeId, slot, quantity}`). Prices move with the stock
+ * (src/game/store.ts): the server sends the whole view again as `store:update` whenever it
+ * changes, and the dialog shows it as it comes. It closes when the player walks out of the
+ * keeper's reach.
  */
 import type { ServerEvent } from "../../../src/game/serverEvents.ts";
 import { SERVICE_RANGE } from "../../../src/game/rules.ts";
@@ -12,6 +14,7 @@ import { button, Dialog, group, QuantityPicker, serviceErrorText, syncButtons } 
 import { distanceTo, inventorySlots, itemName, me, movable, type DialogHost } from "./host.ts";
 
 type StoreOpen = Extract<ServerEvent<"interface:open">, { type: "store" }>;
+type StoreUpdate = ServerEvent<"store:update">;
 
 const coins = (n: number) => (n === 1 ? "1 coin" : `${n} coins`);
 
@@ -59,16 +62,15 @@ export class StoreDialog {
     return this.dialog.isOpen;
   }
 
-  refused(code: string, message: string): void {
-    if (this.isOpen) this.dialog.say(serviceErrorText(code, message, "store"));
+  /** A newer view of the open store (prices, stock, offers). */
+  update(view: StoreUpdate): void {
+    if (this.store === undefined || this.store.storeId !== view.storeId) return;
+    this.store = { ...this.store, items: view.items, sell: view.sell };
+    this.render();
   }
 
-  /** What the store pays for one of an item, or undefined when it does not buy it. */
-  private pays(itemId: string): number | undefined {
-    const def = this.store && this.host.content.registry.stores.get(this.store.storeId);
-    const item = this.host.content.registry.items.get(itemId);
-    if (def === undefined || !def.buyback || item === undefined || !item.tradeable) return undefined;
-    return Math.floor(item.value * def.buybackRate);
+  refused(code: string, message: string): void {
+    if (this.isOpen) this.dialog.say(serviceErrorText(code, message, "store"));
   }
 
   render(): void {
@@ -85,7 +87,8 @@ export class StoreDialog {
       this.buy.list,
       store.items.map((i) => {
         const name = itemName(this.host, i.itemId);
-        return { key: i.itemId, text: `${name}: ${coins(i.price)}`, label: `${name}, ${coins(i.price)}` };
+        const stock = i.stock === null ? "" : `, ${i.stock} in stock`;
+        return { key: i.itemId, text: `${name}: ${coins(i.price)}${stock}`, label: `${name}, ${coins(i.price)}${stock}` };
       }),
       (itemId) => this.buyItem(itemId),
     );
@@ -97,10 +100,11 @@ export class StoreDialog {
       this.sell.list,
       inv.map((s) => {
         const label = itemLabel(this.host.content, s.itemId, s.quantity);
-        const pay = this.pays(s.itemId);
-        return pay === undefined
-          ? { key: String(s.slot), text: `${label}: not taken`, label: `${label}, not taken`, disabled: true }
-          : { key: String(s.slot), text: `${label}: ${coins(pay)} each`, label: `${label}, ${coins(pay)} each` };
+        // The server's quote: what the store pays for the first one now (less for each further one).
+        const offer = store.sell.find((o) => o.itemId === s.itemId);
+        return offer === undefined || offer.refusal !== undefined
+          ? { key: String(s.slot), text: `${label}: not taken`, label: `${label}, not taken: ${offer?.refusal ?? "no offer yet"}` }
+          : { key: String(s.slot), text: `${label}: sells for ${coins(offer.price)}`, label: `${label}, sells for ${coins(offer.price)}` };
       }),
       (slot) => this.sellSlot(Number(slot)),
     );

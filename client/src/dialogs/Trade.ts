@@ -7,14 +7,15 @@
  * - On `tradeStarted` the client takes its seat in the `trade` room whose id is the trade id
  *   (`client.joinById(tradeId)`): the room's synced state holds both offers, both acceptances and
  *   the screen (offer, confirm, committing), and the offer commands (`tradeAddItem`,
- *   `tradeRemoveItem`, `tradeAccept`, `tradeCancel`) go to it. The server makes the room as the
+ *   `tradeSetCoins`, `tradeRemoveItem`, `tradeAccept`, `tradeCancel`) go to it. The server makes the room as the
  *   trade starts, so the first join may come too early and is tried again; should the seat never be
  *   taken, the same commands go through the world room, which takes them too.
  *
  * Screens: an incoming request (Accept, Decline); waiting for an answer (Cancel); the offers (add
- * from the inventory and take back by slot with the chosen quantity, each side's acceptance,
- * Accept, Cancel); the confirmation with the offers' values (Accept, Cancel); the received items
- * once the swap is stored; and why a trade ended or a command was refused, in words.
+ * from the inventory and take back by slot with the chosen quantity, an amount of coins, each
+ * side's acceptance, Accept, Cancel); the confirmation with the offers' values (Accept, Cancel); the
+ * received items and coins once the swap is stored; and why a trade ended or a command was refused,
+ * in words. The model and its rules are in tradeState.ts, the words in tradeText.ts.
  *
  * An accept names the screen it accepts (`tradeAccept {screen}`: the server refuses it once the
  * trade has left that screen, TRADE_SCREEN_CHANGED), and Accept stays disabled from the click until
@@ -25,58 +26,18 @@
  */
 import { ErrorCode, type Room } from "@colyseus/sdk";
 import type { ServerEvent } from "../../../src/game/serverEvents.ts";
-import type { TradeSideState, TradeState } from "../../../schema/TradeState.ts";
-import { itemLabel } from "../content.ts";
-import { button, Dialog, group, QuantityPicker, syncButtons, tradeErrorText } from "./dialog.ts";
-import { inventorySlots, me, type DialogHost } from "./host.ts";
+import type { TradeState } from "../../../schema/TradeState.ts";
+import { Dialog, QuantityPicker, tradeErrorText } from "./dialog.ts";
+import { me, type DialogHost } from "./host.ts";
+import { TradeScreens } from "./tradeScreen.ts";
+import { acceptable, emptyOffer, offeredFrom, offerOf, offersKey, type Offer, type Screen, type Session, type View } from "./tradeState.ts";
+import { cancelText } from "./tradeText.ts";
 
-interface OfferItem {
-  tradeSlot: number;
-  inventorySlot: number;
-  itemId: string;
-  quantity: number;
-}
-interface Offer {
-  items: OfferItem[];
-  accepted: boolean;
-}
-type Values = ServerEvent<"tradeConfirmScreen">["values"];
-type CancelReason = ServerEvent<"tradeCancelled">["reason"];
-type Screen = "offer" | "confirm" | "committing";
 
-interface Session {
-  tradeId: string;
-  partnerId: string;
-  partnerName: string;
-  screen: Screen;
-  mine: Offer;
-  theirs: Offer;
-  values: Values | undefined;
-  /** The offers `values` were computed for (offersKey): values of other offers are not shown. */
-  valuedOffers: string | undefined;
-  /** The screen of an accept sent and not answered yet (Accept is disabled meanwhile). */
-  acceptSent: Screen | undefined;
-  /** The seat in the trade room, once taken. */
-  seat: Room<unknown, TradeState> | undefined;
-  /** Whether the seat could not be taken (the commands then go through the world room). */
-  seatless: boolean;
-  /** This side cancelled: the dialog is already closed, the server's answer is awaited. */
-  cancelling: boolean;
-}
 
-/** What the dialog shows (the open trade itself is `session`). */
-type View =
-  | { kind: "closed" }
-  | { kind: "incoming"; request: ServerEvent<"tradeIncoming"> }
-  | { kind: "accepting"; partnerName: string }
-  | { kind: "requesting"; partnerId: string; partnerName: string }
-  | { kind: "trade" }
-  | { kind: "done"; partnerName: string; received: { itemId: string; quantity: number }[] }
-  | { kind: "ended"; message: string };
 
 const SEAT_TRIES = 30;
 const SEAT_RETRY_MS = 100;
-const emptyOffer = (): Offer => ({ items: [], accepted: false });
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export class TradeDialog {
@@ -93,9 +54,8 @@ export class TradeDialog {
   /** What the open view was built for, so updates keep its elements (and the focus) when it is the same. */
   private built = "";
   private quantity = new QuantityPicker([1, 5, "All", "X"]);
-  private parts:
-    | { mine: ReturnType<typeof group>; theirs: ReturnType<typeof group>; inventory: ReturnType<typeof group>; status: HTMLElement; values?: HTMLElement; lead?: HTMLElement; accept?: HTMLButtonElement }
-    | undefined;
+  /** The view's elements. */
+  private readonly screens: TradeScreens;
   /** Called when a trade starts (the other dialogs close: the server blocks them during a trade). */
   onTradeStarted: () => void = () => {};
   private readonly off: (() => void)[];
@@ -103,6 +63,16 @@ export class TradeDialog {
   constructor(host: DialogHost) {
     this.host = host;
     this.dialog = new Dialog(host.parent, "Trade", () => this.escape());
+    this.screens = new TradeScreens(host, {
+      respond: (accept) => this.respond(accept),
+      stopWaiting: () => this.stopWaiting(),
+      close: () => this.closeOrPrompt(),
+      accept: () => this.accept(),
+      cancel: () => this.cancel(),
+      offer: (slot) => this.offer(slot),
+      takeBack: (tradeSlot) => this.takeBack(tradeSlot),
+      offerCoins: () => this.offerCoins(),
+    });
     const room = host.room;
     this.off = [
       room.onMessage("tradeIncoming", (m: ServerEvent<"tradeIncoming">) => this.onIncoming(m)),
@@ -221,7 +191,7 @@ export class TradeDialog {
     const s = this.session;
     if (s?.tradeId !== m.tradeId) return;
     this.endSession();
-    this.setView({ kind: "done", partnerName: s.partnerName, received: m.receivedItems });
+    this.setView({ kind: "done", partnerName: s.partnerName, received: m.receivedItems, coins: m.receivedCoins });
   }
 
   private onCancelled(m: ServerEvent<"tradeCancelled">): void {
@@ -313,7 +283,7 @@ export class TradeDialog {
   }
 
   /** A trade command: to the trade room once seated (as the server intends), else to the world room. */
-  private send(type: "tradeAddItem" | "tradeRemoveItem" | "tradeAccept" | "tradeCancel", data: Record<string, unknown>): void {
+  private send(type: "tradeAddItem" | "tradeSetCoins" | "tradeRemoveItem" | "tradeAccept" | "tradeCancel", data: Record<string, unknown>): void {
     const s = this.session;
     if (s === undefined) return;
     this.dialog.say("");
@@ -415,7 +385,7 @@ export class TradeDialog {
     this.built = "";
     this.dialog.say("");
     if (view.kind === "closed") {
-      this.parts = undefined;
+      this.screens.parts = undefined;
       this.dialog.body.replaceChildren();
       this.dialog.hide();
       return;
@@ -434,119 +404,15 @@ export class TradeDialog {
     const rebuilt = key !== this.built;
     if (rebuilt) {
       this.built = key;
-      this.parts = undefined;
-      this.dialog.body.replaceChildren(...this.build(view));
+      this.screens.parts = undefined;
+      this.dialog.body.replaceChildren(...this.screens.build(view, s, this.quantity));
     }
-    if (view.kind === "trade" && s !== undefined) this.fill(s);
+    if (view.kind === "trade" && s !== undefined) this.screens.fill(s);
     // A new screen of the same trade: the offers' focus goes to its first control; the confirmation's
     // to its heading, never to Accept (a key pressed twice must not accept what was not seen).
     if (rebuilt && view.kind === "trade" && this.dialog.isOpen) {
-      if (this.parts?.lead !== undefined) this.parts.lead.focus();
+      if (this.screens.parts?.lead !== undefined) this.screens.parts.lead.focus();
       else this.dialog.focusFirst();
-    }
-  }
-
-  private build(view: View): HTMLElement[] {
-    const p = (text: string, className?: string) => {
-      const el = document.createElement("p");
-      el.textContent = text;
-      if (className !== undefined) el.className = className;
-      return el;
-    };
-    const actions = (...buttons: HTMLButtonElement[]) => {
-      const el = document.createElement("div");
-      el.className = "dialog-actions";
-      el.append(...buttons);
-      return el;
-    };
-    switch (view.kind) {
-      case "closed":
-        return [];
-      case "incoming":
-        return [p(`${view.request.fromPlayerName} wants to trade with you.`, "lead"), actions(button("Accept", () => this.respond(true)), button("Decline", () => this.respond(false)))];
-      case "accepting":
-        return [p(`Opening the trade with ${view.partnerName}…`, "lead")];
-      case "requesting":
-        return [p(`Asking ${view.partnerName} to trade…`, "lead"), p("The request lasts 30 seconds.", "hint"), actions(button("Cancel", () => this.stopWaiting()))];
-      case "done": {
-        const list = document.createElement("ul");
-        list.className = "received";
-        for (const r of view.received) {
-          const li = document.createElement("li");
-          li.textContent = itemLabel(this.host.content, r.itemId, r.quantity);
-          list.append(li);
-        }
-        const got = view.received.length === 0 ? [p("You received nothing.")] : [p("You received:"), list];
-        return [p(`Trade with ${view.partnerName} completed.`, "lead"), ...got, actions(button("Close", () => this.closeOrPrompt()))];
-      }
-      case "ended":
-        return [p(view.message, "lead"), actions(button("Close", () => this.closeOrPrompt()))];
-      case "trade":
-        return this.buildTrade(p, actions);
-    }
-  }
-
-  private buildTrade(p: (text: string, className?: string) => HTMLParagraphElement, actions: (...b: HTMLButtonElement[]) => HTMLElement): HTMLElement[] {
-    const s = this.session!;
-    const confirm = s.screen !== "offer";
-    const mine = group(confirm ? "You give" : "Your offer", "offer offer-mine");
-    const theirs = group(confirm ? "You receive" : `${s.partnerName}'s offer`, "offer offer-theirs");
-    const inventory = group("Offer from your inventory", "inventory-items");
-    mine.empty.textContent = "Nothing offered.";
-    theirs.empty.textContent = "Nothing offered.";
-    inventory.empty.textContent = "Nothing left to offer.";
-    const status = p("", "status");
-    status.setAttribute("aria-live", "polite");
-    const offers = document.createElement("div");
-    offers.className = "columns";
-    offers.append(mine.el, theirs.el);
-    const accept = button("Accept", () => this.accept(), "accept");
-    const cancel = button("Cancel", () => this.cancel());
-    this.parts = { mine, theirs, inventory, status, accept };
-    if (!confirm) {
-      return [p(`Trading with ${s.partnerName}. Choose a quantity, then an item: an inventory item is offered, an offered one taken back.`, "hint"), this.quantity.el, offers, inventory.el, status, actions(accept, cancel)];
-    }
-    const values = p("", "values");
-    this.parts.values = values;
-    // Focused when the screen opens (update()): read out first, and Enter on it accepts nothing.
-    const lead = p(`Check the trade with ${s.partnerName} once more: accepting now exchanges these items.`, "lead");
-    lead.tabIndex = -1;
-    this.parts.lead = lead;
-    return [lead, offers, values, status, actions(accept, cancel)];
-  }
-
-  /** Brings the open trade's lists, acceptances and values up to date. */
-  private fill(s: Session): void {
-    const parts = this.parts;
-    if (parts === undefined) return;
-    const content = this.host.content;
-    const committing = s.screen === "committing";
-    const editable = s.screen === "offer";
-    const offerRows = (o: Offer) => o.items.map((i) => ({ key: String(i.tradeSlot), text: itemLabel(content, i.itemId, i.quantity) }));
-    // Your offer's items are pressed to take them back (on the offer screen); the partner's are to read.
-    if (editable) syncButtons(parts.mine.list, offerRows(s.mine), (tradeSlot) => this.takeBack(Number(tradeSlot)));
-    else syncList(parts.mine.list, s.mine.items.map((i) => itemLabel(content, i.itemId, i.quantity)));
-    syncList(parts.theirs.list, s.theirs.items.map((i) => itemLabel(content, i.itemId, i.quantity)));
-    parts.mine.empty.hidden = s.mine.items.length > 0;
-    parts.theirs.empty.hidden = s.theirs.items.length > 0;
-    if (editable) {
-      const p = me(this.host);
-      const rows = p === undefined ? [] : inventorySlots(p).flatMap((slot) => {
-        const left = slot.quantity - offeredFrom(s.mine, slot.slot);
-        return left > 0 ? [{ key: String(slot.slot), text: itemLabel(content, slot.itemId, left) }] : [];
-      });
-      syncButtons(parts.inventory.list, rows, (slot) => this.offer(Number(slot)));
-      parts.inventory.empty.hidden = rows.length > 0;
-    }
-    if (parts.values !== undefined) parts.values.textContent = valuesText(valued(s), s.partnerName);
-    const status = committing
-      ? "Both accepted: completing the trade…"
-      : [s.mine.accepted ? "You have accepted." : "You have not accepted yet.", s.theirs.accepted ? `${s.partnerName} has accepted.` : `${s.partnerName} has not accepted yet.`].join(" ") +
-        (s.seat === undefined && !s.seatless ? " Joining the trade…" : "");
-    if (parts.status.textContent !== status) parts.status.textContent = status;
-    if (parts.accept !== undefined) {
-      parts.accept.disabled = !acceptable(s);
-      parts.accept.setAttribute("aria-pressed", String(s.mine.accepted));
     }
   }
 
@@ -561,6 +427,16 @@ export class TradeDialog {
     this.send("tradeAddItem", { inventorySlot, quantity });
   }
 
+  /** Sets the offer's coins to the amount typed (the server refuses more than carried). */
+  private offerCoins(): void {
+    const s = this.session;
+    const input = this.screens.parts?.coinsInput;
+    if (s === undefined || input === undefined) return;
+    const amount = Number(input.value.trim() === "" ? "0" : input.value);
+    if (!Number.isSafeInteger(amount) || amount < 0 || amount > 2_147_483_647) return this.dialog.say("Type a whole number of coins, 0 or more.");
+    this.send("tradeSetCoins", { amount });
+  }
+
   private takeBack(tradeSlot: number): void {
     const s = this.session;
     const entry = s?.mine.items.find((i) => i.tradeSlot === tradeSlot);
@@ -572,78 +448,4 @@ export class TradeDialog {
   }
 }
 
-/** Both offers' items, to tell whether values were computed for the offers shown. */
-function offersKey(s: Session): string {
-  const items = (o: Offer) => o.items.map((i) => `${i.tradeSlot}:${i.itemId}:${i.quantity}`).join(",");
-  return `${items(s.mine)}|${items(s.theirs)}`;
-}
-
-/** The values of the offers shown, once they are in. */
-function valued(s: Session): Values | undefined {
-  return s.values !== undefined && s.valuedOffers === offersKey(s) ? s.values : undefined;
-}
-
-/** Whether Accept may be pressed: no accept in flight, not being stored, and a confirmation only with its values. */
-function acceptable(s: Session): boolean {
-  if (s.acceptSent !== undefined || s.screen === "committing") return false;
-  return s.screen === "offer" || valued(s) !== undefined;
-}
-
-function offerOf(side: TradeSideState): Offer {
-  return {
-    items: [...side.items].map((i) => ({ tradeSlot: i.tradeSlot, inventorySlot: i.inventorySlot, itemId: i.itemId, quantity: i.quantity })),
-    accepted: side.accepted,
-  };
-}
-
-function offeredFrom(offer: Offer, inventorySlot: number): number {
-  return offer.items.reduce((n, i) => n + (i.inventorySlot === inventorySlot ? i.quantity : 0), 0);
-}
-
-/** Keeps a read-only list's items equal to `labels`. */
-function syncList(list: HTMLElement, labels: string[]): void {
-  let ul = list.querySelector("ul");
-  if (ul === null) {
-    ul = document.createElement("ul");
-    list.append(ul);
-  }
-  const same = ul.children.length === labels.length && labels.every((l, i) => ul!.children[i]!.textContent === l);
-  if (same) return;
-  ul.replaceChildren(
-    ...labels.map((l) => {
-      const li = document.createElement("li");
-      li.textContent = l;
-      return li;
-    }),
-  );
-}
-
-const coins = (n: number) => `${n.toLocaleString("en")} ${Math.abs(n) === 1 ? "coin" : "coins"}`;
-
-function valuesText(values: Values | undefined, partner: string): string {
-  if (values === undefined) return "Valuing the offers…";
-  const net = values.net > 0 ? `you would gain ${coins(values.net)} of value` : values.net < 0 ? `you would lose ${coins(-values.net)} of value` : "an even trade";
-  return `Your offer is worth ${coins(values.myOfferValue)} and ${partner}'s ${coins(values.theirOfferValue)}: ${net}.`;
-}
-
-/** Why a trade or a request ended, in words. */
-function cancelText(reason: CancelReason, partner: string, what: "trade" | "my request" | "their request"): string {
-  switch (reason) {
-    case "declined":
-      return `${partner} declined your trade request.`;
-    case "cancelled":
-      return what === "trade" ? `${partner} cancelled the trade.` : "The trade request was withdrawn.";
-    case "disconnected":
-      return `${partner} left the world, so the ${what === "trade" ? "trade" : "request"} ended.`;
-    case "moved_away":
-      return `You and ${partner} moved too far apart, so the ${what === "trade" ? "trade was cancelled" : "trade could not start"}.`;
-    case "timeout":
-      if (what === "trade") return "The trade was cancelled: nothing changed in it for too long.";
-      return what === "my request" ? `${partner} did not answer your trade request in time.` : `${partner}'s trade request expired.`;
-    case "died":
-      return "The trade was cancelled because one of you died.";
-    case "server_error":
-      return "The server could not complete the trade; nothing was exchanged.";
-  }
-}
 

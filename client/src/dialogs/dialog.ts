@@ -230,6 +230,8 @@ export function tradeErrorText(code: string, message: string): string {
       return "One of you has too little free inventory space for this trade, so nothing was exchanged.";
     case "STACK_OVERFLOW":
       return "A stack would grow past the most one slot can hold, so nothing was exchanged.";
+    case "NOT_ENOUGH_COINS":
+      return "You do not carry that many coins.";
     case "ITEMS_CHANGED":
       return "The offered items are no longer in the inventory they were offered from; check the offers again.";
     case "PLAYER_OFFLINE":

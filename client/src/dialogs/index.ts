@@ -44,6 +44,7 @@ export function mountDialogs(host: DialogHost): Dialogs {
         store.open(m);
       }
     }),
+    room.onMessage("store:update", (m: ServerEvent<"store:update">) => store.update(m)),
     room.onMessage("error", (e: ServerEvent<"error">) => {
       if (e.event === "bank:deposit" || e.event === "bank:withdraw") bank.refused(e.code, e.message);
       else if (e.event === "store:buy" || e.event === "store:sell") store.refused(e.code, e.message);

@@ -4,10 +4,12 @@
  * Screens (spec "Player trade"): `offer` → both accept → `confirm` → both accept → `committing`
  * (the swap is being written) → done. Any offer change clears both acceptances; a change on the
  * confirmation screen returns the trade to the offer screen. Offers reference inventory slots;
- * a slot's offered total never exceeds what it holds.
+ * a slot's offered total never exceeds what it holds. A side may offer coins too (`coins`, from the
+ * player's coin pouch, `PlayerData.coins`): never more than the player carries, and a change of the
+ * amount is an offer change like any other.
  */
 import type { ContentRegistry } from "../../manifests/registry.ts";
-import { InventoryTx, InvError, validQuantity } from "../inventory.ts";
+import { InventoryTx, InvError, MAX_STACK, validQuantity } from "../inventory.ts";
 import type { ItemStack, Player } from "../world/Player.ts";
 import { CodedError } from "../../codedError.ts";
 
@@ -32,6 +34,8 @@ export interface TradeSide {
   playerId: string;
   name: string;
   items: OfferItem[];
+  /** Coins offered (0: none). */
+  coins: number;
   accepted: boolean;
 }
 
@@ -51,8 +55,8 @@ export class TradeSession {
 
   constructor(id: string, a: Player, b: Player, tick: number) {
     this.id = id;
-    this.a = { playerId: a.id, name: a.data.name, items: [], accepted: false };
-    this.b = { playerId: b.id, name: b.data.name, items: [], accepted: false };
+    this.a = { playerId: a.id, name: a.data.name, items: [], coins: 0, accepted: false };
+    this.b = { playerId: b.id, name: b.data.name, items: [], coins: 0, accepted: false };
     this.lastActivityTick = tick;
   }
 
@@ -116,6 +120,20 @@ export class TradeSession {
   }
 
   /**
+   * Sets the coins the player offers (0 takes them all back); more than the player carries is
+   * refused (NOT_ENOUGH_COINS). The same amount again is no change (acceptances stay).
+   */
+  setCoins(player: Player, amount: number, tick: number): void {
+    this.editable();
+    const side = this.side(player.id);
+    if (!Number.isInteger(amount) || amount < 0 || amount > MAX_STACK) throw new TradeError("INVALID_QUANTITY", "the amount must be a whole number from 0 to 2,147,483,647");
+    if (amount > player.data.coins) throw new TradeError("NOT_ENOUGH_COINS", `you carry ${player.data.coins} coins`);
+    if (amount === side.coins) return;
+    side.coins = amount;
+    this.changed(tick);
+  }
+
+  /**
    * Accepts the current screen, or only `screen` when given (else TRADE_SCREEN_CHANGED and nothing
    * changes); returns the screen the trade moves to when both have.
    */
@@ -136,19 +154,27 @@ export class TradeSession {
   }
 
   /** The offers as a recipient sees them (PROTOCOL.md: `myOffer`/`theirOffer`). */
-  view(playerId: string): { tradeId: string; myOffer: { items: OfferItem[]; accepted: boolean }; theirOffer: { items: OfferItem[]; accepted: boolean } } {
+  view(playerId: string): { tradeId: string; myOffer: OfferView; theirOffer: OfferView } {
     const mine = this.side(playerId);
     const theirs = this.other(playerId);
-    const copy = (s: TradeSide) => ({ items: s.items.map((o) => ({ ...o })), accepted: s.accepted });
+    const copy = (s: TradeSide): OfferView => ({ items: s.items.map((o) => ({ ...o })), coins: s.coins, accepted: s.accepted });
     return { tradeId: this.id, myOffer: copy(mine), theirOffer: copy(theirs) };
   }
 
   values(content: ContentRegistry, playerId: string): { myOfferValue: number; theirOfferValue: number; net: number } {
-    const worth = (s: TradeSide) => s.items.reduce((n, o) => n + (content.item(o.itemId)?.value ?? 0) * o.quantity, 0);
+    // A coin is worth one.
+    const worth = (s: TradeSide) => s.items.reduce((n, o) => n + (content.item(o.itemId)?.value ?? 0) * o.quantity, s.coins);
     const mine = worth(this.side(playerId));
     const theirs = worth(this.other(playerId));
     return { myOfferValue: mine, theirOfferValue: theirs, net: theirs - mine };
   }
+}
+
+/** One side's offer as its players see it (`tradeUpdated`, `tradeConfirmScreen`). */
+export interface OfferView {
+  items: OfferItem[];
+  coins: number;
+  accepted: boolean;
 }
 
 export interface SwapResult {
@@ -157,12 +183,18 @@ export interface SwapResult {
   /** What each side gives. */
   aGives: ItemStack[];
   bGives: ItemStack[];
+  /** Coins each side gives, and both players' coins after the swap (by player id). */
+  aGivesCoins: number;
+  bGivesCoins: number;
+  coins: Map<string, number>;
 }
 
 /**
  * Computes both inventories after the swap on copies: every offered item must still be in its
- * slot, and each receiver must have room (stack merging, the 2,147,483,647 limit). Throws
- * TradeError (`ITEMS_CHANGED`, `INVENTORY_FULL`, `STACK_OVERFLOW`) and changes nothing otherwise.
+ * slot, and each receiver must have room (stack merging, the 2,147,483,647 limit); each side's
+ * offered coins must still be carried, and the coins received fit under that limit. Throws
+ * TradeError (`ITEMS_CHANGED`, `INVENTORY_FULL`, `STACK_OVERFLOW`, `NOT_ENOUGH_COINS`) and changes
+ * nothing otherwise.
  */
 export function computeSwap(content: ContentRegistry, session: TradeSession, a: Player, b: Player): SwapResult {
   const txA = new InventoryTx(a.data.inventory, content);
@@ -183,7 +215,13 @@ export function computeSwap(content: ContentRegistry, session: TradeSession, a: 
     const bGives = take(txB, session.b);
     for (const s of aGives) txB.add(s.itemId, s.quantity);
     for (const s of bGives) txA.add(s.itemId, s.quantity);
-    return { inventories: new Map([[a.id, txA.slots], [b.id, txB.slots]]), aGives, bGives };
+    for (const [p, side] of [[a, session.a], [b, session.b]] as const) {
+      if (side.coins > p.data.coins) throw new TradeError("NOT_ENOUGH_COINS", `${p.data.name} no longer carries the ${side.coins} coins offered`);
+    }
+    const coinsA = a.data.coins - session.a.coins + session.b.coins;
+    const coinsB = b.data.coins - session.b.coins + session.a.coins;
+    if (coinsA > MAX_STACK || coinsB > MAX_STACK) throw new TradeError("STACK_OVERFLOW", "a player would carry more than 2,147,483,647 coins");
+    return { inventories: new Map([[a.id, txA.slots], [b.id, txB.slots]]), aGives, bGives, aGivesCoins: session.a.coins, bGivesCoins: session.b.coins, coins: new Map([[a.id, coinsA], [b.id, coinsB]]) };
   } catch (err) {
     if (err instanceof InvError) {
       throw new TradeError(err.code === "NOT_ENOUGH_SPACE" ? "INVENTORY_FULL" : err.code === "STACK_OVERFLOW" ? "STACK_OVERFLOW" : "ITEMS_CHANGED", err.message);

@@ -38,6 +38,8 @@ export interface CommitRequest {
   swap: SwapResult;
   /** The inventories as they were, for the committer to re-verify against storage. */
   before: Map<string, (ItemStack | null)[]>;
+  /** The coins both carried, likewise (checked when the trade moves coins). */
+  coinsBefore: Map<string, number>;
 }
 
 /**
@@ -156,6 +158,13 @@ export class Trades {
     this.updated(world, session);
   }
 
+  /** Sets the coins the player offers (TradeSession.setCoins). */
+  setCoins(world: TradeWorld, player: Player, tradeId: string, amount: number): void {
+    const session = this.sessionFor(player, tradeId);
+    session.setCoins(player, amount, world.tick);
+    this.updated(world, session);
+  }
+
   removeItem(world: TradeWorld, player: Player, tradeId: string, tradeSlot: number, quantity: number | undefined): void {
     const session = this.sessionFor(player, tradeId);
     session.remove(player, tradeSlot, quantity, world.tick);
@@ -199,11 +208,15 @@ export class Trades {
       [a.id, a.data.inventory.map((s) => (s === null ? null : { ...s }))],
       [b.id, b.data.inventory.map((s) => (s === null ? null : { ...s }))],
     ]);
+    const coinsBefore = new Map([
+      [a.id, a.data.coins],
+      [b.id, b.data.coins],
+    ]);
     if (this.commit === undefined) {
       this.finish(world, tradeId, swap);
       return;
     }
-    this.commit({ session, swap, before });
+    this.commit({ session, swap, before, coinsBefore });
   }
 
   /** The swap is stored: apply it to the live players and end the trade (in a tick). */
@@ -211,18 +224,20 @@ export class Trades {
     const session = this.sessions.get(tradeId);
     if (session === undefined) return;
     const received = new Map([
-      [session.a.playerId, swap.bGives],
-      [session.b.playerId, swap.aGives],
+      [session.a.playerId, { items: swap.bGives, coins: swap.bGivesCoins }],
+      [session.b.playerId, { items: swap.aGives, coins: swap.aGivesCoins }],
     ]);
     for (const id of [session.a.playerId, session.b.playerId]) {
       const p = world.players.get(id);
       if (p !== undefined) {
         p.data.inventory = swap.inventories.get(id)!;
+        p.data.coins = swap.coins.get(id)!;
         p.syncDue = true;
         // Already stored by the trade's own transaction; later saves carry it on.
         p.saveDue = true;
       }
-      world.send(id, "tradeCompleted", { tradeId, receivedItems: received.get(id)!.map((s) => ({ itemId: s.itemId, quantity: s.quantity })) });
+      const got = received.get(id)!;
+      world.send(id, "tradeCompleted", { tradeId, receivedItems: got.items.map((s) => ({ itemId: s.itemId, quantity: s.quantity })), receivedCoins: got.coins });
     }
     this.end(world, session);
   }

@@ -15,7 +15,8 @@ export interface ItemStack {
 
 export interface SkillState {
   level: number;
-  xp: number;
+  /** Xp in tenths (17.5 xp is 175: skills.ts `wholeXp`, `exactXp`); only progression.ts `addXp` adds to it. */
+  xpTenths: number;
 }
 
 export type Role = "player" | "admin";
@@ -35,6 +36,10 @@ export interface PlayerData {
   combatStyle?: CombatStyle | undefined;
   /** The spell attacks cast while a staff is wielded (magic.ts); undefined or null: none. Not saved. */
   autocast?: string | null | undefined;
+  /** Run energy in units, 10,000 = 100 % (world/runEnergy.ts); undefined: full. */
+  runEnergy?: number | undefined;
+  /** Prayer points left (prayer.ts); undefined: full (the Prayer level). */
+  prayerPoints?: number | undefined;
   skills: Record<Skill, SkillState>;
   /** 28 slots; null is an empty slot. */
   inventory: (ItemStack | null)[];
@@ -97,6 +102,8 @@ export class Player {
   /** Tiles still to walk, next step first. */
   path: Tile[] = [];
   running = false;
+  /** The run toggle (`player:setRun`): walks and approaches run while energy lasts. */
+  runMode = false;
   /**
    * A requested walk whose path is not searched yet: searched in the tick's movement phase, within
    * the tick's search budget (World.resolveMoves). A newer request replaces it.
@@ -140,8 +147,14 @@ export class Player {
   action: Action | undefined;
   /** No new skilling roll or attack before this tick. */
   nextActionTick = 0;
+  /** The prayers switched on (prayer.ts), in the order they were; never saved (off at logout). */
+  activePrayers: string[] = [];
+  /** The prayer drain counter (prayer.ts): the active prayers' drain effects summed each tick. */
+  prayerDrain = 0;
   /** No eating before this tick. */
   nextEatTick = 0;
+  /** No burying before this tick. */
+  nextBuryTick = 0;
   /** Kills and deaths not yet saved: written in the same transaction as the player's state. */
   pendingKills = new Map<string, number>();
   pendingDeaths: DeathRecord[] = [];

@@ -4,9 +4,10 @@
  * never awaits anything.
  *
  * Tick phases, in order (as LostCity's World.cycle()):
- *   1. drain input queues      every player's queued commands, in arrival order
+ *   1. drain input queues      every player's queued commands, in arrival order (inputs.ts)
  *   2. movement                 the paths of requested walks (oldest request first, within the
- *                               tick's search budget), then one step per tick walking, two running
+ *                               tick's search budget), then one step per tick walking, two running,
+ *                               and run energy drained or restored (movement.ts, runEnergy.ts)
  *   3. actions                  (combat, gathering, … : the gameplay layer)
  *   4. NPC AI                   (the gameplay layer)
  *   5. respawns                 (the gameplay layer)
@@ -15,21 +16,28 @@
  *                               positions and the outbox
  */
 import type { ContentRegistry } from "../../manifests/registry.ts";
-import { chebyshev, CollisionMap, type Tile } from "../map/CollisionMap.ts";
-import { findPath, MAX_PATH_LENGTH, type PathResult, type SearchWork } from "../map/pathfinding.ts";
-import { SKILLS } from "../skills.ts";
+import { CollisionMap, type Tile } from "../map/CollisionMap.ts";
+import { MAX_PATH_LENGTH, type PathResult } from "../map/pathfinding.ts";
+import { SKILLS, wholeXp } from "../skills.ts";
 import { DEFAULT_COMBAT_STYLE } from "../combatStyles.ts";
+import { prayerPoints } from "../prayer.ts";
 import { Player, type PlayerData } from "./Player.ts";
-import type { EntityView, GroundItem, NpcInstance, ResourceInstance, StationInstance, WorldObject } from "./entities.ts";
+import { HITPOINT_REGEN_TICKS, type EntityView, type GroundItem, type NpcInstance, type ResourceInstance, type StationInstance, type WorldObject } from "./entities.ts";
+import { Cadence } from "./cadence.ts";
+import { RunEnergy, runEnergyOf, shownRunEnergy } from "./runEnergy.ts";
+import { Movement } from "./movement.ts";
+import { drainInputs } from "./inputs.ts";
+import { describe, versionOf, type Entity } from "./views.ts";
 import { spawnNpcs, spawnResources, spawnStations } from "./spawn.ts";
 import { CELL, cellKey, forEachInCells, indexInCell, unindexFromCell } from "./cells.ts";
 import { Trades } from "../trade/Trades.ts";
+import { StoreStock } from "../store.ts";
 import { systemLine, VIEW_RADIUS, type ServerEvent, type ServerEventName } from "../serverEvents.ts";
 import type { InputCategory } from "../clientEvents.ts";
 import { AccountWindows } from "../accountWindows.ts";
 
-/** Anything in the world a client can see. */
-export type Entity = Player | NpcInstance | GroundItem | ResourceInstance | WorldObject;
+/** What clients see of players and entities, and its versions: see views.ts. */
+export { describe, publicPlayer, versionOf, type Entity } from "./views.ts";
 
 export const TICK_MS = 600;
 export { VIEW_RADIUS };
@@ -40,16 +48,8 @@ export { VIEW_RADIUS };
  * told about; without the cap the work of a crowded spot grows with its square.
  */
 export const MAX_PLAYERS_IN_VIEW = 100;
-/**
- * Path-search work of one tick, across every player (A* node expansions, about 0.5 µs each here,
- * so ~10 ms: see bench/README.md). Walks beyond it wait for the next tick, so a flood of expensive
- * moves delays walks (the dearest first) instead of the tick. One search may overshoot it by at
- * most its own node budget (MAX_EXPANSIONS).
- */
-export const PATH_BUDGET_PER_TICK = 20_000;
-/** Tiles per tick. */
-export const WALK_SPEED = 1;
-export const RUN_SPEED = 2;
+/** Path-search budget of a tick and walking speeds: see movement.ts. */
+export { PATH_BUDGET_PER_TICK, RUN_SPEED, WALK_SPEED } from "./movement.ts";
 /** Positions are synchronised as int16. */
 export const MAX_COORDINATE = 32_767;
 
@@ -174,6 +174,8 @@ export class World {
   readonly objects = new Map<string, WorldObject>();
   readonly stations: StationInstance[];
   readonly trades = new Trades();
+  /** The stores' live stock and viewers (src/game/store.ts): per world, in memory. */
+  readonly stores = new StoreStock();
   /** Chat lines and private messages, counted per account (src/game/accountWindows.ts). */
   readonly chatWindows = new AccountWindows();
   readonly privateMessageWindows = new AccountWindows();
@@ -198,16 +200,18 @@ export class World {
    * tick's persistence phase looks at its own share of the players, not at all of them.
    */
   private readonly saveBuckets = new Map<number, Set<Player>>();
+  /** Players by their turn to regenerate health (src/game/regeneration.ts), a hundredth of them a tick. */
+  readonly regenTurns = new Cadence<Player>(HITPOINT_REGEN_TICKS);
+  /** Players' run energy: drained by running, restored otherwise (src/game/world/runEnergy.ts). */
+  readonly runEnergy = new RunEnergy();
   /** Players by account, in the order they entered (a login finds the account's live character without a scan). */
   private readonly byAccount = new Map<string, Player[]>();
   /** Players by spatial cell; a player knows its cell and its slot in the cell's list. */
   private readonly cells = new Map<number, Player[]>();
-  /** Players whose requested walk waits for its path, oldest request first. */
-  private moveQueue: Player[] = [];
-  /** Search work done this tick, against PATH_BUDGET_PER_TICK. */
-  private readonly searchWork: SearchWork = { expansions: 0 };
+  /** Walks requested, searched and stepped (phase 2; movement.ts). */
+  private readonly movement = new Movement(this, (player) => this.index(player));
   /** Path searches of the last tick: how many ran, their node expansions, and the walks left waiting. */
-  readonly pathStats = { searches: 0, expansions: 0, deferred: 0 };
+  readonly pathStats = this.movement.stats;
 
   constructor(options: WorldOptions) {
     this.content = options.content;
@@ -237,6 +241,8 @@ export class World {
     const bucket = this.saveBuckets.get(h % this.saveIntervalTicks);
     if (bucket !== undefined) bucket.add(player);
     else this.saveBuckets.set(h % this.saveIntervalTicks, new Set([player]));
+    this.regenTurns.add(player, h);
+    this.runEnergy.enter(player);
     if (!this.collision.isWalkable(Math.round(data.x), Math.round(data.z))) player.place(this.content.world.spawn.x, this.content.world.spawn.z);
     player.place(Math.round(player.data.x), Math.round(player.data.z));
     this.players.set(player.id, player);
@@ -267,6 +273,7 @@ export class World {
     const bucket = this.saveBuckets.get(slot);
     bucket?.delete(player);
     if (bucket?.size === 0) this.saveBuckets.delete(slot);
+    this.regenTurns.delete(player, player.saveSlot);
     return player;
   }
 
@@ -380,17 +387,13 @@ export class World {
    */
   step(): void {
     this.tick++;
-    this.searchWork.expansions = 0;
-    this.pathStats.searches = 0;
+    this.movement.startTick();
     this.phase("inputs", () => this.drainInputs());
-    this.phase("movement", () => {
-      this.resolveMoves();
-      this.processMovement();
-    });
+    this.phase("movement", () => this.movement.run());
     this.phase("actions", () => this.systems.actions?.(this));
     this.phase("npcs", () => this.systems.npcs?.(this));
     this.phase("respawns", () => this.systems.respawns?.(this));
-    this.pathStats.expansions = this.searchWork.expansions;
+    this.movement.endTick();
     this.phase("persistence", () => this.processPersistence());
     this.phase("publish", () => this.publish());
   }
@@ -483,121 +486,6 @@ export class World {
     for (const o of this.objects.values()) if (!o.gone) fn(o, o.version);
   }
 
-  /**
-   * Phase 1: every player's queued commands, in arrival order, within the per-tick caps of their
-   * categories (INPUT_CAPS); an exception in one is contained to that player (playerFault).
-   */
-  private drainInputs(): void {
-    for (const player of this.players.values()) {
-      if (player.inputs.length === 0) continue;
-      const inputs = player.inputs.splice(0);
-      if (player.faults >= MAX_PLAYER_FAULTS) continue;
-      let lastMove = -1;
-      for (let i = 0; i < inputs.length; i++) if (this.handlers.get(inputs[i]!.type)?.category === "move") lastMove = i;
-      const used: Partial<Record<InputCategory, number>> = {};
-      for (let i = 0; i < inputs.length && player.faults < MAX_PLAYER_FAULTS; i++) {
-        const input = inputs[i]!;
-        try {
-          if (input.run !== undefined) {
-            input.run(player);
-            continue;
-          }
-          const rule = this.handlers.get(input.type)!;
-          if (rule.category === "move" && i !== lastMove) continue;
-          const n = (used[rule.category] ?? 0) + 1;
-          used[rule.category] = n;
-          if (n > INPUT_CAPS[rule.category]) {
-            if (n === INPUT_CAPS[rule.category] + 1) {
-              this.sendError(player.id, "RATE_LIMITED", `at most ${INPUT_CAPS[rule.category]} ${rule.category} commands a tick: the rest of this tick's were dropped`, input.type);
-            }
-            continue;
-          }
-          const error = rule.handle(this, player, input.data as never);
-          if (error) this.send(player.id, "error", { ...error, event: input.type });
-        } catch (error) {
-          this.playerFault(player, "input", input.type, error);
-        }
-      }
-    }
-  }
-
-  /**
-   * A path search for a player, charged to this tick's budget and to the player's search debt, or
-   * undefined once the budget is spent (the caller tries again next tick). Every search of the
-   * tick goes through here.
-   */
-  searchPath(player: Player, to: Tile, maxLength = MAX_PATH_LENGTH): PathResult | undefined {
-    if (this.searchWork.expansions >= PATH_BUDGET_PER_TICK) return undefined;
-    this.pathStats.searches++;
-    const before = this.searchWork.expansions;
-    const result = findPath(this.collision, player, to, maxLength, this.searchWork);
-    const cost = this.searchWork.expansions - before;
-    // A running mean over its searches, the last one weighing half.
-    player.searchCost = player.searchCost === undefined ? cost : (player.searchCost + cost) / 2;
-    return result;
-  }
-
-  /**
-   * Phase 2a: the paths of requested walks while the tick's budget lasts, cheapest first (see
-   * queueKey): a flood of expensive walks from a few players waits behind everyone else's walks,
-   * instead of delaying them or the tick.
-   */
-  private resolveMoves(): void {
-    if (this.moveQueue.length === 0) return;
-    const key = new Map<Player, number>();
-    for (const p of this.moveQueue) key.set(p, p.moveTarget === undefined ? 0 : queueKey(p, p.moveTarget, this.tick));
-    this.moveQueue.sort((a, b) => key.get(a)! - key.get(b)!);
-    let served = 0;
-    for (; served < this.moveQueue.length; served++) {
-      const player = this.moveQueue[served]!;
-      const target = player.moveTarget;
-      if (target === undefined || player.gone) {
-        player.moveQueued = false;
-        continue;
-      }
-      const result = this.searchPath(player, target);
-      if (result === undefined) break;
-      player.moveQueued = false;
-      player.moveTarget = undefined;
-      if (!result.ok) {
-        this.sendError(player.id, result.reason, result.reason === "TOO_FAR" ? "that tile is more than 200 tiles away" : "no way there from here", "player:move");
-        continue;
-      }
-      player.path = result.path;
-      player.running = target.run && result.path.length > 0;
-    }
-    this.moveQueue = served === this.moveQueue.length ? [] : this.moveQueue.slice(served);
-    this.pathStats.deferred = this.moveQueue.length;
-  }
-
-  /** Phase 2b: walkers advance one tile, runners two, re-checking each step against collision. */
-  private processMovement(): void {
-    for (const player of this.players.values()) {
-      player.moved = false;
-      if (player.path.length === 0) continue;
-      const steps = player.running ? RUN_SPEED : WALK_SPEED;
-      for (let i = 0; i < steps && player.path.length > 0; i++) {
-        const next = player.path[0]!;
-        const dx = next.x - player.x;
-        const dz = next.z - player.z;
-        if (Math.abs(dx) > 1 || Math.abs(dz) > 1 || !this.collision.canStep(player.x, player.z, dx, dz)) {
-          player.path = [];
-          break;
-        }
-        player.path.shift();
-        player.place(next.x, next.z);
-        player.moved = true;
-      }
-      if (player.moved) {
-        player.saveDue = true;
-        player.publicVersion++;
-        player.walkVersion++;
-        this.index(player);
-      }
-      if (player.path.length === 0) player.running = false;
-    }
-  }
-
   /** Saves this player in this tick's persistence phase, whatever the autosave cadence. */
   requestSave(player: Player): void {
     this.urgentSaves.add(player);
@@ -641,40 +529,40 @@ export class World {
     }
   }
 
-  // ---- commands used by handlers --------------------------------------------------------
+  /** Phase 1: every player's queued commands (inputs.ts). */
+  private drainInputs(): void {
+    drainInputs<World>({
+      players: this.players,
+      handlers: this.handlers,
+      caps: INPUT_CAPS,
+      maxFaults: MAX_PLAYER_FAULTS,
+      world: this,
+      sendError: (to, code, message, event) => this.sendError(to, code, message, event),
+      sendRefusal: (to, error, event) => this.send(to, "error", { ...error, event }),
+      fault: (player, event, error) => this.playerFault(player, "input", event, error),
+    });
+  }
 
   /**
-   * Walks to a tile: the path is searched in this tick's movement phase (or a later one, when the
-   * tick's search budget is spent), so however many moves arrive in a tick, each player costs at
-   * most one search, for its last one. The current action stops now; the old path is walked until
-   * the new one is found.
+   * A path search for a player, charged to this tick's budget, or undefined once the budget is
+   * spent (the caller tries again next tick). Every search of the tick goes through here (movement.ts).
    */
-  walkTo(player: Player, target: Tile, run: boolean): HandlerResult {
-    if (chebyshev(player, target) > MAX_PATH_LENGTH) return { code: "TOO_FAR", message: "that tile is more than 200 tiles away" };
-    player.moveTarget = { x: target.x, z: target.z, run };
-    player.action = undefined;
-    if (!player.moveQueued) {
-      player.moveQueued = true;
-      player.moveQueuedTick = this.tick;
-      this.moveQueue.push(player);
-    }
+  searchPath(player: Player, to: Tile, maxLength = MAX_PATH_LENGTH): PathResult | undefined {
+    return this.movement.search(player, to, maxLength);
   }
-}
 
-/**
- * Where a waiting walk stands in the queue (lowest first): what the player's searches usually cost
- * (node expansions; before its first search, the walk's length in tiles, about what an open-ground
- * search costs), divided by the ticks it has waited plus one. Cheap walks go first; an expensive
- * one waits in proportion to its cost, but never forever.
- */
-function queueKey(player: Player, target: Tile, tick: number): number {
-  return (player.searchCost ?? chebyshev(player, target)) / (1 + tick - player.moveQueuedTick);
+  // ---- commands used by handlers --------------------------------------------------------
+
+  /** Walks to a tile: searched in a movement phase within the tick's budget (movement.ts). */
+  walkTo(player: Player, target: Tile, run: boolean): HandlerResult {
+    return this.movement.request(player, target, run);
+  }
 }
 
 /** A deep copy of player data, field by field (several times faster than structuredClone). */
 export function copyData(d: PlayerData): PlayerData {
   const skills = {} as PlayerData["skills"];
-  for (const s of SKILLS) skills[s] = { level: d.skills[s].level, xp: d.skills[s].xp };
+  for (const s of SKILLS) skills[s] = { level: d.skills[s].level, xpTenths: d.skills[s].xpTenths };
   const equipment: PlayerData["equipment"] = {};
   for (const k in d.equipment) equipment[k] = { itemId: d.equipment[k]!.itemId, quantity: d.equipment[k]!.quantity };
   return {
@@ -689,6 +577,8 @@ export function copyData(d: PlayerData): PlayerData {
     combatLevel: d.combatLevel,
     ...(d.combatStyle !== undefined ? { combatStyle: d.combatStyle } : {}),
     ...(d.autocast !== undefined ? { autocast: d.autocast } : {}),
+    ...(d.runEnergy !== undefined ? { runEnergy: d.runEnergy } : {}),
+    ...(d.prayerPoints !== undefined ? { prayerPoints: d.prayerPoints } : {}),
     skills,
     inventory: d.inventory.map((s) => (s === null ? null : { itemId: s.itemId, quantity: s.quantity })),
     equipment,
@@ -715,7 +605,7 @@ export function snapshot(player: Player): PlayerData {
 export function playerSync(player: Player): ServerEvent<"player:sync"> {
   const d = player.data;
   const skills: Record<string, { level: number; xp: number }> = {};
-  for (const s of SKILLS) skills[s] = { level: d.skills[s].level, xp: d.skills[s].xp };
+  for (const s of SKILLS) skills[s] = { level: d.skills[s].level, xp: wholeXp(d.skills[s].xpTenths) };
   return {
     id: player.id,
     name: d.name,
@@ -726,44 +616,14 @@ export function playerSync(player: Player): ServerEvent<"player:sync"> {
     coins: d.coins,
     combatStyle: d.combatStyle ?? DEFAULT_COMBAT_STYLE,
     autocast: d.autocast ?? null,
+    runEnergy: shownRunEnergy(runEnergyOf(player)),
+    runMode: player.runMode,
+    prayerPoints: prayerPoints(player),
+    activePrayers: [...player.activePrayers],
     skills,
     inventory: d.inventory.flatMap((s, slot) => (s === null ? [] : [{ slot, itemId: s.itemId, quantity: s.quantity }])),
     equipment: Object.fromEntries(Object.entries(d.equipment).map(([slot, s]) => [slot, { itemId: s.itemId, quantity: s.quantity }])),
     bank: d.bank.map((s) => ({ itemId: s.itemId, quantity: s.quantity })),
     inTrade: player.inTrade,
   };
-}
-
-/** The public view of a player, as `world:update` entities carry it. */
-export function publicPlayer(player: Player): { id: string; kind: "player"; x: number; z: number; name: string; health: number; maxHealth: number; combatLevel: number; running: boolean } {
-  return {
-    id: player.id,
-    kind: "player",
-    x: player.x,
-    z: player.z,
-    name: player.data.name,
-    health: player.data.health,
-    maxHealth: player.maxHealth,
-    combatLevel: player.data.combatLevel,
-    running: player.running,
-  };
-}
-
-/** What clients see of an entity. */
-export function describe(e: Entity): ReturnType<typeof publicPlayer> | EntityView {
-  if (e instanceof Player) return publicPlayer(e);
-  if ("deadUntil" in e) {
-    return { id: e.id, kind: "npc", x: e.x, z: e.z, ref: e.def.id, name: e.def.name, health: e.health, maxHealth: e.maxHealth, level: e.def.stats?.level ?? 1, dead: false };
-  }
-  if ("ownerId" in e) return { id: e.id, kind: "item", x: e.x, z: e.z, ref: e.itemId, quantity: e.quantity };
-  if ("node" in e) return { id: e.id, kind: "resource", x: e.x, z: e.z, ref: e.node.id, depleted: e.depletedUntil !== 0 };
-  return { id: e.id, kind: "object", x: e.x, z: e.z, ref: e.type };
-}
-
-/** The version of what clients see of an entity, or -1 while it is gone or hidden (a dead NPC). */
-export function versionOf(e: Entity): number {
-  if (e instanceof Player) return e.gone ? -1 : e.publicVersion;
-  if ("deadUntil" in e) return e.deadUntil !== 0 ? -1 : e.version;
-  if ("gone" in e && e.gone) return -1;
-  return e.version;
 }

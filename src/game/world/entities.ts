@@ -8,6 +8,11 @@ import type { ResourceNode } from "../../manifests/registry.ts";
 
 /** Lifepoints per content hitpoint: players have 10 per constitution level (100 at level 10). */
 export const LIFEPOINTS_PER_HITPOINT = 10;
+/**
+ * Ticks between two hitpoints regenerated (src/game/regeneration.ts): OSRS wiki "Hitpoints": one
+ * hitpoint every 100 ticks (60 seconds), for players and monsters alike.
+ */
+export const HITPOINT_REGEN_TICKS = 100;
 
 export interface GroundItem {
   id: string;

@@ -13,7 +13,7 @@ import { isAgentToken } from "../../auth/agentScope.ts";
 import type { Principal, Role } from "../../auth/tokens.ts";
 import type { Database } from "../../db/orm.ts";
 import { SERVER_EVENTS } from "../../game/serverEvents.ts";
-import { SKILLS } from "../../game/skills.ts";
+import { exactXp, SKILLS, wholeXp } from "../../game/skills.ts";
 import type { Player } from "../../game/world/Player.ts";
 import type { ContentRegistry } from "../../manifests/registry.ts";
 import { characterTemplate } from "../../manifests/schemas/world.ts";
@@ -100,7 +100,16 @@ export const PLAYER_RESPONSES = {
     players: z.array(visiblePlayer),
     counts: z.strictObject({ online: z.int().min(0), inWorld: z.int().min(0), areas: z.int().min(0) }),
   }),
-  skills: ok({ skills: sync.skills }),
+  skills: ok({
+    skills: z.record(
+      z.string(),
+      z.strictObject({
+        level: z.int().min(1),
+        xp: z.int().min(0).describe("whole xp (rounded down)"),
+        xpExact: z.number().min(0).describe("the xp as kept, in tenths (17.5)"),
+      }),
+    ),
+  }),
   position: ok({ position: sync.position, online: z.boolean() }),
   characters: ok({ characters: z.array(characterSummary) }),
   characterCreated: ok({ character: z.strictObject({ id: z.string(), name: z.string(), combatLevel: z.int(), online: z.literal(false) }) }),
@@ -198,8 +207,8 @@ export function apiRoutes({ db, world, content, auth, tickMs }: ApiDeps): Router
 
   router.get("/api/characters/:characterId/skills", auth, async (req, res) => {
     const { data } = await accessCharacter(db, world, principal(req), String(req.params.characterId));
-    const skills: Record<string, { level: number; xp: number }> = {};
-    for (const s of SKILLS) skills[s] = { level: data.skills[s].level, xp: data.skills[s].xp };
+    const skills: Record<string, { level: number; xp: number; xpExact: number }> = {};
+    for (const s of SKILLS) skills[s] = { level: data.skills[s].level, xp: wholeXp(data.skills[s].xpTenths), xpExact: exactXp(data.skills[s].xpTenths) };
     res.json({ success: true, skills });
   });
 

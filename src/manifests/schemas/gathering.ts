@@ -12,6 +12,9 @@ export const harvestYield = z.looseObject({
   stackable: z.boolean().optional(),
   /** A consumable needed per catch (bait, feathers). */
   secondaryRequired: id.optional(),
+  /** Success out of 256 at levels 1 and 99 (OSRS "Skilling success rate"); fishing's catches carry them. */
+  catchLow: z.int().min(0).max(256).optional(),
+  catchHigh: z.int().min(0).max(256).optional(),
 });
 
 export const resourceNode = z.looseObject({
@@ -25,6 +28,8 @@ export const resourceNode = z.looseObject({
   harvestSkill: skillName,
   /** An item id, or a tool family (`pickaxe`) satisfied by any `*_pickaxe`. */
   toolRequired: id,
+  /** A consumable used up per catch at this node (fishing bait, feathers). */
+  secondaryRequired: id.optional(),
   levelRequired: level,
   /** Ticks per gathering attempt (600 ms each). */
   baseCycleTicks: positiveInt,

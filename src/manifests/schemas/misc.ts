@@ -19,6 +19,13 @@ export const store = z.looseObject({
   buyback: z.boolean().default(true),
   /** Fraction of an item's value paid when a player sells it. */
   buybackRate: z.number().min(0).max(1).default(0.5),
+  /**
+   * A general store buys any tradeable item; a specialist only what it lists. Absent: a store is a
+   * general one when a keeper placed for it is of type `general_store` (world-areas.json).
+   */
+  general: z.boolean().optional(),
+  /** How far the price moves per item of stock off the base stock, as a fraction of the cost (default 0.03). */
+  priceChange: z.number().min(0).max(1).optional(),
   description: z.string().optional(),
   items: z.array(storeItem),
 });
@@ -52,9 +59,28 @@ export const ammunitionFile = z.looseObject({
   arrows: z.array(z.looseObject({ id, name: z.string(), rangedStrength: nonNegativeInt, requiredRangedLevel: level, requiredBowTier: nonNegativeInt.optional() })),
 });
 
+/**
+ * `prayers.json` (rules: src/game/prayer.ts). `bonuses` multiply levels (`attackMultiplier`,
+ * `strengthMultiplier`, `defenseMultiplier`, `rangedMultiplier`, `magicMultiplier`); `conflicts`
+ * names prayers it switches off; `protection` (our extension) scales the damage of one attack style
+ * taken from NPCs (`damageMultiplier` 0: none gets through, as the genre's protection prayers do).
+ */
 export const prayersFile = z.looseObject({
-  prayers: z.array(z.looseObject({ id, name: z.string(), level, category: z.string().optional(), drainEffect: z.number().min(0).optional() })),
+  prayers: z.array(
+    z.looseObject({
+      id,
+      name: z.string(),
+      description: z.string().optional(),
+      level,
+      category: z.string().optional(),
+      drainEffect: z.number().min(0).optional(),
+      bonuses: z.record(z.string(), z.number().min(0).max(10)).optional(),
+      conflicts: z.array(z.string()).optional(),
+      protection: z.looseObject({ style: z.enum(["melee", "ranged", "magic"]), damageMultiplier: z.number().min(0).max(1).default(0) }).optional(),
+    }),
+  ),
 });
+export type PrayerDef = z.infer<typeof prayersFile>["prayers"][number];
 
 export const tierRequirementsFile = z.record(z.string(), z.union([z.string(), z.record(z.string(), z.record(z.string(), level))]));
 

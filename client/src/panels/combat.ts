@@ -1,0 +1,64 @@
+/**
+ * The Combat panel: the wielded weapon (or unarmed) with its kind and the attack type of the style
+ * in force, and a button for each style the weapon offers (`player:setCombatStyle`), the current
+ * one pressed. Which styles, and their attack types, come from the server's own rules
+ * (src/game/combatStyles.ts, imported), so the panel offers exactly what the server accepts.
+ */
+import { attackTypeOf, effectiveStyle, parseCombatStyle, styleKind, stylesOffered, styleXp, type CombatStyle } from "../../../src/game/combatStyles.ts";
+import type { PlayerState } from "../../../schema/WorldState.ts";
+import type { Content } from "../content.ts";
+import type { Send } from "../worldMenu.ts";
+import { skillName } from "./skills.ts";
+
+const title = (s: string) => s[0]!.toUpperCase() + s.slice(1);
+
+/** What a style trains, in words: `xp to Strength`, `xp to Attack, Strength and Defence`. */
+function trains(skills: string[]): string {
+  const names = skills.map(skillName);
+  return `xp to ${names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names.at(-1)!}` : names[0]!}`;
+}
+
+export class CombatPanel {
+  private readonly weapon: HTMLElement;
+  private readonly list: HTMLElement;
+  private readonly content: Content;
+  private readonly send: Send;
+  private shown = "";
+
+  constructor(content: Content, send: Send) {
+    this.content = content;
+    this.send = send;
+    this.weapon = document.getElementById("combat-weapon")!;
+    this.list = document.getElementById("combat-styles")!;
+  }
+
+  render(p: PlayerState): void {
+    const worn = p.equipment.get("weapon");
+    const def = worn !== undefined && worn.itemId !== "" ? this.content.registry.items.get(worn.itemId) : undefined;
+    const current = effectiveStyle(parseCombatStyle(p.combatStyle), def);
+    const key = JSON.stringify([def?.id, current]);
+    if (key === this.shown) return;
+    this.shown = key;
+    const kind = styleKind(def) === "ranged" ? "ranged" : "melee";
+    const name = def === undefined ? "Unarmed" : def.name;
+    this.weapon.textContent = `${name} (${kind}${def?.weaponType !== undefined ? `, ${def.weaponType.toLowerCase()}` : ""}) · attack type ${title(attackTypeOf(current, def))}`;
+    const focused = (document.activeElement as HTMLElement | null)?.dataset.style;
+    this.list.replaceChildren(
+      ...[...stylesOffered(def)].map(([style, type]) => {
+        const li = document.createElement("li");
+        const b = document.createElement("button");
+        b.type = "button";
+        b.dataset.style = style;
+        b.textContent = title(style);
+        b.setAttribute("aria-pressed", String(style === current));
+        b.addEventListener("click", () => this.send("player:setCombatStyle", { style: style as CombatStyle }));
+        const what = document.createElement("span");
+        what.className = "style-what";
+        what.textContent = `${title(type)} · ${trains(Object.keys(styleXp(style, def)))}`;
+        li.append(b, what);
+        if (focused === style) queueMicrotask(() => b.focus());
+        return li;
+      }),
+    );
+  }
+}

@@ -1,0 +1,41 @@
+/**
+ * The SQL of the hiscores (src/persistence/hiscores.ts) and of the indexes that serve them
+ * (entities/Character.ts, migrations `…_hiscores`): one text for both, since a database uses an
+ * expression index only for the expression it was built on. Both dialects read these: identifiers
+ * in double quotes, `cast(… as bigint)` (PostgreSQL would overflow an int sum of 17 xp columns;
+ * SQLite's integers are 64-bit anyway).
+ *
+ * Order: overall by total level, then total xp (both descending), then `xpGainedAt` (who got
+ * there first), then id; a skill by its xp, then `xpGainedAt`, then id. The xp columns are ranked
+ * as stored, whatever their unit (whole xp or tenths): a scale is the same for every row.
+ */
+import { SKILLS, type Skill } from "../game/skills.ts";
+
+/** The sum of every skill's level column. */
+export const TOTAL_LEVEL_SQL = `(${SKILLS.map((s) => `"${s}Level"`).join(" + ")})`;
+/** The sum of every skill's xp column, as stored, in 64 bits. */
+export const TOTAL_XP_SQL = `(${SKILLS.map((s, i) => (i === 0 ? `cast("${s}XpTenths" as bigint)` : `"${s}XpTenths"`)).join(" + ")})`;
+
+/** The ranking of a hiscore table: the overall one, or a skill's. */
+export type HiscoreSkill = "overall" | Skill;
+export const HISCORE_SKILLS: readonly HiscoreSkill[] = ["overall", ...SKILLS];
+
+/** The ordering keys of a table, most significant first, each with its direction. */
+export function rankKeys(skill: HiscoreSkill): { sql: string; desc: boolean }[] {
+  const head = skill === "overall" ? [{ sql: TOTAL_LEVEL_SQL, desc: true }, { sql: TOTAL_XP_SQL, desc: true }] : [{ sql: `"${skill}XpTenths"`, desc: true }];
+  return [...head, { sql: `"xpGainedAt"`, desc: false }, { sql: `"id"`, desc: false }];
+}
+
+/** `order by …` of a table, as its index is built. */
+export function orderBySql(skill: HiscoreSkill): string {
+  return rankKeys(skill)
+    .map((k) => `${k.sql}${k.desc ? " desc" : ""}`)
+    .join(", ");
+}
+
+export const hiscoreIndexName = (skill: HiscoreSkill) => `characters_hiscores_${skill}_index`;
+
+/** The statement that creates a table's index. */
+export function hiscoreIndexSql(skill: HiscoreSkill): string {
+  return `create index "${hiscoreIndexName(skill)}" on "characters" (${orderBySql(skill)})`;
+}

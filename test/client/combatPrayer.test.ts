@@ -1,0 +1,122 @@
+/**
+ * The Combat and Prayer tabs in a real browser (see support.ts), against a real server serving a
+ * fresh build: a newcomer sees its weapon's styles (unarmed, then the starter dagger), picks
+ * Aggressive (the server's style changes, the button is pressed), prays Hearthward (pressed, the
+ * points shown), finds Stoneward greyed until its Prayer level is reached, and sees the points run
+ * out. Screenshots in test-artifacts/browser/.
+ */
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { addXp } from "../../src/game/progression.ts";
+import { XP_FOR_LEVEL } from "../../src/game/skills.ts";
+import { startTestServer, type TestServer } from "../support/server.ts";
+import { until } from "../support/until.ts";
+import { buildClient, createCharacter, enterWorld, launchBrowser, livePlayer, lowContrastTexts, openPage, playAnonymously, screenshot } from "./support.ts";
+
+describe("browser client: the Combat and Prayer tabs (real Chromium)", function () {
+  this.timeout(180_000);
+  let t: TestServer;
+  let browser: Browser;
+  let dist: string;
+  const pageErrors: string[] = [];
+  let context: BrowserContext;
+  let page: Page;
+
+  before(async () => {
+    dist = await buildClient();
+    t = await startTestServer({ CLIENT_BUILD_DIR: dist, TICK_MS: "100" });
+    browser = await launchBrowser();
+    ({ context, page } = await openPage(browser, pageErrors));
+  });
+
+  afterEach(async function () {
+    if (this.currentTest?.state !== "failed") return;
+    const name = `failed-${this.currentTest.title.slice(0, 40).replace(/\W+/g, "-")}`;
+    await screenshot(page, name).catch(() => {});
+    fs.writeFileSync(`${import.meta.dirname}/../../test-artifacts/browser/${name}-errors.txt`, [`test: ${this.currentTest.err?.message ?? ""}`, ...pageErrors].join("\n"));
+  });
+
+  after(async () => {
+    await context?.close();
+    await browser?.close();
+    await t?.close();
+    if (dist !== undefined) fs.rmSync(dist, { recursive: true, force: true });
+  });
+
+  it("picks an attack style for the wielded weapon, and prays", async () => {
+    await playAnonymously(page, t.baseUrl);
+    await createCharacter(page, "Devout");
+    await enterWorld(page, "Devout");
+    const player = await livePlayer(t, "Devout");
+
+    // Combat: unarmed punches, kicks and blocks (crush), accurate to begin with.
+    await page.getByRole("tab", { name: "Combat" }).click();
+    const combat = page.getByRole("tabpanel", { name: "Combat" });
+    await combat.getByText("Unarmed (melee) · attack type Crush").waitFor();
+    const styles = combat.getByRole("list", { name: "Attack styles" });
+    assert.deepEqual(await styles.getByRole("button").allTextContents(), ["Accurate", "Aggressive", "Defensive"]);
+    assert.equal(await styles.getByRole("button", { name: "Accurate" }).getAttribute("aria-pressed"), "true");
+    await styles.getByText("Crush · xp to Strength").waitFor();
+
+    // The starter dagger wielded from the Inventory: its styles (stab), and Aggressive chosen.
+    await page.getByRole("tab", { name: "Inventory" }).click();
+    await page.getByRole("tabpanel", { name: "Inventory" }).getByRole("button", { name: "Bronze Dagger", exact: true }).click();
+    await page.getByRole("menu").getByRole("menuitem", { name: "Equip Bronze Dagger" }).click();
+    await page.getByRole("tab", { name: "Combat" }).click();
+    await combat.getByText(/^Bronze Dagger \(melee, dagger\) · attack type Stab$/).waitFor();
+    await styles.getByRole("button", { name: "Aggressive" }).click();
+    await until(() => (player.data.combatStyle === "aggressive" ? true : undefined), "the server's style aggressive", 10_000);
+    await styles.getByRole("button", { name: "Aggressive", pressed: true }).waitFor();
+    assert.equal(await styles.getByRole("button", { name: "Accurate" }).getAttribute("aria-pressed"), "false");
+    assert.deepEqual(await lowContrastTexts(page), [], "the Combat tab's text is legible");
+    await screenshot(page, "combat-tab");
+
+    // Prayer: one point at Prayer 1; Hearthward prays, Stoneward (level 10) is greyed and says why.
+    await page.getByRole("tab", { name: "Prayer" }).click();
+    const prayer = page.getByRole("tabpanel", { name: "Prayer" });
+    await prayer.getByText("Prayer points 1 / 1").waitFor();
+    const prayers = prayer.getByRole("list", { name: "Prayers" });
+    const stoneward = prayers.getByRole("button", { name: "Stoneward" });
+    assert.equal(await stoneward.getAttribute("aria-disabled"), "true");
+    // Greyed but still focusable: a keyboard user can reach it and hear why it does nothing.
+    await stoneward.focus();
+    await page.keyboard.press("Enter");
+    await page.getByRole("log", { name: "Chat" }).getByText("You need Prayer level 10 to use Stoneward.").waitFor();
+    assert.deepEqual(player.activePrayers, [], "nothing asked of the server");
+    // Its level and what it does are the button's description.
+    await prayers.getByText("Level 10 · Raises your Defence by 10%").waitFor();
+    assert.deepEqual(await lowContrastTexts(page), [], "the Prayer tab's text is legible");
+
+    // Hearthward with the keyboard: focus it, Enter.
+    await prayers.getByRole("button", { name: "Hearthward" }).focus();
+    await page.keyboard.press("Enter");
+    await until(() => (player.activePrayers.includes("hearthward") ? true : undefined), "Hearthward active on the server", 10_000);
+    await prayers.getByRole("button", { name: "Hearthward", pressed: true }).waitFor();
+    await screenshot(page, "prayer-tab");
+
+    // Prayer 10 (xp given between two ticks): Stoneward is no longer greyed.
+    addXp(t.server.world.world, player, "prayer", XP_FOR_LEVEL[10]!);
+    player.syncDue = true;
+    await prayers.getByRole("button", { name: "Stoneward", disabled: false }).waitFor();
+    await prayer.getByText(/^Prayer points \d+ \/ 10$/).waitFor();
+  });
+
+  it("shows the points run out: the prayer is no longer pressed", async () => {
+    const player = await livePlayer(t, "Devout");
+    // One point left and nothing on (set between two ticks), then Hearthward clicked: 60 ticks (6 s here) drain it.
+    player.data.prayerPoints = 1;
+    player.activePrayers = [];
+    player.syncDue = true;
+    const prayers = page.getByRole("tabpanel", { name: "Prayer" }).getByRole("list", { name: "Prayers" });
+    await page.getByRole("tabpanel", { name: "Prayer" }).getByText("Prayer points 1 / 10").waitFor();
+    await prayers.getByRole("button", { name: "Hearthward", pressed: false }).waitFor();
+    await prayers.getByRole("button", { name: "Hearthward" }).click();
+    await until(() => (player.activePrayers.includes("hearthward") ? true : undefined), "Hearthward active again", 10_000);
+    await until(() => (player.data.prayerPoints === 0 ? true : undefined), "the last point drained", 15_000);
+    await page.getByRole("tabpanel", { name: "Prayer" }).getByText("Prayer points 0 / 10").waitFor();
+    await prayers.getByRole("button", { name: "Hearthward", pressed: false }).waitFor();
+    await page.getByRole("log", { name: "Chat" }).getByText(/run out of prayer points/).waitFor();
+    assert.deepEqual(pageErrors, []);
+  });
+});
