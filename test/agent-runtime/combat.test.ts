@@ -53,14 +53,14 @@ describe("a scripted agent fighting on a real server", function () {
   it("fights in the style that trains its lowest melee skill, and switches when one passes another", async () => {
     change((p) => {
       p.data.equipment.weapon = { itemId: "bronze_sword", quantity: 1 };
-      p.data.skills.attack = { level: 3, xp: 174 };
-      p.data.skills.defense = { level: 2, xp: 83 };
+      p.data.skills.attack = { level: 3, xpTenths: 1740 };
+      p.data.skills.defense = { level: 2, xpTenths: 830 };
     });
     await eventually(() => (player()!.data.combatStyle === "aggressive" ? true : undefined), "the Strength style (Strength lowest)");
-    change((p) => void (p.data.skills.strength = { level: 3, xp: 174 }));
+    change((p) => void (p.data.skills.strength = { level: 3, xpTenths: 1740 }));
     await eventually(() => (player()!.data.combatStyle === "defensive" ? true : undefined), "the Defence style (Strength passed Defence)");
     // Meanwhile, without runes, it never casts.
-    assert.equal(player()!.data.skills.magic.xp, 0);
+    assert.equal(player()!.data.skills.magic.xpTenths, 0);
   });
 
   it("is offered the rune shop's runes as shopping targets (to train Magic), besides the missing tools", async () => {
@@ -71,15 +71,15 @@ describe("a scripted agent fighting on a real server", function () {
   });
 
   it("casts Wind Strike while it has the runes (each used once a cast), then fights on in melee", async () => {
-    const magicXp = player()!.data.skills.magic.xp;
+    const magicXp = player()!.data.skills.magic.xpTenths;
     put(20, "air_rune", 3);
     put(21, "mind_rune", 3);
     await eventually(() => (count("air_rune") === 0 && count("mind_rune") === 0 ? true : undefined), "three casts", 60_000);
-    // Wind Strike: 5.5 base xp a cast, splash or hit, plus 2 a hitpoint of damage (magic.ts).
-    assert.ok(player()!.data.skills.magic.xp >= magicXp + 3 * 5.5, `magic xp ${player()!.data.skills.magic.xp}`);
-    const melee = player()!.data.skills.defense.xp + player()!.data.skills.strength.xp + player()!.data.skills.attack.xp;
+    // Wind Strike: 5.5 base xp (55 tenths) a cast, splash or hit, plus 2 a hitpoint of damage (magic.ts).
+    assert.ok(player()!.data.skills.magic.xpTenths >= magicXp + 3 * 55, `magic xp ${player()!.data.skills.magic.xpTenths}`);
+    const melee = player()!.data.skills.defense.xpTenths + player()!.data.skills.strength.xpTenths + player()!.data.skills.attack.xpTenths;
     await eventually(() => (player()!.action?.kind === "attack" ? true : undefined), "a melee attack again");
-    await eventually(() => (player()!.data.skills.defense.xp + player()!.data.skills.strength.xp + player()!.data.skills.attack.xp > melee ? true : undefined), "melee xp again", 60_000);
+    await eventually(() => (player()!.data.skills.defense.xpTenths + player()!.data.skills.strength.xpTenths + player()!.data.skills.attack.xpTenths > melee ? true : undefined), "melee xp again", 60_000);
   });
 
   it("eats below half its health, within a few ticks (at most 10)", async () => {

@@ -293,7 +293,8 @@ describe("agent fighting: styles, eating, magic", () => {
       assert.equal(boostPrayer(prayerSync(10, []), praying, "defense")?.id, "stoneward");
       assert.equal(boostPrayer(prayerSync(10, []), praying, "attack")?.id, "steady_hand");
       assert.equal(boostPrayer(prayerSync(10, [], { skills: { ...skills(1, 1, 1), prayer: { level: 3, xp: 174 } } }), praying, "strength"), undefined, "Ember Vigour is level 4");
-      assert.equal(boostPrayer(prayerSync(10, []), know, "strength"), undefined, "no prayers in the registry: none");
+      const none = { ...know, registry: Object.assign(Object.create(know.registry) as object, { prayers: undefined }) as unknown as Knowledge["registry"] };
+      assert.equal(boostPrayer(prayerSync(10, []), none, "strength"), undefined, "no prayers in the registry: none");
     });
 
     it("prays its boost in a melee fight with points, once, and not without points or while casting", () => {
