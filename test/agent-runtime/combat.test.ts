@@ -1,6 +1,7 @@
 /**
  * A scripted agent fighting on a real server (the runtime a separate process, as in production):
- * its attack style follows its lowest melee skill, it casts with runes and not without, and it eats
+ * its attack style follows its lowest melee skill, it casts with runes and not without, it prays a
+ * boost in the fight, and it eats
  * below half its health. What it does is read on the server (the live character), never taken from
  * the runtime's word.
  */
@@ -80,6 +81,14 @@ describe("a scripted agent fighting on a real server", function () {
     const melee = player()!.data.skills.defense.xpTenths + player()!.data.skills.strength.xpTenths + player()!.data.skills.attack.xpTenths;
     await eventually(() => (player()!.action?.kind === "attack" ? true : undefined), "a melee attack again");
     await eventually(() => (player()!.data.skills.defense.xpTenths + player()!.data.skills.strength.xpTenths + player()!.data.skills.attack.xpTenths > melee ? true : undefined), "melee xp again", 60_000);
+  });
+
+  it("prays the boost for the skill it trains while it fights, with points", async () => {
+    change((p) => {
+      p.data.skills.prayer = { level: 10, xpTenths: 11_540 };
+      p.data.prayerPoints = 10;
+    });
+    await eventually(() => (player()!.activePrayers.some((id) => ["stoneward", "ember_vigour", "steady_hand"].includes(id)) ? true : undefined), "a boost prayer on");
   });
 
   it("eats below half its health, within a few ticks (at most 10)", async () => {
