@@ -1,8 +1,7 @@
 /**
  * A scripted agent fighting on a real server (the runtime a separate process, as in production):
  * its attack style follows its lowest melee skill, it casts with runes and not without, it prays a
- * boost in the fight, and it eats
- * below half its health. What it does is read on the server (the live character), never taken from
+ * boost in the fight, and it eats below half its health. What it does is read on the server (the live character), never taken from
  * the runtime's word.
  */
 import assert from "node:assert/strict";
