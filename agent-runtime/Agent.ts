@@ -16,6 +16,7 @@ import type { AgentLink, LinkFactory } from "./GameConnection.ts";
 import { Bank, Cook, Explore, Fight, Firemake, Follow, Gather, GoTo, Idle, Shop, type Behaviour, type Ctx, type Outcome } from "./brain/behaviours.ts";
 import type { Brain, GoalOption, Observation } from "./brain/Brain.ts";
 import { addressedTo, parseCommand, type Command } from "./brain/commands.ts";
+import { kitOf, prayerState, runePurchase, shouldEat, threat, togglePrayer } from "./brain/fighting.ts";
 import { Random } from "./brain/random.ts";
 import { toolPurchases, type ScriptedBrain } from "./brain/scripted.ts";
 import { nameOf, type Knowledge } from "./knowledge.ts";
@@ -31,7 +32,10 @@ export const ACTIVITY_KEPT = 50;
 export const PROGRESS_STEP = 10;
 /** Ticks to wait for the server to confirm a chosen goal before choosing again. */
 export const CHOICE_TIMEOUT_TICKS = 10;
-/** Eat below this share of health; leave a fight below the second with nothing to eat. */
+/**
+ * Eat below this share of health (or within one max hit of a monster next to it: brain/fighting.ts
+ * shouldEat); leave a fight below the second, or within a max hit, with nothing to eat.
+ */
 export const EAT_BELOW = 0.5;
 export const FLEE_BELOW = 0.3;
 /** Between goals, eat below this share (the scripted policy fights at 70 % and up). */
@@ -310,6 +314,11 @@ export class Agent {
       case "firemaking":
         return new Firemake();
       case "shopping": {
+        // Runes: for the strongest spell it can afford to cast many times (brain/fighting.ts).
+        if (goal.target !== undefined && know.registry.magic.runes.has(goal.target)) {
+          const runes = runePurchase(kitOf(this.view.self!), know);
+          return runes === undefined ? new Idle() : new Shop(runes.storeId, runes.items);
+        }
         const buy = toolPurchases(know).find((t) => t.itemId === goal.target) ?? toolPurchases(know)[0];
         return buy === undefined ? new Idle() : new Shop(buy.storeId, buy.itemId);
       }
@@ -337,6 +346,7 @@ export class Agent {
       return;
     }
     if (!this.goalsPaused && this.reflexes()) return;
+    this.endPrayers();
     // While paused, the only goal is one set by hand after the pause (a command or the owner's
     // REST call): pursued, then the agent idles again instead of choosing another.
     if (this.behaviour !== undefined) {
@@ -371,12 +381,23 @@ export class Agent {
     this.conn.send("agent:getGoal", {});
   }
 
+  /** Out of a fight, the prayers it left on are switched off (they drain points for nothing). */
+  private endPrayers(): void {
+    const active = prayerState(this.view.self!)?.active;
+    if (active === undefined || active.length === 0 || this.behaviour instanceof Fight || this.ticks - this.prayersOffAt < 3) return;
+    this.prayersOffAt = this.ticks;
+    for (const id of active) togglePrayer(this.ctx.send, id, false);
+    this.log("action", `stop praying (${active.join(", ")})`);
+  }
+
+  private prayersOffAt = -Infinity;
+
   /** Eat when hurt; leave a fight that is being lost with nothing to eat. True when it acted. */
   private reflexes(): boolean {
     const self = this.view.self!;
     // Health does not come back by itself: between goals it eats up to the level it fights at.
     const threshold = this.behaviour === undefined ? TOP_UP_BELOW : EAT_BELOW;
-    if (self.health >= self.maxHealth * threshold) return false;
+    if (!shouldEat(this.view, this.deps.know, threshold)) return false;
     const food = self.inventory.find((s) => (this.deps.know.registry.item(s.itemId)?.healAmount ?? 0) > 0);
     if (food !== undefined) {
       if (this.ticks - this.lastEatTick < 3) return false;
@@ -385,7 +406,8 @@ export class Agent {
       this.log("action", `eat ${nameOf(this.deps.know, food.itemId)} (health ${self.health}/${self.maxHealth})`);
       return true;
     }
-    if (self.health < self.maxHealth * FLEE_BELOW && this.goal?.type === "combat" && this.behaviour !== undefined) {
+    const losing = self.health < self.maxHealth * FLEE_BELOW || self.health <= threat(this.view, this.deps.know);
+    if (losing && this.goal?.type === "combat" && this.behaviour !== undefined) {
       this.endGoal("failed", `leaving a losing fight (health ${self.health}/${self.maxHealth})`);
       this.command = { behaviour: new GoTo(this.deps.know.spawn, "home"), label: "flee home" };
       return true;

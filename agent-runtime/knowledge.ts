@@ -22,6 +22,8 @@ export interface Knowledge {
   keepers: (Spot & { npcRef: string; storeId: string })[];
   /** Cooking ranges (stations usable as `cook` targets by id). */
   ranges: (Spot & { id: string })[];
+  /** Altars (stations an `interact` recharges prayer points at, by id). */
+  altars: (Spot & { id: string })[];
   /** Where each resource type is placed. */
   resourceSpots: ReadonlyMap<string, Spot[]>;
   /** Where each monster type spawns. */
@@ -29,7 +31,7 @@ export interface Knowledge {
   areas: { id: string; name: string; bounds: { minX: number; maxX: number; minZ: number; maxZ: number } }[];
   /** The gathering skills' tools (item ids). */
   tools: ReadonlySet<string>;
-  /** Item ids that are tools or weapons an agent keeps when it banks. */
+  /** Item ids that are tools, weapons or runes an agent keeps when it banks. */
   keep: ReadonlySet<string>;
 }
 
@@ -57,13 +59,14 @@ export function knowledgeOf(registry: ContentRegistry): Knowledge {
   }
   const npcs = registry.areas.flatMap((a) => a.npcs);
   const tools = new Set([...registry.resources.values()].map((r) => r.toolRequired));
-  const keep = new Set<string>([...tools, "tinderbox", "coins", ...[...registry.items.values()].filter((i) => i.equipSlot !== undefined || i.tool !== undefined).map((i) => i.id)]);
+  const keep = new Set<string>([...tools, "tinderbox", "coins", ...registry.magic.runes.keys(), ...[...registry.items.values()].filter((i) => i.equipSlot !== undefined || i.tool !== undefined).map((i) => i.id)]);
   return {
     registry,
     spawn: { x: registry.world.spawn.x, z: registry.world.spawn.z },
     banks: npcs.filter((n) => n.type === "bank").map((n) => ({ npcRef: n.id, x: n.position.x, z: n.position.z })),
     keepers: npcs.flatMap((n) => (n.storeId !== undefined ? [{ npcRef: n.id, storeId: n.storeId, x: n.position.x, z: n.position.z }] : [])),
     ranges: registry.areas.flatMap((a) => a.stations.filter((s) => s.type === "range" && s.id !== undefined).map((s) => ({ id: s.id!, x: s.position.x, z: s.position.z }))),
+    altars: registry.areas.flatMap((a) => a.stations.filter((s) => s.type === "altar" && s.id !== undefined).map((s) => ({ id: s.id!, x: s.position.x, z: s.position.z }))),
     resourceSpots,
     mobSpots,
     areas: registry.areas.map((a) => ({ id: a.id, name: a.name, bounds: a.bounds })),

@@ -8,6 +8,7 @@
 import type { ClientEvent, ClientEventName } from "../../src/game/clientEvents.ts";
 import { dist, type AgentView, type Seen } from "../AgentView.ts";
 import { nameOf, nearest, type Knowledge, type Spot } from "../knowledge.ts";
+import { boostPrayer, castableSpell, kitOf, needsAltar, prayerState, togglePrayer, trainingStyle } from "./fighting.ts";
 import type { Random } from "./random.ts";
 
 /** Ticks without visible progress after which a command is issued again. */
@@ -79,17 +80,37 @@ class Crowd {
 
 const crowded = (why: string, progress: number): Outcome => ({ progress, end: "failed", why: `crowded: ${why}`, crowded: true });
 
-/** Walks toward a spot, at most once every few ticks (the server keeps walking the path). */
+/** Run energy (0-100) above which an agent runs, and below which it walks (between them it keeps what it did). */
+export const RUN_ABOVE = 50;
+export const WALK_BELOW = 30;
+
+/**
+ * Whether to run: only with energy to spare. `runEnergy` of player:sync (run energy: running
+ * drains it, walking and standing restore it); a server without it (every run free) is walked, as
+ * the agents always did. Between WALK_BELOW and RUN_ABOVE it keeps what it did, so a runner does not
+ * flip at one threshold.
+ */
+export function shouldRun(runEnergy: number | undefined, wasRunning: boolean): boolean {
+  if (runEnergy === undefined) return false;
+  return wasRunning ? runEnergy >= WALK_BELOW : runEnergy > RUN_ABOVE;
+}
+
+/** Walks toward a spot, at most once every few ticks (the server keeps walking the path); runs with energy to spare. */
 class Walker {
   private issuedAt = -Infinity;
   private dest: Spot | undefined;
+  private running = false;
 
   walk(ctx: Ctx, to: Spot): void {
     const same = this.dest !== undefined && this.dest.x === to.x && this.dest.z === to.z;
-    if (same && ctx.tick - this.issuedAt < STALL_TICKS) return;
+    const energy = (ctx.view.self as { runEnergy?: number } | undefined)?.runEnergy;
+    const run = shouldRun(energy, this.running);
+    // Out of breath on the way: walk the rest (a new order with `run` off).
+    if (same && ctx.tick - this.issuedAt < STALL_TICKS && run === this.running) return;
     this.dest = { x: to.x, z: to.z };
     this.issuedAt = ctx.tick;
-    ctx.send("player:move", { x: to.x, z: to.z });
+    this.running = run;
+    ctx.send("player:move", { x: to.x, z: to.z, ...(run ? { run: true } : {}) });
   }
 }
 
@@ -186,9 +207,29 @@ export class Fight implements Behaviour {
   private readonly walker = new Walker();
   private readonly crowd = new Crowd();
   private readonly mobType: string;
+  /** When it last asked for a style (the sync confirming it comes a tick later). */
+  private styleAskedAt = -Infinity;
+  /** Casting was refused (no runes, level): melee until this tick. */
+  private noMagicUntil = -Infinity;
+  /** The last order was a cast (its refusal turns casting off, not the target). */
+  private casting = false;
+  private prayAskedAt = -Infinity;
+  /** Went to an altar this goal (once: then it fights on with what it has), and when. */
+  private altarSince: number | undefined;
+  private altarAskedAt = -Infinity;
 
   constructor(mobType: string) {
     this.mobType = mobType;
+  }
+
+  /** Melee trains its lowest of Attack, Strength and Defence: the style that does, when another is in force. */
+  private fitStyle(ctx: Ctx): void {
+    const self = ctx.view.self!;
+    const want = trainingStyle(self, ctx.know);
+    if (want === undefined || want.style === self.combatStyle || ctx.tick - this.styleAskedAt < 3) return;
+    this.styleAskedAt = ctx.tick;
+    ctx.send("player:setCombatStyle", { style: want.style });
+    ctx.note(`style ${want.style} (train ${want.skill}, level ${self.skills[want.skill]?.level ?? 1})`);
   }
 
   step(ctx: Ctx): Outcome {
@@ -221,8 +262,20 @@ export class Fight implements Behaviour {
       return { need: Math.max(2, ctx.view.countSeen("npc", (e) => e.ref === this.mobType)), patience: CROWDED_TICKS };
     };
     if (this.crowd.taken(ctx, spot, measure)) return crowded(`${this.mobType} fought by a crowd`, progress);
+    // With runes for a spell it casts (training Magic); else melee in the style that trains its lowest skill.
+    const spell = ctx.tick < this.noMagicUntil ? undefined : castableSpell(kitOf(self), ctx.know);
+    if (spell === undefined) this.fitStyle(ctx);
     const current = this.target !== undefined ? ctx.view.entities.get(this.target) : undefined;
-    if (current !== undefined && current.dead !== true && ctx.tick - Math.max(this.issuedAt, this.lastHit) < STALL_TICKS) return going(progress);
+    if ((current === undefined || current.dead === true) && this.recharge(ctx)) return going(progress);
+    if (current !== undefined && current.dead !== true) {
+      if (spell === undefined) this.pray(ctx);
+      // A cast is one attack: cast again when the spell's attack timer has run.
+      if (spell !== undefined && ctx.tick - this.issuedAt >= spell.attackSpeed) {
+        this.cast(ctx, current.id, spell.id);
+        return going(progress);
+      }
+      if (ctx.tick - Math.max(this.issuedAt, this.lastHit) < STALL_TICKS) return going(progress);
+    }
     // Between fights, pick up what lies close by (drops are visible to the killer first), one
     // item at a time: a new pickup would replace the one under way.
     if (this.looting !== undefined && ctx.view.entities.has(this.looting) && ctx.tick - this.lootAt < 8) return going(progress);
@@ -240,7 +293,13 @@ export class Fight implements Behaviour {
     const foe = this.chooseFoe(ctx);
     if (foe !== undefined) {
       this.target = foe.id;
+      if (spell !== undefined) {
+        this.cast(ctx, foe.id, spell.id);
+        ctx.note(`cast ${spell.name} on ${foe.name ?? nameOf(ctx.know, this.mobType)} (${foe.x},${foe.z})`);
+        return going(progress);
+      }
       this.issuedAt = ctx.tick;
+      this.casting = false;
       ctx.send("player:action", { action: "attack", targetId: foe.id });
       ctx.note(`attack ${foe.name ?? nameOf(ctx.know, this.mobType)} (${foe.x},${foe.z})`);
       return going(progress);
@@ -265,6 +324,42 @@ export class Fight implements Behaviour {
     return ctx.rng.pick(pool.filter((f) => dist(f, here) <= reach));
   }
 
+  /** In a melee fight with prayer points: the boost prayer for the skill it trains, switched on. */
+  private pray(ctx: Ctx): void {
+    const self = ctx.view.self!;
+    const state = prayerState(self);
+    if (state === undefined || state.points <= 0 || ctx.tick - this.prayAskedAt < 3) return;
+    const prayer = boostPrayer(self, ctx.know, trainingStyle(self, ctx.know)?.skill);
+    if (prayer === undefined || state.active.includes(prayer.id)) return;
+    this.prayAskedAt = ctx.tick;
+    togglePrayer(ctx.send, prayer.id, true);
+    ctx.note(`pray ${prayer.name} (${state.points} points)`);
+  }
+
+  /** Between fights, points low: to the nearest altar to recharge them (once a goal). True while on it. */
+  private recharge(ctx: Ctx): boolean {
+    const self = ctx.view.self!;
+    if (this.altarSince === undefined) {
+      if (!needsAltar(self, ctx.know)) return false;
+      this.altarSince = ctx.tick;
+      ctx.note(`recharge prayer (${prayerState(self)!.points} points)`);
+    }
+    if (!needsAltar(self, ctx.know) || ctx.tick - this.altarSince > 10 * STALL_TICKS) return false;
+    const altar = nearest(ctx.view.position, ctx.know.altars)!;
+    if (dist(altar, ctx.view.position) > 1) this.walker.walk(ctx, altar);
+    if (dist(altar, ctx.view.position) <= 8 && ctx.tick - this.altarAskedAt >= STALL_TICKS) {
+      this.altarAskedAt = ctx.tick;
+      ctx.send("player:action", { action: "interact", targetId: altar.id });
+    }
+    return true;
+  }
+
+  private cast(ctx: Ctx, targetId: string, spellId: string): void {
+    this.issuedAt = ctx.tick;
+    this.casting = true;
+    ctx.send("player:action", { action: "cast", spellId, targetId });
+  }
+
   onEvent(type: string, data: Record<string, unknown>, ctx: Ctx): void {
     if (type === "combat:hit" && data.attackerId === ctx.view.playerId) {
       this.lastHit = ctx.tick;
@@ -276,6 +371,14 @@ export class Fight implements Behaviour {
       return;
     }
     const err = errorOf(type, data);
+    if (err?.event === "player:action" && this.casting && (err.code === "NO_RUNES" || err.code === "LEVEL_TOO_LOW" || err.code === "UNKNOWN_SPELL")) {
+      // Its spell cannot be cast (the runes ran out): melee for a while, the same monster.
+      this.noMagicUntil = ctx.tick + 5 * STALL_TICKS;
+      this.casting = false;
+      this.issuedAt = -Infinity;
+      return;
+    }
+    if (err?.event === "player:setCombatStyle") return;
     if (err?.event === "player:action" && this.target !== undefined && err.code !== "ITEM_GONE") {
       this.avoid.add(this.target, ctx);
       this.target = undefined;
@@ -488,21 +591,37 @@ export class Explore implements Behaviour {
   }
 }
 
-/** Shopping: walk to the keeper of a store, open it and buy one of an item. */
+/**
+ * Shopping: walk to the keeper of a store, open it and buy what is wanted (one of a tool by
+ * default; runes by the hundred), done when it carries that many more than when it set out.
+ */
 export class Shop implements Behaviour {
   private askedAt = -Infinity;
   private failure: string | undefined;
   private readonly walker = new Walker();
   private readonly storeId: string;
-  private readonly itemId: string;
+  private readonly items: { itemId: string; quantity: number }[];
+  /** How many of each it should carry when done (counted at the first step). */
+  private goal: Map<string, number> | undefined;
 
-  constructor(storeId: string, itemId: string) {
+  constructor(storeId: string, items: string | { itemId: string; quantity: number }[]) {
     this.storeId = storeId;
-    this.itemId = itemId;
+    this.items = typeof items === "string" ? [{ itemId: items, quantity: 1 }] : items;
+  }
+
+  private left(ctx: Ctx): { itemId: string; quantity: number }[] {
+    this.goal ??= new Map(this.items.map((i) => [i.itemId, ctx.view.count(i.itemId) + i.quantity]));
+    return [...this.goal].flatMap(([itemId, want]) => {
+      // A tool wielded counts as carried.
+      const have = ctx.view.count(itemId) + (ctx.view.count(itemId) === 0 && ctx.view.has(itemId) ? 1 : 0);
+      return have < want ? [{ itemId, quantity: want - have }] : [];
+    });
   }
 
   step(ctx: Ctx): Outcome {
-    if (ctx.view.has(this.itemId)) return ended("done", `bought ${this.itemId}`);
+    const left = this.left(ctx);
+    const what = this.items.map((i) => nameOf(ctx.know, i.itemId)).join(", ");
+    if (left.length === 0) return ended("done", `bought ${this.items.map((i) => i.itemId).join(", ")}`);
     if (this.failure !== undefined) return ended("failed", this.failure, 0);
     const keeper = ctx.know.keepers.find((k) => k.storeId === this.storeId);
     if (keeper === undefined) return ended("failed", `no keeper for ${this.storeId}`, 0);
@@ -514,15 +633,17 @@ export class Shop implements Behaviour {
     if (ctx.tick - this.askedAt >= STALL_TICKS) {
       this.askedAt = ctx.tick;
       ctx.send("player:action", { action: "interact", targetId: seen.id });
-      ctx.note(`talk to ${seen.name ?? nameOf(ctx.know, keeper.npcRef)}`);
+      ctx.note(`talk to ${seen.name ?? nameOf(ctx.know, keeper.npcRef)} for ${what}`);
     }
     return going(50);
   }
 
   onEvent(type: string, data: Record<string, unknown>, ctx: Ctx): void {
     if (type === "interface:open" && data.type === "store" && data.storeId === this.storeId) {
-      ctx.send("store:buy", { storeId: this.storeId, itemId: this.itemId, quantity: 1 });
-      ctx.note(`buy ${nameOf(ctx.know, this.itemId)}`);
+      for (const { itemId, quantity } of this.left(ctx)) {
+        ctx.send("store:buy", { storeId: this.storeId, itemId, quantity });
+        ctx.note(`buy ${quantity > 1 ? `${quantity} × ` : ""}${nameOf(ctx.know, itemId)}`);
+      }
     }
     if (type === "error" && data.event === "store:buy") this.failure = `could not buy: ${String(data.message)}`;
   }

@@ -9,6 +9,7 @@
  */
 import { nameOf, type Knowledge } from "../knowledge.ts";
 import type { Brain, GoalChoice, GoalOption, Observation } from "./Brain.ts";
+import { runePurchase } from "./fighting.ts";
 import { Random } from "./random.ts";
 
 /** A tool that training a skill needs, and where it is sold. */
@@ -107,7 +108,13 @@ export class ScriptedBrain implements Brain {
         return { type: "firemaking", score: (full ? 70 : 20) + (level("woodcutting") - level("firemaking")) * 4, reason: `${logs} logs to burn` };
       case "shopping": {
         const buy = toolPurchases(this.know).find((t) => option.targets.includes(t.itemId) && obs.coins >= t.price && !obs.inventory.some((s) => s.itemId === t.itemId) && !Object.values(obs.equipment).includes(t.itemId));
-        return buy === undefined ? undefined : { type: "shopping", target: buy.itemId, score: 85, reason: `no ${nameOf(this.know, buy.itemId)} for ${buy.skill}; it costs ${buy.price}` };
+        if (buy !== undefined) return { type: "shopping", target: buy.itemId, score: 85, reason: `no ${nameOf(this.know, buy.itemId)} for ${buy.skill}; it costs ${buy.price}` };
+        // No runes for any spell, and coins to spare for many casts: runes, to train Magic in its fights.
+        const runes = runePurchase({ skills: obs.skills, inventory: obs.inventory, weaponId: obs.equipment.weapon, coins: obs.coins }, this.know);
+        const rune = runes?.items.find((i) => option.targets.includes(i.itemId));
+        if (runes === undefined || rune === undefined) return undefined;
+        const spell = this.know.registry.magic.spells.get(runes.spellId)!;
+        return { type: "shopping", target: rune.itemId, score: 55, reason: `runes for ${rune.quantity / spell.runes.find((r) => r.runeId === rune.itemId)!.quantity} casts of ${spell.name}; they cost ${runes.cost}` };
       }
       case "woodcutting":
       case "mining":

@@ -36,6 +36,8 @@ export const MILESTONES = [
   ["woodcutting10", "woodcutting 10"],
   ["fishing10", "fishing 10"],
   ["combat10", "combat level 10"],
+  ["melee10", "melee combat 10 (Attack, Strength and Defence each 10)"],
+  ["magic10", "magic 10"],
   ["total75", "total level 75"],
 ] as const;
 export type Milestone = (typeof MILESTONES)[number][0];
@@ -226,6 +228,8 @@ export async function runLadder(opts: LadderOptions): Promise<LadderResult> {
       hit("woodcutting10", p.data.skills.woodcutting.level >= 10);
       hit("fishing10", p.data.skills.fishing.level >= 10);
       hit("combat10", p.data.combatLevel >= 10);
+      hit("melee10", p.data.skills.attack.level >= 10 && p.data.skills.strength.level >= 10 && p.data.skills.defense.level >= 10);
+      hit("magic10", p.data.skills.magic.level >= 10);
       hit("total75", totalOf(p) >= 75);
       last = { bank, tools, coins: p.data.coins };
       // Every traceEvery ticks, or at the first step after it (the player may have been out of the world then).

@@ -107,7 +107,12 @@ export function availableGoals(content: ContentRegistry, data: PlayerData): Avai
   const tools = new Set(nodes.map((n) => n.toolRequired));
   const forSale = [...content.stores.values()].filter((s) => keepers.has(s.id)).flatMap((s) => s.items.map((i) => i.itemId));
   const missing = [...new Set(forSale.filter((id) => tools.has(id) && !hasItem(data, (held) => held === id)))];
-  if (missing.length > 0) goals.push({ type: "shopping", description: "Buy a tool", targets: missing });
+  // Runes sold there, for the combat spells (magic.ts): a consumable, always on offer.
+  const runes = [...new Set(forSale.filter((id) => content.magic.runes.has(id)))];
+  if (missing.length + runes.length > 0) {
+    const description = runes.length === 0 ? "Buy a tool" : missing.length === 0 ? "Buy runes" : "Buy a tool or runes";
+    goals.push({ type: "shopping", description, targets: [...missing, ...runes] });
+  }
   goals.push({ type: "explore", description: "Explore the world", targets: content.areas.map((a) => a.id) });
   goals.push({ type: "idle", description: "Stand still", targets: [] });
   return goals;

@@ -1,0 +1,104 @@
+/**
+ * A scripted agent fighting on a real server (the runtime a separate process, as in production):
+ * its attack style follows its lowest melee skill, it casts with runes and not without, it prays a
+ * boost in the fight, and it eats below half its health. What it does is read on the server (the live character), never taken from
+ * the runtime's word.
+ */
+import assert from "node:assert/strict";
+import { callJson as call } from "../support/http.ts";
+import { eventually as waitFor } from "../support/until.ts";
+import { startAgentRuntime, type RuntimeProcess } from "../support/agentRuntime.ts";
+import { startTestServer, type TestServer } from "../support/server.ts";
+
+const eventually = <T>(probe: () => Promise<T | undefined> | T | undefined, what: string, ms = 30_000) => waitFor(probe, what, ms);
+const TICK_MS = 150;
+
+describe("a scripted agent fighting on a real server", function () {
+  this.timeout(120_000);
+  let t: TestServer;
+  let rt: RuntimeProcess;
+  let owner: { token: string; characterId: string };
+  let agentId: string;
+
+  const player = () => t.server.world.world.players.get(owner.characterId);
+  const count = (itemId: string) => player()!.data.inventory.reduce((n, s) => (s?.itemId === itemId ? n + s.quantity : n), 0);
+  /** Changes the live character between ticks, as the game would, and has it synced to the agent. */
+  const change = (fn: (p: NonNullable<ReturnType<typeof player>>) => void) => {
+    const p = player()!;
+    fn(p);
+    p.syncDue = true;
+  };
+  const put = (slot: number, itemId: string, quantity: number) => change((p) => void (p.data.inventory[slot] = { itemId, quantity }));
+
+  before(async () => {
+    t = await startTestServer({ TICK_MS: String(TICK_MS), DISABLE_RATE_LIMIT: "true" });
+    const anon = (await call(t.baseUrl, "POST", "/api/auth/anonymous")).body;
+    const created = await call(t.baseUrl, "POST", "/api/v1/player", anon.token, { name: "Robin" });
+    owner = { token: anon.token, characterId: created.body.player.characterId };
+    const reg = await call(t.baseUrl, "POST", "/api/agent", owner.token, { characterId: owner.characterId, name: "Robin" });
+    assert.equal(reg.status, 201);
+    agentId = reg.body.agent.agentId;
+    // The owner's goal: fight the meadow rats (kept while the test runs: 5 kills take a while at level 1).
+    assert.equal((await call(t.baseUrl, "POST", `/api/agents/${agentId}/goal`, owner.token, { type: "combat", target: "meadow_rat" })).status, 200);
+    rt = await startAgentRuntime({ apiUrl: t.baseUrl, wsUrl: t.wsUrl, worldDir: t.worldDir, env: { AGENT_SEED: "combat" } });
+    assert.equal((await call(rt.url, "POST", "/agents", owner.token, { agentId, token: reg.body.token })).status, 201);
+    await eventually(() => player(), "the agent's character in the world");
+  });
+
+  after(async () => {
+    await rt?.stop();
+    await t?.close();
+  });
+
+  it("fights in the style that trains its lowest melee skill, and switches when one passes another", async () => {
+    change((p) => {
+      p.data.equipment.weapon = { itemId: "bronze_sword", quantity: 1 };
+      p.data.skills.attack = { level: 3, xpTenths: 1740 };
+      p.data.skills.defense = { level: 2, xpTenths: 830 };
+    });
+    await eventually(() => (player()!.data.combatStyle === "aggressive" ? true : undefined), "the Strength style (Strength lowest)");
+    change((p) => void (p.data.skills.strength = { level: 3, xpTenths: 1740 }));
+    await eventually(() => (player()!.data.combatStyle === "defensive" ? true : undefined), "the Defence style (Strength passed Defence)");
+    // Meanwhile, without runes, it never casts.
+    assert.equal(player()!.data.skills.magic.xpTenths, 0);
+  });
+
+  it("is offered the rune shop's runes as shopping targets (to train Magic), besides the missing tools", async () => {
+    const { availableGoals } = (await call(t.baseUrl, "GET", `/api/agents/${agentId}/goal`, owner.token)).body;
+    const shopping = availableGoals.find((g: { type: string }) => g.type === "shopping");
+    for (const rune of ["air_rune", "mind_rune", "water_rune", "earth_rune", "fire_rune", "chaos_rune"]) assert.ok(shopping?.targets.includes(rune), `${rune}: ${JSON.stringify(shopping)}`);
+    assert.ok(!shopping.targets.includes("staff_of_air"), "a staff is no rune");
+  });
+
+  it("casts Wind Strike while it has the runes (each used once a cast), then fights on in melee", async () => {
+    const magicXp = player()!.data.skills.magic.xpTenths;
+    put(20, "air_rune", 3);
+    put(21, "mind_rune", 3);
+    await eventually(() => (count("air_rune") === 0 && count("mind_rune") === 0 ? true : undefined), "three casts", 60_000);
+    // Wind Strike: 5.5 base xp (55 tenths) a cast, splash or hit, plus 2 a hitpoint of damage (magic.ts).
+    assert.ok(player()!.data.skills.magic.xpTenths >= magicXp + 3 * 55, `magic xp ${player()!.data.skills.magic.xpTenths}`);
+    const melee = player()!.data.skills.defense.xpTenths + player()!.data.skills.strength.xpTenths + player()!.data.skills.attack.xpTenths;
+    await eventually(() => (player()!.action?.kind === "attack" ? true : undefined), "a melee attack again");
+    await eventually(() => (player()!.data.skills.defense.xpTenths + player()!.data.skills.strength.xpTenths + player()!.data.skills.attack.xpTenths > melee ? true : undefined), "melee xp again", 60_000);
+  });
+
+  it("prays the boost for the skill it trains while it fights, with points", async () => {
+    change((p) => {
+      p.data.skills.prayer = { level: 10, xpTenths: 11_540 };
+      p.data.prayerPoints = 10;
+    });
+    await eventually(() => (player()!.activePrayers.some((id) => ["stoneward", "ember_vigour", "steady_hand"].includes(id)) ? true : undefined), "a boost prayer on");
+  });
+
+  it("eats below half its health, within a few ticks (at most 10)", async () => {
+    const foods = () => player()!.data.inventory.reduce((n, s) => (s !== null && (t.server.world.world.content.item(s.itemId)?.healAmount ?? 0) > 0 ? n + s.quantity : n), 0);
+    put(22, "bread", 1);
+    const before = foods();
+    const max = player()!.maxHealth;
+    const at = t.server.world.world.tick;
+    change((p) => void (p.data.health = Math.floor(max * 0.45)));
+    await eventually(() => (foods() < before ? true : undefined), "a bite");
+    assert.ok(t.server.world.world.tick - at <= 10, `ate ${t.server.world.world.tick - at} ticks later`);
+    assert.ok(player()!.data.health > Math.floor(max * 0.45), `health ${player()!.data.health}/${max}`);
+  });
+});

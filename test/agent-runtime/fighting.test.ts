@@ -1,0 +1,339 @@
+/**
+ * The scripted fighter's combat sense, with an AgentView fed `player:sync` and world updates as the
+ * server sends them and the bundled world's content: the style that trains its lowest melee skill
+ * (switching when one passes another), eating before a monster's next hit could kill it, casting
+ * with runes and not without (melee again when the runes run out), and which runes it buys with
+ * coins to spare.
+ */
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import { AgentView, type Self } from "../../agent-runtime/AgentView.ts";
+import { Fight, GoTo, RUN_ABOVE, Shop, shouldRun, WALK_BELOW, type Ctx } from "../../agent-runtime/brain/behaviours.ts";
+import { boostPrayer, castableSpell, COINS_KEPT, kitOf, npcMaxHit, runePurchase, shouldEat, threat, trainingStyle } from "../../agent-runtime/brain/fighting.ts";
+import { Random } from "../../agent-runtime/brain/random.ts";
+import { ScriptedBrain } from "../../agent-runtime/brain/scripted.ts";
+import type { Observation } from "../../agent-runtime/brain/Brain.ts";
+import { knowledgeOf, type Knowledge } from "../../agent-runtime/knowledge.ts";
+import type { WorldUpdate } from "../../src/game/worldUpdate.ts";
+import { bundledContent } from "../support/content.ts";
+import { BUNDLED_MANIFESTS } from "../support/world.ts";
+
+type Entry = WorldUpdate["entities"][number];
+type Sent = { type: string; data: Record<string, unknown> };
+
+describe("agent fighting: styles, eating, magic", () => {
+  let know: Knowledge;
+  before(async () => {
+    know = knowledgeOf(await bundledContent());
+  });
+
+  /** Skills at these levels (with the xp of the level); magic by xp (level 1 below 83). */
+  const skills = (attack: number, strength: number, defense: number, magic = 0) => ({
+    attack: { level: attack, xp: XP_AT[attack]! },
+    strength: { level: strength, xp: XP_AT[strength]! },
+    defense: { level: defense, xp: XP_AT[defense]! },
+    magic: { level: magic >= 83 ? 2 : 1, xp: magic },
+  });
+  const XP_AT: Record<number, number> = { 1: 0, 2: 83, 3: 174, 4: 276, 5: 388 };
+  /** A player:sync as the server sends it (the fields a fighter reads). */
+  const sync = (over: Partial<Self> = {}): Self =>
+    ({
+      id: "me",
+      name: "Robin",
+      position: { x: 0, y: 0, z: 0 },
+      health: 100,
+      maxHealth: 100,
+      combatLevel: 3,
+      coins: 0,
+      combatStyle: "accurate",
+      autocast: null,
+      skills: skills(1, 1, 1),
+      inventory: [],
+      equipment: {},
+      bank: [],
+      inTrade: false,
+      ...over,
+    }) as Self;
+  const sword = { weapon: { itemId: "bronze_sword", quantity: 1 } };
+  const rat = (id: string, x: number, z: number): Entry => ({ id, kind: "npc", x, z, ref: "meadow_rat", name: "Meadow rat", health: 30, maxHealth: 30, level: 1, dead: false });
+
+  /** An agent at the rats' spawn with this state, seeing `others`; its ctx and what it sent. */
+  function agent(self: Self, others: Entry[] = []) {
+    const spot = know.mobSpots.get("meadow_rat")![0]!;
+    const view = new AgentView();
+    view.playerId = "me";
+    view.sync(self);
+    const me: Entry = { id: "me", kind: "player", x: spot.x, z: spot.z, name: "Robin", health: self.health, maxHealth: self.maxHealth, combatLevel: 3, running: false };
+    view.update({ tick: 1, entities: [me, ...others], removed: [] } as WorldUpdate);
+    const sent: Sent[] = [];
+    const notes: string[] = [];
+    const ctx: Ctx = { view, know, rng: new Random("fight"), tick: 0, send: (type, data) => void sent.push({ type, data: data as Record<string, unknown> }), note: (t) => void notes.push(t) };
+    return { view, ctx, sent, notes, spot };
+  }
+  const steps = (fight: Fight, ctx: Ctx, from: number, n: number) => {
+    for (let t = from; t < from + n; t++) {
+      ctx.tick = t;
+      fight.step(ctx);
+    }
+  };
+  const styles = (sent: Sent[]) => sent.filter((s) => s.type === "player:setCombatStyle").map((s) => s.data.style);
+
+  it("picks the style that trains its lowest of Attack, Strength and Defence, among the weapon's styles", () => {
+    const self = (a: number, s: number, d: number, over: Partial<Self> = {}) => trainingStyle(sync({ skills: skills(a, s, d), equipment: sword, ...over }), know);
+    assert.deepEqual(self(1, 1, 1), { skill: "attack", style: "accurate" }, "ties: the style in force (accurate)");
+    assert.deepEqual(self(3, 1, 2), { skill: "strength", style: "aggressive" });
+    assert.deepEqual(self(3, 4, 2), { skill: "defense", style: "defensive" });
+    assert.deepEqual(self(3, 4, 5), { skill: "attack", style: "accurate" });
+    // Equal levels: it keeps training the skill of the style in force; else the one with the least xp.
+    assert.deepEqual(self(2, 2, 2, { combatStyle: "defensive" }), { skill: "defense", style: "defensive" });
+    const close = sync({ equipment: sword, combatStyle: "aggressive", skills: { ...skills(3, 2, 2), strength: { level: 2, xp: 120 }, defense: { level: 2, xp: 100 } } });
+    assert.deepEqual(trainingStyle(close, know), { skill: "strength", style: "aggressive" }, "Strength's xp past Defence's within a level: no switch");
+    assert.deepEqual(trainingStyle({ ...close, combatStyle: "accurate" }, know), { skill: "defense", style: "defensive" }, "the least xp among equals");
+    // Unarmed (punch, kick, block) offers them too; a bow's styles train Ranged: none chosen.
+    assert.deepEqual(self(3, 1, 2, { equipment: {} }), { skill: "strength", style: "aggressive" });
+    assert.equal(self(1, 1, 1, { equipment: { weapon: { itemId: "shortbow", quantity: 1 } } }), undefined);
+  });
+
+  it("a fighter switches style when one skill passes another, once, and not again until the next passes", () => {
+    const { view, ctx, sent, notes } = agent(sync({ skills: skills(3, 1, 2), equipment: sword }), [rat("r1", 0, 0)]);
+    const fight = new Fight("meadow_rat");
+    steps(fight, ctx, 0, 2);
+    assert.deepEqual(styles(sent), ["aggressive"], "asks for the Strength style at once");
+    assert.ok(notes.includes("style aggressive (train strength, level 1)"), notes.join("; "));
+    assert.ok(view.self !== undefined);
+    // The server has not confirmed yet: it waits rather than asking every tick.
+    steps(fight, ctx, 2, 1);
+    assert.deepEqual(styles(sent), ["aggressive"]);
+    // Confirmed: nothing more while Strength is the lowest.
+    view.sync(sync({ combatStyle: "aggressive", skills: skills(3, 2, 2), equipment: sword }));
+    steps(fight, ctx, 3, 10);
+    assert.deepEqual(styles(sent), ["aggressive"]);
+    // Strength passes Defence: Defensive.
+    view.sync(sync({ combatStyle: "aggressive", skills: skills(3, 3, 2), equipment: sword }));
+    steps(fight, ctx, 13, 1);
+    assert.deepEqual(styles(sent), ["aggressive", "defensive"]);
+  });
+
+  it("eats below half its health, or hurt within one max hit of a monster next to it, and not at full health", () => {
+    // A hollow cutpurse (Strength 10) hits up to 2 hitpoints: 20 lifepoints (combat.ts maxHitHitpoints(10, 0)).
+    assert.equal(npcMaxHit(know, "hollow_cutpurse"), 20);
+    assert.equal(npcMaxHit(know, "meadow_rat"), 10);
+    const cutpurse = (x: number, z: number): Entry => ({ id: "c1", kind: "npc", x, z, ref: "hollow_cutpurse", name: "Hollow cutpurse", health: 180, maxHealth: 180, level: 12, dead: false });
+    const at = (health: number, others: Entry[] = []) => {
+      const a = agent(sync({ health, maxHealth: 100 }), []);
+      a.view.update({ tick: 2, entities: others.map((o) => ({ ...o, x: a.spot.x + o.x, z: a.spot.z + o.z })), removed: [] } as WorldUpdate);
+      return shouldEat(a.view, know, 0.5);
+    };
+    assert.equal(at(50), false, "at half: not yet");
+    assert.equal(at(49), true, "below half");
+    assert.equal(at(60, [cutpurse(1, 0)]), false, "a cutpurse next to it cannot kill it from 60");
+    assert.equal(at(20, [cutpurse(1, 0)]), true, "its next hit could kill it at 20");
+    assert.equal(at(20, [cutpurse(3, 0)]), true, "below half anyway");
+    const far = agent(sync({ health: 100, maxHealth: 100 }));
+    far.view.update({ tick: 2, entities: [{ ...cutpurse(far.spot.x + 4, far.spot.z) }], removed: [] } as WorldUpdate);
+    assert.equal(threat(far.view, know), 0, "a monster four tiles off is no next hit");
+    const full = agent(sync({ health: 10, maxHealth: 10 }));
+    full.view.update({ tick: 2, entities: [{ ...cutpurse(full.spot.x + 1, full.spot.z) }], removed: [] } as WorldUpdate);
+    assert.equal(shouldEat(full.view, know, 0.5), false, "at full health eating heals nothing");
+  });
+
+  it("casts its strongest spell on the monster with runes, again when the spell's timer has run, and melees without", () => {
+    const runes = [
+      { slot: 0, itemId: "air_rune", quantity: 3 },
+      { slot: 1, itemId: "mind_rune", quantity: 3 },
+    ];
+    const { view, ctx, sent, notes } = agent(sync({ skills: skills(1, 1, 1), inventory: runes }), [rat("r1", 0, 0)]);
+    assert.equal(castableSpell(kitOf(view.self!), know)?.id, "wind_strike");
+    const fight = new Fight("meadow_rat");
+    steps(fight, ctx, 0, 11);
+    const casts = sent.filter((s) => s.type === "player:action");
+    assert.deepEqual(
+      casts.map((s) => s.data),
+      [0, 5, 10].map(() => ({ action: "cast", spellId: "wind_strike", targetId: "r1" })),
+      "a cast every 5 ticks (Wind Strike's attack speed)",
+    );
+    assert.ok(notes.some((n) => /^cast Wind Strike on Meadow rat/.test(n)), notes.join("; "));
+    assert.deepEqual(styles(sent), [], "casting: no melee style asked for");
+    // Out of runes: it attacks in melee, the same monster, and picks a melee style again.
+    view.sync(sync({ skills: skills(1, 1, 1), inventory: [] }));
+    sent.length = 0;
+    steps(fight, ctx, 11, 13);
+    assert.deepEqual(sent.filter((s) => s.type === "player:action").map((s) => s.data.action), ["attack"]);
+    assert.deepEqual(styles(sent), []);
+    // Without runes from the start: never a cast.
+    const plain = agent(sync({ inventory: [{ slot: 0, itemId: "air_rune", quantity: 5 }] }), [rat("r1", 0, 0)]);
+    assert.equal(castableSpell(kitOf(plain.view.self!), know), undefined, "air runes alone cast nothing");
+    steps(new Fight("meadow_rat"), plain.ctx, 0, 30);
+    assert.ok(!plain.sent.some((s) => s.data.action === "cast"));
+    assert.ok(plain.sent.some((s) => s.data.action === "attack"));
+  });
+
+  it("a staff of air stands for the air runes; a refused cast (no runes) turns to melee without giving up the monster", () => {
+    const staff = { weapon: { itemId: "staff_of_air", quantity: 1 } };
+    const a = agent(sync({ equipment: staff, inventory: [{ slot: 0, itemId: "mind_rune", quantity: 1 }] }), [rat("r1", 0, 0)]);
+    assert.equal(castableSpell(kitOf(a.view.self!), know)?.id, "wind_strike");
+    const fight = new Fight("meadow_rat");
+    steps(fight, a.ctx, 0, 1);
+    assert.equal(a.sent.at(-1)?.data.action, "cast");
+    fight.onEvent("error", { code: "NO_RUNES", message: "you need 1 more Mind rune to cast Wind Strike", event: "player:action" }, a.ctx);
+    steps(fight, a.ctx, 1, 1);
+    assert.deepEqual(a.sent.at(-1)?.data, { action: "attack", targetId: "r1" });
+  });
+
+  it("buys runes for many casts with the coins beyond what it keeps, and not with too few", () => {
+    // Wind Strike: an air rune (4) and a mind rune (3) at Maelis's Runes.
+    const buy = runePurchase({ skills: skills(1, 1, 1), inventory: [], weaponId: undefined, coins: COINS_KEPT + 7 * 40 }, know);
+    assert.deepEqual(buy, {
+      spellId: "wind_strike",
+      storeId: "brackenford_runes",
+      items: [
+        { itemId: "air_rune", quantity: 40 },
+        { itemId: "mind_rune", quantity: 40 },
+      ],
+      cost: 280,
+    });
+    assert.equal(runePurchase({ skills: skills(1, 1, 1), inventory: [], weaponId: undefined, coins: COINS_KEPT + 7 * 9 }, know), undefined, "9 casts: not worth the trip");
+    // With a staff of air, only the mind runes.
+    assert.deepEqual(runePurchase({ skills: skills(1, 1, 1), inventory: [], weaponId: "staff_of_air", coins: COINS_KEPT + 30 }, know)?.items, [{ itemId: "mind_rune", quantity: 10 }]);
+    // Runes for a spell already: no trip.
+    assert.equal(runePurchase({ skills: skills(1, 1, 1), inventory: [{ itemId: "air_rune", quantity: 1 }, { itemId: "mind_rune", quantity: 1 }], weaponId: undefined, coins: 10_000 }, know), undefined);
+
+    // The policy chooses the trip when the server offers runes; the Shop buys them all when the store opens.
+    const obs: Observation = {
+      name: "Robin",
+      position: { x: 0, z: 0 },
+      health: 100,
+      maxHealth: 100,
+      combatLevel: 3,
+      coins: 1000,
+      skills: skills(1, 1, 1),
+      inventory: [],
+      freeSlots: 28,
+      equipment: {},
+      nearby: {},
+      availableGoals: [
+        { type: "shopping", description: "Buy runes", targets: ["air_rune", "mind_rune"] },
+        { type: "idle", description: "Stand still", targets: [] },
+      ],
+      recentGoals: [],
+    };
+    const c = new ScriptedBrain(know, "runes").choose(obs);
+    assert.deepEqual({ type: c.type, target: c.target }, { type: "shopping", target: "air_rune" });
+    assert.match(c.reason, /^runes for 100 casts of Wind Strike; they cost 700$/);
+    assert.equal(new ScriptedBrain(know, "runes").choose({ ...obs, coins: 120 }).type, "idle", "too few coins to spare");
+    const tools = [{ type: "shopping", description: "Buy a tool or runes", targets: ["bronze_hatchet", "air_rune", "mind_rune"] }];
+    assert.equal(new ScriptedBrain(know, "runes").choose({ ...obs, availableGoals: tools }).target, "bronze_hatchet", "a missing tool first");
+
+    const shop = agent(sync({ coins: 1000 }));
+    const trip = new Shop("brackenford_runes", runePurchase(kitOf(sync({ coins: 1000 })), know)!.items);
+    trip.step(shop.ctx);
+    trip.onEvent("interface:open", { type: "store", storeId: "brackenford_runes" }, shop.ctx);
+    assert.deepEqual(
+      shop.sent.filter((s) => s.type === "store:buy").map((s) => s.data),
+      [
+        { storeId: "brackenford_runes", itemId: "air_rune", quantity: 100 },
+        { storeId: "brackenford_runes", itemId: "mind_rune", quantity: 100 },
+      ],
+    );
+    shop.view.sync(sync({ inventory: [{ slot: 0, itemId: "air_rune", quantity: 100 }] }));
+    assert.equal(trip.step(shop.ctx).end, undefined, "the mind runes are still to come");
+    shop.view.sync(sync({ inventory: [{ slot: 0, itemId: "air_rune", quantity: 100 }, { slot: 1, itemId: "mind_rune", quantity: 100 }] }));
+    assert.equal(trip.step(shop.ctx).end, "done");
+  });
+
+  it("runs only with energy to spare: from above RUN_ABOVE until below WALK_BELOW, then walks; without run energy it walks", () => {
+    assert.deepEqual([shouldRun(RUN_ABOVE + 1, false), shouldRun(RUN_ABOVE, false), shouldRun(WALK_BELOW, true), shouldRun(WALK_BELOW - 1, true), shouldRun(undefined, false)], [true, false, true, false, false]);
+    const energy = (runEnergy: number | undefined) => sync(runEnergy === undefined ? {} : ({ runEnergy } as Partial<Self>));
+    const { view, ctx, sent } = agent(energy(80));
+    const home = new GoTo({ x: 0, z: 0 }, "home");
+    const moves = () => sent.filter((s) => s.type === "player:move").map((s) => s.data.run === true);
+    const at = (tick: number) => {
+      ctx.tick = tick;
+      home.step(ctx);
+    };
+    at(0);
+    assert.deepEqual(moves(), [true], "80 %: it runs");
+    at(1);
+    assert.deepEqual(moves(), [true], "one order for the way");
+    view.sync(energy(25));
+    at(2);
+    assert.deepEqual(moves(), [true, false], "25 %: a new order, walking");
+    view.sync(energy(45));
+    at(3);
+    assert.deepEqual(moves(), [true, false], "45 %: still walking (restoring)");
+    view.sync(energy(60));
+    at(4);
+    assert.deepEqual(moves(), [true, false, true], "60 %: running again");
+    const none = agent(energy(undefined));
+    const walk = new GoTo({ x: 0, z: 0 }, "home");
+    walk.step(none.ctx);
+    assert.deepEqual(none.sent.map((s) => s.data.run), [undefined], "a server without run energy: walks, as before");
+  });
+
+  describe("prayer (the prayer rules' registry.prayers and player:sync's prayerPoints, activePrayers)", () => {
+    let praying: Knowledge;
+    before(() => {
+      // The registry as the prayer rules build it: prayers.json by id.
+      const file = JSON.parse(fs.readFileSync(path.join(BUNDLED_MANIFESTS, "prayers.json"), "utf8")) as { prayers: { id: string }[] };
+      const registry = Object.assign(Object.create(know.registry) as object, { prayers: new Map(file.prayers.map((p) => [p.id, p])) });
+      praying = { ...know, registry: registry as unknown as Knowledge["registry"] };
+    });
+    const prayerSync = (points: number, active: string[], over: Partial<Self> = {}) =>
+      sync({ skills: { ...skills(3, 1, 2), prayer: { level: 10, xp: 1154 } }, equipment: sword, combatStyle: "aggressive", prayerPoints: points, activePrayers: active, ...over } as Partial<Self>);
+    const toggles = (sent: Sent[]) => sent.filter((s) => s.type === "prayer:toggle").map((s) => s.data);
+    function praying_agent(self: Self) {
+      const a = agent(self, [rat("r1", 0, 0)]);
+      a.ctx.know = praying;
+      return a;
+    }
+
+    it("chooses the strongest boost at its Prayer level for the skill it trains", () => {
+      assert.equal(boostPrayer(prayerSync(10, []), praying, "strength")?.id, "ember_vigour");
+      assert.equal(boostPrayer(prayerSync(10, []), praying, "defense")?.id, "stoneward");
+      assert.equal(boostPrayer(prayerSync(10, []), praying, "attack")?.id, "steady_hand");
+      assert.equal(boostPrayer(prayerSync(10, [], { skills: { ...skills(1, 1, 1), prayer: { level: 3, xp: 174 } } }), praying, "strength"), undefined, "Ember Vigour is level 4");
+      const none = { ...know, registry: Object.assign(Object.create(know.registry) as object, { prayers: undefined }) as unknown as Knowledge["registry"] };
+      assert.equal(boostPrayer(prayerSync(10, []), none, "strength"), undefined, "no prayers in the registry: none");
+    });
+
+    it("prays its boost in a melee fight with points, once, and not without points or while casting", () => {
+      const a = praying_agent(prayerSync(10, []));
+      const fight = new Fight("meadow_rat");
+      steps(fight, a.ctx, 0, 2);
+      assert.deepEqual(toggles(a.sent), [{ prayerId: "ember_vigour", active: true }]);
+      a.view.sync(prayerSync(9, ["ember_vigour"]));
+      steps(fight, a.ctx, 2, 10);
+      assert.equal(toggles(a.sent).length, 1, "on already: nothing more");
+      const empty = praying_agent(prayerSync(0, []));
+      steps(new Fight("meadow_rat"), empty.ctx, 0, 12);
+      assert.deepEqual(toggles(empty.sent), []);
+      const mage = praying_agent(prayerSync(10, [], { inventory: [{ slot: 0, itemId: "air_rune", quantity: 9 }, { slot: 1, itemId: "mind_rune", quantity: 9 }] }));
+      steps(new Fight("meadow_rat"), mage.ctx, 0, 12);
+      assert.deepEqual(toggles(mage.sent), [], "a melee boost does nothing for a spell");
+    });
+
+    it("with points low goes to the altar and prays there (interact) before the next fight, then fights", () => {
+      const a = praying_agent(prayerSync(1, []));
+      const fight = new Fight("meadow_rat");
+      steps(fight, a.ctx, 0, 3);
+      assert.ok(a.sent.some((s) => s.type === "player:move" && s.data.x === know.altars[0]!.x && s.data.z === know.altars[0]!.z), JSON.stringify(a.sent));
+      assert.ok(!a.sent.some((s) => s.data.action === "attack"), "no fight on the way");
+      // At the altar: it prays there.
+      const altar = know.altars[0]!;
+      a.view.update({ tick: 3, entities: [{ id: "me", kind: "player", x: altar.x, z: altar.z + 1, name: "Robin", health: 100, maxHealth: 100, combatLevel: 3, running: false }], removed: [] } as WorldUpdate);
+      steps(fight, a.ctx, 3, 1);
+      assert.deepEqual(a.sent.at(-1), { type: "player:action", data: { action: "interact", targetId: "fernlight_altar" } });
+      // Recharged: back to the rats.
+      a.view.sync(prayerSync(10, []));
+      a.view.update({ tick: 4, entities: [rat("r2", altar.x + 1, altar.z + 1)], removed: [] } as WorldUpdate);
+      steps(fight, a.ctx, 4, 2);
+      assert.ok(a.sent.slice(-3).some((s) => s.data.action === "attack"), JSON.stringify(a.sent.slice(-3)));
+      // A server without prayer: never to the altar.
+      const plain = agent(sync({ skills: { ...skills(1, 1, 1), prayer: { level: 10, xp: 1154 } } }), [rat("r1", 0, 0)]);
+      plain.ctx.know = praying;
+      steps(new Fight("meadow_rat"), plain.ctx, 0, 5);
+      assert.ok(!plain.sent.some((s) => s.data.targetId === "fernlight_altar"));
+    });
+  });
+});
