@@ -178,6 +178,8 @@ describe("browser client: friends, private messages, the bank booth, worlds, log
     const characters = page.getByRole("region", { name: "Your characters" });
     await characters.waitFor();
     await page.getByText("You have logged out.").waitFor();
+    // Phaser removes its canvas at its next step after destroy(): wait for it rather than race it.
+    await page.getByLabel("Game world").waitFor({ state: "detached", timeout: 10_000 });
     assert.equal(await page.getByLabel("Game world").count(), 0, "the world view is gone");
     await until(() => ([...t.server.world.world.players.values()].some((p) => p.data.name === "Ben") ? undefined : true), "Ben left the world", 10_000);
     assert.equal(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument), true, "no page load");
