@@ -29,14 +29,9 @@ export const PRAYER_STATS = { attack: "attackMultiplier", strength: "strengthMul
 export type PrayerStat = keyof typeof PRAYER_STATS;
 export type AttackStyleKind = "melee" | "ranged" | "magic";
 
-/** The most prayer points a player has: its Prayer level. */
-export function maxPrayerPoints(player: Player): number {
-  return player.data.skills.prayer.level;
-}
+import { maxPrayerPoints, prayerPoints } from "./world/prayerPoints.ts";
 
-export function prayerPoints(player: Player): number {
-  return Math.min(player.data.prayerPoints ?? maxPrayerPoints(player), maxPrayerPoints(player));
-}
+export { maxPrayerPoints, prayerPoints };
 
 /** The sum of the worn items' `prayer` bonuses. */
 export function prayerBonus(world: World, player: Player): number {
