@@ -1,6 +1,6 @@
 import { defineEntity, p, type InferEntity } from "@mikro-orm/core";
 import { nameKey } from "../src/game/names.ts";
-import { HISCORE_SKILLS, hiscoreIndexName, hiscoreIndexSql } from "../src/db/hiscoreSql.ts";
+import { HISCORE_SKILLS, hiscoreIndexName, hiscoreIndexSql } from "./hiscoreSql.ts";
 
 /**
  * `characters`: the spec's character record (every field and default), a level and an xp column
@@ -82,7 +82,7 @@ export const Character = defineEntity({
     xpGainedAt: p.double().default(0).onCreate(() => Date.now()),
     version: p.integer().version(),
   },
-  // The hiscores (src/db/hiscoreSql.ts): one index per table, in its order, so a page is an index scan.
+  // The hiscores (entities/hiscoreSql.ts): one index per table, in its order, so a page is an index scan.
   indexes: HISCORE_SKILLS.map((s) => ({ name: hiscoreIndexName(s), expression: hiscoreIndexSql(s) })),
 });
 export type ICharacter = InferEntity<typeof Character>;

@@ -9,7 +9,7 @@
  * there first), then id; a skill by its xp, then `xpGainedAt`, then id. The xp columns are ranked
  * as stored, whatever their unit (whole xp or tenths): a scale is the same for every row.
  */
-import { SKILLS, type Skill } from "../game/skills.ts";
+import { SKILLS, type Skill } from "../src/game/skills.ts";
 
 /** The sum of every skill's level column. */
 export const TOTAL_LEVEL_SQL = `(${SKILLS.map((s) => `"${s}Level"`).join(" + ")})`;

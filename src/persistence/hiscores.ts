@@ -1,12 +1,12 @@
 /**
- * The hiscores, read from the characters' rows through the indexes of src/db/hiscoreSql.ts: a
+ * The hiscores, read from the characters' rows through the indexes of entities/hiscoreSql.ts: a
  * page of a table (overall, or one skill), and one character's rank in every table. A page is an
  * index scan in the table's order (the query plan is checked on PostgreSQL:
  * test/db/hiscores.test.ts); a rank counts the rows before the character's, four index ranges.
  * They read what the saves stored, so every process of a cluster answers the same. Deleted
  * characters have no row; agents' characters are characters like any other.
  */
-import { HISCORE_SKILLS, orderBySql, rankKeys, TOTAL_LEVEL_SQL, TOTAL_XP_SQL, type HiscoreSkill } from "../db/hiscoreSql.ts";
+import { HISCORE_SKILLS, orderBySql, rankKeys, TOTAL_LEVEL_SQL, TOTAL_XP_SQL, type HiscoreSkill } from "../../entities/hiscoreSql.ts";
 import { XP_TENTHS } from "../game/skills.ts";
 import { selectRow, selectRows, type Statements } from "../db/rawSql.ts";
 

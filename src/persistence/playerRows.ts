@@ -20,7 +20,7 @@ import type { QueryKind, QueryObserver } from "../db/queryTiming.ts";
 import { DEFAULT_COMBAT_STYLE } from "../game/combatStyles.ts";
 import { SKILLS } from "../game/skills.ts";
 import { MAX_RUN_ENERGY } from "../game/world/runEnergy.ts";
-import { TOTAL_XP_SQL } from "../db/hiscoreSql.ts";
+import { TOTAL_XP_SQL } from "../../entities/hiscoreSql.ts";
 import type { ItemStack, PlayerData } from "../game/world/Player.ts";
 
 /** A character's item rows as the database holds them at `version`. */
@@ -142,7 +142,7 @@ function characterValues(p: PlayerData): unknown[] {
   return out;
 }
 
-/** The total xp of a save's row, as stored (src/db/hiscoreSql.ts sums the same columns). */
+/** The total xp of a save's row, as stored (entities/hiscoreSql.ts sums the same columns). */
 const totalXp = (p: PlayerData) => SKILLS.reduce((sum, s) => sum + p.skills[s].xpTenths, 0);
 /** The total xp of the character's stored row, `table`-qualified (an update's old values). */
 const storedTotalXp = (table: string) => TOTAL_XP_SQL.replace(/"(\w+XpTenths)"/g, `${q(table)}."$1"`);
@@ -227,7 +227,7 @@ class PostgresStatements implements ChunkStatements {
     const rows = players.map(({ p, expected }) => [p.characterId, expected, ...characterValues(p)]);
     const sql =
       `update "characters" set ${CHARACTER_COLUMNS.map((c) => `${q(c)} = "v".${q(c)}`).join(", ")}, "updatedAt" = ?, "version" = "v"."vversion" + 1, ` +
-      // The hiscores' tie-break: when the total xp grew (src/db/hiscoreSql.ts).
+      // The hiscores' tie-break: when the total xp grew (entities/hiscoreSql.ts).
       `"xpGainedAt" = case when ${storedTotalXp("v")} > ${storedTotalXp("characters")} then ?::float8 else "characters"."xpGainedAt" end ` +
       `from ${unnest(CHARACTER_TYPES)} as "v" ("vid", "vversion", ${CHARACTER_COLUMNS.map(q).join(", ")}) ` +
       `where "characters"."id" = "v"."vid" and "characters"."version" = "v"."vversion" returning "characters"."id"`;
@@ -324,7 +324,7 @@ class SqliteStatements implements ChunkStatements {
     this.runAll(
       "update",
       `update "characters" set ${CHARACTER_COLUMNS.map((c) => `${q(c)} = ?`).join(", ")}, "updatedAt" = ?, "version" = "version" + 1, ` +
-        // The hiscores' tie-break: when the total xp grew (src/db/hiscoreSql.ts); the old values on the right.
+        // The hiscores' tie-break: when the total xp grew (entities/hiscoreSql.ts); the old values on the right.
         `"xpGainedAt" = case when ? > ${TOTAL_XP_SQL} then ? else "xpGainedAt" end where "id" = ? and "version" = ?`,
       players.map(({ p, expected }) => [...characterValues(p), now.getTime(), totalXp(p), now.getTime(), p.characterId, expected]),
       (i, changes) => changes === 1 && written.add(players[i]!.p.characterId),

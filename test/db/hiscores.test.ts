@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { pino } from "pino";
 import { Character } from "../../entities/index.ts";
 import { loadConfig } from "../../src/config/env.ts";
-import { HISCORE_SKILLS, hiscoreIndexName, orderBySql, TOTAL_LEVEL_SQL, TOTAL_XP_SQL } from "../../src/db/hiscoreSql.ts";
+import { HISCORE_SKILLS, hiscoreIndexName, orderBySql, TOTAL_LEVEL_SQL, TOTAL_XP_SQL } from "../../entities/hiscoreSql.ts";
 import { openDatabase, type Database } from "../../src/db/orm.ts";
 import { selectRows } from "../../src/db/rawSql.ts";
 import { SKILLS } from "../../src/game/skills.ts";

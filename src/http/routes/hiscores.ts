@@ -12,7 +12,7 @@ import { Router, type RequestHandler } from "express";
 import { z } from "zod";
 import { accessCharacter } from "../characterAccess.ts";
 import type { Database } from "../../db/orm.ts";
-import { HISCORE_SKILLS } from "../../db/hiscoreSql.ts";
+import { HISCORE_SKILLS } from "../../../entities/hiscoreSql.ts";
 import { characterRanks, hiscoreEntries, rankedCount } from "../../persistence/hiscores.ts";
 import type { WorldService } from "../../sessions/WorldService.ts";
 import { BadRequestError, NotFoundError } from "../errors.ts";

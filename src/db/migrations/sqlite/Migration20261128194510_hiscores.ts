@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * The hiscores (src/db/hiscoreSql.ts): `xpGainedAt`, when a character's total xp last grew (epoch
+ * The hiscores (entities/hiscoreSql.ts): `xpGainedAt`, when a character's total xp last grew (epoch
  * ms; existing characters start from their last save), and one index per table in its ranking
  * order (overall: total level, total xp, `xpGainedAt`, id; a skill: its xp, `xpGainedAt`, id), so
  * that a page of a table is read from its index. The statements are frozen here as they were
