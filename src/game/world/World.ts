@@ -16,15 +16,13 @@
  *                               positions and the outbox
  */
 import type { ContentRegistry } from "../../manifests/registry.ts";
-import { CollisionMap, type Tile } from "../map/CollisionMap.ts";
+import type { CollisionMap, Tile } from "../map/CollisionMap.ts";
 import { MAX_PATH_LENGTH, type PathResult } from "../map/pathfinding.ts";
-import { SKILLS, wholeXp } from "../skills.ts";
-import { DEFAULT_COMBAT_STYLE } from "../combatStyles.ts";
-import { prayerPoints } from "./prayerPoints.ts";
 import { Player, type PlayerData } from "./Player.ts";
 import { HITPOINT_REGEN_TICKS, type EntityView, type GroundItem, type NpcInstance, type ResourceInstance, type StationInstance, type WorldObject } from "./entities.ts";
 import { Cadence } from "./cadence.ts";
-import { RunEnergy, runEnergyOf, shownRunEnergy } from "./runEnergy.ts";
+import { RunEnergy } from "./runEnergy.ts";
+import { playerSync, snapshot } from "./playerState.ts";
 import { Movement } from "./movement.ts";
 import { drainInputs } from "./inputs.ts";
 import { describe, versionOf, type Entity } from "./views.ts";
@@ -35,7 +33,14 @@ import { StoreStock } from "../storeStock.ts";
 import { systemLine, VIEW_RADIUS, type ServerEvent, type ServerEventName } from "../serverEvents.ts";
 import type { InputCategory } from "../clientEvents.ts";
 import { AccountWindows } from "../accountWindows.ts";
+import { MAX_PLAYER_FAULTS, type Fault, type HandlerResult, type OutboundMessage } from "./results.ts";
+import { buildCollision, seededRandom } from "./setup.ts";
 
+/** Refusals, results, messages and faults: see results.ts; the collision map and random source: setup.ts. */
+export { MAX_PLAYER_FAULTS, type Fault, type GameError, type HandlerResult, type OutboundMessage } from "./results.ts";
+export { buildCollision, MAX_COORDINATE, seededRandom } from "./setup.ts";
+/** A player's data as it leaves the world (saves, `player:sync`): see playerState.ts. */
+export { copyData, playerSync, snapshot } from "./playerState.ts";
 /** What clients see of players and entities, and its versions: see views.ts. */
 export { describe, publicPlayer, versionOf, type Entity } from "./views.ts";
 
@@ -50,24 +55,6 @@ export { VIEW_RADIUS };
 export const MAX_PLAYERS_IN_VIEW = 100;
 /** Path-search budget of a tick and walking speeds: see movement.ts. */
 export { PATH_BUDGET_PER_TICK, RUN_SPEED, WALK_SPEED } from "./movement.ts";
-/** Positions are synchronised as int16. */
-export const MAX_COORDINATE = 32_767;
-
-export interface OutboundMessage {
-  to: string;
-  type: string;
-  data: object;
-}
-
-export interface GameError {
-  code: string;
-  message: string;
-  /** A refusal that lasts (MUTED): when it ends (ISO time). */
-  until?: string;
-}
-
-/** What an input handler returns: nothing, or an error for the sender. */
-export type HandlerResult = void | GameError;
 
 export type InputHandler = (world: World, player: Player, data: never) => HandlerResult;
 
@@ -89,23 +76,6 @@ export interface InputRule {
  */
 export const INPUT_CAPS: Readonly<Record<InputCategory, number>> = { move: 1, action: 5, item: 5, chat: 2, trade: 5, social: 5 };
 
-/** A player whose commands threw this many times is disconnected (saved first). */
-export const MAX_PLAYER_FAULTS = 3;
-
-/**
- * An exception contained by the tick: in one player's command (`input`, with the event), in one
- * entity's part of a phase, or in a phase as a whole. `disconnect`: the player reached
- * MAX_PLAYER_FAULTS and must be disconnected (saved first).
- */
-export interface Fault {
-  where: string;
-  event?: string | undefined;
-  playerId?: string | undefined;
-  entityId?: string | undefined;
-  error: unknown;
-  disconnect?: boolean;
-}
-
 /** The gameplay phases, supplied by the gameplay layer (a world without them only walks and talks). */
 export interface WorldSystems {
   /** Phase 3: combat, gathering, pickups, … */
@@ -116,18 +86,6 @@ export interface WorldSystems {
   respawns?(world: World): void;
   /** A player's trade has ended (whenever that happens, inside or outside the tick). */
   tradeReleased?(world: World, player: Player): void;
-}
-
-/** A small, fast, seedable PRNG (mulberry32), so that a world can be replayed. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 export interface WorldOptions {
@@ -149,20 +107,6 @@ export interface WorldOptions {
   handlers: ReadonlyMap<string, InputRule>;
 }
 
-/** Builds the collision map: bounds, blocked rectangles, and the tiles objects stand on. */
-export function buildCollision(content: ContentRegistry): CollisionMap {
-  const b = content.world.bounds;
-  if (Math.max(Math.abs(b.minX), Math.abs(b.maxX), Math.abs(b.minZ), Math.abs(b.maxZ)) > MAX_COORDINATE) {
-    throw new Error(`world bounds ${JSON.stringify(b)} exceed ±${MAX_COORDINATE} tiles (positions are synchronised as int16)`);
-  }
-  const map = new CollisionMap(b);
-  for (const b of content.world.blocked) map.block(b);
-  for (const area of content.areas) {
-    for (const r of area.resources) map.blockTile(Math.round(r.position.x), Math.round(r.position.z));
-    for (const s of area.stations) map.blockTile(Math.round(s.position.x), Math.round(s.position.z));
-  }
-  return map;
-}
 
 export class World {
   readonly content: ContentRegistry;
@@ -557,73 +501,4 @@ export class World {
   walkTo(player: Player, target: Tile, run: boolean): HandlerResult {
     return this.movement.request(player, target, run);
   }
-}
-
-/** A deep copy of player data, field by field (several times faster than structuredClone). */
-export function copyData(d: PlayerData): PlayerData {
-  const skills = {} as PlayerData["skills"];
-  for (const s of SKILLS) skills[s] = { level: d.skills[s].level, xpTenths: d.skills[s].xpTenths };
-  const equipment: PlayerData["equipment"] = {};
-  for (const k in d.equipment) equipment[k] = { itemId: d.equipment[k]!.itemId, quantity: d.equipment[k]!.quantity };
-  return {
-    characterId: d.characterId,
-    accountId: d.accountId,
-    name: d.name,
-    x: d.x,
-    y: d.y,
-    z: d.z,
-    health: d.health,
-    coins: d.coins,
-    combatLevel: d.combatLevel,
-    ...(d.combatStyle !== undefined ? { combatStyle: d.combatStyle } : {}),
-    ...(d.autocast !== undefined ? { autocast: d.autocast } : {}),
-    ...(d.runEnergy !== undefined ? { runEnergy: d.runEnergy } : {}),
-    ...(d.prayerPoints !== undefined ? { prayerPoints: d.prayerPoints } : {}),
-    skills,
-    inventory: d.inventory.map((s) => (s === null ? null : { itemId: s.itemId, quantity: s.quantity })),
-    equipment,
-    bank: d.bank.map((s) => ({ itemId: s.itemId, quantity: s.quantity })),
-  };
-}
-
-/**
- * A deep copy of the persistent data (the saver must not see later mutations), carrying the
- * kills, deaths and ground-item changes recorded since the last snapshot, which it hands over.
- */
-export function snapshot(player: Player): PlayerData {
-  const data = copyData(player.data);
-  if (player.pendingKills.size > 0) data.kills = Object.fromEntries(player.pendingKills);
-  if (player.pendingDeaths.length > 0) data.deaths = player.pendingDeaths;
-  if (player.pendingGround.length > 0) data.ground = player.pendingGround;
-  player.pendingKills = new Map();
-  player.pendingDeaths = [];
-  player.pendingGround = [];
-  return data;
-}
-
-/** PROTOCOL.md `player:sync`: the full private state of a player. */
-export function playerSync(player: Player): ServerEvent<"player:sync"> {
-  const d = player.data;
-  const skills: Record<string, { level: number; xp: number }> = {};
-  for (const s of SKILLS) skills[s] = { level: d.skills[s].level, xp: wholeXp(d.skills[s].xpTenths) };
-  return {
-    id: player.id,
-    name: d.name,
-    position: { x: d.x, y: d.y, z: d.z },
-    health: d.health,
-    maxHealth: player.maxHealth,
-    combatLevel: d.combatLevel,
-    coins: d.coins,
-    combatStyle: d.combatStyle ?? DEFAULT_COMBAT_STYLE,
-    autocast: d.autocast ?? null,
-    runEnergy: shownRunEnergy(runEnergyOf(player)),
-    runMode: player.runMode,
-    prayerPoints: prayerPoints(player),
-    activePrayers: [...player.activePrayers],
-    skills,
-    inventory: d.inventory.flatMap((s, slot) => (s === null ? [] : [{ slot, itemId: s.itemId, quantity: s.quantity }])),
-    equipment: Object.fromEntries(Object.entries(d.equipment).map(([slot, s]) => [slot, { itemId: s.itemId, quantity: s.quantity }])),
-    bank: d.bank.map((s) => ({ itemId: s.itemId, quantity: s.quantity })),
-    inTrade: player.inTrade,
-  };
 }
