@@ -14,8 +14,8 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { parseArgs } from "node:util";
 import { pino } from "pino";
+import { parseCli } from "../../src/cli.ts";
 import { loadConfig } from "../../src/config/env.ts";
 import { openDatabase, type Database } from "../../src/db/orm.ts";
 import { SKILLS } from "../../src/game/skills.ts";
@@ -23,7 +23,7 @@ import { characterRanks, hiscoreEntries, rankedCount } from "../../src/persisten
 import { freshPostgres, releaseScratch } from "../postgres.ts";
 import { ROOT, round, writeResults } from "../world-load/common.ts";
 
-const USAGE = `usage: npm run bench:hiscores [-- options]
+const USAGE = `Usage: npm run bench:hiscores [-- options]
   --players N        characters in the database (default 100000)
   --queries N        runs of each query (default 200)
   --dialect D        postgresql, sqlite or both (default both); PostgreSQL on TEST_PG_URL or the local test server
@@ -31,20 +31,15 @@ const USAGE = `usage: npm run bench:hiscores [-- options]
   --keep             keep the scratch database
   --help             this text`;
 
-const { values: args } = parseArgs({
+const { values: args } = parseCli(USAGE, {
   options: {
     players: { type: "string", default: "100000" },
     queries: { type: "string", default: "200" },
     dialect: { type: "string", default: "both" },
     out: { type: "string", default: path.join(ROOT, "bench", "hiscores", "results.json") },
     keep: { type: "boolean", default: false },
-    help: { type: "boolean", default: false },
   },
 });
-if (args.help) {
-  console.log(USAGE);
-  process.exit(0);
-}
 const players = Number(args.players);
 const queries = Number(args.queries);
 const dialects: string[] = args.dialect === "both" ? ["postgresql", "sqlite"] : [args.dialect];
