@@ -8,6 +8,7 @@
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import type { Browser, BrowserContext, Page } from "playwright-core";
+import { hasLineOfSight } from "../../src/game/map/lineOfSight.ts";
 import type { NpcInstance } from "../../src/game/world/entities.ts";
 import type { Player } from "../../src/game/world/Player.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
@@ -111,8 +112,10 @@ describe("browser client: the Spellbook (real Chromium)", function () {
     await page.getByRole("tab", { name: "Spellbook" }).click();
     await eventually(async () => ((await autocast.getAttribute("aria-disabled")) === "false" ? true : undefined), "autocast offered", 10_000);
 
-    // A rat that stands still and takes many hits, five tiles away (put there between two ticks).
-    const rat = [...world.npcs.values()].find((n) => n.def.id === "meadow_rat" && n.deadUntil === 0 && world.collision.isWalkable(n.x + 5, n.z))!;
+    // A rat that stands still and takes many hits, five tiles away (put there between two ticks),
+    // in line of sight: a cast needs it, and a tree or rock between them (rats wander) blocks it.
+    const rat = [...world.npcs.values()].find((n) => n.def.id === "meadow_rat" && n.deadUntil === 0 && world.collision.isWalkable(n.x + 5, n.z) && hasLineOfSight(world.collision, { x: n.x + 5, z: n.z }, n))!;
+    assert.ok(rat, "a meadow rat with a clear line five tiles east of it");
     Object.assign(rat as NpcInstance, {
       def: { ...rat.def, movement: { type: "stationary", speed: 0, wanderRadius: 0 }, combat: { ...rat.def.combat!, aggressive: false, retaliates: false } },
       health: 1000,
