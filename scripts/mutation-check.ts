@@ -58,8 +58,8 @@ const MUTATIONS: Mutation[] = [
   {
     name: "load drops skills and xp",
     file: PLAYERS,
-    from: "    skills: skillsOf(row),\n",
-    to: "    skills: Object.fromEntries(SKILLS.map((s) => [s, { level: 1, xpTenths: 0 }])) as Record<Skill, SkillState>,\n",
+    from: "  const skills = skillsOf(row);\n",
+    to: "  const skills = Object.fromEntries(SKILLS.map((s) => [s, { level: 1, xpTenths: 0 }])) as Record<Skill, SkillState>;\n",
     tests: [ROUND_TRIP],
   },
   {
@@ -261,7 +261,7 @@ const MUTATIONS: Mutation[] = [
   },
   {
     name: "a takeover keeps the previous connection's rights (an owner's /admin grant passes to its agent)",
-    file: "src/sessions/WorldService.ts",
+    file: "src/sessions/WorldSessions.ts",
     from: "      controlAs(player, principal);\n",
     to: "",
     tests: ["test/moderation/agentAdmin"],
