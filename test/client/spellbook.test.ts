@@ -120,6 +120,11 @@ describe("browser client: the Spellbook (real Chromium)", function () {
       def: { ...rat.def, movement: { type: "stationary", speed: 0, wanderRadius: 0 }, combat: { ...rat.def.combat!, aggressive: false, retaliates: false } },
       health: 1000,
       maxHealth: 1000,
+      // The instance's own radius and home (copied from the content at spawn): with these it
+      // neither wanders nor walks home, so the line of sight checked above holds.
+      wanderRadius: 0,
+      spawnX: rat.x,
+      spawnZ: rat.z,
     });
     assert.ok(world.teleport(player, { x: rat.x + 5, z: rat.z }));
     await page.getByText(`Position ${player.x}, ${player.z}`).waitFor();
