@@ -203,6 +203,7 @@ describe("casting", () => {
     const g = await gameWorld();
     const npc = brute(g);
     npc.def = { ...npc.def, movement: { type: "stationary", speed: 0, wanderRadius: 0 }, combat: { ...npc.def.combat!, aggressive: false } };
+    Object.assign(npc, { wanderRadius: 0, spawnX: npc.x, spawnZ: npc.z });
     const p = g.add({ ...tileAt(g, npc, 14) }, runes(5, 5));
     g.send(p, "player:action", { action: "cast", spellId: "wind_strike", targetId: npc.id });
     for (let i = 0; i < 20 && count(p, "mind_rune") === 5; i++) g.tick();
@@ -271,6 +272,7 @@ describe("player:setAutocast", () => {
     const g = await gameWorld();
     const npc = brute(g);
     npc.def = { ...npc.def, movement: { type: "stationary", speed: 0, wanderRadius: 0 }, combat: { ...npc.def.combat!, aggressive: false } };
+    Object.assign(npc, { wanderRadius: 0, spawnX: npc.x, spawnZ: npc.z });
     const p = g.add({ ...tileAt(g, npc, 8), ...staff() }, [{ itemId: "mind_rune", quantity: 5 }]);
     g.tick();
     assert.equal(g.events(p, "player:sync").at(-1)!.autocast, null);
