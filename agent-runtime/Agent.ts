@@ -9,25 +9,31 @@
  * the same kind of behaviour ahead of the goal; while goals are paused, the agent idles again after
  * a command. It never says a line that would be a command (speech.ts).
  */
-import type { ServerEvent } from "../src/game/serverEvents.ts";
-import { CHAT_LIMIT, CHAT_WINDOW_MS, type ClientEvent, type ClientEventName } from "../src/game/clientEvents.ts";
+import type { Focus } from "./brain/focus.ts";
+import type { ServerEvent, ServerEventArgs } from "../src/game/serverEvents.ts";
+import type { ClientEvent, ClientEventName } from "../src/game/clientEvents.ts";
+import { ACTIVITY_KEPT, type Activity, type AgentRecord, type AgentState } from "./agentRecord.ts";
 import { AgentView } from "./AgentView.ts";
+import { ChatCommands } from "./chatCommands.ts";
 import type { AgentLink, LinkFactory } from "./GameConnection.ts";
-import { Bank, Cook, Explore, Fight, Firemake, Follow, Gather, GoTo, Idle, Shop, type Behaviour, type Ctx, type Outcome } from "./brain/behaviours.ts";
-import type { Brain, GoalOption, Observation } from "./brain/Brain.ts";
-import { addressedTo, parseCommand, type Command } from "./brain/commands.ts";
-import { kitOf, prayerState, runePurchase, shouldEat, threat, togglePrayer } from "./brain/fighting.ts";
+import { Bank, Cook, Explore, Fight, Firemake, Gather, GoTo, Idle, Shop, type Behaviour, type Ctx, type Outcome } from "./brain/behaviours.ts";
+import { RECENT_GOALS, type Brain, type GoalOption, type Observation } from "./brain/Brain.ts";
+import { addressedTo } from "./brain/commands.ts";
+import { Make } from "./brain/making.ts";
+import { Sell } from "./brain/selling.ts";
+import { QuestGoal } from "./brain/quest.ts";
+import type { QuestEntry } from "./brain/questPlan.ts";
+import { offerOf } from "./brain/makingChoice.ts";
+import { hidePurchase } from "./brain/makingFocus.ts";
+import { kitOf, runePurchase, shouldEat, threat } from "./brain/fighting.ts";
 import { Random } from "./brain/random.ts";
 import { toolPurchases, type ScriptedBrain } from "./brain/scripted.ts";
 import { nameOf, type Knowledge } from "./knowledge.ts";
 import type { ServerApi } from "./serverApi.ts";
-import { OwnerCharacters } from "./owners.ts";
-import { spokenLine } from "./speech.ts";
 
-export type AgentState = "connecting" | "playing" | "paused" | "error" | "stopped";
+export { ACTIVITY_KEPT, type Activity, type AgentRecord, type AgentState };
 type Goal = NonNullable<ServerEvent<"agent:goal">["goal"]>;
 
-export const ACTIVITY_KEPT = 50;
 /** Progress is reported when it moved this many points (and always at 100). */
 export const PROGRESS_STEP = 10;
 /** Ticks to wait for the server to confirm a chosen goal before choosing again. */
@@ -47,21 +53,14 @@ export const TOP_UP_BELOW = 0.75;
  */
 export const GOAL_STALL_TICKS = 80;
 const TRAINING_GOALS = new Set(["woodcutting", "mining", "fishing", "combat"]);
-
-export interface Activity {
-  at: string;
-  kind: "decision" | "action" | "chat" | "event";
-  text: string;
-}
-
-export interface AgentRecord {
-  agentId: string;
-  token: string;
-  characterId: string;
-  name: string;
-  /** The owner's account (the game server's account id). */
-  ownerAccountId: string;
-}
+/**
+ * Any other autonomous goal (making, cooking, a purchase, the bank) with neither experience nor
+ * progress for this many ticks is given up too: a goal whose behaviour loops on a refusal it does
+ * not recognise held a ladder agent for 6,500 ticks (issue #48). A quest has its own limit
+ * (quest.ts QUEST_STUCK_TICKS); idling and exploring are no progress by nature.
+ */
+export const ANY_GOAL_STALL_TICKS = 600;
+const OWN_LIMIT_GOALS = new Set(["quest", "idle", "explore"]);
 
 export interface AgentDeps {
   record: AgentRecord;
@@ -75,6 +74,8 @@ export interface AgentDeps {
   seed: string;
   /** Called when the agent's state changes (the runtime persists and logs). */
   onState?(agent: Agent): void;
+  /** Called when its owner sets or clears its focus (the runtime persists it). */
+  onFocus?(agent: Agent): void;
 }
 
 export class Agent {
@@ -86,6 +87,8 @@ export class Agent {
   goal: Goal | null = null;
   goalsPaused = false;
   availableGoals: GoalOption[] = [];
+  /** Its quest list, as the server last sent it (`quest:list`, asked for at each welcome). */
+  quests: QuestEntry[] | undefined;
   readonly activity: Activity[] = [];
   /** Ticks stepped, and the ticks in which its goal made progress (for the benches). */
   ticks = 0;
@@ -102,28 +105,24 @@ export class Agent {
   private command: { behaviour: Behaviour; label: string } | undefined;
   private readonly endedGoals = new Set<string>();
   private readonly recentGoals: Observation["recentGoals"] = [];
+  /** A quest goal's quest entry (`quest:list`) when the goal began: unchanged at a failure, the attempt moved the quest no further (`stalled`). */
+  private questAtStart: string | undefined;
   private choosingSince: number | undefined;
   /** Asked the server for fresh options (`agent:getGoal`) to choose from when they come. */
   private awaitingOptions = false;
   private reportedProgress = -1;
   private lastEatTick = -Infinity;
-  /** Chat lines waiting for the server's chat limit, and when the last ones went out (ms). */
-  private readonly chatQueue: string[] = [];
-  /** Commands run one after another, in the order they were heard ("resume" then "stop" ends stopped). */
-  private commands: Promise<void> = Promise.resolve();
-  private readonly chatTimes: number[] = [];
   private readonly ctx: Ctx;
-  /** The owner's characters: the only players whose chat commands it obeys. */
-  private readonly owners: OwnerCharacters;
+  /** The commands it hears and the lines it says (chatCommands.ts). */
+  private readonly chat: ChatCommands;
 
   constructor(deps: AgentDeps) {
     this.deps = deps;
     this.record = deps.record;
-    this.owners = new OwnerCharacters(deps.api, deps.record.agentId, deps.record.token);
     this.rng = new Random(`${deps.seed}:${deps.record.agentId}`);
     this.conn = deps.link(deps.record.token, {
       onOpen: () => this.log("event", "connected"),
-      onEvent: (type, data) => this.onEvent(type, data),
+      onEvent: (...event) => this.onEvent(...event),
       onClose: (code, reason, final) => this.onClose(code, reason, final),
       onViewUpdate: (tick) => this.view.moved(tick),
     });
@@ -140,6 +139,11 @@ export class Agent {
       send: <K extends ClientEventName>(type: K, data: ClientEvent<K>) => void this.conn.send(type, data as never),
       note: (text: string) => this.log("action", text),
     };
+    this.chat = new ChatCommands(this, {
+      ...deps,
+      sendChat: (line) => this.conn.send("player:chat", { message: line }),
+      command: (behaviour, label) => (this.command = { behaviour, label }),
+    });
   }
 
   start(): void {
@@ -175,6 +179,13 @@ export class Agent {
     if (this.activity.length > ACTIVITY_KEPT) this.activity.length = ACTIVITY_KEPT;
   }
 
+  /** Sets or clears its owner's standing instruction (brain/focus.ts); the next goal follows it. */
+  setFocus(focus: Focus | null): void {
+    this.record.focus = focus ?? undefined;
+    this.log("decision", focus === null ? "focus cleared" : `focus: ${focus}`);
+    this.deps.onFocus?.(this);
+  }
+
   /** `GET /agents/:id`. */
   toJSON(): object {
     const self = this.view.self;
@@ -187,6 +198,7 @@ export class Agent {
       brain: this.deps.brain.name,
       goal: this.goal,
       goalsPaused: this.goalsPaused,
+      focus: this.record.focus ?? null,
       progress: this.goal?.progress ?? null,
       command: this.command?.label ?? null,
       position: self === undefined ? null : this.view.position,
@@ -203,34 +215,39 @@ export class Agent {
     this.setState(final ? "error" : "connecting");
   }
 
-  private onEvent(type: string, data: Record<string, unknown>): void {
+  private onEvent(...event: ServerEventArgs): void {
+    const [type, data] = event;
     switch (type) {
       case "welcome":
-        this.view.welcome(data as ServerEvent<"welcome">);
+        this.view.welcome(data);
         this.choosingSince = undefined;
+        this.conn.send("quest:getList", {});
+        break;
+      case "quest:list":
+        this.quests = data.quests;
         break;
       case "player:sync":
-        this.view.sync(data as ServerEvent<"player:sync">);
+        this.view.sync(data);
         if (this.state === "connecting") this.setState(this.goalsPaused ? "paused" : "playing");
         break;
       case "world:update":
-        this.view.update(data as ServerEvent<"world:update">);
+        this.view.update(data);
         break;
       case "agent:goal":
-        this.onGoal(data as ServerEvent<"agent:goal"> & { availableGoals?: GoalOption[] });
+        this.onGoal(data);
         break;
       case "agent:message":
-        this.onCommandText(String(data.message), "owner");
+        this.onCommandText(data.message, "owner");
         break;
       case "chat:message": {
-        const m = data as ServerEvent<"chat:message">;
+        const m = data;
         if (m.channel !== "local" || m.fromId === this.view.playerId) break;
         const text = addressedTo(this.view.self?.name ?? this.record.name, m.message);
         if (text !== undefined) this.onCommandText(text, m.fromName, m.fromId);
         break;
       }
       case "player:death": {
-        const d = data as ServerEvent<"player:death">;
+        const d = data;
         this.log("event", `died${d.killedBy !== null ? ` (killed by ${d.killedBy})` : ""}`);
         this.endGoal("failed", "died");
         break;
@@ -238,13 +255,13 @@ export class Agent {
       case "error":
         if (data.event === "agent:setGoal") {
           this.choosingSince = undefined;
-          this.log("event", `goal refused: ${String(data.message)}`);
+          this.log("event", `goal refused: ${data.message}`);
           this.recentGoals.unshift({ type: "?", outcome: "failed" });
         }
         break;
     }
-    this.command?.behaviour.onEvent?.(type, data, this.ctx);
-    this.behaviour?.onEvent?.(type, data, this.ctx);
+    this.command?.behaviour.onEvent?.(...event, this.ctx);
+    this.behaviour?.onEvent?.(...event, this.ctx);
   }
 
   private onGoal(e: ServerEvent<"agent:goal"> & { availableGoals?: GoalOption[] }): void {
@@ -288,6 +305,7 @@ export class Agent {
     if (this.endedGoals.has(goal.id)) return;
     this.behaviour = this.behaviourFor(goal);
     this.behaviourGoalId = goal.id;
+    this.questAtStart = goal.type === "quest" ? this.questEntry(goal.target) : undefined;
     this.xpGrewAt = this.ticks;
     this.log("decision", `goal: ${goal.description}${goal.target !== undefined ? ` (${nameOf(this.deps.know, goal.target)})` : ""} [${goal.lockedBy}]`);
   }
@@ -296,7 +314,13 @@ export class Agent {
     const know = this.deps.know;
     const bestResource = (skill: string) =>
       [...know.registry.resources.values()]
-        .filter((r) => r.gathering === skill && r.levelRequired <= (this.view.self?.skills[skill]?.level ?? 1) && this.view.has(r.toolRequired) && know.resourceSpots.has(r.id))
+        .filter(
+          (r) =>
+            r.gathering === skill &&
+            r.levelRequired <= (this.view.self?.skills[skill]?.level ?? 1) &&
+            this.view.has(r.toolRequired) &&
+            know.resourceSpots.has(r.id),
+        )
         .sort((a, b) => b.levelRequired - a.levelRequired)[0]?.id;
     switch (goal.type) {
       case "woodcutting":
@@ -304,7 +328,9 @@ export class Agent {
       case "fishing":
         return new Gather(goal.type, goal.target ?? bestResource(goal.type) ?? "");
       case "combat": {
-        const mob = goal.target ?? [...know.mobSpots.keys()].sort((a, b) => (know.registry.npcs.get(a)?.stats?.level ?? 1) - (know.registry.npcs.get(b)?.stats?.level ?? 1))[0];
+        const mob =
+          goal.target ??
+          [...know.mobSpots.keys()].sort((a, b) => (know.registry.npcs.get(a)?.stats?.level ?? 1) - (know.registry.npcs.get(b)?.stats?.level ?? 1))[0];
         return new Fight(mob ?? "");
       }
       case "banking":
@@ -319,9 +345,18 @@ export class Agent {
           const runes = runePurchase(kitOf(this.view.self!), know);
           return runes === undefined ? new Idle() : new Shop(runes.storeId, runes.items);
         }
-        const buy = toolPurchases(know).find((t) => t.itemId === goal.target) ?? toolPurchases(know)[0];
+        // Hides: a load, as many as its coins pay for with the tanner's fee (brain/makingFocus.ts).
+        const hides = goal.target === undefined ? undefined : hidePurchase(this.observation(), know, [goal.target]);
+        if (hides !== undefined) return new Shop(hides.storeId, [{ itemId: hides.itemId, quantity: hides.quantity }]);
+        const buy = toolPurchases(know).find((t) => t.itemId === goal.target) ?? offerOf(know, goal.target) ?? toolPurchases(know)[0];
         return buy === undefined ? new Idle() : new Shop(buy.storeId, buy.itemId);
       }
+      case "making":
+        return new Make(goal.target);
+      case "selling":
+        return new Sell(goal.target ?? "", this.deps.fallback.keep);
+      case "quest":
+        return new QuestGoal(goal.target ?? "");
       case "explore":
         return new Explore(goal.target);
       default:
@@ -335,7 +370,7 @@ export class Agent {
   step(): void {
     if ((this.state !== "playing" && this.state !== "paused") || this.view.self === undefined) return;
     this.ticks++;
-    if (this.chatQueue.length > 0) this.flushChat();
+    if (this.chat.waiting) this.chat.flush();
     if (this.command !== undefined) {
       const out = this.command.behaviour.step(this.ctx);
       if (out.end !== undefined) {
@@ -354,6 +389,7 @@ export class Agent {
       this.report(out);
       if (out.end !== undefined) this.endGoal(out.end, out.why, out.crowded === true);
       else if (this.stalled()) this.endGoal("failed", `crowded or out of reach: no experience in ${GOAL_STALL_TICKS} ticks`, true);
+      else if (this.goingNowhere()) this.endGoal("failed", `no experience and no progress in ${ANY_GOAL_STALL_TICKS} ticks`);
       return;
     }
     if (this.goalsPaused) return;
@@ -361,6 +397,19 @@ export class Agent {
   }
 
   /** True when an autonomous training goal has gained no experience for GOAL_STALL_TICKS. */
+  /** An autonomous goal other than training (and quest, idle, explore) with no experience nor progress for ANY_GOAL_STALL_TICKS. */
+  private goingNowhere(): boolean {
+    const goal = this.goal;
+    if (goal === null || goal.lockedBy !== "autonomous" || TRAINING_GOALS.has(goal.type) || OWN_LIMIT_GOALS.has(goal.type)) return false;
+    let xp = 0;
+    for (const s of Object.values(this.view.self!.skills)) xp += s.xp;
+    if (xp !== this.xpSeen) {
+      this.xpSeen = xp;
+      this.xpGrewAt = this.ticks;
+    }
+    return this.ticks - Math.max(this.xpGrewAt, this.lastProgressAt) > ANY_GOAL_STALL_TICKS;
+  }
+
   private stalled(): boolean {
     const goal = this.goal;
     if (goal === null || goal.lockedBy !== "autonomous" || !TRAINING_GOALS.has(goal.type)) return false;
@@ -383,10 +432,16 @@ export class Agent {
 
   /** Out of a fight, the prayers it left on are switched off (they drain points for nothing). */
   private endPrayers(): void {
-    const active = prayerState(this.view.self!)?.active;
-    if (active === undefined || active.length === 0 || this.behaviour instanceof Fight || this.ticks - this.prayersOffAt < 3) return;
+    const active = this.view.self!.activePrayers;
+    if (
+      active.length === 0 ||
+      this.behaviour instanceof Fight ||
+      (this.behaviour instanceof QuestGoal && this.behaviour.fighting) ||
+      this.ticks - this.prayersOffAt < 3
+    )
+      return;
     this.prayersOffAt = this.ticks;
-    for (const id of active) togglePrayer(this.ctx.send, id, false);
+    for (const id of active) this.ctx.send("prayer:toggle", { prayerId: id, active: false });
     this.log("action", `stop praying (${active.join(", ")})`);
   }
 
@@ -407,8 +462,8 @@ export class Agent {
       return true;
     }
     const losing = self.health < self.maxHealth * FLEE_BELOW || self.health <= threat(this.view, this.deps.know);
-    if (losing && this.goal?.type === "combat" && this.behaviour !== undefined) {
-      this.endGoal("failed", `leaving a losing fight (health ${self.health}/${self.maxHealth})`);
+    if (losing && (this.goal?.type === "combat" || this.goal?.type === "quest") && this.behaviour !== undefined) {
+      this.endGoal("failed", `leaving a losing fight (health ${self.health}/${self.maxHealth})`, false, true);
       this.command = { behaviour: new GoTo(this.deps.know.spawn, "home"), label: "flee home" };
       return true;
     }
@@ -425,16 +480,29 @@ export class Agent {
     }
   }
 
-  private endGoal(end: "done" | "failed", why: string, crowded = false): void {
+  private endGoal(end: "done" | "failed", why: string, crowded = false, fled = false): void {
     const goal = this.goal;
     if (goal === null || this.behaviour === undefined) return;
     this.endedGoals.add(goal.id);
     this.behaviour = undefined;
-    this.recentGoals.unshift({ type: goal.type, target: goal.target, outcome: end, ...(crowded ? { crowded } : {}) });
-    this.recentGoals.length = Math.min(this.recentGoals.length, 10);
+    const stalled = end === "failed" && goal.type === "quest" && this.questEntry(goal.target) === this.questAtStart;
+    this.recentGoals.unshift({
+      type: goal.type,
+      target: goal.target,
+      outcome: end,
+      ...(crowded ? { crowded } : {}),
+      ...(stalled ? { stalled } : {}),
+      ...(fled ? { fled } : {}),
+    });
+    this.recentGoals.length = Math.min(this.recentGoals.length, RECENT_GOALS);
     // A goal given up is no progress (the benches count agents getting somewhere).
     if (end === "done") this.lastProgressAt = this.ticks;
     this.log("decision", `goal ${end}: ${goal.description} (${why})`);
+  }
+
+  /** A quest's entry of the last `quest:list`, as text (to compare); "" when not heard. */
+  private questEntry(questId: string | undefined): string {
+    return JSON.stringify(this.quests?.find((q) => q.id === questId) ?? "");
   }
 
   observation(): Observation {
@@ -458,6 +526,8 @@ export class Agent {
       equipment: Object.fromEntries(Object.entries(self.equipment).map(([k, v]) => [k, v.itemId])),
       nearby,
       availableGoals: this.availableGoals,
+      quests: this.quests,
+      focus: this.record.focus,
       recentGoals: this.recentGoals,
     };
   }
@@ -488,104 +558,6 @@ export class Agent {
 
   /** `fromId`: the character that said it in chat (undefined: the owner's `agent:message`). */
   private onCommandText(text: string, from: string, fromId?: string): void {
-    const command = parseCommand(text);
-    this.log("chat", `${from}: ${text}`);
-    const obeyed = fromId === undefined ? true : this.owners.has(fromId);
-    this.commands = this.commands
-      .then(async () => {
-        // Anyone else's is plain chat: not obeyed, not answered (an answer would let anyone make it talk).
-        if (!(await obeyed)) return this.log("decision", `not obeyed: ${from} is not one of its owner's characters`);
-        await this.run(command, from);
-      })
-      .catch((err: unknown) => this.say(`I couldn't do that: ${(err as Error).message}`));
-  }
-
-  /** Says a line in chat, within the server's chat limit: lines beyond it wait (the oldest waiting ones are dropped past a few). */
-  private say(message: string): void {
-    const spoken = spokenLine(message);
-    if (spoken === undefined) return;
-    if ("withheld" in spoken) return this.log("chat", `withheld (it would be a command): ${spoken.withheld}`);
-    const line = spoken.line;
-    this.chatQueue.push(line);
-    if (this.chatQueue.length > CHAT_LIMIT) this.chatQueue.shift();
-    this.flushChat();
-  }
-
-  private flushChat(): void {
-    const now = Date.now();
-    // The server counts a line when its tick handles it, up to a tick after it was sent: keep a margin.
-    const window = CHAT_WINDOW_MS + 2 * this.view.tickMs + 100;
-    while (this.chatTimes.length > 0 && now - this.chatTimes[0]! >= window) this.chatTimes.shift();
-    while (this.chatQueue.length > 0 && this.chatTimes.length < CHAT_LIMIT) {
-      const line = this.chatQueue.shift()!;
-      if (!this.conn.send("player:chat", { message: line })) return;
-      this.chatTimes.push(now);
-      this.log("chat", `me: ${line}`);
-    }
-  }
-
-  private async run(command: Command, from: string): Promise<void> {
-    const { api, know } = this.deps;
-    const { agentId, token } = this.record;
-    switch (command.kind) {
-      case "stop":
-        await api.stop(agentId, token);
-        this.say("Stopping.");
-        return;
-      case "resume":
-        await api.resume(agentId, token);
-        this.say("Resuming.");
-        return;
-      case "status":
-        this.say(this.status());
-        return;
-      case "home":
-        this.command = { behaviour: new GoTo(know.spawn, "home"), label: "go home" };
-        this.say("Going home.");
-        return;
-      case "follow":
-        this.command = { behaviour: new Follow(command.name), label: `follow ${command.name}` };
-        this.say(`Following ${command.name}.`);
-        return;
-      case "bank":
-        this.command = { behaviour: new Bank(true), label: "go to bank" };
-        this.say("Going to the bank.");
-        return;
-      case "goal": {
-        let target = command.target;
-        if (command.type === "combat" && target !== undefined) {
-          // "fight goblins": the monster whose id or name matches.
-          const want = target.toLowerCase();
-          const option = this.availableGoals.find((g) => g.type === "combat");
-          target = option?.targets.find((id) => id.includes(want.replace(/ /g, "_")) || (know.registry.npcs.get(id)?.name ?? "").toLowerCase().includes(want));
-          if (target === undefined) {
-            this.say(`I don't know where to find ${command.target}.`);
-            return;
-          }
-        }
-        return this.setManualGoal(command.type, target);
-      }
-      case "unknown": {
-        const reply = await this.deps.brain.reply(command.text, from, this.observation()).catch(() => this.deps.fallback.reply(command.text));
-        this.say(reply);
-        return;
-      }
-    }
-  }
-
-  private async setManualGoal(type: string, target: string | undefined): Promise<void> {
-    await this.deps.api.setGoal(this.record.agentId, this.record.token, { type, target });
-    this.say(`On it: ${type}${target !== undefined ? ` (${target})` : ""}.`);
-  }
-
-  /** One chat line: goal, levels, inventory. */
-  status(): string {
-    const self = this.view.self;
-    if (self === undefined) return "Not in the world yet.";
-    const goal = this.goalsPaused ? "paused" : this.goal === null ? "none" : `${this.goal.description} ${this.goal.progress}%`;
-    const skills = ["attack", "strength", "defense", "woodcutting", "fishing", "mining", "cooking", "firemaking"]
-      .map((s) => `${s.slice(0, 4)} ${self.skills[s]?.level ?? 1}`)
-      .join(", ");
-    return `Goal: ${goal}. Combat ${self.combatLevel}; ${skills}. Inventory ${self.inventory.length}/28, ${self.coins} coins. HP ${self.health}/${self.maxHealth}.`;
+    this.chat.heard(text, from, fromId);
   }
 }

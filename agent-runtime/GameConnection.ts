@@ -14,6 +14,7 @@
 import WebSocket from "ws";
 import { CLIENT_EVENTS, type ClientEvent, type ClientEventName } from "../src/game/clientEvents.ts";
 import { AGENT_EVENTS, type AgentEvent, type AgentEventName } from "../src/game/agentEvents.ts";
+import type { ServerEventArgs } from "../src/game/serverEvents.ts";
 import type { SharedView } from "./AgentView.ts";
 
 export const RETRY_MIN_MS = 1_000;
@@ -26,7 +27,8 @@ export const FINAL_CLOSE_CODES: ReadonlyMap<number, string> = new Map([
 ]);
 
 export interface ConnectionEvents {
-  onEvent(type: string, data: Record<string, unknown>): void;
+  /** A server event: a switch on its name narrows its payload (the server's events fit serverEvents.ts: its tests check every one). */
+  onEvent(...event: ServerEventArgs): void;
   onOpen(): void;
   /** `final`: no retry follows (the reason says why). */
   onClose(code: number, reason: string, final: boolean): void;
@@ -135,7 +137,8 @@ export class GameConnection implements AgentLink {
       } catch {
         return;
       }
-      if (typeof frame.type === "string" && typeof frame.data === "object" && frame.data !== null) this.events.onEvent(frame.type, frame.data as Record<string, unknown>);
+      if (typeof frame.type === "string" && typeof frame.data === "object" && frame.data !== null)
+        this.events.onEvent(...([frame.type, frame.data] as ServerEventArgs));
     });
     // An error is followed by a close; the close decides.
     socket.on("error", () => {});

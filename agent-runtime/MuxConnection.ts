@@ -14,9 +14,20 @@
  */
 import WebSocket from "ws";
 import { MAX_SID, MUX_CLOSE, MUX_CLOSED, MUX_OPEN, MUX_QUERY, muxClosedSchema } from "../src/ws/mux.ts";
+import type { ServerEventArgs } from "../src/game/serverEvents.ts";
 import type { WorldUpdate } from "../src/game/worldUpdate.ts";
 import { SharedView } from "./AgentView.ts";
-import { Backoff, FINAL_CLOSE_CODES, RETRY_MAX_MS, RETRY_MIN_MS, fitsProtocol, type AgentLink, type ConnectionEvents, type Outgoing, type Payload } from "./GameConnection.ts";
+import {
+  Backoff,
+  FINAL_CLOSE_CODES,
+  RETRY_MAX_MS,
+  RETRY_MIN_MS,
+  fitsProtocol,
+  type AgentLink,
+  type ConnectionEvents,
+  type Outgoing,
+  type Payload,
+} from "./GameConnection.ts";
 
 /**
  * `session:open`s sent on one connection in any second at most: each is a login (a few database
@@ -60,7 +71,11 @@ export class MuxConnection {
 
   constructor(url: string, options: MuxOptions = {}) {
     this.url = url;
-    this.options = { retryMinMs: options.retryMinMs ?? RETRY_MIN_MS, retryMaxMs: options.retryMaxMs ?? RETRY_MAX_MS, opensPerSecond: options.opensPerSecond ?? MUX_OPENS_PER_SECOND };
+    this.options = {
+      retryMinMs: options.retryMinMs ?? RETRY_MIN_MS,
+      retryMaxMs: options.retryMaxMs ?? RETRY_MAX_MS,
+      opensPerSecond: options.opensPerSecond ?? MUX_OPENS_PER_SECOND,
+    };
     this.backoff = new Backoff(this.options.retryMinMs, this.options.retryMaxMs);
   }
 
@@ -182,10 +197,13 @@ export class MuxConnection {
         this.opensInWindow = 0;
       }
       if (this.opensInWindow >= this.options.opensPerSecond) {
-        this.openTimer = setTimeout(() => {
-          this.openTimer = undefined;
-          this.pumpOpens();
-        }, this.openWindowStart + 1_000 - now);
+        this.openTimer = setTimeout(
+          () => {
+            this.openTimer = undefined;
+            this.pumpOpens();
+          },
+          this.openWindowStart + 1_000 - now,
+        );
         this.openTimer.unref();
         return;
       }
@@ -338,7 +356,7 @@ export class MuxSession implements AgentLink {
       return;
     }
     if (type === "welcome") this.backoff.reset();
-    this.events.onEvent(type, data);
+    this.events.onEvent(...([type, data] as ServerEventArgs));
   }
 
   /** The server ended the session: for good (FINAL_CLOSE_CODES), or to be opened again after a backoff. */

@@ -111,6 +111,10 @@ export class Runtime {
       brain,
       fallback,
       seed: this.opts.seed,
+      onFocus: (agent) => {
+        const s = this.opts.store.get(agent.record.agentId);
+        if (s !== undefined) this.opts.store.put({ ...s, focus: agent.record.focus });
+      },
       onState: (agent) => {
         this.opts.logger.info({ agentId: agent.record.agentId, state: agent.state, reason: agent.reason }, "agent state");
         // The server refused the agent for good (deleted, token replaced): not resumed after a restart.

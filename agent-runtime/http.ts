@@ -43,7 +43,14 @@ export function createRuntimeApp(deps: { runtime: Runtime; api: ServerApi; isAll
   const { runtime, api } = deps;
   const app = express();
   app.disable("x-powered-by");
-  app.use(cors({ origin: (origin, cb) => cb(null, deps.isAllowedOrigin(origin)), credentials: true, methods: CORS_ALLOWED_METHODS, allowedHeaders: CORS_ALLOWED_HEADERS }));
+  app.use(
+    cors({
+      origin: (origin, cb) => cb(null, deps.isAllowedOrigin(origin)),
+      credentials: true,
+      methods: CORS_ALLOWED_METHODS,
+      allowedHeaders: CORS_ALLOWED_HEADERS,
+    }),
+  );
   app.use(express.json({ limit: "100kb" }));
 
   /** The bearer's account, or null for an agent's token (the server's `principal`), with when it was asked. */
@@ -104,7 +111,8 @@ export function createRuntimeApp(deps: { runtime: Runtime; api: ServerApi; isAll
     // The token must be this agent's own scoped token: it reads the agent's mapping, and (unlike
     // an account's token) it is refused on the account's agent list.
     const mapping = await api.mapping(agentId, parsed.data.token).catch((err: unknown) => {
-      if (err instanceof ServerError && (err.status === 401 || err.status === 403)) throw new ApiError(400, "INVALID_PAYLOAD", "token: not a valid token of this agent");
+      if (err instanceof ServerError && (err.status === 401 || err.status === 403))
+        throw new ApiError(400, "INVALID_PAYLOAD", "token: not a valid token of this agent");
       throw err;
     });
     const accountToken = await api.agentsOf(parsed.data.token).then(
@@ -112,7 +120,14 @@ export function createRuntimeApp(deps: { runtime: Runtime; api: ServerApi; isAll
       () => false,
     );
     if (mapping.agentId !== agentId || accountToken) throw new ApiError(400, "INVALID_PAYLOAD", "token: not this agent's scoped token");
-    const agent = runtime.play({ agentId, token: parsed.data.token, characterId: mapping.characterId, name: mapping.characterName ?? mapping.name ?? agentId, ownerAccountId, running: true });
+    const agent = runtime.play({
+      agentId,
+      token: parsed.data.token,
+      characterId: mapping.characterId,
+      name: mapping.characterName ?? mapping.name ?? agentId,
+      ownerAccountId,
+      running: true,
+    });
     deps.logger.info({ agentId }, "agent handed to the runtime");
     res.status(201).json({ success: true, agent: agent.toJSON() });
   });

@@ -5,7 +5,7 @@
  * spawns, areas. Live state (depleted trees, monsters alive, fires) comes only from what an agent
  * sees over its connection.
  */
-import { KNOWN_MANIFESTS } from "../src/manifests/catalog.ts";
+import { applySchemas, KNOWN_MANIFESTS } from "../src/manifests/catalog.ts";
 import { buildRegistry, type ContentRegistry } from "../src/manifests/registry.ts";
 
 export interface Spot {
@@ -31,7 +31,7 @@ export interface Knowledge {
   areas: { id: string; name: string; bounds: { minX: number; maxX: number; minZ: number; maxZ: number } }[];
   /** The gathering skills' tools (item ids). */
   tools: ReadonlySet<string>;
-  /** Item ids that are tools, weapons or runes an agent keeps when it banks. */
+  /** Item ids that are tools (of gathering and of making), a making consumable (thread), weapons or runes: an agent keeps them when it banks. */
   keep: ReadonlySet<string>;
 }
 
@@ -46,7 +46,8 @@ export async function loadKnowledge(apiUrl: string, fetchImpl: typeof fetch = fe
       else await res.body?.cancel();
     }),
   );
-  return knowledgeOf(buildRegistry(files).registry);
+  // Through the schemas, as the server reads them: defaults (a recipe's absent `consumables`) applied.
+  return knowledgeOf(buildRegistry(applySchemas(files)).registry);
 }
 
 export function knowledgeOf(registry: ContentRegistry): Knowledge {
@@ -59,17 +60,31 @@ export function knowledgeOf(registry: ContentRegistry): Knowledge {
   }
   const npcs = registry.areas.flatMap((a) => a.npcs);
   const tools = new Set([...registry.resources.values()].map((r) => r.toolRequired));
-  const keep = new Set<string>([...tools, "tinderbox", "coins", ...registry.magic.runes.keys(), ...[...registry.items.values()].filter((i) => i.equipSlot !== undefined || i.tool !== undefined).map((i) => i.id)]);
+  // The tools and consumables of making are kept too (a hammer, a knife, a needle and its thread).
+  const making = [...registry.production.values()].flatMap((r) => (r.unsupported === undefined ? [...r.tools, ...r.consumables.map((c) => c.itemId)] : []));
+  const keep = new Set<string>([
+    ...tools,
+    ...making,
+    "tinderbox",
+    "coins",
+    ...registry.magic.runes.keys(),
+    ...[...registry.items.values()].filter((i) => i.equipSlot !== undefined || i.tool !== undefined).map((i) => i.id),
+  ]);
   return {
     registry,
     spawn: { x: registry.world.spawn.x, z: registry.world.spawn.z },
     banks: npcs.filter((n) => n.type === "bank").map((n) => ({ npcRef: n.id, x: n.position.x, z: n.position.z })),
     keepers: npcs.flatMap((n) => (n.storeId !== undefined ? [{ npcRef: n.id, storeId: n.storeId, x: n.position.x, z: n.position.z }] : [])),
-    ranges: registry.areas.flatMap((a) => a.stations.filter((s) => s.type === "range" && s.id !== undefined).map((s) => ({ id: s.id!, x: s.position.x, z: s.position.z }))),
-    altars: registry.areas.flatMap((a) => a.stations.filter((s) => s.type === "altar" && s.id !== undefined).map((s) => ({ id: s.id!, x: s.position.x, z: s.position.z }))),
+    ranges: registry.areas.flatMap((a) =>
+      a.stations.filter((s) => s.type === "range" && s.id !== undefined).map((s) => ({ id: s.id!, x: s.position.x, z: s.position.z })),
+    ),
+    altars: registry.areas.flatMap((a) =>
+      a.stations.filter((s) => s.type === "altar" && s.id !== undefined).map((s) => ({ id: s.id!, x: s.position.x, z: s.position.z })),
+    ),
     resourceSpots,
     mobSpots,
-    areas: registry.areas.map((a) => ({ id: a.id, name: a.name, bounds: a.bounds })),
+    // Exploring walks; an underground area is reached only by a ladder (docs/gameplay.md), so it is not a place to walk to.
+    areas: registry.areas.filter((a) => a.underground !== true).map((a) => ({ id: a.id, name: a.name, bounds: a.bounds })),
     tools,
     keep,
   };

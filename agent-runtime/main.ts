@@ -52,8 +52,10 @@ const logger = pino({
 const problems: string[] = [];
 if (!Number.isInteger(port) || port < 0 || port > 65535) problems.push(`AGENT_RT_PORT: expected a port number, got "${env.AGENT_RT_PORT}"`);
 if (!Number.isInteger(spawn) || spawn < 0 || spawn > 5000) problems.push(`--spawn: expected a number of agents from 0 to 5000, got "${args.spawn}"`);
-if (!mux && !["0", "false", "off", "no"].includes(muxSetting)) problems.push(`AGENT_RT_MUX: expected 1 (multiplexed connections) or 0 (one socket per agent), got "${env.AGENT_RT_MUX}"`);
-if (!Number.isInteger(muxSessions) || muxSessions < 1) problems.push(`AGENT_RT_MUX_SESSIONS: expected a number of agents per connection (1 or more), got "${env.AGENT_RT_MUX_SESSIONS}"`);
+if (!mux && !["0", "false", "off", "no"].includes(muxSetting))
+  problems.push(`AGENT_RT_MUX: expected 1 (multiplexed connections) or 0 (one socket per agent), got "${env.AGENT_RT_MUX}"`);
+if (!Number.isInteger(muxSessions) || muxSessions < 1)
+  problems.push(`AGENT_RT_MUX_SESSIONS: expected a number of agents per connection (1 or more), got "${env.AGENT_RT_MUX_SESSIONS}"`);
 let isAllowedOrigin;
 let model: ReturnType<typeof modelConfigFromEnv>;
 try {
@@ -74,7 +76,11 @@ if (problems.length > 0 || isAllowedOrigin === undefined) {
 }
 
 // The server refuses sessions beyond its WS_MUX_MAX_SESSIONS (the runtime would retry them in vain).
-if (mux && muxSessions > DEFAULT_MUX_MAX_SESSIONS) logger.warn({ muxSessions }, `AGENT_RT_MUX_SESSIONS is above the server's default limit of ${DEFAULT_MUX_MAX_SESSIONS} sessions per connection: the server must allow as many (WS_MUX_MAX_SESSIONS)`);
+if (mux && muxSessions > DEFAULT_MUX_MAX_SESSIONS)
+  logger.warn(
+    { muxSessions },
+    `AGENT_RT_MUX_SESSIONS is above the server's default limit of ${DEFAULT_MUX_MAX_SESSIONS} sessions per connection: the server must allow as many (WS_MUX_MAX_SESSIONS)`,
+  );
 
 const api = new ServerApi(apiUrl);
 
@@ -122,7 +128,16 @@ try {
 runtime.start();
 const address = server.address();
 const boundPort = typeof address === "object" && address !== null ? address.port : port;
-logger.info({ port: boundPort, server: apiUrl, agents: runtime.agents.size, sockets: mux ? `multiplexed, ${muxSessions} agents each` : "one per agent", brain: model !== undefined ? `${model.provider}:${model.model} (scripted fallback)` : "scripted" }, `agent runtime listening on http://localhost:${boundPort}`);
+logger.info(
+  {
+    port: boundPort,
+    server: apiUrl,
+    agents: runtime.agents.size,
+    sockets: mux ? `multiplexed, ${muxSessions} agents each` : "one per agent",
+    brain: model !== undefined ? `${model.provider}:${model.model} (scripted fallback)` : "scripted",
+  },
+  `agent runtime listening on http://localhost:${boundPort}`,
+);
 // Machine-readable line for the tests and benches that start this process.
 if (env.AGENT_RT_READY_LINE === "true") process.stdout.write(`AGENT_RT_READY ${boundPort}\n`);
 

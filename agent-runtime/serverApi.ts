@@ -36,7 +36,10 @@ export class ServerApi {
     try {
       res = await fetch(this.baseUrl + path, {
         method,
-        headers: { ...(token !== undefined ? { Authorization: `Bearer ${token}` } : {}), ...(body !== undefined ? { "Content-Type": "application/json" } : {}) },
+        headers: {
+          ...(token !== undefined ? { Authorization: `Bearer ${token}` } : {}),
+          ...(body !== undefined ? { "Content-Type": "application/json" } : {}),
+        },
         body: body === undefined ? undefined : JSON.stringify(body),
         signal: AbortSignal.timeout(SERVER_TIMEOUT_MS),
       });
@@ -84,7 +87,10 @@ export class ServerApi {
     return this.call("POST", `/api/agents/${encodeURIComponent(agentId)}/goal`, token, { ...goal, source: "manual" });
   }
 
-  goal(agentId: string, token: string): Promise<{ goal: unknown; goalsPaused: boolean; availableGoals: { type: string; description: string; targets: string[] }[] }> {
+  goal(
+    agentId: string,
+    token: string,
+  ): Promise<{ goal: unknown; goalsPaused: boolean; availableGoals: { type: string; description: string; targets: string[] }[] }> {
     return this.call("GET", `/api/agents/${encodeURIComponent(agentId)}/goal`, token);
   }
 }

@@ -41,10 +41,24 @@ export async function spawnDemoAgents(deps: { api: ServerApi; runtime: Runtime; 
     for (let i = 0; i < AGENTS_PER_ACCOUNT && made < count; i++, made++) {
       const name = `Bot${run}-${made + 1}`;
       const character = await patiently(() => api.call<{ character: { id: string } }>("POST", "/api/character", auth.token, { name }), logger);
-      const reg = await patiently(() => api.call<{ agent: { agentId: string }; token: string }>("POST", "/api/agent", auth.token, { characterId: character.character.id, name }), logger);
-      runtime.play({ agentId: reg.agent.agentId, token: reg.token, characterId: character.character.id, name, ownerAccountId: auth.accountId, running: true, ownerToken: auth.token });
+      const reg = await patiently(
+        () => api.call<{ agent: { agentId: string }; token: string }>("POST", "/api/agent", auth.token, { characterId: character.character.id, name }),
+        logger,
+      );
+      runtime.play({
+        agentId: reg.agent.agentId,
+        token: reg.token,
+        characterId: character.character.id,
+        name,
+        ownerAccountId: auth.accountId,
+        running: true,
+        ownerToken: auth.token,
+      });
     }
   }
   const links = owners.map((t) => ownerLink(deps.gameUrl, t));
-  logger.info({ agents: made, ownerTokens: owners }, `spawned ${made} demo agents; watch them in the dashboard (a link shows one owner's agents, up to ${AGENTS_PER_ACCOUNT}): ${links.join(" ")}`);
+  logger.info(
+    { agents: made, ownerTokens: owners },
+    `spawned ${made} demo agents; watch them in the dashboard (a link shows one owner's agents, up to ${AGENTS_PER_ACCOUNT}): ${links.join(" ")}`,
+  );
 }

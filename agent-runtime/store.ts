@@ -6,6 +6,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
+import { FOCUSES } from "./brain/focus.ts";
 
 const record = z.object({
   agentId: z.string().min(1),
@@ -17,6 +18,8 @@ const record = z.object({
   running: z.boolean(),
   /** Why it no longer plays (the server's refusal, its owner's stop): shown again after a restart. */
   stoppedReason: z.string().optional(),
+  /** Its owner's standing instruction (brain/focus.ts), kept across restarts. */
+  focus: z.enum(FOCUSES).optional(),
   /** For agents the runtime spawned itself (`--spawn`): their owner's token, to list them. */
   ownerToken: z.string().optional(),
 });

@@ -8,7 +8,7 @@ import type { GameHarness } from "../test/support/game.ts";
 
 export function crowd(g: GameHarness, players: number, seed = 12345): { all: Player[]; rnd: () => number } {
   const b = g.world.collision.bounds;
-  const rnd = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+  const rnd = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
   const walkable = (): { x: number; z: number } => {
     for (;;) {
       const x = b.minX + Math.floor(rnd() * (b.maxX - b.minX + 1));

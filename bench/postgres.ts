@@ -14,7 +14,13 @@ export function freshPostgres(prefix: string, adminUrl = process.env.TEST_PG_URL
  * A run's scratch storage at its end: its directory and its database (if any) kept with `keep`
  * (the log says where), else removed; a database that cannot be dropped is logged, not thrown.
  */
-export async function releaseScratch(opts: { dir: string; db: { url: string; drop(): Promise<void> } | undefined; keep: boolean; tag: string; log(message: string): void }): Promise<void> {
+export async function releaseScratch(opts: {
+  dir: string;
+  db: { url: string; drop(): Promise<void> } | undefined;
+  keep: boolean;
+  tag: string;
+  log(message: string): void;
+}): Promise<void> {
   const { dir, db, keep, tag, log } = opts;
   if (db !== undefined) {
     if (keep) log(`${tag}: kept database ${db.url}`);

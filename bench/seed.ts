@@ -13,7 +13,12 @@ import { createCharacter } from "../src/persistence/players.ts";
 import { pool } from "./world-load/common.ts";
 
 /** Seeds a character `Bot<i>` on account `<prefix>-<i>` at `places[i]`; returns the tokens in bot order. */
-export async function seedBotCharacters(db: Database, content: ContentRegistry, places: readonly Tile[], opts: { prefix: string; jwtSecret: string; concurrency: number }): Promise<string[]> {
+export async function seedBotCharacters(
+  db: Database,
+  content: ContentRegistry,
+  places: readonly Tile[],
+  opts: { prefix: string; jwtSecret: string; concurrency: number },
+): Promise<string[]> {
   const tokens = new TokenService({ jwtSecret: opts.jwtSecret, idp: { appId: undefined, appSecret: undefined } });
   const ids = await pool(places, opts.concurrency, async (_, i) => (await createCharacter(db, content, `${opts.prefix}-${i}`, `Bot${i}`)).characterId);
   await db.em().transactional(async (em) => {

@@ -49,4 +49,3 @@ export function buildInputs(extra: string[]): Plugin {
     },
   };
 }
-

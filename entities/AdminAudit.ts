@@ -23,7 +23,11 @@ export const AdminAudit = defineEntity({
     endsAt: p.datetime().nullable(),
     /** What else the action carried: a teleport's destination, a broadcast's text. */
     detail: p.json<Record<string, unknown>>().nullable(),
-    createdAt: p.datetime().defaultRaw("current_timestamp").onCreate(() => new Date()).index("admin_audit_created_index"),
+    createdAt: p
+      .datetime()
+      .defaultRaw("current_timestamp")
+      .onCreate(() => new Date())
+      .index("admin_audit_created_index"),
   },
 });
 export type IAdminAudit = InferEntity<typeof AdminAudit>;

@@ -13,8 +13,15 @@ export const AgentMapping = defineEntity({
     goalsPaused: p.boolean().default(false),
     /** Bumped when the owner asks for a new token: tokens of an older generation stop working. */
     tokenGeneration: p.integer().default(0),
-    createdAt: p.datetime().defaultRaw("current_timestamp").onCreate(() => new Date()),
-    updatedAt: p.datetime().defaultRaw("current_timestamp").onCreate(() => new Date()).onUpdate(() => new Date()),
+    createdAt: p
+      .datetime()
+      .defaultRaw("current_timestamp")
+      .onCreate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .defaultRaw("current_timestamp")
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
 });
 export type IAgentMapping = InferEntity<typeof AgentMapping>;

@@ -9,7 +9,10 @@ export const EquipmentSlot = defineEntity({
   properties: {
     id: p.integer().primary().autoincrement(),
     characterId: p.string().length(64),
-    slotType: p.string().length(16).check(EQUIPMENT_SLOTS.map((s) => `"slotType" = '${s}'`).join(" or ")),
+    slotType: p
+      .string()
+      .length(16)
+      .check(EQUIPMENT_SLOTS.map((s) => `"slotType" = '${s}'`).join(" or ")),
     itemId: p.string().length(64),
     quantity: p.integer().default(1).check("quantity >= 1 and quantity <= 2147483647"),
   },

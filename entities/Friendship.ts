@@ -8,7 +8,10 @@ export const Friendship = defineEntity({
     id: p.integer().primary().autoincrement(),
     accountId: p.string().length(64),
     friendAccountId: p.string().length(64),
-    createdAt: p.datetime().defaultRaw("current_timestamp").onCreate(() => new Date()),
+    createdAt: p
+      .datetime()
+      .defaultRaw("current_timestamp")
+      .onCreate(() => new Date()),
   },
   uniques: [{ name: "friendships_pair_unique", properties: ["accountId", "friendAccountId"] }],
   checks: [{ name: "friendships_not_self", expression: '"accountId" <> "friendAccountId"' }],

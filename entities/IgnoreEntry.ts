@@ -8,7 +8,10 @@ export const IgnoreEntry = defineEntity({
     id: p.integer().primary().autoincrement(),
     accountId: p.string().length(64),
     ignoredAccountId: p.string().length(64),
-    createdAt: p.datetime().defaultRaw("current_timestamp").onCreate(() => new Date()),
+    createdAt: p
+      .datetime()
+      .defaultRaw("current_timestamp")
+      .onCreate(() => new Date()),
   },
   uniques: [{ name: "ignore_lists_pair_unique", properties: ["accountId", "ignoredAccountId"] }],
   checks: [{ name: "ignore_lists_not_self", expression: '"accountId" <> "ignoredAccountId"' }],

@@ -13,7 +13,11 @@ export const ItemDefinition = defineEntity({
     tradeable: p.boolean().default(true),
     /** The full manifest entry (bonuses, requirements, models, …). */
     data: p.json<Record<string, unknown>>(),
-    updatedAt: p.datetime().defaultRaw("current_timestamp").onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .defaultRaw("current_timestamp")
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
 });
 export type IItemDefinition = InferEntity<typeof ItemDefinition>;

@@ -18,7 +18,10 @@ export const PlayerDeath = defineEntity({
     /** What happened to the items (kept, dropped), for support and audits. */
     items: p.json<unknown[]>(),
     killedBy: p.string().length(64).nullable(),
-    diedAt: p.datetime().defaultRaw("current_timestamp").onCreate(() => new Date()),
+    diedAt: p
+      .datetime()
+      .defaultRaw("current_timestamp")
+      .onCreate(() => new Date()),
     resolvedAt: p.datetime().nullable(),
   },
 });

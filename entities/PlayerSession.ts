@@ -13,7 +13,10 @@ export const PlayerSession = defineEntity({
     /** The world the session played on (its process's WORLD_ID): the hop cooldown reads the last one. */
     world: p.integer().default(1),
     remoteAddress: p.string().length(64).nullable(),
-    loginAt: p.datetime().defaultRaw("current_timestamp").onCreate(() => new Date()),
+    loginAt: p
+      .datetime()
+      .defaultRaw("current_timestamp")
+      .onCreate(() => new Date()),
     logoutAt: p.datetime().nullable(),
     /** Why the session ended: `logout`, `disconnect`, `replaced`, `shutdown`, `kicked`. */
     logoutReason: p.string().length(32).nullable(),

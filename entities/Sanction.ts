@@ -15,7 +15,10 @@ export const Sanction = defineEntity({
     reason: p.string().length(255).nullable(),
     /** The admin's account, or `admin-code` for HTTP basic auth with ADMIN_CODE. */
     byAccountId: p.string().length(64),
-    createdAt: p.datetime().defaultRaw("current_timestamp").onCreate(() => new Date()),
+    createdAt: p
+      .datetime()
+      .defaultRaw("current_timestamp")
+      .onCreate(() => new Date()),
   },
 });
 export type ISanction = InferEntity<typeof Sanction>;

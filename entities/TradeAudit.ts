@@ -20,7 +20,10 @@ export const TradeAudit = defineEntity({
     coinsBToA: p.bigint("number").default(0),
     valueAToB: p.bigint("number").default(0),
     valueBToA: p.bigint("number").default(0),
-    completedAt: p.datetime().defaultRaw("current_timestamp").onCreate(() => new Date()),
+    completedAt: p
+      .datetime()
+      .defaultRaw("current_timestamp")
+      .onCreate(() => new Date()),
   },
 });
 export type ITradeAudit = InferEntity<typeof TradeAudit>;

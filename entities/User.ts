@@ -13,7 +13,10 @@ export const User = defineEntity({
     name: p.string().length(64).nullable(),
     role: p.string().length(16).default("player").check("role = 'player' or role = 'admin'"),
     anonymous: p.boolean().default(false),
-    createdAt: p.datetime().defaultRaw("current_timestamp").onCreate(() => new Date()),
+    createdAt: p
+      .datetime()
+      .defaultRaw("current_timestamp")
+      .onCreate(() => new Date()),
     lastLoginAt: p.datetime().nullable(),
   },
 });

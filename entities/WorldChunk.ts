@@ -9,7 +9,11 @@ export const WorldChunk = defineEntity({
     chunkX: p.integer(),
     chunkZ: p.integer(),
     data: p.json<Record<string, unknown>>(),
-    updatedAt: p.datetime().defaultRaw("current_timestamp").onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .defaultRaw("current_timestamp")
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
   uniques: [{ name: "world_chunks_position_unique", properties: ["chunkX", "chunkZ"] }],
 });

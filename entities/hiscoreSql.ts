@@ -1,13 +1,20 @@
 /**
- * The SQL of the hiscores (src/persistence/hiscores.ts) and of the indexes that serve them
- * (entities/Character.ts, migrations `…_hiscores`): one text for both, since a database uses an
- * expression index only for the expression it was built on. Both dialects read these: identifiers
- * in double quotes, `cast(… as bigint)` (PostgreSQL would overflow an int sum of 17 xp columns;
- * SQLite's integers are 64-bit anyway).
+ * The SQL of the hiscores (src/persistence/hiscores.ts) and of what the database keeps for them
+ * (entities/Character.ts, entities/HiscoreCount.ts, migrations `…_hiscores` and
+ * `…_hiscore_counts`): one text for both, since a database uses an expression index only for the
+ * expression it was built on. Both dialects read these: identifiers in double quotes,
+ * `cast(… as bigint)` (PostgreSQL would overflow an int sum of 17 xp columns; SQLite's integers
+ * are 64-bit anyway).
  *
  * Order: overall by total level, then total xp (both descending), then `xpGainedAt` (who got
- * there first), then id; a skill by its xp, then `xpGainedAt`, then id. The xp columns are ranked
- * as stored, whatever their unit (whole xp or tenths): a scale is the same for every row.
+ * there first), then id; a skill by its level, then its xp (the level follows the xp, so this is
+ * the order of the xp), then `xpGainedAt`, then id. The xp columns are ranked as stored, whatever
+ * their unit (whole xp or tenths): a scale is the same for every row.
+ *
+ * The first key of a table (its level: the total level overall) is its *bucket*: the database
+ * keeps how many characters each bucket of each table holds (`hiscoreCounts`, kept by triggers on
+ * `characters`), so that a rank is the sum of the counts of the buckets ahead plus a count within
+ * its own bucket, and a page at any depth starts at its bucket (no walk through every row ahead).
  */
 import { SKILLS, type Skill } from "../src/game/skills.ts";
 
@@ -20,10 +27,23 @@ export const TOTAL_XP_SQL = `(${SKILLS.map((s, i) => (i === 0 ? `cast("${s}XpTen
 export type HiscoreSkill = "overall" | Skill;
 export const HISCORE_SKILLS: readonly HiscoreSkill[] = ["overall", ...SKILLS];
 
-/** The ordering keys of a table, most significant first, each with its direction. */
+/** The table that keeps how many characters each bucket of each hiscore table holds. */
+export const HISCORE_COUNTS_TABLE = "hiscoreCounts";
+
+/** A table's bucket: its first key, a level (overall: the total level). */
+export function bucketSql(skill: HiscoreSkill): string {
+  return skill === "overall" ? TOTAL_LEVEL_SQL : `"${skill}Level"`;
+}
+
+/** The ordering keys of a table, most significant first (the bucket first), each with its direction. */
 export function rankKeys(skill: HiscoreSkill): { sql: string; desc: boolean }[] {
-  const head = skill === "overall" ? [{ sql: TOTAL_LEVEL_SQL, desc: true }, { sql: TOTAL_XP_SQL, desc: true }] : [{ sql: `"${skill}XpTenths"`, desc: true }];
-  return [...head, { sql: `"xpGainedAt"`, desc: false }, { sql: `"id"`, desc: false }];
+  const xp = skill === "overall" ? TOTAL_XP_SQL : `"${skill}XpTenths"`;
+  return [
+    { sql: bucketSql(skill), desc: true },
+    { sql: xp, desc: true },
+    { sql: `"xpGainedAt"`, desc: false },
+    { sql: `"id"`, desc: false },
+  ];
 }
 
 /** `order by …` of a table, as its index is built. */

@@ -4,9 +4,11 @@ import { AgentMapping } from "./AgentMapping.ts";
 import { BankSlot } from "./BankSlot.ts";
 import { Character } from "./Character.ts";
 import { CharacterLease } from "./CharacterLease.ts";
+import { CharacterQuest } from "./CharacterQuest.ts";
 import { EquipmentSlot } from "./EquipmentSlot.ts";
 import { FriendRequest } from "./FriendRequest.ts";
 import { GroundItemRow } from "./GroundItemRow.ts";
+import { HiscoreCount } from "./HiscoreCount.ts";
 import { Friendship } from "./Friendship.ts";
 import { IgnoreEntry } from "./IgnoreEntry.ts";
 import { InventorySlot } from "./InventorySlot.ts";
@@ -25,10 +27,12 @@ export {
   BankSlot,
   Character,
   CharacterLease,
+  CharacterQuest,
   EquipmentSlot,
   FriendRequest,
   Friendship,
   GroundItemRow,
+  HiscoreCount,
   IgnoreEntry,
   InventorySlot,
   ItemDefinition,
@@ -61,4 +65,6 @@ export const ENTITIES = [
   GroundItemRow,
   Sanction,
   AdminAudit,
+  CharacterQuest,
+  HiscoreCount,
 ];

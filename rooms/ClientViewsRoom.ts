@@ -91,5 +91,4 @@ export class ClientViewsRoom extends SchemaMirrorRoom {
   /** The view changes applied since the last tick's metrics (applyViewChange: a join's first view included). */
   protected viewsEntered = 0;
   protected viewsLeft = 0;
-
 }

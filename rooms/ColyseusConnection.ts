@@ -6,6 +6,7 @@ import { InputLimiter } from "../src/sessions/inputLimiter.ts";
 import { unchanging } from "../src/io/protocol.ts";
 import type { Connection } from "../src/sessions/WorldService.ts";
 import { Interest } from "../src/game/world/Interest.ts";
+import type { SentServerEvents } from "./sdkTypes.ts";
 
 export interface WorldAuth {
   principal: Principal;
@@ -19,7 +20,8 @@ export interface ClientData {
   conn: ColyseusConnection;
 }
 
-export type WorldClient = Client<{ auth: WorldAuth; userData: ClientData }>;
+/** Sent the server event table's messages (sdkTypes.ts). */
+export type WorldClient = Client<{ auth: WorldAuth; userData: ClientData } & SentServerEvents>;
 
 /** Messages sent to many clients (a chat line to everyone in view) are encoded once. */
 const encoded = new WeakMap<object, { type: string; bytes: Uint8Array }>();

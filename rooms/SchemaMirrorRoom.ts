@@ -8,6 +8,7 @@ import type { ArraySchema } from "@colyseus/schema";
 import { SKILLS, wholeXp } from "../src/game/skills.ts";
 import { runEnergyOf, shownRunEnergy } from "../src/game/world/runEnergy.ts";
 import { mirrorPrayer } from "./prayerMirror.ts";
+import { wornOf } from "../src/game/worn.ts";
 import { DEFAULT_COMBAT_STYLE } from "../src/game/combatStyles.ts";
 import type { ItemStack, Player } from "../src/game/world/Player.ts";
 import { describe, type World } from "../src/game/world/World.ts";
@@ -107,6 +108,8 @@ export class SchemaMirrorRoom extends Room<{ state: WorldState; client: WorldCli
       s.maxHealth = player.maxHealth;
       s.combatLevel = d.combatLevel;
       s.running = player.running;
+      // Unchanged (nearly always) the setter sends nothing: a patch carries it only when the gear changed.
+      s.worn = wornOf(d.equipment, player.worn).text;
     }
     // Private fields only for an owner on Colyseus: only its view has the owner tag, and a `/ws`
     // owner reads none of the schema (at 2,000 players, half of the state's trees were these).
@@ -118,12 +121,13 @@ export class SchemaMirrorRoom extends Room<{ state: WorldState; client: WorldCli
       s.coins = d.coins;
       s.combatStyle = d.combatStyle ?? DEFAULT_COMBAT_STYLE;
       s.autocast = d.autocast ?? "";
-      Object.assign(s, { runEnergy: shownRunEnergy(runEnergyOf(player)), runMode: player.runMode });
+      Object.assign(s, { runEnergy: shownRunEnergy(runEnergyOf(player)), runMode: player.runMode, autoRetaliate: player.autoRetaliate });
       mirrorPrayer(s, player);
       syncSlots(s.inventory, d.inventory);
       for (const skill of SKILLS) {
         const cur = s.skills.get(skill);
-        const { level } = d.skills[skill], xp = wholeXp(d.skills[skill].xpTenths);
+        const { level } = d.skills[skill],
+          xp = wholeXp(d.skills[skill].xpTenths);
         if (cur === undefined) s.skills.set(skill, new SkillState({ level, xp }));
         else Object.assign(cur, { level, xp });
       }
@@ -161,6 +165,7 @@ export class SchemaMirrorRoom extends Room<{ state: WorldState; client: WorldCli
       if (view.kind === "npc") Object.assign(s, { name: view.name, health: view.health, maxHealth: view.maxHealth, level: view.level });
       else if (view.kind === "item") s.quantity = view.quantity;
       else if (view.kind === "resource") s.depleted = view.depleted;
+      else if (view.kind === "object" && view.open !== undefined) s.open = view.open;
     });
     for (const id of this.entityVersions.keys()) {
       if (present.has(id)) continue;

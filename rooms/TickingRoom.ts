@@ -208,19 +208,25 @@ export class TickingRoom extends ClientViewsRoom {
     service.uncork("colyseus");
     const t6 = performance.now();
     this.wsThisTick = undefined;
-    this.services.metrics?.recordTick(performance.now() - started, {
-      game: service.lastTickTimes.gameMs,
-      messages: t2b - t2,
-      schemaMirror: t2c - t2b,
-      wsFeed: t2 - t1,
-      colyseusInterest: t3b - t3 + restWaited,
-      colyseusViews: t4 - t3b - restWaited,
-      // The polls and sending of `/ws` frames between patches (see onCreate) count as the `/ws` phases.
-      colyseusPatch: t5 - t4 - ws.polled,
-      colyseusFlush: t6 - t5b,
-      wsDeltas: ws.deltas,
-      wsFlush: ws.flush,
-    }, cpuMsSince(cpu), started, waitedMsSince(waited));
+    this.services.metrics?.recordTick(
+      performance.now() - started,
+      {
+        game: service.lastTickTimes.gameMs,
+        messages: t2b - t2,
+        schemaMirror: t2c - t2b,
+        wsFeed: t2 - t1,
+        colyseusInterest: t3b - t3 + restWaited,
+        colyseusViews: t4 - t3b - restWaited,
+        // The polls and sending of `/ws` frames between patches (see onCreate) count as the `/ws` phases.
+        colyseusPatch: t5 - t4 - ws.polled,
+        colyseusFlush: t6 - t5b,
+        wsDeltas: ws.deltas,
+        wsFlush: ws.flush,
+      },
+      cpuMsSince(cpu),
+      started,
+      waitedMsSince(waited),
+    );
     this.services.metrics?.recordPaths(world.pathStats);
     this.services.metrics?.recordViewChanges(this.viewsEntered, this.viewsLeft);
     this.viewsEntered = 0;

@@ -16,6 +16,9 @@ import type { AuthAttempts } from "../src/auth/attemptLimiter.ts";
 import { asJoinError } from "./WorldRoom.ts";
 import { attributeFrames } from "./badFrames.ts";
 import { CLOSE_REPLACED } from "../src/sessions/WorldService.ts";
+import type { ClientEventOf } from "../src/game/clientEvents.ts";
+import type { ServerEvent } from "../src/game/serverEvents.ts";
+import type { ClientEventHandlers, SentServerEvents } from "./sdkTypes.ts";
 
 export const TRADE_ROOM = "trade";
 export const TRADE_EVENTS = new Set(["tradeAddItem", "tradeSetCoins", "tradeRemoveItem", "tradeAccept", "tradeCancel"]);
@@ -37,7 +40,7 @@ interface Seat {
   close: (code: number) => void;
 }
 
-type TradeClient = Client<{ auth: { principal: Principal }; userData: Seat }>;
+type TradeClient = Client<{ auth: { principal: Principal }; userData: Seat } & SentServerEvents>;
 
 export function tradeRoomClass(services: TradeRoomServices): typeof TradeRoom {
   return class BoundTradeRoom extends TradeRoom {
@@ -54,6 +57,8 @@ export class TradeRoom extends Room<{ state: TradeState; client: TradeClient }> 
   override state = new TradeState();
   override maxClients = 2;
   override autoDispose = false;
+  /** For the typed SDK only (sdkTypes.ts): a seat sends the trade events. */
+  declare messages: ClientEventHandlers<ClientEventOf<"trade">>;
   services!: TradeRoomServices;
 
   override onCreate(options: { tradeId: string; createKey?: unknown }): void {
@@ -66,9 +71,9 @@ export class TradeRoom extends Room<{ state: TradeState; client: TradeClient }> 
       if (userData === undefined) return;
       const { playerId, conn } = userData;
       // What the seat is sent (its refusals) is counted with the world room's messages.
-      const send = (t: string, d: object) => {
+      const send = (t: "error", d: ServerEvent<"error">) => {
         client.send(t, d);
-        this.services.service.traffic?.sent("colyseus", t, (d as { code?: string }).code);
+        this.services.service.traffic?.sent("colyseus", t, d.code);
       };
       // The same per-connection message limit as the world's transports (PROTOCOL.md).
       if (!admit(userData.limiter, Date.now(), { send, close: (code, reason) => client.leave(code, reason) })) return;
@@ -106,7 +111,8 @@ export class TradeRoom extends Room<{ state: TradeState; client: TradeClient }> 
     // The seat belongs to the character's current session, and closes when that session ends.
     const close = (code: number) => client.leave(code);
     const conn = this.services.service.bindSeat(playerId, principal!, close);
-    if (conn === undefined) throw new ServerError(403, "a trade seat belongs to the connection that controls the character: log in to the world with this token first");
+    if (conn === undefined)
+      throw new ServerError(403, "a trade seat belongs to the connection that controls the character: log in to the world with this token first");
     client.userData = { playerId, limiter: new InputLimiter(), conn, close };
   }
 
@@ -138,7 +144,8 @@ export class TradeRoom extends Room<{ state: TradeState; client: TradeClient }> 
       target.accepted = side.accepted;
       target.coins = side.coins;
       target.items.clear();
-      for (const o of side.items) target.items.push(new OfferItemState({ tradeSlot: o.tradeSlot, inventorySlot: o.inventorySlot, itemId: o.itemId, quantity: o.quantity }));
+      for (const o of side.items)
+        target.items.push(new OfferItemState({ tradeSlot: o.tradeSlot, inventorySlot: o.inventorySlot, itemId: o.itemId, quantity: o.quantity }));
     };
     copy(this.state.a, session.a);
     copy(this.state.b, session.b);

@@ -25,6 +25,8 @@ import { ColyseusConnection, type WorldAuth, type WorldClient } from "./Colyseus
 import { authenticate, joinRefusal, normaliseWorldOption } from "./worldJoin.ts";
 import { TickingRoom } from "./TickingRoom.ts";
 import type { WorldRoomServices } from "./worldRoomServices.ts";
+import type { ClientEventName } from "../src/game/clientEvents.ts";
+import type { ClientEventHandlers } from "./sdkTypes.ts";
 
 export { MAX_TICK_FAULTS } from "./TickingRoom.ts";
 export { REMOVED_KEPT_TICKS } from "./SchemaMirrorRoom.ts";
@@ -69,6 +71,8 @@ export function worldRoomClass(services: WorldRoomServices): typeof WorldRoom {
 export class WorldRoom extends TickingRoom {
   override maxClients = MAX_WORLD_CLIENTS;
   override autoDispose = false;
+  /** For the typed SDK only (sdkTypes.ts): a world client sends the game's client events. */
+  declare messages: ClientEventHandlers<ClientEventName>;
   /** Patches are sent once per game tick, right after it. */
   override patchRate: number | null = null;
   /**
@@ -120,7 +124,7 @@ export class WorldRoom extends TickingRoom {
     if (text === this.publishedListing) return;
     this.publishedListing = text;
     try {
-      await this.setMetadata(metadata as never);
+      await this.setMetadata(metadata);
     } catch (err) {
       this.publishedListing = "";
       colyseusLog.warn({ err }, "could not publish the world's listing; will retry");
@@ -131,13 +135,18 @@ export class WorldRoom extends TickingRoom {
     if (this.isTheWorld) this.services.onDisposed?.();
   }
 
-  override async onJoin(client: WorldClient, options: { characterId?: unknown; name?: unknown }): Promise<void> {
+  /** `world` (the world asked for) is read by onAuth and the matchmaker; it is named here as the typed SDK takes a join's options from onJoin. */
+  override async onJoin(client: WorldClient, options: { characterId?: unknown; name?: unknown; world?: unknown }): Promise<void> {
     const { service } = this.services;
     const auth = client.auth;
     if (auth === undefined) throw new ServerError(401, "not authenticated");
     const conn = new ColyseusConnection(client, auth.address, service.traffic);
     const characterId = typeof options?.characterId === "string" ? options.characterId : undefined;
     const name = typeof options?.name === "string" ? options.name : undefined;
+    // The character's login budget, counted with its `/ws` logins: a loop of joins is refused
+    // before anything is written (no takeover, no session row), as on `/ws`.
+    const refused = await this.services.logins?.takeLogin(auth.principal, characterId);
+    if (refused !== undefined) throw new ServerError(429, `RATE_LIMITED: ${refused}`);
     let player: Player;
     try {
       // Queues welcome, player:sync (and an agent's agent:goal): they leave once the join completes.
@@ -213,15 +222,35 @@ export class WorldRoom extends TickingRoom {
       const conn = service.connectionOf(player.id);
       if (conn?.transport !== "ws") continue;
       const started = conn.session?.startedAt ?? now;
-      clients.push({ sessionId: monitorLabel(player.data.name, `${WS_SESSION_PREFIX}${player.id}`), elapsedTime: now - started, transport: "ws", name: player.data.name });
+      clients.push({
+        sessionId: monitorLabel(player.data.name, `${WS_SESSION_PREFIX}${player.id}`),
+        elapsedTime: now - started,
+        transport: "ws",
+        name: player.data.name,
+      });
     }
     return { ...base, clients, wsPlayers: clients.length - base.clients.length };
   }
 
   /**
-   * The monitor's "disconnect" button, on a row's label or bare session id: a Colyseus client
-   * leaves as the monitor does it; a `/ws` player (`ws:<character id>`) is kicked as `POST /api/admin/kick` does (KICKED, close 4011,
-   * saved), without an audit row: the monitor does not say which admin pressed it.
+   * The name of the player on a monitor row (its label or bare session id), or undefined for a row
+   * that is no player's: the monitor's "disconnect" button kicks that player as `POST /api/admin/kick`
+   * does, audited under the admin who pressed it (src/http/monitorCalls.ts).
+   */
+  monitorPlayerName(row: unknown): string | undefined {
+    if (typeof row !== "string") return undefined;
+    const sessionId = sessionOfLabel(row);
+    const { service } = this.services;
+    const id = sessionId.startsWith(WS_SESSION_PREFIX)
+      ? sessionId.slice(WS_SESSION_PREFIX.length)
+      : this.clients.find((c) => c.sessionId === sessionId)?.userData?.playerId;
+    return id === undefined ? undefined : service.world.players.get(id)?.data.name;
+  }
+
+  /**
+   * The monitor's "disconnect" button where its row is no player's (monitorPlayerName): a Colyseus
+   * client leaves as the monitor does it; a `/ws` player (`ws:<character id>`) is kicked (KICKED,
+   * close 4011, saved).
    */
   async _forceClientDisconnect(row: string): Promise<void> {
     if (typeof row !== "string") return;
@@ -235,5 +264,4 @@ export class WorldRoom extends TickingRoom {
     if (player === undefined || service.connectionOf(player.id)?.transport !== "ws") return;
     service.disconnectAccount(player.data.accountId, CLOSE_KICKED, { code: "KICKED", message: "you were disconnected by an admin" }, player.id);
   }
-
 }

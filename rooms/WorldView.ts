@@ -110,7 +110,8 @@ export class WorldView extends StateView {
       setSubscribed.call(this, tree);
     };
     const add = self._add;
-    self._add = (obj, tag, checkIncludeParent, skipStreamRouting) => this.fastAdd(obj, tag, checkIncludeParent) ?? add.call(this, obj, tag, checkIncludeParent, skipStreamRouting);
+    self._add = (obj, tag, checkIncludeParent, skipStreamRouting) =>
+      this.fastAdd(obj, tag, checkIncludeParent) ?? add.call(this, obj, tag, checkIncludeParent, skipStreamRouting);
   }
 
   /**

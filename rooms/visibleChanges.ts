@@ -401,7 +401,8 @@ export function indexVisibleChanges(encoder: Encoder): void {
     }
     // The view pass of encodeView (the only caller with a view). Filter re-derivations still
     // pending are settled by the encoder's own pass over the whole queue; rare, so that pass does all of this view.
-    if (enc.root.pendingFilterRefresh.length > 0 || (initialOffset !== undefined && initialOffset !== it.offset)) return encode(it, view, buffer, initialOffset);
+    if (enc.root.pendingFilterRefresh.length > 0 || (initialOffset !== undefined && initialOffset !== it.offset))
+      return encode(it, view, buffer, initialOffset);
     return encodeViewPass(it, view, buffer ?? enc.sharedBuffer);
   };
   enc.discardChanges = () => {

@@ -22,7 +22,8 @@ export function normaliseWorldOption(options: { world?: unknown } | undefined): 
   if (options === undefined || options === null || options.world === undefined) return;
   const raw = options.world;
   const n = typeof raw === "number" ? raw : typeof raw === "string" && /^\d{1,4}$/.test(raw) ? Number(raw) : NaN;
-  if (!Number.isInteger(n) || n < 1 || n > 9_999) throw new ServerError(400, `INVALID_WORLD: world must be a world number from 1 to 9999, got ${JSON.stringify(raw)}`);
+  if (!Number.isInteger(n) || n < 1 || n > 9_999)
+    throw new ServerError(400, `INVALID_WORLD: world must be a world number from 1 to 9999, got ${JSON.stringify(raw)}`);
   options.world = n;
 }
 
@@ -31,7 +32,12 @@ export function normaliseWorldOption(options: { world?: unknown } | undefined): 
  * Colyseus' `AuthContext.ip`, read from `X-Real-IP`, which the server sets on every request to the
  * address behind its trusted proxies (src/http/clientAddress.ts).
  */
-export async function authenticate(services: WorldRoomServices, token: string | undefined, options: { token?: unknown }, address: string | undefined): Promise<WorldAuth> {
+export async function authenticate(
+  services: WorldRoomServices,
+  token: string | undefined,
+  options: { token?: unknown },
+  address: string | undefined,
+): Promise<WorldAuth> {
   const raw = token || (typeof options?.token === "string" ? options.token : undefined);
   if (!raw && !services.anonymousMode) throw new ServerError(401, "a bearer token is required");
   return asJoinError(async () => {

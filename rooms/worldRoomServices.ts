@@ -3,6 +3,7 @@ import type { Authenticator } from "../src/auth/Authenticator.ts";
 import type { ServerMetrics } from "../src/metrics.ts";
 import type { WorldService } from "../src/sessions/WorldService.ts";
 import type { AuthAttempts } from "../src/auth/attemptLimiter.ts";
+import type { LoginBudgets } from "../src/ws/loginBudgets.ts";
 import type { WorldMetadata } from "../src/cluster/worlds.ts";
 
 export interface WorldRoomServices {
@@ -26,6 +27,8 @@ export interface WorldRoomServices {
   seatReservationS?: number;
   /** Authentication attempts per client address (see AuthAttempts). */
   attempts: AuthAttempts;
+  /** Logins per character, shared with `/ws` (src/ws/loginBudgets.ts); absent: unlimited. */
+  logins?: LoginBudgets;
   /** What the world publishes in its room listing (src/cluster/worlds.ts): read every `WORLD_LISTING_MS` (WorldRoom.ts). */
   listing?: () => WorldMetadata;
   /**

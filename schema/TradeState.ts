@@ -8,13 +8,16 @@ export const OfferItemState = schema(
 export type OfferItemState = SchemaType<typeof OfferItemState>;
 
 export const TradeSideState = schema(
-  { playerId: t.string().default(""), name: t.string().default(""), accepted: t.boolean().default(false), items: t.array(OfferItemState), coins: t.uint32().default(0) },
+  {
+    playerId: t.string().default(""),
+    name: t.string().default(""),
+    accepted: t.boolean().default(false),
+    items: t.array(OfferItemState),
+    coins: t.uint32().default(0),
+  },
   "TradeSide",
 );
 export type TradeSideState = SchemaType<typeof TradeSideState>;
 
-export const TradeState = schema(
-  { tradeId: t.string().default(""), screen: t.string().default("offer"), a: TradeSideState, b: TradeSideState },
-  "TradeState",
-);
+export const TradeState = schema({ tradeId: t.string().default(""), screen: t.string().default("offer"), a: TradeSideState, b: TradeSideState }, "TradeState");
 export type TradeState = SchemaType<typeof TradeState>;

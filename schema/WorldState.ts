@@ -39,6 +39,11 @@ export const PlayerState = schema(
     maxHealth: t.uint16().default(0),
     combatLevel: t.uint8().default(0),
     running: t.boolean().default(false),
+    /**
+     * What others see of its gear (src/game/worn.ts): the JSON of slot → item id for the slots that
+     * show (weapon, shield, helmet, body, legs, cape, boots); "" when none. Public; changes only with the gear.
+     */
+    worn: t.string().default(""),
     coins: t.uint32().default(0).view(TAG_OWNER),
     combatStyle: t.string().default("accurate").view(TAG_OWNER),
     /** The autocast spell's id; "" for none. */
@@ -46,6 +51,8 @@ export const PlayerState = schema(
     /** Run energy, the percentage shown (0-100), and the run toggle. */
     runEnergy: t.uint8().default(100).view(TAG_OWNER),
     runMode: t.boolean().default(false).view(TAG_OWNER),
+    /** Auto Retaliate (src/game/retaliate.ts): on for a new character. */
+    autoRetaliate: t.boolean().default(true).view(TAG_OWNER),
     prayerPoints: t.uint8().default(0).view(TAG_OWNER),
     activePrayers: t.array("string").view(TAG_OWNER),
     inventory: t.array(ItemSlotState).view(TAG_OWNER),
@@ -72,6 +79,8 @@ export const EntityState = schema(
     level: t.uint8().default(0),
     quantity: t.uint32().default(0),
     depleted: t.boolean().default(false),
+    /** A door: open now (objects whose ref is `door`). */
+    open: t.boolean().default(false),
   },
   "Entity",
 );

@@ -34,7 +34,9 @@ const why = always ? "built on every npm install" : staleInputs(dist, root);
 if (why !== undefined) {
   const vite = path.join(root, "node_modules", "vite", "bin", "vite.js");
   if (!fs.existsSync(vite) && always) {
-    console.warn("rs-world: Vite is not installed (a development dependency: npm install --omit=dev), so the browser client is not built; the server runs without it. Build it where the development dependencies are (npm install, then npm run build:client) and ship client/dist");
+    console.warn(
+      "rs-world: Vite is not installed (a development dependency: npm install --omit=dev), so the browser client is not built; the server runs without it. Build it where the development dependencies are (npm install, then npm run build:client) and ship client/dist",
+    );
   } else if (!fs.existsSync(vite)) {
     console.warn(`rs-world: client/dist is out of date (${why}), and Vite is not installed to build it: run npm install, or ship a current client/dist`);
   } else {

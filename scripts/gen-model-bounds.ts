@@ -69,7 +69,7 @@ function modelId(assetPath: string): string {
 function isDimensions(v: unknown): v is Dimensions {
   if (typeof v !== "object" || v === null) return false;
   const d = v as Record<string, unknown>;
-  return ["width", "depth", "height"].every((k) => typeof d[k] === "number" && Number.isFinite(d[k]) && (d[k] as number) > 0);
+  return ["width", "depth", "height"].every((k) => typeof d[k] === "number" && Number.isFinite(d[k]) && d[k] > 0);
 }
 
 function tiles(size: number): number {
@@ -153,7 +153,7 @@ function collect(): { models: Map<string, { dims: Dimensions; source: string }>;
 function main(): void {
   const { values } = parseCli(
     {
-      summary: "Regenerates world/assets/manifests/model-bounds.json from the \"dimensions\" blocks of the content manifests.",
+      summary: 'Regenerates world/assets/manifests/model-bounds.json from the "dimensions" blocks of the content manifests.',
       help: { check: "write nothing: exit 1 if the file is missing or out of date" },
     },
     { options: { check: { type: "boolean", default: false } } },

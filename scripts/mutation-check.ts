@@ -254,7 +254,7 @@ const MUTATIONS: Mutation[] = [
   },
   {
     name: "an agent's chat replies ignore the server's chat limit",
-    file: "agent-runtime/Agent.ts",
+    file: "agent-runtime/chatCommands.ts",
     from: "while (this.chatQueue.length > 0 && this.chatTimes.length < CHAT_LIMIT) {",
     to: "while (this.chatQueue.length > 0) {",
     tests: ["test/agent-runtime/commands"],
@@ -268,7 +268,7 @@ const MUTATIONS: Mutation[] = [
   },
   {
     name: "an agent obeys anyone who addresses it by name",
-    file: "agent-runtime/Agent.ts",
+    file: "agent-runtime/chatCommands.ts",
     from: "const obeyed = fromId === undefined ? true : this.owners.has(fromId);",
     to: "const obeyed = true;",
     tests: ["test/agent-runtime/commands"],
@@ -279,6 +279,20 @@ const MUTATIONS: Mutation[] = [
     from: 'return line.startsWith("/") ? { withheld: line } : { line };',
     to: "return { line };",
     tests: ["test/agent-runtime/modelBrain"],
+  },
+  {
+    name: "a quest step counts for any stage",
+    file: "src/game/quests.ts",
+    from: "if (quest === undefined || stage === undefined || stage.type !== kind || stage.target !== target) continue;",
+    to: "if (quest === undefined || stage === undefined) continue;",
+    tests: ["test/gameplay/quests"],
+  },
+  {
+    name: "a dialogue option is looked up by its text's position, not its id",
+    file: "src/game/dialogue.ts",
+    from: "const option = session?.options.find((o) => o.id === data.optionId);",
+    to: "const option = session?.options.find((o, i) => o.id === data.optionId || i === 2);",
+    tests: ["test/gameplay/quests"],
   },
 ];
 
@@ -296,7 +310,13 @@ function run(cwd: string, filters: string[], env: Record<string, string> = {}): 
 
 /** The first assertion that failed, so a reader sees the mutation was caught for its own reason. */
 const firstFailure = (output: string) => /(?:AssertionError[^:]*|Error): (.*)/.exec(output)?.[1]?.trim() ?? "";
-const summary = (output: string) => /tests: .*$/m.exec(output.split("\n").filter((l) => l.startsWith("tests: ")).at(-1) ?? "")?.[0] ?? "(no summary line)";
+const summary = (output: string) =>
+  /tests: .*$/m.exec(
+    output
+      .split("\n")
+      .filter((l) => l.startsWith("tests: "))
+      .at(-1) ?? "",
+  )?.[0] ?? "(no summary line)";
 
 const USAGE = `usage: npm run test:mutations [-- [--applies] <part of a mutation name> ...]
   Applies each known bug to a copy of the tree and runs the tests that must catch it.

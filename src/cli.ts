@@ -30,7 +30,8 @@ function scriptName(): string {
 
 /** The usage text of a script: its command, summary and one line an option. */
 export function usageText(usage: Usage, options: Options): string {
-  const command = usage.command ?? `node ${scriptName()}${Object.keys(options).length > 0 ? " [options]" : ""}${usage.positionals ? ` ${usage.positionals}` : ""}`;
+  const command =
+    usage.command ?? `node ${scriptName()}${Object.keys(options).length > 0 ? " [options]" : ""}${usage.positionals ? ` ${usage.positionals}` : ""}`;
   const lines = [`Usage: ${command}`, "", usage.summary.trim()];
   const rows = Object.entries(options).map(([name, o]) => {
     const flag = `--${name}${o.type === "string" ? " <value>" : ""}${o.short ? `, -${o.short}` : ""}`;

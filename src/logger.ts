@@ -20,6 +20,8 @@ export function createLogger(config: LoggerOptions): Logger {
     redact: { paths: ["req.headers.authorization", "*.token", "*.password"], censor: "[redacted]" },
     // Pretty: without the fields every line repeats (the service) or that a request line's message
     // already says (see http/requestLog.ts), so a request is one line.
-    ...(pretty ? { transport: { target: "pino-pretty", options: { translateTime: "SYS:HH:MM:ss.l", ignore: "pid,hostname,service,req,res,responseTime" } } } : {}),
+    ...(pretty
+      ? { transport: { target: "pino-pretty", options: { translateTime: "SYS:HH:MM:ss.l", ignore: "pid,hostname,service,req,res,responseTime" } } }
+      : {}),
   });
 }

@@ -15,12 +15,12 @@ import { EXIT_CONFIG, EXIT_FATAL, SHUTDOWN_WATCHDOG_MS } from "./exit.ts";
 import { StartupError } from "./startupError.ts";
 import { parseCli } from "./cli.ts";
 
-
 async function main(): Promise<void> {
   parseCli(
     {
       command: "npm start",
-      summary: "Starts the game server: its configuration from the environment and .env (docs/configuration.md), the world on PORT (default 5555). Takes no options.",
+      summary:
+        "Starts the game server: its configuration from the environment and .env (docs/configuration.md), the world on PORT (default 5555). Takes no options.",
     },
     { options: {} },
   );

@@ -78,7 +78,17 @@ export class ServerMetrics {
   private paths = { searches: 0, expansions: 0, maxExpansions: 0, maxDeferred: 0 };
   private views = { entered: 0, left: 0 };
   /** The slowest tick of the window and its phases: where a spike went. */
-  private slowest: { ms: number; atTick: number; phases: Record<string, number>; cpuMs: number | undefined; waitMs: number | undefined; startedAt: number | undefined; gcMs: number } | undefined;
+  private slowest:
+    | {
+        ms: number;
+        atTick: number;
+        phases: Record<string, number>;
+        cpuMs: number | undefined;
+        waitMs: number | undefined;
+        startedAt: number | undefined;
+        gcMs: number;
+      }
+    | undefined;
   /** The ticking thread's CPU time over the window's ticks (see recordTick). */
   private tickCpuMs = 0;
   /** Its run-queue wait over the window's ticks, and how many ticks told it. */
@@ -132,7 +142,8 @@ export class ServerMetrics {
       this.tickWaitMs += waitMs;
       this.tickWaits++;
     }
-    if (this.slowest === undefined || ms > this.slowest.ms) this.slowest = { ms, atTick: this.tickCount, phases: phases ?? {}, cpuMs, waitMs, startedAt, gcMs: 0 };
+    if (this.slowest === undefined || ms > this.slowest.ms)
+      this.slowest = { ms, atTick: this.tickCount, phases: phases ?? {}, cpuMs, waitMs, startedAt, gcMs: 0 };
     this.tickObserver?.tick(ms, phases);
   }
 
@@ -181,7 +192,9 @@ export class ServerMetrics {
         p99Ms: percentileOfSorted(sorted, 99),
         maxMs: n > 0 ? sorted[n - 1] : 0,
         // Mean milliseconds per tick spent in each phase (game, publishing, flushing sockets).
-        phasesMeanMs: Object.fromEntries(Object.entries(this.phaseTotals).map(([k, v]) => [k, this.tickCount > 0 ? Math.round((v / this.tickCount) * 100) / 100 : 0])),
+        phasesMeanMs: Object.fromEntries(
+          Object.entries(this.phaseTotals).map(([k, v]) => [k, this.tickCount > 0 ? Math.round((v / this.tickCount) * 100) / 100 : 0]),
+        ),
         // Mean CPU time of the ticking thread per tick (ms): the tick's own work, without waits.
         cpuMeanMs: this.tickCount > 0 ? Math.round((this.tickCpuMs / this.tickCount) * 100) / 100 : 0,
         // Mean time per tick its thread was runnable but waited for a core (null where not known):
@@ -219,11 +232,17 @@ export class ServerMetrics {
       },
       eventLoopDelay: { p50Ms: ns(this.loop.percentile(50)), p99Ms: ns(this.loop.percentile(99)), maxMs: ns(this.loop.max) },
       // CPU time over wall time: 1.0 is one core fully busy.
-      cpu: { userMs: Math.round(cpu.user / 1000), systemMs: Math.round(cpu.system / 1000), cores: Math.round(((cpu.user + cpu.system) / 1000 / elapsedMs) * 100) / 100 },
+      cpu: {
+        userMs: Math.round(cpu.user / 1000),
+        systemMs: Math.round(cpu.system / 1000),
+        cores: Math.round(((cpu.user + cpu.system) / 1000 / elapsedMs) * 100) / 100,
+      },
       memory: { rssBytes: mem.rss, heapUsedBytes: mem.heapUsed },
       // V8's pauses by kind (count, total and longest ms): minor (scavenges) and major (its final
       // pause only: the incremental marking steps before it, taken from running code, are not reported).
-      gc: Object.fromEntries(Object.entries(this.gc).map(([k, v]) => [k, { count: v.count, ms: Math.round(v.ms * 100) / 100, maxMs: Math.round(v.maxMs * 100) / 100 }])),
+      gc: Object.fromEntries(
+        Object.entries(this.gc).map(([k, v]) => [k, { count: v.count, ms: Math.round(v.ms * 100) / 100, maxMs: Math.round(v.maxMs * 100) / 100 }]),
+      ),
       ...extra,
     };
   }

@@ -111,7 +111,12 @@ export class GameMetrics {
 
   constructor() {
     const registers = [this.own];
-    this.tickSeconds = new Histogram({ name: "rsworld_tick_duration_seconds", help: "Duration of a game tick: the game step, its messages, the schema mirror and sending to every client", buckets: TICK_BUCKETS, registers });
+    this.tickSeconds = new Histogram({
+      name: "rsworld_tick_duration_seconds",
+      help: "Duration of a game tick: the game step, its messages, the schema mirror and sending to every client",
+      buckets: TICK_BUCKETS,
+      registers,
+    });
     this.phaseSeconds = new Histogram({
       name: "rsworld_tick_phase_duration_seconds",
       help: "Duration of each phase of a game tick (game, messages, schemaMirror, wsFeed, colyseusInterest, colyseusViews, colyseusPatch, colyseusFlush, wsDeltas, wsFlush)",
@@ -120,7 +125,7 @@ export class GameMetrics {
       registers,
     });
     const copy = (counts: Map<string, number>[], label: string) =>
-      function (this: Counter<"transport" | typeof label>) {
+      function (this: Counter<string>) {
         this.reset();
         TRANSPORTS.forEach((transport, i) => {
           for (const [value, n] of counts[i]!) this.inc({ transport, [label]: value }, n);
@@ -133,7 +138,13 @@ export class GameMetrics {
       registers,
       collect: copy(this.received, "event"),
     });
-    new Counter({ name: "rsworld_messages_sent_total", help: "Server messages sent to clients, by transport and event (world:update: a /ws delta)", labelNames: ["transport", "event"], registers, collect: copy(this.sentCounts, "event") });
+    new Counter({
+      name: "rsworld_messages_sent_total",
+      help: "Server messages sent to clients, by transport and event (world:update: a /ws delta)",
+      labelNames: ["transport", "event"],
+      registers,
+      collect: copy(this.sentCounts, "event"),
+    });
     const socketErrors = copy(this.errorCounts, "code");
     const httpErrors = this.httpErrorCounts;
     new Counter({
@@ -154,16 +165,43 @@ export class GameMetrics {
       registers,
     });
     for (const kind of QUERY_KINDS) this.querySeconds.zero({ kind, outcome: "ok" });
-    const viewChanges = new Counter({ name: "rsworld_view_changes_total", help: "Entries (players, NPCs, items…) that entered or left the Colyseus clients' views, all views together: each is a StateView change, and an entering one a whole entry in a patch", labelNames: ["change"], registers });
+    const viewChanges = new Counter({
+      name: "rsworld_view_changes_total",
+      help: "Entries (players, NPCs, items…) that entered or left the Colyseus clients' views, all views together: each is a StateView change, and an entering one a whole entry in a patch",
+      labelNames: ["change"],
+      registers,
+    });
     this.viewEntries = viewChanges.labels({ change: "entered" });
     this.viewLeaves = viewChanges.labels({ change: "left" });
     // Both samples from the start, at 0.
     this.viewEntries.inc(0);
     this.viewLeaves.inc(0);
-    this.trades = new Counter({ name: "rsworld_trades_total", help: "Trades both players confirmed: completed (the swap is stored) or failed (it could not be stored and was rolled back)", labelNames: ["outcome"], registers });
-    this.tradeStoreSeconds = new Histogram({ name: "rsworld_trade_store_duration_seconds", help: "Time from a trade's confirmation (both players' last accept) to its swap stored or rolled back, by outcome: waiting for the players' saves and the group commit's transaction (the tick's trades in one) included", labelNames: ["outcome"], buckets: DB_BUCKETS, registers });
-    this.saves = new Counter({ name: "rsworld_saves_total", help: "Character saves: stored, stale (another process wrote the character; dropped) or failed (retried)", labelNames: ["outcome"], registers });
-    this.saveSeconds = new Histogram({ name: "rsworld_save_batch_duration_seconds", help: "Time to write one batch of character saves, by outcome", labelNames: ["outcome"], buckets: DB_BUCKETS, registers });
+    this.trades = new Counter({
+      name: "rsworld_trades_total",
+      help: "Trades both players confirmed: completed (the swap is stored) or failed (it could not be stored and was rolled back)",
+      labelNames: ["outcome"],
+      registers,
+    });
+    this.tradeStoreSeconds = new Histogram({
+      name: "rsworld_trade_store_duration_seconds",
+      help: "Time from a trade's confirmation (both players' last accept) to its swap stored or rolled back, by outcome: waiting for the players' saves and the group commit's transaction (the tick's trades in one) included",
+      labelNames: ["outcome"],
+      buckets: DB_BUCKETS,
+      registers,
+    });
+    this.saves = new Counter({
+      name: "rsworld_saves_total",
+      help: "Character saves: stored, stale (another process wrote the character; dropped) or failed (retried)",
+      labelNames: ["outcome"],
+      registers,
+    });
+    this.saveSeconds = new Histogram({
+      name: "rsworld_save_batch_duration_seconds",
+      help: "Time to write one batch of character saves, by outcome",
+      labelNames: ["outcome"],
+      buckets: DB_BUCKETS,
+      registers,
+    });
     for (const outcome of ["completed", "failed"]) {
       this.trades.inc({ outcome }, 0);
       this.tradeStoreSeconds.zero({ outcome });

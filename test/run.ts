@@ -1,7 +1,7 @@
 /**
  * `npm test`: the whole suite. Finds a PostgreSQL server (TEST_PG_URL, else 127.0.0.1:5432
  * database `test`) or starts an embedded one, so that every database test runs on SQLite and on
- * PostgreSQL, and a Redis (TEST_REDIS_URL, else 127.0.0.1:6379, else a `redis-server` it starts)
+ * PostgreSQL, and a Redis (TEST_REDIS_URL, else a `redis-server` it starts, else 127.0.0.1:6379)
  * for the cluster suites; then runs mocha over test/**\/*.test.ts. In CI (`CI=true`) a missing
  * PostgreSQL or Redis is a failure, and so is any skipped test. Ends with one line: `tests: N passed, N failed, N skipped`.
  */
@@ -10,6 +10,7 @@ import path from "node:path";
 import Mocha from "mocha";
 import { providePostgres } from "./support/postgres.ts";
 import { provideRedis } from "./support/redis.ts";
+import { watchBlockedLoop } from "./support/watchdog.ts";
 import { parseCli } from "../src/cli.ts";
 
 const root = path.join(import.meta.dirname);
@@ -46,7 +47,9 @@ const redisServer = await provideRedis();
 if (redisServer === undefined) {
   delete process.env.TEST_REDIS_URL;
   if (ci) {
-    process.stderr.write("tests: no Redis at TEST_REDIS_URL or 127.0.0.1:6379 and no redis-server to start (apt-get install redis-server); CI requires the cluster runs.\n");
+    process.stderr.write(
+      "tests: no Redis at TEST_REDIS_URL or 127.0.0.1:6379 and no redis-server to start (apt-get install redis-server); CI requires the cluster runs.\n",
+    );
     process.exit(1);
   }
   process.stderr.write("\n*** WARNING: no Redis available (none at 127.0.0.1:6379, no redis-server installed): the cluster tests are SKIPPED. ***\n\n");
@@ -59,6 +62,7 @@ const mocha = new Mocha({ timeout: 30_000, slow: 2_000, reporter: "spec", forbid
 for (const f of files) mocha.addFile(f);
 await mocha.loadFilesAsync();
 const runner = mocha.run();
+watchBlockedLoop((onTest) => runner.on("test", (test) => onTest(test.fullTitle())));
 const stats = await new Promise<Mocha.Stats>((resolve) => runner.on("end", () => resolve(runner.stats!)));
 await pgServer?.stop();
 await redisServer?.stop();

@@ -5,6 +5,8 @@
  * message arrives, never in the per-tick step, so a slow brain (a language model) does not hold
  * the game up.
  */
+import type { Focus } from "./focus.ts";
+import type { QuestEntry } from "./questPlan.ts";
 
 /** A goal the server offers this character now (`availableGoals` of the goal routes). */
 export interface GoalOption {
@@ -30,12 +32,28 @@ export interface Observation {
   nearby: Record<string, number>;
   /** The goals the server offers now. */
   availableGoals: GoalOption[];
+  /** Its owner's standing instruction (focus.ts): the goals serving it come first; absent, none. */
+  focus?: Focus | undefined;
+  /** Its quest list (`quest:list`): each quest's status, stage and what to do now; absent until heard. */
+  quests?: QuestEntry[] | undefined;
   /**
-   * The last goals, newest first, with how they ended; `crowded`: given up because others took
-   * what it needed (the trees depleted, the monsters killed, by a crowd it could see).
+   * The last goals (up to RECENT_GOALS), newest first, with how they ended; `crowded`: given up
+   * because others took what it needed (the trees depleted, the monsters killed, by a crowd it could
+   * see); `stalled`: a quest goal given up with the quest where it was when the goal began; `fled`: a
+   * fight left hurt with nothing to eat (the fight was no mistake: it heals and fights on).
    */
-  recentGoals: { type: string; target?: string | undefined; outcome: "done" | "failed" | "replaced"; crowded?: boolean | undefined }[];
+  recentGoals: {
+    type: string;
+    target?: string | undefined;
+    outcome: "done" | "failed" | "replaced";
+    crowded?: boolean | undefined;
+    stalled?: boolean | undefined;
+    fled?: boolean | undefined;
+  }[];
 }
+
+/** How many of its last goals the runtime remembers for the brain (Observation.recentGoals). */
+export const RECENT_GOALS = 30;
 
 export interface GoalChoice {
   type: string;

@@ -4,6 +4,7 @@
  * targets.
  */
 import type { ClientEvent, ClientEventName } from "../../src/game/clientEvents.ts";
+import type { ServerEventArgs, ServerEventName } from "../../src/game/serverEvents.ts";
 import { dist, type AgentView } from "../AgentView.ts";
 import { type Knowledge, type Spot } from "../knowledge.ts";
 import type { Random } from "./random.ts";
@@ -33,8 +34,11 @@ export type Outcome = { progress: number; end?: undefined } | { progress: number
 export interface Behaviour {
   step(ctx: Ctx): Outcome;
   /** An event of the agent's connection while this behaviour runs. */
-  onEvent?(type: string, data: Record<string, unknown>, ctx: Ctx): void;
+  onEvent?(...event: BehaviourEventArgs): void;
 }
+
+/** A server event and the agent's context: a switch on the event's name narrows its payload (serverEvents.ts). */
+export type BehaviourEventArgs = [...ServerEventArgs, ctx: Ctx];
 
 export const pct = (part: number, whole: number) => Math.max(0, Math.min(100, Math.round((100 * part) / Math.max(1, whole))));
 export const going = (progress: number): Outcome => ({ progress });
@@ -83,31 +87,50 @@ export const WALK_BELOW = 30;
 
 /**
  * Whether to run: only with energy to spare. `runEnergy` of player:sync (run energy: running
- * drains it, walking and standing restore it); a server without it (every run free) is walked, as
- * the agents always did. Between WALK_BELOW and RUN_ABOVE it keeps what it did, so a runner does not
- * flip at one threshold.
+ * drains it, walking and standing restore it); undefined (no player:sync yet) walks. Between
+ * WALK_BELOW and RUN_ABOVE it keeps what it did, so a runner does not flip at one threshold.
  */
 export function shouldRun(runEnergy: number | undefined, wasRunning: boolean): boolean {
   if (runEnergy === undefined) return false;
   return wasRunning ? runEnergy >= WALK_BELOW : runEnergy > RUN_ABOVE;
 }
 
-/** Walks toward a spot, at most once every few ticks (the server keeps walking the path); runs with energy to spare. */
+/**
+ * Walks toward a spot, at most once every few ticks (the server keeps walking the path); runs with
+ * energy to spare. The run toggle (`player:setRun`) is kept to the same choice, because a walk to an
+ * action's target (an `interact` or `attack` sent beside the walk, which replaces it) runs by the
+ * toggle, not by the move's `run`.
+ */
 export class Walker {
   private issuedAt = -Infinity;
   private dest: Spot | undefined;
   private running = false;
+  private toggleAskedAt = -Infinity;
 
   walk(ctx: Ctx, to: Spot): void {
     const same = this.dest !== undefined && this.dest.x === to.x && this.dest.z === to.z;
-    const energy = (ctx.view.self as { runEnergy?: number } | undefined)?.runEnergy;
-    const run = shouldRun(energy, this.running);
+    const run = this.keepToggle(ctx);
     // Out of breath on the way: walk the rest (a new order with `run` off).
     if (same && ctx.tick - this.issuedAt < STALL_TICKS && run === this.running) return;
     this.dest = { x: to.x, z: to.z };
     this.issuedAt = ctx.tick;
     this.running = run;
     ctx.send("player:move", { x: to.x, z: to.z, ...(run ? { run: true } : {}) });
+  }
+
+  /**
+   * Whether to run now (shouldRun), with the run toggle set to match: called on each walk, and on
+   * every step by a behaviour whose walks are approaches (a fight's chase), so a toggle left on
+   * goes off within a few ticks of the energy running low.
+   */
+  keepToggle(ctx: Ctx): boolean {
+    const toggle = ctx.view.self?.runMode;
+    const run = shouldRun(ctx.view.self?.runEnergy, toggle ?? this.running);
+    if (toggle !== undefined && toggle !== run && ctx.tick - this.toggleAskedAt >= STALL_TICKS) {
+      this.toggleAskedAt = ctx.tick;
+      ctx.send("player:setRun", { run });
+    }
+    return run;
   }
 }
 
@@ -123,5 +146,5 @@ export class Avoid {
   }
 }
 
-export const errorOf = (type: string, data: Record<string, unknown>) => (type === "error" ? { code: String(data.code), event: String(data.event ?? "") } : undefined);
-
+export const errorOf = (type: ServerEventName, data: Record<string, unknown>) =>
+  type === "error" ? { code: String(data.code), event: String(data.event ?? ""), message: String(data.message) } : undefined;

@@ -7,9 +7,39 @@
  */
 import { dist, type Seen } from "../AgentView.ts";
 import { nameOf, nearest, type Spot } from "../knowledge.ts";
-import { Avoid, Crowd, crowded, ended, errorOf, going, pct, Walker, type Behaviour, type Ctx, type Outcome, FOOD_KEPT, CROWDED_TICKS, STALL_TICKS } from "./behaviourKit.ts";
+import { roomForPartner } from "./making.ts";
+import {
+  Avoid,
+  Crowd,
+  crowded,
+  ended,
+  errorOf,
+  going,
+  pct,
+  Walker,
+  type Behaviour,
+  type BehaviourEventArgs,
+  type Ctx,
+  type Outcome,
+  FOOD_KEPT,
+  CROWDED_TICKS,
+  STALL_TICKS,
+} from "./behaviourKit.ts";
 
-export { CROWDED_TICKS, FOE_SPREAD, FOOD_KEPT, KILLS_PER_GOAL, PLAYERS_PER_MONSTER, RUN_ABOVE, shouldRun, STALL_TICKS, WALK_BELOW, type Behaviour, type Ctx, type Outcome } from "./behaviourKit.ts";
+export {
+  CROWDED_TICKS,
+  FOE_SPREAD,
+  FOOD_KEPT,
+  KILLS_PER_GOAL,
+  PLAYERS_PER_MONSTER,
+  RUN_ABOVE,
+  shouldRun,
+  STALL_TICKS,
+  WALK_BELOW,
+  type Behaviour,
+  type Ctx,
+  type Outcome,
+} from "./behaviourKit.ts";
 export { Fight } from "./fight.ts";
 
 /** Woodcutting, mining, fishing: gather the chosen resource type until the inventory is full. */
@@ -31,10 +61,15 @@ export class Gather implements Behaviour {
     this.resourceType = resourceType;
   }
 
+  private yields(ctx: Ctx): string[] {
+    return (ctx.know.registry.resources.get(this.resourceType)?.harvestYield ?? []).map((y) => y.itemId);
+  }
+
   step(ctx: Ctx): Outcome {
     if (this.room < 0) this.room = ctx.view.freeSlots();
     if (this.failure !== undefined) return ended("failed", this.failure, pct(this.gained, this.room));
     if (ctx.view.freeSlots() === 0) return ended("done", "inventory full");
+    if (this.skill === "mining" && this.yields(ctx).some((id) => roomForPartner(ctx, id))) return ended("done", "room left for the ore it smelts with");
     const current = this.target !== undefined ? ctx.view.entities.get(this.target) : undefined;
     // Next to it, the server's action goes on by itself (a slow catch is not a stall): wait longer.
     const patience = current !== undefined && dist(current, ctx.view.position) <= 1 ? 3 * STALL_TICKS : STALL_TICKS;
@@ -53,15 +88,24 @@ export class Gather implements Behaviour {
       const here = ctx.view.position;
       const all = ctx.know.resourceSpots.get(this.resourceType) ?? [];
       if (all.length === 0) return ended("failed", `no ${this.resourceType} in this world`, 0);
-      const measure = () => ({ need: Math.max(2, ctx.view.countSeen("resource", (e) => e.ref === this.resourceType)), patience: CROWDED_TICKS });
+      const measure = () => ({
+        need: Math.max(
+          2,
+          ctx.view.countSeen("resource", (e) => e.ref === this.resourceType),
+        ),
+        patience: CROWDED_TICKS,
+      });
       if (this.crowd.taken(ctx, nearest(here, all), measure)) return crowded(`every ${this.resourceType} in view taken`, pct(this.gained, this.room));
-      const spot = nearest(here, all.filter((s) => dist(s, here) > 8));
+      const spot = nearest(
+        here,
+        all.filter((s) => dist(s, here) > 8),
+      );
       if (spot !== undefined) this.walker.walk(ctx, spot);
     }
     return going(pct(this.gained, this.room));
   }
 
-  onEvent(type: string, data: Record<string, unknown>, ctx: Ctx): void {
+  onEvent(...[type, data, ctx]: BehaviourEventArgs): void {
     if (type === "skill:xp" && data.skill === this.skill) {
       this.lastGain = ctx.tick;
       this.gained++;
@@ -94,8 +138,13 @@ export class Bank implements Behaviour {
     const self = ctx.view.self!;
     let food = 0;
     const out: { slot: number; quantity: number }[] = [];
+    const kept = new Set<string>();
     for (const s of self.inventory) {
-      if (ctx.know.keep.has(s.itemId)) continue;
+      // One of each kept item: a second (the daggers it smiths) is banked, or they would fill the inventory.
+      if (ctx.know.keep.has(s.itemId) && !kept.has(s.itemId)) {
+        kept.add(s.itemId);
+        continue;
+      }
       const heals = (ctx.know.registry.item(s.itemId)?.healAmount ?? 0) > 0;
       if (heals && food < FOOD_KEPT) {
         food++;
@@ -132,7 +181,7 @@ export class Bank implements Behaviour {
     return going(progress);
   }
 
-  onEvent(type: string, data: Record<string, unknown>, ctx: Ctx): void {
+  onEvent(...[type, data, ctx]: BehaviourEventArgs): void {
     if (type === "interface:open" && data.type === "bank") {
       this.openedAt = ctx.tick;
       this.opened = true;
@@ -172,7 +221,7 @@ export class Cook implements Behaviour {
     return going(progress);
   }
 
-  onEvent(type: string, data: Record<string, unknown>, ctx: Ctx): void {
+  onEvent(...[type, data, ctx]: BehaviourEventArgs): void {
     if (type === "skill:xp" && data.skill === "cooking") this.lastGain = ctx.tick;
     const err = errorOf(type, data);
     if (err !== undefined && (err.event === "inventory:use" || err.event === "player:action") && this.heat !== undefined) {
@@ -207,7 +256,12 @@ export class Firemake implements Behaviour {
     const onFire = ctx.view.find("object", (e) => e.x === here.x && e.z === here.z).length > 0;
     if (this.moveNext || onFire) {
       this.moveNext = false;
-      const [dx, dz] = ctx.rng.pick([[-1, 0], [1, 0], [0, -1], [0, 1]] as const)!;
+      const [dx, dz] = ctx.rng.pick([
+        [-1, 0],
+        [1, 0],
+        [0, -1],
+        [0, 1],
+      ] as const)!;
       ctx.send("player:move", { x: here.x + dx, z: here.z + dz });
       this.issuedAt = ctx.tick;
       return going(progress);
@@ -218,7 +272,7 @@ export class Firemake implements Behaviour {
     return going(progress);
   }
 
-  onEvent(type: string, data: Record<string, unknown>): void {
+  onEvent(...[type, data]: BehaviourEventArgs): void {
     if (type === "skill:xp" && data.skill === "firemaking") this.moveNext = true;
     const err = errorOf(type, data);
     if (err !== undefined && err.event === "player:action") {
@@ -272,7 +326,7 @@ export class Explore implements Behaviour {
     return going(progress);
   }
 
-  onEvent(type: string, data: Record<string, unknown>, ctx: Ctx): void {
+  onEvent(...[type, data, ctx]: BehaviourEventArgs): void {
     // An unreachable or too distant tile: choose another on the next step.
     if (type === "error" && data.event === "player:move") this.issuedAt = -Infinity;
     void ctx;
@@ -326,9 +380,19 @@ export class Shop implements Behaviour {
     return going(50);
   }
 
-  onEvent(type: string, data: Record<string, unknown>, ctx: Ctx): void {
+  onEvent(...[type, data, ctx]: BehaviourEventArgs): void {
     if (type === "interface:open" && data.type === "store" && data.storeId === this.storeId) {
-      for (const { itemId, quantity } of this.left(ctx)) {
+      // The store's stock (null: unlimited): a buy of more than it holds is refused whole, so it
+      // buys what is there and is done with that (a load of hides from a stock of 4), or fails on none.
+      const stock = new Map(data.items.map((i) => [i.itemId, i.stock]));
+      for (const { itemId, quantity: wanted } of this.left(ctx)) {
+        const held = stock.get(itemId);
+        const quantity = typeof held === "number" ? Math.min(wanted, held) : wanted;
+        if (quantity <= 0) {
+          this.failure = `${nameOf(ctx.know, itemId)} is out of stock`;
+          continue;
+        }
+        if (quantity < wanted) this.goal!.set(itemId, this.goal!.get(itemId)! - (wanted - quantity));
         ctx.send("store:buy", { storeId: this.storeId, itemId, quantity });
         ctx.note(`buy ${quantity > 1 ? `${quantity} × ` : ""}${nameOf(ctx.know, itemId)}`);
       }

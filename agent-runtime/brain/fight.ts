@@ -1,8 +1,48 @@
 /** Combat, the scripted agent's fighting goal (see behaviours.ts for the others). */
 import { dist, type Seen } from "../AgentView.ts";
+import { isRangedWeapon } from "../../src/game/combatStyles.ts";
 import { nameOf, nearest } from "../knowledge.ts";
-import { boostPrayer, castableSpell, kitOf, needsAltar, prayerState, togglePrayer, trainingStyle } from "./fighting.ts";
-import { Avoid, Crowd, crowded, ended, errorOf, going, pct, Walker, type Behaviour, type Ctx, type Outcome, KILLS_PER_GOAL, FOE_SPREAD, CROWDED_TICKS, PLAYERS_PER_MONSTER, STALL_TICKS } from "./behaviourKit.ts";
+import { basePay } from "./selling.ts";
+import { boostPrayer, canWield, castableSpell, kitOf, meleeWorth, needsAltar, trainingStyle } from "./fighting.ts";
+import {
+  Avoid,
+  Crowd,
+  crowded,
+  ended,
+  errorOf,
+  going,
+  pct,
+  Walker,
+  type Behaviour,
+  type BehaviourEventArgs,
+  type Ctx,
+  type Outcome,
+  KILLS_PER_GOAL,
+  FOE_SPREAD,
+  CROWDED_TICKS,
+  PLAYERS_PER_MONSTER,
+  STALL_TICKS,
+} from "./behaviourKit.ts";
+
+/** Ticks between two bones buried (the server's BURY_DELAY_TICKS is 2; one more for the sync). */
+const BURY_TICKS = 3;
+
+/**
+ * Whether a drop is worth a pickup: coins, runes, food (raw or cooked), bones to bury, gear, or
+ * anything a placed store pays for (selling.ts). What is worth nothing is left lying.
+ */
+export function worthLooting(ctx: Ctx, itemId: string | undefined): boolean {
+  if (itemId === undefined) return true;
+  const know = ctx.know;
+  const item = know.registry.item(itemId);
+  if (item === undefined) return false;
+  if (itemId === "coins" || know.keep.has(itemId) || (item.healAmount ?? 0) > 0 || (item.prayerXp ?? 0) > 0) return true;
+  if (know.registry.recipes.cooking.some((r) => r.raw === itemId)) return true;
+  return know.keepers.some((k) => basePay(know, k.storeId, itemId) >= 1);
+}
+
+/** Ticks an altar trip may take before it is given up (and no other is tried for as long). */
+const ALTAR_TRIP_TICKS = 10 * STALL_TICKS;
 
 /** Combat: fight monsters of the chosen type, loot what falls near, until KILLS_PER_GOAL kills. */
 export class Fight implements Behaviour {
@@ -27,12 +67,15 @@ export class Fight implements Behaviour {
   /** Went to an altar this goal (once: then it fights on with what it has), and when. */
   private altarSince: number | undefined;
   private altarAskedAt = -Infinity;
+  /** No altar trip before this tick (the last one gave up). */
+  private altarAgainAt = -Infinity;
+  private buriedAt = -Infinity;
 
   constructor(mobType: string) {
     this.mobType = mobType;
   }
 
-  /** Melee trains its lowest of Attack, Strength and Defence: the style that does, when another is in force. */
+  /** Melee trains Strength ahead of Attack ahead of Defence (fighting.ts trainingStyle): the style that does, when another is in force. */
   private fitStyle(ctx: Ctx): void {
     const self = ctx.view.self!;
     const want = trainingStyle(self, ctx.know);
@@ -46,19 +89,29 @@ export class Fight implements Behaviour {
     if (this.kills >= KILLS_PER_GOAL) return ended("done", `${this.kills} kills`);
     const progress = pct(this.kills, KILLS_PER_GOAL);
     const self = ctx.view.self!;
+    this.walker.keepToggle(ctx);
     if (!this.equipped) {
       this.equipped = true;
-      if (self.equipment.weapon === undefined) {
-        // The strongest weapon carried that is not also a gathering tool (a hatchet stays a hatchet).
-        const bonus = (itemId: string) => Object.values(ctx.know.registry.item(itemId)?.bonuses ?? {}).reduce((a, b) => a + b, 0);
-        const weapon = self.inventory
-          .filter((s) => ctx.know.registry.item(s.itemId)?.equipSlot === "weapon" && !ctx.know.tools.has(s.itemId))
-          .sort((a, b) => bonus(b.itemId) - bonus(a.itemId))[0];
-        if (weapon !== undefined) {
-          ctx.send("inventory:use", { slot: weapon.slot });
-          ctx.note(`equip ${nameOf(ctx.know, weapon.itemId)}`);
-          return going(progress);
-        }
+      // The best melee weapon carried that it can wield, when better than the one wielded (a
+      // bought sword; a gathering tool, a staff or a bow is not one: fighting.ts meleeWorth). A bow
+      // fires only with arrows in the ammunition slot (the server refuses every shot without:
+      // combat.ts NO_AMMO) and trains Ranged, not the melee skills this goal trains: one wielded
+      // without arrows is put away when no melee weapon replaces it.
+      const wieldedId = self.equipment.weapon?.itemId;
+      const bowNoArrows = wieldedId !== undefined && isRangedWeapon(ctx.know.registry.item(wieldedId)) && self.equipment.arrows === undefined;
+      const wielded = meleeWorth(ctx.know, wieldedId) ?? 0;
+      const weapon = self.inventory
+        .filter((s) => (meleeWorth(ctx.know, s.itemId) ?? 0) > (bowNoArrows ? -1 : wielded) && canWield(ctx.know, self.skills, s.itemId))
+        .sort((a, b) => meleeWorth(ctx.know, b.itemId)! - meleeWorth(ctx.know, a.itemId)!)[0];
+      if (weapon !== undefined) {
+        ctx.send("inventory:use", { slot: weapon.slot });
+        ctx.note(`equip ${nameOf(ctx.know, weapon.itemId)}`);
+        return going(progress);
+      }
+      if (bowNoArrows) {
+        ctx.send("equipment:remove", { slot: "weapon" });
+        ctx.note(`put away the ${nameOf(ctx.know, wieldedId)}: no arrows equipped`);
+        return going(progress);
       }
     }
     const spots = ctx.know.mobSpots.get(this.mobType) ?? [];
@@ -69,13 +122,21 @@ export class Fight implements Behaviour {
     const measure = () => {
       const live = ctx.view.countSeen("npc", (e) => e.ref === this.mobType && e.dead !== true);
       if (live > 0) return { need: PLAYERS_PER_MONSTER * live, patience: 2 * CROWDED_TICKS };
-      return { need: Math.max(2, ctx.view.countSeen("npc", (e) => e.ref === this.mobType)), patience: CROWDED_TICKS };
+      return {
+        need: Math.max(
+          2,
+          ctx.view.countSeen("npc", (e) => e.ref === this.mobType),
+        ),
+        patience: CROWDED_TICKS,
+      };
     };
     if (this.crowd.taken(ctx, spot, measure)) return crowded(`${this.mobType} fought by a crowd`, progress);
-    // With runes for a spell it casts (training Magic); else melee in the style that trains its lowest skill.
+    // With runes for a spell it casts (training Magic); else melee in the style of the skill it trains now.
     const spell = ctx.tick < this.noMagicUntil ? undefined : castableSpell(kitOf(self), ctx.know);
     if (spell === undefined) this.fitStyle(ctx);
     const current = this.target !== undefined ? ctx.view.entities.get(this.target) : undefined;
+    // An altar trip ends once the points are back, wherever they came back.
+    if (this.altarSince !== undefined && !needsAltar(self, ctx.know)) this.altarSince = undefined;
     if ((current === undefined || current.dead === true) && this.recharge(ctx)) return going(progress);
     if (current !== undefined && current.dead !== true) {
       if (spell === undefined) this.pray(ctx);
@@ -89,8 +150,15 @@ export class Fight implements Behaviour {
     // Between fights, pick up what lies close by (drops are visible to the killer first), one
     // item at a time: a new pickup would replace the one under way.
     if (this.looting !== undefined && ctx.view.entities.has(this.looting) && ctx.tick - this.lootAt < 8) return going(progress);
+    // Bones it carries are buried (Prayer experience: its boost prayers), one at a time.
+    const bone = self.inventory.find((s) => (ctx.know.registry.item(s.itemId)?.prayerXp ?? 0) > 0);
+    if (bone !== undefined && ctx.tick - this.buriedAt >= BURY_TICKS) {
+      this.buriedAt = ctx.tick;
+      ctx.send("inventory:use", { slot: bone.slot });
+      return going(progress);
+    }
     if (ctx.view.freeSlots() > 0) {
-      const loot = ctx.view.find("item", (e) => dist(e, ctx.view.position) <= 4 && !this.avoid.has(e.id, ctx))[0];
+      const loot = ctx.view.find("item", (e) => dist(e, ctx.view.position) <= 4 && !this.avoid.has(e.id, ctx) && worthLooting(ctx, e.ref))[0];
       if (loot !== undefined) {
         this.avoid.add(loot.id, ctx, 20);
         this.looting = loot.id;
@@ -137,24 +205,31 @@ export class Fight implements Behaviour {
   /** In a melee fight with prayer points: the boost prayer for the skill it trains, switched on. */
   private pray(ctx: Ctx): void {
     const self = ctx.view.self!;
-    const state = prayerState(self);
-    if (state === undefined || state.points <= 0 || ctx.tick - this.prayAskedAt < 3) return;
+    if (self.prayerPoints <= 0 || ctx.tick - this.prayAskedAt < 3) return;
     const prayer = boostPrayer(self, ctx.know, trainingStyle(self, ctx.know)?.skill);
-    if (prayer === undefined || state.active.includes(prayer.id)) return;
+    if (prayer === undefined || self.activePrayers.includes(prayer.id)) return;
     this.prayAskedAt = ctx.tick;
-    togglePrayer(ctx.send, prayer.id, true);
-    ctx.note(`pray ${prayer.name} (${state.points} points)`);
+    ctx.send("prayer:toggle", { prayerId: prayer.id, active: true });
+    ctx.note(`pray ${prayer.name} (${self.prayerPoints} points)`);
   }
 
-  /** Between fights, points low: to the nearest altar to recharge them (once a goal). True while on it. */
+  /**
+   * Between fights, points low: to the nearest altar to recharge them, each time they run low. A
+   * trip that has not recharged them within ALTAR_TRIP_TICKS (the altar out of reach) is given up,
+   * and none is tried again for as long.
+   */
   private recharge(ctx: Ctx): boolean {
     const self = ctx.view.self!;
     if (this.altarSince === undefined) {
-      if (!needsAltar(self, ctx.know)) return false;
+      if (ctx.tick < this.altarAgainAt || !needsAltar(self, ctx.know)) return false;
       this.altarSince = ctx.tick;
-      ctx.note(`recharge prayer (${prayerState(self)!.points} points)`);
+      ctx.note(`recharge prayer (${self.prayerPoints} points)`);
     }
-    if (!needsAltar(self, ctx.know) || ctx.tick - this.altarSince > 10 * STALL_TICKS) return false;
+    if (ctx.tick - this.altarSince > ALTAR_TRIP_TICKS) {
+      this.altarSince = undefined;
+      this.altarAgainAt = ctx.tick + ALTAR_TRIP_TICKS;
+      return false;
+    }
     const altar = nearest(ctx.view.position, ctx.know.altars)!;
     if (dist(altar, ctx.view.position) > 1) this.walker.walk(ctx, altar);
     if (dist(altar, ctx.view.position) <= 8 && ctx.tick - this.altarAskedAt >= STALL_TICKS) {
@@ -170,7 +245,7 @@ export class Fight implements Behaviour {
     ctx.send("player:action", { action: "cast", spellId, targetId });
   }
 
-  onEvent(type: string, data: Record<string, unknown>, ctx: Ctx): void {
+  onEvent(...[type, data, ctx]: BehaviourEventArgs): void {
     if (type === "combat:hit" && data.attackerId === ctx.view.playerId) {
       this.lastHit = ctx.tick;
       if (data.targetHealth === 0) {

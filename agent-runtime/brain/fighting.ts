@@ -1,23 +1,24 @@
 /**
  * What a scripted fighter decides besides which monster to hit, as a player of the genre would:
- * - the attack style that trains its lowest melee skill (Attack, Strength, Defence in turn: the
- *   style switches when the skill it trains passes another's level), among the styles the wielded
- *   weapon offers (the server's own style table, src/game/combatStyles.ts);
+ * - the attack style to train with: Strength ahead of Attack ahead of Defence (trainingStyle), among
+ *   the styles the wielded weapon offers (the server's own style table, src/game/combatStyles.ts);
+ * - the best melee weapon it can wield and afford at a store (weaponUpgrade);
  * - the best combat spell it can cast now, with the runes it carries (or a staff standing for
  *   some), and which runes to buy to cast one when it has coins to spare;
  * - whether the monsters next to it could kill it with their next hit (their max hit against its
  *   health), to eat before it is in danger.
  * Pure decisions from what the agent sees and the content: no sending.
  */
-import { stylesOffered, type CombatStyle } from "../../src/game/combatStyles.ts";
+import { isRangedWeapon, stylesOffered, type CombatStyle } from "../../src/game/combatStyles.ts";
 import type { Spell } from "../../src/manifests/magicContent.ts";
+import type { PrayerDef } from "../../src/manifests/schemas/misc.ts";
 import type { Self, AgentView } from "../AgentView.ts";
 import type { Knowledge } from "../knowledge.ts";
 
-/** The melee skills a fighter trains in turn, and the style that gives each its experience. */
+/** The melee skills a fighter trains, in the order it leads them (Strength first), and the style that gives each its experience. */
 export const MELEE_TRAINING: readonly { skill: string; style: CombatStyle }[] = [
-  { skill: "attack", style: "accurate" },
   { skill: "strength", style: "aggressive" },
+  { skill: "attack", style: "accurate" },
   { skill: "defense", style: "defensive" },
 ];
 
@@ -25,21 +26,35 @@ export const MELEE_TRAINING: readonly { skill: string; style: CombatStyle }[] = 
 const LIFEPOINTS_PER_HITPOINT = 10;
 
 /**
- * The style that trains its lowest melee skill by level, among those the wielded weapon offers;
- * among skills at the same level, the one the style in force trains (no switching back and forth
- * while two skills gain experience side by side: Defence also trains by being hit), else the one
- * with the least experience (then Attack, Strength, Defence). Undefined with a ranged weapon (its
- * styles train Ranged) or when no melee training style is offered.
+ * How many levels Strength runs ahead of Attack, and Attack of Defence. Measured with
+ * `npm run bench:melee-bound -- --order leapfrog:strength,attack,defense` (bench/agents/README.md):
+ * a lead of 5 reaches 10/10/10 on cows in 7,315 ticks unarmed against 8,257 training the lowest
+ * skill; leads of 2, 4, 7 and 9 give 7,606, 7,387, 7,393 and 7,500.
+ */
+export const TRAINING_LEAD = 5;
+
+/**
+ * The style to train with, as a genre player climbs: Strength first (a higher max hit speeds every
+ * later kill), kept TRAINING_LEAD levels ahead of Attack, and Attack as far ahead of Defence, all
+ * within the band of ten levels the lowest skill is in (to 10/10/10, then 20/20/20, ...); among the
+ * styles the wielded weapon offers (the server's own style table, src/game/combatStyles.ts; else the
+ * lowest offered skill). Defence also trains by being hit, which only lets Attack lead further.
+ * Undefined with a ranged weapon (its styles train Ranged) or when no melee training style is offered.
  */
 export function trainingStyle(self: Self, know: Knowledge): { style: CombatStyle; skill: string } | undefined {
   const weaponId = self.equipment.weapon?.itemId;
   const offered = stylesOffered(weaponId === undefined ? undefined : know.registry.item(weaponId));
   if (offered.has("rapid")) return undefined;
   const level = (skill: string) => self.skills[skill]?.level ?? 1;
-  const xp = (skill: string) => self.skills[skill]?.xp ?? 0;
-  const current = (t: { style: CombatStyle }) => (t.style === self.combatStyle ? 0 : 1);
-  const ranked = MELEE_TRAINING.filter((t) => offered.has(t.style)).sort((a, b) => level(a.skill) - level(b.skill) || current(a) - current(b) || xp(a.skill) - xp(b.skill));
-  return ranked[0];
+  const trained = MELEE_TRAINING.filter((t) => offered.has(t.style));
+  if (trained.length === 0) return undefined;
+  const band = (Math.floor(Math.min(...MELEE_TRAINING.map((t) => level(t.skill))) / 10) + 1) * 10;
+  for (let i = 0; i < trained.length; i++) {
+    const next = trained[i + 1];
+    const cap = next === undefined ? band : Math.min(band, level(next.skill) + TRAINING_LEAD);
+    if (level(trained[i]!.skill) < cap) return trained[i];
+  }
+  return [...trained].sort((a, b) => level(a.skill) - level(b.skill))[0];
 }
 
 /** What a spell choice looks at: levels, what is carried, the wielded weapon, coins (from player:sync or a brain's Observation). */
@@ -145,29 +160,6 @@ export function shouldEat(view: AgentView, know: Knowledge, share: number): bool
   return self.health < self.maxHealth * share || self.health <= threat(view, know);
 }
 
-/** A prayer as `prayers.json` gives it (the fields a fighter reads). */
-interface PrayerLike {
-  id: string;
-  name: string;
-  level: number;
-  bonuses?: Record<string, number> | undefined;
-}
-
-/**
- * The content's prayers, when the registry has them (the prayer rules, src/game/prayer.ts, read
- * `prayers.json` into `registry.prayers`); none on a server without prayer.
- */
-export function prayersOf(know: Knowledge): PrayerLike[] {
-  const all = (know.registry as unknown as { prayers?: ReadonlyMap<string, PrayerLike> }).prayers;
-  return all === undefined ? [] : [...all.values()];
-}
-
-/** player:sync's prayer fields (`prayerPoints`, `activePrayers`), absent on a server without prayer. */
-export function prayerState(self: Self): { points: number; active: readonly string[] } | undefined {
-  const s = self as Self & { prayerPoints?: number; activePrayers?: string[] };
-  return s.prayerPoints === undefined ? undefined : { points: s.prayerPoints, active: s.activePrayers ?? [] };
-}
-
 /** The multiplier key (`prayers.json` bonuses) that boosts each melee skill. */
 const BOOSTS: Record<string, string> = { attack: "attackMultiplier", strength: "strengthMultiplier", defense: "defenseMultiplier" };
 
@@ -175,11 +167,11 @@ const BOOSTS: Record<string, string> = { attack: "attackMultiplier", strength: "
  * The boost prayer to pray in a melee fight: the strongest one at its Prayer level boosting the
  * skill it trains (Strength's when it casts or trains nothing in melee: the hits end fights sooner).
  */
-export function boostPrayer(self: Self, know: Knowledge, skill: string | undefined): PrayerLike | undefined {
+export function boostPrayer(self: Self, know: Knowledge, skill: string | undefined): PrayerDef | undefined {
   const level = self.skills.prayer?.level ?? 1;
   const key = BOOSTS[skill ?? "strength"] ?? BOOSTS.strength!;
-  let best: PrayerLike | undefined;
-  for (const p of prayersOf(know)) {
+  let best: PrayerDef | undefined;
+  for (const p of know.registry.prayers.values()) {
     const boost = p.bonuses?.[key];
     if (p.level > level || boost === undefined || boost <= 1) continue;
     if (best === undefined || boost > best.bonuses![key]!) best = p;
@@ -192,15 +184,102 @@ export const RECHARGE_BELOW = 0.25;
 
 /** Whether to go and recharge: points low, an altar in the content, and a prayer it could use. */
 export function needsAltar(self: Self, know: Knowledge): boolean {
-  const state = prayerState(self);
-  if (state === undefined || know.altars.length === 0 || boostPrayer(self, know, undefined) === undefined) return false;
-  return state.points < Math.max(1, (self.skills.prayer?.level ?? 1) * RECHARGE_BELOW);
+  if (know.altars.length === 0 || boostPrayer(self, know, undefined) === undefined) return false;
+  return self.prayerPoints < Math.max(1, (self.skills.prayer?.level ?? 1) * RECHARGE_BELOW);
+}
+
+/** Ticks a kill costs besides the blows (finding the next monster, walking to it, looting): the genre's respawn and walk. */
+export const KILL_OVERHEAD_TICKS = 15;
+/** A monster whose max hit is more than this share of the agent's max health is not one to train on. */
+export const SAFE_HIT_SHARE = 1 / 3;
+
+/** The agent's melee against a monster and back: lifepoints dealt and taken per tick, by the server's formulas (src/game/combat.ts). */
+export function meleeRates(skills: Record<string, { level: number }>, know: Knowledge, npcRef: string): { dealt: number; taken: number } {
+  const stats = know.registry.npcs.get(npcRef)?.stats;
+  const level = (s: string) => skills[s]?.level ?? 1;
+  // The agent trains its lowest skill (+3 in that style's roll); unarmed figures, what it fights with at first.
+  const attackRoll = (level("attack") + 8) * 64;
+  const defenceRoll = ((stats?.defense ?? 1) + 9) * ((stats?.defenseBonus ?? 0) + 64);
+  const chance = (a: number, d: number) => (a > d ? 1 - (d + 2) / (2 * (a + 1)) : a / (2 * (d + 1)));
+  const maxHit = Math.max(1, Math.floor(0.5 + ((level("strength") + 8) * 64) / 640)) * LIFEPOINTS_PER_HITPOINT;
+  const perAttack = (chance(attackRoll, defenceRoll) * maxHit) / 2;
+  const health = (stats?.health ?? 1) * LIFEPOINTS_PER_HITPOINT;
+  const ticksPerKill = (health / Math.max(0.1, perAttack)) * 4 + KILL_OVERHEAD_TICKS;
+  const theirs = chance(((stats?.attack ?? 1) + 9) * 64, (level("defense") + 8) * 64);
+  const speed = know.registry.npcs.get(npcRef)?.combat?.attackSpeedTicks ?? 4;
+  return { dealt: health / ticksPerKill, taken: (theirs * npcMaxHit(know, npcRef)) / 2 / speed };
 }
 
 /**
- * `prayer:toggle {prayerId, active}`, the prayer rules' event: sent through the agent's link as any
- * event (typed here until the protocol's table in src/game/clientEvents.ts lists it).
+ * The monster to train melee on, by the agent's levels: of those at most its combat level (the
+ * weakest if none) whose max hit it can take three times, the one giving the most damage dealt a
+ * tick (so experience: 4 xp a hitpoint) less half the damage taken (the food it costs), a kill's
+ * walk and looting counted. Undefined when `targets` holds no monster.
  */
-export function togglePrayer(send: (type: never, data: never) => void, prayerId: string, active: boolean): void {
-  (send as unknown as (type: string, data: object) => void)("prayer:toggle", { prayerId, active });
+export function bestMonster(
+  targets: readonly string[],
+  skills: Record<string, { level: number }>,
+  combatLevel: number,
+  maxHealth: number,
+  know: Knowledge,
+): string | undefined {
+  const level = (id: string) => know.registry.npcs.get(id)?.stats?.level ?? 1;
+  const weakest = Math.min(...targets.map(level));
+  const fit = targets.filter((id) => level(id) === weakest || (level(id) <= combatLevel && npcMaxHit(know, id) <= maxHealth * SAFE_HIT_SHARE));
+  const value = (id: string) => {
+    const r = meleeRates(skills, know, id);
+    return r.dealt - r.taken / 2;
+  };
+  return [...fit].sort((a, b) => value(b) - value(a) || level(a) - level(b))[0];
+}
+
+/**
+ * A melee weapon's worth to a trainer: its best melee attack bonus plus its strength bonus, per
+ * 4-tick swing (a slower weapon is worth less by its speed). Undefined for a bow, a staff (a
+ * caster's weapon: its runes, not its blows) or a gathering tool (a hatchet stays a hatchet).
+ */
+export function meleeWorth(know: Knowledge, itemId: string | undefined): number | undefined {
+  if (itemId === undefined) return 0;
+  const item = know.registry.item(itemId);
+  if (item === undefined || item.equipSlot !== "weapon" || isRangedWeapon(item) || know.tools.has(itemId)) return undefined;
+  if (know.registry.magic.staves.has(itemId)) return undefined;
+  const b = item.bonuses ?? {};
+  const attack = (b.attack ?? 0) + Math.max(b.attackStab ?? 0, b.attackSlash ?? 0, b.attackCrush ?? 0);
+  return ((attack + (b.strength ?? 0)) * 4) / (item.attackSpeed ?? 4);
+}
+
+/** Whether its levels meet an item's skill requirements (content's `requirements.skills`). */
+export function canWield(know: Knowledge, skills: Record<string, { level: number }>, itemId: string): boolean {
+  const req = know.registry.item(itemId)?.requirements?.skills ?? {};
+  return Object.entries(req).every(([skill, lvl]) => (skills[skill]?.level ?? 1) >= (lvl ?? 1));
+}
+
+/** Coins an agent keeps back when it buys a weapon (food and a tool it may still need). */
+export const WEAPON_RESERVE = 20;
+
+/**
+ * The best melee weapon a placed store sells (among `targets`, the server's shopping goal) that it
+ * can wield at its levels, afford with WEAPON_RESERVE left, and that is worth more than the best it
+ * holds (meleeWorth): the genre's bronze sword, then iron, then steel once Attack 5.
+ */
+export function weaponUpgrade(
+  know: Knowledge,
+  obs: { skills: Record<string, { level: number }>; coins: number; inventory: readonly { itemId: string }[]; equipment: Record<string, string> },
+  targets: readonly string[],
+): { itemId: string; storeId: string; price: number } | undefined {
+  const held = [...obs.inventory.map((s) => s.itemId), obs.equipment.weapon].filter((id) => id !== undefined);
+  const have = Math.max(0, ...held.map((id) => meleeWorth(know, id) ?? 0));
+  const placed = new Set(know.keepers.map((k) => k.storeId));
+  let best: { itemId: string; storeId: string; price: number; worth: number } | undefined;
+  for (const store of know.registry.stores.values()) {
+    if (!placed.has(store.id)) continue;
+    for (const offer of store.items) {
+      const worth = meleeWorth(know, offer.itemId);
+      if (worth === undefined || worth <= have || !targets.includes(offer.itemId) || !canWield(know, obs.skills, offer.itemId)) continue;
+      if (obs.coins < offer.price + WEAPON_RESERVE) continue;
+      if (best === undefined || worth > best.worth || (worth === best.worth && offer.price < best.price))
+        best = { itemId: offer.itemId, storeId: store.id, price: offer.price, worth };
+    }
+  }
+  return best === undefined ? undefined : { itemId: best.itemId, storeId: best.storeId, price: best.price };
 }

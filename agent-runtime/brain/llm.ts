@@ -84,8 +84,13 @@ function set(value: string | undefined): string | undefined {
 
 /** Strips control characters (newlines included), collapses spaces, trims. */
 function oneLine(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, " ").replace(/\s+/g, " ").trim();
+  return (
+    text
+      // eslint-disable-next-line no-control-regex
+      .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, " ")
+      .replace(/\s+/g, " ")
+      .trim()
+  );
 }
 
 function clip(text: string, max: number): string {
@@ -115,6 +120,7 @@ const GOAL_INSTRUCTIONS = [
   "Choose the character's next goal from the available goals only, using the observation (skills, inventory, health, what is nearby, recent goals).",
   "Answer with the goal's type exactly as given, a target from that goal's targets (or null), and a short reason.",
   "Prefer steady progress: train skills it can, bank when the inventory is full, eat or leave a fight when health is low, vary goals that keep failing.",
+  "A quest goal's targets are quest ids: the observation's quests give each one's status and what to do now; doing quests earns quest points and rewards.",
 ].join(" ");
 
 const REPLY_INSTRUCTIONS = [
@@ -163,7 +169,7 @@ export class ModelBrain implements Brain {
         const result = await generateText({
           model: this.model,
           instructions: GOAL_INSTRUCTIONS,
-          prompt: `Observation (JSON):\n${JSON.stringify(obs)}\n\nChoose the next goal.`,
+          prompt: `Observation (JSON):\n${forModel(obs)}\n\nChoose the next goal.`,
           output: Output.object({ schema: goalChoiceSchema, name: "goal_choice", description: "The character's next goal" }),
           maxRetries: 0,
           maxOutputTokens: 200,
@@ -188,7 +194,7 @@ export class ModelBrain implements Brain {
         const result = await generateText({
           model: this.model,
           instructions: REPLY_INSTRUCTIONS,
-          prompt: `Your state (JSON): ${JSON.stringify(obs)}\n\n${oneLine(from)} says: ${oneLine(message)}\n\nYour reply:`,
+          prompt: `Your state (JSON): ${forModel(obs)}\n\n${oneLine(from)} says: ${oneLine(message)}\n\nYour reply:`,
           maxRetries: 0,
           maxOutputTokens: 80,
           temperature: 0.7,
@@ -196,7 +202,12 @@ export class ModelBrain implements Brain {
         });
         return result.text;
       });
-      const line = clip(oneLine(text).replace(/^(["'])(.*)\1$/, "$2").trim(), MAX_REPLY_CHARS);
+      const line = clip(
+        oneLine(text)
+          .replace(/^(["'])(.*)\1$/, "$2")
+          .trim(),
+        MAX_REPLY_CHARS,
+      );
       if (line === "") throw new ModelFailure("empty", "empty reply");
       this.stats.used += 1;
       return line;
@@ -339,4 +350,9 @@ export function modelBrainFromEnv(env: Record<string, string | undefined>, fallb
       break;
   }
   return new ModelBrain(model, rest, fallback, options);
+}
+
+/** The observation as the model reads it: the last 10 goals (the scripted policy remembers RECENT_GOALS; the prompt stays short). */
+function forModel(obs: Observation): string {
+  return JSON.stringify({ ...obs, recentGoals: obs.recentGoals.slice(0, 10) });
 }

@@ -3,14 +3,22 @@
  * seed. Each available goal gets a score from the agent's state; the best one wins (a little seeded
  * noise breaks ties and varies agents). In order of urgency: bank a full inventory (or cook or burn
  * what fills it), buy a missing tool when it has the coins, train the weakest skill it can, fight
- * when healthy, explore when nothing else fits. A goal that just failed is not tried again at once,
+ * when healthy, explore when nothing else fits; an owner's focus (focus.ts) lifts the goals that serve it. A goal that just failed is not tried again at once,
  * and a place found crowded (everything taken by others it could see) is remembered for the last
- * CROWD_MEMORY goals: it trains elsewhere, as a player would, rather than queue with the crowd.
+ * CROWD_MEMORY goals: it trains elsewhere, as a player would, rather than queue with the crowd. A
+ * quest that stalled twice lately waits below training in the same way, and a skill level a quest
+ * asks for raises the goal that trains it (questChoice.ts).
  */
 import { nameOf, type Knowledge } from "../knowledge.ts";
 import type { Brain, GoalChoice, GoalOption, Observation } from "./Brain.ts";
-import { runePurchase } from "./fighting.ts";
+import { bestMonster, runePurchase, weaponUpgrade } from "./fighting.ts";
+import { focusBonus } from "./focus.ts";
+import { makingReserve, makingScore, makingToolPurchases, tierUpgrade } from "./makingChoice.ts";
+import { needText, QUEST_TRAINING, questNeedFor, questScore } from "./questChoice.ts";
+import { HIDE_BUY_SCORE, hideInputs, hidePurchase, makingCombat, makingInputs, makingPurse, makingShortOfCoins, makingStuck } from "./makingFocus.ts";
+
 import { Random } from "./random.ts";
+import { saleTrip, type Keep } from "./selling.ts";
 
 /** A tool that training a skill needs, and where it is sold. */
 export interface ToolPurchase {
@@ -18,6 +26,8 @@ export interface ToolPurchase {
   itemId: string;
   storeId: string;
   price: number;
+  /** A tool of making (a hammer, a knife): the inputs of one of its recipes, any of which it should carry before buying it. */
+  inputs?: string[];
 }
 
 /** For each gathering skill, the cheapest tool a store sells for its easiest resource. */
@@ -31,8 +41,21 @@ export function toolPurchases(know: Knowledge): ToolPurchase[] {
     offers.sort((a, b) => a.price - b.price);
     if (offers[0] !== undefined) out.push({ skill, itemId: tool, ...offers[0] });
   }
-  return out;
+  return [...out, ...makingToolPurchases(know)];
 }
+
+/**
+ * Melee skills below this level make fighting its first goal (Attack, Strength and Defence 10: the
+ * ladder's melee milestone); past it, combat weighs less with every level, as gathering does.
+ */
+export const MELEE_FOCUS = 10;
+/**
+ * A better melee weapon's score: above fighting on with the one it holds (at most 85; every later
+ * blow gains from it), with the tools (85) and the first quest (86).
+ */
+export const WEAPON_SCORE = 86;
+/** A sale worth fewer coins than this is no trip worth making (the inventory is banked instead). */
+export const MIN_SALE_COINS = 3;
 
 /** How many of the last goals a crowded spot is remembered for (a fishing trip is three: fish, cook, bank). */
 export const CROWD_MEMORY = 10;
@@ -45,7 +68,19 @@ export class ScriptedBrain implements Brain {
   constructor(know: Knowledge, seed: string) {
     this.know = know;
     this.rng = new Random(seed);
+    const raw = new Set(know.registry.recipes.cooking.map((r) => r.raw));
+    const inputs = makingInputs(know);
+    // What it never sells: raw food (it cooks it), and under a making focus the inputs of its chains.
+    // Stuck without a coin for the tanner or a thread, it sells those inputs too (makingFocus.ts makingStuck).
+    this.keep = (itemId) => raw.has(itemId) || (this.focus === "making" && !this.stuck && inputs.has(itemId));
   }
+
+  /** Items it keeps rather than sells (selling.ts): raw food, which it cooks. */
+  readonly keep: Keep;
+  /** The focus of the last observation it chose from (what `keep` holds back depends on it). */
+  private focus: Observation["focus"];
+  /** Whether the last observation found a focused maker stuck for coins (makingFocus.ts). */
+  private stuck = false;
 
   async chooseGoal(obs: Observation): Promise<GoalChoice> {
     return this.choose(obs);
@@ -53,11 +88,13 @@ export class ScriptedBrain implements Brain {
 
   /** The same choice, synchronously (the runtime's fallback path). */
   choose(obs: Observation): GoalChoice {
+    this.focus = obs.focus;
+    this.stuck = makingStuck(obs, this.know);
     let best: (GoalChoice & { score: number }) | undefined;
     for (const option of obs.availableGoals) {
       const scored = this.score(option, obs);
       if (scored === undefined) continue;
-      const score = scored.score + this.rng.next() * 5 - this.penalty(option.type, scored.target, obs);
+      const score = scored.score + focusBonus(scored, obs, this.know) + this.rng.next() * 5 - this.penalty(option.type, scored.target, obs);
       if (best === undefined || score > best.score) best = { ...scored, score };
     }
     if (best === undefined) return { type: "idle", reason: "nothing to do" };
@@ -72,7 +109,8 @@ export class ScriptedBrain implements Brain {
   private penalty(type: string, target: string | undefined, obs: Observation): number {
     let p = 0;
     obs.recentGoals.slice(0, CROWD_MEMORY).forEach((g, i) => {
-      if (g.type !== type || g.outcome !== "failed") return;
+      // A fight left for want of food is no reason to fight less: it heals (cooks) and fights on.
+      if (g.type !== type || g.outcome !== "failed" || g.fled === true) return;
       const same = target === undefined || g.target === undefined || g.target === target;
       if (same && (i < 3 || g.crowded === true)) p += 60;
       else if (g.crowded === true) p += 30;
@@ -98,42 +136,149 @@ export class ScriptedBrain implements Brain {
     const level = (skill: string) => obs.skills[skill]?.level ?? 1;
     switch (option.type) {
       case "banking":
-        return full ? { type: "banking", score: 90, reason: "the inventory is full" } : obs.freeSlots <= 2 ? { type: "banking", score: 45, reason: "the inventory is nearly full" } : undefined;
+        return full
+          ? { type: "banking", score: 90, reason: "the inventory is full" }
+          : obs.freeSlots <= 2
+            ? { type: "banking", score: 45, reason: "the inventory is nearly full" }
+            : undefined;
       case "cooking":
         if (raw === 0) return undefined;
-        return { type: "cooking", score: full || raw >= 8 ? 95 : 30 + raw, reason: `${raw} raw food to cook` };
+        // Hurt with nothing to eat: cook before it can fight again.
+        return { type: "cooking", score: full || raw >= 8 ? 95 : !healthy && food === 0 ? 80 : 30 + raw, reason: `${raw} raw food to cook` };
       case "firemaking":
         if (logs === 0) return undefined;
         // Burning logs trains firemaking; banking keeps them. Burn when firemaking lags woodcutting.
         return { type: "firemaking", score: (full ? 70 : 20) + (level("woodcutting") - level("firemaking")) * 4, reason: `${logs} logs to burn` };
       case "shopping": {
-        const buy = toolPurchases(this.know).find((t) => option.targets.includes(t.itemId) && obs.coins >= t.price && !obs.inventory.some((s) => s.itemId === t.itemId) && !Object.values(obs.equipment).includes(t.itemId));
-        if (buy !== undefined) return { type: "shopping", target: buy.itemId, score: 85, reason: `no ${nameOf(this.know, buy.itemId)} for ${buy.skill}; it costs ${buy.price}` };
+        const reserve = makingReserve(this.know, obs);
+        const buy = toolPurchases(this.know).find(
+          (t) =>
+            option.targets.includes(t.itemId) &&
+            // A gathering tool leaves the coins for the tools of making what it gathers already (makingChoice.ts).
+            obs.coins >= t.price + (t.inputs === undefined ? reserve + makingPurse(obs, this.know, t.itemId) : 0) &&
+            !obs.inventory.some((s) => s.itemId === t.itemId) &&
+            !Object.values(obs.equipment).includes(t.itemId) &&
+            // A tool of making only once it carries something to make with it.
+            (t.inputs === undefined || obs.inventory.some((s) => t.inputs!.includes(s.itemId))),
+        );
+        if (buy !== undefined)
+          return { type: "shopping", target: buy.itemId, score: 85, reason: `no ${nameOf(this.know, buy.itemId)} for ${buy.skill}; it costs ${buy.price}` };
+        // A focused maker buys a load of hides rather than fight cows for them (makingFocus.ts).
+        const hides = hidePurchase(obs, this.know, option.targets);
+        if (hides !== undefined)
+          return {
+            type: "shopping",
+            target: hides.itemId,
+            score: HIDE_BUY_SCORE,
+            reason: `buy ${hides.quantity} × ${nameOf(this.know, hides.itemId)} at ${hides.price} for Crafting`,
+          };
+        // A better melee weapon than it holds, once it has the coins (fighting.ts weaponUpgrade).
+        const weapon = weaponUpgrade(this.know, obs, option.targets);
+        if (weapon !== undefined)
+          return {
+            type: "shopping",
+            target: weapon.itemId,
+            score: WEAPON_SCORE,
+            reason: `a better weapon: ${nameOf(this.know, weapon.itemId)} for ${weapon.price}`,
+          };
+        const better = tierUpgrade(this.know, obs, option.targets);
+        if (better !== undefined)
+          return {
+            type: "shopping",
+            target: better.itemId,
+            score: 80,
+            reason: `a better tool for ${better.skill}: ${nameOf(this.know, better.itemId)} for ${better.price}`,
+          };
         // No runes for any spell, and coins to spare for many casts: runes, to train Magic in its fights.
         const runes = runePurchase({ skills: obs.skills, inventory: obs.inventory, weaponId: obs.equipment.weapon, coins: obs.coins }, this.know);
         const rune = runes?.items.find((i) => option.targets.includes(i.itemId));
         if (runes === undefined || rune === undefined) return undefined;
         const spell = this.know.registry.magic.spells.get(runes.spellId)!;
-        return { type: "shopping", target: rune.itemId, score: 55, reason: `runes for ${rune.quantity / spell.runes.find((r) => r.runeId === rune.itemId)!.quantity} casts of ${spell.name}; they cost ${runes.cost}` };
+        return {
+          type: "shopping",
+          target: rune.itemId,
+          score: 88,
+          reason: `runes for ${rune.quantity / spell.runes.find((r) => r.runeId === rune.itemId)!.quantity} casts of ${spell.name}; they cost ${runes.cost}`,
+        };
       }
+      case "making":
+        return makingScore(option, obs, this.know);
+      case "selling": {
+        // Surplus a placed store pays for: sold when the inventory fills (before banking it), or on
+        // the way when worth a trip (coins buy runes and tools).
+        const trip = saleTrip(obs.inventory, this.know, obs.position, this.keep);
+        if (trip === undefined || !option.targets.includes(trip.storeId) || trip.coins < MIN_SALE_COINS) return undefined;
+        // A focused maker short of coins (makingFocus.ts) sells what pays for a trip before that.
+        const short = makingShortOfCoins(obs) && trip.coins >= 10;
+        // ... and first of all when the sale pays for a load of hides it cannot buy now.
+        const forHides =
+          short &&
+          hidePurchase(obs, this.know, [...hideInputs(this.know)]) === undefined &&
+          hidePurchase({ ...obs, coins: obs.coins + trip.coins }, this.know, [...hideInputs(this.know)]) !== undefined;
+        const score = full
+          ? 91
+          : makingStuck(obs, this.know)
+            ? 85
+            : forHides
+              ? HIDE_BUY_SCORE
+              : obs.freeSlots <= 2 || short
+                ? 50
+                : trip.coins >= 20
+                  ? 40
+                  : undefined;
+        if (score === undefined) return undefined;
+        return {
+          type: "selling",
+          target: trip.storeId,
+          score,
+          reason: `sell ${trip.itemIds.map((id) => nameOf(this.know, id)).join(", ")} (about ${trip.coins} coins)`,
+        };
+      }
+      case "quest":
+        return questScore(option, obs, this.know);
       case "woodcutting":
       case "mining":
       case "fishing": {
         if (full) return undefined;
+        // Of equal levels, the one whose yield it carries least (tin after copper: a bar takes both).
+        const carried = (id: string) =>
+          (reg.resources.get(id)?.harvestYield ?? []).reduce(
+            (n, y) => n + obs.inventory.filter((s) => s.itemId === y.itemId).reduce((m, s) => m + s.quantity, 0),
+            0,
+          );
         // The most rewarding resource the server says it can gather (they are listed by the server
         // as usable), not one found crowded lately while another is left.
-        const target = this.uncrowded(option.type, option.targets, (t) => t, obs).sort((a, b) => (reg.resources.get(b)?.levelRequired ?? 0) - (reg.resources.get(a)?.levelRequired ?? 0))[0];
+        const target = this.uncrowded(option.type, option.targets, (t) => t, obs).sort(
+          (a, b) => (reg.resources.get(b)?.levelRequired ?? 0) - (reg.resources.get(a)?.levelRequired ?? 0) || carried(a) - carried(b),
+        )[0];
+        // A quest asks for a level it lacks: it trains toward it first (questChoice.ts).
+        const need = questNeedFor(option.type, obs, this.know);
+        if (need !== undefined) return { type: option.type, target, score: QUEST_TRAINING, reason: `train ${option.type} ${needText(need, obs)}` };
         return { type: option.type, target, score: 60 - level(option.type), reason: `train ${option.type} (level ${level(option.type)})` };
       }
       case "combat": {
-        if (full || !healthy) return undefined;
-        // The strongest monster it can beat: level at most its combat level (at least the weakest one).
-        // Of those, not one whose spawn it found crowded lately, while another is left.
-        const all = option.targets.map((id) => ({ id, level: reg.npcs.get(id)?.stats?.level ?? 1 })).sort((a, b) => b.level - a.level);
-        const mobs = this.uncrowded("combat", all, (m) => m.id, obs);
-        const target = mobs.find((m) => m.level <= obs.combatLevel) ?? mobs.at(-1);
+        // Hurt, it fights on with food to eat (the runtime eats below half its health); without, it heals first.
+        if (full || !(healthy || (food > 0 && obs.health >= obs.maxHealth * 0.4))) return undefined;
+        // The monster giving the most experience a tick at its levels that it can take the hits of
+        // (fighting.ts bestMonster); of those, not one whose spawn it found crowded lately.
+        const mobs = this.uncrowded("combat", option.targets, (m) => m, obs);
+        // A focused maker fights only for hides (makingFocus.ts); otherwise the best monster.
+        const forMaking = makingCombat(mobs, obs, this.know);
+        const target = forMaking === undefined ? bestMonster(mobs, obs.skills, obs.combatLevel, obs.maxHealth, this.know) : (forMaking ?? undefined);
         if (target === undefined) return undefined;
-        return { type: "combat", target: target.id, score: 58 - obs.combatLevel + Math.min(food, 3) * 2, reason: `fight ${nameOf(this.know, target.id)} (combat level ${obs.combatLevel})` };
+        // Its melee skills below MELEE_FOCUS: fighting comes before gathering (60 − level) and making (70).
+        const melee = Math.min(level("attack"), level("strength"), level("defense"));
+        const score = (melee < MELEE_FOCUS ? 80 - melee : 70 - melee) + Math.min(food, 3) * 2;
+        // A quest asks for a melee level it lacks (Attack 3, Defence 5): fighting comes first, for it.
+        const need = questNeedFor("combat", obs, this.know);
+        if (need !== undefined && score < QUEST_TRAINING)
+          return { type: "combat", target, score: QUEST_TRAINING, reason: `fight ${nameOf(this.know, target)} ${needText(need, obs)}` };
+        return {
+          type: "combat",
+          target,
+          score,
+          reason: `fight ${nameOf(this.know, target)} (melee ${level("attack")}/${level("strength")}/${level("defense")})`,
+        };
       }
       case "explore":
         return { type: "explore", target: this.rng.pick(option.targets), score: 10, reason: "nothing better to do" };
@@ -145,6 +290,6 @@ export class ScriptedBrain implements Brain {
   }
 
   async reply(message: string): Promise<string> {
-    return `I don't know "${message.slice(0, 60)}". Try: stop, resume, follow <name>, go to bank, go home, chop trees, fish, mine, fight <monster>, cook, light fires, explore, status.`;
+    return `I don't know "${message.slice(0, 60)}". Try: stop, resume, follow <name>, go to bank, go home, chop trees, fish, mine, fight <monster>, cook, light fires, explore, focus melee|magic|making|quests|off, status.`;
   }
 }

@@ -47,20 +47,37 @@ export interface RegisteredAgent {
  * Registers `n` agents as an owner would: `POST /api/auth/anonymous` (one account per five
  * agents), `POST /api/character {name, templateId?}`, `POST /api/agent {characterId}`.
  */
-export async function registerAgents(apiUrl: string, n: number, opts: { prefix: string; templateId?: string | undefined; concurrency?: number }): Promise<RegisteredAgent[]> {
+export async function registerAgents(
+  apiUrl: string,
+  n: number,
+  opts: { prefix: string; templateId?: string | undefined; concurrency?: number },
+): Promise<RegisteredAgent[]> {
   const owners = Math.ceil(n / AGENTS_PER_OWNER);
-  const perOwner = await pool(Array.from({ length: owners }, (_, i) => i), opts.concurrency ?? 8, async (o) => {
-    const auth = await call<{ token: string; accountId: string }>(apiUrl, "POST", "/api/auth/anonymous");
-    const out: RegisteredAgent[] = [];
-    for (let k = 0; k < AGENTS_PER_OWNER && o * AGENTS_PER_OWNER + k < n; k++) {
-      const name = `${opts.prefix}${o * AGENTS_PER_OWNER + k}`;
-      const body = opts.templateId === undefined ? { name } : { name, templateId: opts.templateId };
-      const character = await call<{ character: { id: string } }>(apiUrl, "POST", "/api/character", auth.token, body);
-      const reg = await call<{ agent: { agentId: string }; token: string }>(apiUrl, "POST", "/api/agent", auth.token, { characterId: character.character.id });
-      out.push({ ownerToken: auth.token, accountId: auth.accountId, characterId: character.character.id, name, agentId: reg.agent.agentId, agentToken: reg.token });
-    }
-    return out;
-  });
+  const perOwner = await pool(
+    Array.from({ length: owners }, (_, i) => i),
+    opts.concurrency ?? 8,
+    async (o) => {
+      const auth = await call<{ token: string; accountId: string }>(apiUrl, "POST", "/api/auth/anonymous");
+      const out: RegisteredAgent[] = [];
+      for (let k = 0; k < AGENTS_PER_OWNER && o * AGENTS_PER_OWNER + k < n; k++) {
+        const name = `${opts.prefix}${o * AGENTS_PER_OWNER + k}`;
+        const body = opts.templateId === undefined ? { name } : { name, templateId: opts.templateId };
+        const character = await call<{ character: { id: string } }>(apiUrl, "POST", "/api/character", auth.token, body);
+        const reg = await call<{ agent: { agentId: string }; token: string }>(apiUrl, "POST", "/api/agent", auth.token, {
+          characterId: character.character.id,
+        });
+        out.push({
+          ownerToken: auth.token,
+          accountId: auth.accountId,
+          characterId: character.character.id,
+          name,
+          agentId: reg.agent.agentId,
+          agentToken: reg.token,
+        });
+      }
+      return out;
+    },
+  );
   return perOwner.flat();
 }
 
@@ -96,7 +113,15 @@ export interface RuntimeProcess {
  * Starts the agent runtime pointed at a game server (as test/support/agentRuntime.ts does), its
  * output appended to `logFile`, and waits for its `AGENT_RT_READY <port>` line (60 s at most).
  */
-export async function startRuntime(opts: { apiUrl: string; wsUrl: string; worldDir: string; logFile: string; args?: string[]; nodeArgs?: string[]; env?: Record<string, string> }): Promise<RuntimeProcess> {
+export async function startRuntime(opts: {
+  apiUrl: string;
+  wsUrl: string;
+  worldDir: string;
+  logFile: string;
+  args?: string[];
+  nodeArgs?: string[];
+  env?: Record<string, string>;
+}): Promise<RuntimeProcess> {
   const proc = spawn(process.execPath, [...(opts.nodeArgs ?? []), RUNTIME_MAIN, ...(opts.args ?? [])], {
     cwd: ROOT,
     env: {
@@ -127,11 +152,11 @@ export async function startRuntime(opts: { apiUrl: string; wsUrl: string; worldD
     last = (last + c.toString()).slice(-4000);
     log.write(c);
   };
-  proc.stdout!.on("data", (c: Buffer) => {
+  proc.stdout.on("data", (c: Buffer) => {
     if (head.length < 100_000) head += c.toString();
     keep(c);
   });
-  proc.stderr!.on("data", keep);
+  proc.stderr.on("data", keep);
   const port = await new Promise<number>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`the agent runtime did not start within 60 s:\n${head.slice(-2000)}`)), 60_000);
     const check = () => {
@@ -140,7 +165,7 @@ export async function startRuntime(opts: { apiUrl: string; wsUrl: string; worldD
       clearTimeout(timer);
       resolve(Number(m[1]));
     };
-    proc.stdout!.on("data", check);
+    proc.stdout.on("data", check);
     void exit.then(({ code, signal }) => {
       clearTimeout(timer);
       reject(new Error(`the agent runtime exited (${code ?? signal}) before it was ready:\n${head.slice(-2000)}`));

@@ -20,7 +20,10 @@ export type FromIdle =
   | { type: "fatal"; message: string };
 
 const { positionals } = parseCli(
-  { positionals: "<input.json>", summary: "A child process of npm run bench:agents (its run.ts starts it with the file of its input); not run by hand. See bench/agents/README.md." },
+  {
+    positionals: "<input.json>",
+    summary: "A child process of npm run bench:agents (its run.ts starts it with the file of its input); not run by hand. See bench/agents/README.md.",
+  },
   { options: {}, allowPositionals: true },
 );
 const input = JSON.parse(fs.readFileSync(positionals[0] ?? "", "utf8")) as IdleInput;

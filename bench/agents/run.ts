@@ -4,7 +4,7 @@
  * agents on a fresh game server.
  *
  *   node bench/agents/run.ts --ladder [--seeds 1,2] [--parallel] [--tick-ms 50] [--max-ticks 60000]
- *                                     [--template woodsman] [--trace-every 1000] [--kill-runtime-at T]
+ *                                     [--template woodsman] [--focus melee|magic|making|quests] [--trace-every 1000] [--kill-runtime-at T]
  *   node bench/agents/run.ts --scale 100,500,1000 [--seconds 60] [--settle 180] [--ramp 50]
  *                                     [--tick-ms 600] [--profile <dir>]
  *   both: [--out <json>] [--keep]
@@ -14,6 +14,7 @@
  * world, then N idle clients on the same characters, and what each costs (scale.ts). See
  * bench/README.md.
  */
+import { FOCUSES, type Focus } from "../../agent-runtime/brain/focus.ts";
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -35,6 +36,7 @@ const { values: args } = parseCli(USAGE, {
     "tick-ms": { type: "string" },
     "max-ticks": { type: "string", default: "60000" },
     template: { type: "string", default: "woodsman" },
+    focus: { type: "string" },
     "trace-every": { type: "string", default: "1000" },
     "kill-runtime-at": { type: "string" },
     seconds: { type: "string", default: "60" },
@@ -62,14 +64,23 @@ if (args.ladder) {
   const maxTicks = Number(args["max-ticks"]);
   const traceEvery = Number(args["trace-every"]);
   const killRuntimeAt = args["kill-runtime-at"] === undefined ? undefined : Number(args["kill-runtime-at"]);
-  if (seeds.some((s) => s === "") || !(Number.isInteger(tickMs) && tickMs >= 10) || !(Number.isInteger(maxTicks) && maxTicks > 0) || !(Number.isInteger(traceEvery) && traceEvery > 0) || (killRuntimeAt !== undefined && !(killRuntimeAt > 0))) fail("bad ladder settings");
+  if (
+    seeds.some((s) => s === "") ||
+    !(Number.isInteger(tickMs) && tickMs >= 10) ||
+    !(Number.isInteger(maxTicks) && maxTicks > 0) ||
+    !(Number.isInteger(traceEvery) && traceEvery > 0) ||
+    (killRuntimeAt !== undefined && !(killRuntimeAt > 0))
+  )
+    fail("bad ladder settings");
+  const focus = args.focus;
+  if (focus !== undefined && !(FOCUSES as readonly string[]).includes(focus)) fail(`--focus: one of ${FOCUSES.join(", ")}`);
   const out = args.out ?? path.join(import.meta.dirname, "results-latest-ladder.json");
   const results: LadderResult[] = [];
   const record = (r: LadderResult) => {
     results.push(r);
     results.sort((a, b) => seeds.indexOf(a.seed) - seeds.indexOf(b.seed));
     process.stdout.write(`${JSON.stringify({ ...r, trace: undefined })}\n`);
-    writeResults(out, "agents-ladder", started, { seeds, parallel: args.parallel, tickMs, maxTicks, template: args.template }, results);
+    writeResults(out, "agents-ladder", started, { seeds, parallel: args.parallel, tickMs, maxTicks, template: args.template, focus: focus ?? null }, results);
   };
   if (args.parallel && seeds.length > 1) {
     // --parallel: each seed in a process of its own (one process can hold one in-process server:
@@ -81,8 +92,21 @@ if (args.ladder) {
       await Promise.all(
         seeds.map(async (seed, i) => {
           const file = path.join(dir, `seed-${i}.json`);
-          const passOn = ["--tick-ms", String(tickMs), "--max-ticks", String(maxTicks), "--template", args.template, "--trace-every", String(traceEvery), ...(keep ? ["--keep"] : [])];
-          const child = spawn(process.execPath, [import.meta.filename, "--ladder", "--seeds", seed, ...passOn, "--out", file], { stdio: ["ignore", "ignore", "inherit"] });
+          const passOn = [
+            "--tick-ms",
+            String(tickMs),
+            "--max-ticks",
+            String(maxTicks),
+            "--template",
+            args.template,
+            "--trace-every",
+            String(traceEvery),
+            ...(focus !== undefined ? ["--focus", focus] : []),
+            ...(keep ? ["--keep"] : []),
+          ];
+          const child = spawn(process.execPath, [import.meta.filename, "--ladder", "--seeds", seed, ...passOn, "--out", file], {
+            stdio: ["ignore", "ignore", "inherit"],
+          });
           await new Promise((resolve) => child.once("exit", resolve));
           const doc = fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, "utf8")) as { results: LadderResult[] }) : undefined;
           const r = doc?.results[0];
@@ -96,17 +120,27 @@ if (args.ladder) {
   } else {
     for (const seed of seeds) {
       log(`ladder: seed ${seed}, tick ${tickMs} ms, at most ${maxTicks} ticks, template ${args.template}`);
-      record(await runLadder({ seed, tickMs, maxTicks, template: args.template, traceEvery, keep, killRuntimeAt, log }));
+      record(await runLadder({ seed, tickMs, maxTicks, template: args.template, focus: focus as Focus | undefined, traceEvery, keep, killRuntimeAt, log }));
     }
   }
   const cell = (r: LadderResult, k: (typeof MILESTONES)[number][0]) => {
     const x = r.reached[k];
-    return x === null ? `not reached in ${r.ticksRun}` : `${x.ticks} (${x.minutesAt600ms} min)`;
+    if (x === null) return `not reached in ${r.ticksRun}`;
+    return `${x.ticks} (${x.minutesAt600ms} min${x.combatGoalTicks === undefined ? "" : `; ${x.combatGoalTicks} in combat goals`})`;
+  };
+  const questCell = (r: LadderResult, id: string) => {
+    const q = r.quests.quests[id];
+    if (q === null || q === undefined) return `not completed in ${r.ticksRun}`;
+    return `${q.ticks} (${q.minutesAt600ms} min; took ${q.tookTicks ?? "?"} ticks, ${q.tookMinutesAt600ms ?? "?"} min)`;
   };
   endSweep(
     ["milestone", ...results.map((r) => `seed ${r.seed}: ticks (min at 600 ms)`)],
     [
       ...MILESTONES.map(([k, label]) => `| ${label} | ${results.map((r) => (r.ok ? cell(r, k) : `failed: ${r.error}`)).join(" | ")} |`),
+      ...Object.keys(results.find((r) => r.ok)?.quests.quests ?? {}).map(
+        (id) => `| quest ${id}: completed (took) | ${results.map((r) => questCell(r, id)).join(" | ")} |`,
+      ),
+      `| every quest (quest points) | ${results.map((r) => (r.quests.allQuests === null ? `not reached in ${r.ticksRun}` : `${r.quests.allQuests.ticks} (${r.quests.allQuests.minutesAt600ms} min; ${r.quests.allQuests.questPoints} points)`)).join(" | ")} |`,
       `| deaths / kills | ${results.map((r) => `${r.deaths} / ${r.kills}`).join(" | ")} |`,
       `| runtime steps / server ticks | ${results.map((r) => `${r.runtimeSteps} / ${r.ticksRun}`).join(" | ")} |`,
       `| runtime restarts (tick) | ${results.map((r) => r.runtimeRestarts.map((x) => `${x.tick} (${x.exit})`).join(", ") || "none").join(" | ")} |`,
@@ -119,11 +153,21 @@ if (args.ladder) {
   const seconds = Number(args.seconds);
   const settle = Number(args.settle);
   const ramp = Number(args.ramp);
-  if (counts.some((n) => !Number.isInteger(n) || n < 1) || !(Number.isInteger(tickMs) && tickMs >= 10) || !(seconds > 0) || !(settle >= 0) || !(ramp > 0)) fail("bad scale settings");
+  if (counts.some((n) => !Number.isInteger(n) || n < 1) || !(Number.isInteger(tickMs) && tickMs >= 10) || !(seconds > 0) || !(settle >= 0) || !(ramp > 0))
+    fail("bad scale settings");
   const out = args.out ?? path.join(import.meta.dirname, "results-latest-scale.json");
   const results: ScaleResult[] = [];
   for (const n of counts) {
-    const r = await runScale({ agents: n, tickMs, seconds, settleSeconds: settle, rampPerSecond: ramp, profileDir: args.profile === undefined ? undefined : path.resolve(args.profile), keep, log });
+    const r = await runScale({
+      agents: n,
+      tickMs,
+      seconds,
+      settleSeconds: settle,
+      rampPerSecond: ramp,
+      profileDir: args.profile === undefined ? undefined : path.resolve(args.profile),
+      keep,
+      log,
+    });
     results.push(r);
     process.stdout.write(`${JSON.stringify(r)}\n`);
     writeResults(out, "agents-scale", started, { tickMs, seconds, settleSeconds: settle, rampPerSecond: ramp }, results);
@@ -137,7 +181,16 @@ if (args.ladder) {
     return `| ${r.n} | ${a.playing} | ${a.cpuMsPerAgentTick} (${a.stepShare === null ? "?" : Math.round(a.stepShare * 100)} % stepping) | ${round(a.rssPerAgentBytes / 1024, 0)} / ${round(a.heapPerAgentBytes / 1024, 0)} | ${a.progressingShare === null ? "?" : `${round(a.progressingShare * 100, 1)} %`} / ${round(a.gainedXpShare * 100, 1)} % | ${tick(a.server)} | ${i.connected} | ${tick(i.server)} |`;
   };
   endSweep(
-    ["agents", "playing", "runtime CPU ms per agent per tick", "runtime KiB per agent: RSS / heap", "progressing / gained xp", "server tick p50 / p99 ms (ticks)", "idle clients", "idle: tick p50 / p99 ms (ticks)"],
+    [
+      "agents",
+      "playing",
+      "runtime CPU ms per agent per tick",
+      "runtime KiB per agent: RSS / heap",
+      "progressing / gained xp",
+      "server tick p50 / p99 ms (ticks)",
+      "idle clients",
+      "idle: tick p50 / p99 ms (ticks)",
+    ],
     results.map(row),
     results.every((r) => r.ok),
   );

@@ -76,7 +76,14 @@ export interface ScaleResult {
   code: string;
   ok: boolean;
   error?: string;
-  setup?: { registerMs: number; handoverMs: number; allPlayingMs: number; handoverFailures: number; runtimeBaselineRssBytes: number; runtimeBaselineHeapBytes: number };
+  setup?: {
+    registerMs: number;
+    handoverMs: number;
+    allPlayingMs: number;
+    handoverFailures: number;
+    runtimeBaselineRssBytes: number;
+    runtimeBaselineHeapBytes: number;
+  };
   agents?: {
     playing: number;
     byState: Record<string, number>;
@@ -150,7 +157,9 @@ interface AgentView {
 
 /** Each agent's total xp over all skills, as the server has it, by character id. */
 async function totalXp(apiUrl: string, agents: RegisteredAgent[]): Promise<Map<string, number>> {
-  const xp = await pool(agents, 8, (a) => call<{ skills: Record<string, { xp: number }> }>(apiUrl, "GET", `/api/characters/${a.characterId}/skills`, a.ownerToken));
+  const xp = await pool(agents, 8, (a) =>
+    call<{ skills: Record<string, { xp: number }> }>(apiUrl, "GET", `/api/characters/${a.characterId}/skills`, a.ownerToken),
+  );
   return new Map(agents.map((a, i) => [a.characterId, Object.values(xp[i]!.skills).reduce((n, s) => n + s.xp, 0)]));
 }
 
@@ -162,7 +171,11 @@ async function agentViews(runtimeUrl: string, agents: RegisteredAgent[]): Promis
 }
 
 /** Per goal type: agents, stalled agents (same goal, same progress at both ends), and what the stalled ones were doing. */
-function goalBreakdown(before: Map<string, AgentView>, after: Map<string, AgentView>, gained: (agentId: string) => boolean): { goals: NonNullable<ScaleResult["agents"]>["goals"]; stoodStill: number } {
+function goalBreakdown(
+  before: Map<string, AgentView>,
+  after: Map<string, AgentView>,
+  gained: (agentId: string) => boolean,
+): { goals: NonNullable<ScaleResult["agents"]>["goals"]; stoodStill: number } {
   const goals: NonNullable<ScaleResult["agents"]>["goals"] = {};
   const activity = new Map<string, Map<string, number>>();
   let stoodStill = 0;
@@ -192,9 +205,13 @@ const sample = (server: ChildProcess, other: ChildProcess | undefined): ProcSamp
   other: other === undefined ? undefined : procStat(other.pid!),
   machine: machineStat(),
 });
-const cores = (a: { cpuTicks: number } | undefined, b: { cpuTicks: number } | undefined, ms: number) => (a === undefined || b === undefined ? undefined : round((b.cpuTicks - a.cpuTicks) / CLK_TCK / (ms / 1000), 2));
+const cores = (a: { cpuTicks: number } | undefined, b: { cpuTicks: number } | undefined, ms: number) =>
+  a === undefined || b === undefined ? undefined : round((b.cpuTicks - a.cpuTicks) / CLK_TCK / (ms / 1000), 2);
 
-function machineOver(a: ProcSample, b: ProcSample): { busyCores: number; otherCores: number | undefined; serverCores: number | undefined; otherProcCores: number | undefined } {
+function machineOver(
+  a: ProcSample,
+  b: ProcSample,
+): { busyCores: number; otherCores: number | undefined; serverCores: number | undefined; otherProcCores: number | undefined } {
   const busyCores = round(((b.machine.busy - a.machine.busy) / Math.max(1, b.machine.total - a.machine.total)) * os.cpus().length, 2);
   const ms = b.at - a.at;
   const serverCores = cores(a.server, b.server, ms);
@@ -216,13 +233,20 @@ export async function runScale(opts: ScaleOptions): Promise<ScaleResult> {
   const log = (m: string) => opts.log(`N=${n}: ${m}`);
   try {
     const port = await freePort();
-    const env = benchServerEnv(dir, port, { JWT_SECRET, ADMIN_CODE, TICK_MS: String(opts.tickMs), SAVE_INTERVAL: "60", DATABASE_URL: `sqlite:${path.join(dir, "bench.sqlite")}` });
+    const env = benchServerEnv(dir, port, {
+      JWT_SECRET,
+      ADMIN_CODE,
+      TICK_MS: String(opts.tickMs),
+      SAVE_INTERVAL: "60",
+      DATABASE_URL: `sqlite:${path.join(dir, "bench.sqlite")}`,
+    });
     running = await startBenchServer(env, serverLog, (process.env.BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean));
     const server = running.proc;
     const apiUrl = `http://127.0.0.1:${port}`;
     const wsUrl = `ws://127.0.0.1:${port}/ws`;
     const admin = (method: "GET" | "POST", route: string) => adminCall(port, ADMIN_CODE, method, route);
-    const metricsNow = async () => ((await admin("GET", "/api/admin/metrics")) as { metrics: ServerMetricsSnapshot & { ticks: { phasesMeanMs?: Record<string, number> } } }).metrics;
+    const metricsNow = async () =>
+      ((await admin("GET", "/api/admin/metrics")) as { metrics: ServerMetricsSnapshot & { ticks: { phasesMeanMs?: Record<string, number> } } }).metrics;
     const serverAlive = () => {
       if (running!.exited) throw new Error(`the server exited:\n${tail(serverLog)}`);
     };
@@ -259,7 +283,7 @@ export async function runScale(opts: ScaleOptions): Promise<ScaleResult> {
     let stats: RuntimeStats;
     for (;;) {
       serverAlive();
-      if (runtime.exited) throw new Error(`the agent runtime exited (${runtime!.exitStatus}):\n${runtime!.tail()}`);
+      if (runtime.exited) throw new Error(`the agent runtime exited (${runtime.exitStatus}):\n${runtime.tail()}`);
       stats = await runtime.stats();
       const playing = (stats.byState.playing ?? 0) + (stats.byState.paused ?? 0);
       if (playing >= handed) break;
@@ -267,7 +291,14 @@ export async function runScale(opts: ScaleOptions): Promise<ScaleResult> {
       await sleep(1_000);
     }
     const allPlayingMs = Date.now() - t;
-    result.setup = { registerMs, handoverMs, allPlayingMs, handoverFailures, runtimeBaselineRssBytes: baseline.memory.rss, runtimeBaselineHeapBytes: baseline.memory.heapUsed };
+    result.setup = {
+      registerMs,
+      handoverMs,
+      allPlayingMs,
+      handoverFailures,
+      runtimeBaselineRssBytes: baseline.memory.rss,
+      runtimeBaselineHeapBytes: baseline.memory.heapUsed,
+    };
     log(`${handed} agents playing ${allPlayingMs} ms after the first handover; settling ${opts.settleSeconds} s`);
     await sleep(opts.settleSeconds * 1000);
 
@@ -346,13 +377,17 @@ export async function runScale(opts: ScaleOptions): Promise<ScaleResult> {
     log("stopping the runtime (its agents log out)");
     await runtime.stop();
     runtime = undefined;
-    for (const deadline = Date.now() + 60_000; ; ) {
+    for (const deadline = Date.now() + 60_000; ;) {
       const m = await metricsNow();
       if (m.players === 0) break;
       if (Date.now() > deadline) throw new Error(`${m.players} players still in the world 60 s after the runtime stopped`);
       await sleep(500);
     }
-    const input: IdleInput = { wsUrl, clients: agents.map((a) => ({ token: a.ownerToken, characterId: a.characterId })), rampPerSecond: opts.rampPerSecond * 2 };
+    const input: IdleInput = {
+      wsUrl,
+      clients: agents.map((a) => ({ token: a.ownerToken, characterId: a.characterId })),
+      rampPerSecond: opts.rampPerSecond * 2,
+    };
     const inputFile = path.join(dir, "idle-input.json");
     fs.writeFileSync(inputFile, JSON.stringify(input));
     const fd = fs.openSync(idleLog, "a");
@@ -361,7 +396,7 @@ export async function runScale(opts: ScaleOptions): Promise<ScaleResult> {
     const inbox: FromIdle[] = [];
     idle.on("message", (m: FromIdle) => inbox.push(m));
     const next = async <K extends FromIdle["type"]>(type: K, timeoutMs: number): Promise<Extract<FromIdle, { type: K }>> => {
-      for (const deadline = Date.now() + timeoutMs; ; ) {
+      for (const deadline = Date.now() + timeoutMs; ;) {
         const i = inbox.findIndex((m) => m.type === type || m.type === "fatal");
         if (i >= 0) {
           const m = inbox.splice(i, 1)[0]!;
@@ -386,7 +421,15 @@ export async function runScale(opts: ScaleOptions): Promise<ScaleResult> {
     });
     idle.send({ type: "stop" });
     const report = await next("report", 10_000);
-    result.idle = { connected: ready.connected, failed: ready.failed, disconnects: report.disconnects, errors: report.errors, clientsCpuCores: wi.otherCores, server: wi.server, machine: wi.machine };
+    result.idle = {
+      connected: ready.connected,
+      failed: ready.failed,
+      disconnects: report.disconnects,
+      errors: report.errors,
+      clientsCpuCores: wi.otherCores,
+      server: wi.server,
+      machine: wi.machine,
+    };
     log(`idle: ${ready.connected} clients, tick p50/p99 ${wi.server.ticks.p50Ms}/${wi.server.ticks.p99Ms} ms`);
 
     server.kill("SIGTERM");

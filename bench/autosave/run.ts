@@ -50,7 +50,6 @@ import { Saver } from "../../src/sessions/Saver.ts";
 import { EQUIPMENT_SLOTS } from "../../src/game/clientEvents.ts";
 import { ROOT, bundledContent, endSweep, percentile, pool, round, walkableTiles, writeResults } from "../world-load/common.ts";
 
-
 const CLI = { command: "npm run bench:autosave -- [options]", summary: `Autosave benchmark: one process, no sockets. See bench/autosave/README.md.` };
 const { values: args } = parseCli(CLI, {
   options: {
@@ -82,7 +81,9 @@ if (
   !(saveIntervalS > 0) ||
   !(tickMs >= 10)
 ) {
-  console.error("usage: run.ts [--players 2000] [--db sqlite,postgresql] [--rounds 3] [--ticks 300] [--save-interval 60] [--tick-ms 600] [--out file.json] [--profile dir] [--keep]");
+  console.error(
+    "usage: run.ts [--players 2000] [--db sqlite,postgresql] [--rounds 3] [--ticks 300] [--save-interval 60] [--tick-ms 600] [--out file.json] [--profile dir] [--keep]",
+  );
   process.exit(2);
 }
 type Db = "sqlite" | "postgresql";
@@ -187,9 +188,15 @@ async function verify(db: Database, world: World, saver: Saver): Promise<string[
   const em = db.em();
   const problems: string[] = [];
   const chars = await em.execute<Record<string, unknown>[]>(`select * from characters`);
-  const inv = await em.execute<{ characterId: string; slot: number; itemId: string; quantity: number }[]>(`select "characterId", "slot", "itemId", "quantity" from inventory`);
-  const equip = await em.execute<{ characterId: string; slotType: string; itemId: string; quantity: number }[]>(`select "characterId", "slotType", "itemId", "quantity" from equipment`);
-  const bank = await em.execute<{ characterId: string; slot: number; itemId: string; quantity: number }[]>(`select "characterId", "slot", "itemId", "quantity" from bank`);
+  const inv = await em.execute<{ characterId: string; slot: number; itemId: string; quantity: number }[]>(
+    `select "characterId", "slot", "itemId", "quantity" from inventory`,
+  );
+  const equip = await em.execute<{ characterId: string; slotType: string; itemId: string; quantity: number }[]>(
+    `select "characterId", "slotType", "itemId", "quantity" from equipment`,
+  );
+  const bank = await em.execute<{ characterId: string; slot: number; itemId: string; quantity: number }[]>(
+    `select "characterId", "slot", "itemId", "quantity" from bank`,
+  );
   const group = <T extends { characterId: string }>(rows: T[]) => {
     const m = new Map<string, T[]>();
     for (const r of rows) m.set(r.characterId, [...(m.get(r.characterId) ?? []), r]);
@@ -215,7 +222,9 @@ async function verify(db: Database, world: World, saver: Saver): Promise<string[
     const invWant = d.inventory.flatMap((s, slot) => (s === null ? [] : [`${slot}:${s.itemId}x${s.quantity}`])).sort();
     if (invRows.join() !== invWant.join()) fail(`inventory ${invRows.join()} ≠ ${invWant.join()}`);
     const eqRows = (equipBy.get(p.id) ?? []).map((r) => `${r.slotType}:${r.itemId}x${r.quantity}`).sort();
-    const eqWant = Object.entries(d.equipment).map(([slot, s]) => `${slot}:${s.itemId}x${s.quantity}`).sort();
+    const eqWant = Object.entries(d.equipment)
+      .map(([slot, s]) => `${slot}:${s.itemId}x${s.quantity}`)
+      .sort();
     if (eqRows.join() !== eqWant.join()) fail(`equipment ${eqRows.join()} ≠ ${eqWant.join()}`);
     const bankRows = (bankBy.get(p.id) ?? []).sort((a, b) => a.slot - b.slot).map((r) => `${r.slot}:${r.itemId}x${r.quantity}`);
     const bankWant = d.bank.map((s, slot) => `${slot}:${s.itemId}x${s.quantity}`);
@@ -371,7 +380,9 @@ async function run(dbKind: Db, content: ContentRegistry): Promise<RunResult> {
 
     // The login path: the character read under its claim, its version tracked, the player added.
     t = performance.now();
-    const loaded = await pool(seeded, CONCURRENCY, (s) => loadOrCreatePlayer(db!, content, { accountId: s.accountId, characterId: s.characterId, claim: async () => {} }));
+    const loaded = await pool(seeded, CONCURRENCY, (s) =>
+      loadOrCreatePlayer(db!, content, { accountId: s.accountId, characterId: s.characterId, claim: async () => {} }),
+    );
     for (const data of loaded) {
       saver.track(data.characterId, data.version, data);
       world.addPlayer(data);
@@ -483,7 +494,8 @@ async function run(dbKind: Db, content: ContentRegistry): Promise<RunResult> {
     log(`${dbKind}: one save interval (${intervalTicks} ticks): ${JSON.stringify(result.interval)}`);
 
     const failed = [result.first, ...result.autosaves].filter((m) => !m.verified);
-    if (failed.length > 0 || steadyProblems.length > 0) throw new Error(`the database differs from the world: ${[...failed.flatMap((m) => m.mismatches), ...steadyProblems].slice(0, 5).join("; ")}`);
+    if (failed.length > 0 || steadyProblems.length > 0)
+      throw new Error(`the database differs from the world: ${[...failed.flatMap((m) => m.mismatches), ...steadyProblems].slice(0, 5).join("; ")}`);
     result.ok = true;
   } catch (err) {
     result.error = (err as Error).stack ?? String(err);
@@ -496,7 +508,13 @@ async function run(dbKind: Db, content: ContentRegistry): Promise<RunResult> {
 }
 
 /** `World`'s persistence phase alone (no database): finding the due players, then with their snapshots. */
-function persistencePhase(content: ContentRegistry): { ticks: number; players: number; intervalTicks: number; idle: { p50Us: number; p99Us: number; maxUs: number }; dirty: { p50Us: number; p99Us: number; maxUs: number; snapshotsPerTick: number } } {
+function persistencePhase(content: ContentRegistry): {
+  ticks: number;
+  players: number;
+  intervalTicks: number;
+  idle: { p50Us: number; p99Us: number; maxUs: number };
+  dirty: { p50Us: number; p99Us: number; maxUs: number; snapshotsPerTick: number };
+} {
   let snapshots = 0;
   const world = new World({ content, saveIntervalTicks: intervalTicks, onSave: (s) => (snapshots += s.length), tickMs, handlers: new Map() });
   const tiles = walkableTiles(world.collision);
@@ -552,7 +570,18 @@ for (const d of dbs as Db[]) {
   writeResults(args.out, "autosave", started, settings, results);
 }
 endSweep(
-  ["db", "players", "autosave wall ms", "tick ms", "main-thread CPU ms", "loop busy ms", "process CPU ms", "longest stall ms", "interval: save p50 / max ms, stall ms", "verified"],
+  [
+    "db",
+    "players",
+    "autosave wall ms",
+    "tick ms",
+    "main-thread CPU ms",
+    "loop busy ms",
+    "process CPU ms",
+    "longest stall ms",
+    "interval: save p50 / max ms, stall ms",
+    "verified",
+  ],
   runs.map((r) =>
     r.ok && r.median !== undefined && r.interval !== undefined
       ? `| ${r.db} | ${r.players} | ${r.median.wallMs} | ${r.median.tickMs} | ${r.median.mainThreadCpuMs} | ${r.median.loopBusyMs} | ${r.median.cpuMs} | ${r.median.longestStallMs} | ${r.interval.saveWallMsP50} / ${r.interval.saveWallMsMax}, ${r.interval.longestStallMs} | ok |`

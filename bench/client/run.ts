@@ -36,7 +36,10 @@ import { until } from "../../test/support/until.ts";
 import { buildClient, launchBrowser, TILE } from "../../test/client/support.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..", "..");
-const CLI = { command: "npm run bench:client -- [options]", summary: `The browser client's benchmark (issue #17 item 6), in the headless Chromium the browser tests use (@sparticuz/chromium through playwright-core, WebGL by SwiftShader. See bench/client/README.md.` };
+const CLI = {
+  command: "npm run bench:client -- [options]",
+  summary: `The browser client's benchmark (issue #17 item 6), in the headless Chromium the browser tests use (@sparticuz/chromium through playwright-core, WebGL by SwiftShader. See bench/client/README.md.`,
+};
 const { values: args } = parseCli(CLI, {
   options: {
     entities: { type: "string", default: "200" },
@@ -173,17 +176,21 @@ try {
       loadavg1m: round(os.loadavg()[0]!, 2),
     };
   };
-  const inView = () => [...world.npcs.values()].filter((n) => n.deadUntil === 0 && Math.abs(n.x - me.x) <= VIEW.x && Math.abs(n.z - me.z) <= VIEW.z).length + [...world.players.values()].filter((p) => p !== me && Math.abs(p.x - me.x) <= VIEW.x && Math.abs(p.z - me.z) <= VIEW.z).length;
+  const inView = () =>
+    [...world.npcs.values()].filter((n) => n.deadUntil === 0 && Math.abs(n.x - me.x) <= VIEW.x && Math.abs(n.z - me.z) <= VIEW.z).length +
+    [...world.players.values()].filter((p) => p !== me && Math.abs(p.x - me.x) <= VIEW.x && Math.abs(p.z - me.z) <= VIEW.z).length;
 
   const baseline = { inView: inView(), ...frameStats(await frames(SAMPLE_S)) };
-  log(`frame rate, ${baseline.inView} NPCs in view (the town's own): ${baseline.fps} frames/s (5 s parts ${baseline.partsFps.join(", ")}), p95 ${baseline.p95Ms} ms, load ${baseline.loadavg1m}`);
+  log(
+    `frame rate, ${baseline.inView} NPCs in view (the town's own): ${baseline.fps} frames/s (5 s parts ${baseline.partsFps.join(", ")}), p95 ${baseline.p95Ms} ms, load ${baseline.loadavg1m}`,
+  );
 
   // N wandering rats on walkable tiles within the view (not aggressive: they do not interrupt),
   // placed far enough inside it that their wandering never takes them out of it.
   const WANDER = 3;
   const def = world.content.npcs.get("meadow_rat")!;
   let seed = 1;
-  const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
   for (let i = 0; i < ENTITIES; i++) {
     let x = me.x;
     let z = me.z;
@@ -215,9 +222,13 @@ try {
   const conn = t.server.world.connectionOf(me.id) as unknown as { inView: Set<string> };
   await until(() => (conn.inView.size >= ENTITIES ? true : undefined), `${ENTITIES} entities in the client's view`, 15_000);
   await sleep(3_000);
-  const added = [...world.npcs.values()].filter((n) => n.id.startsWith("bench-rat-") && n.deadUntil === 0 && Math.abs(n.x - me.x) <= VIEW.x && Math.abs(n.z - me.z) <= VIEW.z).length;
+  const added = [...world.npcs.values()].filter(
+    (n) => n.id.startsWith("bench-rat-") && n.deadUntil === 0 && Math.abs(n.x - me.x) <= VIEW.x && Math.abs(n.z - me.z) <= VIEW.z,
+  ).length;
   const crowded = { inView: inView(), added, ...frameStats(await frames(SAMPLE_S)) };
-  log(`frame rate, ${crowded.inView} NPCs in view: ${crowded.fps} frames/s (5 s parts ${crowded.partsFps.join(", ")}), p95 ${crowded.p95Ms} ms, load ${crowded.loadavg1m}`);
+  log(
+    `frame rate, ${crowded.inView} NPCs in view: ${crowded.fps} frames/s (5 s parts ${crowded.partsFps.join(", ")}), p95 ${crowded.p95Ms} ms, load ${crowded.loadavg1m}`,
+  );
   fs.mkdirSync(path.join(ROOT, "test-artifacts", "browser"), { recursive: true });
   await page.screenshot({ path: path.join(ROOT, "test-artifacts", "browser", "bench-crowd.png") });
 
@@ -226,7 +237,13 @@ try {
     await cdp.send("HeapProfiler.collectGarbage");
     const { metrics: m } = await cdp.send("Performance.getMetrics");
     const get = (name: string) => m.find((x) => x.name === name)?.value ?? NaN;
-    return { heapUsedMB: round(get("JSHeapUsedSize") / 2 ** 20, 2), heapTotalMB: round(get("JSHeapTotalSize") / 2 ** 20, 2), nodes: get("Nodes"), listeners: get("JSEventListeners"), loadavg1m: round(os.loadavg()[0]!, 2) };
+    return {
+      heapUsedMB: round(get("JSHeapUsedSize") / 2 ** 20, 2),
+      heapTotalMB: round(get("JSHeapTotalSize") / 2 ** 20, 2),
+      nodes: get("Nodes"),
+      listeners: get("JSEventListeners"),
+      loadavg1m: round(os.loadavg()[0]!, 2),
+    };
   };
   const start = { x: me.x, z: me.z };
   const canvasBox = (await page.getByLabel("Game world").boundingBox())!;
@@ -262,7 +279,9 @@ try {
   const end = { minute: round((Date.now() - began) / 60_000, 2), ...(await metrics()) };
   if (samples.at(-1)!.minute !== end.minute) samples.push(end);
   const after = { inView: inView(), ...frameStats(await frames(SAMPLE_S)) };
-  log(`after ${MINUTES} min: ${JSON.stringify(end)}; ${after.fps} frames/s with ${after.inView} in view (5 s parts ${after.partsFps.join(", ")}), load ${after.loadavg1m}`);
+  log(
+    `after ${MINUTES} min: ${JSON.stringify(end)}; ${after.fps} frames/s with ${after.inView} in view (5 s parts ${after.partsFps.join(", ")}), load ${after.loadavg1m}`,
+  );
 
   const results = {
     date: new Date().toISOString(),
@@ -270,8 +289,18 @@ try {
     options: { entities: ENTITIES, runs: RUNS, sampleSeconds: SAMPLE_S, minutes: MINUTES },
     bundle: { files: bundle, jsGzipBytes: jsGzip, jsGzipKB: round(jsGzip / 1024), targetKB: 1024, pass: jsGzip < 1024 * 1024 },
     firstFrame: {
-      runs: firstFrame.map((r) => ({ firstFrameMs: round(r.firstFrameMs), domContentLoadedMs: round(r.domContentLoadedMs), joinClickedMs: round(r.joinClickedMs), joinToFrameMs: round(r.firstFrameMs - r.joinClickedMs) })),
-      medianMs: round(percentile(firstFrame.map((r) => r.firstFrameMs).sort((a, b) => a - b), 50)),
+      runs: firstFrame.map((r) => ({
+        firstFrameMs: round(r.firstFrameMs),
+        domContentLoadedMs: round(r.domContentLoadedMs),
+        joinClickedMs: round(r.joinClickedMs),
+        joinToFrameMs: round(r.firstFrameMs - r.joinClickedMs),
+      })),
+      medianMs: round(
+        percentile(
+          firstFrame.map((r) => r.firstFrameMs).sort((a, b) => a - b),
+          50,
+        ),
+      ),
       targetMs: 3000,
     },
     frameRate: { baseline, crowded, afterPlay: after, targetFps: 30 },

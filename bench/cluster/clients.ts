@@ -49,7 +49,12 @@ export interface Joined {
 }
 
 /** Resolves when an event satisfying `match` reaches `conn` (the listener is registered at once, so call it before sending). */
-export function waitEvent(conn: GameConn, match: (type: string, data: Record<string, unknown>) => boolean, timeoutMs: number, what: string): Promise<Record<string, unknown>> {
+export function waitEvent(
+  conn: GameConn,
+  match: (type: string, data: Record<string, unknown>) => boolean,
+  timeoutMs: number,
+  what: string,
+): Promise<Record<string, unknown>> {
   return new Promise((resolve, reject) => {
     const listener: Listener = (type, data) => {
       if (!match(type, data)) return;

@@ -126,14 +126,18 @@ const smoke = args.smoke;
 /** A flag's value, else the smoke or the full default. */
 const opt = (name: keyof typeof args, full: string, small: string): string => (args[name] as string | undefined) ?? (smoke ? small : full);
 const settings = {
-  phases: opt("phases", "joins,pm,tick", "joins,pm,tick").split(",").map((s) => s.trim()),
+  phases: opt("phases", "joins,pm,tick", "joins,pm,tick")
+    .split(",")
+    .map((s) => s.trim()),
   joins: Number(opt("joins", "600", "12")),
   joinConcurrency: Number(opt("join-concurrency", "64", "4")),
   joinTimeoutS: Number(opt("join-timeout", "30", "20")),
   pairs: Number(opt("pairs", "60", "3")),
   messages: Number(opt("messages", "1000", "12")),
   pmRate: Number(opt("pm-rate", "40", "10")),
-  steps: opt("steps", "250,500,625,750,875,1000,1250,1500", "4,8").split(",").map((s) => Number(s.trim())),
+  steps: opt("steps", "250,500,625,750,875,1000,1250,1500", "4,8")
+    .split(",")
+    .map((s) => Number(s.trim())),
   tickSeconds: Number(opt("tick-seconds", "65", "3")),
   settleS: Number(opt("settle", "5", "1")),
   rampPerSecond: Number(opt("ramp", "50", "20")),
@@ -153,7 +157,9 @@ const problems = [
   Number.isInteger(settings.pairs) && settings.pairs >= 1 && settings.pairs <= 1000 ? undefined : "--pairs: 1..1000",
   Number.isInteger(settings.messages) && settings.messages >= 1 ? undefined : "--messages: a whole number ≥ 1",
   settings.pmRate > 0 ? undefined : "--pm-rate: > 0",
-  settings.steps.every((s, i) => Number.isInteger(s) && s >= 2 && (i === 0 || s > settings.steps[i - 1]!)) ? undefined : "--steps: increasing whole numbers ≥ 2",
+  settings.steps.every((s, i) => Number.isInteger(s) && s >= 2 && (i === 0 || s > settings.steps[i - 1]!))
+    ? undefined
+    : "--steps: increasing whole numbers ≥ 2",
   settings.tickSeconds > 0 ? undefined : "--tick-seconds: > 0",
   settings.settleS >= 0 ? undefined : "--settle: ≥ 0",
   settings.rampPerSecond > 0 ? undefined : "--ramp: > 0",
@@ -175,7 +181,12 @@ const ms = (v: number) => round(v, 1);
 
 /** Percentiles of a list of latencies (ms). */
 function latencyStats(values: number[]): { samples: number; p50Ms: number; p99Ms: number; maxMs: number } {
-  return { samples: values.length, p50Ms: ms(percentile(values, 50)), p99Ms: ms(percentile(values, 99)), maxMs: ms(values.length === 0 ? 0 : Math.max(...values)) };
+  return {
+    samples: values.length,
+    p50Ms: ms(percentile(values, 50)),
+    p99Ms: ms(percentile(values, 99)),
+    maxMs: ms(values.length === 0 ? 0 : Math.max(...values)),
+  };
 }
 
 // ---- the cluster ------------------------------------------------------------------------------
@@ -315,7 +326,7 @@ async function cleanup(): Promise<void> {
   cleaned = true;
   for (const b of botProcs) if (b.exitCode === null && b.signalCode === null) b.kill("SIGKILL");
   for (const n of nodes) if (n.server !== undefined && !n.server.exited) n.server.proc.kill("SIGKILL");
-  await Promise.all(nodes.map((n) => (n.server === undefined ? undefined : Promise.race([n.server.exit, sleep(5_000)]))));
+  await Promise.all(nodes.map((n) => (n.server === undefined ? Promise.resolve() : Promise.race([n.server.exit, sleep(5_000)]))));
   await pgDrop?.().catch((err: unknown) => log(`could not drop the database: ${(err as Error).message}`));
   if (redisUrl !== undefined) await emptyRedis(redisUrl).catch((err: unknown) => log(`could not empty ${redisUrl}: ${(err as Error).message}`));
   if (args.keep) log(`kept ${tmp}`);
@@ -383,10 +394,15 @@ function cpuSample(): CpuSample {
  * Cores used between two samples (1.0 = one core busy): each server, the bots processes, the bench
  * process, PostgreSQL and Redis (all their processes, whoever uses them), the rest of the machine.
  */
-function cpuBetween(a: CpuSample, b: CpuSample): { servers: Record<string, number | null>; bots: number; bench: number; postgres: number; redis: number; other: number; machineBusy: number } {
+function cpuBetween(
+  a: CpuSample,
+  b: CpuSample,
+): { servers: Record<string, number | null>; bots: number; bench: number; postgres: number; redis: number; other: number; machineBusy: number } {
   const s = (b.at - a.at) / 1000;
   const cores = (ticks: number) => round(ticks / CLK_TCK / s, 2);
-  const servers = Object.fromEntries(nodes.map((n, i) => [`world${n.world}`, a.servers[i] === undefined || b.servers[i] === undefined ? null : cores(b.servers[i]! - a.servers[i]!)]));
+  const servers = Object.fromEntries(
+    nodes.map((n, i) => [`world${n.world}`, a.servers[i] === undefined || b.servers[i] === undefined ? null : cores(b.servers[i] - a.servers[i])]),
+  );
   const machineBusy = round(((b.machine.busy - a.machine.busy) / (b.machine.total - a.machine.total)) * os.cpus().length, 2);
   const bots = cores(Math.max(0, b.bots - a.bots));
   const bench = round((b.bench - a.bench) / s, 2);
@@ -423,7 +439,9 @@ async function joinsPhase(): Promise<object> {
   await pool(plan, settings.joinConcurrency, async (a) => {
     try {
       const joined: Joined =
-        a.kind === "colyseus" ? await joinColyseus(portOf(a.via), { world: a.world }, timeoutMs) : await joinWs(portOf(a.via), { world: String(a.world) }, timeoutMs);
+        a.kind === "colyseus"
+          ? await joinColyseus(portOf(a.via), { world: a.world }, timeoutMs)
+          : await joinWs(portOf(a.via), { world: String(a.world) }, timeoutMs);
       a.ok = true;
       a.conn = joined.conn;
       a.welcomeMs = joined.welcomeMs;
@@ -436,7 +454,11 @@ async function joinsPhase(): Promise<object> {
   clearInterval(progress);
   const durationMs = performance.now() - started;
   const after = cpuSample();
-  const inWorlds = await worldsWhen((w) => w.reduce((s, x) => s + x.players, 0) >= plan.filter((a) => a.ok).length, "the joined players in the list", 30_000).catch(() => worldList());
+  const inWorlds = await worldsWhen(
+    (w) => w.reduce((s, x) => s + x.players, 0) >= plan.filter((a) => a.ok).length,
+    "the joined players in the list",
+    30_000,
+  ).catch(() => worldList());
 
   const summarise = (attempts: JoinAttempt[]) => {
     const ok = attempts.filter((a) => a.ok);
@@ -466,7 +488,9 @@ async function joinsPhase(): Promise<object> {
     playersByWorld: playersByWorld(inWorlds),
     cpuCores: cpuBetween(before, after),
   };
-  log(`joins: ${result.joined}/${n} in ${(durationMs / 1000).toFixed(1)} s = ${result.joinsPerSecond}/s, p50/p99 ${result.latency.p50Ms}/${result.latency.p99Ms} ms, failures ${JSON.stringify(result.failures)}`);
+  log(
+    `joins: ${result.joined}/${n} in ${(durationMs / 1000).toFixed(1)} s = ${result.joinsPerSecond}/s, p50/p99 ${result.latency.p50Ms}/${result.latency.p99Ms} ms, failures ${JSON.stringify(result.failures)}`,
+  );
   for (const a of plan) a.conn?.close();
   await worldsWhen(empty, "every joined player logged out");
   return result;
@@ -488,32 +512,49 @@ async function pmPhase(): Promise<object> {
   // and every ordered pair of processes occurs; one end on /ws, the other on Colyseus, alternating.
   const ends = Array.from({ length: p }, (_, k) => {
     const wa = (k % 3) + 1;
-    const wb = ((k % 3) + 1 + (Math.floor(k / 3) % 2)) % 3 + 1;
+    const wb = (((k % 3) + 1 + (Math.floor(k / 3) % 2)) % 3) + 1;
     const kindA: Kind = k % 2 === 0 ? "ws" : "colyseus";
     return [
       { world: wa, kind: kindA, name: `P${tag}n${k}a` },
-      { world: wb, kind: (kindA === "ws" ? "colyseus" : "ws") as Kind, name: `P${tag}n${k}b` },
+      { world: wb, kind: kindA === "ws" ? "colyseus" : "ws", name: `P${tag}n${k}b` },
     ];
   });
   log(`private messages: ${p} pairs across processes; logging in`);
   const t0 = performance.now();
   const conns = await pool(ends.flat(), 16, async (e) => {
-    const j = e.kind === "ws" ? await joinWs(portOf(e.world), { world: String(e.world), name: e.name }, 30_000) : await joinColyseus(portOf(e.world), { world: e.world, name: e.name }, 30_000);
+    const j =
+      e.kind === "ws"
+        ? await joinWs(portOf(e.world), { world: String(e.world), name: e.name }, 30_000)
+        : await joinColyseus(portOf(e.world), { world: e.world, name: e.name }, 30_000);
     return j.conn;
   });
   const loginMs = performance.now() - t0;
-  const pairs = ends.map((pair, k) => ({ a: conns[2 * k]!, b: conns[2 * k + 1]!, names: [pair[0]!.name, pair[1]!.name] as const, worlds: [pair[0]!.world, pair[1]!.world] }));
+  const pairs = ends.map((pair, k) => ({
+    a: conns[2 * k]!,
+    b: conns[2 * k + 1]!,
+    names: [pair[0]!.name, pair[1]!.name] as const,
+    worlds: [pair[0]!.world, pair[1]!.world],
+  }));
 
   // Friendships: a asks, b accepts; both see the other in their friends.
   const t1 = performance.now();
   const friendsFailed: string[] = [];
-  const friendOf = (name: string) => (type: string, d: Record<string, unknown>) => type === "social:list" && ((d.friends as { name: string }[] | undefined) ?? []).some((f) => f.name === name);
+  const friendOf = (name: string) => (type: string, d: Record<string, unknown>) =>
+    type === "social:list" && ((d.friends as { name: string }[] | undefined) ?? []).some((f) => f.name === name);
   const friended = await pool(pairs, 8, async (pair) => {
     try {
-      const requested = waitEvent(pair.b, (type, d) => type === "social:list" && ((d.incoming as { name: string }[] | undefined) ?? []).some((f) => f.name === pair.names[0]), 20_000, "the friend request");
+      const requested = waitEvent(
+        pair.b,
+        (type, d) => type === "social:list" && ((d.incoming as { name: string }[] | undefined) ?? []).some((f) => f.name === pair.names[0]),
+        20_000,
+        "the friend request",
+      );
       pair.a.send("social:addFriend", { name: pair.names[1] });
       await requested;
-      const both = Promise.all([waitEvent(pair.a, friendOf(pair.names[1]), 20_000, "a's friend list"), waitEvent(pair.b, friendOf(pair.names[0]), 20_000, "b's friend list")]);
+      const both = Promise.all([
+        waitEvent(pair.a, friendOf(pair.names[1]), 20_000, "a's friend list"),
+        waitEvent(pair.b, friendOf(pair.names[0]), 20_000, "b's friend list"),
+      ]);
       pair.b.send("social:acceptFriend", { name: pair.names[0] });
       await both;
       return true;
@@ -524,7 +565,9 @@ async function pmPhase(): Promise<object> {
   });
   const friendsMs = performance.now() - t1;
   const ready = pairs.filter((_, k) => friended[k]);
-  log(`private messages: ${ready.length}/${p} pairs friends (login ${Math.round(loginMs)} ms, friendships ${Math.round(friendsMs)} ms); sending ${settings.messages} at ≤ ${settings.pmRate}/s`);
+  log(
+    `private messages: ${ready.length}/${p} pairs friends (login ${Math.round(loginMs)} ms, friendships ${Math.round(friendsMs)} ms); sending ${settings.messages} at ≤ ${settings.pmRate}/s`,
+  );
   if (ready.length === 0) throw new Error(`no pair became friends: ${friendsFailed.slice(0, 3).join("; ")}`);
 
   // Senders: both ends of every pair. Each message's text names it.
@@ -581,7 +624,7 @@ async function pmPhase(): Promise<object> {
   const sendMs = performance.now() - t2;
   const all = [...sent.values()];
   const settled = () => all.every((m) => m.deliveredMs !== undefined && m.ackMs !== undefined);
-  for (const deadline = Date.now() + 10_000; !settled() && Date.now() < deadline; ) await sleep(100);
+  for (const deadline = Date.now() + 10_000; !settled() && Date.now() < deadline;) await sleep(100);
 
   const byKind: Record<string, object> = {};
   for (const kind of new Set(all.map((m) => m.kind))) {
@@ -608,7 +651,9 @@ async function pmPhase(): Promise<object> {
     acknowledgement: latencyStats(all.flatMap((m) => (m.ackMs === undefined ? [] : [m.ackMs]))),
     byKind,
   };
-  log(`private messages: ${result.delivered}/${result.sent} delivered, p50/p99/max ${result.delivery.p50Ms}/${result.delivery.p99Ms}/${result.delivery.maxMs} ms; acknowledged p50/p99 ${result.acknowledgement.p50Ms}/${result.acknowledgement.p99Ms} ms`);
+  log(
+    `private messages: ${result.delivered}/${result.sent} delivered, p50/p99/max ${result.delivery.p50Ms}/${result.delivery.p99Ms}/${result.delivery.maxMs} ms; acknowledged p50/p99 ${result.acknowledgement.p50Ms}/${result.acknowledgement.p99Ms} ms`,
+  );
   for (const c of conns) c.close();
   await worldsWhen(empty, "every messaging player logged out");
   return result;
@@ -688,7 +733,14 @@ async function tickPhase(tokens: string[]): Promise<object> {
       steps.push(step as StepResult);
       try {
         // This step's new bots, in a bots process of their own (the earlier steps' keep playing).
-        const input: BotsInput = { port: portOf(1), tokens: tokens.slice(previous, target), rampPerSecond: settings.rampPerSecond, quickStart: settings.tickSeconds < 10, seed: settings.seed + stepIndex, wsUpdates: "full" };
+        const input: BotsInput = {
+          port: portOf(1),
+          tokens: tokens.slice(previous, target),
+          rampPerSecond: settings.rampPerSecond,
+          quickStart: settings.tickSeconds < 10,
+          seed: settings.seed + stepIndex,
+          wsUpdates: "full",
+        };
         const inputFile = path.join(tmp, `bots-${stepIndex}.json`);
         fs.writeFileSync(inputFile, JSON.stringify(input));
         const fd = fs.openSync(botsLog, "a");
@@ -715,10 +767,29 @@ async function tickPhase(tokens: string[]): Promise<object> {
         const before = cpuSample();
         log(`tick: ${step.botsConnected} bots on world 1 (${step.botsFailed} failed to join); measuring ${settings.tickSeconds} s`);
         await sleep(settings.tickSeconds * 1000);
-        const metrics = await Promise.all(WORLDS.map(async (w) => ((await admin(w, "GET", "/api/admin/metrics")) as { metrics: ServerMetricsSnapshot & { ticks: { phasesMeanMs?: Record<string, number> }; gc?: unknown } }).metrics));
+        const metrics = await Promise.all(
+          WORLDS.map(
+            async (w) =>
+              (
+                (await admin(w, "GET", "/api/admin/metrics")) as {
+                  metrics: ServerMetricsSnapshot & { ticks: { phasesMeanMs?: Record<string, number> }; gc?: unknown };
+                }
+              ).metrics,
+          ),
+        );
         const after = cpuSample();
         const m = metrics[0]!;
-        step.world1 = { windowMs: m.windowMs, ticks: m.ticks, eventLoopDelay: m.eventLoopDelay, gc: m.gc, paths: m.paths, cpuCores: m.cpu.cores, rssBytes: m.memory.rssBytes, players: m.players, connections: m.connections };
+        step.world1 = {
+          windowMs: m.windowMs,
+          ticks: m.ticks,
+          eventLoopDelay: m.eventLoopDelay,
+          gc: m.gc,
+          paths: m.paths,
+          cpuCores: m.cpu.cores,
+          rssBytes: m.memory.rssBytes,
+          players: m.players,
+          connections: m.connections,
+        };
         step.otherWorldsTickP99Ms = { world2: metrics[1]!.ticks.p99Ms, world3: metrics[2]!.ticks.p99Ms };
         step.cpuCores = cpuBetween(before, after);
         step.loadavg = os.loadavg().map((v) => round(v, 2));
@@ -749,9 +820,21 @@ async function tickPhase(tokens: string[]): Promise<object> {
     if (reports.length > 0) {
       const kind = (k: Kind) => {
         const lat = reports.flatMap((r) => r[k].latencies ?? []);
-        return { connected: reports.reduce((s, r) => s + r[k].connected, 0), moveLatency: latencyStats(lat), disconnects: reports.reduce((s, r) => s + r[k].disconnects, 0) };
+        return {
+          connected: reports.reduce((s, r) => s + r[k].connected, 0),
+          moveLatency: latencyStats(lat),
+          disconnects: reports.reduce((s, r) => s + r[k].disconnects, 0),
+        };
       };
-      botsReport = { processes: reports.length, colyseus: kind("colyseus"), ws: kind("ws"), cpuCores: round(reports.reduce((s, r) => s + r.process.cpuCores, 0), 2) };
+      botsReport = {
+        processes: reports.length,
+        colyseus: kind("colyseus"),
+        ws: kind("ws"),
+        cpuCores: round(
+          reports.reduce((s, r) => s + r.process.cpuCores, 0),
+          2,
+        ),
+      };
     }
     anchor.close();
     await sleep(1_500);
@@ -784,7 +867,13 @@ const doc: Record<string, unknown> = {
   benchmark: "cluster",
   started,
   command,
-  machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, totalMemBytes: os.totalmem(), node: process.version, loadavgAtStart: os.loadavg().map((v) => round(v, 2)) },
+  machine: {
+    cpus: os.cpus().length,
+    model: os.cpus()[0]?.model,
+    totalMemBytes: os.totalmem(),
+    node: process.version,
+    loadavgAtStart: os.loadavg().map((v) => round(v, 2)),
+  },
   settings,
 };
 const writeDoc = () => {
@@ -831,7 +920,7 @@ try {
   }
   log("stopping the cluster");
   doc.shutdown = await stopCluster();
-  const steps = ((doc.tick as { steps?: StepResult[] } | undefined)?.steps ?? []) as StepResult[];
+  const steps = (doc.tick as { steps?: StepResult[] } | undefined)?.steps ?? [];
   ok = (doc.shutdown as { code: number | null }[]).every((s) => s.code === 0) && steps.every((s) => s.ok);
   if (!ok) doc.error = steps.find((s) => !s.ok)?.error ?? "a server did not exit 0 on SIGTERM";
 } catch (err) {
@@ -850,23 +939,60 @@ process.exit(ok ? 0 : 1);
 
 function printSummary(): void {
   const out: string[] = [`\ncluster benchmark, ${started} (${os.cpus().length} cores, ${settings.db}, ${settings.tickMs} ms tick)\n`];
-  const j = doc.joins as { cpuCores: object; joined: number; clients: number; durationMs: number; joinsPerSecond: number; latency: { p50Ms: number; p99Ms: number }; failures: object; byTransport: Record<Kind, { joined: number; attempts: number; joinsPerSecond: number; latency: { p50Ms: number; p99Ms: number } }>; routed: { joined: number; latency: { p50Ms: number; p99Ms: number } }; direct: { joined: number; latency: { p50Ms: number; p99Ms: number } } } | undefined;
+  const j = doc.joins as
+    | {
+        cpuCores: object;
+        joined: number;
+        clients: number;
+        durationMs: number;
+        joinsPerSecond: number;
+        latency: { p50Ms: number; p99Ms: number };
+        failures: object;
+        byTransport: Record<Kind, { joined: number; attempts: number; joinsPerSecond: number; latency: { p50Ms: number; p99Ms: number } }>;
+        routed: { joined: number; latency: { p50Ms: number; p99Ms: number } };
+        direct: { joined: number; latency: { p50Ms: number; p99Ms: number } };
+      }
+    | undefined;
   if (j !== undefined) {
     out.push("| joins | joined | joins/s | welcome latency p50 / p99 ms |", "|---|---:|---:|---|");
     out.push(`| all (${j.clients}, ${settings.joinConcurrency} at a time) | ${j.joined} | ${j.joinsPerSecond} | ${j.latency.p50Ms} / ${j.latency.p99Ms} |`);
-    for (const k of ["colyseus", "ws"] as const) out.push(`| ${k} | ${j.byTransport[k].joined}/${j.byTransport[k].attempts} | ${j.byTransport[k].joinsPerSecond} | ${j.byTransport[k].latency.p50Ms} / ${j.byTransport[k].latency.p99Ms} |`);
+    for (const k of ["colyseus", "ws"] as const)
+      out.push(
+        `| ${k} | ${j.byTransport[k].joined}/${j.byTransport[k].attempts} | ${j.byTransport[k].joinsPerSecond} | ${j.byTransport[k].latency.p50Ms} / ${j.byTransport[k].latency.p99Ms} |`,
+      );
     out.push(`| routed/proxied to another process | ${j.routed.joined} | | ${j.routed.latency.p50Ms} / ${j.routed.latency.p99Ms} |`);
     out.push(`| asked of the world's own process | ${j.direct.joined} | | ${j.direct.latency.p50Ms} / ${j.direct.latency.p99Ms} |`);
     out.push(`failures: ${JSON.stringify(j.failures)}; cores over the phase: ${JSON.stringify(j.cpuCores)}\n`);
   }
-  const p = doc.privateMessages as { sent: number; delivered: number; acknowledged: number; ratePerSecond: number; friendPairs: number; delivery: { p50Ms: number; p99Ms: number; maxMs: number }; acknowledgement: { p50Ms: number; p99Ms: number; maxMs: number }; errors: object } | undefined;
+  const p = doc.privateMessages as
+    | {
+        sent: number;
+        delivered: number;
+        acknowledged: number;
+        ratePerSecond: number;
+        friendPairs: number;
+        delivery: { p50Ms: number; p99Ms: number; maxMs: number };
+        acknowledgement: { p50Ms: number; p99Ms: number; maxMs: number };
+        errors: object;
+      }
+    | undefined;
   if (p !== undefined) {
     out.push("| private messages | sent | delivered | rate/s | p50 / p99 / max ms |", "|---|---:|---:|---:|---|");
-    out.push(`| send → recipient's social:message (${p.friendPairs} pairs) | ${p.sent} | ${p.delivered} | ${p.ratePerSecond} | ${p.delivery.p50Ms} / ${p.delivery.p99Ms} / ${p.delivery.maxMs} |`);
-    out.push(`| send → sender's social:messageSent | ${p.sent} | ${p.acknowledged} | | ${p.acknowledgement.p50Ms} / ${p.acknowledgement.p99Ms} / ${p.acknowledgement.maxMs} |`);
+    out.push(
+      `| send → recipient's social:message (${p.friendPairs} pairs) | ${p.sent} | ${p.delivered} | ${p.ratePerSecond} | ${p.delivery.p50Ms} / ${p.delivery.p99Ms} / ${p.delivery.maxMs} |`,
+    );
+    out.push(
+      `| send → sender's social:messageSent | ${p.sent} | ${p.acknowledged} | | ${p.acknowledgement.p50Ms} / ${p.acknowledgement.p99Ms} / ${p.acknowledgement.maxMs} |`,
+    );
     out.push(`errors: ${JSON.stringify(p.errors)}\n`);
   }
-  const t = doc.tick as { steps: StepResult[]; firstOverThreshold: { players: number; tickP99Ms: number } | null; overThresholdFrom: { players: number; tickP99Ms: number } | null } | undefined;
+  const t = doc.tick as
+    | {
+        steps: StepResult[];
+        firstOverThreshold: { players: number; tickP99Ms: number } | null;
+        overThresholdFrom: { players: number; tickP99Ms: number } | null;
+      }
+    | undefined;
   if (t !== undefined) {
     out.push("| players on world 1 | tick p50 / p99 / max ms | ticks | cores: world 1 / bots / other / machine busy | load avg |", "|---:|---|---:|---|---|");
     for (const s of t.steps) {

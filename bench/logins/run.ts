@@ -27,8 +27,18 @@ import { ReusingSqliteConnection } from "../../src/db/sqliteStatements.ts";
 import { loadOrCreatePlayer } from "../../src/persistence/players.ts";
 import { ROOT, bundledContent, round as roundTo, writeResults } from "../world-load/common.ts";
 
-const CLI = { command: "npm run bench:logins -- [options]", summary: `Logins benchmark: the database side of a login storm on SQLite, in one process, no sockets. See bench/logins/README.md.` };
-const { values } = parseCli(CLI, { options: { players: { type: "string", default: "2000" }, rounds: { type: "string", default: "3" }, "at-once": { type: "boolean", default: false }, out: { type: "string" } } });
+const CLI = {
+  command: "npm run bench:logins -- [options]",
+  summary: `Logins benchmark: the database side of a login storm on SQLite, in one process, no sockets. See bench/logins/README.md.`,
+};
+const { values } = parseCli(CLI, {
+  options: {
+    players: { type: "string", default: "2000" },
+    rounds: { type: "string", default: "3" },
+    "at-once": { type: "boolean", default: false },
+    out: { type: "string" },
+  },
+});
 const atOnce = values["at-once"];
 const players = Number(values.players);
 const rounds = Number(values.rounds);

@@ -17,8 +17,19 @@ import { crowd } from "../crowd.ts";
 import { ViewTracker } from "../../src/game/world/ViewTracker.ts";
 import { replicaOf } from "../../test/support/viewReplica.ts";
 
-const CLI = { command: "npm run bench:publish -- [options]", summary: `Micro-benchmark of the per-tick publishing work, without sockets. See bench/publish/README.md.` };
-const { values } = parseCli(CLI, { options: { players: { type: "string", default: "1000" }, viewers: { type: "string", default: "500" }, ticks: { type: "string", default: "200" }, compact: { type: "boolean", default: false }, walking: { type: "string", default: "1" } } });
+const CLI = {
+  command: "npm run bench:publish -- [options]",
+  summary: `Micro-benchmark of the per-tick publishing work, without sockets. See bench/publish/README.md.`,
+};
+const { values } = parseCli(CLI, {
+  options: {
+    players: { type: "string", default: "1000" },
+    viewers: { type: "string", default: "500" },
+    ticks: { type: "string", default: "200" },
+    compact: { type: "boolean", default: false },
+    walking: { type: "string", default: "1" },
+  },
+});
 const players = Number(values.players);
 const viewers = Number(values.viewers);
 const ticks = Number(values.ticks);

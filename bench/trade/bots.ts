@@ -34,7 +34,10 @@ const { Client } = await import("@colyseus/sdk");
 type Data = Record<string, unknown>;
 
 const { positionals } = parseCli(
-  { positionals: "<input.json>", summary: "A child process of npm run bench:trade (its run.ts starts it with the file of its input); not run by hand. See bench/trade/README.md." },
+  {
+    positionals: "<input.json>",
+    summary: "A child process of npm run bench:trade (its run.ts starts it with the file of its input); not run by hand. See bench/trade/README.md.",
+  },
   { options: {}, allowPositionals: true },
 );
 const input = JSON.parse(fs.readFileSync(positionals[0] ?? "", "utf8")) as BotsInput;
@@ -167,7 +170,9 @@ class Side {
         this.stale = true;
         if (tradeId !== p.tradeId) {
           const since = tradeId === undefined ? undefined : requestedAt.get(tradeId);
-          console.error(`pair ${p.index}: late tradeCompleted for ${tradeId ?? "?"}${since === undefined ? "" : `, ${Date.now() - since} ms after its request`}`);
+          console.error(
+            `pair ${p.index}: late tradeCompleted for ${tradeId ?? "?"}${since === undefined ? "" : `, ${Date.now() - since} ms after its request`}`,
+          );
           return;
         }
         this.completed = true;
@@ -294,7 +299,9 @@ class Pair {
     this.timer = undefined;
     if (this.phase !== "requested") return;
     if (Date.now() >= windowStart) stuck++;
-    console.error(`pair ${this.index}: trade ${this.tradeId ?? "(no id)"} stuck for ${input.stuckMs} ms (A started=${this.a.started} B started=${this.b.started} completed A=${this.a.completed} B=${this.b.completed})`);
+    console.error(
+      `pair ${this.index}: trade ${this.tradeId ?? "(no id)"} stuck for ${input.stuckMs} ms (A started=${this.a.started} B started=${this.b.started} completed A=${this.a.completed} B=${this.b.completed})`,
+    );
     this.abandon();
   }
 
@@ -410,7 +417,11 @@ async function stop(): Promise<void> {
   // A last tradeCompleted may still be on its way to the second player.
   await new Promise((r) => setTimeout(r, 500));
   const totals = timed.map((x) => x.total);
-  const ph = (k: "request" | "offer" | "commit", q: number) => percentile(timed.map((x) => x[k]), q);
+  const ph = (k: "request" | "offer" | "commit", q: number) =>
+    percentile(
+      timed.map((x) => x[k]),
+      q,
+    );
   const report: BotsReport = {
     windowMs,
     completed: timed.length,

@@ -55,7 +55,10 @@ const JWT_SECRET = "trade-bench-secret-0123456789abcdef0123";
 const ADMIN_CODE = "trade-bench-admin";
 const BOTS = path.join(import.meta.dirname, "bots.ts");
 
-const CLI = { command: "npm run bench:trade -- [options]", summary: `Trade-throughput benchmark orchestrator: for each database and pair count, a fresh server process (\`node src/main.ts\`) on a fresh database with 2 × P characters seeded in pairs standing next to each other, and a separate bots process (bots.ts) in which every pair trades in a loop for the measured window. See bench/trade/README.md.` };
+const CLI = {
+  command: "npm run bench:trade -- [options]",
+  summary: `Trade-throughput benchmark orchestrator: for each database and pair count, a fresh server process (\`node src/main.ts\`) on a fresh database with 2 × P characters seeded in pairs standing next to each other, and a separate bots process (bots.ts) in which every pair trades in a loop for the measured window. See bench/trade/README.md.`,
+};
 const { values: args } = parseCli(CLI, {
   options: {
     pairs: { type: "string", default: "10,50,100" },
@@ -81,7 +84,9 @@ if (
   tickMs < 10 ||
   !(warmupMs >= 0)
 ) {
-  console.error("usage: run.ts [--pairs 10,50,100] [--seconds 30] [--db sqlite,postgresql] [--tick-ms 600] [--warmup 5] [--save-interval 60] [--out file.json] [--keep]");
+  console.error(
+    "usage: run.ts [--pairs 10,50,100] [--seconds 30] [--db sqlite,postgresql] [--tick-ms 600] [--warmup 5] [--save-interval 60] [--out file.json] [--keep]",
+  );
   process.exit(2);
 }
 type Db = "sqlite" | "postgresql";
@@ -98,7 +103,8 @@ async function scrapeStoreTimes(metricsPort: number): Promise<Record<"completed"
   const out = { completed: new Map(), failed: new Map() } as Record<"completed" | "failed", Buckets>;
   for (const s of families.get("rsworld_trade_store_duration_seconds")?.samples ?? []) {
     const outcome = s.labels.outcome;
-    if (s.name.endsWith("_bucket") && (outcome === "completed" || outcome === "failed")) out[outcome].set(Number(s.labels.le === "+Inf" ? Infinity : s.labels.le), s.value);
+    if (s.name.endsWith("_bucket") && (outcome === "completed" || outcome === "failed"))
+      out[outcome].set(Number(s.labels.le === "+Inf" ? Infinity : s.labels.le), s.value);
   }
   return out;
 }
@@ -238,7 +244,8 @@ async function verify(env: Record<string, string>, seeded: Seeded, report: BotsR
       const b = byChar.get(p.b.playerId) ?? {};
       for (const item of Object.keys(ITEMS) as ItemId[]) {
         const sum = (a[item] ?? 0) + (b[item] ?? 0);
-        if (sum !== 2 * ITEMS[item] && pairViolations++ < 10) problems.push(`pair ${i}: ${item} ${a[item] ?? 0} + ${b[item] ?? 0} = ${sum}, seeded ${2 * ITEMS[item]}`);
+        if (sum !== 2 * ITEMS[item] && pairViolations++ < 10)
+          problems.push(`pair ${i}: ${item} ${a[item] ?? 0} + ${b[item] ?? 0} = ${sum}, seeded ${2 * ITEMS[item]}`);
       }
     }
     const auditIds = new Set(audit.map((r) => r.tradeId));
@@ -248,7 +255,15 @@ async function verify(env: Record<string, string>, seeded: Seeded, report: BotsR
     if (audit.length !== seen.size) problems.push(`${audit.length} trade_audit rows, ${seen.size} trades completed at the bots`);
     if (missing.length > 0) problems.push(`${missing.length} completed trades without an audit row, e.g. ${missing.slice(0, 3).join(", ")}`);
     if (unknown.length > 0) problems.push(`${unknown.length} audit rows for trades no bot saw complete, e.g. ${unknown.slice(0, 3).join(", ")}`);
-    const pairOf = new Map(seeded.pairs.flatMap((p) => [[p.a.playerId, p], [p.b.playerId, p]] as const));
+    const pairOf = new Map(
+      seeded.pairs.flatMap(
+        (p) =>
+          [
+            [p.a.playerId, p],
+            [p.b.playerId, p],
+          ] as const,
+      ),
+    );
     let badAudit = 0;
     for (const r of audit) {
       const one = (list: { itemId: string; quantity: number }[]) => list.length === 1 && list[0]!.quantity === 1 && list[0]!.itemId in ITEMS;
@@ -356,7 +371,7 @@ async function runOne(dbKind: Db, n: number): Promise<RunResult> {
         await sleep(50);
       }
     };
-    const ready = await next("ready", (2 * n / input.rampPerSecond) * 1000 + 120_000);
+    const ready = await next("ready", ((2 * n) / input.rampPerSecond) * 1000 + 120_000);
     if (ready.type !== "ready") throw new Error("unexpected message");
     result.setup = { seedMs, serverStartMs, rampMs: ready.rampMs, connected: ready.connected, connectFailures: ready.failed };
     log(`${tag}: ${ready.connected} connected (${ready.failed} failed) in ${ready.rampMs} ms; trading, ${warmupMs / 1000} s warm-up`);
@@ -393,9 +408,13 @@ async function runOne(dbKind: Db, n: number): Promise<RunResult> {
       otherCores: serverCores === undefined || botsCores === undefined ? undefined : round(Math.max(0, busyCores - serverCores - botsCores), 2),
     };
     const r = reported.report;
-    log(`${tag}: ${r.completed} trades in the window (${r.perSecond}/s), p50 ${r.latencyP50Ms} ms, p99 ${r.latencyP99Ms} ms; ${r.completedTradeIds.length} in all`);
+    log(
+      `${tag}: ${r.completed} trades in the window (${r.perSecond}/s), p50 ${r.latencyP50Ms} ms, p99 ${r.latencyP99Ms} ms; ${r.completedTradeIds.length} in all`,
+    );
     const st = result.store;
-    log(`${tag}: server side, confirmation → stored: p50 ${st.p50S} s, p99 ${st.p99S} s, ${round(st.withinOneSecond * 100, 2)} % within 1 s (${st.completed} stored, ${st.failed} rolled back)`);
+    log(
+      `${tag}: server side, confirmation → stored: p50 ${st.p50S} s, p99 ${st.p99S} s, ${round(st.withinOneSecond * 100, 2)} % within 1 s (${st.completed} stored, ${st.failed} rolled back)`,
+    );
 
     // Stop: the server first (it saves every player), then check what it left in the database.
     t = Date.now();
@@ -416,8 +435,13 @@ async function runOne(dbKind: Db, n: number): Promise<RunResult> {
       log(`${tag}: *** INTEGRITY FAILURE ***\n  ${integrity.problems.join("\n  ")}`);
       throw new Error(`integrity check failed: ${integrity.problems.join("; ")}`);
     }
-    log(`${tag}: integrity ok: ${JSON.stringify(integrity.stored)} stored = seeded; ${integrity.auditRows} audit rows = ${integrity.botsCompleted} completed trades`);
-    const errorLines = fs.readFileSync(serverLog, "utf8").split("\n").filter((l) => l.includes('"level":50') || l.includes('"level":60'));
+    log(
+      `${tag}: integrity ok: ${JSON.stringify(integrity.stored)} stored = seeded; ${integrity.auditRows} audit rows = ${integrity.botsCompleted} completed trades`,
+    );
+    const errorLines = fs
+      .readFileSync(serverLog, "utf8")
+      .split("\n")
+      .filter((l) => l.includes('"level":50') || l.includes('"level":60'));
     if (errorLines.length > 0) log(`${tag}: the server logged ${errorLines.length} errors:\n${errorLines.slice(0, 5).join("\n")}`);
     result.ok = true;
   } catch (err) {
@@ -453,7 +477,9 @@ function summary(r: RunResult): string {
     `${round(r.server.metrics.ticks.p50Ms, 1)} / ${round(r.server.metrics.ticks.p99Ms, 1)}`,
     r.integrity?.ok ? `ok (${r.integrity.auditRows})` : "FAILED",
     "",
-  ].join(" | ").trim();
+  ]
+    .join(" | ")
+    .trim();
 }
 
 const results: RunResult[] = [];
@@ -476,7 +502,19 @@ for (const d of dbs as Db[]) {
 }
 
 endSweep(
-  ["db", "pairs", "trades", "trades/s", "latency p50 / p99 ms", "request / offer / commit p50 ms (commit p99)", "stored in p50 / p99 s (within 1 s)", "tradeError / cancelled / stuck", "CPU cores: server / bots / other", "tick p50 / p99 ms", "integrity (audit rows)"],
+  [
+    "db",
+    "pairs",
+    "trades",
+    "trades/s",
+    "latency p50 / p99 ms",
+    "request / offer / commit p50 ms (commit p99)",
+    "stored in p50 / p99 s (within 1 s)",
+    "tradeError / cancelled / stuck",
+    "CPU cores: server / bots / other",
+    "tick p50 / p99 ms",
+    "integrity (audit rows)",
+  ],
   results.map(summary),
   results.every((r) => r.ok),
 );

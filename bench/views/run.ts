@@ -24,8 +24,18 @@ import { WorldView } from "../../rooms/WorldView.ts";
 import { indexVisibleChanges } from "../../rooms/visibleChanges.ts";
 import { EntityState, PlayerState, TAG_OWNER, WorldState } from "../../schema/WorldState.ts";
 
-const CLI = { command: "npm run bench:views -- [options]", summary: `Micro-benchmark of the Colyseus side of a tick, without sockets. See bench/views/README.md.` };
-const { values } = parseCli(CLI, { options: { players: { type: "string", default: "2000" }, views: { type: "string", default: "1000" }, ticks: { type: "string", default: "120" }, library: { type: "boolean", default: false } } });
+const CLI = {
+  command: "npm run bench:views -- [options]",
+  summary: `Micro-benchmark of the Colyseus side of a tick, without sockets. See bench/views/README.md.`,
+};
+const { values } = parseCli(CLI, {
+  options: {
+    players: { type: "string", default: "2000" },
+    views: { type: "string", default: "1000" },
+    ticks: { type: "string", default: "120" },
+    library: { type: "boolean", default: false },
+  },
+});
 const players = Number(values.players);
 const viewCount = Number(values.views);
 const ticks = Number(values.ticks);
@@ -47,7 +57,10 @@ const mirror = () => {
   for (const p of all) {
     let s = schemaOf.get(p.id) as PlayerState | undefined;
     if (s === undefined) {
-      schemaOf.set(p.id, (s = new PlayerState({ id: p.id, name: p.data.name, health: p.data.health, maxHealth: p.maxHealth, combatLevel: p.data.combatLevel })));
+      schemaOf.set(
+        p.id,
+        (s = new PlayerState({ id: p.id, name: p.data.name, health: p.data.health, maxHealth: p.maxHealth, combatLevel: p.data.combatLevel })),
+      );
       s.coins = p.data.coins;
       state.players.set(p.id, s);
     }

@@ -19,7 +19,18 @@ import WebSocket from "ws";
 import type { CollisionMap } from "../../src/game/map/CollisionMap.ts";
 import { findPath } from "../../src/game/map/pathfinding.ts";
 import { seededRandom } from "../../src/game/world/World.ts";
-import { bundledCollision, isProbe, percentile, reportAndExit, round, type BotsInput, type BotsReport, type FromBots, type KindReport, type ToBots } from "./common.ts";
+import {
+  bundledCollision,
+  isProbe,
+  percentile,
+  reportAndExit,
+  round,
+  type BotsInput,
+  type BotsReport,
+  type FromBots,
+  type KindReport,
+  type ToBots,
+} from "./common.ts";
 import { parseCli } from "../../src/cli.ts";
 
 // Make the SDK use `ws` (it falls back to it when there is no global WebSocket).
@@ -111,11 +122,29 @@ interface Stats {
 }
 
 function newStats(): Stats {
-  return { connected: 0, connectFailures: 0, disconnects: 0, movesSent: 0, latencies: [], arrivalLatencies: [], latencyTimeouts: 0, chatsSent: 0, chatsReceived: 0, payloadBytes: 0, messages: 0, errors: {}, connectFailureReasons: {}, joinMs: [] };
+  return {
+    connected: 0,
+    connectFailures: 0,
+    disconnects: 0,
+    movesSent: 0,
+    latencies: [],
+    arrivalLatencies: [],
+    latencyTimeouts: 0,
+    chatsSent: 0,
+    chatsReceived: 0,
+    payloadBytes: 0,
+    messages: 0,
+    errors: {},
+    connectFailureReasons: {},
+    joinMs: [],
+  };
 }
 
 const { positionals } = parseCli(
-  { positionals: "<input.json>", summary: "A child process of npm run bench:world-load (its run.ts starts it with the file of its input); not run by hand. See bench/world-load/README.md." },
+  {
+    positionals: "<input.json>",
+    summary: "A child process of npm run bench:world-load (its run.ts starts it with the file of its input); not run by hand. See bench/world-load/README.md.",
+  },
   { options: {}, allowPositionals: true },
 );
 const input = JSON.parse(fs.readFileSync(positionals[0] ?? "", "utf8")) as BotsInput;
@@ -317,7 +346,9 @@ class WsBot extends Bot {
 
   connect(token: string): Promise<void> {
     return new Promise((resolve, reject) => {
-      const socket = new WebSocket(`ws://127.0.0.1:${input.port}/ws?token=${encodeURIComponent(token)}&updates=${input.wsUpdates}`, { perMessageDeflate: false });
+      const socket = new WebSocket(`ws://127.0.0.1:${input.port}/ws?token=${encodeURIComponent(token)}&updates=${input.wsUpdates}`, {
+        perMessageDeflate: false,
+      });
       this.socket = socket;
       let welcomed = false;
       socket.on("message", (raw: Buffer) => arrivals.add(this, () => handle(raw)));
@@ -458,7 +489,9 @@ async function connectAll(): Promise<number> {
           bot.stats.connectFailures++;
           const e = err as Error & { code?: unknown; cause?: { message?: string; code?: string } };
           // An error without a message (the SDK rejects a join some ways with a bare event) is named by its kind and its text.
-          const reason = [e?.code, e?.message, e?.cause?.code ?? e?.cause?.message].filter((v) => v !== undefined && v !== "").join(": ") || `${(err as object)?.constructor?.name ?? typeof err}: ${JSON.stringify(err) ?? String(err)}`.slice(0, 200);
+          const reason =
+            [e?.code, e?.message, e?.cause?.code ?? e?.cause?.message].filter((v) => v !== undefined && v !== "").join(": ") ||
+            `${(err as object)?.constructor?.name ?? typeof err}: ${JSON.stringify(err) ?? String(err)}`.slice(0, 200);
           bot.stats.connectFailureReasons[reason] = (bot.stats.connectFailureReasons[reason] ?? 0) + 1;
           if (bot.stats.connectFailures <= 3) console.error(`bot ${i} (${bot.kind}) could not connect: ${(err as Error).message}`);
         },
@@ -466,7 +499,12 @@ async function connectAll(): Promise<number> {
     );
     if (Date.now() - lastProgress > 2_000) {
       lastProgress = Date.now();
-      send({ type: "progress", connected: stats.colyseus.connected + stats.ws.connected, failed: stats.colyseus.connectFailures + stats.ws.connectFailures, total: bots.length });
+      send({
+        type: "progress",
+        connected: stats.colyseus.connected + stats.ws.connected,
+        failed: stats.colyseus.connectFailures + stats.ws.connectFailures,
+        total: bots.length,
+      });
     }
   }
   await Promise.all(joins);

@@ -154,7 +154,15 @@ export function tail(file: string): string {
  */
 export function benchServerEnv(dir: string, port: number, settings: Record<string, string>): Record<string, string> {
   fs.cpSync(BUNDLED_MANIFESTS, path.join(dir, "world", "assets", "manifests"), { recursive: true, filter: (src) => !path.basename(src).startsWith(".") });
-  return { NODE_ENV: "test", LOG_LEVEL: "warn", PORT: String(port), HOST: "127.0.0.1", WORLD: path.join(dir, "world"), DISABLE_RATE_LIMIT: "true", ...settings };
+  return {
+    NODE_ENV: "test",
+    LOG_LEVEL: "warn",
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    WORLD: path.join(dir, "world"),
+    DISABLE_RATE_LIMIT: "true",
+    ...settings,
+  };
 }
 
 /** A benchmark's server process (`node src/main.ts` with `npm start`'s flags). */
@@ -204,7 +212,10 @@ export async function startBenchServer(env: Record<string, string>, logFile: str
 
 /** Nearest-rank percentile (the server's own definition, src/metrics.ts). */
 export function percentile(values: readonly number[], p: number): number {
-  return percentileOfSorted([...values].sort((a, b) => a - b), p);
+  return percentileOfSorted(
+    [...values].sort((a, b) => a - b),
+    p,
+  );
 }
 
 export function round(v: number, digits = 1): number {

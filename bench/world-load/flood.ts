@@ -19,7 +19,10 @@ const TARGETS_PER_CLIENT = 4;
 const CANDIDATES = 24;
 
 const { positionals } = parseCli(
-  { positionals: "<input.json>", summary: "A child process of npm run bench:world-load (its run.ts starts it with the file of its input); not run by hand. See bench/world-load/README.md." },
+  {
+    positionals: "<input.json>",
+    summary: "A child process of npm run bench:world-load (its run.ts starts it with the file of its input); not run by hand. See bench/world-load/README.md.",
+  },
   { options: {}, allowPositionals: true },
 );
 const input = JSON.parse(fs.readFileSync(positionals[0] ?? "", "utf8")) as FloodInput;

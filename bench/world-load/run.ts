@@ -72,7 +72,10 @@ const BOTS = path.join(import.meta.dirname, "bots.ts");
 const BOTS_NODE_ARGS = (process.env.BENCH_BOTS_NODE_ARGS ?? "--max-semi-space-size=64 --single-threaded-gc").split(" ").filter(Boolean);
 const FLOOD = path.join(import.meta.dirname, "flood.ts");
 
-const CLI = { command: "npm run bench:world-load -- [options]", summary: `World-load benchmark orchestrator: for each client count, a fresh server process (\`node src/main.ts\`) with N characters seeded at random walkable tiles, and a separate bots process (bots.ts) driving N clients (half Colyseus SDK, half \`/ws\`) for the measured window. See bench/world-load/README.md.` };
+const CLI = {
+  command: "npm run bench:world-load -- [options]",
+  summary: `World-load benchmark orchestrator: for each client count, a fresh server process (\`node src/main.ts\`) with N characters seeded at random walkable tiles, and a separate bots process (bots.ts) driving N clients (half Colyseus SDK, half \`/ws\`) for the measured window. See bench/world-load/README.md.`,
+};
 const { values: args } = parseCli(CLI, {
   options: {
     clients: { type: "string", default: "100,500,1000,2000" },
@@ -132,7 +135,9 @@ if (
   !(probesArg === undefined || (Number.isInteger(probesArg) && probesArg >= 0 && probesArg % 2 === 0 && clientCounts.every((n) => probesArg <= n / 2))) ||
   !(botProcesses === 1 || (Number.isInteger(botProcesses) && botProcesses >= 2 && botProcesses <= 16 && botProcesses % 2 === 0))
 ) {
-  console.error("usage: run.ts [--clients 100,500,1000,2000] [--seconds 60] [--out file.json] [--ramp 100] [--settle 5] [--keep] [--profile dir] [--save-interval 60] [--seed 1] [--bot-processes 1|2|4|…] [--attackers 0] [--attack-rate 58] [--ws-updates compact|full] [--bots-nice 0] [--probes auto|P (even, at most half the clients)] [--server-env KEY=VALUE ...]");
+  console.error(
+    "usage: run.ts [--clients 100,500,1000,2000] [--seconds 60] [--out file.json] [--ramp 100] [--settle 5] [--keep] [--profile dir] [--save-interval 60] [--seed 1] [--bot-processes 1|2|4|…] [--attackers 0] [--attack-rate 58] [--ws-updates compact|full] [--bots-nice 0] [--probes auto|P (even, at most half the clients)] [--server-env KEY=VALUE ...]",
+  );
   process.exit(2);
 }
 
@@ -167,7 +172,9 @@ interface Sample {
 
 function sample(server: ChildProcess, bots: ChildProcess[]): Sample {
   const each = bots.map((b) => procStat(b.pid!));
-  const sum = each.some((b) => b === undefined) ? undefined : { cpuTicks: each.reduce((a, b) => a + b!.cpuTicks, 0), rssBytes: each.reduce((a, b) => a + b!.rssBytes, 0) };
+  const sum = each.some((b) => b === undefined)
+    ? undefined
+    : { cpuTicks: each.reduce((a, b) => a + b!.cpuTicks, 0), rssBytes: each.reduce((a, b) => a + b!.rssBytes, 0) };
   return { at: Date.now(), server: procTreeStat(server.pid!), threads: threadCpuTicks(server.pid!), bots: sum, machine: machineStat() };
 }
 
@@ -180,7 +187,10 @@ function mergeKind(parts: KindReport[]): KindReport {
   const ran = parts.filter((k) => k.bots > 0);
   if (ran.length === 0) return parts[0]!;
   const sum = (f: (k: KindReport) => number) => ran.reduce((a, k) => a + f(k), 0);
-  const clients = Math.max(1, sum((k) => k.connected));
+  const clients = Math.max(
+    1,
+    sum((k) => k.connected),
+  );
   const perClient = (f: (k: KindReport) => number) => round(sum((k) => f(k) * k.connected) / clients, 1);
   const latencies = ran.flatMap((k) => k.latencies ?? []);
   const arrivalLatencies = ran.flatMap((k) => k.arrivalLatencies ?? []);
@@ -225,7 +235,10 @@ function mergeReports(reports: BotsReport[]): BotsReport {
     colyseus: mergeKind(reports.map((r) => r.colyseus)),
     ws: mergeKind(reports.map((r) => r.ws)),
     process: {
-      cpuCores: round(reports.reduce((a, r) => a + r.process.cpuCores, 0), 2),
+      cpuCores: round(
+        reports.reduce((a, r) => a + r.process.cpuCores, 0),
+        2,
+      ),
       eventLoopP99Ms: Math.max(...reports.map((r) => r.process.eventLoopP99Ms)),
       eventLoopMaxMs: Math.max(...reports.map((r) => r.process.eventLoopMaxMs)),
       rssBytes: reports.reduce((a, r) => a + r.process.rssBytes, 0),
@@ -339,17 +352,33 @@ async function runOne(n: number): Promise<RunResult> {
       const kind = botProcesses === 1 ? undefined : i % 2 === 0 ? "colyseus" : "ws";
       const share = { of: Math.max(1, botProcesses / 2), index: Math.floor(i / 2) };
       const notProbes = probes === undefined ? undefined : { ...probes, only: false };
-      forkClients(BOTS, `bots-input-${i}`, { port, tokens, rampPerSecond: rampPerSecond / botProcesses, quickStart: seconds < 10, seed: seedValue + i, kind, share, wsUpdates, probes: notProbes }, kind ?? "all");
+      forkClients(
+        BOTS,
+        `bots-input-${i}`,
+        { port, tokens, rampPerSecond: rampPerSecond / botProcesses, quickStart: seconds < 10, seed: seedValue + i, kind, share, wsUpdates, probes: notProbes },
+        kind ?? "all",
+      );
     }
     // The probes: their own process, connecting at their share of the ramp, so that all are in at about the same time.
     if (probes !== undefined) {
       const only = { ...probes, only: true };
       // At the default priority whatever `--bots-nice` says: they are the clients that measure.
-      forkClients(BOTS, "probes-input", { port, tokens, rampPerSecond: (rampPerSecond * probeCount) / n, quickStart: seconds < 10, seed: seedValue + 500, wsUpdates, probes: only }, "probes", 0);
+      forkClients(
+        BOTS,
+        "probes-input",
+        { port, tokens, rampPerSecond: (rampPerSecond * probeCount) / n, quickStart: seconds < 10, seed: seedValue + 500, wsUpdates, probes: only },
+        "probes",
+        0,
+      );
     }
     const probesInbox = probes === undefined ? -1 : botProcesses;
     if (attackers > 0) {
-      forkClients(FLOOD, "flood-input", { port, tokens: allTokens.slice(n), rampPerSecond, messagesPerSecond: attackRate, seed: seedValue + 1000 }, "attackers");
+      forkClients(
+        FLOOD,
+        "flood-input",
+        { port, tokens: allTokens.slice(n), rampPerSecond, messagesPerSecond: attackRate, seed: seedValue + 1000 },
+        "attackers",
+      );
     }
     const nextOf = async (inbox: FromBots[], type: FromBots["type"], timeoutMs: number): Promise<FromBots> => {
       const index = inboxes.indexOf(inbox);
@@ -403,7 +432,7 @@ async function runOne(n: number): Promise<RunResult> {
     if (flood !== undefined) result.attackers = flood;
     const reported = { report: mergeReports(reports) };
     const windowMs = last.at - first.at;
-    const busyCores = round((last.machine.busy - first.machine.busy) / (last.machine.total - first.machine.total) * os.cpus().length, 2);
+    const busyCores = round(((last.machine.busy - first.machine.busy) / (last.machine.total - first.machine.total)) * os.cpus().length, 2);
     const serverCores = cores(first.server, last.server, windowMs);
     const botsCores = cores(first.bots, last.bots, windowMs);
 
@@ -431,7 +460,7 @@ async function runOne(n: number): Promise<RunResult> {
       cpus: os.cpus().length,
       busyCores,
       // Of the window's CPU time, what the hypervisor gave to others (see machineStat).
-      stealCores: round(((last.machine.steal - first.machine.steal) / CLK_TCK / (windowMs / 1000)), 3),
+      stealCores: round((last.machine.steal - first.machine.steal) / CLK_TCK / (windowMs / 1000), 3),
       otherCores: serverCores === undefined || botsCores === undefined ? undefined : round(Math.max(0, busyCores - serverCores - botsCores), 2),
       loadavg: os.loadavg().map((v) => round(v, 2)),
     };
@@ -471,11 +500,15 @@ function summary(r: RunResult): string {
     `${round(b.colyseus.wireBytesPerClientPerS / 1024, 2)} / ${round(b.ws.wireBytesPerClientPerS / 1024, 2)}`,
     `${b.colyseus.latencyP50Ms} / ${b.colyseus.latencyP99Ms} (${b.colyseus.arrivalLatencyP50Ms} / ${b.colyseus.arrivalLatencyP99Ms})`,
     `${b.ws.latencyP50Ms} / ${b.ws.latencyP99Ms} (${b.ws.arrivalLatencyP50Ms} / ${b.ws.arrivalLatencyP99Ms})`,
-    r.probes === undefined ? "none" : `${r.probes.colyseus.connected + r.probes.ws.connected}: ${r.probes.colyseus.latencyP50Ms} / ${r.probes.colyseus.latencyP99Ms}, ${r.probes.ws.latencyP50Ms} / ${r.probes.ws.latencyP99Ms}`,
+    r.probes === undefined
+      ? "none"
+      : `${r.probes.colyseus.connected + r.probes.ws.connected}: ${r.probes.colyseus.latencyP50Ms} / ${r.probes.colyseus.latencyP99Ms}, ${r.probes.ws.latencyP50Ms} / ${r.probes.ws.latencyP99Ms}`,
     r.attackers === undefined ? "0" : `${r.attackers.connected} (${Math.round(r.attackers.movesSent / r.seconds)} moves/s)`,
     m.paths === undefined ? "?" : `${m.paths.expansionsPerTick} / ${m.paths.maxExpansions} / ${m.paths.maxDeferred}`,
     "",
-  ].join(" | ").trim();
+  ]
+    .join(" | ")
+    .trim();
 }
 
 const results: RunResult[] = [];
@@ -484,12 +517,45 @@ for (const n of clientCounts) {
   const r = await runOne(n);
   results.push(r);
   process.stdout.write(`${JSON.stringify(r)}\n`);
-  writeResults(args.out, "world-load", started, { seconds, rampPerSecond, botProcesses, wsUpdates, settleSeconds: settleMs / 1000, tickMs: 600, saveIntervalS: Number(args["save-interval"]), database: "sqlite", serverEnv, attackers, attackRate, botsNice }, results);
+  writeResults(
+    args.out,
+    "world-load",
+    started,
+    {
+      seconds,
+      rampPerSecond,
+      botProcesses,
+      wsUpdates,
+      settleSeconds: settleMs / 1000,
+      tickMs: 600,
+      saveIntervalS: Number(args["save-interval"]),
+      database: "sqlite",
+      serverEnv,
+      attackers,
+      attackRate,
+      botsNice,
+    },
+    results,
+  );
   await sleep(2_000);
 }
 
 endSweep(
-  ["clients", "tick p50 / p99 ms", "ticks", "loop p99 ms", "server cores", "server RSS MiB", "bot cores", "KiB/client/s coly / ws", "coly move p50 / p99 ms (at arrival)", "ws move p50 / p99 ms (at arrival)", "probes: move p50 / p99 ms coly, ws", "attackers", "path nodes/tick mean / max, walks waiting max"],
+  [
+    "clients",
+    "tick p50 / p99 ms",
+    "ticks",
+    "loop p99 ms",
+    "server cores",
+    "server RSS MiB",
+    "bot cores",
+    "KiB/client/s coly / ws",
+    "coly move p50 / p99 ms (at arrival)",
+    "ws move p50 / p99 ms (at arrival)",
+    "probes: move p50 / p99 ms coly, ws",
+    "attackers",
+    "path nodes/tick mean / max, walks waiting max",
+  ],
   results.map(summary),
   results.every((r) => r.ok),
 );

@@ -13,8 +13,17 @@ import * as Phaser from "phaser";
 import { chebyshev, type Tile } from "../../src/game/map/CollisionMap.ts";
 import { findPath } from "../../src/game/map/pathfinding.ts";
 import { spawnStations } from "../../src/game/world/spawn.ts";
+import { Ground } from "./art/ground.ts";
+import { fadeOut, flash, lunge, pose, wear } from "./art/motion.ts";
 import type { Content } from "./content.ts";
-import { visibleLabels } from "./labels.ts";
+import type { HitStyle } from "./hitSplats.ts";
+import { declutter } from "./labels.ts";
+import { drawRock, drawUnderground } from "./places.ts";
+import { drawGrid, markViewCenter } from "./viewGrid.ts";
+import { drawHealthBar, drawHitSplat, HEALTH_BAR_MS, RisingTexts } from "./sceneEffects.ts";
+import { stationSprite } from "./sprites.ts";
+import { TouchPress } from "./touchPress.ts";
+import type { Sprite } from "./art/sprite.ts";
 
 export type { Tile };
 
@@ -22,8 +31,6 @@ export type { Tile };
 export const TILE = 32;
 /** A change of tile farther than this (tiles) is a teleport (a respawn): drawn at once, not slid. */
 const TELEPORT_TILES = 3;
-/** How long a health bar stays after a hit on a healthy target (ms). */
-const HEALTH_BAR_MS = 6_000;
 
 /** Where a menu should open, in page pixels, and for what. */
 export interface TileMenuRequest {
@@ -32,7 +39,7 @@ export interface TileMenuRequest {
   ids: string[];
   pageX: number;
   pageY: number;
-  /** True for a secondary click or the keyboard: the menu opens even on an empty tile. */
+  /** True for a secondary click or the keyboard: the menu opens (even on an empty tile); false: a primary click, which does the top action. */
   always: boolean;
 }
 
@@ -46,24 +53,12 @@ export interface SceneHost {
   openTileMenu(request: TileMenuRequest): void;
 }
 
-export type SpriteShape = "circle" | "square" | "triangle" | "diamond" | "ring";
-
-export interface Sprite {
-  kind: string;
-  label: string;
-  color: number;
-  shape?: SpriteShape;
-  depleted?: boolean;
-  health?: number;
-  maxHealth?: number;
-}
-
 interface Drawn {
   kind: string;
   shape: Phaser.GameObjects.Image;
   /** What it is called (the hover line shows it). */
   name: string;
-  /** Players' names float above them; everything else is named by the hover line only. */
+  /** Players' and NPCs' names float above them; everything else is named by the hover line only. */
   label?: Phaser.GameObjects.Text;
   tile: Tile;
   from: { x: number; y: number };
@@ -88,7 +83,22 @@ const MENU_ORDER = ["player", "npc", "item", "object", "resource", "station", ""
 const OFFSET: Record<string, { x: number; y: number }> = { item: { x: 10, y: 10 } };
 
 /** Depths, bottom to top. */
-const DEPTH = { ground: 0, areaName: 1, path: 2, station: 3, entity: 4, player: 5, playerLabel: 7, myLabel: 8, bar: 9, effect: 10, cursor: 11, hover: 12 } as const;
+const DEPTH = {
+  ground: 0,
+  areaName: 1,
+  path: 2,
+  station: 3,
+  entity: 4,
+  player: 5,
+  me: 6,
+  roof: 7,
+  playerLabel: 8,
+  myLabel: 9,
+  bar: 10,
+  effect: 11,
+  cursor: 12,
+  hover: 13,
+} as const;
 /** A player's name sits this far above the centre of its tile (over the health bar's place). */
 const NAME_DY = -TILE * 0.5 - 7;
 /** How often the name labels are decluttered and the hover line named again (ms): they follow what moves. */
@@ -101,6 +111,8 @@ export class WorldScene extends Phaser.Scene {
   private cursorTile: Tile | undefined;
   private pathGraphics!: Phaser.GameObjects.Graphics;
   private grid!: Phaser.GameObjects.Graphics;
+  /** The ground, the water's surface and the roofs (client/src/art/ground.ts). */
+  private ground!: Ground;
   /** The line at the view's top left naming what is under the pointer or the tile cursor. */
   private hover!: Phaser.GameObjects.Text;
   /** Where the grid was drawn for (the camera's scroll, in whole tiles). */
@@ -108,8 +120,8 @@ export class WorldScene extends Phaser.Scene {
   /** The path being walked (tiles still ahead) and where it ends. */
   private path: { tiles: Tile[]; goal: Tile; reach: number } | undefined;
   private following: string | undefined;
-  /** How many rising texts each thing has now (they stack). */
-  private readonly floating = new Map<string, number>();
+  /** Xp drops and level-ups rising from things (sceneEffects.ts). */
+  private readonly rising: RisingTexts;
   private readonly host: SceneHost;
   /** Resolves once create() has run: objects can be placed from then on. */
   readonly ready: Promise<void>;
@@ -118,37 +130,39 @@ export class WorldScene extends Phaser.Scene {
   constructor(host: SceneHost) {
     super({ key: "world" });
     this.host = host;
+    this.rising = new RisingTexts(this, DEPTH.effect);
     this.ready = new Promise((resolve) => (this.created = resolve));
   }
 
   create(): void {
     const { registry, collision } = this.host.content;
     const b = collision.bounds;
-    // The ground, as few and as small fills as can be: a headless browser draws with a software GPU
-    // (SwiftShader), where every pixel filled costs, so the world's land is the canvas' clear
-    // colour (see main.ts), each area one rectangle over it (larger first, a safe town lighter) and
-    // each of the content's blocked rectangles (buildings, walls, water) one more. (A Graphics of
-    // the whole map tile by tile, then a tilemap, were full-view textured passes every frame.)
-    const ground = this.add.graphics().setDepth(DEPTH.ground);
-    const area = (r: { minX: number; maxX: number; minZ: number; maxZ: number }) => (r.maxX - r.minX + 1) * (r.maxZ - r.minZ + 1);
-    for (const a of [...registry.areas].sort((p, q) => area(q.bounds) - area(p.bounds))) {
-      const r = a.bounds;
-      ground.fillStyle(a.safeZone ? 0x8a9a5b : 0x4f7d3f).fillRect(r.minX * TILE, r.minZ * TILE, (r.maxX - r.minX + 1) * TILE, (r.maxZ - r.minZ + 1) * TILE);
-    }
-    ground.fillStyle(0x5b5048);
-    for (const r of registry.world.blocked) ground.fillRect(r.minX * TILE, r.minZ * TILE, (r.maxX - r.minX + 1) * TILE, (r.maxZ - r.minZ + 1) * TILE);
+    // The ground as pixel art by biome and surface, the water's moving surface and the roofs
+    // (client/src/art/ground.ts: a few large textures, one quad each, for the software GPU's sake).
+    this.ground = new Ground(this, this.host.content, TILE, { ground: DEPTH.ground, water: DEPTH.ground, roof: DEPTH.roof });
+    // The underground regions (places.ts): rock between them and the surface, their darker floor.
+    const under = this.add.graphics().setDepth(DEPTH.ground);
+    drawRock(under, registry, TILE);
+    drawUnderground(under, registry, TILE);
     // The tile grid: only the lines in view, drawn again when the camera moves (see update()).
     this.grid = this.add.graphics().setDepth(DEPTH.ground);
     for (const area of registry.areas) {
       const a = area.bounds;
       this.add
-        .text(a.minX * TILE + 6, a.minZ * TILE + 4, area.name, { fontFamily: "sans-serif", fontSize: "16px", fontStyle: "bold", color: "#fff8e1", stroke: "#00000099", strokeThickness: 3 })
+        .text(a.minX * TILE + 6, a.minZ * TILE + 4, area.name, {
+          fontFamily: "sans-serif",
+          fontSize: "16px",
+          fontStyle: "bold",
+          color: "#fff8e1",
+          stroke: "#00000099",
+          strokeThickness: 3,
+        })
         .setDepth(DEPTH.areaName);
     }
     // Stations (ranges, furnaces, anvils, bank booths) are content, not synced state.
     const stationNames = new Map(registry.stations.map((s) => [s.type, s.name]));
     for (const s of spawnStations(registry)) {
-      this.place(s.id, { kind: "station", label: stationNames.get(s.type) ?? s.type, color: 0x6d4c41, shape: "square" }, s.x, s.z);
+      this.place(s.id, stationSprite(s.type, stationNames.get(s.type) ?? s.type), s.x, s.z);
     }
 
     this.pathGraphics = this.add.graphics().setDepth(DEPTH.path);
@@ -172,19 +186,35 @@ export class WorldScene extends Phaser.Scene {
     // A finger lifted rests nowhere (a touch end is no `gameout`): its tile stays named, but the
     // line does not follow the view from a spot nothing touches.
     this.input.on("pointerup", (pointer: Phaser.Input.Pointer) => {
-      if (pointer.wasTouch) this.hoverPointer = undefined;
+      if (!pointer.wasTouch) return;
+      this.hoverPointer = undefined;
+      touch.up();
+    });
+    const touch = new TouchPress(this.game.canvas);
+    this.input.on("pointermove", (pointer: Phaser.Input.Pointer) => {
+      if (pointer.wasTouch) touch.move(pointer.x, pointer.y);
     });
     this.input.mouse?.disableContextMenu();
     this.input.on("pointerdown", (pointer: Phaser.Input.Pointer) => {
       const tile = tileAt(pointer.worldX, pointer.worldY);
-      const ids = this.idsAt(tile);
-      const always = pointer.rightButtonDown();
-      const ev = pointer.event as MouseEvent;
-      if (ids.length > 0 || always) {
-        this.host.openTileMenu({ tile, ids, pageX: ev.pageX, pageY: ev.pageY, always });
+      const act = (always: boolean, pageX: number, pageY: number) => {
+        const ids = this.idsAt(tile);
+        if (ids.length > 0 || always) {
+          this.host.openTileMenu({ tile, ids, pageX, pageY, always });
+          return;
+        }
+        // A wall or water too: the server walks to the nearest reachable tile (pathfinding.ts).
+        this.host.walkTo(tile);
+      };
+      if (pointer.wasTouch) {
+        // A touch has no right button: a long press opens the menu, a tap is a left click (touchPress.ts).
+        const rect = this.game.canvas.getBoundingClientRect();
+        const at = { x: rect.left + window.scrollX + pointer.x, y: rect.top + window.scrollY + pointer.y };
+        touch.down(pointer.x, pointer.y, (always) => act(always, at.x, at.y));
         return;
       }
-      if (collision.isWalkable(tile.x, tile.z)) this.host.walkTo(tile);
+      const ev = pointer.event as MouseEvent;
+      act(pointer.rightButtonDown(), ev.pageX, ev.pageY);
     });
     this.keyboardCursor();
     this.created();
@@ -270,55 +300,15 @@ export class WorldScene extends Phaser.Scene {
     return out.sort((a, b) => a.rank - b.rank).map((o) => o.id);
   }
 
+  /** Where something is drawn now (world pixels, sliding between tiles), if it is drawn. */
+  positionOf(id: string): { x: number; y: number } | undefined {
+    const d = this.drawn.get(id);
+    return d === undefined ? undefined : { x: d.shape.x, y: d.shape.y };
+  }
+
   /** The tile something is drawn at (its synced tile), if it is drawn. */
   tileOf(id: string): Tile | undefined {
     return this.drawn.get(id)?.tile;
-  }
-
-  /**
-   * The texture of a look (shape, colour, size), drawn once and shared: every NPC of a kind is one
-   * more quad of the same texture, which the renderer batches, where a shape object was a path
-   * filled and stroked again every frame (200 of them held a software GPU under 25 frames/s).
-   */
-  private textureFor(sprite: Sprite): string {
-    const shape = sprite.shape ?? (sprite.kind === "item" ? "square" : "circle");
-    const color = sprite.depleted ? 0x757575 : sprite.color;
-    const key = `look-${sprite.kind === "player" ? "p" : sprite.kind === "item" ? "i" : "e"}-${shape}-${color.toString(16)}`;
-    if (this.textures.exists(key)) return key;
-    const r = sprite.kind === "player" ? TILE * 0.4 : TILE * 0.35;
-    // As small as the look (every pixel of it is drawn each frame): a flame is wider than a tile.
-    const size = shape === "triangle" ? Math.ceil(TILE * 1.4) : shape === "square" ? Math.ceil((sprite.kind === "item" ? TILE * 0.4 : TILE * 0.8) + 4) : Math.ceil(2 * r + 4);
-    const c = size / 2;
-    const g = this.make.graphics({}, false);
-    g.fillStyle(color, shape === "ring" ? 0.55 : 1).lineStyle(2, 0x000000, 0.6);
-    const polygon = (points: number, inner: number, outer: number) => {
-      const pts: Phaser.Math.Vector2[] = [];
-      for (let i = 0; i < points * 2; i++) {
-        const a = (Math.PI * i) / points - Math.PI / 2;
-        const rr = i % 2 === 0 ? outer : inner;
-        pts.push(new Phaser.Math.Vector2(c + Math.cos(a) * rr, c + Math.sin(a) * rr));
-      }
-      g.fillPoints(pts, true).strokePoints(pts, true);
-    };
-    switch (shape) {
-      case "square": {
-        const w = sprite.kind === "item" ? TILE * 0.4 : TILE * 0.8;
-        g.fillRect(c - w / 2, c - w / 2, w, w).strokeRect(c - w / 2, c - w / 2, w, w);
-        break;
-      }
-      case "triangle":
-        // A flame: a spiky star wider than a player, so that it shows around one standing in it.
-        polygon(9, TILE * 0.36, TILE * 0.66);
-        break;
-      case "diamond":
-        polygon(4, r * 0.55, r);
-        break;
-      default:
-        g.fillCircle(c, c, r).strokeCircle(c, c, r);
-    }
-    g.generateTexture(key, size, size);
-    g.destroy();
-    return key;
   }
 
   /** Adds or updates something at a tile: a change of tile slides it there over one tick. */
@@ -328,17 +318,28 @@ export class WorldScene extends Phaser.Scene {
     let d = this.drawn.get(id);
     const mine = id === this.host.playerId();
     if (d === undefined) {
-      const shape = this.add.image(0, 0, this.textureFor(sprite));
-      // Only players carry their names (yours topmost where players meet): a crowd of named rats
-      // was unreadable, and every label is one more texture to draw each frame.
+      // Each look is a texture drawn once and shared (client/src/art/draw.ts): a kind of NPC is one
+      // more quad of the same texture, which the renderer batches.
+      const shape = this.add.image(0, 0, "__DEFAULT");
+      // Players and NPCs carry their names (NPCs' in the genre's yellow; yours topmost where
+      // players meet); in a crowd, declutterLabels hides those that would overlap a nearer one.
       const label =
-        sprite.kind === "player"
+        sprite.kind === "player" || sprite.kind === "npc"
           ? this.add
-              .text(to.x, to.y + NAME_DY, sprite.label, { fontFamily: "sans-serif", fontSize: "12px", color: "#ffffff", backgroundColor: "#000000b0", padding: { x: 3, y: 1 } })
+              .text(to.x, to.y + NAME_DY, sprite.label, {
+                fontFamily: "sans-serif",
+                fontSize: "12px",
+                color: sprite.kind === "npc" ? "#ffff66" : "#ffffff",
+                backgroundColor: "#000000b0",
+                padding: { x: 3, y: 1 },
+              })
               .setOrigin(0.5, 1)
               .setDepth(mine ? DEPTH.myLabel : DEPTH.playerLabel)
           : undefined;
-      shape.setPosition(to.x, to.y).setDepth(sprite.kind === "player" ? DEPTH.player : sprite.kind === "station" ? DEPTH.station : DEPTH.entity);
+      // You are drawn over another player on your tile, not under.
+      shape
+        .setPosition(to.x, to.y)
+        .setDepth(mine ? DEPTH.me : sprite.kind === "player" ? DEPTH.player : sprite.kind === "station" ? DEPTH.station : DEPTH.entity);
       d = { kind: sprite.kind, shape, name: sprite.label, label, tile: { x, z }, from: to, to, start: 0, health: 0, maxHealth: 0, barUntil: 0 };
       this.drawn.set(id, d);
     } else if (d.tile.x !== x || d.tile.z !== z) {
@@ -349,10 +350,8 @@ export class WorldScene extends Phaser.Scene {
       d.tile = { x, z };
       if (mine) this.walked({ x, z });
     }
-    // Depleted resources: greyed and faded, and their name says so.
-    const look = this.textureFor(sprite);
-    if (d.shape.texture.key !== look) d.shape.setTexture(look);
-    d.shape.setAlpha(sprite.depleted ? 0.45 : 1);
+    // Depleted resources are drawn so (a stump, a bare rock), and their name says so.
+    wear(this, d.shape, sprite.look);
     d.name = sprite.label;
     if (d.label !== undefined && d.label.text !== sprite.label) d.label.setText(sprite.label);
     if (sprite.maxHealth !== undefined && sprite.health !== undefined) {
@@ -369,11 +368,20 @@ export class WorldScene extends Phaser.Scene {
   remove(id: string): void {
     const d = this.drawn.get(id);
     if (d === undefined) return;
-    d.shape.destroy();
-    d.label?.destroy();
-    d.bar?.bg.destroy();
-    d.bar?.fg.destroy();
     this.drawn.delete(id);
+    const rest = () => {
+      d.label?.destroy();
+      d.bar?.bg.destroy();
+      d.bar?.fg.destroy();
+    };
+    // What died fades out where it fell; anything else (out of view, picked up) goes at once.
+    if (d.maxHealth > 0 && d.health === 0) {
+      rest();
+      fadeOut(this, d.shape, () => {});
+    } else {
+      d.shape.destroy();
+      rest();
+    }
   }
 
   /**
@@ -431,86 +439,41 @@ export class WorldScene extends Phaser.Scene {
     for (const t of p.tiles.slice(0, -1)) g.fillCircle(center(t.x), center(t.z), 4);
   }
 
-  /** A hit splat over something: red with the damage, blue for a miss (0). */
-  hitSplat(id: string, damage: number): void {
+  /** A hit splat over something (hitSplats.ts): the damage on red, a miss on blue, and a badge for the style. */
+  hitSplat(id: string, damage: number, style: HitStyle): void {
     const d = this.drawn.get(id);
     if (d === undefined) return;
     d.barUntil = this.time.now + HEALTH_BAR_MS;
-    const x = d.shape.x;
-    const y = d.shape.y;
-    const disc = this.add.circle(x, y, 10, damage > 0 ? 0xc62828 : 0x1565c0).setStrokeStyle(2, 0x000000, 0.7).setDepth(DEPTH.effect);
-    const text = this.add.text(x, y, String(damage), { fontFamily: "sans-serif", fontSize: "12px", fontStyle: "bold", color: "#ffffff" }).setOrigin(0.5).setDepth(DEPTH.effect);
-    this.tweens.add({ targets: [disc, text], y: y - 14, alpha: 0, delay: 500, duration: 600, onComplete: () => (disc.destroy(), text.destroy()) });
+    flash(this, d.shape);
+    drawHitSplat(this, d.shape.x, d.shape.y, damage, style, DEPTH.effect);
+  }
+
+  /** The attacker leans toward its target (a hit or a miss). */
+  lunge(attackerId: string, targetId: string): void {
+    const a = this.drawn.get(attackerId);
+    const t = this.drawn.get(targetId);
+    if (a !== undefined && t !== undefined) lunge(a.shape, t.to, this.time.now);
   }
 
   /** Text rising from something: xp drops, level-ups. */
   floatText(id: string, message: string, color = "#ffe082"): void {
     const d = this.drawn.get(id);
     if (d === undefined) return;
-    // Drops that come together (attack and constitution xp of one hit) stack instead of overlapping.
-    const rising = this.floating.get(id) ?? 0;
-    this.floating.set(id, rising + 1);
-    const y = d.shape.y - TILE - 8 - rising * 16;
-    const text = this.add
-      .text(d.shape.x, y, message, { fontFamily: "sans-serif", fontSize: "13px", fontStyle: "bold", color, stroke: "#000000", strokeThickness: 3 })
-      .setOrigin(0.5, 1)
-      .setDepth(DEPTH.effect);
-    this.tweens.add({
-      targets: text,
-      y: y - 28,
-      alpha: 0,
-      duration: 1_800,
-      onComplete: () => {
-        text.destroy();
-        const n = (this.floating.get(id) ?? 1) - 1;
-        if (n > 0) this.floating.set(id, n);
-        else this.floating.delete(id);
-      },
-    });
-  }
-
-  /** The grid lines of the tiles in view (a few dozen lines), redrawn when the view moves a tile. */
-  private drawGrid(): void {
-    const view = this.cameras.main.worldView;
-    const b = this.host.content.collision.bounds;
-    const x0 = Math.max(b.minX, Math.floor(view.x / TILE));
-    const x1 = Math.min(b.maxX + 1, Math.ceil(view.right / TILE));
-    const z0 = Math.max(b.minZ, Math.floor(view.y / TILE));
-    const z1 = Math.min(b.maxZ + 1, Math.ceil(view.bottom / TILE));
-    const key = `${x0},${x1},${z0},${z1}`;
-    if (key === this.gridAt) return;
-    this.gridAt = key;
-    const g = this.grid.clear().lineStyle(1, 0x000000, 0.1);
-    // On the half pixel: a one-pixel line, not two half-covered ones.
-    for (let x = x0; x <= x1; x++) g.lineBetween(x * TILE + 0.5, z0 * TILE, x * TILE + 0.5, z1 * TILE);
-    for (let z = z0; z <= z1; z++) g.lineBetween(x0 * TILE, z * TILE + 0.5, x1 * TILE, z * TILE + 0.5);
-  }
-
-  /**
-   * The tile at the view's centre, on the canvas as `data-view-center` ("x,z"), or "moving" while
-   * the view is between tiles: what a click at an offset from the centre lands on (scripts that
-   * drive the page, the browser tests, wait for it before clicking).
-   */
-  private markViewCenter(): void {
-    const view = this.cameras.main.worldView;
-    const fx = view.centerX / TILE;
-    const fz = view.centerY / TILE;
-    const centred = Math.abs(fx - Math.floor(fx) - 0.5) < 0.1 && Math.abs(fz - Math.floor(fz) - 0.5) < 0.1;
-    const at = centred ? `${Math.floor(fx)},${Math.floor(fz)}` : "moving";
-    if (this.game.canvas.dataset.viewCenter !== at) this.game.canvas.dataset.viewCenter = at;
+    this.rising.rise(id, d.shape.x, d.shape.y - TILE - 8, message, color);
   }
 
   override update(time: number): void {
-    this.drawGrid();
-    this.markViewCenter();
+    this.gridAt = drawGrid(this.grid, this.cameras.main.worldView, this.host.content.collision.bounds, TILE, this.gridAt);
+    markViewCenter(this.game.canvas, this.cameras.main.worldView, TILE);
+    this.ground.update(this, time, this.drawn.get(this.host.playerId() ?? "")?.tile);
     const span = this.host.tickMs();
     for (const d of this.drawn.values()) {
       const t = Math.min(1, (time - d.start) / span);
-      const x = d.from.x + (d.to.x - d.from.x) * t;
-      const y = d.from.y + (d.to.y - d.from.y) * t;
+      const at = pose(d.shape, d.from.x + (d.to.x - d.from.x) * t, d.from.y + (d.to.y - d.from.y) * t, t, time);
+      const { x, y } = at;
       d.shape.setPosition(x, y);
       d.label?.setPosition(x, y + NAME_DY);
-      this.drawBar(d, x, y, time);
+      drawHealthBar(this, d, x, y, time, TILE, DEPTH.bar);
     }
     if (time >= this.declutterAt) {
       this.declutterAt = time + DECLUTTER_MS;
@@ -529,40 +492,18 @@ export class WorldScene extends Phaser.Scene {
 
   /**
    * Hides the players' name labels that would overlap one nearer to you (yours first; see
-   * labels.ts), and says how many are hidden on the canvas (`data-hidden-labels`, for the tests).
+   * labels.ts), and says how many are hidden and shown on the canvas (`data-hidden-labels`,
+   * `data-labels`, for the tests).
    */
   private declutterLabels(): void {
     const me = this.drawn.get(this.host.playerId() ?? "");
     const ax = me?.shape.x ?? this.cameras.main.worldView.centerX;
     const ay = me?.shape.y ?? this.cameras.main.worldView.centerY;
-    const labelled = [...this.drawn.values()].flatMap((d) => (d.label === undefined ? [] : [{ label: d.label, dist: d === me ? -1 : Math.max(Math.abs(d.shape.x - ax), Math.abs(d.shape.y - ay)) }]));
-    labelled.sort((a, b) => a.dist - b.dist);
-    const shown = visibleLabels(labelled.map(({ label }) => ({ x: label.x, bottom: label.y, width: label.width, height: label.height })));
-    let hidden = 0;
-    labelled.forEach(({ label }, i) => {
-      if (label.visible !== shown[i]) label.setVisible(shown[i]!);
-      if (!shown[i]) hidden++;
-    });
-    const said = String(hidden);
-    if (this.game.canvas.dataset.hiddenLabels !== said) this.game.canvas.dataset.hiddenLabels = said;
-  }
-
-  /** A health bar over a hurt (or lately hit) player or NPC: green over red. */
-  private drawBar(d: Drawn, x: number, y: number, time: number): void {
-    const show = d.maxHealth > 0 && (d.health < d.maxHealth || time < d.barUntil);
-    if (!show) {
-      d.bar?.bg.setVisible(false);
-      d.bar?.fg.setVisible(false);
-      return;
-    }
-    const w = TILE * 0.8;
-    if (d.bar === undefined) {
-      const bg = this.add.rectangle(0, 0, w, 4, 0xc62828).setOrigin(0, 0.5).setDepth(DEPTH.bar);
-      const fg = this.add.rectangle(0, 0, w, 4, 0x43a047).setOrigin(0, 0.5).setDepth(DEPTH.bar);
-      d.bar = { bg, fg };
-    }
-    const top = y - TILE * 0.5 - 3;
-    d.bar.bg.setPosition(x - w / 2, top).setVisible(true);
-    d.bar.fg.setPosition(x - w / 2, top).setVisible(true).setSize(Math.max(0, (w * d.health) / d.maxHealth), 4);
+    const labelled = [...this.drawn.values()].flatMap((d) =>
+      d.label === undefined
+        ? []
+        : [{ label: d.label, npc: d.kind === "npc", dist: d === me ? -1 : Math.max(Math.abs(d.shape.x - ax), Math.abs(d.shape.y - ay)) }],
+    );
+    declutter(labelled, this.game.canvas);
   }
 }

@@ -4,13 +4,18 @@
  * map drawn here is the map the server walks on.
  */
 import { buildRegistry, type ContentRegistry } from "../../src/manifests/registry.ts";
-import { isSafeManifestPath } from "../../src/manifests/catalog.ts";
+import { applySchemas, isSafeManifestPath } from "../../src/manifests/catalog.ts";
 import { buildCollision } from "../../src/game/world/World.ts";
 import type { CollisionMap } from "../../src/game/map/CollisionMap.ts";
+import { applyDisplayNames, type NameChanges } from "./names.ts";
 
 export interface Content {
   registry: ContentRegistry;
   collision: CollisionMap;
+  /** The manifests as served (the art reads what the registry leaves out: buildings, biomes, why a tile is blocked). */
+  files?: ReadonlyMap<string, unknown>;
+  /** The content's names the client shows otherwise (sentence case: names.ts), for the server's lines. */
+  renamed?: NameChanges;
 }
 
 /** The manifests the server loaded: its `/manifests/index.json` (`{"files": [...]}`). */
@@ -31,8 +36,12 @@ export async function loadContent(): Promise<Content> {
       files.set(file, await res.json());
     }),
   );
-  const { registry } = buildRegistry(files);
-  return { registry, collision: buildCollision(registry) };
+  // Through the schemas, as the server reads them: the defaults they fill in (a recipe's absent
+  // `consumables`, an area's `blocked`, a door's `open`) are here too.
+  const { registry } = buildRegistry(applySchemas(files));
+  const collision = buildCollision(registry);
+  // Kinds of things in sentence case, as the genre names them ("Bank booth", "Meadow rat"): names.ts.
+  return { registry, collision, files, renamed: applyDisplayNames(registry) };
 }
 
 /** An item's display name: `Logs`, `Logs x 3`. */

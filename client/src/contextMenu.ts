@@ -94,7 +94,7 @@ export function openMenu(items: readonly MenuItem[], opts: MenuOptions): HTMLEle
         const from = current();
         for (let k = 1; k <= buttons.length; k++) {
           const i = (from + k) % buttons.length;
-          if (buttons[i]!.textContent!.toLowerCase().startsWith(key)) {
+          if (buttons[i]!.textContent.toLowerCase().startsWith(key)) {
             focusAt(i);
             break;
           }

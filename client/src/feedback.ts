@@ -1,8 +1,8 @@
 /**
  * What the server tells the player happened to them and around them: hit splats and health bars
  * (`combat:hit`), xp drops and level-ups (`skill:xp`), death and respawn (`player:death`). The
- * world view draws them; the words go to the chat log and, for level-ups and death, to a notice
- * over the world that assistive technology announces.
+ * world view draws them; a hit is its splat only (no chat line, as in the genre); level-ups and
+ * death also go to the chat log and to a notice over the world that assistive technology announces.
  */
 import type { Room } from "@colyseus/sdk";
 import type { ServerEvent } from "../../src/game/serverEvents.ts";
@@ -25,17 +25,17 @@ export function notice(text: string, kind: "levelup" | "death"): void {
 
 export function showFeedback(room: Room, scene: WorldScene, playerId: string, nameOf: (id: string) => string | undefined): void {
   room.onMessage("combat:hit", (h: ServerEvent<"combat:hit">) => {
-    scene.hitSplat(h.targetId, h.damage);
-    if (h.targetId === playerId) {
-      const by = nameOf(h.attackerId) ?? "something";
-      if (h.damage > 0) chatLine(`${by} hits you for ${h.damage} (${h.targetHealth} / ${h.targetMaxHealth}).`, "combat");
-    }
+    scene.lunge(h.attackerId, h.targetId);
+    // The splat only, as the genre shows a hit: a chat line a hit flooded the chat in a fight
+    // (docs/playtest.md 2026-11-29).
+    scene.hitSplat(h.targetId, h.damage, h.style);
   });
   room.onMessage("skill:xp", (x: ServerEvent<"skill:xp">) => {
     const skill = skillName(x.skill);
     scene.floatText(playerId, `+${+x.gainedExact.toFixed(1)} ${skill} xp`);
     if (x.levelUp) {
-      const text = `Congratulations, you just advanced a ${skill} level. You are now level ${x.level}.`;
+      // "an Attack level", "a Cooking level": the genre's line, with English's article.
+      const text = `Congratulations, you just advanced ${/^[AEIOU]/.test(skill) ? "an" : "a"} ${skill} level. You are now level ${x.level}.`;
       chatLine(text, "levelup");
       notice(text, "levelup");
       scene.floatText(playerId, `${skill} level ${x.level}!`, "#b9f6ca");

@@ -33,3 +33,41 @@ export function visibleLabels(boxes: readonly LabelBox[]): boolean[] {
     return clear;
   });
 }
+
+/** At most this many NPCs' names are shown (the nearest ones). */
+export const NPC_LABELS = 12;
+
+/** A name label as the world view draws it (a Phaser text): where it hangs, its size, whether it shows. */
+export interface SceneLabel {
+  x: number;
+  /** Its bottom (the label hangs above its player). */
+  y: number;
+  width: number;
+  height: number;
+  visible: boolean;
+  setVisible(on: boolean): unknown;
+}
+
+/**
+ * Shows the labels {@link visibleLabels} keeps, taken by `dist` (your own -1, first), and of the
+ * NPCs' only the nearest {@link NPC_LABELS}; says on the canvas how many are hidden and shown
+ * (`data-hidden-labels`, `data-labels`, for the tests). Sorts `labelled`.
+ */
+export function declutter(labelled: { label: SceneLabel; npc: boolean; dist: number }[], canvas: HTMLElement): void {
+  labelled.sort((a, b) => a.dist - b.dist);
+  const shown = visibleLabels(labelled.map(({ label }) => ({ x: label.x, bottom: label.y, width: label.width, height: label.height })));
+  // The nearest NPCs' names only: each label is a texture of its own, drawn each frame.
+  let npcs = 0;
+  labelled.forEach(({ npc }, i) => {
+    if (npc && shown[i] && ++npcs > NPC_LABELS) shown[i] = false;
+  });
+  let hidden = 0;
+  labelled.forEach(({ label }, i) => {
+    if (label.visible !== shown[i]) label.setVisible(shown[i]!);
+    if (!shown[i]) hidden++;
+  });
+  const said = String(hidden);
+  if (canvas.dataset.hiddenLabels !== said) canvas.dataset.hiddenLabels = said;
+  const shownCount = String(labelled.length - hidden);
+  if (canvas.dataset.labels !== shownCount) canvas.dataset.labels = shownCount;
+}

@@ -5,13 +5,17 @@
  * events by src/game/clientEvents.ts.
  */
 import * as Phaser from "phaser";
-import { Callbacks, Client, type Room } from "@colyseus/sdk";
+import { Callbacks, Client } from "@colyseus/sdk";
+import type { GameServerDefinition } from "../../src/app.config.ts";
+import type { GameClient, WorldRoom } from "./gameRooms.ts";
 import { chebyshev } from "../../src/game/map/CollisionMap.ts";
+import { sentence } from "../../src/game/sentence.ts";
 import type { ServerEvent } from "../../src/game/serverEvents.ts";
 import { spawnStations } from "../../src/game/world/spawn.ts";
-import type { EntityState, PlayerState, WorldState } from "../../schema/WorldState.ts";
+import type { EntityState, PlayerState } from "../../schema/WorldState.ts";
 import { keepConnected, leaveQuietly, status, stopLeavingQuietly } from "./connection.ts";
 import { closeMenu, openMenu } from "./contextMenu.ts";
+import { areaFinder } from "./areaBanner.ts";
 import { loadContent, type Content } from "./content.ts";
 import { showFeedback } from "./feedback.ts";
 import { chatLine, clearChat, mountChat } from "./panels/chat.ts";
@@ -22,22 +26,26 @@ import { SkillsPanel } from "./panels/skills.ts";
 import { SpellbookPanel } from "./panels/spellbook.ts";
 import { CombatPanel } from "./panels/combat.ts";
 import { PrayerPanel } from "./panels/prayer.ts";
+import { QuestPanel } from "./panels/quests.ts";
 import { mountTabs } from "./panels/tabs.ts";
 import { mountRunToggle } from "./runToggle.ts";
 import { WorldsPanel } from "./panels/worlds.ts";
 import { endSession, keepResume, onSessionEnd } from "./session.ts";
 import { entitySprite, playerSprite } from "./sprites.ts";
+import { syncDoor } from "./places.ts";
 import { runStartScreen, type Choice, type StartScreen } from "./start.ts";
-import { castOn, castTarget, menuTitle, tileMenu, type Send, type WorldMenuHost } from "./worldMenu.ts";
+import { castOn, castTarget, menuTitle, tileMenu, topAction, type Send, type WorldMenuHost } from "./worldMenu.ts";
 import { WorldScene } from "./WorldScene.ts";
+import { renameIn } from "./names.ts";
 import { mountDialogs, requestTrade, unmountDialogs } from "./dialogs/index.ts";
+import { mountMuteToggle } from "./sounds.ts";
+import { mountWorldExtras } from "./worldExtras.ts";
 import "./style.css";
 
 /** How far (tiles) an object may be to be offered as a target of "Use … on". */
 const USE_ON_RANGE = 15;
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
-const size = (b: { minX: number; maxX: number; minZ: number; maxZ: number }) => (b.maxX - b.minX + 1) * (b.maxZ - b.minZ + 1);
 
 let startScreen: StartScreen | undefined;
 let tabs: ReturnType<typeof mountTabs> | undefined;
@@ -46,9 +54,9 @@ let tabs: ReturnType<typeof mountTabs> | undefined;
 async function play(choice: Choice): Promise<void> {
   status("Connecting…", "connecting");
   const content = await loadContent();
-  const client = new Client(location.origin);
+  const client: GameClient = new Client<GameServerDefinition>(location.origin);
   client.auth.token = choice.token;
-  const room = await client.joinOrCreate<WorldState>("world", { characterId: choice.characterId, ...(choice.world !== undefined ? { world: choice.world } : {}) });
+  const room = await client.joinOrCreate("world", { characterId: choice.characterId, ...(choice.world !== undefined ? { world: choice.world } : {}) });
   await run(client, room, content, choice);
 }
 
@@ -56,7 +64,7 @@ async function play(choice: Choice): Promise<void> {
  * The game on a joined world room. A hop joins the other world first (the server then closes this
  * room: SESSION_REPLACED) and only then ends this session; a refused hop leaves it as it was.
  */
-async function run(client: Client, room: Room<unknown, WorldState>, content: Content, choice: Choice): Promise<void> {
+async function run(client: GameClient, room: WorldRoom, content: Content, choice: Choice): Promise<void> {
   // Handlers are registered before anything is awaited, so that no message is missed.
   let welcomed!: (w: ServerEvent<"welcome">) => void;
   const welcome = new Promise<ServerEvent<"welcome">>((resolve) => (welcomed = resolve));
@@ -65,12 +73,13 @@ async function run(client: Client, room: Room<unknown, WorldState>, content: Con
     welcomed(w);
   });
   room.onMessage("chat:message", (m: ServerEvent<"chat:message">) => {
-    chatLine(m.channel === "system" ? m.message : `${m.fromName}: ${m.message}`, m.channel);
+    // The server's lines name things as the content does; the client's names are in sentence case (names.ts).
+    chatLine(m.channel === "system" ? renameIn(m.message, content.renamed ?? new Map()) : `${m.fromName}: ${m.message}`, m.channel);
   });
   // A hop under way: this room's SESSION_REPLACED is the hop itself, not news.
   let hopping = false;
   room.onMessage("error", (e: ServerEvent<"error">) => {
-    if (!(hopping && e.code === "SESSION_REPLACED")) chatLine(e.message, "error");
+    if (!(hopping && e.code === "SESSION_REPLACED")) chatLine(renameIn(sentence(e.message), content.renamed ?? new Map()), "error");
   });
   // Events handled elsewhere or not shown (player:sync duplicates the synced state) are accepted.
   room.onMessage("*", () => {});
@@ -85,9 +94,11 @@ async function run(client: Client, room: Room<unknown, WorldState>, content: Con
 
   const { playerId, tickMs, world: worldId } = await welcome;
   keepResume({ characterId: choice.characterId, world: worldId });
-  const send: Send = (type, data) => room.send(type, data);
+  // The payload as never: the SDK cannot resolve it for a name that is a type parameter; Send ties it to the event table.
+  const send: Send = (type, data) => room.send(type, data as never);
   // Friends, ignore list and private messages; chat works as soon as the game is shown.
   const friends = new FriendsPanel(room, send);
+  new QuestPanel(room, send);
   mountChat(send, () => friends.names());
   $("start").hidden = true;
   $("game").hidden = false;
@@ -103,9 +114,9 @@ async function run(client: Client, room: Room<unknown, WorldState>, content: Con
       // The server closes this room once the other world takes the character (SESSION_REPLACED).
       hopping = true;
       leaveQuietly(room);
-      let next: Room<unknown, WorldState>;
+      let next: WorldRoom;
       try {
-        next = await client.joinOrCreate<WorldState>("world", { characterId: choice.characterId, world: to });
+        next = await client.joinOrCreate("world", { characterId: choice.characterId, world: to });
       } catch (err) {
         stopLeavingQuietly(room);
         throw err;
@@ -121,6 +132,7 @@ async function run(client: Client, room: Room<unknown, WorldState>, content: Con
   void worlds.refresh();
   onSessionEnd(() => worlds.dispose());
   $("logout").onclick = () => void logout(room);
+  mountMuteToggle($("logout"));
 
   const stations = new Map(spawnStations(content.registry).map((s) => [s.id, s]));
   const stationDefs = new Map(content.registry.stations.map((s) => [s.type, s]));
@@ -131,7 +143,9 @@ async function run(client: Client, room: Room<unknown, WorldState>, content: Con
     entity: (id) => room.state.entities.get(id),
     station: (id) => {
       const s = stations.get(id);
-      return s === undefined ? undefined : { type: s.type, x: s.x, z: s.z, name: stationDefs.get(s.type)?.name ?? s.type, examine: stationDefs.get(s.type)?.examine };
+      return s === undefined
+        ? undefined
+        : { type: s.type, x: s.x, z: s.z, name: stationDefs.get(s.type)?.name ?? s.type, examine: stationDefs.get(s.type)?.examine };
     },
     walkTo: (tile) => {
       send("player:move", { x: tile.x, z: tile.z });
@@ -163,6 +177,11 @@ async function run(client: Client, room: Room<unknown, WorldState>, content: Con
         return;
       }
       const items = tileMenu(menuHost, req.ids, req.tile);
+      // A left click does the top action (Attack, Chop, Talk to…); a right click opens the menu.
+      if (!req.always) {
+        topAction(items).run();
+        return;
+      }
       openMenu(items, { label: menuTitle(menuHost, req.ids, req.tile), x: req.pageX, y: req.pageY, returnFocus: game.canvas });
     },
   });
@@ -195,13 +214,18 @@ async function run(client: Client, room: Room<unknown, WorldState>, content: Con
   });
   const $s = Callbacks.get(room);
   $s.onAdd("players", (p: PlayerState, id: string) => {
-    const draw = () => world.place(id, playerSprite(p, id === playerId), p.x, p.z);
+    const draw = () => world.place(id, playerSprite(p, id === playerId, content), p.x, p.z);
     draw();
     $s.onChange(p, draw);
+    // What you wear shows on you: your equipment (yours only) changes in patches of its own.
+    if (id === playerId) room.onStateChange(draw);
   });
   $s.onRemove("players", (_p: PlayerState, id: string) => world.remove(id));
   $s.onAdd("entities", (e: EntityState, id: string) => {
-    const draw = () => world.place(id, entitySprite(content, e), e.x, e.z);
+    const draw = () => {
+      syncDoor(content, e);
+      world.place(id, entitySprite(content, e), e.x, e.z);
+    };
     draw();
     $s.onChange(e, draw);
   });
@@ -209,7 +233,18 @@ async function run(client: Client, room: Room<unknown, WorldState>, content: Con
   // The first frame drawn with the synced world in it (bench/client times navigation to it).
   game.events.once(Phaser.Core.Events.POST_RENDER, () => performance.mark("rsworld:first-world-frame"));
 
-  const nameOf = (id: string) => room.state.players.get(id)?.name ?? room.state.entities.get(id)?.name ?? content.registry.npcs.get(id)?.name;
+  // The minimap, the area banner, chat over heads and the sounds (worldExtras.ts).
+  onSessionEnd(mountWorldExtras({ room, scene: world, content, playerId, parent: $("world"), walkTo: (tile) => menuHost.walkTo(tile) }));
+
+  const nameOf = (id: string) => {
+    const e = room.state.entities.get(id);
+    return (
+      room.state.players.get(id)?.name ??
+      (e?.kind === "npc" ? content.registry.npcs.get(e.ref)?.name : undefined) ??
+      e?.name ??
+      content.registry.npcs.get(id)?.name
+    );
+  };
   showFeedback(room, world, playerId, nameOf);
 
   const inventory = new InventoryPanel({
@@ -219,8 +254,12 @@ async function run(client: Client, room: Room<unknown, WorldState>, content: Con
       const me = room.state.players.get(playerId);
       if (me === undefined) return [];
       const near = (t: { x: number; z: number }) => chebyshev(me, t) <= USE_ON_RANGE;
-      const fires = [...room.state.entities.values()].filter((e) => e.kind === "object" && e.ref === "fire" && near(e)).map((e) => ({ id: e.id, label: `Fire (${e.x}, ${e.z})` }));
-      const ranges = [...stations.values()].filter((s) => s.type === "range" && near(s)).map((s) => ({ id: s.id, label: `${stationDefs.get(s.type)?.name ?? "Range"} (${s.x}, ${s.z})` }));
+      const fires = [...room.state.entities.values()]
+        .filter((e) => e.kind === "object" && e.ref === "fire" && near(e))
+        .map((e) => ({ id: e.id, label: `Fire (${e.x}, ${e.z})` }));
+      const ranges = [...stations.values()]
+        .filter((s) => s.type === "range" && near(s))
+        .map((s) => ({ id: s.id, label: `${stationDefs.get(s.type)?.name ?? "Range"} (${s.x}, ${s.z})` }));
       return [...fires, ...ranges];
     },
   });
@@ -232,8 +271,8 @@ async function run(client: Client, room: Room<unknown, WorldState>, content: Con
   tabs ??= mountTabs($("panel-tabs"));
 
   // The area you stand in: the smallest that holds your tile (a town inside a wider region).
-  const areas = [...content.registry.areas].sort((a, b) => size(a.bounds) - size(b.bounds));
-  const areaAt = (x: number, z: number) => areas.find((a) => x >= a.bounds.minX && x <= a.bounds.maxX && z >= a.bounds.minZ && z <= a.bounds.maxZ)?.name ?? "";
+  const areaOf = areaFinder(content);
+  const areaAt = (x: number, z: number) => areaOf(x, z)?.name ?? "";
 
   // The panels read the local player's synced state after every patch (its owner-only fields,
   // such as the inventory, reach this client only).
@@ -263,7 +302,10 @@ if (location.pathname.replace(/\/+$/, "") === "/agents") {
   $("start").hidden = true;
   import("./dashboard/index.ts")
     .then((d) => d.mountDashboard())
-    .catch((err: unknown) => (document.body.textContent = `The agent dashboard could not be loaded: ${err instanceof Error ? err.message : String(err)}. Reload the page to try again.`));
+    .catch(
+      (err: unknown) =>
+        (document.body.textContent = `The agent dashboard could not be loaded: ${err instanceof Error ? err.message : String(err)}. Reload the page to try again.`),
+    );
 } else if (location.pathname.replace(/\/+$/, "") === "/hiscores") {
   $("start").hidden = true;
   void import("./hiscores.ts").then((h) => h.mountHiscores());
@@ -275,7 +317,7 @@ if (location.pathname.replace(/\/+$/, "") === "/agents") {
 }
 
 /** Logs out (the server saves the character) and goes back to the character screen, without a page load. */
-async function logout(room: Room<unknown, WorldState>): Promise<void> {
+async function logout(room: WorldRoom): Promise<void> {
   leaveQuietly(room);
   keepResume(undefined);
   await room.leave(true).catch(() => {});

@@ -1,44 +1,123 @@
 /**
- * How each kind of synced thing looks in the world view: players (you in blue), NPCs (red when
- * they can be attacked, amber otherwise), resources by their skill (trees green, rocks brown,
- * fishing spots blue; depleted ones grey and named so), ground items, fires.
+ * How each kind of synced thing looks in the world view (client/src/art/looks.ts chooses from the
+ * content): players in what they wear (yours in blue, from your equipment; another's from its public
+ * `worn`, the slots that show: src/game/worn.ts), NPCs by kind and role, resources by kind (trees by species, rocks by ore,
+ * stumps and bare rocks when depleted, named so), ground items as their icons, fires, places
+ * (doors, ladders, obstacles: places.ts).
  */
+import { parseWorn, WORN_SLOTS } from "../../src/game/worn.ts";
 import type { EntityState, PlayerState } from "../../schema/WorldState.ts";
+import { itemLook } from "./art/itemArt.ts";
+import { groundItemLook, npcLook, oreOf, person, stationLook, treeKind, type Gear, type Look } from "./art/looks.ts";
 import { itemLabel, type Content } from "./content.ts";
-import type { Sprite } from "./WorldScene.ts";
+import type { Sprite } from "./art/sprite.ts";
+import { placeSprite } from "./places.ts";
 
-const RESOURCE_LOOK = {
-  woodcutting: { color: 0x1e8449, shape: "circle" },
-  mining: { color: 0x8d6e63, shape: "diamond" },
-  fishing: { color: 0x29b6f6, shape: "ring" },
-} as const;
+/** What a player wears, as the art draws it (colours of the items' materials, the weapon's and shield's icons). */
+function gearOf(content: Content, itemIn: (slot: string) => string | undefined): Gear {
+  const gear: Gear = {};
+  for (const slot of WORN_SLOTS) {
+    const id = itemIn(slot);
+    if (id === undefined || id === "") continue;
+    const look = itemLook(id, content.registry.items.get(id));
+    switch (slot) {
+      case "helmet":
+        gear.head = { color: look.color, kind: look.icon === "hood" ? "hood" : look.icon === "pointy-hat" ? "hat" : "helm" };
+        break;
+      case "body":
+        gear.body = look.color;
+        break;
+      case "legs":
+        gear.legs = look.color;
+        break;
+      case "cape":
+        gear.cape = look.color;
+        break;
+      case "boots":
+        gear.boots = look.color;
+        break;
+      case "weapon":
+        gear.weapon = { icon: look.icon ?? "broadsword", color: look.color };
+        break;
+      case "shield":
+        gear.shield = { icon: look.icon ?? "checked-shield", color: look.color };
+        break;
+    }
+  }
+  return gear;
+}
 
-export function playerSprite(p: PlayerState, mine: boolean): Sprite {
-  return { kind: "player", label: p.name, color: mine ? 0x3fa9f5 : 0xf5f5f5, health: p.health, maxHealth: p.maxHealth };
+/**
+ * Other players' gear by their `worn` text: read once per outfit (players in the same gear share
+ * it), not at each of their steps.
+ */
+const wornGear = new Map<string, Gear>();
+function gearWorn(content: Content, text: string): Gear {
+  let gear = wornGear.get(text);
+  if (gear === undefined) {
+    if (wornGear.size > 500) wornGear.clear();
+    const worn = parseWorn(text) as Record<string, string>;
+    gear = gearOf(content, (slot) => worn[slot]);
+    wornGear.set(text, gear);
+  }
+  return gear;
+}
+
+export function playerSprite(p: PlayerState, mine: boolean, content?: Content): Sprite {
+  let gear: Gear = {};
+  if (content !== undefined) {
+    // Yours from your own equipment (the owner's fields, current at once); another's from `worn`.
+    if (mine) gear = gearOf(content, (slot) => p.equipment?.get(slot)?.itemId);
+    else if (p.worn !== undefined && p.worn !== "") gear = gearWorn(content, p.worn);
+  }
+  const look = person(p.name, mine ? "#2f7fd0" : undefined, gear);
+  return { kind: "player", label: p.name, look, health: p.health, maxHealth: p.maxHealth };
 }
 
 export function entitySprite(content: Content, e: EntityState): Sprite {
   switch (e.kind) {
     case "npc": {
-      const attackable = content.registry.npcs.get(e.ref)?.combat?.attackable === true;
+      const def = content.registry.npcs.get(e.ref);
+      const attackable = def?.combat?.attackable === true;
+      const storeRole = content.registry.areas.some((a) => a.npcs.some((n) => n.id === e.ref && n.storeId !== undefined));
+      // The content's name as the client shows it (names.ts: a monster in sentence case).
+      const name = def?.name ?? e.name;
       return {
         kind: "npc",
-        label: attackable ? `${e.name} (level ${e.level})` : e.name,
-        color: attackable ? 0xd9534f : 0xffb300,
+        label: attackable ? `${name} (level ${e.level})` : name,
+        look: npcLook(e.ref, name, e.level, def, storeRole),
         health: e.health,
         maxHealth: e.maxHealth,
       };
     }
     case "item":
-      return { kind: "item", label: itemLabel(content, e.ref, e.quantity), color: 0xf0c419, shape: "square" };
+      return { kind: "item", label: itemLabel(content, e.ref, e.quantity), look: groundItemLook(e.ref, content.registry.items.get(e.ref)) };
     case "resource": {
       const node = content.registry.resources.get(e.ref);
-      const look = RESOURCE_LOOK[node?.gathering ?? "woodcutting"];
       const name = node?.name ?? e.ref;
-      return { kind: "resource", label: e.depleted ? `${name} (depleted)` : name, color: look.color, shape: look.shape, depleted: e.depleted };
+      const look: Look =
+        node?.gathering === "mining"
+          ? { type: "rock", ore: oreOf(e.ref, name), depleted: e.depleted }
+          : node?.gathering === "fishing"
+            ? { type: "fishing" }
+            : node === undefined
+              ? { type: "letter", letter: (name[0] ?? "?").toUpperCase(), color: "#5a6a4a" }
+              : { type: "tree", kind: treeKind(e.ref, name), depleted: e.depleted };
+      return { kind: "resource", label: e.depleted ? `${name} (depleted)` : name, look, depleted: e.depleted };
     }
     default:
-      if (e.ref === "fire") return { kind: "object", label: "Fire", color: 0xff7043, shape: "triangle" };
-      return { kind: e.kind, label: e.name || e.ref, color: 0x8e5b3a, shape: "square" };
+      if (e.ref === "fire") return { kind: "object", label: "Fire", look: { type: "fire" } };
+      return (
+        placeSprite(content, e) ?? {
+          kind: e.kind,
+          label: e.name || e.ref,
+          look: { type: "letter", letter: ((e.name || e.ref)[0] ?? "?").toUpperCase(), color: "#6d4c41" },
+        }
+      );
   }
+}
+
+/** A station of the content (not synced: the scene places them from the content). */
+export function stationSprite(type: string, name: string): Sprite {
+  return { kind: "station", label: name, look: stationLook(type, name) };
 }

@@ -126,7 +126,13 @@ export function runStartScreen(enter: (choice: Choice) => Promise<void>): StartS
         $<HTMLInputElement>("idp-token").value = "";
         open(token, false);
       })
-      .catch((err: unknown) => showError(err instanceof ApiError && err.status === 401 ? "That token was not accepted: sign in again with a fresh one." : `Could not sign in: ${errorText(err)}`));
+      .catch((err: unknown) =>
+        showError(
+          err instanceof ApiError && err.status === 401
+            ? "That token was not accepted: sign in again with a fresh one."
+            : `Could not sign in: ${errorText(err)}`,
+        ),
+      );
   });
   // Still signed in in this tab (a reload): straight to the characters, and into the world again
   // when a character was being played.
@@ -232,11 +238,12 @@ class CharacterScreen {
         const agentOf = await agents;
         if (listing !== this.listings) return;
         this.renderList(characters, agentOf);
-        // A reload while playing: the same character again (unless an agent plays it now).
+        // A reload while playing: the same character again (unless an agent plays it now: it has
+        // one and is in the world).
         const resume = keptResume();
         const again = characters.find((c) => c.id === resume?.characterId);
         keepResume(undefined);
-        if (again !== undefined && !agentOf.has(again.id)) {
+        if (again !== undefined && !(agentOf.has(again.id) && again.online)) {
           void this.play(again, resume?.world);
           return;
         }
@@ -310,8 +317,17 @@ class CharacterScreen {
         name.textContent = c.name;
         const meta = document.createElement("span");
         meta.className = "character-meta";
-        const agent = agentOf.has(c.id) ? agentText(agentOf.get(c.id) ?? null) : undefined;
-        meta.textContent = `Combat level ${c.combatLevel}${c.online ? " · in the world" : ""}${agent !== undefined ? ` · played by ${agent}` : ""}`;
+        // An agent plays the character only while it is in the world (its runtime connected it);
+        // a registered agent that is not running is said as such, and Play asks nothing.
+        const registered = agentOf.has(c.id) ? agentText(agentOf.get(c.id) ?? null) : undefined;
+        const agent = registered !== undefined && c.online ? registered : undefined;
+        const agentNote =
+          agent !== undefined
+            ? ` · played by ${agent}`
+            : registered !== undefined
+              ? ` · ${registered === "an agent" ? "its agent" : registered} is not running`
+              : "";
+        meta.textContent = `Combat level ${c.combatLevel}${c.online ? " · in the world" : ""}${agentNote}`;
         const actions = document.createElement("span");
         actions.className = "character-actions";
         const playButton = button("Play", `Play ${c.name}`, () => (agent !== undefined ? this.confirmPlay(c, agent, actions) : void this.play(c)));

@@ -1,14 +1,18 @@
 /**
  * The options of a tile's context menu: for each thing on it what can be done (Attack, Chop /
- * Mine / Fish, Talk to, Use a bank booth, Pick up, Trade with, Examine), then Walk here. Each option sends the client
+ * Mine / Fish, Bank with / Trade a service NPC, Talk to, Use a bank booth, Pick up, Trade with,
+ * Open / Close a door, Climb-down / Climb-up, an agility obstacle's verb, Examine), then Walk here.
+ * Each option sends the client
  * event the server's table defines (src/game/clientEvents.ts) and shows the way there.
  */
 import type { ClientEvent, ClientEventName } from "../../src/game/clientEvents.ts";
+import { isMakeStation } from "./dialogs/Make.ts";
 import type { EntityState, PlayerState } from "../../schema/WorldState.ts";
 import { SERVICE_RANGE } from "../../src/game/rules.ts";
 import type { MenuItem } from "./contextMenu.ts";
 import { itemLabel, type Content } from "./content.ts";
 import type { Tile } from "./WorldScene.ts";
+import { placeName, placeOptions } from "./places.ts";
 
 export type Send = <K extends ClientEventName>(type: K, data: ClientEvent<K>) => void;
 
@@ -52,7 +56,10 @@ function nameOf(host: WorldMenuHost, id: string): string | undefined {
     case "resource":
       return host.content.registry.resources.get(e.ref)?.name ?? e.ref;
     case "object":
-      return e.ref === "fire" ? "Fire" : e.ref;
+      return e.ref === "fire" ? "Fire" : (placeName(host.content, id) ?? e.ref);
+    case "npc":
+      // The content's name as the client shows it (names.ts: a monster in sentence case).
+      return host.content.registry.npcs.get(e.ref)?.name ?? e.name;
     default:
       return e.name;
   }
@@ -79,7 +86,9 @@ export function optionsFor(host: WorldMenuHost, id: string): MenuItem[] {
     if (s === undefined) return [];
     const look = { label: `Examine ${s.name}`, run: () => host.say(s.examine ?? `A ${s.name.toLowerCase()}.`) };
     // A bank booth opens the bank (the server walks within 2 tiles of it, as to a banker).
-    return s.type === "bank" ? [{ label: `Use ${s.name}`, run: act("interact", s, SERVICE_RANGE) }, look] : [look];
+    if (s.type === "bank") return [{ label: `Use ${s.name}`, run: act("interact", s, SERVICE_RANGE) }, look];
+    // A furnace, an anvil, a tanner, a rune altar: the server walks within 1 tile and lists its recipes (the Make dialog).
+    return isMakeStation(host, s.type) ? [{ label: `Use ${s.name}`, run: act("interact", s, 1) }, look] : [look];
   }
   const at = { x: e.x, z: e.z };
   const name = nameOf(host, id)!;
@@ -88,9 +97,16 @@ export function optionsFor(host: WorldMenuHost, id: string): MenuItem[] {
       const def = host.content.registry.npcs.get(e.ref);
       const out: MenuItem[] = [];
       const spell = host.spell?.();
-      if (def?.combat?.attackable === true && spell !== undefined) out.push({ label: `Cast ${spell.name} on ${name}`, run: () => castOn(host, id, spell.id, at) });
+      if (def?.combat?.attackable === true && spell !== undefined)
+        out.push({ label: `Cast ${spell.name} on ${name}`, run: () => castOn(host, id, spell.id, at) });
       if (def?.combat?.attackable === true) out.push({ label: `Attack ${name} (level ${e.level})`, run: act("attack", at, 1) });
-      else out.push({ label: `Talk to ${name}`, run: act("interact", at, 1) });
+      else {
+        // A banker's or keeper's service at once (interact), as the genre's "Bank" and "Trade"; Talk to opens the dialogue box.
+        const service = def?.services?.enabled === true ? def.services.types : [];
+        if (service.includes("bank")) out.push({ label: `Bank with ${name}`, run: act("interact", at, SERVICE_RANGE) });
+        if (service.includes("shop")) out.push({ label: `Trade ${name}`, run: act("interact", at, SERVICE_RANGE) });
+        out.push({ label: `Talk to ${name}`, run: act("talk", at, service.length > 0 ? SERVICE_RANGE : 1) });
+      }
       out.push(def?.description !== undefined ? examine(name) : { label: `Examine ${name}`, run: () => host.say(`${name}.`) });
       return out;
     }
@@ -104,7 +120,12 @@ export function optionsFor(host: WorldMenuHost, id: string): MenuItem[] {
     case "item":
       return [{ label: `Pick up ${name}`, run: act("pickup", at, 0) }, examine(name)];
     case "object":
-      return [{ label: `Examine ${name}`, run: () => host.say(e.ref === "fire" ? "A fire. Use raw food on it to cook." : `${name}.`) }];
+      // A door, a ladder, an obstacle (places.ts): open or close, climb, try it.
+      return (
+        placeOptions(host.content, e, (to, reach) => act("interact", to, reach), examine(name)) ?? [
+          { label: `Examine ${name}`, run: () => host.say(e.ref === "fire" ? "A fire. Use raw food on it to cook." : `${name}.`) },
+        ]
+      );
     default:
       return [];
   }
@@ -135,4 +156,13 @@ export function tileMenu(host: WorldMenuHost, ids: readonly string[], tile: Tile
   const seen = new Set<string>();
   const items = ids.flatMap((id) => optionsFor(host, id)).filter((item) => !seen.has(item.label) && seen.add(item.label));
   return [...items, { label: "Walk here", run: () => host.walkTo(tile) }];
+}
+
+/**
+ * What a left click on a tile does, as in the genre: the top action of its menu (Attack, Chop,
+ * Talk to, Pick up, Use a bank booth), and where the top is only Examine or Trade with (a player,
+ * a fire, a station), Walk here. A right click (or Enter from the keyboard) opens the whole menu.
+ */
+export function topAction(items: readonly MenuItem[]): MenuItem {
+  return items.find((i) => !/^(Examine|Trade with) /.test(i.label)) ?? items.at(-1)!;
 }

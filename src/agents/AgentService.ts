@@ -20,6 +20,8 @@ import { VIEW_RADIUS } from "../game/world/World.ts";
 import { ForbiddenError, HttpError, NotFoundError } from "../httpError.ts";
 import type { ContentRegistry } from "../manifests/registry.ts";
 import { findCharacter, loadData } from "../persistence/players.ts";
+import { isGeneral } from "../game/store.ts";
+import { questGoal } from "./questGoals.ts";
 import type { ServerEvent } from "../game/serverEvents.ts";
 import type { AgentGreeting, WorldService } from "../sessions/WorldService.ts";
 
@@ -44,7 +46,7 @@ export interface AvailableGoal {
 
 /** An entry of quick-actions' `nearby`: `id` is the instance (a `player:action` targetId), `ref` its content id. */
 export interface NearbyEntry {
-  kind: "npc" | "resource" | "station";
+  kind: "npc" | "resource" | "station" | "place";
   id: string;
   ref: string;
   type: string;
@@ -79,6 +81,30 @@ function hasItem(data: PlayerData, test: (itemId: string) => boolean): boolean {
   return data.inventory.some((s) => s !== null && test(s.itemId)) || Object.values(data.equipment).some((s) => test(s.itemId));
 }
 
+/** The kinds of making an agent's `making` goal covers (cooking and firemaking have goals of their own). */
+export const MAKING_KINDS: ReadonlySet<string> = new Set(["smelting", "smithing", "crafting", "fletching", "runecrafting", "tanning"]);
+
+/**
+ * Recipes (ids) of MAKING_KINDS the character could make once now, wherever it stands: supported,
+ * at its level, with the tools it carries and the inputs it carries or banked, and a station of the recipe's type placed in
+ * the world (the game checks the rest, coins and a consumable, when it makes).
+ */
+export function makeableRecipes(content: ContentRegistry, data: PlayerData): string[] {
+  const placed = new Set(content.areas.flatMap((a) => a.stations.map((s) => s.type)));
+  // What it carries or banked: a goal of making from the bank starts with a withdrawal (agent-runtime/brain/makingBank.ts).
+  const carried = (itemId: string) =>
+    data.inventory.reduce((n, s) => (s !== null && s.itemId === itemId ? n + s.quantity : n), 0) +
+    data.bank.reduce((n, s) => (s.itemId === itemId ? n + s.quantity : n), 0);
+  return [...content.production.values()]
+    .filter((r) => MAKING_KINDS.has(r.kind) && r.unsupported === undefined && (r.station === null || placed.has(r.station)))
+    .filter((r) => r.skill === null || data.skills[r.skill].level >= r.level)
+    .filter((r) => r.tools.every((t) => hasItem(data, (id) => id === t)))
+    .filter((r) =>
+      r.essence !== undefined ? r.essence.types.some((e) => carried(e) > 0) : r.inputs.length > 0 && r.inputs.every((i) => carried(i.itemId) >= i.quantity),
+    )
+    .map((r) => r.id);
+}
+
 /** Goals a character can pursue now, from the content and what it carries. */
 export function availableGoals(content: ContentRegistry, data: PlayerData): AvailableGoal[] {
   const goals: AvailableGoal[] = [];
@@ -101,18 +127,60 @@ export function availableGoals(content: ContentRegistry, data: PlayerData): Avai
   }
   const raw = new Set(content.recipes.cooking.map((r) => r.raw));
   if (hasItem(data, (id) => raw.has(id))) goals.push({ type: "cooking", description: "Cook food", targets: [...raw] });
+  const making = makeableRecipes(content, data);
+  if (making.length > 0) goals.push({ type: "making", description: "Make things", targets: making });
   if (content.areas.some((a) => a.npcs.some((n) => n.type === "bank"))) goals.push({ type: "banking", description: "Bank items", targets: [] });
   // Tools of the gathering skills that a placed store keeper sells and the character lacks.
   const keepers = new Set(content.areas.flatMap((a) => a.npcs.flatMap((n) => (n.storeId !== undefined ? [n.storeId] : []))));
-  const tools = new Set(nodes.map((n) => n.toolRequired));
+  // ... the tools of making (a hammer at the anvil, a knife for fletching, a needle) and their
+  // consumables (thread), and every tier of tools.json (an iron pickaxe once it can afford one).
+  const tools = new Set([
+    ...nodes.map((n) => n.toolRequired),
+    ...[...content.production.values()].flatMap((r) => (r.unsupported === undefined ? [...r.tools, ...r.consumables.map((c) => c.itemId)] : [])),
+    ...content.tools.map((t) => t.itemId),
+  ]);
   const forSale = [...content.stores.values()].filter((s) => keepers.has(s.id)).flatMap((s) => s.items.map((i) => i.itemId));
   const missing = [...new Set(forSale.filter((id) => tools.has(id) && !hasItem(data, (held) => held === id)))];
   // Runes sold there, for the combat spells (magic.ts): a consumable, always on offer.
   const runes = [...new Set(forSale.filter((id) => content.magic.runes.has(id)))];
-  if (missing.length + runes.length > 0) {
+  // Weapons sold there that it does not hold (a genre player buys a better sword once it has the
+  // coins); not the elemental staves (a caster's, not a fighter's: fighting.ts meleeWorth).
+  const weapons = [
+    ...new Set(
+      forSale.filter(
+        (id) =>
+          content.item(id)?.equipSlot === "weapon" &&
+          !tools.has(id) &&
+          !content.magic.staves.has(id) &&
+          !missing.includes(id) &&
+          !hasItem(data, (held) => held === id),
+      ),
+    ),
+  ];
+  // The inputs of the making chains sold there (a cowhide to tan, leather, flax, a bar), a player's
+  // way past gathering every one: bounded by what the placed stores sell that a supported recipe takes.
+  const made = new Set(
+    [...content.production.values()].flatMap((r) => (r.unsupported === undefined && r.skill !== "runecrafting" ? r.inputs.map((i) => i.itemId) : [])),
+  );
+  const supplies = [...new Set(forSale.filter((id) => made.has(id) && !tools.has(id) && !runes.includes(id)))];
+  if (missing.length + runes.length + weapons.length + supplies.length > 0) {
     const description = runes.length === 0 ? "Buy a tool" : missing.length === 0 ? "Buy runes" : "Buy a tool or runes";
-    goals.push({ type: "shopping", description, targets: [...missing, ...runes] });
+    const more = [...(weapons.length > 0 ? ["a weapon"] : []), ...(supplies.length > 0 ? ["making supplies"] : [])].join(" or ");
+    goals.push({
+      type: "shopping",
+      description: more === "" ? description : `${description} or ${more}`,
+      targets: [...missing, ...runes, ...weapons, ...supplies],
+    });
   }
+  // Placed stores that buy something it carries (a general store any tradeable item, a specialist
+  // what it sells; store.ts decides the price, and refuses a sale that would pay nothing).
+  const carried = new Set(data.inventory.flatMap((s) => (s !== null && s.itemId !== "coins" && content.item(s.itemId)?.tradeable === true ? [s.itemId] : [])));
+  const buyers = [...content.stores.values()].filter(
+    (s) => keepers.has(s.id) && s.buyback && (isGeneral(content, s) || s.items.some((i) => carried.has(i.itemId))),
+  );
+  if (carried.size > 0 && buyers.length > 0) goals.push({ type: "selling", description: "Sell items", targets: buyers.map((s) => s.id) });
+  const quest = questGoal(content, data);
+  if (quest !== undefined) goals.push(quest);
   goals.push({ type: "explore", description: "Explore the world", targets: content.areas.map((a) => a.id) });
   goals.push({ type: "idle", description: "Stand still", targets: [] });
   return goals;
@@ -132,7 +200,10 @@ export class AgentService {
   }
 
   private token(row: { agentId: string; accountId: string; characterId: string; tokenGeneration: number }): Promise<string> {
-    return this.tokens.signServiceToken({ accountId: row.accountId, characterId: row.characterId, agentId: row.agentId, agentTokenGeneration: row.tokenGeneration }, AGENT_TOKEN_TTL_S);
+    return this.tokens.signServiceToken(
+      { accountId: row.accountId, characterId: row.characterId, agentId: row.agentId, agentTokenGeneration: row.tokenGeneration },
+      AGENT_TOKEN_TTL_S,
+    );
   }
 
   /**
@@ -153,7 +224,12 @@ export class AgentService {
       const em = this.db.em();
       // One agent a character: two would each log the other out at every login (one session a
       // character), and neither would play. Its owner deletes it, or gives it a new token.
-      const hasAgent = (agentId: string) => new HttpError(409, "CHARACTER_HAS_AGENT", `the character ${character.name} already has an agent (${agentId}): a character has one agent; delete it first, or give it a new token`);
+      const hasAgent = (agentId: string) =>
+        new HttpError(
+          409,
+          "CHARACTER_HAS_AGENT",
+          `the character ${character.name} already has an agent (${agentId}): a character has one agent; delete it first, or give it a new token`,
+        );
       const existing = await em.findOne(AgentMapping, { characterId });
       if (existing !== null) throw hasAgent(existing.agentId);
       if ((await em.count(AgentMapping, { accountId: owner.accountId })) >= MAX_AGENTS_PER_ACCOUNT) {
@@ -313,13 +389,17 @@ export class AgentService {
     };
   }
 
-  async setGoal(agent: IAgentMapping, input: { type: string; target?: string | undefined; description?: string | undefined; lockedBy: Goal["lockedBy"] }): Promise<void> {
+  async setGoal(
+    agent: IAgentMapping,
+    input: { type: string; target?: string | undefined; description?: string | undefined; lockedBy: Goal["lockedBy"] },
+  ): Promise<void> {
     if (input.lockedBy === "autonomous" && agent.goalsPaused) {
       throw new HttpError(409, "GOALS_PAUSED", "goals are paused: automatic goal setting is blocked until resumed");
     }
     const options = availableGoals(this.content, await this.characterData(agent.characterId));
     const option = options.find((g) => g.type === input.type);
-    if (option === undefined) throw new HttpError(422, "GOAL_UNAVAILABLE", `goal "${input.type}" is not available now (available: ${options.map((g) => g.type).join(", ")})`);
+    if (option === undefined)
+      throw new HttpError(422, "GOAL_UNAVAILABLE", `goal "${input.type}" is not available now (available: ${options.map((g) => g.type).join(", ")})`);
     if (input.target !== undefined && option.targets.length > 0 && !option.targets.includes(input.target)) {
       throw new HttpError(422, "GOAL_UNAVAILABLE", `target "${input.target}" is not available for ${input.type}`);
     }
@@ -348,7 +428,13 @@ export class AgentService {
 
   message(agent: IAgentMapping, from: Principal, message: string): { delivered: boolean; id: string } {
     const id = randomUUID();
-    const delivered = this.push(agent, "agent:message", { id, agentId: agent.agentId, from: from.agentId === agent.agentId ? "agent" : "owner", message, timestamp: Date.now() });
+    const delivered = this.push(agent, "agent:message", {
+      id,
+      agentId: agent.agentId,
+      from: from.agentId === agent.agentId ? "agent" : "owner",
+      message,
+      timestamp: Date.now(),
+    });
     return { delivered, id };
   }
 
@@ -362,7 +448,10 @@ export class AgentService {
   }
 
   /** `agent:setGoal` from the agent's own connection: an autonomous goal, refused as the REST route refuses it. */
-  async setOwnGoal(p: Principal, data: { type: string; target?: string | undefined; description?: string | undefined }): Promise<{ code: string; message: string } | void> {
+  async setOwnGoal(
+    p: Principal,
+    data: { type: string; target?: string | undefined; description?: string | undefined },
+  ): Promise<{ code: string; message: string } | void> {
     if (p.agentId === undefined) return { code: "FORBIDDEN", message: "only an agent's own connection sets its goals" };
     const agent = await this.db.em().findOne(AgentMapping, { agentId: p.agentId });
     if (agent === null) return { code: "NOT_FOUND", message: "this agent no longer exists" };
@@ -376,10 +465,11 @@ export class AgentService {
 
   /**
    * The quick-action menu. `nearby` lists the live world's NPCs (alive), resource nodes (depleted
-   * ones too, marked) and stations within the view radius of the character, nearest first: `id` is
+   * ones too, marked), stations and places (doors, ladders and stairs, agility obstacles) within the view radius of the character, nearest first: `id` is
    * the instance, as in `world:update` and the Colyseus state and as `player:action` takes it as
    * `targetId`; `ref` the content id; `type` what it is (a service NPC's service or a mob's
-   * category, a node's type such as `tree`, a station's type).
+   * category, a node's type such as `tree`, a station's type, a place's `door`, `ladder`,
+   * `stairs` or `obstacle`).
    */
   async quickActions(agent: IAgentMapping): Promise<object> {
     const data = await this.characterData(agent.characterId);
@@ -389,8 +479,10 @@ export class AgentService {
     world.forEachEntityNear(here, agent.characterId, VIEW_RADIUS, (e) => {
       if ("deadUntil" in e) nearby.push({ kind: "npc", id: e.id, ref: e.def.id, type: e.service?.type ?? e.def.category, x: e.x, z: e.z });
       else if ("node" in e) nearby.push({ kind: "resource", id: e.id, ref: e.node.id, type: e.node.type, x: e.x, z: e.z, depleted: e.depletedUntil !== 0 });
+      else if ("placeKind" in e) nearby.push({ kind: "place", id: e.id, ref: e.id, type: e.placeKind === "ladder" ? e.def.kind : e.placeKind, x: e.x, z: e.z });
     });
-    for (const s of world.stations) if (chebyshev(s, here) <= VIEW_RADIUS) nearby.push({ kind: "station", id: s.id, ref: s.type, type: s.type, x: s.x, z: s.z });
+    for (const s of world.stations)
+      if (chebyshev(s, here) <= VIEW_RADIUS) nearby.push({ kind: "station", id: s.id, ref: s.type, type: s.type, x: s.x, z: s.z });
     nearby.sort((a, b) => chebyshev(a, here) - chebyshev(b, here) || (a.id < b.id ? -1 : 1));
     return {
       success: true,

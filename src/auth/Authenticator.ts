@@ -37,7 +37,11 @@ export class Authenticator {
   /** Verifies the token and resolves its account; rejects with TokenError when invalid. */
   async authenticate(token: string): Promise<Principal> {
     const principal = await this.tokens.verify(token);
-    if (principal.agentId !== undefined && this.agentIsLive !== undefined && !(await this.agentIsLive(principal.agentId, principal.characterId, principal.agentTokenGeneration ?? 0))) {
+    if (
+      principal.agentId !== undefined &&
+      this.agentIsLive !== undefined &&
+      !(await this.agentIsLive(principal.agentId, principal.characterId, principal.agentTokenGeneration ?? 0))
+    ) {
       throw new TokenError("this agent no longer exists, or this token was replaced by a newer one");
     }
     return this.resolve(principal);
@@ -54,7 +58,10 @@ export class Authenticator {
     const key = principal.idpSubject !== undefined ? `idp:${principal.idpSubject}` : `acc:${principal.accountId}`;
     let account = this.cache.get(key);
     if (account === undefined || Date.now() - account.at > ACCOUNT_CACHE_MS) {
-      account = principal.idpSubject !== undefined ? await this.userForSubject(principal.idpSubject) : await this.ensureUser(principal.accountId, { anonymous: principal.anonymous });
+      account =
+        principal.idpSubject !== undefined
+          ? await this.userForSubject(principal.idpSubject)
+          : await this.ensureUser(principal.accountId, { anonymous: principal.anonymous });
       if (this.cache.size >= CACHE_LIMIT) this.cache.clear();
       this.cache.set(key, account);
     }
@@ -86,7 +93,12 @@ export class Authenticator {
     let row = await read();
     if (row === undefined) {
       try {
-        await runStatement(em, `insert into "users" ("id", "role", "anonymous", "createdAt") values (?, ?, ?, ?)`, [accountId, "player", opts.anonymous, new Date()]);
+        await runStatement(em, `insert into "users" ("id", "role", "anonymous", "createdAt") values (?, ?, ?, ?)`, [
+          accountId,
+          "player",
+          opts.anonymous,
+          new Date(),
+        ]);
         row = { role: "player" };
       } catch (err) {
         if (!(err instanceof UniqueConstraintViolationException)) throw err;

@@ -93,7 +93,8 @@ export class JwksClient {
         throw new Error(`the identity provider's keys could not be fetched; next attempt in ${Math.ceil((this.retryAt - now) / 1000)} s`);
       }
       // Stale keys vouch only for the ids they hold: a new id may be a key the provider rotated to.
-      if (!fetched && !this.kids.has(kid)) throw new Error(`key id ${kid} is not in the last key set, and the identity provider cannot be reached for a newer one`);
+      if (!fetched && !this.kids.has(kid))
+        throw new Error(`key id ${kid} is not in the last key set, and the identity provider cannot be reached for a newer one`);
     }
     return this.kids.has(kid) ? this.keySet : undefined;
   }

@@ -41,7 +41,7 @@ export interface AgentRoutingDeps {
 /** Runs an Express guard (requireAuth) as a step: resolves once it lets the request through, rejects with what it refused. */
 function passes(guard: RequestHandler, req: Request, res: Response): Promise<void> {
   return new Promise((resolve, reject) => {
-    Promise.resolve(guard(req, res, (err?: unknown) => (err === undefined ? resolve() : reject(err)))).catch(reject);
+    Promise.resolve(guard(req, res, (err?: unknown) => (err === undefined ? resolve() : reject(err as Error)))).catch(reject);
   });
 }
 
@@ -67,7 +67,7 @@ export class AgentRouting {
     if (agent === null || this.deps.isLocal(agent.characterId)) return undefined;
     const owner = await this.deps.leases.holder(agent.characterId);
     if (owner === undefined) return undefined;
-    const url = ((await this.deps.presence().hget(PROCESSES_KEY, owner)) as string | null) ?? undefined;
+    const url = (await this.deps.presence().hget(PROCESSES_KEY, owner)) ?? undefined;
     return url === undefined || url === this.deps.httpUrl ? undefined : { owner, url };
   }
 

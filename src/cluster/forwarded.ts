@@ -94,7 +94,10 @@ export class ForwardedAddress {
     // Signed with the cluster's secret: from here on it is a real header, used where or when it should not be.
     const peer = req.socket.remoteAddress;
     if (!this.options.ownIds().includes(target)) {
-      this.options.logger.warn({ peer, target }, "a signed client address made for another process of the cluster: ignored, the connection counts as its peer's");
+      this.options.logger.warn(
+        { peer, target },
+        "a signed client address made for another process of the cluster: ignored, the connection counts as its peer's",
+      );
       return undefined;
     }
     this.forgetExpired(now);

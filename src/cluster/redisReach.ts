@@ -19,7 +19,14 @@ export function redisAddress(url: string): string {
 /** Why Redis at `url` did not answer a PING, and the exit code that fits; undefined when it did. */
 export async function redisProblem(url: string, timeoutMs = REDIS_CHECK_TIMEOUT_MS): Promise<{ reason: string; exitCode: number; cause: unknown } | undefined> {
   // One try, no reconnection, no queue: the answer is this attempt's.
-  const client = new Redis(url, { lazyConnect: true, connectTimeout: timeoutMs, commandTimeout: timeoutMs, maxRetriesPerRequest: 0, enableOfflineQueue: false, retryStrategy: () => null });
+  const client = new Redis(url, {
+    lazyConnect: true,
+    connectTimeout: timeoutMs,
+    commandTimeout: timeoutMs,
+    maxRetriesPerRequest: 0,
+    enableOfflineQueue: false,
+    retryStrategy: () => null,
+  });
   let lastError: unknown;
   // Every ioredis client needs a listener, or it prints each error with its trace.
   client.on("error", (err: unknown) => {
@@ -32,7 +39,8 @@ export async function redisProblem(url: string, timeoutMs = REDIS_CHECK_TIMEOUT_
   } catch (err) {
     const seen = lastError ?? err;
     const message = seen instanceof Error ? seen.message : String(seen);
-    if (/NOAUTH|WRONGPASS|invalid password|invalid username-password/i.test(message)) return { reason: `it refused the login (${message})`, exitCode: EXIT_CONFIG, cause: seen };
+    if (/NOAUTH|WRONGPASS|invalid password|invalid username-password/i.test(message))
+      return { reason: `it refused the login (${message})`, exitCode: EXIT_CONFIG, cause: seen };
     return { reason: unreachableReason(seen) ?? (/timeout/i.test(message) ? "no answer" : message), exitCode: EXIT_UNAVAILABLE, cause: seen };
   } finally {
     client.disconnect();

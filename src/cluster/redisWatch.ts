@@ -67,7 +67,10 @@ export class RedisWatch {
     }
     if (now - this.lastLog < this.intervalMs) return;
     this.lastLog = now;
-    this.logger.warn({ redis: this.address, reason, downS: Math.round((now - this.downSince) / 1000) }, `Redis at ${this.address} (REDIS_URL) still cannot be reached: ${reason}`);
+    this.logger.warn(
+      { redis: this.address, reason, downS: Math.round((now - this.downSince) / 1000) },
+      `Redis at ${this.address} (REDIS_URL) still cannot be reached: ${reason}`,
+    );
   }
 
   private readyAgain(): void {

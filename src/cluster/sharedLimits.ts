@@ -122,7 +122,9 @@ export interface KeyedBudget {
 
 export function keyedBudget(redis: Redis | undefined, budget: string, limit: number, windowMs: number): KeyedBudget {
   const counter =
-    redis === undefined ? new RateLimiterMemory({ keyPrefix: `${RATE_LIMIT_KEY_PREFIX}:${budget}`, points: limit, duration: windowMs / 1000 }) : sharedCounter(redis, budget, limit, windowMs);
+    redis === undefined
+      ? new RateLimiterMemory({ keyPrefix: `${RATE_LIMIT_KEY_PREFIX}:${budget}`, points: limit, duration: windowMs / 1000 })
+      : sharedCounter(redis, budget, limit, windowMs);
   return {
     limit,
     windowMs,

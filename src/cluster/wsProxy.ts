@@ -34,7 +34,10 @@ export function proxyUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer,
   const upstream = net.connect({ host: target.host, port: target.port });
   upstream.setNoDelay(true);
   let piped = false;
-  const timer = setTimeout(() => upstream.destroy(new Error(`no connection to ${target.host}:${target.port} within ${PROXY_CONNECT_TIMEOUT_MS} ms`)), PROXY_CONNECT_TIMEOUT_MS);
+  const timer = setTimeout(
+    () => upstream.destroy(new Error(`no connection to ${target.host}:${target.port} within ${PROXY_CONNECT_TIMEOUT_MS} ms`)),
+    PROXY_CONNECT_TIMEOUT_MS,
+  );
   upstream.once("connect", () => {
     clearTimeout(timer);
     const lines = [`${req.method ?? "GET"} ${target.prefix}${req.url ?? "/"} HTTP/1.1`];

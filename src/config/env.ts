@@ -6,12 +6,14 @@
  * - `NODE_ENV` is one of development | production | test (default development).
  * - An invalid value (`PORT=abc`) is a startup error that names the variable.
  * - Production refuses to start unless every secret in {@link PRODUCTION_REQUIRED} is set and
- *   strong enough (see productionSecretProblems), and lists every problem at once.
+ *   strong enough (see productionSecrets.ts), and lists every problem at once.
  * - `DISABLE_RATE_LIMIT` and `USE_LOCAL_POSTGRES` are honoured outside production only.
  */
 import { availableParallelism } from "node:os";
 import path from "node:path";
 import { z } from "zod";
+import { csv, flag, flagOrAuto, integer, optionalInteger, optionalString, url } from "./envValues.ts";
+import { MIN_ADMIN_CODE_LENGTH, MIN_JWT_SECRET_BYTES, PRODUCTION_REQUIRED, productionSecretProblems } from "./productionSecrets.ts";
 
 export const DEFAULT_PORT = 5555;
 export const DEFAULT_AGENT_RT_PORT = 4001;
@@ -37,6 +39,8 @@ export const DEFAULT_TICK_WRITES = TICK_WRITES_BURST;
 export const DEFAULT_WS_HEARTBEAT_MS = 30_000;
 /** Character lease lifetime (src/persistence/leases.ts). Shorter only for tests. */
 export const DEFAULT_CHARACTER_LEASE_MS = 30_000;
+/** How long a new PostgreSQL connection may take to be answered (node-postgres waits forever by default). */
+export const DEFAULT_PG_CONNECT_TIMEOUT_MS = 15_000;
 export const DEFAULT_CDN_URL = "http://localhost:8080";
 /** The production content host, used to bootstrap a development machine whose local host is down. */
 export const DEFAULT_FALLBACK_CDN_URL = "https://cdn.rsworld.gg";
@@ -47,19 +51,7 @@ export const DEFAULT_HOP_COOLDOWN_S = 10;
 /** Not 5432, so that a local PostgreSQL started for development never collides with a system one. */
 export const DEFAULT_LOCAL_POSTGRES_PORT = 54329;
 
-/** Variables production cannot run without (spec: "required in production"). */
-export const PRODUCTION_REQUIRED = [
-  "DATABASE_URL",
-  "JWT_SECRET",
-  "ADMIN_CODE",
-  "PUBLIC_IDP_APP_ID",
-  "IDP_APP_SECRET",
-] as const;
-
-/** Production's least `JWT_SECRET`: HS256's key should be as long as its 256-bit hash. */
-export const MIN_JWT_SECRET_BYTES = 32;
-/** Production's least `ADMIN_CODE`. */
-export const MIN_ADMIN_CODE_LENGTH = 12;
+export { MIN_ADMIN_CODE_LENGTH, MIN_JWT_SECRET_BYTES, PRODUCTION_REQUIRED };
 
 export type NodeEnv = "development" | "production" | "test";
 
@@ -71,81 +63,6 @@ export class ConfigError extends Error {
     this.problems = problems;
   }
 }
-
-const optionalString = z
-  .string()
-  .optional()
-  .transform((v) => (v === undefined || v.trim() === "" ? undefined : v.trim()));
-
-/**
- * `true`/`false`/`1`/`0`/`yes`/`no`/`on`/`off` (any case); empty or unset is the default, and so is
- * `auto` where `auto` is given: a default worked out when the config is read.
- */
-const flagOf = (byDefault: () => boolean, auto: boolean) =>
-  z
-    .string()
-    .optional()
-    .transform((v, ctx) => {
-      const s = (v ?? "").trim().toLowerCase();
-      if (s === "" || (auto && s === "auto")) return byDefault();
-      if (["true", "1", "yes", "on"].includes(s)) return true;
-      if (["false", "0", "no", "off"].includes(s)) return false;
-      ctx.addIssue({ code: "custom", message: `expected true${auto ? ", false or auto" : " or false"}, got "${v}"` });
-      return z.NEVER;
-    });
-const flag = (defaultValue: boolean) => flagOf(() => defaultValue, false);
-const flagOrAuto = (auto: () => boolean) => flagOf(auto, true);
-
-/** A decimal integer within [min, max], or undefined when empty or unset. */
-const optionalInteger = (min: number, max: number) =>
-  z
-    .string()
-    .optional()
-    .transform((v, ctx) => {
-      if (v === undefined || v.trim() === "") return undefined;
-      const s = v.trim();
-      const n = Number(s);
-      if (!/^-?\d+$/.test(s) || !Number.isSafeInteger(n) || n < min || n > max) {
-        ctx.addIssue({ code: "custom", message: `expected an integer from ${min} to ${max}, got "${v}"` });
-        return z.NEVER;
-      }
-      return n;
-    });
-
-/** A decimal integer within [min, max]; empty or unset is the default. */
-const integer = (defaultValue: number, min: number, max: number) => optionalInteger(min, max).transform((n) => n ?? defaultValue);
-
-/** An absolute URL with one of the given schemes, trailing slash removed. */
-const url = (schemes: string[], defaultValue?: string) =>
-  z
-    .string()
-    .optional()
-    .transform((v, ctx) => {
-      const raw = v === undefined || v.trim() === "" ? defaultValue : v.trim();
-      if (raw === undefined) return undefined;
-      let parsed: URL;
-      try {
-        parsed = new URL(raw);
-      } catch {
-        ctx.addIssue({ code: "custom", message: `expected a URL, got "${raw}"` });
-        return z.NEVER;
-      }
-      if (!schemes.includes(parsed.protocol.slice(0, -1))) {
-        ctx.addIssue({ code: "custom", message: `expected a ${schemes.join(" or ")} URL, got "${raw}"` });
-        return z.NEVER;
-      }
-      return raw.replace(/\/+$/, "");
-    });
-
-const csv = z
-  .string()
-  .optional()
-  .transform((v) =>
-    (v ?? "")
-      .split(",")
-      .map((s) => s.trim().toLowerCase())
-      .filter((s) => s !== ""),
-  );
 
 const envSchema = z.object({
   NODE_ENV: z
@@ -228,6 +145,7 @@ const envSchema = z.object({
   WS_HEARTBEAT_MS: integer(DEFAULT_WS_HEARTBEAT_MS, 100, 3_600_000),
   WS_MUX_MAX_SESSIONS: integer(DEFAULT_MUX_MAX_SESSIONS, 1, 100_000),
   CHARACTER_LEASE_MS: integer(DEFAULT_CHARACTER_LEASE_MS, 300, 3_600_000),
+  PG_CONNECT_TIMEOUT_MS: integer(DEFAULT_PG_CONNECT_TIMEOUT_MS, 100, 600_000),
   DISABLE_RATE_LIMIT: flag(false),
   COMMIT_HASH: optionalString,
   CLIENT_BUILD_DIR: optionalString,
@@ -335,6 +253,8 @@ export interface Config {
   wsMuxMaxSessions: number;
   /** How long a character lease lives without renewal (renewed every third of it). */
   characterLeaseMs: number;
+  /** How long a new PostgreSQL connection may take (a host that accepts and never answers: a start that says so instead of hanging). */
+  pgConnectTimeoutMs: number;
   rateLimitDisabled: boolean;
   commitHash: string | undefined;
   /** A built client served in production when it has an index.html. */
@@ -348,39 +268,6 @@ function originOf(raw: string): string {
   const u = new URL(raw);
   const scheme = u.protocol === "wss:" ? "https:" : u.protocol === "ws:" ? "http:" : u.protocol;
   return `${scheme}//${u.host}`;
-}
-
-/**
- * What production refuses in its secrets, read from the raw environment so that these problems
- * are listed together with invalid values of other variables. A short `JWT_SECRET` can be guessed
- * offline from any token it signed, which would let anyone mint admin tokens; a `JWT_SECRET` equal
- * to `IDP_APP_SECRET` would make every service token a valid identity-provider token and the
- * other way round; a short `ADMIN_CODE` is the monitor's only password.
- */
-function productionSecretProblems(env: Record<string, string | undefined>): string[] {
-  const value = (name: string) => {
-    const v = env[name]?.trim();
-    return v === undefined || v === "" ? undefined : v;
-  };
-  const problems: string[] = [];
-  const missing = PRODUCTION_REQUIRED.filter((name) => value(name) === undefined);
-  if (missing.length > 0) {
-    problems.push(`production requires these variables, which are not set: ${missing.join(", ")}`);
-  }
-  const jwtSecret = value("JWT_SECRET");
-  if (jwtSecret !== undefined && Buffer.byteLength(jwtSecret, "utf8") < MIN_JWT_SECRET_BYTES) {
-    problems.push(
-      `JWT_SECRET: must be at least ${MIN_JWT_SECRET_BYTES} bytes in production, got ${Buffer.byteLength(jwtSecret, "utf8")} (generate one with: openssl rand -base64 48)`,
-    );
-  }
-  if (jwtSecret !== undefined && jwtSecret === value("IDP_APP_SECRET")) {
-    problems.push("JWT_SECRET: must differ from IDP_APP_SECRET (the same secret would make each kind of token pass as the other)");
-  }
-  const adminCode = value("ADMIN_CODE");
-  if (adminCode !== undefined && [...adminCode].length < MIN_ADMIN_CODE_LENGTH) {
-    problems.push(`ADMIN_CODE: must be at least ${MIN_ADMIN_CODE_LENGTH} characters in production, got ${[...adminCode].length}`);
-  }
-  return problems;
 }
 
 const CORS_KEYS = {
@@ -400,7 +287,11 @@ const CORS_KEYS = {
 type CorsEnv = Pick<z.infer<typeof envSchema>, keyof typeof CORS_KEYS>;
 
 function agentRuntimeOf(e: CorsEnv): Config["agentRuntime"] {
-  return { apiUrl: e.AGENT_RT_API_URL ?? `http://localhost:${e.AGENT_RT_PORT}`, url: e.AGENT_RT_URL ?? `http://localhost:${e.AGENT_RT_PORT}`, port: e.AGENT_RT_PORT };
+  return {
+    apiUrl: e.AGENT_RT_API_URL ?? `http://localhost:${e.AGENT_RT_PORT}`,
+    url: e.AGENT_RT_URL ?? `http://localhost:${e.AGENT_RT_PORT}`,
+    port: e.AGENT_RT_PORT,
+  };
 }
 
 function corsOf(e: CorsEnv): CorsSettings {
@@ -445,7 +336,9 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = proces
   // Processes that each made their own secret could not check one another's tokens or signed
   // client addresses (src/cluster/forwarded.ts). Production lists a missing JWT_SECRET already.
   if (e.REDIS_URL !== undefined && e.JWT_SECRET === undefined && !isProduction) {
-    problems.push("JWT_SECRET: required with REDIS_URL, so that every process of the cluster signs and checks with one secret (npm run cluster:start makes one)");
+    problems.push(
+      "JWT_SECRET: required with REDIS_URL, so that every process of the cluster signs and checks with one secret (npm run cluster:start makes one)",
+    );
   }
   if (e.PUBLIC_ADDRESS !== undefined && e.REDIS_URL === undefined) {
     problems.push("PUBLIC_ADDRESS: set without REDIS_URL; a process on its own is reached at the address the client used");
@@ -520,6 +413,7 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = proces
     wsHeartbeatMs: e.WS_HEARTBEAT_MS,
     wsMuxMaxSessions: e.WS_MUX_MAX_SESSIONS,
     characterLeaseMs: e.CHARACTER_LEASE_MS,
+    pgConnectTimeoutMs: e.PG_CONNECT_TIMEOUT_MS,
     rateLimitDisabled: !isProduction && e.DISABLE_RATE_LIMIT,
     commitHash: e.COMMIT_HASH,
     clientBuildDir: path.resolve(cwd, e.CLIENT_BUILD_DIR ?? path.join("client", "dist")),

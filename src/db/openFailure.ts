@@ -43,33 +43,60 @@ export function explainDatabaseFailure(err: unknown, source: DatabaseSource): St
   const where = `PostgreSQL at ${postgresAddress(source.url)} (${source.variable})`;
   const unreachable = codes.find((c) => c in UNREACHABLE);
   if (unreachable !== undefined) {
-    return new StartupError(cannotReachLine("PostgreSQL", postgresAddress(source.url), source.variable, UNREACHABLE[unreachable]!, "start PostgreSQL"), { cause: err, exitCode: EXIT_UNAVAILABLE });
+    return new StartupError(cannotReachLine("PostgreSQL", postgresAddress(source.url), source.variable, UNREACHABLE[unreachable]!, "start PostgreSQL"), {
+      cause: err,
+      exitCode: EXIT_UNAVAILABLE,
+    });
   }
   // node-postgres' own timeout, when one is set: "timeout expired", "Connection terminated due to connection timeout".
   if (/connection timeout|timeout expired/i.test(messageOf(err))) {
-    return new StartupError(cannotReachLine("PostgreSQL", postgresAddress(source.url), source.variable, "no answer", "start PostgreSQL"), { cause: err, exitCode: EXIT_UNAVAILABLE });
+    return new StartupError(cannotReachLine("PostgreSQL", postgresAddress(source.url), source.variable, "no answer", "start PostgreSQL"), {
+      cause: err,
+      exitCode: EXIT_UNAVAILABLE,
+    });
   }
   // SQLSTATE classes: 28 (authorization), 3D000 (no such database).
   if (codes.includes("28P01") || codes.includes("28000")) {
-    return new StartupError(`${where} refused the login: ${messageOf(err)}; fix the user name or password in ${source.variable} (or the server's pg_hba.conf)`, { cause: err, exitCode: EXIT_CONFIG });
+    return new StartupError(
+      `${where} refused the login: ${messageOf(err)}; fix the user name or password in ${source.variable} (or the server's pg_hba.conf)`,
+      { cause: err, exitCode: EXIT_CONFIG },
+    );
   }
   // A missing database is created at startup (MikroORM) when the user may; else one of these.
   const cannotCreate = codes.includes("42501") && /create database/i.test(messageOf(err));
   if (codes.includes("3D000") || cannotCreate) {
     const name = databaseName(source.url);
     const why = cannotCreate ? `, and its user may not create it (${messageOf(err)})` : "";
-    return new StartupError(`${where} has no database "${name}"${why}: create it (createdb ${name}) or fix ${source.variable}`, { cause: err, exitCode: EXIT_CONFIG });
+    return new StartupError(`${where} has no database "${name}"${why}: create it (createdb ${name}) or fix ${source.variable}`, {
+      cause: err,
+      exitCode: EXIT_CONFIG,
+    });
   }
   return undefined;
 }
 
 /** Codes of a file or directory that cannot be made or opened (node:fs, better-sqlite3). */
-const CANNOT_OPEN = new Set(["EACCES", "EPERM", "ENOTDIR", "EROFS", "EEXIST", "ENOENT", "EISDIR", "SQLITE_CANTOPEN", "SQLITE_READONLY", "SQLITE_PERM", "SQLITE_NOTADB"]);
+const CANNOT_OPEN = new Set([
+  "EACCES",
+  "EPERM",
+  "ENOTDIR",
+  "EROFS",
+  "EEXIST",
+  "ENOENT",
+  "EISDIR",
+  "SQLITE_CANTOPEN",
+  "SQLITE_READONLY",
+  "SQLITE_PERM",
+  "SQLITE_NOTADB",
+]);
 
 function explainSqlite(err: unknown, codes: string[], source: DatabaseSource): StartupError | undefined {
   if (!codes.some((c) => CANNOT_OPEN.has(c))) return undefined;
   const file = source.url.slice("sqlite:".length);
-  const fix = source.variable === "WORLD" ? "set WORLD to a directory this user can write, or DATABASE_URL to another database" : "fix DATABASE_URL, or make its directory writable by this user";
+  const fix =
+    source.variable === "WORLD"
+      ? "set WORLD to a directory this user can write, or DATABASE_URL to another database"
+      : "fix DATABASE_URL, or make its directory writable by this user";
   // A path is configuration: it stays wrong until someone changes it.
   return new StartupError(`cannot open the SQLite database ${file} (${source.variable}): ${messageOf(err)}; ${fix}`, { cause: err, exitCode: EXIT_CONFIG });
 }

@@ -16,7 +16,7 @@ import { EntityCaseNamingStrategy, MikroORM, type LoggerOptions } from "@mikro-o
 import { Migrator } from "@mikro-orm/migrations";
 import type { AbstractSqlDriver, SqlEntityManager } from "@mikro-orm/sqlite";
 import { ENTITIES } from "../../entities/index.ts";
-import type { Config } from "../config/env.ts";
+import { DEFAULT_PG_CONNECT_TIMEOUT_MS, type Config } from "../config/env.ts";
 import type { Logger } from "../logger.ts";
 import { localPostgresUrl, startLocalPostgres, type LocalPostgres } from "./localPostgres.ts";
 import { DatabaseProbe } from "./probe.ts";
@@ -71,6 +71,9 @@ function baseOptions(dialect: Dialect, logger: Logger, onQuery: () => QueryObser
       emit: "ts" as const,
       silent: true,
     },
+    // The triggers that keep the hiscores' bucket counts are written per dialect in the migrations
+    // (`…_hiscore_counts`), not declared on the entities: the schema diff leaves triggers alone.
+    schemaGenerator: { ignoreTriggers: true },
     logger: (message: string) => logger.debug({ component: "orm" }, message),
     loggerFactory: (options: LoggerOptions) => new QueryTimingLogger(options, onQuery),
   };
@@ -80,7 +83,12 @@ function baseOptions(dialect: Dialect, logger: Logger, onQuery: () => QueryObser
  * The ORM's options for a URL: what {@link createOrm} opens, and what the MikroORM CLI's
  * configuration (`mikro-orm.config.ts`) hands the CLI, so both open a database the same way.
  */
-export async function ormOptions(url: string, logger: Logger, onQuery: () => QueryObserver | undefined = () => undefined) {
+export async function ormOptions(
+  url: string,
+  logger: Logger,
+  onQuery: () => QueryObserver | undefined = () => undefined,
+  pgConnectTimeoutMs = DEFAULT_PG_CONNECT_TIMEOUT_MS,
+) {
   const dialect = dialectOf(url);
   if (dialect === "postgresql") {
     // MikroORM's driver, its connections given back when a transaction cannot begin or roll back.
@@ -90,6 +98,9 @@ export async function ormOptions(url: string, logger: Logger, onQuery: () => Que
       driver: ReleasingPostgreSqlDriver,
       clientUrl: url,
       pool: { min: 0, max: PG_POOL_MAX },
+      // node-postgres waits for an answer forever by default: a host that accepts and never answers
+      // (a firewall, a stuck server) hung the start in silence. Past this, `no answer` (openFailure.ts).
+      driverOptions: { connectionTimeoutMillis: pgConnectTimeoutMs },
     };
   }
   // MikroORM's SQLite driver, with string parameters bound and statements reused (see the file).
@@ -105,8 +116,13 @@ export async function ormOptions(url: string, logger: Logger, onQuery: () => Que
 }
 
 /** Opens an ORM for a URL without running migrations (tools and tests use this). */
-export async function createOrm(url: string, logger: Logger, onQuery: () => QueryObserver | undefined = () => undefined): Promise<Orm> {
-  const options: Parameters<typeof MikroORM.init>[0] = await ormOptions(url, logger, onQuery);
+export async function createOrm(
+  url: string,
+  logger: Logger,
+  onQuery: () => QueryObserver | undefined = () => undefined,
+  pgConnectTimeoutMs?: number,
+): Promise<Orm> {
+  const options: Parameters<typeof MikroORM.init>[0] = await ormOptions(url, logger, onQuery, pgConnectTimeoutMs);
   return (await MikroORM.init(options)) as unknown as Orm;
 }
 
@@ -144,7 +160,7 @@ async function openAt(url: string, local: boolean, config: Config, logger: Logge
   let orm: Orm;
   let onQuery: QueryObserver | undefined;
   try {
-    orm = await createOrm(url, logger, () => onQuery);
+    orm = await createOrm(url, logger, () => onQuery, config.pgConnectTimeoutMs);
   } catch (err) {
     await localPg?.stop();
     throw err;

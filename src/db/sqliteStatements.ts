@@ -118,7 +118,7 @@ export function reuseStatements(db: Database, size = STATEMENT_CACHE_SIZE, maxTe
   const prepare = db.prepare.bind(db);
   const cache = new Map<string, Statement>();
   let compiled = 0;
-  db.prepare = ((source: string) => {
+  db.prepare = (source: string) => {
     if (source.length > maxText) {
       compiled++;
       return prepare(source);
@@ -138,7 +138,7 @@ export function reuseStatements(db: Database, size = STATEMENT_CACHE_SIZE, maxTe
       if (cache.size > size) cache.delete(cache.keys().next().value!);
     }
     return statement;
-  }) as Database["prepare"];
+  };
   return { compiled: () => compiled };
 }
 
@@ -166,17 +166,24 @@ export class ReusingSqliteConnection extends SqliteConnection {
 
   /** As MikroORM 7.2's `AbstractSqlConnection.execute`, with the string and integer parameters bound. */
   override async execute<T>(...args: Parameters<SqliteConnection["execute"]>): Promise<T> {
+    // MikroORM types the transaction context (`ctx`) as any.
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment
     const [query, params = [], method = "all", ctx, loggerContext] = args;
     await this.ensureConnection();
-    const q = (this as unknown as { prepareQuery: (query: unknown, params: unknown) => { query: string; params: unknown[]; formatted: string } }).prepareQuery(query, params);
-    const bound = typeof q.query === "string" ? bindValues(this.platform as unknown as Quoting, q.query, q.params) : undefined;
+    const q = (this as unknown as { prepareQuery: (query: unknown, params: unknown) => { query: string; params: unknown[]; formatted: string } }).prepareQuery(
+      query,
+      params,
+    );
+    const bound = typeof q.query === "string" ? bindValues(this.platform, q.query, q.params) : undefined;
     const sql = this.getSql(q.query, q.formatted, loggerContext);
-    const { abort, loggerContext: rest } = abortOptions(loggerContext as Record<string, unknown> | undefined);
+    const { abort, loggerContext: rest } = abortOptions(loggerContext);
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- its result is MikroORM's, asserted as execute's T
     return this.executeQuery(
       sql,
       async () => {
         const compiled = bound !== undefined ? CompiledQuery.raw(bound.sql, bound.parameters) : CompiledQuery.raw(q.formatted);
-        const res = await (ctx ?? this.getClient()).executeQuery(compiled, abort as never);
+        // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-call, @typescript-eslint/no-unsafe-member-access -- ctx is MikroORM's any
+        const res = await (ctx ?? this.getClient()).executeQuery(compiled, abort);
         return this.transformRawResult(res as never, method);
       },
       { ...q, ...rest },

@@ -106,7 +106,8 @@ export function releasingOnFailure(dialect: Dialect): Dialect {
     (adapter) => {
       // With one connection kysely holds a mutex of its own around each lease, which a lease given
       // back here would leave locked: such a dialect goes through queuedConnection first.
-      if (adapter.supportsMultipleConnections === false) throw new Error("releasingOnFailure: a dialect of one connection must be queued first (queuedConnection)");
+      if (adapter.supportsMultipleConnections === false)
+        throw new Error("releasingOnFailure: a dialect of one connection must be queued first (queuedConnection)");
       return adapter;
     },
   );

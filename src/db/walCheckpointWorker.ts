@@ -12,7 +12,10 @@ interface NativeSqlite {
 }
 
 const { file, intervalMs } = workerData as { file: string; intervalMs: number };
-const Database = createRequire(import.meta.resolve("@mikro-orm/sqlite"))("better-sqlite3") as new (file: string, options: { timeout: number; fileMustExist: boolean }) => NativeSqlite;
+const Database = createRequire(import.meta.resolve("@mikro-orm/sqlite"))("better-sqlite3") as new (
+  file: string,
+  options: { timeout: number; fileMustExist: boolean },
+) => NativeSqlite;
 const db = new Database(file, { timeout: 5_000, fileMustExist: true });
 
 const timer = setInterval(() => db.pragma("wal_checkpoint(PASSIVE)"), intervalMs);

@@ -12,14 +12,18 @@
 import { attackRange, playerAttacksNpc } from "./combat.ts";
 import { cookOnce, useItem } from "./items.ts";
 import { autocastSpell, beginCast, castOnNpc, MAGIC_RANGE, spellOf } from "./magic.ts";
-import { canGather, gatherOnce } from "./gathering.ts";
+import { canGather, gatherOnce, gatherStartLine } from "./gathering.ts";
 import { dropAll, dropSlot, takeGroundItem, visibleTo } from "./groundItems.ts";
 import { chebyshev, type Tile } from "./map/CollisionMap.ts";
 import { hasLineOfSight } from "./map/lineOfSight.ts";
 import { MAX_PATH_LENGTH } from "./map/pathfinding.ts";
 import { SERVICE_RANGE, tradeLock } from "./rules.ts";
-import { openStore } from "./store.ts";
+import { isProductionStation, noticeMakeEnded, sendRecipes, stepMake } from "./production.ts";
+import { STATION_REACH } from "./productionRules.ts";
+import { talkTo } from "./dialogue.ts";
+import { openBank, openKeepersStore } from "./services.ts";
 import { prayAtAltar } from "./prayer.ts";
+import { placeRefusal, placeTarget, usePlace } from "./places/interact.ts";
 import type { Action, Player } from "./world/Player.ts";
 import type { GameError, HandlerResult, World } from "./world/World.ts";
 
@@ -64,12 +68,22 @@ function targetOf(world: World, player: Player, action: Action): Target | GameEr
       return { x: npc.x, z: npc.z, reach: MAGIC_RANGE, attack: true };
     }
     case "interact": {
+      const place = placeTarget(world, action.targetId);
+      if (place !== undefined) return place;
       const booth = bankBooth(world, action.targetId);
       if (booth !== undefined) return { x: booth.x, z: booth.z, reach: SERVICE_RANGE };
       const npc = world.npcs.get(action.targetId);
       const altar = npc === undefined ? world.stations.find((s) => s.id === action.targetId && s.type === "altar") : undefined;
       if (altar !== undefined) return { x: altar.x, z: altar.z, reach: 1 };
+      const station = npc === undefined ? productionStation(world, action.targetId) : undefined;
+      if (station !== undefined) return { x: station.x, z: station.z, reach: STATION_REACH };
       if (npc === undefined || npc.deadUntil !== 0) return { code: "INVALID_TARGET", message: "no one to talk to" };
+      return { x: npc.x, z: npc.z, reach: npc.service?.type === "bank" || npc.service?.storeId !== undefined ? SERVICE_RANGE : 1 };
+    }
+    case "talk": {
+      const npc = world.npcs.get(action.targetId);
+      if (npc === undefined || npc.deadUntil !== 0) return { code: "INVALID_TARGET", message: "no one to talk to" };
+      // Bankers and keepers talk across their counters, as they serve.
       return { x: npc.x, z: npc.z, reach: npc.service?.type === "bank" || npc.service?.storeId !== undefined ? SERVICE_RANGE : 1 };
     }
     case "cook": {
@@ -77,7 +91,16 @@ function targetOf(world: World, player: Player, action: Action): Target | GameEr
       if (heat === undefined) return { code: "INVALID_TARGET", message: "the fire went out" };
       return { x: heat.x, z: heat.z, reach: 1 };
     }
+    case "make":
+      // Made where the player stands (the station's reach is checked by each make).
+      return { x: player.x, z: player.z, reach: 0 };
   }
+}
+
+/** A placed station that recipes use (furnace, anvil, tanner, a rune altar): `interact` on it lists its recipes. */
+function productionStation(world: World, id: string): { x: number; z: number } | undefined {
+  const s = world.stations.find((st) => st.id === id);
+  return s !== undefined && isProductionStation(world, s.type) ? s : undefined;
 }
 
 /**
@@ -97,7 +120,8 @@ function approach(world: World, player: Player, target: Target): boolean | GameE
     if (goal === undefined) return { code: "NO_PATH", message: "you can't reach that" };
     const r = world.searchPath(player, goal, MAX_PATH_LENGTH);
     if (r === undefined) return false;
-    if (!r.ok) return r.reason === "TOO_FAR" ? { code: "TOO_FAR", message: "that is more than 200 tiles away" } : { code: "NO_PATH", message: "you can't reach that" };
+    if (!r.ok)
+      return r.reason === "TOO_FAR" ? { code: "TOO_FAR", message: "that is more than 200 tiles away" } : { code: "NO_PATH", message: "you can't reach that" };
     if (r.path.length === 0 || chebyshev(r.path.at(-1)!, target) > Math.max(target.reach, 1) || (melee && !orthogonallyNext(r.path.at(-1)!, target))) {
       return { code: "NO_PATH", message: "you can't reach that" };
     }
@@ -150,25 +174,20 @@ function bankBooth(world: World, id: string): { x: number; z: number } | undefin
   return world.stations.find((s) => s.id === id && s.type === "bank");
 }
 
+/** `interact` on a banker or booth opens the bank, on a keeper the store (services.ts); anyone else is talked to (dialogue.ts). */
 function openInterface(world: World, player: Player, npcId: string): void {
   const npc = world.npcs.get(npcId);
   if (npc === undefined || npc.service?.type === "bank") {
-    world.stores.viewers.delete(player.id);
-    world.send(player.id, "interface:open", { type: "bank", npcId, bank: player.data.bank.map((s) => ({ itemId: s.itemId, quantity: s.quantity })) });
+    openBank(world, player, npcId);
     return;
   }
-  const storeId = npc.service?.storeId;
-  const store = storeId !== undefined ? world.content.stores.get(storeId) : undefined;
-  if (store !== undefined) {
-    openStore(world, world.stores, player, store, npcId);
-    return;
-  }
-  world.tell(player.id, `${npc.def.name} has nothing to say to you right now.`);
+  if (!openKeepersStore(world, player, npcId)) talkTo(world, player, npc);
 }
 
 /** The `player:action` handler: immediate actions run now, targeted ones become the current action. */
 export function handleAction(world: World, player: Player, data: ActionInput): HandlerResult {
-  const needTarget = (): GameError | undefined => (data.targetId === undefined ? { code: "INVALID_PAYLOAD", message: `${data.action} needs a targetId` } : undefined);
+  const needTarget = (): GameError | undefined =>
+    data.targetId === undefined ? { code: "INVALID_PAYLOAD", message: `${data.action} needs a targetId` } : undefined;
   const needSlot = (): GameError | undefined => (data.slot === undefined ? { code: "INVALID_PAYLOAD", message: `${data.action} needs a slot` } : undefined);
   switch (data.action) {
     case "stop":
@@ -186,6 +205,12 @@ export function handleAction(world: World, player: Player, data: ActionInput): H
       if (missing) return missing;
       const tinderbox = player.data.inventory.findIndex((s) => s?.itemId === "tinderbox");
       if (tinderbox < 0) return { code: "NO_TOOL", message: "you need a tinderbox" };
+      // Lighting stops a gathering under way, as any new action does in the genre: its wait for
+      // the next roll is not a delay of yours ("You are busy." while fishing was the playtest's).
+      if (player.action?.kind === "gather") {
+        player.action = undefined;
+        player.nextActionTick = Math.min(player.nextActionTick, world.tick);
+      }
       return useItem(world, player, { slot: data.slot!, targetSlot: tinderbox });
     }
     case "examine": {
@@ -195,7 +220,12 @@ export function handleAction(world: World, player: Player, data: ActionInput): H
       const npc = world.npcs.get(id);
       const res = world.resources.get(id);
       const item = world.groundItems.get(id);
-      const text = npc?.def.description ?? res?.node.examine ?? (item ? world.content.item(item.itemId)?.examine : undefined) ?? world.content.item(id)?.examine;
+      const text =
+        npc?.def.description ??
+        res?.node.examine ??
+        (item ? world.content.item(item.itemId)?.examine : undefined) ??
+        world.content.item(id)?.examine ??
+        world.places.get(id)?.def.examine;
       if (text === undefined) return { code: "INVALID_TARGET", message: "nothing to examine" };
       world.tell(player.id, text);
       return;
@@ -210,13 +240,14 @@ export function handleAction(world: World, player: Player, data: ActionInput): H
     case "attack":
     case "gather":
     case "pickup":
-    case "interact": {
+    case "interact":
+    case "talk": {
       const missing = needTarget();
       if (missing) return missing;
       // Interacting with a resource node (a tree, rock or fishing spot) is gathering from it: a
       // client's one "use" command works on everything it can act on.
       const kind = data.action === "interact" && !world.npcs.has(data.targetId!) && world.resources.has(data.targetId!) ? "gather" : data.action;
-      if (kind !== "interact") {
+      if (kind !== "interact" && kind !== "talk") {
         const busy = tradeLock(player);
         if (busy) return busy;
       }
@@ -226,6 +257,10 @@ export function handleAction(world: World, player: Player, data: ActionInput): H
       if (action.kind === "gather") {
         const blocked = canGather(world, player, world.resources.get(action.targetId)!);
         if (blocked) return blocked;
+      }
+      if (action.kind === "interact") {
+        const refused = placeRefusal(world, player, action.targetId);
+        if (refused) return refused;
       }
       if (action.kind === "attack" && world.npcs.get(action.targetId)!.def.combat?.attackable !== true) {
         return { code: "NOT_ATTACKABLE", message: "you can't attack that" };
@@ -240,7 +275,11 @@ export function handleAction(world: World, player: Player, data: ActionInput): H
 /** Phase 3: every player's current action advances one tick. */
 export function processActions(world: World): void {
   // One player's fault stops that player's action only (World.contain).
-  for (const player of world.players.values()) if (player.action !== undefined) world.contain("actions", player, act);
+  for (const player of world.players.values()) {
+    // A make loop taken away since the last tick (a walk, another action, combat) is announced.
+    if (player.making !== undefined && player.action !== player.making) noticeMakeEnded(world, player);
+    if (player.action !== undefined) world.contain("actions", player, act);
+  }
 }
 
 /** One player's current action advances one tick. */
@@ -270,14 +309,33 @@ function act(world: World, player: Player): void {
       end(takeGroundItem(world, player, action.targetId) ?? undefined);
       break;
     case "interact":
-      // An NPC or a bank booth opens its service; an altar (the only other station interact
-      // reaches, see targetOf) recharges prayer.
+      // A place (a door, a ladder, an obstacle: places/interact.ts) does its thing; an NPC or a
+      // bank booth opens its service, a production station (furnace, anvil, tanner, rune altar)
+      // lists its recipes; a prayer altar (the last station interact reaches, see targetOf)
+      // recharges prayer.
+      if (world.places.get(action.targetId) !== undefined) {
+        end(usePlace(world, player, action.targetId));
+        break;
+      }
       if (world.npcs.has(action.targetId) || bankBooth(world, action.targetId) !== undefined) openInterface(world, player, action.targetId);
+      else if (productionStation(world, action.targetId) !== undefined) sendRecipes(world, player, { station: action.targetId });
       else prayAtAltar(world, player);
       end();
       break;
+    case "talk": {
+      const npc = world.npcs.get(action.targetId)!;
+      end();
+      talkTo(world, player, npc);
+      break;
+    }
     case "gather": {
-      const r = gatherOnce(world, player, world.resources.get(action.targetId)!);
+      const res = world.resources.get(action.targetId)!;
+      if (action.started !== true && canGather(world, player, res) === undefined) {
+        // In reach: said at once, as the genre does, not only with the first catch.
+        action.started = true;
+        world.tell(player.id, gatherStartLine(res.node));
+      }
+      const r = gatherOnce(world, player, res);
       if (r === "done") end();
       else if (r !== undefined) end(r);
       break;
@@ -294,6 +352,9 @@ function act(world: World, player: Player): void {
     case "cast":
       // One cast, then the player stands (as a spell cast from the spellbook).
       if (world.tick >= player.nextActionTick) end(castOnNpc(world, player, world.npcs.get(action.targetId)!, spellOf(world, action.spellId)!));
+      break;
+    case "make":
+      stepMake(world, player, action);
       break;
     case "cook": {
       if (world.tick < player.nextActionTick) break;

@@ -16,7 +16,11 @@ export const AGENT_EVENTS = {
    * `source: "autonomous"` would set it: refused while goals are paused (`GOALS_PAUSED`) or when
    * the goal is not available (`GOAL_UNAVAILABLE`); accepted goals come back as `agent:goal`.
    */
-  "agent:setGoal": z.strictObject({ type: z.string().min(1).max(32), target: z.string().min(1).max(64).optional(), description: z.string().min(1).max(200).optional() }),
+  "agent:setGoal": z.strictObject({
+    type: z.string().min(1).max(32),
+    target: z.string().min(1).max(64).optional(),
+    description: z.string().min(1).max(200).optional(),
+  }),
   /** Asks for the agent's goal state and the goals it may choose now: answered with `agent:goal` (to this connection only). */
   "agent:getGoal": z.strictObject({}),
 } as const;

@@ -33,7 +33,13 @@ export function allow(times: number[], now: number, limit: number, windowMs: num
 
 /** `checkAdminCode`: the code check with its guessing budgets (per account and address), kept by the server. */
 /** `moderation`: carries out an admin's moderation commands (src/game/moderation.ts); without it they are refused. */
-export function handleChat(world: World, player: Player, data: { message: string }, checkAdminCode: (code: string) => AdminCheck, moderation?: ModerationPort): HandlerResult {
+export function handleChat(
+  world: World,
+  player: Player,
+  data: { message: string },
+  checkAdminCode: (code: string) => AdminCheck,
+  moderation?: ModerationPort,
+): HandlerResult {
   const message = sanitizeChat(data.message);
   if (message.length === 0 || message.length > CHAT_MAX_LENGTH) {
     return { code: "INVALID_PAYLOAD", message: `a chat message is 1 to ${CHAT_MAX_LENGTH} characters` };
@@ -68,7 +74,7 @@ export function handleChat(world: World, player: Player, data: { message: string
     // Not echoed: it may hold what followed a mistyped command (a code). The moderation commands
     // are named to admins only: to a player they are a list of what it cannot do.
     const commands = player.role === "admin" ? ["/admin <code>", ...MODERATION_COMMANDS.map((c) => `/${c}`)] : ["/admin <code>"];
-    return { code: "INVALID_PAYLOAD", message: `unknown command, not sent; the commands: ${commands.join(", ")}` };
+    return { code: "INVALID_PAYLOAD", message: `That is not a command, so it was not sent. The commands are ${commands.join(", ")}.` };
   }
   const muted = mutedError(player, now);
   if (muted !== undefined) return muted;

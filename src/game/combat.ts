@@ -19,10 +19,25 @@ import { LIFEPOINTS_PER_HITPOINT, type NpcInstance } from "./world/entities.ts";
 import type { Player } from "./world/Player.ts";
 import type { GameError, HandlerResult, World } from "./world/World.ts";
 import { rollDrops } from "./drops.ts";
-import { attackTypeOf, DEFAULT_COMBAT_STYLE, effectiveStyle, stylesOffered, isRangedWeapon, styleAttackRange, styleAttackSpeed, styleBonus, styleXp, type AttackType, type CombatStyle } from "./combatStyles.ts";
+import {
+  attackTypeOf,
+  DEFAULT_COMBAT_STYLE,
+  effectiveStyle,
+  stylesOffered,
+  isRangedWeapon,
+  styleAttackRange,
+  styleAttackSpeed,
+  styleBonus,
+  styleXp,
+  type AttackType,
+  type CombatStyle,
+} from "./combatStyles.ts";
 import type { Skill } from "./skills.ts";
 import { killPlayer } from "./death.ts";
+import { retaliate } from "./retaliate.ts";
 import { prayedLevel, protectionFactor } from "./prayer.ts";
+import { questStep } from "./quests.ts";
+import type { HitStyle } from "./serverEvents.ts";
 
 export const UNARMED_SPEED_TICKS = 4;
 export const DEFAULT_RANGED_RANGE = 7;
@@ -59,7 +74,11 @@ const capitalized = (t: AttackType) => `${t[0]!.toUpperCase()}${t.slice(1)}`;
  * and meets the player's defence bonus of that type; once content gives NPCs an attack type, pass
  * it here and use that type's bonus instead of the average.)
  */
-export function playerBonuses(world: World, player: Player, attackType: AttackType = attackTypeOf(combatStyleOf(world, player), weapon(world, player))): Bonuses {
+export function playerBonuses(
+  world: World,
+  player: Player,
+  attackType: AttackType = attackTypeOf(combatStyleOf(world, player), weapon(world, player)),
+): Bonuses {
   const b: Bonuses = { attack: 0, strength: 0, defence: 0, ranged: 0, rangedStrength: 0 };
   const typed = attackType === "ranged" ? undefined : `attack${capitalized(attackType)}`;
   for (const worn of Object.values(player.data.equipment)) {
@@ -123,8 +142,17 @@ export function npcDefenceBonus(npc: NpcInstance, attackType: AttackType): numbe
   return stats?.[key] ?? stats?.defenseBonus ?? 0;
 }
 
-function announce(world: World, attackerId: string, target: { id: string; x: number; z: number }, damage: number, health: number, maxHealth: number): void {
-  const data = { attackerId, targetId: target.id, damage, targetHealth: health, targetMaxHealth: maxHealth };
+/** A `combat:hit` to every player in view of the target. */
+export function announce(
+  world: World,
+  attackerId: string,
+  target: { id: string; x: number; z: number },
+  damage: number,
+  style: HitStyle,
+  health: number,
+  maxHealth: number,
+): void {
+  const data = { attackerId, targetId: target.id, damage, style, targetHealth: health, targetMaxHealth: maxHealth };
   for (const p of world.playersNear(target)) world.send(p.id, "combat:hit", data);
 }
 
@@ -144,18 +172,24 @@ export function playerAttacksNpc(world: World, player: Player, npc: NpcInstance)
   const type = attackTypeOf(style, w);
   const sb = styleBonus(style, w);
   const b = playerBonuses(world, player, type);
-  const attackRoll = ranged ? (prayedLevel(world, player, "ranged") + sb.ranged + 8) * (b.ranged + 64) : (prayedLevel(world, player, "attack") + sb.attack + 8) * (b.attack + 64);
+  const attackRoll = ranged
+    ? (prayedLevel(world, player, "ranged") + sb.ranged + 8) * (b.ranged + 64)
+    : (prayedLevel(world, player, "attack") + sb.attack + 8) * (b.attack + 64);
   const defenceRoll = ((npc.def.stats?.defense ?? 1) + NPC_STYLE_BONUS + 8) * (npcDefenceBonus(npc, type) + 64);
-  const max = ranged ? maxHitHitpoints(prayedLevel(world, player, "ranged"), b.rangedStrength, sb.ranged) : maxHitHitpoints(prayedLevel(world, player, "strength"), b.strength, sb.strength);
-  const damage = world.random() < hitChance(attackRoll, defenceRoll) ? Math.min(npc.health, Math.floor(world.random() * (max * LIFEPOINTS_PER_HITPOINT + 1))) : 0;
+  const max = ranged
+    ? maxHitHitpoints(prayedLevel(world, player, "ranged"), b.rangedStrength, sb.ranged)
+    : maxHitHitpoints(prayedLevel(world, player, "strength"), b.strength, sb.strength);
+  const damage =
+    world.random() < hitChance(attackRoll, defenceRoll) ? Math.min(npc.health, Math.floor(world.random() * (max * LIFEPOINTS_PER_HITPOINT + 1))) : 0;
   player.nextActionTick = world.tick + styleAttackSpeed(style, w, UNARMED_SPEED_TICKS);
   npc.health -= damage;
   npc.damageBy.set(player.id, (npc.damageBy.get(player.id) ?? 0) + damage);
   npc.version++;
   if (npc.def.combat.retaliates && npc.targetId === undefined) npc.targetId = player.id;
-  announce(world, player.id, npc, damage, npc.health, npc.maxHealth);
+  announce(world, player.id, npc, damage, ranged ? "ranged" : "melee", npc.health, npc.maxHealth);
   if (damage > 0) {
-    for (const [skill, perHitpoint] of Object.entries(styleXp(style, w)) as [Skill, number][]) addXp(world, player, skill, (damage / LIFEPOINTS_PER_HITPOINT) * perHitpoint);
+    for (const [skill, perHitpoint] of Object.entries(styleXp(style, w)) as [Skill, number][])
+      addXp(world, player, skill, (damage / LIFEPOINTS_PER_HITPOINT) * perHitpoint);
     addXp(world, player, "constitution", (damage / LIFEPOINTS_PER_HITPOINT) * (4 / 3));
   }
   if (npc.health <= 0) npcDies(world, npc);
@@ -166,19 +200,27 @@ export function playerAttacksNpc(world: World, player: Player, npc: NpcInstance)
 export function npcAttacksPlayer(world: World, npc: NpcInstance, player: Player): void {
   const stats = npc.def.stats;
   const attackRoll = ((stats?.attack ?? 1) + NPC_STYLE_BONUS + 8) * 64;
-  const defenceRoll = (prayedLevel(world, player, "defense") + styleBonus(combatStyleOf(world, player), weapon(world, player)).defence + 8) * (playerBonuses(world, player).defence + 64);
+  const defenceRoll =
+    (prayedLevel(world, player, "defense") + styleBonus(combatStyleOf(world, player), weapon(world, player)).defence + 8) *
+    (playerBonuses(world, player).defence + 64);
   const max = maxHitHitpoints(stats?.strength ?? 1, 0, NPC_STYLE_BONUS);
   const rolled = world.random() < hitChance(attackRoll, defenceRoll) ? Math.floor(world.random() * (max * LIFEPOINTS_PER_HITPOINT + 1)) : 0;
   // NPCs attack in melee: a protection prayer against melee takes its share off (prayer.ts).
   const damage = Math.min(player.data.health, Math.floor(rolled * protectionFactor(world, player, "melee")));
   npc.nextAttackTick = world.tick + (npc.def.combat?.attackSpeedTicks ?? UNARMED_SPEED_TICKS);
   player.data.health -= damage;
+  // Being attacked stops a make loop (production.ts announces it).
+  if (player.action?.kind === "make") {
+    player.action = undefined;
+    player.makeInterruptedBy = "combat";
+  }
   player.publicVersion++;
   player.syncDue = true;
   player.saveDue = true;
-  announce(world, npc.id, player, damage, player.data.health, player.maxHealth);
+  announce(world, npc.id, player, damage, "melee", player.data.health, player.maxHealth);
   if (damage > 0) addXp(world, player, "defense", (damage / LIFEPOINTS_PER_HITPOINT) * 1);
   if (player.data.health <= 0) killPlayer(world, player, npc.def.id);
+  else retaliate(world, player, npc);
 }
 
 /** Drops for the player who dealt the most damage, the kill counted, the respawn scheduled. */
@@ -201,6 +243,7 @@ export function npcDies(world: World, npc: NpcInstance): void {
   if (killer !== undefined) {
     killer.pendingKills.set(npc.def.id, (killer.pendingKills.get(npc.def.id) ?? 0) + 1);
     world.tell(killer.id, `You have defeated the ${npc.def.name}.`);
+    questStep(world, killer, "kill", npc.def.id);
   }
   if (drops === undefined) return;
   const owner = killer?.id;

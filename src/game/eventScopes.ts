@@ -6,6 +6,7 @@
  * for every event of the protocol table, so a new event cannot slip through undecided.
  */
 import type { ClientEventName } from "./clientEvents.ts";
+import { QUEST_EVENT_SCOPES } from "./questEvents.ts";
 
 export type EventScope = "character" | "account";
 
@@ -18,7 +19,10 @@ export const EVENT_SCOPES: { readonly [K in ClientEventName]: EventScope } = {
   "player:setCombatStyle": "character",
   "player:setAutocast": "character",
   "player:setRun": "character",
+  "player:setAutoRetaliate": "character",
   "prayer:toggle": "character",
+  "skill:make": "character",
+  "skill:getRecipes": "character",
   "bank:deposit": "character",
   "bank:withdraw": "character",
   "store:buy": "character",
@@ -40,6 +44,7 @@ export const EVENT_SCOPES: { readonly [K in ClientEventName]: EventScope } = {
   "social:removeFriend": "account",
   "social:addIgnore": "account",
   "social:removeIgnore": "account",
+  ...QUEST_EVENT_SCOPES,
 };
 
 /** An event's scope; undefined for a name that is not a client event of the game. */

@@ -10,16 +10,19 @@ import { deposit, withdraw } from "./bank.ts";
 import { handleChat, type AdminCheck } from "./chat.ts";
 import { setCombatStyle } from "./combat.ts";
 import { setAutocast } from "./magic.ts";
+import { chooseOption, handleClose, handleQuestList } from "./dialogue.ts";
 import { togglePrayer } from "./prayer.ts";
 import { CLIENT_EVENTS, type ClientEvent, type ClientEventName } from "./clientEvents.ts";
 import { unequip, useItem } from "./items.ts";
 import { setRun } from "./running.ts";
+import { setAutoRetaliate } from "./retaliate.ts";
 import type { ModerationPort } from "./moderation.ts";
 import { sendPrivateMessage, socialCommand, type SocialPort } from "./social.ts";
 import { buy, sell } from "./store.ts";
+import { sendRecipes, startMake } from "./production.ts";
 import { tradeErrorEvent } from "./trade/Trades.ts";
 import type { Player } from "./world/Player.ts";
-import type { HandlerResult, InputCategory, InputHandler, InputRule, World } from "./world/World.ts";
+import type { HandlerResult, InputCategory, InputRule, World } from "./world/World.ts";
 
 export interface EventContext {
   /**
@@ -53,7 +56,10 @@ const HANDLERS: { [K in ClientEventName]: Handler<K> } = {
   "player:setCombatStyle": (world, player, data) => setCombatStyle(world, player, data),
   "player:setAutocast": (world, player, data) => setAutocast(world, player, data),
   "player:setRun": (world, player, data) => setRun(world, player, data),
+  "player:setAutoRetaliate": (world, player, data) => setAutoRetaliate(world, player, data),
   "prayer:toggle": (world, player, data) => togglePrayer(world, player, data),
+  "skill:make": (world, player, data) => startMake(world, player, data),
+  "skill:getRecipes": (world, player, data) => sendRecipes(world, player, data),
   "bank:deposit": (world, player, data) => deposit(world, player, data),
   "bank:withdraw": (world, player, data) => withdraw(world, player, data),
   "store:buy": (world, player, data) => buy(world, world.stores, player, data),
@@ -75,6 +81,10 @@ const HANDLERS: { [K in ClientEventName]: Handler<K> } = {
   "social:addIgnore": (_world, player, data, ctx) => socialCommand(ctx.social, player, "social:addIgnore", data),
   "social:removeIgnore": (_world, player, data, ctx) => socialCommand(ctx.social, player, "social:removeIgnore", data),
   "social:sendMessage": (world, player, data, ctx) => sendPrivateMessage(world, ctx.social, player, data),
+  // Dialogue and quests (dialogue.ts, quests.ts).
+  "dialogue:choose": (world, player, data) => chooseOption(world, player, data),
+  "dialogue:close": (world, player) => handleClose(world, player),
+  "quest:getList": (world, player) => handleQuestList(world, player),
 };
 
 /** The one table of client events: the protocol's name, category and schema with the game's handler. */
@@ -82,7 +92,7 @@ export const EVENTS: readonly EventDefinition[] = (Object.keys(CLIENT_EVENTS) as
   name,
   category: CLIENT_EVENTS[name].category,
   schema: CLIENT_EVENTS[name].schema,
-  handle: HANDLERS[name] as EventDefinition["handle"],
+  handle: HANDLERS[name],
 }));
 
 export const EVENT_TABLE: ReadonlyMap<string, EventDefinition> = new Map(EVENTS.map((e) => [e.name, e]));
@@ -90,7 +100,10 @@ export const EVENT_TABLE: ReadonlyMap<string, EventDefinition> = new Map(EVENTS.
 /** The table as the World's input rules: each event's handler and category. */
 export function inputHandlers(ctx: EventContext): Map<string, InputRule> {
   return new Map(
-    [...EVENT_TABLE.values()].map((e) => [e.name, { category: e.category, handle: ((world: World, player: Player, data: unknown) => e.handle(world, player, data, ctx)) as InputHandler }]),
+    [...EVENT_TABLE.values()].map((e) => [
+      e.name,
+      { category: e.category, handle: (world: World, player: Player, data: unknown) => e.handle(world, player, data, ctx) },
+    ]),
   );
 }
 

@@ -21,6 +21,7 @@ import type { ToolDef } from "../manifests/schemas/misc.ts";
 import type { ResourceNode } from "../manifests/registry.ts";
 import { transact } from "./inventory.ts";
 import { addXp, levelOf } from "./progression.ts";
+import { questStep } from "./quests.ts";
 import type { Skill } from "./skills.ts";
 import type { ResourceInstance } from "./world/entities.ts";
 import type { Player } from "./world/Player.ts";
@@ -59,7 +60,7 @@ export function chooseTool(world: World, player: Player, node: ResourceNode): Ch
   for (const s of player.data.inventory) if (s !== null && fits(s.itemId, node.toolRequired, skill)) held.add(s.itemId);
   for (const s of Object.values(player.data.equipment)) if (fits(s.itemId, node.toolRequired, skill)) held.add(s.itemId);
   if (held.size === 0) return { code: "NO_TOOL", message: `you need a ${spaced(node.toolRequired)}` };
-  const level = levelOf(player, skill as Skill);
+  const level = levelOf(player, skill);
   const tools = [...held]
     .map((itemId) => ({ itemId, def: world.content.tools.find((t) => t.itemId === itemId && t.skill === skill) }))
     .sort((a, b) => (a.def?.priority ?? Infinity) - (b.def?.priority ?? Infinity) || a.itemId.localeCompare(b.itemId));
@@ -90,7 +91,7 @@ function consumableOf(node: ResourceNode, y?: Yield): string | undefined {
 }
 
 function catchable(player: Player, node: ResourceNode): Yield[] {
-  const level = levelOf(player, node.gathering as Skill);
+  const level = levelOf(player, node.gathering);
   return node.harvestYield.filter((y) => (y.levelRequired ?? 1) <= level).sort((a, b) => (b.levelRequired ?? 1) - (a.levelRequired ?? 1));
 }
 
@@ -115,17 +116,31 @@ export function canGather(world: World, player: Player, res: ResourceInstance): 
 
 /** The yield one roll gives, or undefined when the roll fails. */
 function roll(world: World, player: Player, node: ResourceNode, yields: Yield[]): Yield | undefined {
-  const level = levelOf(player, node.gathering as Skill);
+  const level = levelOf(player, node.gathering);
   if (yields.some((y) => y.catchLow !== undefined && y.catchHigh !== undefined)) {
     // Cascading rolls, highest level first: each catchable fish has its own chance at this level.
     for (const y of yields) {
-      const chance = y.catchLow !== undefined && y.catchHigh !== undefined ? skillingChance(y.catchLow, y.catchHigh, level) : gatherChance(level, y.levelRequired ?? 1);
+      const chance =
+        y.catchLow !== undefined && y.catchHigh !== undefined ? skillingChance(y.catchLow, y.catchHigh, level) : gatherChance(level, y.levelRequired ?? 1);
       if (world.random() < chance) return y;
     }
     return undefined;
   }
   if (world.random() >= gatherChance(level, node.levelRequired)) return undefined;
   return yields.find((y) => world.random() < y.chance) ?? yields.at(-1)!;
+}
+
+/**
+ * What the player is told on starting to gather, before the first roll (Old School RuneScape's
+ * lines): "You swing your axe at the tree.", "You swing your pick at the rock.", "You cast out
+ * your net." (a net), "You cast out your line." (a rod), else "You attempt to catch some fish.".
+ */
+export function gatherStartLine(node: ResourceNode): string {
+  if (node.gathering === "woodcutting") return "You swing your axe at the tree.";
+  if (node.gathering === "mining") return "You swing your pick at the rock.";
+  if (node.toolRequired.endsWith("_net")) return "You cast out your net.";
+  if (node.toolRequired.endsWith("_rod")) return "You cast out your line.";
+  return "You attempt to catch some fish.";
 }
 
 /** One gathering roll; returns an error that ends the action, or undefined to keep going. */
@@ -153,6 +168,7 @@ export function gatherOnce(world: World, player: Player, res: ResourceInstance):
   const name = world.content.item(got.itemId)?.name ?? got.itemId;
   world.tell(player.id, `You get ${got.quantity > 1 ? got.quantity : "some"} ${name.toLowerCase()}.`);
   addXp(world, player, skill, got.xpAmount);
+  questStep(world, player, "gather", got.itemId, got.quantity);
   if (world.random() < node.depleteChance) {
     res.depletedUntil = world.tick + node.respawnTicks;
     res.version++;

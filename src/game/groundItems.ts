@@ -29,7 +29,14 @@ export const DROP_ALL_LIMIT = 50;
  * Puts an item on the ground. `dropper`: a player's drop, recorded on that player so that its next
  * save stores it (see above); without one, the item lives in memory only.
  */
-export function spawnGroundItem(world: World, itemId: string, quantity: number, at: { x: number; z: number }, ownerId: string | undefined, dropper?: Player): GroundItem {
+export function spawnGroundItem(
+  world: World,
+  itemId: string,
+  quantity: number,
+  at: { x: number; z: number },
+  ownerId: string | undefined,
+  dropper?: Player,
+): GroundItem {
   // Unique across restarts: a stored item keeps its id, and the tick counter starts again at 0.
   const id = randomUUID();
   const item: GroundItem = {
@@ -120,7 +127,8 @@ export function takeGroundItem(world: World, player: Player, id: string): Handle
   if (item === undefined || !visibleTo(world, item, player.id)) return { code: "ITEM_GONE", message: "that item is gone" };
   // Another player's drop whose row is not stored yet (its dropper's save is under way or failing):
   // taking it now could store the pickup before the drop. Its dropper's own pickup is stored in order.
-  if (item.persist === "pending" && item.ownerId !== player.id) return { code: "ITEM_GONE", message: "that item is not ready to be taken yet; try again shortly" };
+  if (item.persist === "pending" && item.ownerId !== player.id)
+    return { code: "ITEM_GONE", message: "that item is not ready to be taken yet; try again shortly" };
   // Coins go to the balance, like every other way of getting coins.
   const r = transact(player, world.content, (tx) => giveItem(tx, item.itemId, item.quantity));
   if (!r.ok) return invError(r.error);
@@ -139,7 +147,6 @@ export function despawnGroundItems(world: World): void {
       world.groundItems.delete(id);
       item.gone = true;
       if (item.persist !== undefined) world.despawnedGround.push(id);
-    }
-    else if (world.tick === item.publicAtTick) item.version++;
+    } else if (world.tick === item.publicAtTick) item.version++;
   }
 }

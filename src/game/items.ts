@@ -3,7 +3,8 @@
  * - alone: eat (food heals; bites 3 ticks apart, each adding 3 ticks to the attack timer), bury
  *   (bones give prayer xp; at most one a tick), equip (level requirements checked; the
  *   item it replaces goes back to the inventory slot);
- * - on another item: tinderbox and logs light a fire under the player;
+ * - on another item: tinderbox and logs light a fire under the player, who then steps off it at
+ *   once, west if it can (else east, south, north), as the genre's does;
  * - on an object: raw food on a fire or range starts cooking.
  * The item is always taken first, then its effect applies (never an effect without the removal).
  */
@@ -12,6 +13,8 @@ import { fitCombatStyle } from "./combat.ts";
 import { fitAutocast } from "./magic.ts";
 import { MAX_STACK, transact } from "./inventory.ts";
 import { addXp, levelOf, toSkill } from "./progression.ts";
+import { FIRE_TARGET, questItemMade } from "./quests.ts";
+import { lampXp, rubLamp } from "./dialogue.ts";
 import { invError, tradeLock, within } from "./rules.ts";
 import { LIFEPOINTS_PER_HITPOINT } from "./world/entities.ts";
 import type { Player } from "./world/Player.ts";
@@ -60,28 +63,33 @@ export function useItem(world: World, player: Player, data: { slot: number; targ
     return;
   }
 
-  if (item.healAmount !== undefined && item.healAmount > 0) return eat(world, player, data.slot, item.healAmount);
+  if (item.healAmount !== undefined && item.healAmount > 0) return eat(world, player, data.slot, item.healAmount, item.name);
   if (item.prayerXp !== undefined && item.prayerXp > 0) {
     const xp = item.prayerXp;
     if (world.tick < player.nextBuryTick) return { code: "TOO_SOON", message: "you are already burying a bone" };
     const r = transact(player, world.content, (tx) => tx.inv.removeFromSlot(data.slot, 1));
     if (!r.ok) return invError(r.error);
     player.nextBuryTick = world.tick + BURY_DELAY_TICKS;
+    world.tell(player.id, `You bury the ${item.name.toLowerCase()}.`);
     addXp(world, player, "prayer", xp);
     return;
   }
   if (item.equipSlot !== undefined) return equip(world, player, data.slot);
+  const lamp = lampXp(item);
+  if (lamp !== undefined) return rubLamp(world, player, item.id, lamp);
   return { code: "NOTHING_HAPPENS", message: `you can't use ${item.name} on its own` };
 }
 
-function eat(world: World, player: Player, slot: number, heal: number): HandlerResult {
+function eat(world: World, player: Player, slot: number, heal: number, name: string): HandlerResult {
   if (world.tick < player.nextEatTick) return { code: "TOO_SOON", message: "you are still eating" };
   const r = transact(player, world.content, (tx) => tx.inv.removeFromSlot(slot, 1));
   if (!r.ok) return invError(r.error);
   player.nextEatTick = world.tick + EAT_DELAY_TICKS;
   player.nextActionTick = Math.max(player.nextActionTick, world.tick) + EAT_ATTACK_DELAY_TICKS;
+  const hurt = player.data.health < player.maxHealth;
   player.data.health = Math.min(player.maxHealth, player.data.health + heal * LIFEPOINTS_PER_HITPOINT);
   player.publicVersion++;
+  world.tell(player.id, hurt ? `You eat the ${name.toLowerCase()}. It heals some health.` : `You eat the ${name.toLowerCase()}.`);
 }
 
 function equip(world: World, player: Player, slot: number): HandlerResult {
@@ -131,14 +139,19 @@ export function unequip(world: World, player: Player, data: { slot: string }): H
   player.publicVersion++;
 }
 
-function lightFire(world: World, player: Player, logsSlot: number): HandlerResult {
+export function lightFire(world: World, player: Player, logsSlot: number): HandlerResult {
   const logs = player.data.inventory[logsSlot]!;
   const recipe = world.content.recipes.firemaking.find((r) => r.log === logs.itemId);
   if (recipe === undefined) return { code: "NOTHING_HAPPENS", message: "that will not burn" };
   if (levelOf(player, "firemaking") < recipe.level) return { code: "LEVEL_TOO_LOW", message: `you need firemaking level ${recipe.level}` };
   if (world.tick < player.nextActionTick) return { code: "TOO_SOON", message: "you are busy" };
-  for (const o of world.objects.values()) if (o.x === player.x && o.z === player.z) return { code: "BLOCKED", message: "you can't light a fire here" };
-  if (world.stations.some((s) => s.x === player.x && s.z === player.z)) return { code: "BLOCKED", message: "you can't light a fire here" };
+  // Standing on a fire (a fire lit where you could not step off it): step off it first, to the
+  // first free side (west, east, south, north).
+  if (!fireFree(world, player)) {
+    const side = freeSide(world, player);
+    if (side === undefined) return { code: "BLOCKED", message: "you can't light a fire here" };
+    world.teleport(player, side);
+  }
   player.nextActionTick = world.tick + recipe.ticks;
   if (world.random() >= successChance(levelOf(player, "firemaking"), recipe.level)) {
     world.tell(player.id, "You fail to light the fire.");
@@ -148,7 +161,38 @@ function lightFire(world: World, player: Player, logsSlot: number): HandlerResul
   if (!r.ok) return invError(r.error);
   const id = world.newId("fire");
   world.objects.set(id, { id, type: "fire", x: player.x, z: player.z, expiresAtTick: world.tick + FIRE_TICKS, version: 0, mark: 0 });
+  world.tell(player.id, "The fire catches and the logs begin to burn.");
+  // The genre's player steps off a fire just lit at once, west if it can (else east, south,
+  // north), so the fire is seen; the step is walked in this tick's movement phase.
+  const side = freeSide(world, player);
+  if (side !== undefined) {
+    player.moveTarget = undefined;
+    player.path = [side];
+    player.running = false;
+  }
   addXp(world, player, "firemaking", recipe.xp);
+  questItemMade(world, player, FIRE_TARGET);
+}
+
+/** Where a player steps to from a fire before lighting another: west first, as the genre does. */
+const STEP_OFF = [
+  [-1, 0],
+  [1, 0],
+  [0, 1],
+  [0, -1],
+] as const;
+
+/** The first side of the player's tile (STEP_OFF's order) it can step to that has no fire or station. */
+function freeSide(world: World, player: Player): { x: number; z: number } | undefined {
+  return STEP_OFF.map(([dx, dz]) => ({ x: player.x + dx, z: player.z + dz })).find(
+    (t) => world.collision.canStep(player.x, player.z, t.x - player.x, t.z - player.z) && fireFree(world, t),
+  );
+}
+
+/** No fire, other object or station on the tile. */
+function fireFree(world: World, at: { x: number; z: number }): boolean {
+  for (const o of world.objects.values()) if (o.x === at.x && o.z === at.z) return false;
+  return !world.stations.some((s) => s.x === at.x && s.z === at.z);
 }
 
 /** One cooking step of a `cook` action (called when the player stands next to the heat). */
@@ -170,7 +214,12 @@ export function cookOnce(world: World, player: Player, targetId: string, rawItem
     tx.inv.add(burnt ? recipe.burnt! : recipe.cooked, 1);
   });
   if (!r.ok) return false;
-  if (!burnt) addXp(world, player, "cooking", recipe.xp);
+  const food = (world.content.item(recipe.cooked)?.name ?? recipe.cooked).toLowerCase();
+  world.tell(player.id, burnt ? `You accidentally burn the ${food}.` : `You cook the ${food}.`);
+  if (!burnt) {
+    addXp(world, player, "cooking", recipe.xp);
+    questItemMade(world, player, recipe.cooked);
+  }
   player.nextActionTick = world.tick + recipe.ticks;
   return true;
 }

@@ -21,7 +21,7 @@
  *   taking the staff off clears it, as in the genre.
  * Pure rules: no transport, no database.
  */
-import { hitChance, npcDies, weapon } from "./combat.ts";
+import { announce, hitChance, npcDies, weapon } from "./combat.ts";
 import { transact } from "./inventory.ts";
 import { addXp, levelOf } from "./progression.ts";
 import { invError, tradeLock } from "./rules.ts";
@@ -136,8 +136,7 @@ export function castOnNpc(world: World, player: Player, npc: NpcInstance, spell:
   npc.damageBy.set(player.id, (npc.damageBy.get(player.id) ?? 0) + damage);
   npc.version++;
   if (npc.def.combat.retaliates && npc.targetId === undefined) npc.targetId = player.id;
-  const data = { attackerId: player.id, targetId: npc.id, damage, targetHealth: npc.health, targetMaxHealth: npc.maxHealth };
-  for (const p of world.playersNear(npc)) world.send(p.id, "combat:hit", data);
+  announce(world, player.id, npc, damage, "magic", npc.health, npc.maxHealth);
   addXp(world, player, "magic", spellXp(spell, damage));
   if (damage > 0) addXp(world, player, "constitution", (damage / LIFEPOINTS_PER_HITPOINT) * CONSTITUTION_XP_PER_HITPOINT);
   if (npc.health <= 0) npcDies(world, npc);
@@ -174,6 +173,7 @@ export function setAutocast(world: World, player: Player, data: { spellId: strin
   if ((player.data.autocast ?? null) === data.spellId) return;
   player.data.autocast = data.spellId;
   player.syncDue = true;
+  player.saveDue = true;
 }
 
 /** After the weapon changed: autocasting ends without a staff, as the genre clears it on a weapon switch. */
@@ -181,4 +181,5 @@ export function fitAutocast(world: World, player: Player): void {
   if (player.data.autocast === undefined || player.data.autocast === null || isStaff(world, weapon(world, player))) return;
   player.data.autocast = null;
   player.syncDue = true;
+  player.saveDue = true;
 }

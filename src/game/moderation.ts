@@ -94,7 +94,8 @@ export function parseModerationCommand(message: string): ModerationCommand | Par
     if (/^cancel$/i.test(rest)) return { action, seconds: undefined, reason: "" };
     const m = /^(\d{1,9})(?:\s+([\s\S]*))?$/.exec(rest);
     const seconds = m ? Number(m[1]) : NaN;
-    if (!(seconds >= RESTART_MIN_SECONDS && seconds <= RESTART_MAX_SECONDS)) return usage(`seconds are a whole number from ${RESTART_MIN_SECONDS} to ${RESTART_MAX_SECONDS}`);
+    if (!(seconds >= RESTART_MIN_SECONDS && seconds <= RESTART_MAX_SECONDS))
+      return usage(`seconds are a whole number from ${RESTART_MIN_SECONDS} to ${RESTART_MAX_SECONDS}`);
     const reason = m![2]?.trim() || RESTART_DEFAULT_REASON;
     if (reason.length > RESTART_REASON_MAX_LENGTH) return usage(`a reason is at most ${RESTART_REASON_MAX_LENGTH} characters`);
     return { action, seconds, reason };

@@ -50,7 +50,18 @@ function npcInReach(world: World, npc: NpcInstance, target: Tile, range: number)
 function stepToSide(world: World, npc: NpcInstance, target: Tile): void {
   const dx = Math.sign(target.x - npc.x);
   const dz = Math.sign(target.z - npc.z);
-  const steps: (readonly [number, number])[] = dx === 0 && dz === 0 ? [[1, 0], [-1, 0], [0, 1], [0, -1]] : [[dx, 0], [0, dz]];
+  const steps: (readonly [number, number])[] =
+    dx === 0 && dz === 0
+      ? [
+          [1, 0],
+          [-1, 0],
+          [0, 1],
+          [0, -1],
+        ]
+      : [
+          [dx, 0],
+          [0, dz],
+        ];
   for (const [sx, sz] of steps) {
     if ((sx !== 0 || sz !== 0) && world.collision.canStep(npc.x, npc.z, sx, sz)) {
       npc.x += sx;

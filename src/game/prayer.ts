@@ -25,7 +25,13 @@ import type { HandlerResult, World } from "./world/World.ts";
 export const BASE_DRAIN_RESISTANCE = 60;
 
 /** The levels a prayer can boost, each with the `bonuses` key that multiplies it. */
-export const PRAYER_STATS = { attack: "attackMultiplier", strength: "strengthMultiplier", defense: "defenseMultiplier", ranged: "rangedMultiplier", magic: "magicMultiplier" } as const;
+export const PRAYER_STATS = {
+  attack: "attackMultiplier",
+  strength: "strengthMultiplier",
+  defense: "defenseMultiplier",
+  ranged: "rangedMultiplier",
+  magic: "magicMultiplier",
+} as const;
 export type PrayerStat = keyof typeof PRAYER_STATS;
 export type AttackStyleKind = "melee" | "ranged" | "magic";
 

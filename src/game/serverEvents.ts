@@ -10,6 +10,12 @@
  */
 import { z } from "zod";
 import { COMBAT_STYLES } from "./combatStyles.ts";
+import { QUEST_SERVER_EVENTS } from "./questEvents.ts";
+import { WORN_SLOTS } from "./worn.ts";
+
+/** How a hit was dealt (`combat:hit`'s `style`): the client draws each kind's splat apart; `typeless` is damage no attack style dealt (a fall from an agility obstacle). */
+export const HIT_STYLES = ["melee", "ranged", "magic", "typeless"] as const;
+export type HitStyle = (typeof HIT_STYLES)[number];
 
 /** Interest radius: a client sees what is within this many tiles (Chebyshev) of its player. */
 export const VIEW_RADIUS = 16;
@@ -35,6 +41,37 @@ const storeView = {
   items: z.array(z.strictObject({ itemId: id, price: z.int().min(1), stock: z.int().min(0).nullable() })),
   sell: z.array(z.strictObject({ itemId: id, price: z.int().min(0), refusal: z.string().optional() })),
 };
+
+/**
+ * Why a make loop (`skill:make`) ended: `done` (the quantity made, or with `all` every input used),
+ * `no_materials` (a numbered quantity stopped short of its inputs, or any loop of a tool, a
+ * consumable or the coins), `inventory_full`, `no_station` (out of reach), `moved` (the player walked), `interrupted`
+ * (another action or make), `combat` (attacked), `trade`, `refused` (anything else, with its code).
+ */
+export const MAKE_STOP_REASONS = ["done", "no_materials", "inventory_full", "no_station", "moved", "interrupted", "combat", "trade", "refused"] as const;
+export type MakeStopReason = (typeof MAKE_STOP_REASONS)[number];
+
+/** A recipe as `skill:recipes` lists it (src/manifests/production.ts, src/game/production.ts). */
+const recipeView = z.strictObject({
+  id,
+  kind: z.string(),
+  skill: z.string().nullable(),
+  name: z.string(),
+  output: id.nullable(),
+  outputQuantity: z.int().min(1),
+  level: int,
+  xp: z.number().min(0),
+  ticks: z.int().min(1),
+  station: id.nullable(),
+  inputs: z.array(stack),
+  tools: z.array(id),
+  consumables: z.array(z.strictObject({ itemId: id, uses: z.int().min(1) })),
+  coins: z.int().min(0),
+  successRate: z.number().min(0).max(1),
+  essence: z.array(id).nullable(),
+  makeable: z.boolean(),
+  refusal: z.strictObject({ code: z.string(), message: z.string() }).nullable(),
+});
 
 export const CANCEL_REASONS = ["declined", "cancelled", "disconnected", "moved_away", "timeout", "died", "server_error"] as const;
 
@@ -64,11 +101,24 @@ const friend = z.strictObject({ ...account, online: z.boolean(), world: z.int().
 /** Compact updates (`/ws?updates=compact`): the entity's handle in this connection's view, on its whole entries. */
 const h = { h: z.int().min(0).optional() };
 const entity = z.union([
-  z.strictObject({ ...h, id, kind: z.literal("player"), x: int, z: int, name: z.string(), health: int, maxHealth: int, combatLevel: int, running: z.boolean() }),
+  z.strictObject({
+    ...h,
+    id,
+    kind: z.literal("player"),
+    x: int,
+    z: int,
+    name: z.string(),
+    health: int,
+    maxHealth: int,
+    combatLevel: int,
+    running: z.boolean(),
+    worn: z.partialRecord(z.enum(WORN_SLOTS), id).optional(),
+  }),
   z.strictObject({ ...h, id, kind: z.literal("npc"), x: int, z: int, ref: id, name: z.string(), health: int, maxHealth: int, level: int, dead: z.boolean() }),
   z.strictObject({ ...h, id, kind: z.literal("item"), x: int, z: int, ref: id, quantity: z.int().min(1) }),
   z.strictObject({ ...h, id, kind: z.literal("resource"), x: int, z: int, ref: id, depleted: z.boolean() }),
-  z.strictObject({ ...h, id, kind: z.literal("object"), x: int, z: int, ref: id }),
+  // A door's `open`: whether it stands open now (world-objects.json; any player may open or shut it).
+  z.strictObject({ ...h, id, kind: z.literal("object"), x: int, z: int, ref: id, open: z.boolean().optional() }),
   z.strictObject({ id, kind: z.enum(["player", "npc", "item", "resource", "object"]), x: int, z: int }),
 ]);
 
@@ -86,7 +136,17 @@ const goal = z.strictObject({
 export const SERVER_EVENTS = {
   welcome: {
     doc: "after a login, on either transport: who you are, the world you are in, the tick number and its length (ms) for interpolating movement",
-    schema: z.strictObject({ playerId: id, characterId: id, accountId: id, name: z.string(), anonymous: z.boolean(), token: z.string().optional(), world: z.int().min(1).optional(), tick: int, tickMs: z.int().min(1) }),
+    schema: z.strictObject({
+      playerId: id,
+      characterId: id,
+      accountId: id,
+      name: z.string(),
+      anonymous: z.boolean(),
+      token: z.string().optional(),
+      world: z.int().min(1).optional(),
+      tick: int,
+      tickMs: z.int().min(1),
+    }),
   },
   "player:sync": {
     doc: "the whole private state of your player: on join and whenever it changes (at most once a tick)",
@@ -102,6 +162,7 @@ export const SERVER_EVENTS = {
       autocast: id.nullable(),
       runEnergy: z.int().min(0).max(100),
       runMode: z.boolean(),
+      autoRetaliate: z.boolean(),
       prayerPoints: z.int().min(0),
       activePrayers: z.array(id),
       skills: z.record(z.string(), z.strictObject({ level: int, xp: z.number() })),
@@ -111,21 +172,55 @@ export const SERVER_EVENTS = {
       inTrade: z.boolean(),
     }),
   },
+  "spectate:started": {
+    doc: "`/ws?spectate=<characterId>` only (a read-only spectator, the owner's or an admin's): the character followed, its world, the tick and its length; then the character's own `world:update` view each tick",
+    schema: z.strictObject({ characterId: id, name: z.string(), world: z.int().min(1), tick: int, tickMs: z.int().min(1) }),
+  },
+  "spectate:ended": {
+    doc: "the spectated character left the world (`offline`); the spectator's socket closes (1000)",
+    schema: z.strictObject({ characterId: id, reason: z.enum(["offline"]) }),
+  },
   "world:update": {
     doc: "`/ws` only, each tick something in view changed: entities (merge by id) and ids that left the view; with `/ws?updates=compact`, whole entries carry a handle `h` and moves come as `moved: [h, x, z, …]`",
     schema: z.strictObject({ tick: int, entities: z.array(entity), moved: z.array(int).optional(), removed: z.array(id) }),
   },
   "chat:message": {
-    doc: "a player's message to everyone within 16 tiles (`local`), or the game's line to you (`system`, from `System`): what you gathered (\"You get some logs.\"), a kill that was yours (\"You have defeated the Goblin.\"), a fire that would not light, an admin code's answer, a moderation command's result",
+    doc: "a player's message to everyone within 16 tiles (`local`), or the game's line to you (`system`, from `System`): what you gathered (\"You get some logs.\"), a kill that was yours (\"You have defeated the Goblin.\"), a fire that lit or would not light, food cooked or burnt, food eaten, bones buried, an admin code's answer, a moderation command's result",
     schema: z.strictObject({ id, fromId: id, fromName: z.string(), message: z.string(), timestamp: z.number(), channel: z.enum(["local", "system"]) }),
   },
   "combat:hit": {
-    doc: "a hit, to everyone in view of its target",
-    schema: z.strictObject({ attackerId: id, targetId: id, damage: z.int().min(0), targetHealth: int, targetMaxHealth: int }),
+    doc: "a hit, to everyone in view of its target: `damage` in lifepoints (0: a miss), `style` how it was dealt (`melee`, `ranged`, `magic`: a spell, hit or splash; `typeless`: no attack, e.g. a fall from an agility obstacle)",
+    schema: z.strictObject({ attackerId: id, targetId: id, damage: z.int().min(0), style: z.enum(HIT_STYLES), targetHealth: int, targetMaxHealth: int }),
   },
   "skill:xp": {
     doc: "experience gained in a skill: `xp` the skill's whole xp (rounded down) and `gained` how far it moved; `xpExact` and `gainedExact` the same as kept, in tenths (17.5)",
-    schema: z.strictObject({ skill: z.string(), xp: z.number(), gained: z.number(), xpExact: z.number(), gainedExact: z.number(), level: int, levelUp: z.boolean() }),
+    schema: z.strictObject({
+      skill: z.string(),
+      xp: z.number(),
+      gained: z.number(),
+      xpExact: z.number(),
+      gainedExact: z.number(),
+      level: int,
+      levelUp: z.boolean(),
+    }),
+  },
+  "skill:recipes": {
+    doc: "the answer to `skill:getRecipes` (or `interact` on a production station): the recipes of that station type (`station`, null: all), each with its requirements, whether you could make it here and now (`makeable`) and if not why (`refusal`: the code and message `skill:make` would get)",
+    schema: z.strictObject({ station: id.nullable(), recipes: z.array(recipeView) }),
+  },
+  "skill:makeProgress": {
+    doc: "one make of a `skill:make` loop done: `made` so far, `remaining` (null: `all`), what it gave (`itemId` and `quantity`, 0 when smelting failed or the fire did not give food)",
+    schema: z.strictObject({ recipeId: id, made: z.int().min(0), remaining: z.int().min(0).nullable(), itemId: id.nullable(), quantity: z.int().min(0) }),
+  },
+  "skill:makeStopped": {
+    doc: "a `skill:make` loop ended (`reason`, see MAKE_STOP_REASONS), after `made` makes; a refusal that ended it comes with its `code` and `message`",
+    schema: z.strictObject({
+      recipeId: id,
+      made: z.int().min(0),
+      reason: z.enum(MAKE_STOP_REASONS),
+      code: z.string().optional(),
+      message: z.string().optional(),
+    }),
   },
   "interface:open": {
     doc: "a banker's or bank booth's bank (`npcId`: the banker or the booth) or a keeper's store, after talking to them",
@@ -143,7 +238,7 @@ export const SERVER_EVENTS = {
     schema: z.strictObject({ killedBy: z.string().nullable(), position: tile, respawn: position }),
   },
   error: {
-    doc: "a refusal or a failure: `code`, a message, the event it answers, and for MUTED, BANNED and HOP_COOLDOWN when it ends (`until`, ISO time; null: a permanent ban), for RESTARTING when the restart happens",
+    doc: "a refusal or a failure: `code`, a message (a refusal of the game's is a sentence: \"You can't light a fire here.\"), the event it answers, and for MUTED, BANNED and HOP_COOLDOWN when it ends (`until`, ISO time; null: a permanent ban), for RESTARTING when the restart happens",
     schema: z.strictObject({ code: z.string().min(1), message: z.string(), event: z.string().optional(), until: z.string().nullable().optional() }),
   },
   tradeIncoming: { doc: "someone asks you to trade", schema: z.strictObject({ tradeId: id, fromPlayerId: id, fromPlayerName: z.string() }) },
@@ -153,11 +248,14 @@ export const SERVER_EVENTS = {
     doc: "both accepted the offers: the confirmation screen, with the offers' values",
     schema: z.strictObject({ ...offers, values: z.strictObject({ myOfferValue: int, theirOfferValue: int, net: int }) }),
   },
-  tradeCompleted: { doc: "the swap is stored: what you received (items and coins)", schema: z.strictObject({ tradeId: id, receivedItems: z.array(stack), receivedCoins: z.int().min(0) }) },
+  tradeCompleted: {
+    doc: "the swap is stored: what you received (items and coins)",
+    schema: z.strictObject({ tradeId: id, receivedItems: z.array(stack), receivedCoins: z.int().min(0) }),
+  },
   tradeCancelled: { doc: "the trade (or request) ended without a swap, and why", schema: z.strictObject({ tradeId: id, reason: z.enum(CANCEL_REASONS) }) },
   tradeError: { doc: "a trade command was refused", schema: z.strictObject({ tradeId: id.optional(), code: z.string().min(1), message: z.string() }) },
   "agent:goal": {
-    doc: "an agent's goal state, with the goals it may choose now (agents' connections): at login right after `welcome` and `player:sync`, on every change, and in answer to `agent:getGoal`",
+    doc: "an agent's goal state, with the goals it may choose now (agents' connections; their targets as docs/agents.md lists them: a `shopping` goal's the missing tools, runes, weapons and making supplies placed stores sell): at login right after `welcome` and `player:sync`, on every change, and in answer to `agent:getGoal`",
     schema: z.strictObject({
       agentId: id,
       goal: goal.nullable(),
@@ -165,7 +263,10 @@ export const SERVER_EVENTS = {
       availableGoals: z.array(z.strictObject({ type: z.string(), description: z.string(), targets: z.array(z.string()) })),
     }),
   },
-  "agent:message": { doc: "a message from the agent's owner (agents' connections)", schema: z.strictObject({ id, agentId: id, from: z.enum(["agent", "owner"]), message: z.string(), timestamp: z.number() }) },
+  "agent:message": {
+    doc: "a message from the agent's owner (agents' connections)",
+    schema: z.strictObject({ id, agentId: id, from: z.enum(["agent", "owner"]), message: z.string(), timestamp: z.number() }),
+  },
   "social:list": {
     doc: "your friends (with online status and world), friend requests received and sent, and ignore list: in answer to `social:getList`, and after every change to them (`change` says what and whose)",
     schema: z.strictObject({
@@ -177,13 +278,25 @@ export const SERVER_EVENTS = {
     }),
   },
   "social:status": { doc: "a friend logged in, logged out or changed worlds", schema: friend },
-  "social:message": { doc: "a private message from a friend", schema: z.strictObject({ id, from: z.string().min(1), message: z.string(), timestamp: z.number() }) },
-  "social:messageSent": { doc: "your private message was delivered (once, in the order sent)", schema: z.strictObject({ id, to: z.string().min(1), message: z.string(), timestamp: z.number() }) },
+  "social:message": {
+    doc: "a private message from a friend",
+    schema: z.strictObject({ id, from: z.string().min(1), message: z.string(), timestamp: z.number() }),
+  },
+  "social:messageSent": {
+    doc: "your private message was delivered (once, in the order sent)",
+    schema: z.strictObject({ id, to: z.string().min(1), message: z.string(), timestamp: z.number() }),
+  },
+  // Dialogue and quests (questEvents.ts).
+  ...QUEST_SERVER_EVENTS,
 } as const;
 
 export type ServerEventName = keyof typeof SERVER_EVENTS;
 /** The payload of a server event. */
 export type ServerEvent<K extends ServerEventName> = z.infer<(typeof SERVER_EVENTS)[K]["schema"]>;
+/** Every server event's payload by its name: what the rooms' clients are sent (rooms/sdkTypes.ts), so the SDK's `room.onMessage` is typed by it. */
+export type ServerMessages = { [K in ServerEventName]: ServerEvent<K> };
+/** A received server event as a `(type, data)` pair: a switch on `type` narrows `data` (the agent runtime's `onEvent`). */
+export type ServerEventArgs = { [K in ServerEventName]: [type: K, data: ServerEvent<K>] }[ServerEventName];
 
 /**
  * A `chat:message` of the game's own (channel `system`): from `System`, or from another name the

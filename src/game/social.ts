@@ -17,7 +17,8 @@ import type { Player } from "./world/Player.ts";
 import type { HandlerResult, World } from "./world/World.ts";
 
 /** The social events that change or read the lists (all but `social:sendMessage`). */
-export type SocialCommandEvent = "social:getList" | "social:addFriend" | "social:acceptFriend" | "social:declineFriend" | "social:removeFriend" | "social:addIgnore" | "social:removeIgnore";
+export type SocialCommandEvent =
+  "social:getList" | "social:addFriend" | "social:acceptFriend" | "social:declineFriend" | "social:removeFriend" | "social:addIgnore" | "social:removeIgnore";
 
 /** What the game hands the social service; calls return at once, the answers reach the player later. */
 export interface SocialPort {

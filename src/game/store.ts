@@ -55,7 +55,8 @@ function payAt(store: StoreDef, item: ItemDef, count: number): number {
 function costAt(store: StoreDef, item: ItemDef, count: number): number {
   const e = listing(store, item.id);
   if (e !== undefined && e.stockQuantity < 0) return Math.max(1, e.price);
-  const price = e === undefined ? shopPrice(item.value, GENERAL_SELL_MULTIPLIER, delta(store), count) : shopPrice(e.price, 1000, delta(store), count - e.stockQuantity);
+  const price =
+    e === undefined ? shopPrice(item.value, GENERAL_SELL_MULTIPLIER, delta(store), count) : shopPrice(e.price, 1000, delta(store), count - e.stockQuantity);
   // Never below what the store would pay for it back (no profit in buying and selling back).
   return Math.max(1, price, store.buyback ? payAt(store, item, count - 1) : 0);
 }
@@ -158,7 +159,8 @@ export function buy(world: World, stock: StoreStock, player: Player, data: { sto
   if (!unlimited && count < data.quantity) return { code: "OUT_OF_STOCK", message: `${store.name} has not enough in stock` };
   const cost = purchaseCost(store, item, count, data.quantity);
   if (!Number.isSafeInteger(cost) || cost > MAX_STACK) return { code: "INVALID_QUANTITY", message: "that costs more coins than can exist" };
-  if (player.data.coins < cost) return { code: "NOT_ENOUGH_COINS", message: `that costs ${cost} coins` };
+  // The genre's words, the same in the chat and the store's dialog (the price is on the button).
+  if (player.data.coins < cost) return { code: "NOT_ENOUGH_COINS", message: "you don't have enough coins" };
   const r = transact(player, world.content, (tx) => {
     tx.coins -= cost;
     giveItem(tx, data.itemId, data.quantity);

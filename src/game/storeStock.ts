@@ -25,7 +25,7 @@ export class StoreStock {
 
   private of(storeId: string): Map<string, Level> {
     let m = this.levels.get(storeId);
-    if (m === undefined) this.levels.set(storeId, (m = new Map()));
+    if (m === undefined) this.levels.set(storeId, (m = new Map<string, Level>()));
     return m;
   }
 

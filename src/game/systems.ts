@@ -5,11 +5,15 @@ import { processNpcs, processRespawns } from "./npcs.ts";
 import { refreshStoreViews } from "./store.ts";
 import { regenerate } from "./regeneration.ts";
 import { drainPrayers } from "./prayer.ts";
+import { closeInterruptedDialogues } from "./dialogue.ts";
+import { reachAreas } from "./quests.ts";
 import type { WorldSystems } from "./world/World.ts";
 
 export const GAMEPLAY: WorldSystems = {
   actions: (world) => {
     processActions(world);
+    closeInterruptedDialogues(world);
+    reachAreas(world);
     drainPrayers(world);
     world.trades.process(world);
     refreshStoreViews(world, world.stores);

@@ -8,7 +8,8 @@ import type { ServerEvent } from "./serverEvents.ts";
 export type WorldUpdate = ServerEvent<"world:update">;
 type Entry = WorldUpdate["entities"][number];
 /** An entity as last seen: every field it was ever sent with (a move carries only the position). */
-export type SeenEntity = Omit<Entry, "h"> & Partial<{ ref: string; name: string; health: number; maxHealth: number; level: number; dead: boolean; depleted: boolean; quantity: number }>;
+export type SeenEntity = Omit<Entry, "h"> &
+  Partial<{ ref: string; name: string; health: number; maxHealth: number; level: number; dead: boolean; depleted: boolean; quantity: number; open: boolean }>;
 
 export class ViewCopy {
   readonly entities = new Map<string, SeenEntity>();

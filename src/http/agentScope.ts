@@ -22,6 +22,7 @@ export const AGENT_TOKEN_SCOPES: Readonly<Record<string, AgentTokenScope>> = {
   "get /api/characters/{characterId}/skills": "character",
   "get /api/characters/{characterId}/position": "character",
   "get /api/characters/{characterId}/hiscores": "character",
+  "get /api/characters/{characterId}/quests": "character",
   "get /api/character": "owner",
   "post /api/character": "owner",
   "delete /api/character/{characterId}": "owner",

@@ -88,7 +88,8 @@ export function createApp(deps: AppDeps): Application {
     app.use(client);
     logger.info({ dir: config.clientBuildDir }, "serving the client build");
     const stale = staleInputs(config.clientBuildDir);
-    if (stale !== undefined) logger.warn({ dir: config.clientBuildDir, why: stale }, "the client build is older than its sources: run npm run build:client (npm start does it first)");
+    if (stale !== undefined)
+      logger.warn({ dir: config.clientBuildDir, why: stale }, "the client build is older than its sources: run npm run build:client (npm start does it first)");
   }
 
   app.use(notFoundHandler);

@@ -81,7 +81,10 @@ export function crossSite(req: Request): boolean {
  */
 export const refuseCrossSiteBasic: RequestHandler = (req, _res, next) => {
   if (basicPassword(req.get("authorization")) !== undefined && crossSite(req)) {
-    throw new ForbiddenError("basic-auth credentials are not accepted on a cross-site request; open the page on this server, or use a bearer token", "CROSS_SITE");
+    throw new ForbiddenError(
+      "basic-auth credentials are not accepted on a cross-site request; open the page on this server, or use a bearer token",
+      "CROSS_SITE",
+    );
   }
   next();
 };

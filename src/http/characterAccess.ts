@@ -19,7 +19,13 @@ export interface CharacterView {
  * character but the agent's own. `read`: admins may read any character; `act` (deleting it,
  * speaking as it): only its own account may.
  */
-export async function accessCharacter(db: Database, world: WorldService, principal: Principal, characterId: string, mode: "read" | "act" = "read"): Promise<CharacterView> {
+export async function accessCharacter(
+  db: Database,
+  world: WorldService,
+  principal: Principal,
+  characterId: string,
+  mode: "read" | "act" = "read",
+): Promise<CharacterView> {
   const live = world.world.players.get(characterId);
   const row = live === undefined ? await findCharacter(db, characterId) : undefined;
   const accountId = live?.data.accountId ?? row?.accountId;
@@ -27,7 +33,8 @@ export async function accessCharacter(db: Database, world: WorldService, princip
   if (principal.characterId !== undefined && principal.characterId !== characterId) {
     throw new ForbiddenError("this token is scoped to another character");
   }
-  if (accountId !== principal.accountId && !(mode === "read" && principal.role === "admin")) throw new ForbiddenError("that character belongs to another account");
+  if (accountId !== principal.accountId && !(mode === "read" && principal.role === "admin"))
+    throw new ForbiddenError("that character belongs to another account");
   if (live !== undefined) return { data: live.data, online: world.connectionOf(characterId) !== undefined };
   return { data: await loadData(db.em(), row!), online: false };
 }

@@ -41,7 +41,8 @@ export function staleInputs(dir: string, root = PROJECT_ROOT): string | undefine
   let inputs: BuildInputs;
   try {
     inputs = JSON.parse(fs.readFileSync(path.join(dir, INPUTS_FILE), "utf8")) as BuildInputs;
-    if (typeof inputs.startedAt !== "number" || typeof inputs.files !== "object" || inputs.files === null || Array.isArray(inputs.files)) throw new Error("malformed");
+    if (typeof inputs.startedAt !== "number" || typeof inputs.files !== "object" || inputs.files === null || Array.isArray(inputs.files))
+      throw new Error("malformed");
   } catch {
     return `no readable ${INPUTS_FILE}, built by an older version`;
   }

@@ -19,8 +19,7 @@ export { CORS_ALLOWED_HEADERS, CORS_ALLOWED_METHODS, createOriginCheck, corsHead
  */
 export function installColyseusCors(isAllowed: OriginCheck): void {
   (matchMaker.controller as { DEFAULT_CORS_HEADERS: Record<string, string> }).DEFAULT_CORS_HEADERS = {};
-  matchMaker.controller.getCorsHeaders = (headers: Headers) =>
-    corsHeadersFor(isAllowed, headers.get("origin") ?? undefined);
+  matchMaker.controller.getCorsHeaders = (headers: Headers) => corsHeadersFor(isAllowed, headers.get("origin") ?? undefined);
 }
 
 /** The same allowlist as Express middleware, for requests that reach Express. */

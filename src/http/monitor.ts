@@ -41,7 +41,7 @@ interface RoomList {
 /** The monitor's handlers, to mount behind the admin guard at the monitor's path. */
 export function adminMonitor(extras: MonitorExtras | undefined): RequestHandler[] {
   const panel = monitor({ columns: [...MONITOR_COLUMNS] });
-  if (extras === undefined) return [panel as unknown as RequestHandler];
+  if (extras === undefined) return [panel];
   const roomList = (panel as unknown as Record<string, (ctx: object) => Promise<RoomList | Response>>)["monitor-api-rooms"];
   if (roomList === undefined) throw new Error("@colyseus/monitor: no monitor-api-rooms endpoint (its API changed)");
   // A plain middleware rather than a route: the monitor's paths are its own, not the REST API's
@@ -51,16 +51,20 @@ export function adminMonitor(extras: MonitorExtras | undefined): RequestHandler[
     void (async () => {
       const answer = await roomList({});
       if (answer instanceof Response) {
-        res.status(answer.status).type("application/json").send(await answer.text());
+        res
+          .status(answer.status)
+          .type("application/json")
+          .send(await answer.text());
         return;
       }
       const ws = extras.wsPlayers();
       for (const row of answer.rooms ?? []) {
         // Rows of other processes (Redis presence) are theirs to count.
-        if (row.name === extras.worldRoom && (row.processId === undefined || row.processId === matchMaker.processId)) row.metadata = { ...(row.metadata ?? {}), wsPlayers: ws };
+        if (row.name === extras.worldRoom && (row.processId === undefined || row.processId === matchMaker.processId))
+          row.metadata = { ...(row.metadata ?? {}), wsPlayers: ws };
       }
       res.json({ ...answer, connections: (answer.connections ?? 0) + ws, cpu: extras.cpu().percentOfCores, machineCpu: answer.cpu });
     })().catch(next);
   };
-  return [rooms, monitorCalls(extras), monitorPanel(), panel as unknown as RequestHandler];
+  return [rooms, monitorCalls(extras), monitorPanel(), panel];
 }

@@ -10,7 +10,8 @@
  *   BROADCAST is the game's broadcast (ModerationService, audited, `via: monitor`): a `system`
  *   line to every player of every process, from the payload's `message`; the state, a mirror of
  *   the game rebuilt each tick, is not edited; no raw message goes to a player. Its disconnect
- *   button stays (WorldRoom._forceClientDisconnect).
+ *   button on a player's row is the game's kick (ModerationService.kick: audited, `via: monitor`,
+ *   the player told KICKED on either transport); on any other row the stock disconnect.
  * - A trade room: DISPOSE cancels the trade (TradeRoom.cancelFromMonitor), which closes the room;
  *   no raw message, no state edit: the room mirrors the trade of the world.
  * Refusals are the REST error shape; the stock panel only logs a call's answer to the console, so
@@ -22,7 +23,14 @@ import { sendError } from "./errors.ts";
 import { ADMIN_CODE_ACTOR, MODERATION_ERROR_STATUS, ModerationError, type Actor } from "../moderation/ModerationService.ts";
 
 /** What the panel calls (its buttons): nothing else is called through the monitor. */
-export const MONITOR_METHODS = new Set(["disconnect", "broadcast", "_forceClientDisconnect", "_sendMessageToClient", "_editStateProperty", "_deleteStateProperty"]);
+export const MONITOR_METHODS = new Set([
+  "disconnect",
+  "broadcast",
+  "_forceClientDisconnect",
+  "_sendMessageToClient",
+  "_editStateProperty",
+  "_deleteStateProperty",
+]);
 
 export interface MonitorCallRooms {
   /** The world room's name (its rows get the `wsPlayers` column, its actions are checked below). */
@@ -31,6 +39,8 @@ export interface MonitorCallRooms {
   tradeRoom: string;
   /** The game's broadcast (ModerationService.broadcast): audited, to every player. */
   broadcast: (actor: Actor, message: string) => Promise<unknown>;
+  /** The game's kick (ModerationService.kick): audited, the player logged out on any process. */
+  kick: (actor: Actor, name: string, reason: string) => Promise<unknown>;
 }
 
 const REFUSED = "ROOM_ACTION_REFUSED";
@@ -78,25 +88,52 @@ export function monitorCalls(rooms: MonitorCallRooms): RequestHandler {
       const listing = (await matchMaker.findRoomsByIds([roomId])).get(roomId);
       // A room no process lists: the monitor answers that it is not available.
       if (listing === undefined) return next();
-      if (listing.name === rooms.worldRoom) return worldCall(rooms, req, res, method, parsed, next);
+      if (listing.name === rooms.worldRoom) return worldCall(rooms, req, res, roomId, method, parsed, next);
       if (listing.name === rooms.tradeRoom) return tradeCall(res, roomId, method, next);
       next();
     })().catch(next);
   };
 }
 
-async function worldCall(rooms: MonitorCallRooms, req: Request, res: Response, method: string, args: unknown[], next: () => void): Promise<void> {
+async function worldCall(
+  rooms: MonitorCallRooms,
+  req: Request,
+  res: Response,
+  roomId: string,
+  method: string,
+  args: unknown[],
+  next: () => void,
+): Promise<void> {
   const refusal = WORLD_REFUSALS[method];
   if (refusal !== undefined) return sendError(res, 409, REFUSED, refusal);
+  if (method === "_forceClientDisconnect") return worldKick(rooms, req, res, roomId, args[0], next);
   if (method !== "broadcast") return next();
   // The panel's BROADCAST: (message type, payload); the type is the panel's, the line the payload's `message`.
   const payload = args[1];
   const message = typeof payload === "string" ? payload : (payload as { message?: unknown } | null)?.message;
   if (typeof message !== "string") {
-    return sendError(res, 400, "INVALID_PAYLOAD", 'the world room\'s BROADCAST is the game\'s: give the payload {"message": "…"}, sent as a system line to every player');
+    return sendError(
+      res,
+      400,
+      "INVALID_PAYLOAD",
+      'the world room\'s BROADCAST is the game\'s: give the payload {"message": "…"}, sent as a system line to every player',
+    );
   }
   try {
     const action = await rooms.broadcast(actorOf(req), message);
+    res.json({ success: true, action });
+  } catch (err) {
+    if (!(err instanceof ModerationError)) throw err;
+    sendError(res, MODERATION_ERROR_STATUS[err.code], err.code, err.message);
+  }
+}
+
+/** The disconnect button on a world player's row: the game's kick, audited under the admin who pressed it. */
+async function worldKick(rooms: MonitorCallRooms, req: Request, res: Response, roomId: string, row: unknown, next: () => void): Promise<void> {
+  const name = (await matchMaker.remoteRoomCall(roomId, "monitorPlayerName", [row])) as string | undefined;
+  if (name === undefined) return next();
+  try {
+    const action = await rooms.kick(actorOf(req), name, "disconnected from the monitor");
     res.json({ success: true, action });
   } catch (err) {
     if (!(err instanceof ModerationError)) throw err;
@@ -110,7 +147,7 @@ async function tradeCall(res: Response, roomId: string, method: string, next: ()
   if (method !== "disconnect") return next();
   let answer: { cancelled: boolean; refused?: string };
   try {
-    answer = await matchMaker.remoteRoomCall(roomId, "cancelFromMonitor", []);
+    answer = (await matchMaker.remoteRoomCall(roomId, "cancelFromMonitor", [])) as typeof answer;
   } catch {
     return sendError(res, 404, "NOT_FOUND", `room ${roomId} is not available anymore`);
   }

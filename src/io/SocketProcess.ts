@@ -29,7 +29,6 @@
  * on (logged as an error). If this process dies, the child exits (its IPC channel closes).
  */
 import { fork, type ChildProcess } from "node:child_process";
-import { EventEmitter } from "node:events";
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import type { Socket } from "node:net";
@@ -37,106 +36,17 @@ import type { Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import type { Logger } from "../logger.ts";
 import { DataPipe } from "./dataPipe.ts";
+import { OPEN, RemoteSocket, type SocketOwner, type WriteOp } from "./remoteSocket.ts";
 import { DATA_FD, endMessage, EV_CLOSE, EV_MESSAGE, EV_SIZE, Outbox, type ChildOptions, type FromChild, type SocketKind, type ToChild } from "./protocol.ts";
 
 export type { SocketKind };
-
-const CONNECTING = 0;
-const OPEN = 1;
-const CLOSING = 2;
-const CLOSED = 3;
+export { RemoteSocket };
 
 /** Children in a row that died before they were ready, after which sockets stay in this process. */
 export const MAX_FAILED_STARTS = 3;
 
 /** Close code of the connections a dead socket process took with it (as a dropped connection). */
 export const CLOSE_ABNORMAL = 1006;
-
-/** A socket's write on its way to the outbox (a frame, text or bytes; a close with its code and reason; a terminate). */
-type WriteOp = "send" | "close" | "terminate";
-
-/**
- * A WebSocket held by the socket process, as `ws`'s WebSocket looks to the code that uses it.
- * Events: `message` (data: Buffer, isBinary), `close` (code, reason: Buffer), `pong` (never:
- * the child runs the heartbeat).
- */
-export class RemoteSocket extends EventEmitter {
-  readonly CONNECTING = CONNECTING;
-  readonly OPEN = OPEN;
-  readonly CLOSING = CLOSING;
-  readonly CLOSED = CLOSED;
-  readyState = OPEN;
-  readonly id: number;
-  readonly kind: SocketKind;
-  /** Whether its writes are held (corked, see `_socket`): they wait in its kind's held outbox. */
-  private held = false;
-  private readonly owner: SocketProcess;
-  /**
-   * Stands for the TCP socket under a `ws` WebSocket, for the code that corks a tick's writes
-   * (rooms/WorldRoom.ts, src/ws/WsGateway.ts).
-   */
-  readonly _socket = {
-    cork: (): void => {
-      this.held = true;
-    },
-    uncork: (): void => {
-      if (!this.held) return;
-      this.held = false;
-      this.owner.release(this.kind);
-    },
-  };
-
-  constructor(owner: SocketProcess, id: number, kind: SocketKind) {
-    super();
-    this.owner = owner;
-    this.id = id;
-    this.kind = kind;
-  }
-
-  /** As `ws`'s: `cb` is called once the frame is handed on (the socket process writes it in order). */
-  send(data: string | Uint8Array | ArrayBuffer | number[], options?: unknown, cb?: (err?: Error) => void): void {
-    const callback = typeof options === "function" ? (options as (err?: Error) => void) : cb;
-    if (this.readyState !== OPEN) {
-      if (callback !== undefined) queueMicrotask(() => callback(new Error(`WebSocket is not open: readyState ${this.readyState}`)));
-      return;
-    }
-    // The outbox copies the bytes in as they are sent (held ones too, into their kind's held outbox).
-    const frame = typeof data === "string" || data instanceof Uint8Array ? data : ArrayBuffer.isView(data) ? new Uint8Array(data.buffer, data.byteOffset, data.byteLength) : new Uint8Array(data);
-    this.owner.enqueue("send", this.id, frame, undefined, this.held ? this.kind : undefined);
-    if (callback !== undefined) queueMicrotask(() => callback());
-  }
-
-  close(code?: number, reason?: string | Buffer): void {
-    if (this.readyState >= CLOSING) return;
-    this.readyState = CLOSING;
-    // 0: no code (the child sends a close frame without one).
-    this.write("close", code ?? 0, reason === undefined ? "" : String(reason));
-  }
-
-  terminate(): void {
-    if (this.readyState === CLOSED) return;
-    this.readyState = CLOSING;
-    // Held writes go first: a terminate drops what the child has not written, as `ws`'s does.
-    this._socket.uncork();
-    this.owner.enqueue("terminate", this.id, undefined, undefined);
-  }
-
-  /** The child pings (see child.ts); here a ping is a no-op. */
-  ping(): void {}
-
-  private write(op: WriteOp, a: unknown, b: unknown): void {
-    this.owner.enqueue(op, this.id, a, b, this.held ? this.kind : undefined);
-  }
-
-  /** The connection ended (reported by the child, or the child is gone). */
-  closed(code: number, reason: string): void {
-    if (this.readyState === CLOSED) return;
-    this.readyState = CLOSED;
-    // What it still holds goes to the child with its kind's, which no longer knows it and drops it.
-    this.held = false;
-    this.emit("close", code, Buffer.from(reason));
-  }
-}
 
 export interface SocketProcessOptions {
   logger: Logger;
@@ -176,7 +86,7 @@ interface Waiting {
   local: () => void;
 }
 
-export class SocketProcess {
+export class SocketProcess implements SocketOwner {
   private readonly logger: Logger;
   private readonly options: ChildOptions;
   private child: ChildProcess | undefined;
@@ -297,7 +207,11 @@ export class SocketProcess {
       this.ready = false;
       if (!wasReady) this.failedStarts++;
       if (this.ending === undefined) {
-        if (!this.usable) this.logger.error({ code, signal, failedStarts: this.failedStarts }, "the socket process keeps exiting before it is ready; connections are held in this process from now on");
+        if (!this.usable)
+          this.logger.error(
+            { code, signal, failedStarts: this.failedStarts },
+            "the socket process keeps exiting before it is ready; connections are held in this process from now on",
+          );
         else this.logger.error({ code, signal, connections: this.sockets.size }, "the socket process exited; its connections are closed, and a new one starts");
       }
       this.outbox.clear();
@@ -458,7 +372,7 @@ export class SocketProcess {
             if (remote.readyState !== OPEN) continue;
             // A copy: the deserialized frame is a view into the whole batch, which a listener
             // keeping it would keep.
-            remote.emit("message", Buffer.from(ev[i + 2] as Uint8Array), ev[i + 3] as boolean);
+            remote.emit("message", Buffer.from(ev[i + 2] as Uint8Array), ev[i + 3]);
           } else if (ev[i] === EV_CLOSE) {
             this.sockets.delete(remote.id);
             remote.closed(ev[i + 2] as number, ev[i + 3] as string);
@@ -519,4 +433,3 @@ export class SocketProcess {
     return this.ending;
   }
 }
-

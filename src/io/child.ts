@@ -9,7 +9,22 @@
 import { WebSocketServer, type RawData, type WebSocket } from "ws";
 import type { IncomingMessage } from "node:http";
 import net, { type Socket } from "node:net";
-import { CLOSE_GRACE_MS, DATA_FD, DataReader, EV_CLOSE, EV_MESSAGE, INPUT_BYTES_PER_SECOND, MAX_BUFFERED_BYTES, MAX_UNSENT, readBatch, type BatchVisitor, type ChildOptions, type FromChild, type SocketKind, type ToChild } from "./protocol.ts";
+import {
+  CLOSE_GRACE_MS,
+  DATA_FD,
+  DataReader,
+  EV_CLOSE,
+  EV_MESSAGE,
+  INPUT_BYTES_PER_SECOND,
+  MAX_BUFFERED_BYTES,
+  MAX_UNSENT,
+  readBatch,
+  type BatchVisitor,
+  type ChildOptions,
+  type FromChild,
+  type SocketKind,
+  type ToChild,
+} from "./protocol.ts";
 
 const options = JSON.parse(process.argv[2] ?? "{}") as ChildOptions;
 
@@ -59,10 +74,13 @@ function spend(entry: Entry, bytes: number): void {
   if (entry.bytes <= INPUT_BYTES_PER_SECOND || entry.overBudget) return;
   entry.overBudget = true;
   entry.ws.pause();
-  setTimeout(() => {
-    entry.overBudget = false;
-    if (!held) entry.ws.resume();
-  }, 1000 - (Date.now() % 1000)).unref();
+  setTimeout(
+    () => {
+      entry.overBudget = false;
+      if (!held) entry.ws.resume();
+    },
+    1000 - (Date.now() % 1000),
+  ).unref();
 }
 
 const sockets = new Map<number, Entry>();

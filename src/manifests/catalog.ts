@@ -8,15 +8,7 @@ import { z } from "zod";
 import { itemsFile } from "./schemas/items.ts";
 import { npcsFile } from "./schemas/npcs.ts";
 import { fishingFile, miningFile, woodcuttingFile } from "./schemas/gathering.ts";
-import {
-  cookingFile,
-  craftingFile,
-  firemakingFile,
-  runecraftingFile,
-  smeltingFile,
-  smithingFile,
-  tanningFile,
-} from "./schemas/recipes.ts";
+import { cookingFile, craftingFile, firemakingFile, runecraftingFile, smeltingFile, smithingFile, tanningFile } from "./schemas/recipes.ts";
 import { biomesFile, buildingsFile, stationsFile, worldAreasFile, worldConfigFile } from "./schemas/world.ts";
 import {
   ammunitionFile,
@@ -25,7 +17,6 @@ import {
   modelBoundsFile,
   musicFile,
   prayersFile,
-  questsFile,
   skillUnlocksFile,
   storesFile,
   tierRequirementsFile,
@@ -33,6 +24,8 @@ import {
   vegetationFile,
 } from "./schemas/misc.ts";
 import { combatSpellsFile, runesFile } from "./schemas/magic.ts";
+import { questsFile } from "./schemas/quests.ts";
+import { worldObjectsFile } from "./schemas/places.ts";
 
 /** Any JSON document: for files the server serves but does not read. */
 const anyJson = z.unknown();
@@ -49,6 +42,7 @@ export const MANIFEST_SCHEMAS: Readonly<Record<string, z.ZodType>> = {
   "stores.json": storesFile,
   "stations.json": stationsFile,
   "buildings.json": buildingsFile,
+  "world-objects.json": worldObjectsFile,
   "prayers.json": prayersFile,
   "ammunition.json": ammunitionFile,
   "tools.json": toolsFile,
@@ -97,13 +91,23 @@ export function schemaFor(file: string): z.ZodType {
   return MANIFEST_SCHEMAS[file] ?? (/^items\/[^/]+\.json$/.test(file) ? itemsFile : anyJson);
 }
 
+/**
+ * Served manifests (raw JSON, as a content host or `/manifests/` gives them) through their schemas,
+ * so that a registry built from them has the defaults the server's has (a recipe's absent `tools` or
+ * `consumables` is `[]`); a file that does not fit its schema is left out, as the server leaves it out.
+ * For the browser client and the agent runtime, which build their registry from what the server serves.
+ */
+export function applySchemas(files: ReadonlyMap<string, unknown>): Map<string, unknown> {
+  const out = new Map<string, unknown>();
+  for (const [file, json] of files) {
+    const parsed = schemaFor(file).safeParse(json);
+    if (parsed.success) out.set(file, parsed.data);
+  }
+  return out;
+}
+
 /** A safe relative manifest path: `name.json` or `dir/name.json`, no dot-segments or hidden files. */
 export function isSafeManifestPath(file: string): boolean {
   const parts = file.split("/");
-  return (
-    parts.length >= 1 &&
-    parts.length <= 3 &&
-    parts.every((p) => /^[A-Za-z0-9_-][A-Za-z0-9._-]*$/.test(p) && !p.includes("..")) &&
-    file.endsWith(".json")
-  );
+  return parts.length >= 1 && parts.length <= 3 && parts.every((p) => /^[A-Za-z0-9_-][A-Za-z0-9._-]*$/.test(p) && !p.includes("..")) && file.endsWith(".json");
 }

@@ -12,7 +12,7 @@
  *
  * Then every file is validated. A schema problem stops startup (naming file, JSON path and
  * problem); a dangling reference is a warning and its entry is dropped, or an error with
- * `MANIFESTS_STRICT=true`.
+ * `MANIFESTS_STRICT=true`. Every recipe the server cannot support is listed, one line each.
  */
 import fs from "node:fs";
 import type { Logger } from "../logger.ts";
@@ -99,6 +99,10 @@ export async function loadContent(opts: ManifestLoadOptions): Promise<LoadedCont
   if (errors.length > 0) throw new ManifestValidationError(errors);
   if (warnings.length > 0) {
     logger.warn({ count: warnings.length, first: warnings.slice(0, 10).map(formatProblem) }, "manifest problems: the entries concerned are left out");
+  }
+  // Every recipe the server cannot support, one line each (a make of it is refused: UNSUPPORTED_RECIPE).
+  for (const r of registry.production.values()) {
+    if (r.unsupported !== undefined) logger.warn({ recipe: r.id, file: r.source.file }, `unsupported recipe ${r.id}: ${r.unsupported}`);
   }
   logger.info({ files: registry.files.length, items: registry.items.size, npcs: registry.npcs.size, areas: registry.areas.length }, "content loaded");
   return { registry, sync, warnings };

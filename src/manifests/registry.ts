@@ -14,14 +14,15 @@ import type { AreaDef, GameSettings } from "./schemas/world.ts";
 import type { PrayerDef, SkillUnlock, StoreDef, ToolDef } from "./schemas/misc.ts";
 import { ITEM_FILES } from "./catalog.ts";
 import { buildMagic, type MagicContent } from "./magicContent.ts";
+import { buildQuests, type QuestContent } from "./questContent.ts";
+import type { QuestDef } from "./schemas/quests.ts";
+import { buildPlaces, type PlacesContent } from "./placesContent.ts";
+import type { Bounds } from "./bounds.ts";
+import type { WorldObjectsFile } from "./schemas/places.ts";
 import type { ManifestProblem } from "./validate.ts";
+import { buildProduction, type ProductionRecipe } from "./production.ts";
 
-export interface Bounds {
-  minX: number;
-  maxX: number;
-  minZ: number;
-  maxZ: number;
-}
+export type { Bounds } from "./bounds.ts";
 
 export interface CharacterTemplate {
   id: string;
@@ -35,8 +36,13 @@ export interface WorldSettings {
   starterKit: { itemId: string; quantity: number }[];
   /** The default template ("adventurer", the starter kit) first, then the content's. */
   templates: CharacterTemplate[];
-  /** Walkable extent of the world (inclusive tiles). */
+  /** Extent of the map (inclusive tiles): the surface and every underground area. */
   bounds: Bounds;
+  /**
+   * The surface's extent: the declared bounds (else the surface areas'). Tiles of `bounds` outside
+   * it and outside every underground area are solid rock (src/game/world/setup.ts).
+   */
+  surface: Bounds;
   /** Tiles no one can walk on (inclusive rectangles). */
   blocked: Bounds[];
 }
@@ -81,6 +87,12 @@ export class ContentRegistry {
   readonly world: Readonly<WorldSettings>;
   /** Runes, elemental staves and combat spells (magicContent.ts); empty without `runes.json` and `combat-spells.json`. */
   readonly magic: MagicContent;
+  /** Every recipe of every kind by its id (production.ts), the unsupported ones marked. */
+  readonly production: ReadonlyMap<string, ProductionRecipe>;
+  /** Quests and NPC dialogue trees (questContent.ts); empty without `quests.json` and dialogue. */
+  readonly quests: QuestContent;
+  /** Doors, ladders and stairs, agility obstacles (`world-objects.json`; placesContent.ts). */
+  readonly places: PlacesContent;
 
   constructor(parts: Omit<ContentRegistry, "item" | "hasItem">) {
     this.files = parts.files;
@@ -96,6 +108,9 @@ export class ContentRegistry {
     this.prayers = parts.prayers;
     this.world = parts.world;
     this.magic = parts.magic;
+    this.production = parts.production;
+    this.quests = parts.quests;
+    this.places = parts.places;
   }
 
   item(id: string): ItemDef | undefined {
@@ -169,8 +184,17 @@ export function buildRegistry(data: ReadonlyMap<string, unknown>): { registry: C
     nodes.forEach((node, i) => {
       const at = `$.${key}[${i}]`;
       if (!check(!resources.has(node.id), file, `${at}.id`, `duplicate resource id "${node.id}"`)) return;
-      if (!check(toolFamilyExists(node.toolRequired), file, `${at}.toolRequired`, `no item is or ends in "${node.toolRequired}": the node could never be gathered`)) return;
-      if (node.secondaryRequired !== undefined && !check(known(node.secondaryRequired), file, `${at}.secondaryRequired`, unknownItem(node.secondaryRequired))) return;
+      if (
+        !check(
+          toolFamilyExists(node.toolRequired),
+          file,
+          `${at}.toolRequired`,
+          `no item is or ends in "${node.toolRequired}": the node could never be gathered`,
+        )
+      )
+        return;
+      if (node.secondaryRequired !== undefined && !check(known(node.secondaryRequired), file, `${at}.secondaryRequired`, unknownItem(node.secondaryRequired)))
+        return;
       const yields = node.harvestYield.filter(
         (y, j) =>
           check(known(y.itemId), file, `${at}.harvestYield[${j}].itemId`, unknownItem(y.itemId)) &&
@@ -181,14 +205,10 @@ export function buildRegistry(data: ReadonlyMap<string, unknown>): { registry: C
     });
   }
 
-  // Recipes: every item they name must exist.
+  // Recipes: every item they name must exist (the production catalogue below reports the others, one line each).
   const recipeList = <T>(file: string, ids: (r: T) => [string, string][]): T[] => {
     const list = get<{ recipes: T[] }>(file)?.recipes ?? [];
-    return list.filter((r, i) => {
-      const bad = ids(r).find(([, id]) => !known(id));
-      if (bad) report(file, `$.recipes[${i}].${bad[0]}`, unknownItem(bad[1]));
-      return bad === undefined;
-    });
+    return list.filter((r) => ids(r).every(([, id]) => known(id)));
   };
   const craftIds = (r: CraftingRecipe): [string, string][] => [
     ["output", r.output],
@@ -255,6 +275,8 @@ export function buildRegistry(data: ReadonlyMap<string, unknown>): { registry: C
     name: s.name,
     examine: s.examine,
   }));
+  const production = new Map<string, ProductionRecipe>();
+  for (const r of buildProduction(get, (id) => items.get(id)?.name, new Set(stations.map((s) => s.type)), report)) production.set(r.id, r);
 
   // Skill unlocks, sorted by level (stable, so equal levels keep the file's order).
   const unlockFile = get<{ skills: Record<string, SkillUnlock[]> }>("skill-unlocks.json");
@@ -268,20 +290,34 @@ export function buildRegistry(data: ReadonlyMap<string, unknown>): { registry: C
     check(known(s.itemId), "world-config.json", `$.game.starterKit[${i}].itemId`, unknownItem(s.itemId)),
   );
   const templates: CharacterTemplate[] = [
-    { id: "adventurer", name: "Adventurer", description: "The standard starter kit.", starterKit: starterKit.map((s) => ({ itemId: s.itemId, quantity: s.quantity })) },
+    {
+      id: "adventurer",
+      name: "Adventurer",
+      description: "The standard starter kit.",
+      starterKit: starterKit.map((s) => ({ itemId: s.itemId, quantity: s.quantity })),
+    },
   ];
   (game?.templates ?? []).forEach((t, i) => {
-    const kit = t.starterKit.filter((s, j) => check(known(s.itemId), "world-config.json", `$.game.templates[${i}].starterKit[${j}].itemId`, unknownItem(s.itemId)));
+    const kit = t.starterKit.filter((s, j) =>
+      check(known(s.itemId), "world-config.json", `$.game.templates[${i}].starterKit[${j}].itemId`, unknownItem(s.itemId)),
+    );
     if (check(!templates.some((x) => x.id === t.id), "world-config.json", `$.game.templates[${i}].id`, `duplicate template id "${t.id}"`)) {
       templates.push({ id: t.id, name: t.name, description: t.description, starterKit: kit.map((s) => ({ itemId: s.itemId, quantity: s.quantity })) });
     }
   });
   const spawn = game?.spawn ? { x: game.spawn.x, y: game.spawn.y ?? DEFAULT_SPAWN.y, z: game.spawn.z } : DEFAULT_SPAWN;
+  const surface = game?.bounds
+    ? pickBounds(game.bounds)
+    : unionBounds(
+        areas.filter((a) => !a.underground).map((a) => a.bounds),
+        spawn,
+      );
   const world: WorldSettings = {
     spawn,
     starterKit: starterKit.map((s) => ({ itemId: s.itemId, quantity: s.quantity })),
     templates,
-    bounds: game?.bounds ? pickBounds(game.bounds) : unionBounds(areas.map((a) => a.bounds), spawn),
+    bounds: unionBounds([surface, ...areas.filter((a) => a.underground).map((a) => pickBounds(a.bounds))], spawn),
+    surface,
     blocked: (game?.blocked ?? []).map(pickBounds),
   };
 
@@ -290,6 +326,12 @@ export function buildRegistry(data: ReadonlyMap<string, unknown>): { registry: C
     if (check(!prayers.has(p.id), "prayers.json", `$.prayers[${i}].id`, `duplicate prayer id "${p.id}"`)) prayers.set(p.id, p);
   });
 
+  const places = buildPlaces(
+    get<WorldObjectsFile>("world-objects.json"),
+    world.bounds,
+    new Set(areas.flatMap((a) => a.stations.flatMap((s) => (s.id !== undefined ? [s.id] : [])))),
+    check,
+  );
   const registry = new ContentRegistry({
     files: [...data.keys()].sort(),
     items,
@@ -304,6 +346,12 @@ export function buildRegistry(data: ReadonlyMap<string, unknown>): { registry: C
     prayers,
     world,
     magic: buildMagic(get("runes.json"), get("combat-spells.json"), known, check),
+    production,
+    quests: buildQuests(get<Record<string, QuestDef>>("quests.json"), npcs, new Set(areas.flatMap((a) => a.npcs.map((n) => n.id))), known, check, {
+      areas: new Set(areas.map((a) => a.id)),
+      places: new Set([...places.doors, ...places.ladders, ...places.obstacles].map((p) => p.id)),
+    }),
+    places,
   });
   return { registry, problems };
 }
@@ -321,7 +369,12 @@ function pickBounds(b: Bounds): Bounds {
 
 function unionBounds(list: Bounds[], spawn: { x: number; z: number }): Bounds {
   if (list.length === 0) {
-    return { minX: spawn.x - DEFAULT_HALF_EXTENT, maxX: spawn.x + DEFAULT_HALF_EXTENT, minZ: spawn.z - DEFAULT_HALF_EXTENT, maxZ: spawn.z + DEFAULT_HALF_EXTENT };
+    return {
+      minX: spawn.x - DEFAULT_HALF_EXTENT,
+      maxX: spawn.x + DEFAULT_HALF_EXTENT,
+      minZ: spawn.z - DEFAULT_HALF_EXTENT,
+      maxZ: spawn.z + DEFAULT_HALF_EXTENT,
+    };
   }
   return {
     minX: Math.min(...list.map((b) => b.minX)),

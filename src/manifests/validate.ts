@@ -4,7 +4,6 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import type { z } from "zod";
 import { schemaFor } from "./catalog.ts";
 
 export interface ManifestProblem {
@@ -63,7 +62,7 @@ export function parseManifest(file: string, raw: string): { data?: unknown; prob
   } catch (err) {
     return { problems: [{ file, path: "$", message: `not valid JSON: ${(err as Error).message}` }] };
   }
-  const result = (schemaFor(file) as z.ZodType).safeParse(json);
+  const result = schemaFor(file).safeParse(json);
   if (result.success) return { data: result.data, problems: [] };
   return { problems: result.error.issues.map((i) => ({ file, path: jsonPath(i.path), message: i.message })) };
 }

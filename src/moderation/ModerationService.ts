@@ -33,84 +33,35 @@ import { RESTART_MAX_SECONDS, RESTART_MIN_SECONDS, RESTART_REASON_MAX_LENGTH } f
 import { DEFAULT_WORLD } from "../social/SocialService.ts";
 import type { WorldHooks, WorldService } from "../sessions/WorldService.ts";
 import { RestartSchedule, type ScheduledRestart } from "./RestartSchedule.ts";
+import {
+  auditJson,
+  BannedError,
+  checkMinutes,
+  LOOKUP_SESSIONS,
+  MODERATION_POLL_MS,
+  ModerationError,
+  noticeOf,
+  type Actor,
+  type AuditRow,
+  type Notice,
+  type Target,
+} from "./moderationRecords.ts";
 
-/** Close code of a kicked player's connection (`/ws` and Colyseus), after an `error` KICKED. */
-export const CLOSE_KICKED = 4011;
-/** Close code of a banned player's connection, at the ban or at a refused login, after an `error` BANNED. */
-export const CLOSE_BANNED = 4012;
-/** How often a process reads the actions other processes wrote (admin_audit rows past the last it saw). */
-export const MODERATION_POLL_MS = 1_000;
-/** The actor of an action taken with HTTP basic auth (ADMIN_CODE), which names no account. */
-export const ADMIN_CODE_ACTOR = "admin-code";
-/** Recent sessions a lookup lists. */
-export const LOOKUP_SESSIONS = 10;
-export const AUDIT_PAGE_MAX = 100;
-
-export type ModerationErrorCode = "UNKNOWN_PLAYER" | "PLAYER_OFFLINE" | "NOT_BANNED" | "NOT_MUTED" | "INVALID_DESTINATION" | "INVALID_PAYLOAD" | "NO_RESTART_SCHEDULED";
-export const MODERATION_ERROR_STATUS: Record<ModerationErrorCode, number> = {
-  UNKNOWN_PLAYER: 404,
-  PLAYER_OFFLINE: 409,
-  NOT_BANNED: 404,
-  NOT_MUTED: 404,
-  INVALID_DESTINATION: 400,
-  INVALID_PAYLOAD: 400,
-  NO_RESTART_SCHEDULED: 404,
-};
-
-export class ModerationError extends Error {
-  readonly code: ModerationErrorCode;
-  constructor(code: ModerationErrorCode, message: string) {
-    super(message);
-    this.name = "ModerationError";
-    this.code = code;
-  }
-}
-
-/** A login of a banned account; `until` null: permanent. */
-export class BannedError extends Error {
-  readonly code = "BANNED";
-  readonly until: string | null;
-  constructor(until: Date | null, reason: string | null) {
-    super(`this account is banned ${until === null ? "permanently" : `until ${until.toISOString()}`}${reason ? `: ${reason}` : ""}`);
-    this.name = "BannedError";
-    this.until = until === null ? null : until.toISOString();
-  }
-}
-
-/** Who acts, and through which door (`monitor`: the Colyseus monitor's buttons, src/http/monitorCalls.ts). */
-export interface Actor {
-  accountId: string;
-  via: "rest" | "game" | "monitor";
-}
-
-export interface Target {
-  accountId: string;
-  characterId: string;
-  name: string;
-}
-
-type Notice =
-  | { t: "kick"; accountId: string; code: number; error: { code: string; message: string; until?: string | null } }
-  | { t: "mute"; accountId: string; until: number | null }
-  | { t: "teleport"; characterId: string; x: number; z: number }
-  | { t: "broadcast"; message: string }
-  | { t: "restart"; at: number; reason: string }
-  | { t: "restart_cancel" };
-
-export interface AuditRow {
-  id: number;
-  action: string;
-  actorAccountId: string;
-  via: string;
-  targetAccountId: string | null;
-  targetCharacterId: string | null;
-  targetName: string | null;
-  reason: string | null;
-  durationMinutes: number | null;
-  endsAt: string | null;
-  detail: Record<string, unknown> | null;
-  createdAt: string;
-}
+export {
+  ADMIN_CODE_ACTOR,
+  AUDIT_PAGE_MAX,
+  BannedError,
+  CLOSE_BANNED,
+  CLOSE_KICKED,
+  LOOKUP_SESSIONS,
+  MODERATION_ERROR_STATUS,
+  MODERATION_POLL_MS,
+  ModerationError,
+  type Actor,
+  type AuditRow,
+  type ModerationErrorCode,
+  type Target,
+} from "./moderationRecords.ts";
 
 export class ModerationService implements ModerationPort {
   private readonly db: Database;
@@ -218,7 +169,12 @@ export class ModerationService implements ModerationPort {
   }
 
   /** Writes the action's row and applies it to this process's players (the others read it: see poll). */
-  private async audit(actor: Actor, action: string, target: Target | undefined, fields: { reason?: string | undefined; minutes?: number | null; endsAt?: Date | null; detail?: Record<string, unknown> }): Promise<AuditRow> {
+  private async audit(
+    actor: Actor,
+    action: string,
+    target: Target | undefined,
+    fields: { reason?: string | undefined; minutes?: number | null; endsAt?: Date | null; detail?: Record<string, unknown> },
+  ): Promise<AuditRow> {
     this.writing++;
     this.writesBegun++;
     try {
@@ -232,7 +188,12 @@ export class ModerationService implements ModerationPort {
     }
   }
 
-  private async write(actor: Actor, action: string, target: Target | undefined, fields: { reason?: string | undefined; minutes?: number | null; endsAt?: Date | null; detail?: Record<string, unknown> }): Promise<AuditRow> {
+  private async write(
+    actor: Actor,
+    action: string,
+    target: Target | undefined,
+    fields: { reason?: string | undefined; minutes?: number | null; endsAt?: Date | null; detail?: Record<string, unknown> },
+  ): Promise<AuditRow> {
     const em = this.db.em();
     const row = em.create(AdminAudit, {
       action,
@@ -247,7 +208,10 @@ export class ModerationService implements ModerationPort {
       detail: fields.detail ?? null,
     });
     await em.flush();
-    this.logger.info({ action, actor: actor.accountId, via: actor.via, target: target?.accountId, name: target?.name, reason: fields.reason, endsAt: fields.endsAt }, "admin action");
+    this.logger.info(
+      { action, actor: actor.accountId, via: actor.via, target: target?.accountId, name: target?.name, reason: fields.reason, endsAt: fields.endsAt },
+      "admin action",
+    );
     return auditJson(row);
   }
 
@@ -300,7 +264,8 @@ export class ModerationService implements ModerationPort {
 
   async broadcast(actor: Actor, raw: string): Promise<AuditRow> {
     const message = sanitizeChat(raw);
-    if (message.length === 0 || message.length > CHAT_MAX_LENGTH) throw new ModerationError("INVALID_PAYLOAD", `a broadcast is 1 to ${CHAT_MAX_LENGTH} characters`);
+    if (message.length === 0 || message.length > CHAT_MAX_LENGTH)
+      throw new ModerationError("INVALID_PAYLOAD", `a broadcast is 1 to ${CHAT_MAX_LENGTH} characters`);
     return this.audit(actor, "broadcast", undefined, { detail: { message } });
   }
 
@@ -310,7 +275,8 @@ export class ModerationService implements ModerationPort {
       throw new ModerationError("INVALID_PAYLOAD", `inSeconds is a whole number from ${RESTART_MIN_SECONDS} to ${RESTART_MAX_SECONDS}`);
     }
     const reason = sanitizeChat(raw);
-    if (reason.length === 0 || reason.length > RESTART_REASON_MAX_LENGTH) throw new ModerationError("INVALID_PAYLOAD", `a reason is 1 to ${RESTART_REASON_MAX_LENGTH} characters`);
+    if (reason.length === 0 || reason.length > RESTART_REASON_MAX_LENGTH)
+      throw new ModerationError("INVALID_PAYLOAD", `a reason is 1 to ${RESTART_REASON_MAX_LENGTH} characters`);
     return this.audit(actor, "restart", undefined, { reason, endsAt: new Date(Date.now() + inSeconds * 1000), detail: { inSeconds } });
   }
 
@@ -421,8 +387,7 @@ export class ModerationService implements ModerationPort {
       return;
     }
     const actor: Actor = { accountId: acting.accountId, via: "game" };
-    const reply = (message: string) =>
-      this.service.connectionOf(admin.id)?.send("chat:message", systemLine(randomUUID(), message, Date.now()));
+    const reply = (message: string) => this.service.connectionOf(admin.id)?.send("chat:message", systemLine(randomUUID(), message, Date.now()));
     const run = async (): Promise<string> => {
       switch (command.action) {
         case "kick":
@@ -473,69 +438,4 @@ export class ModerationService implements ModerationPort {
       }
     });
   }
-}
-
-/** What an action does to live players, from its audit row (unban and lookup: nothing). */
-function noticeOf(row: AuditRow): Notice | undefined {
-  const accountId = row.targetAccountId;
-  switch (row.action) {
-    case "kick":
-      return accountId === null ? undefined : { t: "kick", accountId, code: CLOSE_KICKED, error: { code: "KICKED", message: `you were kicked by an admin${row.reason ? `: ${row.reason}` : ""}` } };
-    case "ban": {
-      if (accountId === null) return undefined;
-      const banned = new BannedError(row.endsAt === null ? null : new Date(row.endsAt), row.reason);
-      return { t: "kick", accountId, code: CLOSE_BANNED, error: { code: "BANNED", message: banned.message, until: banned.until } };
-    }
-    case "mute":
-      return accountId === null || row.endsAt === null ? undefined : { t: "mute", accountId, until: Date.parse(row.endsAt) };
-    case "unmute":
-      return accountId === null ? undefined : { t: "mute", accountId, until: null };
-    case "teleport": {
-      const x = row.detail?.x;
-      const z = row.detail?.z;
-      return row.targetCharacterId === null || typeof x !== "number" || typeof z !== "number" ? undefined : { t: "teleport", characterId: row.targetCharacterId, x, z };
-    }
-    case "broadcast":
-      return typeof row.detail?.message === "string" ? { t: "broadcast", message: row.detail.message } : undefined;
-    case "restart":
-      return row.endsAt === null ? undefined : { t: "restart", at: Date.parse(row.endsAt), reason: row.reason ?? "" };
-    case "restart_cancel":
-      return { t: "restart_cancel" };
-    default:
-      return undefined;
-  }
-}
-
-function checkMinutes(minutes: number, max: number): void {
-  if (!Number.isInteger(minutes) || minutes < 1 || minutes > max) throw new ModerationError("INVALID_PAYLOAD", `minutes are a whole number from 1 to ${max}`);
-}
-
-function auditJson(row: {
-  id: number;
-  action: string;
-  actorAccountId: string;
-  via: string;
-  targetAccountId?: string | null;
-  targetCharacterId?: string | null;
-  targetName?: string | null;
-  reason?: string | null;
-  durationMinutes?: number | null;
-  endsAt?: Date | null;
-  detail?: Record<string, unknown> | null;
-  createdAt: Date;
-}): AuditRow {
-  return {
-    id: row.id,
-    action: row.action,
-    actorAccountId: row.actorAccountId,
-    via: row.via,
-    targetAccountId: row.targetAccountId ?? null,
-    targetCharacterId: row.targetCharacterId ?? null,
-    targetName: row.targetName ?? null,
-    reason: row.reason ?? null,
-    durationMinutes: row.durationMinutes ?? null,
-    endsAt: row.endsAt ? row.endsAt.toISOString() : null,
-    detail: row.detail ?? null,
-    createdAt: row.createdAt.toISOString(),
-  };
 }

@@ -90,20 +90,26 @@ export class RestartSchedule {
     const current = this.current!;
     const [next, ...rest] = points;
     const wakeAt = current.at - (next ?? 0) * 1000;
-    this.timer = setTimeout(() => {
-      if (this.current !== current) return;
-      if (next !== undefined) {
-        systemLineToAll(this.service, countdownLine(next, current.reason));
-        this.arm(rest);
-        return;
-      }
-      this.fired = true;
-      this.logger.info({ event: "restart", reason: current.reason, refusedLoginsForS: RESTART_REFUSE_LOGINS_S }, "scheduled restart: saving everyone and shutting down");
-      try {
-        this.onRestart(current.reason);
-      } catch (err) {
-        this.logger.error({ err }, "the restart failed to begin");
-      }
-    }, Math.max(0, wakeAt - Date.now()));
+    this.timer = setTimeout(
+      () => {
+        if (this.current !== current) return;
+        if (next !== undefined) {
+          systemLineToAll(this.service, countdownLine(next, current.reason));
+          this.arm(rest);
+          return;
+        }
+        this.fired = true;
+        this.logger.info(
+          { event: "restart", reason: current.reason, refusedLoginsForS: RESTART_REFUSE_LOGINS_S },
+          "scheduled restart: saving everyone and shutting down",
+        );
+        try {
+          this.onRestart(current.reason);
+        } catch (err) {
+          this.logger.error({ err }, "the restart failed to begin");
+        }
+      },
+      Math.max(0, wakeAt - Date.now()),
+    );
   }
 }

@@ -20,7 +20,17 @@ export async function applyGroundOps(em: SqlEntityManager, ops: readonly GroundO
     // A stored snapshot is never written twice by the saver; a replay (a test's) re-inserts nothing.
     if ((await em.count(GroundItemRow, { id: o.id })) > 0) continue;
     await em.insertMany(GroundItemRow, [
-      { id: o.id, world, itemId: o.itemId, quantity: o.quantity, x: o.x, z: o.z, ownerId: o.ownerId, publicAt: new Date(o.publicAt), expiresAt: new Date(o.expiresAt) },
+      {
+        id: o.id,
+        world,
+        itemId: o.itemId,
+        quantity: o.quantity,
+        x: o.x,
+        z: o.z,
+        ownerId: o.ownerId,
+        publicAt: new Date(o.publicAt),
+        expiresAt: new Date(o.expiresAt),
+      },
     ]);
   }
 }

@@ -68,16 +68,18 @@ export class CharacterLeases {
     // expired row waits for this row lock, then finds it no longer expired and updates nothing.
     // Raw (src/db/rawSql.ts): this runs at every login.
     const em = this.db.statements;
-    const taken = await runStatement(em, `update "character_leases" set "ownerId" = ?, "expiresAt" = ? where "characterId" = ? and ("ownerId" = ? or "expiresAt" < ?)`, [
-      this.ownerId,
-      expiresAt,
-      characterId,
-      this.ownerId,
-      now,
-    ]);
+    const taken = await runStatement(
+      em,
+      `update "character_leases" set "ownerId" = ?, "expiresAt" = ? where "characterId" = ? and ("ownerId" = ? or "expiresAt" < ?)`,
+      [this.ownerId, expiresAt, characterId, this.ownerId, now],
+    );
     if (taken === 0) {
       try {
-        await runStatement(em, `insert into "character_leases" ("characterId", "ownerId", "expiresAt") values (?, ?, ?)`, [characterId, this.ownerId, expiresAt]);
+        await runStatement(em, `insert into "character_leases" ("characterId", "ownerId", "expiresAt") values (?, ?, ?)`, [
+          characterId,
+          this.ownerId,
+          expiresAt,
+        ]);
       } catch (err) {
         // A live lease of another process (or one taken an instant ago by a racing login).
         if (err instanceof UniqueConstraintViolationException) throw new CharacterInUseError(characterId);
@@ -114,7 +116,9 @@ export class CharacterLeases {
     const expiresAt = new Date(this.now() + this.leaseMs);
     const em = this.db.em();
     await em.nativeUpdate(CharacterLease, { characterId: { $in: ids }, ownerId: this.ownerId }, { expiresAt });
-    const ours = new Set((await em.find(CharacterLease, { characterId: { $in: ids }, ownerId: this.ownerId }, { fields: ["characterId"] })).map((r) => r.characterId));
+    const ours = new Set(
+      (await em.find(CharacterLease, { characterId: { $in: ids }, ownerId: this.ownerId }, { fields: ["characterId"] })).map((r) => r.characterId),
+    );
     // A lease released while this renewal ran is no longer held either way.
     return ids.filter((id) => !ours.has(id) && this.held.has(id));
   }

@@ -44,7 +44,8 @@ export function imageOf(p: PlayerData, version: number): StoredImage {
   };
 }
 
-const same = (a: ItemStack | null | undefined, b: ItemStack | null | undefined) => (a ?? undefined) === (b ?? undefined) || (a != null && b != null && a.itemId === b.itemId && a.quantity === b.quantity);
+const same = (a: ItemStack | null | undefined, b: ItemStack | null | undefined) =>
+  (a ?? undefined) === (b ?? undefined) || (a != null && b != null && a.itemId === b.itemId && a.quantity === b.quantity);
 
 /** The item rows one player's save writes. */
 export interface RowChanges {
@@ -94,7 +95,15 @@ export function rowChanges(p: PlayerData, stored: StoredImage | undefined): RowC
 
 /** How many rows the changes write (characters row included): what a chunk's size is counted in. */
 export function rowCount(c: RowChanges): number {
-  return 1 + c.inventory.upserts.length + c.inventory.deletes.length + c.equipment.upserts.length + c.equipment.deletes.length + c.bank.upserts.length + c.bank.deletes.length;
+  return (
+    1 +
+    c.inventory.upserts.length +
+    c.inventory.deletes.length +
+    c.equipment.upserts.length +
+    c.equipment.deletes.length +
+    c.bank.upserts.length +
+    c.bank.deletes.length
+  );
 }
 
 /** The image after a committed save of `p` that wrote `changes`: the old one brought up to date, or a new one after a replace. */
@@ -130,7 +139,24 @@ export async function chunkStatements(em: SqlEntityManager, dialect: "sqlite" | 
 
 const SKILL_COLUMNS = SKILLS.flatMap((s) => [`${s}Level`, `${s}XpTenths`]);
 /** A character's columns that a save writes (and a load reads back: players.ts). */
-export const CHARACTER_COLUMNS = ["positionX", "positionY", "positionZ", "health", "coins", "combatLevel", "combatStyle", ...SKILL_COLUMNS, "runEnergy", "prayerPoints"];
+export const CHARACTER_COLUMNS = [
+  "positionX",
+  "positionY",
+  "positionZ",
+  "health",
+  "coins",
+  "combatLevel",
+  "combatStyle",
+  ...SKILL_COLUMNS,
+  "runEnergy",
+  "prayerPoints",
+  "autocast",
+  "consumableUses",
+  "runMode",
+  "autoRetaliate",
+];
+/** The character's columns that hold text (the rest are numbers). */
+const TEXT_COLUMNS = new Set(["combatStyle", "autocast", "consumableUses"]);
 /** An identifier, quoted for both databases. */
 export const q = (id: string) => `"${id}"`;
 
@@ -139,6 +165,10 @@ function characterValues(p: PlayerData): unknown[] {
   for (const s of SKILLS) out.push(p.skills[s].level, p.skills[s].xpTenths);
   out.push(Math.round(p.runEnergy ?? MAX_RUN_ENERGY));
   out.push(p.prayerPoints ?? p.skills.prayer.level);
+  out.push(p.autocast ?? null);
+  out.push(p.consumableUses !== undefined && Object.keys(p.consumableUses).length > 0 ? JSON.stringify(p.consumableUses) : null);
+  out.push(p.runMode === true ? 1 : 0);
+  out.push(p.autoRetaliate === false ? 0 : 1);
   return out;
 }
 
@@ -180,9 +210,9 @@ export function numberArray(values: readonly unknown[]): string {
   return `{${values.join(",")}}`;
 }
 
-/** A PostgreSQL array literal of strings (`{"a","b\"c"}`), for an `?::varchar[]` parameter. */
+/** A PostgreSQL array literal of strings (`{"a","b\"c"}`, null as `NULL`), for an `?::varchar[]` parameter. */
 export function textArray(values: readonly unknown[]): string {
-  return `{${values.map((v) => `"${String(v).replace(/[\\"]/g, "\\$&")}"`).join(",")}}`;
+  return `{${values.map((v) => (v === null ? "NULL" : `"${String(v).replace(/[\\"]/g, "\\$&")}"`)).join(",")}}`;
 }
 
 /** The columns of rows as array parameters for `unnest(…)`: `types[i]` is column i's element type. */
@@ -199,7 +229,7 @@ const unnest = (types: readonly string[]) => `unnest(${types.map((t) => `?::${t}
  * integer columns, so that PostgreSQL's assignment cast (rounding) applies as it did to the
  * values MikroORM inlined, instead of a whole chunk failing on one stray fraction.
  */
-const CHARACTER_TYPES = ["varchar", "int", ...CHARACTER_COLUMNS.map((c) => (c === "combatStyle" ? "varchar" : "float8"))] as ("varchar" | "int" | "float8")[];
+const CHARACTER_TYPES = ["varchar", "int", ...CHARACTER_COLUMNS.map((c) => (TEXT_COLUMNS.has(c) ? "varchar" : "float8"))] as ("varchar" | "int" | "float8")[];
 const ITEM_TYPES: Record<ItemTable, ("varchar" | "int" | "float8")[]> = {
   inventory: ["varchar", "int", "varchar", "float8"],
   equipment: ["varchar", "varchar", "varchar", "float8"],
@@ -237,12 +267,18 @@ class PostgresStatements implements ChunkStatements {
 
   async writeItemRows(changes: readonly RowChanges[]): Promise<void> {
     const replaced = changes.filter((c) => c.replace).map((c) => c.characterId);
-    if (replaced.length > 0) for (const table of ITEM_TABLE_NAMES) await this.em.execute(`delete from ${q(table)} where "characterId" = any(?::varchar[])`, [textArray(replaced)], "run");
+    if (replaced.length > 0)
+      for (const table of ITEM_TABLE_NAMES)
+        await this.em.execute(`delete from ${q(table)} where "characterId" = any(?::varchar[])`, [textArray(replaced)], "run");
     for (const table of ITEM_TABLE_NAMES) {
       const { upserts, deletes } = itemRows(changes, table);
       const types = ITEM_TYPES[table];
       if (deletes.length > 0) {
-        await this.em.execute(`delete from ${q(table)} where ("characterId", ${q(ITEM_TABLES[table].key)}) in (select * from ${unnest(types.slice(0, 2))})`, columnArrays(deletes, types.slice(0, 2)), "run");
+        await this.em.execute(
+          `delete from ${q(table)} where ("characterId", ${q(ITEM_TABLES[table].key)}) in (select * from ${unnest(types.slice(0, 2))})`,
+          columnArrays(deletes, types.slice(0, 2)),
+          "run",
+        );
       }
       if (upserts.length > 0) await this.em.execute(upsertSql(table, `select * from ${unnest(types)}`), columnArrays(upserts, types), "run");
     }
@@ -296,7 +332,7 @@ class SqliteStatements implements ChunkStatements {
 
   private statement(sql: string): NativeStatement {
     let cache = prepared.get(this.native);
-    if (cache === undefined) prepared.set(this.native, (cache = new Map()));
+    if (cache === undefined) prepared.set(this.native, (cache = new Map<string, NativeStatement>()));
     let stmt = cache.get(sql);
     if (stmt === undefined) cache.set(sql, (stmt = this.native.prepare(sql)));
     return stmt;
@@ -344,7 +380,11 @@ class SqliteStatements implements ChunkStatements {
   }
 
   addKills(kills: readonly [string, string, number][], now: Date): Promise<void> {
-    this.runAll("insert", `insert into "npcKills" ("characterId", "npcId", "killCount", "lastKillAt") values (?, ?, ?, ?) ${KILLS_CONFLICT}`, kills.map((k) => [...k, now.getTime()]));
+    this.runAll(
+      "insert",
+      `insert into "npcKills" ("characterId", "npcId", "killCount", "lastKillAt") values (?, ?, ?, ?) ${KILLS_CONFLICT}`,
+      kills.map((k) => [...k, now.getTime()]),
+    );
     return Promise.resolve();
   }
 }

@@ -11,7 +11,7 @@
  */
 import { randomInt, randomUUID } from "node:crypto";
 import { raw, UniqueConstraintViolationException } from "@mikro-orm/core";
-import { AgentMapping, BankSlot, Character, EquipmentSlot, InventorySlot, NpcKill, PlayerDeath, PlayerSession } from "../../entities/index.ts";
+import { AgentMapping, BankSlot, Character, CharacterQuest, EquipmentSlot, InventorySlot, NpcKill, PlayerDeath, PlayerSession } from "../../entities/index.ts";
 import type { ICharacter } from "../../entities/Character.ts";
 import type { Database, Dialect } from "../db/orm.ts";
 import type { ContentRegistry } from "../manifests/registry.ts";
@@ -23,6 +23,7 @@ import { INVENTORY_SIZE, type ItemStack, type PlayerData, type SkillState } from
 import { CodedError } from "../codedError.ts";
 import { dateOf, runStatement, selectRow, selectRows, type Statements } from "../db/rawSql.ts";
 import { applyGroundOps } from "./ground.ts";
+import { loadQuests, writeQuests } from "./quests.ts";
 import { advanceImage, CHARACTER_COLUMNS, chunkStatements, q, rowChanges, rowCount, type RowChanges, type StoredImage } from "./playerRows.ts";
 
 /**
@@ -43,7 +44,27 @@ const nameTaken = () => new PlayerLoadError("NAME_TAKEN", "That name is taken (o
 type CharacterRow = ICharacter;
 
 /** The columns of a character that {@link loadData} reads (an entity, or a row of {@link CHARACTER_SELECT}). */
-export type CharacterFields = Pick<ICharacter, "id" | "accountId" | "name" | "positionX" | "positionY" | "positionZ" | "health" | "coins" | "combatLevel" | "combatStyle" | "runEnergy" | "prayerPoints" | "version" | "renamedFrom">;
+export type CharacterFields = Pick<
+  ICharacter,
+  | "id"
+  | "accountId"
+  | "name"
+  | "positionX"
+  | "positionY"
+  | "positionZ"
+  | "health"
+  | "coins"
+  | "combatLevel"
+  | "combatStyle"
+  | "autocast"
+  | "consumableUses"
+  | "runEnergy"
+  | "runMode"
+  | "autoRetaliate"
+  | "prayerPoints"
+  | "version"
+  | "renamedFrom"
+>;
 
 /** A character's row, raw (src/db/rawSql.ts): only what a load reads. */
 const CHARACTER_SELECT = `select "id", "accountId", "name", "version", "renamedFrom", ${CHARACTER_COLUMNS.map(q).join(", ")} from "characters"`;
@@ -56,6 +77,23 @@ function skillsOf(row: CharacterFields): Record<Skill, SkillState> {
 }
 
 /**
+ * The makes left of the consumables begun, from the column's JSON (`{"thread":3}`): whole counts
+ * above 0 only, anything else read as none begun (a hand-edited row costs a spool, never a crash).
+ */
+export function consumableUsesOf(column: string | null | undefined): { consumableUses?: Record<string, number> } {
+  if (column == null || column === "") return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(column);
+  } catch {
+    return {};
+  }
+  if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) return {};
+  const uses = Object.fromEntries(Object.entries(parsed).filter((e): e is [string, number] => Number.isInteger(e[1]) && (e[1] as number) > 0));
+  return Object.keys(uses).length > 0 ? { consumableUses: uses } : {};
+}
+
+/**
  * A loaded player, with the row version its saves must find (see savePlayers) and, when the name
  * key migration renamed it and its player has not been told yet, its old name.
  */
@@ -65,10 +103,15 @@ export type StoredPlayer = PlayerData & { version: number; renamedFrom?: string 
 export async function loadData(em: Statements, row: CharacterFields): Promise<StoredPlayer> {
   const id = [row.id];
   // At once: three round trips in parallel on PostgreSQL (SQLite runs them in turn anyway).
-  const [inv, equip, bank] = await Promise.all([
+  const [inv, equip, bank, quests] = await Promise.all([
     selectRows<{ slot: number; itemId: string; quantity: number }>(em, `select "slot", "itemId", "quantity" from "inventory" where "characterId" = ?`, id),
-    selectRows<{ slotType: string; itemId: string; quantity: number }>(em, `select "slotType", "itemId", "quantity" from "equipment" where "characterId" = ?`, id),
+    selectRows<{ slotType: string; itemId: string; quantity: number }>(
+      em,
+      `select "slotType", "itemId", "quantity" from "equipment" where "characterId" = ?`,
+      id,
+    ),
     selectRows<{ itemId: string; quantity: number }>(em, `select "itemId", "quantity" from "bank" where "characterId" = ? order by "slot" asc`, id),
+    loadQuests(em, row.id),
   ]);
   const inventory: (ItemStack | null)[] = Array.from({ length: INVENTORY_SIZE }, () => null);
   for (const s of inv) inventory[Number(s.slot)] = { itemId: s.itemId, quantity: Number(s.quantity) };
@@ -84,12 +127,17 @@ export async function loadData(em: Statements, row: CharacterFields): Promise<St
     coins: Number(row.coins),
     combatLevel: Number(row.combatLevel),
     combatStyle: parseCombatStyle(row.combatStyle),
+    autocast: row.autocast ?? null,
+    ...consumableUsesOf(row.consumableUses),
     runEnergy: Number(row.runEnergy),
+    runMode: Number(row.runMode) === 1,
+    autoRetaliate: Number(row.autoRetaliate) !== 0,
     prayerPoints: parsePrayerPoints(row.prayerPoints, skills.prayer.level),
     skills,
     inventory,
     equipment: Object.fromEntries(equip.map((e) => [e.slotType, { itemId: e.itemId, quantity: Number(e.quantity) }])),
     bank: bank.map((b) => ({ itemId: b.itemId, quantity: Number(b.quantity) })),
+    ...(Object.keys(quests).length > 0 ? { quests } : {}),
     version: Number(row.version),
     ...(row.renamedFrom ? { renamedFrom: row.renamedFrom } : {}),
   };
@@ -220,7 +268,7 @@ export async function savePlayers(
   world = 1,
   images?: Map<string, StoredImage>,
 ): Promise<void> {
-  for (let i = 0; i < players.length; ) {
+  for (let i = 0; i < players.length;) {
     // The work of one chunk is planned when it starts: a character saved twice in one call goes
     // into a later chunk, planned from what the earlier one stored.
     await yieldToLoop();
@@ -250,7 +298,11 @@ export async function savePlayers(
       for (const { p } of plans) (written.has(p.characterId) ? chunk : stale).push(p);
       if (chunk.length === 0) return;
       await statements.writeItemRows(plans.flatMap(({ p, changes }) => (written.has(p.characterId) ? [changes] : [])));
-      await statements.addKills(chunk.flatMap((p) => Object.entries(p.kills ?? {}).map(([npcId, n]): [string, string, number] => [p.characterId, npcId, n])), now);
+      await writeQuests(em, chunk);
+      await statements.addKills(
+        chunk.flatMap((p) => Object.entries(p.kills ?? {}).map(([npcId, n]): [string, string, number] => [p.characterId, npcId, n])),
+        now,
+      );
       for (const p of chunk) {
         // The items it dropped or took since its last save: with its inventory, in one transaction.
         if (p.ground !== undefined) await applyGroundOps(em, p.ground, world);
@@ -290,7 +342,10 @@ export async function savePlayers(
  * A login's session row and the character's last login (raw: src/db/rawSql.ts), in one
  * transaction. The character's `version` is left as it is: the live process's saves expect it.
  */
-export async function recordLogin(db: Database, s: { characterId: string; accountId: string; transport: string; remoteAddress?: string | undefined; world?: number }): Promise<string> {
+export async function recordLogin(
+  db: Database,
+  s: { characterId: string; accountId: string; transport: string; remoteAddress?: string | undefined; world?: number },
+): Promise<string> {
   const id = randomUUID();
   const now = new Date();
   await db.em().transactional(async (em) => {
@@ -306,7 +361,11 @@ export async function recordLogin(db: Database, s: { characterId: string; accoun
 
 /** The character's latest session: on which world and when it began (the hop cooldown reads it). */
 export async function lastSession(db: Database, characterId: string): Promise<{ world: number; loginAt: Date } | undefined> {
-  const row = await selectRow<{ world: number; loginAt: unknown }>(db.statements, `select "world", "loginAt" from "playerSessions" where "characterId" = ? order by "loginAt" desc limit 1`, [characterId]);
+  const row = await selectRow<{ world: number; loginAt: unknown }>(
+    db.statements,
+    `select "world", "loginAt" from "playerSessions" where "characterId" = ? order by "loginAt" desc limit 1`,
+    [characterId],
+  );
   return row === undefined ? undefined : { world: Number(row.world), loginAt: dateOf(db.statements, row.loginAt)! };
 }
 
@@ -325,7 +384,14 @@ export interface CharacterSummary {
 
 export async function listCharacters(db: Database, accountId: string): Promise<CharacterSummary[]> {
   const rows = await db.em().find(Character, { accountId }, { orderBy: { createdAt: "asc", id: "asc" } });
-  return rows.map((r) => ({ id: r.id, accountId: r.accountId, name: r.name, combatLevel: r.combatLevel, createdAt: r.createdAt, lastLoginAt: r.lastLoginAt ?? null }));
+  return rows.map((r) => ({
+    id: r.id,
+    accountId: r.accountId,
+    name: r.name,
+    combatLevel: r.combatLevel,
+    createdAt: r.createdAt,
+    lastLoginAt: r.lastLoginAt ?? null,
+  }));
 }
 
 export async function findCharacter(db: Database, id: string): Promise<CharacterRow | null> {
@@ -348,6 +414,7 @@ export async function deleteCharacter(db: Database, id: string): Promise<boolean
     await em.nativeDelete(EquipmentSlot, { characterId: id });
     await em.nativeDelete(BankSlot, { characterId: id });
     await em.nativeDelete(NpcKill, { characterId: id });
+    await em.nativeDelete(CharacterQuest, { characterId: id });
     await em.nativeDelete(PlayerDeath, { characterId: id });
     await em.nativeDelete(AgentMapping, { characterId: id });
     return (await em.nativeDelete(Character, { id })) > 0;

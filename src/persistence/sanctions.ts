@@ -15,7 +15,11 @@ export interface SanctionInForce {
 /** The account's sanction of that kind in force at `now`, if any (one that has ended is not). */
 export async function sanctionInForce(db: Database, accountId: string, kind: "ban" | "mute", now = Date.now()): Promise<SanctionInForce | undefined> {
   const em = db.statements;
-  const row = await selectRow<{ endsAt: unknown; reason: string | null }>(em, `select "endsAt", "reason" from "sanctions" where "accountId" = ? and "kind" = ?`, [accountId, kind]);
+  const row = await selectRow<{ endsAt: unknown; reason: string | null }>(
+    em,
+    `select "endsAt", "reason" from "sanctions" where "accountId" = ? and "kind" = ?`,
+    [accountId, kind],
+  );
   if (row === undefined) return undefined;
   const endsAt = dateOf(em, row.endsAt);
   if (endsAt !== null && endsAt.getTime() <= now) return undefined;

@@ -78,7 +78,13 @@ export async function findAccountByName(db: Database, name: string): Promise<Nam
 export async function accountNames(db: Database, accountIds: readonly string[]): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   if (accountIds.length === 0) return out;
-  const rows = await db.em().find(Character, { accountId: { $in: [...new Set(accountIds)] } }, { fields: ["accountId", "name", "lastLoginAt"], orderBy: { createdAt: "asc", id: "asc" } });
+  const rows = await db
+    .em()
+    .find(
+      Character,
+      { accountId: { $in: [...new Set(accountIds)] } },
+      { fields: ["accountId", "name", "lastLoginAt"], orderBy: { createdAt: "asc", id: "asc" } },
+    );
   const lastLogin = new Map<string, number>();
   for (const r of rows) {
     const at = r.lastLoginAt?.getTime() ?? -1;
@@ -108,12 +114,18 @@ export async function loadSocial(db: Database, accountId: string): Promise<Socia
 
 /** The account's friends (raw: read at every login and logout, src/db/rawSql.ts). */
 export async function friendsOf(db: Database, accountId: string): Promise<string[]> {
-  return (await selectRows<{ friendAccountId: string }>(db.statements, `select "friendAccountId" from "friendships" where "accountId" = ?`, [accountId])).map((r) => r.friendAccountId);
+  return (await selectRows<{ friendAccountId: string }>(db.statements, `select "friendAccountId" from "friendships" where "accountId" = ?`, [accountId])).map(
+    (r) => r.friendAccountId,
+  );
 }
 
 /** The accounts the account ignores (raw: read at every login, src/db/rawSql.ts). */
 export async function ignoredBy(db: Database, accountId: string): Promise<Set<string>> {
-  return new Set((await selectRows<{ ignoredAccountId: string }>(db.statements, `select "ignoredAccountId" from "ignore_lists" where "accountId" = ?`, [accountId])).map((r) => r.ignoredAccountId));
+  return new Set(
+    (await selectRows<{ ignoredAccountId: string }>(db.statements, `select "ignoredAccountId" from "ignore_lists" where "accountId" = ?`, [accountId])).map(
+      (r) => r.ignoredAccountId,
+    ),
+  );
 }
 
 /** Runs `fn` in a transaction holding both accounts' `users` rows, locked in id order. */
@@ -126,9 +138,11 @@ function pairTransaction<T>(db: Database, a: string, b: string, fn: (em: SqlEnti
 
 const areFriends = async (em: SqlEntityManager, a: string, b: string) => (await em.count(Friendship, { accountId: a, friendAccountId: b })) > 0;
 const ignores = async (em: SqlEntityManager, who: string, whom: string) => (await em.count(IgnoreEntry, { accountId: who, ignoredAccountId: whom })) > 0;
-const asked = async (em: SqlEntityManager, from: string, to: string) => (await em.count(FriendRequest, { fromAccountId: from, toAccountId: to, ...live() })) > 0;
+const asked = async (em: SqlEntityManager, from: string, to: string) =>
+  (await em.count(FriendRequest, { fromAccountId: from, toAccountId: to, ...live() })) > 0;
 /** Friends plus the requests it has sent: what FRIENDS_LIMIT bounds. */
-const commitments = async (em: SqlEntityManager, a: string) => (await em.count(Friendship, { accountId: a })) + (await em.count(FriendRequest, { fromAccountId: a, ...live() }));
+const commitments = async (em: SqlEntityManager, a: string) =>
+  (await em.count(Friendship, { accountId: a })) + (await em.count(FriendRequest, { fromAccountId: a, ...live() }));
 
 /** Deletes the lapsed requests the pair's limits would count: between them, sent by either, or waiting for either. */
 async function dropExpired(em: SqlEntityManager, a: string, b: string): Promise<void> {
@@ -143,9 +157,15 @@ export function deleteExpiredRequests(db: Database, now = Date.now()): Promise<n
 
 /** `a` accepts `b`'s request (which must exist): both become friends, the requests between them go. */
 async function befriend(em: SqlEntityManager, a: string, b: string): Promise<void> {
-  if ((await commitments(em, a)) >= FRIENDS_LIMIT) throw new SocialError("FRIENDS_FULL", `your friends list is full (${FRIENDS_LIMIT}, requests you sent included)`);
+  if ((await commitments(em, a)) >= FRIENDS_LIMIT)
+    throw new SocialError("FRIENDS_FULL", `your friends list is full (${FRIENDS_LIMIT}, requests you sent included)`);
   if ((await em.count(Friendship, { accountId: b })) >= FRIENDS_LIMIT) throw new SocialError("THEIR_FRIENDS_FULL", "their friends list is full");
-  await em.nativeDelete(FriendRequest, { $or: [{ fromAccountId: a, toAccountId: b }, { fromAccountId: b, toAccountId: a }] });
+  await em.nativeDelete(FriendRequest, {
+    $or: [
+      { fromAccountId: a, toAccountId: b },
+      { fromAccountId: b, toAccountId: a },
+    ],
+  });
   await em.insertMany(Friendship, [
     { accountId: a, friendAccountId: b },
     { accountId: b, friendAccountId: a },
@@ -164,7 +184,8 @@ export function addFriend(db: Database, a: string, b: string): Promise<"requeste
       await befriend(em, a, b);
       return "accepted";
     }
-    if ((await commitments(em, a)) >= FRIENDS_LIMIT) throw new SocialError("FRIENDS_FULL", `your friends list is full (${FRIENDS_LIMIT}, requests you sent included)`);
+    if ((await commitments(em, a)) >= FRIENDS_LIMIT)
+      throw new SocialError("FRIENDS_FULL", `your friends list is full (${FRIENDS_LIMIT}, requests you sent included)`);
     if ((await em.count(FriendRequest, { toAccountId: b, ...live() })) >= INCOMING_REQUESTS_LIMIT) {
       throw new SocialError("THEIR_REQUESTS_FULL", "that player has too many friend requests waiting");
     }
@@ -192,7 +213,12 @@ export async function declineFriend(db: Database, a: string, b: string): Promise
 /** `a` removes friend `b` (both sides), or withdraws the request it sent `b`. */
 export function removeFriend(db: Database, a: string, b: string): Promise<"removed" | "withdrawn"> {
   return pairTransaction(db, a, b, async (em) => {
-    const n = await em.nativeDelete(Friendship, { $or: [{ accountId: a, friendAccountId: b }, { accountId: b, friendAccountId: a }] });
+    const n = await em.nativeDelete(Friendship, {
+      $or: [
+        { accountId: a, friendAccountId: b },
+        { accountId: b, friendAccountId: a },
+      ],
+    });
     if (n > 0) return "removed";
     if ((await em.nativeDelete(FriendRequest, { fromAccountId: a, toAccountId: b, ...live() })) > 0) return "withdrawn";
     throw new SocialError("NOT_FRIENDS", "that player is not your friend");
@@ -206,7 +232,12 @@ export function addIgnore(db: Database, a: string, b: string): Promise<boolean> 
     if (await areFriends(em, a, b)) throw new SocialError("ALREADY_FRIENDS", "that player is your friend: remove them from your friends first");
     if ((await em.count(IgnoreEntry, { accountId: a })) >= IGNORE_LIMIT) throw new SocialError("IGNORE_FULL", `your ignore list is full (${IGNORE_LIMIT})`);
     await em.insertMany(IgnoreEntry, [{ accountId: a, ignoredAccountId: b }]);
-    const dropped = await em.nativeDelete(FriendRequest, { $or: [{ fromAccountId: a, toAccountId: b }, { fromAccountId: b, toAccountId: a }] });
+    const dropped = await em.nativeDelete(FriendRequest, {
+      $or: [
+        { fromAccountId: a, toAccountId: b },
+        { fromAccountId: b, toAccountId: a },
+      ],
+    });
     return dropped > 0;
   });
 }

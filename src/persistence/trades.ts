@@ -75,7 +75,6 @@ type InventoryValues = [string, number, string, number];
 /** Rows a multi-row INSERT carries on SQLite (4 parameters each, under its 32,766 a statement). */
 const SQLITE_INSERT_ROWS = 1_000;
 
-
 /**
  * The batch's statements, in raw SQL: MikroORM's entity mapping and query building cost about a
  * millisecond of the event loop per trade at a hundred trades a batch, this a fraction of that.
@@ -165,7 +164,11 @@ class SwapStatements {
     const into = `insert into "inventory" ("characterId", "slot", "itemId", "quantity")`;
     if (this.pg) {
       const column = <T>(i: number) => rows.map((r) => r[i] as T);
-      await this.em.execute(`${into} select * from unnest(?::varchar[], ?::int[], ?::varchar[], ?::int[])`, [textArray(column(0)), numberArray(column(1)), textArray(column(2)), numberArray(column(3))], "run");
+      await this.em.execute(
+        `${into} select * from unnest(?::varchar[], ?::int[], ?::varchar[], ?::int[])`,
+        [textArray(column(0)), numberArray(column(1)), textArray(column(2)), numberArray(column(3))],
+        "run",
+      );
       return;
     }
     for (let i = 0; i < rows.length; i += SQLITE_INSERT_ROWS) {
@@ -231,7 +234,10 @@ export async function storeSwaps(db: Database, swaps: readonly StoredSwap[], ver
     if (written.length === 0) return;
     const ids = written.flatMap((s) => [s.aId, s.bId]);
     // Every row was locked and its version checked above: the update must find each one.
-    const bumped = await sql.advanceVersions(ids.map((id) => [id, versions.get(id)!]), new Date());
+    const bumped = await sql.advanceVersions(
+      ids.map((id) => [id, versions.get(id)!]),
+      new Date(),
+    );
     if (bumped !== ids.length) throw new Error(`a trade batch advanced ${bumped} of its ${ids.length} characters' versions`);
     await em.nativeDelete(InventorySlot, { characterId: { $in: ids } });
     const rows = written.flatMap((swap) =>

@@ -120,7 +120,8 @@ export class Saver {
       const stored = new Set<string>();
       let staleCount = 0;
       const started = performance.now();
-      const report = (failed: number) => this.onBatch?.({ stored: stored.size - staleCount, stale: staleCount, failed, seconds: (performance.now() - started) / 1000 });
+      const report = (failed: number) =>
+        this.onBatch?.({ stored: stored.size - staleCount, stale: staleCount, failed, seconds: (performance.now() - started) / 1000 });
       try {
         await savePlayers(
           this.db,

@@ -191,9 +191,11 @@ export class SessionTable {
       conn.session = undefined;
       this.logger.info({ event: "leave", characterId, name, transport: conn.transport, reason, durationMs: Date.now() - startedAt }, "player session ended");
     }
-    const write = conn.sessionRowId?.then((id) => (id === undefined ? undefined : recordLogout(this.db, id, reason))).catch((err: unknown) => {
-      this.logger.warn({ err }, "could not record the logout");
-    });
+    const write = conn.sessionRowId
+      ?.then((id) => (id === undefined ? undefined : recordLogout(this.db, id, reason)))
+      .catch((err: unknown) => {
+        this.logger.warn({ err }, "could not record the logout");
+      });
     if (write !== undefined) {
       // Waited for at shutdown: a write still in flight when the database closes holds its
       // connection, and closing the pool waits for it forever.

@@ -141,7 +141,11 @@ export class TradeCommitter {
   private async write(batch: Job[]): Promise<void> {
     let outcomes: Map<string, TradeCommitError | undefined>;
     try {
-      outcomes = await storeSwaps(this.db, batch.map((j) => j.swap), this.saver.versions);
+      outcomes = await storeSwaps(
+        this.db,
+        batch.map((j) => j.swap),
+        this.saver.versions,
+      );
     } catch (err) {
       if (batch.length === 1) {
         this.failed(batch[0]!, err);
@@ -190,7 +194,18 @@ export class TradeCommitter {
     const { session, swap } = job.req;
     this.onStored?.("completed", (performance.now() - job.queuedAt) / 1000);
     this.logger.info(
-      { event: "trade", tradeId: session.id, aId: job.swap.aId, bId: job.swap.bId, aGives: swap.aGives, bGives: swap.bGives, aGivesCoins: swap.aGivesCoins, bGivesCoins: swap.bGivesCoins, valueAToB: job.swap.valueAToB, valueBToA: job.swap.valueBToA },
+      {
+        event: "trade",
+        tradeId: session.id,
+        aId: job.swap.aId,
+        bId: job.swap.bId,
+        aGives: swap.aGives,
+        bGives: swap.bGives,
+        aGivesCoins: swap.aGivesCoins,
+        bGivesCoins: swap.bGivesCoins,
+        valueAToB: job.swap.valueAToB,
+        valueBToA: job.swap.valueBToA,
+      },
       "trade completed",
     );
     this.apply(job.swap.aId, () => this.world.trades.finish(this.world, session.id, swap));
@@ -205,12 +220,17 @@ export class TradeCommitter {
     if (known && err.code === "STALE_CHARACTER") {
       // Another process has written one of them: nothing was stored, and that character is lost to this process.
       for (const id of err.staleIds) {
-        this.logger.error({ characterId: id, tradeId: session.id }, "refused a trade of a stale character: it was written by another process; it is lost to this one");
+        this.logger.error(
+          { characterId: id, tradeId: session.id },
+          "refused a trade of a stale character: it was written by another process; it is lost to this one",
+        );
         this.saver.forget(id);
         this.saver.onLost(id);
       }
     }
-    this.apply(job.swap.aId, () => this.world.trades.abort(this.world, session.id, known ? err.code : "SERVER_ERROR", known ? err.message : "the trade could not be stored"));
+    this.apply(job.swap.aId, () =>
+      this.world.trades.abort(this.world, session.id, known ? err.code : "SERVER_ERROR", known ? err.message : "the trade could not be stored"),
+    );
     job.done();
   }
 

@@ -96,7 +96,10 @@ export class WorldService extends WorldDelivery {
     const last = this.faultLog.get(key);
     if (last === undefined || now - last.at >= FAULT_LOG_INTERVAL_MS) {
       this.faultLog.set(key, { at: now, suppressed: 0 });
-      this.logger.error({ err: fault.error, where: fault.where, event: fault.event, playerId: fault.playerId, entityId: fault.entityId, suppressed: last?.suppressed ?? 0 }, "the tick contained a fault");
+      this.logger.error(
+        { err: fault.error, where: fault.where, event: fault.event, playerId: fault.playerId, entityId: fault.entityId, suppressed: last?.suppressed ?? 0 },
+        "the tick contained a fault",
+      );
     } else {
       last.suppressed++;
     }

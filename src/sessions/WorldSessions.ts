@@ -7,6 +7,7 @@
  */
 import type { Player } from "../game/world/Player.ts";
 import { renameNotice } from "../game/names.ts";
+import { questList } from "../game/quests.ts";
 import { playerSync, snapshot } from "../game/world/World.ts";
 import type { Principal } from "../auth/tokens.ts";
 import { clearRenamedFrom, lastSession, loadOrCreatePlayer, recordLogin } from "../persistence/players.ts";
@@ -33,8 +34,8 @@ import {
 export class WorldSessions extends SessionTable {
   /**
    * A connection's login, the same on both transports: {@link attach}, then at once `welcome`,
-   * `player:sync` and, for an agent's token, `agent:goal` with the agent's current goal state (read
-   * before the attach; the agent's pushes wait until it has been sent). Rejects with
+   * `player:sync`, for an agent's token, `agent:goal` with the agent's current goal state (read
+   * before the attach; the agent's pushes wait until it has been sent), and `quest:list`. Rejects with
    * {@link AgentRevokedError} when the token's agent is gone, and as attach does.
    */
   async login(principal: Principal, options: AttachOptions, conn: Connection, issuedToken: string | undefined): Promise<Player> {
@@ -49,6 +50,7 @@ export class WorldSessions extends SessionTable {
       conn.send("player:sync", playerSync(player));
       player.syncDue = false;
       if (greeting !== undefined) conn.send("agent:goal", greeting.state);
+      conn.send("quest:list", questList(this.world, player));
       return player;
     } finally {
       greeting?.release();
@@ -122,15 +124,28 @@ export class WorldSessions extends SessionTable {
       this.connections.set(player.id, conn);
       conn.session = { characterId: player.id, name: player.data.name, startedAt: Date.now() };
       this.logger.info(
-        { event: "join", characterId: player.id, name: player.data.name, accountId: principal.accountId, agentId: principal.agentId, transport: conn.transport, remoteAddress: conn.remoteAddress, takeover: previous !== undefined && previous !== conn },
+        {
+          event: "join",
+          characterId: player.id,
+          name: player.data.name,
+          accountId: principal.accountId,
+          agentId: principal.agentId,
+          transport: conn.transport,
+          remoteAddress: conn.remoteAddress,
+          takeover: previous !== undefined && previous !== conn,
+        },
         "player joined",
       );
-      conn.sessionRowId = recordLogin(this.db, { characterId: player.id, accountId: principal.accountId, transport: conn.transport, remoteAddress: conn.remoteAddress, world: this.worldId }).catch(
-        (err: unknown) => {
-          this.logger.warn({ err }, "could not record the login");
-          return undefined;
-        },
-      );
+      conn.sessionRowId = recordLogin(this.db, {
+        characterId: player.id,
+        accountId: principal.accountId,
+        transport: conn.transport,
+        remoteAddress: conn.remoteAddress,
+        world: this.worldId,
+      }).catch((err: unknown) => {
+        this.logger.warn({ err }, "could not record the login");
+        return undefined;
+      });
       player.syncDue = true;
       return player;
     });
@@ -139,7 +154,9 @@ export class WorldSessions extends SessionTable {
   /** Tells the player, once, that the name key migration renamed its character (db/nameKeys.ts). */
   protected tellRenamed(player: Player, from: string): void {
     this.world.tell(player.id, renameNotice(from, player.data.name));
-    clearRenamedFrom(this.db, player.id).catch((err: unknown) => this.logger.warn({ err, characterId: player.id }, "could not clear the rename notice: it will be given again"));
+    clearRenamedFrom(this.db, player.id).catch((err: unknown) =>
+      this.logger.warn({ err, characterId: player.id }, "could not clear the rename notice: it will be given again"),
+    );
   }
 
   /**
@@ -238,7 +255,13 @@ export class WorldSessions extends SessionTable {
   handOver(characterId: string): void {
     const player = this.world.players.get(characterId);
     if (player === undefined) return;
-    this.disconnectAccount(player.data.accountId, CLOSE_REPLACED, { code: "SESSION_REPLACED", message: "this character logged in on another world or server" }, characterId, "replaced");
+    this.disconnectAccount(
+      player.data.accountId,
+      CLOSE_REPLACED,
+      { code: "SESSION_REPLACED", message: "this character logged in on another world or server" },
+      characterId,
+      "replaced",
+    );
   }
 
   /**
@@ -266,7 +289,13 @@ export class WorldSessions extends SessionTable {
    * and the player leaves the world saved, as at a logout (a character lingering after a dropped
    * connection leaves saved too). Returns the ids of the characters that left.
    */
-  disconnectAccount(accountId: string, closeCode: number, error: { code: string; message: string; until?: string | null }, characterId?: string, reason: LogoutReason = "kicked"): string[] {
+  disconnectAccount(
+    accountId: string,
+    closeCode: number,
+    error: { code: string; message: string; until?: string | null },
+    characterId?: string,
+    reason: LogoutReason = "kicked",
+  ): string[] {
     const left: string[] = [];
     for (const player of [...this.world.players.values()]) {
       if (player.data.accountId !== accountId || (characterId !== undefined && player.id !== characterId)) continue;

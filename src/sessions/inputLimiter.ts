@@ -3,6 +3,8 @@
  * dropped with at most one `RATE_LIMITED` error per second; a connection over the limit in
  * {@link ABUSE_SECONDS} distinct seconds within that many seconds is closed with 4029.
  */
+import type { ServerEvent } from "../game/serverEvents.ts";
+
 export const MESSAGES_PER_SECOND = 60;
 export const ABUSE_SECONDS = 10;
 export const CLOSE_RATE_LIMITED = 4029;
@@ -38,7 +40,11 @@ export class InputLimiter {
 }
 
 /** Applies a verdict: true when the message may be handled. */
-export function admit(limiter: InputLimiter, nowMs: number, conn: { send(type: string, data: object): void; close(code: number, reason: string): void }): boolean {
+export function admit(
+  limiter: InputLimiter,
+  nowMs: number,
+  conn: { send(type: "error", data: ServerEvent<"error">): void; close(code: number, reason: string): void },
+): boolean {
   const verdict = limiter.check(nowMs);
   if (verdict === "ok") return true;
   if (verdict === "close") {

@@ -25,80 +25,56 @@ import { randomUUID } from "node:crypto";
 import type { Presence } from "@colyseus/core";
 import type { Database } from "../db/orm.ts";
 import type { SocialCommandEvent, SocialPort } from "../game/social.ts";
-import type { ServerEvent, ServerEventName, SOCIAL_CHANGES } from "../game/serverEvents.ts";
+import type { ServerEvent, ServerEventName } from "../game/serverEvents.ts";
 import type { Player } from "../game/world/Player.ts";
 import type { Logger } from "../logger.ts";
 import {
-  acceptFriend,
   accountNames,
-  addFriend,
-  addIgnore,
   checkMessage,
-  declineFriend,
   deleteExpiredRequests,
   findAccountByName,
   friendsOf,
   ignoredBy,
-  loadSocial,
-  removeFriend,
-  removeIgnore,
   SocialError,
   type NamedAccount,
 } from "../persistence/social.ts";
 import type { Connection, WorldHooks } from "../sessions/WorldService.ts";
 import { SocialBudgets } from "./socialBudgets.ts";
+import { SerialQueues } from "./serialQueues.ts";
+import { readLists } from "./socialLists.ts";
+import { applyChange, type Tell } from "./socialChanges.ts";
 import { ListPacer } from "./listPacer.ts";
+import {
+  accountChannel,
+  DEFAULT_WORLD,
+  EXPIRED_REQUESTS_SWEEP_MS,
+  ONLINE_KEY,
+  PM_ACK_TIMEOUT_MS,
+  SHUTDOWN_ANNOUNCE_MS,
+  SWEEP_INTERVAL_MS,
+  nodeChannel,
+  type SocialChangeEvent,
+  type SocialLists,
+  type Status,
+  type Change,
+  type OnlineEntry,
+  type AccountNotice,
+  type NodeNotice,
+  type PendingMessage,
+} from "./socialChannels.ts";
 
-/** The world this process's players are on until worlds are numbered (issue 19, part 1). */
-export const DEFAULT_WORLD = 1;
-/** The presence hash of who is online: account id → {@link OnlineEntry} (JSON). */
-export const ONLINE_KEY = "social:online";
-/** A private message no process has confirmed within this long is answered PLAYER_OFFLINE. */
-export const PM_ACK_TIMEOUT_MS = 5_000;
-/**
- * How often a process looks for online entries of processes that are gone (killed: nothing said
- * goodbye for their players), ms. A process is gone when its node channel has no listener.
- */
-export const SWEEP_INTERVAL_MS = 5_000;
-/** At shutdown, friends are told of the players' logout for at most this long. */
-export const SHUTDOWN_ANNOUNCE_MS = 2_000;
-/** How often lapsed friend requests are deleted (persistence/social.ts FRIEND_REQUEST_TTL_MS); every process does it, harmlessly. */
-export const EXPIRED_REQUESTS_SWEEP_MS = 3_600_000;
-
-export const accountChannel = (accountId: string): string => `social:account:${accountId}`;
-const nodeChannel = (node: string): string => `social:node:${node}`;
-
-/** The social events that change the lists (the REST routes call these too). */
-export type SocialChangeEvent = Exclude<SocialCommandEvent, "social:getList">;
-export type SocialLists = ServerEvent<"social:list">;
-type Change = { kind: (typeof SOCIAL_CHANGES)[number] } & NamedAccount;
-
-interface OnlineEntry {
-  /** The SocialService (one per process) that holds the character. */
-  node: string;
-  characterId: string;
-  name: string;
-  world: number;
-}
-
-/** An account's status: online with a character on a world, or gone offline from one. */
-export type Status = { online: true; characterId: string; name: string; world: number } | { online: false; characterId: string };
-
-/** What is published to an account's channel. */
-type AccountNotice =
-  | { t: "status"; accountId: string; name: string; online: boolean; world: number | null }
-  | { t: "refresh"; change?: Change }
-  | { t: "pm"; id: string; fromAccountId: string; from: string; message: string; timestamp: number; replyTo: string };
-/** What is published to a process's channel: a recipient's process confirms (or refuses) a private message. */
-type NodeNotice = { t: "ack"; id: string; error?: { code: string; message: string } };
-
-interface PendingMessage {
-  player: Player;
-  to: string;
-  message: string;
-  timestamp: number;
-  timer: NodeJS.Timeout;
-}
+export {
+  accountChannel,
+  DEFAULT_WORLD,
+  EXPIRED_REQUESTS_SWEEP_MS,
+  ONLINE_KEY,
+  PM_ACK_TIMEOUT_MS,
+  SHUTDOWN_ANNOUNCE_MS,
+  SWEEP_INTERVAL_MS,
+  type SocialChangeEvent,
+  type SocialLists,
+  type Status,
+} from "./socialChannels.ts";
 
 export interface SocialDeps {
   db: Database;
@@ -124,21 +100,23 @@ export class SocialService implements SocialPort {
   private readonly local = new Map<string, Set<Player>>();
   /** Accounts whose channel this process listens to, with the listener. */
   private readonly subscriptions = new Map<string, (notice: AccountNotice) => void>();
-  private readonly chains = new Map<string, Promise<void>>();
+  /** Each account's social work, in order (serialQueues.ts). */
+  private readonly queues = new SerialQueues();
   private readonly pending = new Map<string, PendingMessage>();
   private readonly onNodeNotice = (notice: NodeNotice) => this.acknowledged(notice);
   private closed = false;
   /** Friend requests and private messages per account (socialBudgets.ts): in memory until the server gives its Redis-backed ones. */
   budgets = new SocialBudgets();
   /** "Your lists changed": at most one `social:list` a second to an account (listPacer.ts). */
-  private readonly listUpdates = new ListPacer<Change>((accountId, change) =>
-    void this.serial(accountId, async () => {
-      const { lists, ignored } = await this.read(accountId);
-      for (const p of this.local.get(accountId) ?? []) {
-        p.ignored = ignored;
-        this.send(p.id, "social:list", change === undefined ? lists : { ...lists, change });
-      }
-    }).catch((err: unknown) => this.logger.warn({ err, accountId }, "could not refresh an account's social lists")),
+  private readonly listUpdates = new ListPacer<Change>(
+    (accountId, change) =>
+      void this.serial(accountId, async () => {
+        const { lists, ignored } = await this.read(accountId);
+        for (const p of this.local.get(accountId) ?? []) {
+          p.ignored = ignored;
+          this.send(p.id, "social:list", change === undefined ? lists : { ...lists, change });
+        }
+      }).catch((err: unknown) => this.logger.warn({ err, accountId }, "could not refresh an account's social lists")),
   );
   private sweepTimer: NodeJS.Timeout | undefined;
   private expiryTimer: NodeJS.Timeout | undefined;
@@ -274,27 +252,15 @@ export class SocialService implements SocialPort {
 
   /** Where an account is online, if it is. */
   private async entry(accountId: string): Promise<OnlineEntry | undefined> {
-    const raw = (await this.presence?.hget(ONLINE_KEY, accountId)) as string | null | undefined;
+    const raw = await this.presence?.hget(ONLINE_KEY, accountId);
     return raw ? (JSON.parse(raw) as OnlineEntry) : undefined;
   }
 
   // ---- lists ---------------------------------------------------------------------------
 
   /** The account's lists as `social:list` shows them (with friends' status), and its ignore set. */
-  private async read(accountId: string): Promise<{ lists: SocialLists; ignored: Set<string> }> {
-    const rows = await loadSocial(this.db, accountId);
-    const entries = await Promise.all(rows.friends.map((id) => this.entry(id)));
-    const online = new Map<string, OnlineEntry>();
-    rows.friends.forEach((id, i) => entries[i] !== undefined && online.set(id, entries[i]));
-    const names = await accountNames(this.db, [...rows.friends, ...rows.incoming, ...rows.outgoing, ...rows.ignored]);
-    // An account without a character (all deleted) has no name to show or to be named by.
-    const named = (ids: string[]) => ids.flatMap((accountId) => (names.has(accountId) ? [{ accountId, name: names.get(accountId)! }] : []));
-    const friends = rows.friends.flatMap((accountId): SocialLists["friends"] => {
-      const entry = online.get(accountId);
-      if (entry !== undefined) return [{ accountId, name: entry.name, online: true, world: entry.world }];
-      return names.has(accountId) ? [{ accountId, name: names.get(accountId)!, online: false, world: null }] : [];
-    });
-    return { lists: { friends, incoming: named(rows.incoming), outgoing: named(rows.outgoing), ignored: named(rows.ignored) }, ignored: new Set(rows.ignored) };
+  private read(accountId: string): Promise<{ lists: SocialLists; ignored: Set<string> }> {
+    return readLists(this.db, accountId, (id) => this.entry(id));
   }
 
   /** The account's lists (GET /api/v1/social). */
@@ -326,42 +292,12 @@ export class SocialService implements SocialPort {
       if (myName === undefined) throw new SocialError("NO_CHARACTER", "create a character first: other players know you by its name");
       const other = await this.target(accountId, name);
       const me = { accountId, name: myName };
-      const tell = (to: NamedAccount, kind: Change["kind"] | undefined, about: NamedAccount) =>
-        this.publish(accountChannel(to.accountId), kind === undefined ? { t: "refresh" } : { t: "refresh", change: { kind, accountId: about.accountId, name: about.name } });
-      switch (event) {
-        case "social:addFriend": {
-          await this.budgets.takeRequest(accountId);
-          const outcome = await addFriend(this.db, accountId, other.accountId);
-          tell(me, outcome === "accepted" ? "friendAdded" : "requestSent", other);
-          tell(other, outcome === "accepted" ? "friendAdded" : "requestReceived", me);
-          return;
-        }
-        case "social:acceptFriend":
-          await acceptFriend(this.db, accountId, other.accountId);
-          tell(me, "friendAdded", other);
-          tell(other, "friendAdded", me);
-          return;
-        case "social:declineFriend":
-          await declineFriend(this.db, accountId, other.accountId);
-          tell(me, "requestDeclined", other);
-          tell(other, "requestDeclined", me);
-          return;
-        case "social:removeFriend": {
-          const kind = (await removeFriend(this.db, accountId, other.accountId)) === "removed" ? "friendRemoved" : "requestWithdrawn";
-          tell(me, kind, other);
-          tell(other, kind, me);
-          return;
-        }
-        case "social:addIgnore":
-          // The ignored account hears nothing of it; only its dropped request, if it had one, leaves its lists.
-          if (await addIgnore(this.db, accountId, other.accountId)) tell(other, undefined, me);
-          tell(me, "ignoreAdded", other);
-          return;
-        case "social:removeIgnore":
-          await removeIgnore(this.db, accountId, other.accountId);
-          tell(me, "ignoreRemoved", other);
-          return;
-      }
+      const tell: Tell = (to, kind, about) =>
+        this.publish(
+          accountChannel(to.accountId),
+          kind === undefined ? { t: "refresh" } : { t: "refresh", change: { kind, accountId: about.accountId, name: about.name } },
+        );
+      await applyChange(this.db, this.budgets, event, me, other, tell);
     });
   }
 
@@ -387,10 +323,21 @@ export class SocialService implements SocialPort {
       if (entry === undefined) throw new SocialError("PLAYER_OFFLINE", `${other.name} is offline`);
       const id = randomUUID();
       const timestamp = Date.now();
-      const timer = setTimeout(() => this.acknowledged({ t: "ack", id, error: { code: "PLAYER_OFFLINE", message: `${entry.name} is offline` } }), this.ackTimeoutMs);
+      const timer = setTimeout(
+        () => this.acknowledged({ t: "ack", id, error: { code: "PLAYER_OFFLINE", message: `${entry.name} is offline` } }),
+        this.ackTimeoutMs,
+      );
       timer.unref();
       this.pending.set(id, { player, to: entry.name, message, timestamp, timer });
-      this.publish(accountChannel(other.accountId), { t: "pm", id, fromAccountId: accountId, from: player.data.name, message, timestamp, replyTo: nodeChannel(this.node) });
+      this.publish(accountChannel(other.accountId), {
+        t: "pm",
+        id,
+        fromAccountId: accountId,
+        from: player.data.name,
+        message,
+        timestamp,
+        replyTo: nodeChannel(this.node),
+      });
     }).catch((err: unknown) => this.refuse(player, "social:sendMessage", err));
   }
 
@@ -425,7 +372,8 @@ export class SocialService implements SocialPort {
     const players = [...(this.local.get(accountId) ?? [])];
     switch (notice.t) {
       case "status":
-        for (const p of players) this.send(p.id, "social:status", { accountId: notice.accountId, name: notice.name, online: notice.online, world: notice.world });
+        for (const p of players)
+          this.send(p.id, "social:status", { accountId: notice.accountId, name: notice.name, online: notice.online, world: notice.world });
         return;
       case "refresh":
         // The ignore set is applied by the tick: it cannot wait for a coalesced list.
@@ -480,17 +428,7 @@ export class SocialService implements SocialPort {
 
   /** Runs `fn` after the account's earlier social work. */
   private serial<T>(accountId: string, fn: () => Promise<T>): Promise<T> {
-    const previous = this.chains.get(accountId) ?? Promise.resolve();
-    const run = previous.then(fn);
-    const tail = run.then(
-      () => {},
-      () => {},
-    );
-    this.chains.set(accountId, tail);
-    void tail.then(() => {
-      if (this.chains.get(accountId) === tail) this.chains.delete(accountId);
-    });
-    return run;
+    return this.queues.run(accountId, fn);
   }
 
   /**

@@ -35,13 +35,16 @@ export class ListPacer<C> {
     }
     if (change !== undefined) paced.change = change;
     if (paced.timer !== undefined) return;
-    paced.timer = setTimeout(() => {
-      paced.timer = undefined;
-      paced.last = Date.now();
-      const latest = paced.change;
-      paced.change = undefined;
-      this.send(accountId, latest);
-    }, paced.last + this.intervalMs - now);
+    paced.timer = setTimeout(
+      () => {
+        paced.timer = undefined;
+        paced.last = Date.now();
+        const latest = paced.change;
+        paced.change = undefined;
+        this.send(accountId, latest);
+      },
+      paced.last + this.intervalMs - now,
+    );
     paced.timer.unref();
   }
 

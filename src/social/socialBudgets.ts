@@ -29,13 +29,15 @@ export class SocialBudgets {
   /** Counts a friend request of the account's, or refuses it (RATE_LIMITED). */
   async takeRequest(accountId: string): Promise<void> {
     const waitMs = await this.requests.take(accountId);
-    if (waitMs !== undefined) throw new SocialError("RATE_LIMITED", `at most ${FRIEND_REQUESTS_LIMIT} friend requests an hour per account; retry in ${minutes(waitMs)}`);
+    if (waitMs !== undefined)
+      throw new SocialError("RATE_LIMITED", `at most ${FRIEND_REQUESTS_LIMIT} friend requests an hour per account; retry in ${minutes(waitMs)}`);
   }
 
   /** Counts a private message of the account's, or refuses it (RATE_LIMITED). */
   async takeMessage(accountId: string): Promise<void> {
     const waitMs = await this.messages.take(accountId);
-    if (waitMs !== undefined) throw new SocialError("RATE_LIMITED", `at most ${PRIVATE_MESSAGES_LIMIT} private messages a minute per account; retry in ${Math.ceil(waitMs / 1000)} s`);
+    if (waitMs !== undefined)
+      throw new SocialError("RATE_LIMITED", `at most ${PRIVATE_MESSAGES_LIMIT} private messages a minute per account; retry in ${Math.ceil(waitMs / 1000)} s`);
   }
 }
 

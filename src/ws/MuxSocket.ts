@@ -176,7 +176,8 @@ export class MuxConnection {
     }
     const session = this.sessions.get(sid.data);
     if (session === undefined) {
-      if (this.admitted()) this.connectionError("INVALID_PAYLOAD", this.sessions.has(sid.data) ? `session ${sid.data} is still opening` : `no open session ${sid.data}`, type);
+      if (this.admitted())
+        this.connectionError("INVALID_PAYLOAD", this.sessions.has(sid.data) ? `session ${sid.data} is still opening` : `no open session ${sid.data}`, type);
       return;
     }
     if (!admit(session.limiter, Date.now(), session)) return;
@@ -223,7 +224,13 @@ export class MuxConnection {
     const body = muxOpenSchema.safeParse(data);
     if (!body.success) {
       if (!this.admitted()) return;
-      this.refuse(sid, "INVALID_PAYLOAD", `session:open takes {token, characterId?}: ${body.error.issues[0]?.message ?? "invalid"}`, CLOSE_BAD_REQUEST, "bad request");
+      this.refuse(
+        sid,
+        "INVALID_PAYLOAD",
+        `session:open takes {token, characterId?}: ${body.error.issues[0]?.message ?? "invalid"}`,
+        CLOSE_BAD_REQUEST,
+        "bad request",
+      );
       return;
     }
     if (this.sessions.size >= this.options.maxSessions) {

@@ -20,7 +20,15 @@ import { MUX_QUERY } from "./mux.ts";
 import { MuxConnection } from "./MuxSocket.ts";
 import { LoginBudgets } from "./loginBudgets.ts";
 import type { RemoteSocket, SocketProcess } from "../io/SocketProcess.ts";
-import { CLOSE_BAD_REQUEST, CLOSE_FORBIDDEN, CLOSE_GOING_AWAY, CLOSE_NOT_AUTHENTICATED, CLOSE_TRY_AGAIN_LATER, type WsSession, type WsSessionHandler } from "./session.ts";
+import {
+  CLOSE_BAD_REQUEST,
+  CLOSE_FORBIDDEN,
+  CLOSE_GOING_AWAY,
+  CLOSE_NOT_AUTHENTICATED,
+  CLOSE_TRY_AGAIN_LATER,
+  type WsSession,
+  type WsSessionHandler,
+} from "./session.ts";
 
 export { CLOSE_BAD_REQUEST, CLOSE_FORBIDDEN, CLOSE_GOING_AWAY, CLOSE_NOT_AUTHENTICATED, CLOSE_TRY_AGAIN_LATER };
 export type { WsSession, WsSessionHandler };
@@ -85,7 +93,14 @@ class Session implements WsSession {
   readonly remoteAddress: string | undefined;
   private readonly socket: WebSocket;
   private readonly traffic: Traffic | undefined;
-  constructor(socket: WebSocket, principal: Principal, query: URLSearchParams, issuedToken: string | undefined, remoteAddress: string | undefined, traffic: Traffic | undefined) {
+  constructor(
+    socket: WebSocket,
+    principal: Principal,
+    query: URLSearchParams,
+    issuedToken: string | undefined,
+    remoteAddress: string | undefined,
+    traffic: Traffic | undefined,
+  ) {
     this.socket = socket;
     this.traffic = traffic;
     this.remoteAddress = remoteAddress;
@@ -215,7 +230,11 @@ export class WsGateway {
     if (mux !== null) {
       // Many sessions, each opened with its own token (mux.ts): the socket itself has none.
       if (mux !== "1" || queryToken !== null) {
-        this.refuse(ws, "INVALID_PAYLOAD", mux !== "1" ? `mux must be 1, got ${JSON.stringify(mux.slice(0, 40))}` : "a multiplexed connection takes no token: each session:open carries its own");
+        this.refuse(
+          ws,
+          "INVALID_PAYLOAD",
+          mux !== "1" ? `mux must be 1, got ${JSON.stringify(mux.slice(0, 40))}` : "a multiplexed connection takes no token: each session:open carries its own",
+        );
         ws.close(CLOSE_BAD_REQUEST, "bad mux request");
         return;
       }

@@ -8,7 +8,7 @@
  *   a second on a connection (agent-runtime/MuxConnection.ts), at start and after a lost socket
  *   (a new socket, a new burst), so it is never refused;
  * - per character (the token's account and the character it logs in), {@link LOGINS_PER_CHARACTER}
- *   logins a {@link LOGIN_WINDOW_MS} window, on plain and multiplexed sockets alike, counted in
+ *   logins a {@link LOGIN_WINDOW_MS} window, on plain and multiplexed sockets and Colyseus joins alike, counted in
  *   Redis across the cluster (`rsworld:rl:ws-login:<account>/<character>`) or in memory. Logging
  *   one character in again and again is what only a loop does: the runtime logs each agent in once
  *   per lost socket, with a backoff.

@@ -57,4 +57,3 @@ export interface WsSessionHandler {
   /** `code`: the close code the socket ended with (the client's own when it closed first). */
   close(session: WsSession, code: number): void;
 }
-

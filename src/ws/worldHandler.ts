@@ -16,6 +16,7 @@ import { RestartingError } from "../moderation/RestartSchedule.ts";
 import { AgentRevokedError, HopCooldownError, WorldFullError, type Connection, type WorldService } from "../sessions/WorldService.ts";
 import type { Envelope } from "./envelope.ts";
 import type { WsDeltas } from "./WsDeltas.ts";
+import { closeSpectator, openSpectator, refuseSpectatorEvent, SPECTATE_QUERY, type Spectator } from "./spectator.ts";
 import { CLOSE_BAD_REQUEST, CLOSE_FORBIDDEN, CLOSE_NOT_AUTHENTICATED, CLOSE_TRY_AGAIN_LATER, type WsSession, type WsSessionHandler } from "./session.ts";
 
 /** A client that closes its socket with the normal-closure code logs out (no reconnection grace). */
@@ -37,6 +38,8 @@ export const UPDATES_COMPACT = "compact";
 
 export function worldSessionHandler(service: WorldService, deltas: WsDeltas, logger: Logger): WsSessionHandler {
   const sessions = new WeakMap<WsSession, Attached>();
+  /** Read-only connections (`?spectate=`, spectator.ts): never in `sessions`, never a player's. */
+  const spectators = new WeakMap<WsSession, Spectator>();
   /** Multiplexed connections' groups (WsDeltas.addGroup): one `world:update` a tick for all their sessions. */
   const groups = new WeakMap<object, number>();
   const groupOf = (mux: NonNullable<WsSession["mux"]>, compact: boolean): number => {
@@ -57,6 +60,16 @@ export function worldSessionHandler(service: WorldService, deltas: WsDeltas, log
       if (updates !== UPDATES_FULL && updates !== UPDATES_COMPACT) {
         session.sendError("INVALID_PAYLOAD", `updates must be "${UPDATES_FULL}" or "${UPDATES_COMPACT}", got ${JSON.stringify(updates.slice(0, 40))}`);
         session.close(CLOSE_BAD_REQUEST, "bad updates");
+        return;
+      }
+      if (session.query.has(SPECTATE_QUERY)) {
+        if (session.mux !== undefined) {
+          session.sendError("INVALID_PAYLOAD", "a multiplexed session cannot spectate: open a plain /ws?spectate=<characterId>");
+          session.close(CLOSE_BAD_REQUEST, "bad spectate");
+          return;
+        }
+        const spectator = openSpectator(session, service, deltas, updates === UPDATES_COMPACT);
+        if (spectator !== undefined) spectators.set(session, spectator);
         return;
       }
       const conn: Connection = {
@@ -134,6 +147,7 @@ export function worldSessionHandler(service: WorldService, deltas: WsDeltas, log
     },
 
     message(session, envelope) {
+      if (spectators.has(session)) return refuseSpectatorEvent(session, envelope.type);
       const state = sessions.get(session);
       if (state === undefined) return;
       if (state.player === undefined) {
@@ -144,6 +158,11 @@ export function worldSessionHandler(service: WorldService, deltas: WsDeltas, log
     },
 
     close(session, code) {
+      const spectator = spectators.get(session);
+      if (spectator !== undefined) {
+        spectators.delete(session);
+        return closeSpectator(spectator, deltas);
+      }
       const state = sessions.get(session);
       if (state === undefined) return;
       state.closed = true;

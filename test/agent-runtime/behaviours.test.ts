@@ -27,15 +27,36 @@ describe("agent behaviours: a crowded spot", () => {
     view.playerId = "me";
     view.sync({ inventory: [{ slot: 0, itemId: "bronze_hatchet", quantity: 1 }], equipment: {}, skills: {} } as unknown as Self);
     const me: Entry = { id: "me", kind: "player", x, z, name: "Robin", health: 10, maxHealth: 10, combatLevel: 3, running: false };
-    view.update({ tick: 1, entities: [me, ...others], removed: [] } as WorldUpdate);
+    view.update({ tick: 1, entities: [me, ...others], removed: [] });
     const sent: string[] = [];
     const ctx: Ctx = { view, know, rng: new Random("crowd"), tick: 0, send: (type) => void sent.push(type), note: () => {} };
     return { view, ctx, sent };
   }
   const players = (n: number, x: number, z: number): Entry[] =>
-    Array.from({ length: n }, (_, i) => ({ id: `p${i}`, kind: "player", x: x + (i % 3), z: z + Math.floor(i / 3) % 3, name: `P${i}`, health: 10, maxHealth: 10, combatLevel: 3, running: false }));
+    Array.from({ length: n }, (_, i) => ({
+      id: `p${i}`,
+      kind: "player",
+      x: x + (i % 3),
+      z: z + (Math.floor(i / 3) % 3),
+      name: `P${i}`,
+      health: 10,
+      maxHealth: 10,
+      combatLevel: 3,
+      running: false,
+    }));
   const tree = (id: string, x: number, z: number, depleted: boolean): Entry => ({ id, kind: "resource", x, z, ref: "tree_normal", depleted });
-  const rat = (id: string, x: number, z: number, dead: boolean): Entry => ({ id, kind: "npc", x, z, ref: "meadow_rat", name: "Meadow rat", health: dead ? 0 : 5, maxHealth: 5, level: 1, dead });
+  const rat = (id: string, x: number, z: number, dead: boolean): Entry => ({
+    id,
+    kind: "npc",
+    x,
+    z,
+    ref: "meadow_rat",
+    name: "Meadow rat",
+    health: dead ? 0 : 5,
+    maxHealth: 5,
+    level: 1,
+    dead,
+  });
   /** Steps a behaviour `ticks` times from tick `from`; the first outcome that ends it, or the last. */
   function run(b: Behaviour, ctx: Ctx, ticks: number, from = 0): { out: Outcome; at: number } {
     let out: Outcome = { progress: 0 };
@@ -95,7 +116,7 @@ describe("agent behaviours: a crowded spot", () => {
     const lucky = agentAt(spot.x, spot.z, crowd());
     const fight = new Fight("meadow_rat");
     assert.equal(run(fight, lucky.ctx, 2 * CROWDED_TICKS - 1).out.end, undefined);
-    fight.onEvent("combat:hit", { attackerId: "me", targetId: "r1", targetHealth: 0 }, lucky.ctx);
+    fight.onEvent("combat:hit", { attackerId: "me", targetId: "r1", damage: 2, style: "melee", targetHealth: 0, targetMaxHealth: 2 }, lucky.ctx);
     assert.equal(run(fight, lucky.ctx, 2 * CROWDED_TICKS - 1, 2 * CROWDED_TICKS).out.end, undefined);
   });
 });
@@ -111,7 +132,11 @@ describe("agent behaviours: a fighter's choice of monster", () => {
     const view = new AgentView();
     view.playerId = "me";
     view.sync({ inventory: [], equipment: {}, skills: {} } as unknown as Self);
-    view.update({ tick: 1, entities: [{ id: "me", kind: "player", x, z, name: "Robin", health: 10, maxHealth: 10, combatLevel: 3, running: false }, ...others], removed: [] } as WorldUpdate);
+    view.update({
+      tick: 1,
+      entities: [{ id: "me", kind: "player", x, z, name: "Robin", health: 10, maxHealth: 10, combatLevel: 3, running: false }, ...others],
+      removed: [],
+    });
     let target: string | undefined;
     const ctx: Ctx = {
       view,
@@ -130,8 +155,29 @@ describe("agent behaviours: a fighter's choice of monster", () => {
     }
     return target;
   }
-  const rat = (id: string, x: number, z: number): Entry => ({ id, kind: "npc", x, z, ref: "meadow_rat", name: "Meadow rat", health: 5, maxHealth: 5, level: 1, dead: false });
-  const player = (id: string, x: number, z: number): Entry => ({ id, kind: "player", x, z, name: id, health: 10, maxHealth: 10, combatLevel: 3, running: false });
+  const rat = (id: string, x: number, z: number): Entry => ({
+    id,
+    kind: "npc",
+    x,
+    z,
+    ref: "meadow_rat",
+    name: "Meadow rat",
+    health: 5,
+    maxHealth: 5,
+    level: 1,
+    dead: false,
+  });
+  const player = (id: string, x: number, z: number): Entry => ({
+    id,
+    kind: "player",
+    x,
+    z,
+    name: id,
+    health: 10,
+    maxHealth: 10,
+    combatLevel: 3,
+    running: false,
+  });
 
   it("attacks a monster no other player stands next to before a nearer one that is fought already", () => {
     const spot = know.mobSpots.get("meadow_rat")![0]!;
@@ -146,7 +192,10 @@ describe("agent behaviours: a fighter's choice of monster", () => {
     const spot = know.mobSpots.get("meadow_rat")![0]!;
     const seen = [rat("r1", spot.x + 1, spot.z), rat("r2", spot.x - 1, spot.z), rat("r3", spot.x, spot.z + 2), rat("far", spot.x + 9, spot.z)];
     const chosen = Array.from({ length: 12 }, (_, i) => firstTarget(spot.x, spot.z, seen, `fighter-${i}`));
-    assert.ok(chosen.every((id) => id === "r1" || id === "r2" || id === "r3"), `within FOE_SPREAD of the nearest: ${chosen.join(",")}`);
+    assert.ok(
+      chosen.every((id) => id === "r1" || id === "r2" || id === "r3"),
+      `within FOE_SPREAD of the nearest: ${chosen.join(",")}`,
+    );
     assert.ok(new Set(chosen).size >= 2, `spread: ${chosen.join(",")}`);
   });
 });
@@ -154,7 +203,7 @@ describe("agent behaviours: a fighter's choice of monster", () => {
 describe("agent activity: what it notes, by name", () => {
   it("names items, resources and NPCs as players read them (an unknown id as itself), and a gatherer's note says which tree", async () => {
     const know = knowledgeOf(await bundledContent());
-    assert.equal(nameOf(know, "bronze_hatchet"), "Bronze Hatchet");
+    assert.equal(nameOf(know, "bronze_hatchet"), "Bronze hatchet");
     assert.equal(nameOf(know, "tree_normal"), "Tree");
     const banker = know.banks[0]!.npcRef;
     assert.equal(nameOf(know, banker), know.registry.npcs.get(banker)!.name);
@@ -164,7 +213,11 @@ describe("agent activity: what it notes, by name", () => {
     view.playerId = "me";
     view.sync({ inventory: [{ slot: 0, itemId: "bronze_hatchet", quantity: 1 }], equipment: {}, skills: {} } as unknown as Self);
     const me: Entry = { id: "me", kind: "player", x: 0, z: 0, name: "Robin", health: 10, maxHealth: 10, combatLevel: 3, running: false };
-    view.update({ tick: 1, entities: [me, { id: "t1", kind: "resource", x: 1, z: 0, ref: "tree_normal", depleted: false }], removed: [] } as unknown as WorldUpdate);
+    view.update({
+      tick: 1,
+      entities: [me, { id: "t1", kind: "resource", x: 1, z: 0, ref: "tree_normal", depleted: false }],
+      removed: [],
+    } as unknown as WorldUpdate);
     const notes: string[] = [];
     const ctx: Ctx = { view, know, rng: new Random("names"), tick: 0, send: () => {}, note: (text) => void notes.push(text) };
     new Gather("woodcutting", "tree_normal").step(ctx);

@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { addressedTo, parseCommand } from "../../agent-runtime/brain/commands.ts";
-import { CROWD_MEMORY, ScriptedBrain, toolPurchases } from "../../agent-runtime/brain/scripted.ts";
+import { CROWD_MEMORY, MELEE_FOCUS, ScriptedBrain, toolPurchases } from "../../agent-runtime/brain/scripted.ts";
 import type { GoalOption, Observation } from "../../agent-runtime/brain/Brain.ts";
 import { knowledgeOf } from "../../agent-runtime/knowledge.ts";
 import { bundledContent } from "../support/content.ts";
@@ -25,6 +25,11 @@ describe("agent brain: chat commands", () => {
     assert.deepEqual(parseCommand("fight goblins"), { kind: "goal", type: "combat", target: "goblin" });
     assert.deepEqual(parseCommand("light fires"), { kind: "goal", type: "firemaking" });
     assert.deepEqual(parseCommand("sing a song"), { kind: "unknown", text: "sing a song" });
+    assert.deepEqual(parseCommand("focus melee"), { kind: "focus", focus: "melee" });
+    assert.deepEqual(parseCommand("Train quests."), { kind: "focus", focus: "quests" });
+    assert.deepEqual(parseCommand("focus on smithing"), { kind: "focus", focus: "making" });
+    assert.deepEqual(parseCommand("focus off"), { kind: "focus", focus: null });
+    assert.deepEqual(parseCommand("focus juggling"), { kind: "unknown", text: "focus juggling" });
   });
 
   it("takes a chat line as addressed only when it starts with the whole name", () => {
@@ -49,7 +54,13 @@ describe("agent brain: the scripted policy", () => {
     maxHealth: 100,
     combatLevel: 3,
     coins: 25,
-    skills: { woodcutting: { level: 1, xp: 0 }, mining: { level: 5, xp: 400 }, fishing: { level: 3, xp: 200 }, cooking: { level: 1, xp: 0 }, firemaking: { level: 1, xp: 0 } },
+    skills: {
+      woodcutting: { level: 1, xp: 0 },
+      mining: { level: 5, xp: 400 },
+      fishing: { level: 3, xp: 200 },
+      cooking: { level: 1, xp: 0 },
+      firemaking: { level: 1, xp: 0 },
+    },
     inventory: [
       { slot: 0, itemId: "bronze_hatchet", quantity: 1 },
       { slot: 1, itemId: "bronze_pickaxe", quantity: 1 },
@@ -78,8 +89,19 @@ describe("agent brain: the scripted policy", () => {
     ];
   });
 
-  it("trains its weakest gathering skill first", () => {
-    assert.equal(brain().choose(base()).type, "woodcutting");
+  it("trains its weakest gathering skill first, once its melee skills reach MELEE_FOCUS (fighting before)", () => {
+    const gathering = options.filter((o) => o.type !== "combat");
+    assert.equal(brain().choose(base({ availableGoals: gathering })).type, "woodcutting");
+    // Melee below MELEE_FOCUS: a fight comes first, under every seed.
+    for (let seed = 0; seed < 10; seed++) assert.equal(new ScriptedBrain(know, `s${seed}`).choose(base()).type, "combat");
+    const trained = {
+      ...base().skills,
+      attack: { level: MELEE_FOCUS, xp: 1154 },
+      strength: { level: MELEE_FOCUS, xp: 1154 },
+      defense: { level: MELEE_FOCUS, xp: 1154 },
+    };
+    const kinds = Array.from({ length: 20 }, (_, seed) => new ScriptedBrain(know, `s${seed}`).choose(base({ skills: trained })).type);
+    assert.ok(kinds.includes("woodcutting"), `past MELEE_FOCUS it gathers at times too: ${kinds.join(", ")}`);
   });
 
   it("banks a full inventory, and burns logs when firemaking lags woodcutting", () => {
@@ -100,7 +122,7 @@ describe("agent brain: the scripted policy", () => {
     const noPickaxe = base().inventory.filter((s) => s.itemId !== "bronze_pickaxe");
     const c = brain().choose(base({ inventory: noPickaxe, availableGoals: shopping, coins: 100 }));
     assert.deepEqual({ type: c.type, target: c.target }, { type: "shopping", target: "bronze_pickaxe" });
-    assert.match(c.reason, /^no Bronze Pickaxe for mining; it costs \d+$/, "its reason names the item");
+    assert.match(c.reason, /^no Bronze pickaxe for mining; it costs \d+$/, "its reason names the item");
     assert.notEqual(brain().choose(base({ inventory: noPickaxe, availableGoals: shopping, coins: 5 })).type, "shopping");
     assert.ok(toolPurchases(know).some((t) => t.itemId === "bronze_pickaxe"));
   });
@@ -109,8 +131,12 @@ describe("agent brain: the scripted policy", () => {
     const onlyCombat = options.filter((o) => o.type === "combat" || o.type === "idle");
     const c = brain().choose(base({ availableGoals: onlyCombat }));
     assert.deepEqual({ type: c.type, target: c.target }, { type: "combat", target: "mossback_toad" });
-    assert.match(c.reason, /^fight Mossback Toad \(combat level \d+\)$/, "its reason names the monster");
+    assert.match(c.reason, /^fight Mossback Toad \(melee 1\/1\/1\)$/, "its reason names the monster");
     assert.notEqual(brain().choose(base({ availableGoals: onlyCombat, health: 40 })).type, "combat");
+    // Hurt with food to eat it fights on (the runtime eats); below 40 % not even then.
+    const bread = [...base().inventory, { slot: 3, itemId: "bread", quantity: 1 }];
+    assert.equal(brain().choose(base({ availableGoals: onlyCombat, health: 50, inventory: bread })).type, "combat");
+    assert.notEqual(brain().choose(base({ availableGoals: onlyCombat, health: 30, inventory: bread })).type, "combat");
   });
 
   it("remembers a crowded spot for CROWD_MEMORY goals and trains elsewhere, then tries it again", () => {
@@ -123,11 +149,13 @@ describe("agent brain: the scripted policy", () => {
     // Three fishing trips later (nine goals), the trees are still remembered as crowded.
     const recent = [...trip, ...trip, ...trip, crowded];
     assert.equal(recent.length, CROWD_MEMORY);
-    for (let seed = 0; seed < 20; seed++) assert.notEqual(new ScriptedBrain(know, `s${seed}`).choose(base({ recentGoals: recent })).type, "woodcutting");
+    const gathering = options.filter((o) => o.type !== "combat");
+    for (let seed = 0; seed < 20; seed++)
+      assert.notEqual(new ScriptedBrain(know, `s${seed}`).choose(base({ recentGoals: recent, availableGoals: gathering })).type, "woodcutting");
     // A plain failure is forgotten after three goals; a crowd after CROWD_MEMORY.
     const plain = [...trip, { ...crowded, crowded: undefined }];
-    assert.equal(brain().choose(base({ recentGoals: plain })).type, "woodcutting");
-    assert.equal(brain().choose(base({ recentGoals: [{ type: "banking", outcome: "done" }, ...recent] })).type, "woodcutting");
+    assert.equal(brain().choose(base({ recentGoals: plain, availableGoals: gathering })).type, "woodcutting");
+    assert.equal(brain().choose(base({ recentGoals: [{ type: "banking", outcome: "done" }, ...recent], availableGoals: gathering })).type, "woodcutting");
     // A crowded monster spawn: another monster of the list instead, while one is left.
     const onlyCombat = options.filter((o) => o.type === "combat" || o.type === "idle");
     const toads = { type: "combat", target: "mossback_toad", outcome: "failed" as const, crowded: true };
@@ -136,7 +164,14 @@ describe("agent brain: the scripted policy", () => {
     // Crowds at two spawns: the whole kind is less inviting, and it fishes instead.
     const rats = { ...toads, target: "meadow_rat" };
     const skills = { ...base().skills, fishing: { level: 4, xp: 300 } };
-    const fights = (recentGoals: Observation["recentGoals"]) => Array.from({ length: 20 }, (_, seed) => new ScriptedBrain(know, `s${seed}`).choose(base({ recentGoals, skills, availableGoals: options.filter((o) => o.type === "combat" || o.type === "fishing") })).type).filter((t) => t === "combat").length;
+    const fights = (recentGoals: Observation["recentGoals"]) =>
+      Array.from(
+        { length: 20 },
+        (_, seed) =>
+          new ScriptedBrain(know, `s${seed}`).choose(
+            base({ recentGoals, skills, availableGoals: options.filter((o) => o.type === "combat" || o.type === "fishing") }),
+          ).type,
+      ).filter((t) => t === "combat").length;
     assert.ok(fights(trip) > 0, "without a crowd it fights at times");
     assert.equal(fights([...trip, rats, toads]), 0);
     // The same for a resource: mining copper found crowded, tin instead.
@@ -147,10 +182,56 @@ describe("agent brain: the scripted policy", () => {
   });
 
   it("does not retry a goal that just failed, and is the same under the same seed", () => {
-    const failed = base({ recentGoals: [{ type: "woodcutting", target: "tree_normal", outcome: "failed" }] });
+    const failed = base({
+      recentGoals: [{ type: "woodcutting", target: "tree_normal", outcome: "failed" }],
+      availableGoals: options.filter((o) => o.type !== "combat"),
+    });
     assert.notEqual(brain().choose(failed).type, "woodcutting");
     const a = brain();
     const b = brain();
     for (let i = 0; i < 5; i++) assert.deepEqual(a.choose(base()), b.choose(base()));
+  });
+
+  it("puts its owner's focus first (focus.ts), yet banks a full inventory and never fights hurt without food", () => {
+    const trained = {
+      ...base().skills,
+      attack: { level: 20, xp: 4470 },
+      strength: { level: 20, xp: 4470 },
+      defense: { level: 20, xp: 4470 },
+    };
+    const unfocused = Array.from({ length: 20 }, (_, seed) => new ScriptedBrain(know, `s${seed}`).choose(base({ skills: trained })).type);
+    assert.ok(
+      unfocused.some((k) => k !== "combat"),
+      `without a focus it trains other skills too: ${unfocused.join(", ")}`,
+    );
+    for (let seed = 0; seed < 20; seed++) assert.equal(new ScriptedBrain(know, `s${seed}`).choose(base({ skills: trained, focus: "melee" })).type, "combat");
+    assert.equal(brain().choose(base({ skills: trained, focus: "melee", inventory: full, freeSlots: 0 })).type, "banking");
+    assert.notEqual(brain().choose(base({ skills: trained, focus: "melee", health: 30 })).type, "combat");
+    // Hurt with the cows' raw meat and no cooked food: it cooks (to fight on), before a quest or gathering.
+    const hurt = base({
+      focus: "melee",
+      health: 50,
+      inventory: [...base().inventory, { slot: 3, itemId: "raw_meat", quantity: 1 }],
+      availableGoals: [
+        ...options,
+        { type: "cooking", description: "Cook food", targets: ["raw_meat"] },
+        { type: "quest", description: "Do a quest", targets: ["settlers_charter"] },
+      ],
+    });
+    for (let seed = 0; seed < 20; seed++) assert.equal(new ScriptedBrain(know, `s${seed}`).choose(hurt).type, "cooking");
+    assert.equal(brain().choose({ ...hurt, focus: undefined }).type, "quest", "unfocused, the quest comes first");
+    // A fight left hurt for want of food is not held against fighting (once healed it fights on);
+    // a fight that failed otherwise (no experience: monsters out of reach) is, for a few goals.
+    const fled = [{ type: "combat", outcome: "failed" as const, fled: true }];
+    assert.equal(brain().choose(base({ skills: trained, focus: "melee", recentGoals: fled })).type, "combat");
+    assert.notEqual(brain().choose(base({ skills: trained, focus: "melee", recentGoals: [{ ...fled[0]!, fled: undefined }] })).type, "combat");
+    // A better weapon it can afford, under the melee focus: bought before the next fight.
+    const rich = base({
+      focus: "melee",
+      coins: 100,
+      availableGoals: [...options, { type: "shopping", description: "Buy a tool or a weapon", targets: ["bronze_sword"] }],
+    });
+    assert.deepEqual(brain().choose(rich).type, "shopping");
+    assert.equal(brain().choose(rich).target, "bronze_sword");
   });
 });

@@ -6,6 +6,8 @@
  * (positions, goals, chat lines the server delivers).
  */
 import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
 import { callJson, type Json } from "../support/http.ts";
 import { eventually } from "../support/until.ts";
 import { startAgentRuntime, type RuntimeProcess } from "../support/agentRuntime.ts";
@@ -38,7 +40,8 @@ describe("agent runtime: chat commands and quick commands", function () {
   /** Waits until Ada may say `lines` lines at once (the server counts a line when its tick handles it: a margin of a few ticks). */
   const adaCanSay = async (lines: number) => {
     const limiting = spoken.at(lines - 1 - CHAT_LIMIT);
-    if (spoken.length > CHAT_LIMIT - lines && limiting !== undefined) await new Promise((r) => setTimeout(r, Math.max(0, limiting + CHAT_WINDOW_MS + 5 * TICK_MS + 100 - Date.now())));
+    if (spoken.length > CHAT_LIMIT - lines && limiting !== undefined)
+      await new Promise((r) => setTimeout(r, Math.max(0, limiting + CHAT_WINDOW_MS + 5 * TICK_MS + 100 - Date.now())));
   };
   const adaSays = async (message: string) => {
     await adaCanSay(1);
@@ -69,17 +72,25 @@ describe("agent runtime: chat commands and quick commands", function () {
     await eventually(() => (t.server.world.world.players.has(characterId) ? true : undefined), "the agent in the world");
     const world = t.server.world.world;
     const send = world.send.bind(world);
-    world.send = ((to: string, type: string, data: Json) => {
+    world.send = (to: string, type: string, data: Json) => {
       if (to === characterId && type === "chat:message" && data.fromId === characterId) said.push(String(data.message));
       return send(to as never, type as never, data as never);
-    }) as typeof world.send;
+    };
   });
 
   // A failing step leaves the agent's own account of it in the output.
   afterEach(async function () {
     if (this.currentTest?.state !== "failed") return;
     const a = (await call(rt.url, "GET", `/agents/${agentId}`, owner)).body.agent as Json;
-    console.error(`agent at ${me()?.x},${me()?.z}:`, JSON.stringify(a?.activity?.slice(0, 50).map((x: Json) => `${x.at.slice(14)} ${x.text}`), null, 1)); // eslint-disable-line no-console
+    // eslint-disable-next-line no-console
+    console.error(
+      `agent at ${me()?.x},${me()?.z}:`,
+      JSON.stringify(
+        a?.activity?.slice(0, 50).map((x: Json) => `${x.at.slice(14)} ${x.text}`),
+        null,
+        1,
+      ),
+    );
   });
 
   after(async () => {
@@ -183,9 +194,33 @@ describe("agent runtime: chat commands and quick commands", function () {
     const g = await eventually(async () => ((await goal()).goal ?? undefined) as Json | undefined, "the goal");
     assert.deepEqual({ type: g.type, target: g.target, lockedBy: g.lockedBy }, { type: "combat", target: "meadow_rat", lockedBy: "manual" });
     // Paused, a goal given by hand is still pursued: it attacks meadow rats.
-    await eventually(() => {
-      const action = me().action;
-      return action?.kind === "attack" && t.server.world.world.npcs.get(action.targetId)?.def.id === "meadow_rat" ? true : undefined;
-    }, "the agent attacking a meadow rat", 30_000);
+    await eventually(
+      () => {
+        const action = me().action;
+        return action?.kind === "attack" && t.server.world.world.npcs.get(action.targetId)?.def.id === "meadow_rat" ? true : undefined;
+      },
+      "the agent attacking a meadow rat",
+      30_000,
+    );
+  });
+
+  it("keeps its owner's focus: said, shown on GET /agents/:id, kept in the runtime's store, and cleared", async () => {
+    const agent = async () => (await call(rt.url, "GET", `/agents/${agentId}`, owner)).body.agent as Json;
+    const stored = () =>
+      (JSON.parse(fs.readFileSync(path.join(t.worldDir, "local", "agent-runtime.json"), "utf8")) as { agents: Json[] }).agents.find(
+        (a) => a.agentId === agentId,
+      );
+    assert.equal((await agent()).focus, null, "no focus at first");
+    await say("focus melee");
+    await eventually(() => heard(/^Focusing on melee\.$/), "its answer");
+    assert.equal((await agent()).focus, "melee");
+    await eventually(() => (stored()?.focus === "melee" ? true : undefined), "the focus in the runtime's store");
+    await say("focus juggling");
+    await eventually(() => heard(/I don't know "focus juggling"/), "an unknown focus answered in words");
+    assert.equal((await agent()).focus, "melee", "an unknown focus changes nothing");
+    await say("focus off");
+    await eventually(() => heard(/^No focus/), "its answer to focus off");
+    assert.equal((await agent()).focus, null);
+    await eventually(() => (stored() !== undefined && stored()!.focus === undefined ? true : undefined), "the focus gone from the store");
   });
 });

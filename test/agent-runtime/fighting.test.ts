@@ -1,23 +1,37 @@
 /**
  * The scripted fighter's combat sense, with an AgentView fed `player:sync` and world updates as the
- * server sends them and the bundled world's content: the style that trains its lowest melee skill
- * (switching when one passes another), eating before a monster's next hit could kill it, casting
+ * server sends them and the bundled world's content: the style of the melee skill it trains
+ * (Strength ahead of Attack ahead of Defence), a better weapon bought and wielded, eating before a monster's next hit could kill it, casting
  * with runes and not without (melee again when the runes run out), and which runes it buys with
  * coins to spare.
  */
 import assert from "node:assert/strict";
-import fs from "node:fs";
-import path from "node:path";
 import { AgentView, type Self } from "../../agent-runtime/AgentView.ts";
-import { Fight, GoTo, RUN_ABOVE, Shop, shouldRun, WALK_BELOW, type Ctx } from "../../agent-runtime/brain/behaviours.ts";
-import { boostPrayer, castableSpell, COINS_KEPT, kitOf, npcMaxHit, runePurchase, shouldEat, threat, trainingStyle } from "../../agent-runtime/brain/fighting.ts";
+import { Fight, GoTo, RUN_ABOVE, Shop, shouldRun, STALL_TICKS, WALK_BELOW, type Ctx } from "../../agent-runtime/brain/behaviours.ts";
+import {
+  bestMonster,
+  boostPrayer,
+  canWield,
+  castableSpell,
+  COINS_KEPT,
+  kitOf,
+  meleeRates,
+  meleeWorth,
+  npcMaxHit,
+  runePurchase,
+  shouldEat,
+  threat,
+  trainingStyle,
+  WEAPON_RESERVE,
+  weaponUpgrade,
+} from "../../agent-runtime/brain/fighting.ts";
 import { Random } from "../../agent-runtime/brain/random.ts";
 import { ScriptedBrain } from "../../agent-runtime/brain/scripted.ts";
 import type { Observation } from "../../agent-runtime/brain/Brain.ts";
 import { knowledgeOf, type Knowledge } from "../../agent-runtime/knowledge.ts";
 import type { WorldUpdate } from "../../src/game/worldUpdate.ts";
 import { bundledContent } from "../support/content.ts";
-import { BUNDLED_MANIFESTS } from "../support/world.ts";
+import { XP_FOR_LEVEL } from "../../src/game/skills.ts";
 
 type Entry = WorldUpdate["entities"][number];
 type Sent = { type: string; data: Record<string, unknown> };
@@ -35,28 +49,43 @@ describe("agent fighting: styles, eating, magic", () => {
     defense: { level: defense, xp: XP_AT[defense]! },
     magic: { level: magic >= 83 ? 2 : 1, xp: magic },
   });
-  const XP_AT: Record<number, number> = { 1: 0, 2: 83, 3: 174, 4: 276, 5: 388 };
-  /** A player:sync as the server sends it (the fields a fighter reads). */
-  const sync = (over: Partial<Self> = {}): Self =>
-    ({
-      id: "me",
-      name: "Robin",
-      position: { x: 0, y: 0, z: 0 },
-      health: 100,
-      maxHealth: 100,
-      combatLevel: 3,
-      coins: 0,
-      combatStyle: "accurate",
-      autocast: null,
-      skills: skills(1, 1, 1),
-      inventory: [],
-      equipment: {},
-      bank: [],
-      inTrade: false,
-      ...over,
-    }) as Self;
+  const XP_AT = XP_FOR_LEVEL;
+  /** A player:sync as the server sends it (a new character's, with `over`). */
+  const sync = (over: Partial<Self> = {}): Self => ({
+    id: "me",
+    name: "Robin",
+    position: { x: 0, y: 0, z: 0 },
+    health: 100,
+    maxHealth: 100,
+    combatLevel: 3,
+    coins: 0,
+    combatStyle: "accurate",
+    autocast: null,
+    runEnergy: 100,
+    runMode: false,
+    autoRetaliate: true,
+    prayerPoints: 1,
+    activePrayers: [],
+    skills: skills(1, 1, 1),
+    inventory: [],
+    equipment: {},
+    bank: [],
+    inTrade: false,
+    ...over,
+  });
   const sword = { weapon: { itemId: "bronze_sword", quantity: 1 } };
-  const rat = (id: string, x: number, z: number): Entry => ({ id, kind: "npc", x, z, ref: "meadow_rat", name: "Meadow rat", health: 30, maxHealth: 30, level: 1, dead: false });
+  const rat = (id: string, x: number, z: number): Entry => ({
+    id,
+    kind: "npc",
+    x,
+    z,
+    ref: "meadow_rat",
+    name: "Meadow rat",
+    health: 30,
+    maxHealth: 30,
+    level: 1,
+    dead: false,
+  });
 
   /** An agent at the rats' spawn with this state, seeing `others`; its ctx and what it sent. */
   function agent(self: Self, others: Entry[] = []) {
@@ -64,11 +93,28 @@ describe("agent fighting: styles, eating, magic", () => {
     const view = new AgentView();
     view.playerId = "me";
     view.sync(self);
-    const me: Entry = { id: "me", kind: "player", x: spot.x, z: spot.z, name: "Robin", health: self.health, maxHealth: self.maxHealth, combatLevel: 3, running: false };
-    view.update({ tick: 1, entities: [me, ...others], removed: [] } as WorldUpdate);
+    const me: Entry = {
+      id: "me",
+      kind: "player",
+      x: spot.x,
+      z: spot.z,
+      name: "Robin",
+      health: self.health,
+      maxHealth: self.maxHealth,
+      combatLevel: 3,
+      running: false,
+    };
+    view.update({ tick: 1, entities: [me, ...others], removed: [] });
     const sent: Sent[] = [];
     const notes: string[] = [];
-    const ctx: Ctx = { view, know, rng: new Random("fight"), tick: 0, send: (type, data) => void sent.push({ type, data: data as Record<string, unknown> }), note: (t) => void notes.push(t) };
+    const ctx: Ctx = {
+      view,
+      know,
+      rng: new Random("fight"),
+      tick: 0,
+      send: (type, data) => void sent.push({ type, data: data }),
+      note: (t) => void notes.push(t),
+    };
     return { view, ctx, sent, notes, spot };
   }
   const steps = (fight: Fight, ctx: Ctx, from: number, n: number) => {
@@ -79,23 +125,24 @@ describe("agent fighting: styles, eating, magic", () => {
   };
   const styles = (sent: Sent[]) => sent.filter((s) => s.type === "player:setCombatStyle").map((s) => s.data.style);
 
-  it("picks the style that trains its lowest of Attack, Strength and Defence, among the weapon's styles", () => {
-    const self = (a: number, s: number, d: number, over: Partial<Self> = {}) => trainingStyle(sync({ skills: skills(a, s, d), equipment: sword, ...over }), know);
-    assert.deepEqual(self(1, 1, 1), { skill: "attack", style: "accurate" }, "ties: the style in force (accurate)");
-    assert.deepEqual(self(3, 1, 2), { skill: "strength", style: "aggressive" });
-    assert.deepEqual(self(3, 4, 2), { skill: "defense", style: "defensive" });
-    assert.deepEqual(self(3, 4, 5), { skill: "attack", style: "accurate" });
-    // Equal levels: it keeps training the skill of the style in force; else the one with the least xp.
-    assert.deepEqual(self(2, 2, 2, { combatStyle: "defensive" }), { skill: "defense", style: "defensive" });
-    const close = sync({ equipment: sword, combatStyle: "aggressive", skills: { ...skills(3, 2, 2), strength: { level: 2, xp: 120 }, defense: { level: 2, xp: 100 } } });
-    assert.deepEqual(trainingStyle(close, know), { skill: "strength", style: "aggressive" }, "Strength's xp past Defence's within a level: no switch");
-    assert.deepEqual(trainingStyle({ ...close, combatStyle: "accurate" }, know), { skill: "defense", style: "defensive" }, "the least xp among equals");
+  it("trains Strength first, kept 5 levels ahead of Attack, and Attack 5 ahead of Defence, to 10 each, then 20, among the weapon's styles", () => {
+    const self = (a: number, s: number, d: number, over: Partial<Self> = {}) =>
+      trainingStyle(sync({ skills: skills(a, s, d), equipment: sword, ...over }), know);
+    assert.deepEqual(self(1, 1, 1), { skill: "strength", style: "aggressive" }, "Strength first: a higher max hit speeds every later kill");
+    assert.deepEqual(self(1, 5, 1), { skill: "strength", style: "aggressive" });
+    assert.deepEqual(self(1, 6, 1), { skill: "attack", style: "accurate" }, "Strength 5 ahead of Attack: Attack");
+    assert.deepEqual(self(5, 6, 1), { skill: "strength", style: "aggressive" }, "Attack caught up: Strength leads again");
+    assert.deepEqual(self(6, 10, 1), { skill: "defense", style: "defensive" }, "Attack 5 ahead of Defence, Strength at 10: Defence");
+    assert.deepEqual(self(6, 10, 2), { skill: "attack", style: "accurate" }, "Defence gained (by being hit too): Attack may lead further");
+    assert.deepEqual(self(10, 10, 9), { skill: "defense", style: "defensive" }, "within the band of 10: no skill trained past it");
+    assert.deepEqual(self(10, 10, 10), { skill: "strength", style: "aggressive" }, "10/10/10: the next band, Strength first");
+    assert.deepEqual(self(10, 15, 10), { skill: "attack", style: "accurate" });
     // Unarmed (punch, kick, block) offers them too; a bow's styles train Ranged: none chosen.
     assert.deepEqual(self(3, 1, 2, { equipment: {} }), { skill: "strength", style: "aggressive" });
     assert.equal(self(1, 1, 1, { equipment: { weapon: { itemId: "shortbow", quantity: 1 } } }), undefined);
   });
 
-  it("a fighter switches style when one skill passes another, once, and not again until the next passes", () => {
+  it("a fighter switches style when the skill it trains reaches its lead, once, and not again until the next does", () => {
     const { view, ctx, sent, notes } = agent(sync({ skills: skills(3, 1, 2), equipment: sword }), [rat("r1", 0, 0)]);
     const fight = new Fight("meadow_rat");
     steps(fight, ctx, 0, 2);
@@ -105,24 +152,55 @@ describe("agent fighting: styles, eating, magic", () => {
     // The server has not confirmed yet: it waits rather than asking every tick.
     steps(fight, ctx, 2, 1);
     assert.deepEqual(styles(sent), ["aggressive"]);
-    // Confirmed: nothing more while Strength is the lowest.
+    // Confirmed: nothing more while Strength is below Attack + 5.
     view.sync(sync({ combatStyle: "aggressive", skills: skills(3, 2, 2), equipment: sword }));
     steps(fight, ctx, 3, 10);
+    view.sync(sync({ combatStyle: "aggressive", skills: skills(3, 7, 2), equipment: sword }));
+    steps(fight, ctx, 13, 10);
     assert.deepEqual(styles(sent), ["aggressive"]);
-    // Strength passes Defence: Defensive.
-    view.sync(sync({ combatStyle: "aggressive", skills: skills(3, 3, 2), equipment: sword }));
-    steps(fight, ctx, 13, 1);
-    assert.deepEqual(styles(sent), ["aggressive", "defensive"]);
+    // Strength 5 ahead of Attack: Accurate.
+    view.sync(sync({ combatStyle: "aggressive", skills: skills(3, 8, 2), equipment: sword }));
+    steps(fight, ctx, 23, 1);
+    assert.deepEqual(styles(sent), ["aggressive", "accurate"]);
+    assert.ok(notes.includes("style accurate (train attack, level 3)"), notes.join("; "));
+  });
+
+  it("trains on the monster giving the most experience a tick at its levels, among those at most its combat level whose hits it can take", () => {
+    const all = [...know.mobSpots.keys()];
+    const levels = (n: number) => ({ attack: { level: n }, strength: { level: n }, defense: { level: n } });
+    // Level 1: the cows (8 hitpoints, Defence 1: few misses and a kill's walk spread over more blows) before the rats.
+    assert.equal(bestMonster(all, levels(1), 3, 100, know), "brindle_cow");
+    assert.ok(meleeRates(levels(1), know, "brindle_cow").dealt > meleeRates(levels(1), know, "meadow_rat").dealt);
+    // Twenty: the boars (Defence 4, 12 hitpoints) hit harder but give more.
+    assert.equal(bestMonster(all, levels(20), 25, 250, know), "bristleback_boar");
+    // Never one above its combat level (the Cinder hound is 20), nor one whose max hit is over a third of its health.
+    assert.equal(bestMonster(["meadow_rat", "cinder_hound"], levels(10), 13, 100, know), "meadow_rat");
+    assert.equal(bestMonster(["meadow_rat", "hollow_cutpurse"], levels(15), 20, 50, know), "meadow_rat", "the cutpurse's 20 is over a third of 50");
+    assert.equal(bestMonster(["cinder_hound", "slag_brute"], levels(1), 3, 100, know), "cinder_hound", "the weakest when none is at its level");
+    // Better levels, more dealt and less taken.
+    assert.ok(meleeRates(levels(10), know, "brindle_cow").dealt > meleeRates(levels(1), know, "brindle_cow").dealt);
+    assert.ok(meleeRates(levels(10), know, "brindle_cow").taken < meleeRates(levels(1), know, "brindle_cow").taken);
   });
 
   it("eats below half its health, or hurt within one max hit of a monster next to it, and not at full health", () => {
     // A hollow cutpurse (Strength 10) hits up to 2 hitpoints: 20 lifepoints (combat.ts maxHitHitpoints(10, 0)).
     assert.equal(npcMaxHit(know, "hollow_cutpurse"), 20);
     assert.equal(npcMaxHit(know, "meadow_rat"), 10);
-    const cutpurse = (x: number, z: number): Entry => ({ id: "c1", kind: "npc", x, z, ref: "hollow_cutpurse", name: "Hollow cutpurse", health: 180, maxHealth: 180, level: 12, dead: false });
+    const cutpurse = (x: number, z: number): Entry => ({
+      id: "c1",
+      kind: "npc",
+      x,
+      z,
+      ref: "hollow_cutpurse",
+      name: "Hollow cutpurse",
+      health: 180,
+      maxHealth: 180,
+      level: 12,
+      dead: false,
+    });
     const at = (health: number, others: Entry[] = []) => {
       const a = agent(sync({ health, maxHealth: 100 }), []);
-      a.view.update({ tick: 2, entities: others.map((o) => ({ ...o, x: a.spot.x + o.x, z: a.spot.z + o.z })), removed: [] } as WorldUpdate);
+      a.view.update({ tick: 2, entities: others.map((o) => ({ ...o, x: a.spot.x + o.x, z: a.spot.z + o.z })), removed: [] });
       return shouldEat(a.view, know, 0.5);
     };
     assert.equal(at(50), false, "at half: not yet");
@@ -131,10 +209,10 @@ describe("agent fighting: styles, eating, magic", () => {
     assert.equal(at(20, [cutpurse(1, 0)]), true, "its next hit could kill it at 20");
     assert.equal(at(20, [cutpurse(3, 0)]), true, "below half anyway");
     const far = agent(sync({ health: 100, maxHealth: 100 }));
-    far.view.update({ tick: 2, entities: [{ ...cutpurse(far.spot.x + 4, far.spot.z) }], removed: [] } as WorldUpdate);
+    far.view.update({ tick: 2, entities: [{ ...cutpurse(far.spot.x + 4, far.spot.z) }], removed: [] });
     assert.equal(threat(far.view, know), 0, "a monster four tiles off is no next hit");
     const full = agent(sync({ health: 10, maxHealth: 10 }));
-    full.view.update({ tick: 2, entities: [{ ...cutpurse(full.spot.x + 1, full.spot.z) }], removed: [] } as WorldUpdate);
+    full.view.update({ tick: 2, entities: [{ ...cutpurse(full.spot.x + 1, full.spot.z) }], removed: [] });
     assert.equal(shouldEat(full.view, know, 0.5), false, "at full health eating heals nothing");
   });
 
@@ -153,14 +231,21 @@ describe("agent fighting: styles, eating, magic", () => {
       [0, 5, 10].map(() => ({ action: "cast", spellId: "wind_strike", targetId: "r1" })),
       "a cast every 5 ticks (Wind Strike's attack speed)",
     );
-    assert.ok(notes.some((n) => /^cast Wind Strike on Meadow rat/.test(n)), notes.join("; "));
+    assert.ok(
+      notes.some((n) => /^cast Wind Strike on Meadow rat/.test(n)),
+      notes.join("; "),
+    );
     assert.deepEqual(styles(sent), [], "casting: no melee style asked for");
     // Out of runes: it attacks in melee, the same monster, and picks a melee style again.
     view.sync(sync({ skills: skills(1, 1, 1), inventory: [] }));
     sent.length = 0;
     steps(fight, ctx, 11, 13);
-    assert.deepEqual(sent.filter((s) => s.type === "player:action").map((s) => s.data.action), ["attack"]);
-    assert.deepEqual(styles(sent), []);
+    assert.deepEqual(
+      sent.filter((s) => s.type === "player:action").map((s) => s.data.action),
+      ["attack"],
+    );
+    // Strength first (the sync's accurate trains Attack), asked again every 3 ticks while the server has not confirmed.
+    assert.deepEqual([...new Set(styles(sent))], ["aggressive"]);
     // Without runes from the start: never a cast.
     const plain = agent(sync({ inventory: [{ slot: 0, itemId: "air_rune", quantity: 5 }] }), [rat("r1", 0, 0)]);
     assert.equal(castableSpell(kitOf(plain.view.self!), know), undefined, "air runes alone cast nothing");
@@ -181,6 +266,38 @@ describe("agent fighting: styles, eating, magic", () => {
     assert.deepEqual(a.sent.at(-1)?.data, { action: "attack", targetId: "r1" });
   });
 
+  it("buys the best melee weapon it can wield and afford, and wields a better one it carries at its next fight", () => {
+    const obs = (coins: number, over: { inventory?: { itemId: string }[]; weapon?: string; attack?: number } = {}) => ({
+      skills: skills(over.attack ?? 1, 1, 1),
+      coins,
+      inventory: over.inventory ?? [],
+      equipment: (over.weapon === undefined ? {} : { weapon: over.weapon }) as Record<string, string>,
+    });
+    const sold = ["bronze_dagger", "bronze_sword", "iron_sword", "iron_mace", "shortbow", "staff_of_air", "bronze_hatchet"];
+    assert.equal(weaponUpgrade(know, obs(25 + WEAPON_RESERVE - 1), sold), undefined, "25 for a bronze dagger and WEAPON_RESERVE kept: not yet");
+    assert.equal(weaponUpgrade(know, obs(64), sold)?.itemId, "bronze_dagger", "not the sword's 65 yet");
+    assert.deepEqual(weaponUpgrade(know, obs(65 + WEAPON_RESERVE), sold), { itemId: "bronze_sword", storeId: "flintwright_arms", price: 65 });
+    // Iron: the mace (+7 attack, +10 strength, 4 ticks) is worth the sword (+9, +8) for 180 coins rather than 200.
+    assert.equal(weaponUpgrade(know, obs(200 + WEAPON_RESERVE), sold)?.itemId, "iron_mace");
+    assert.equal(weaponUpgrade(know, obs(1000, { weapon: "iron_sword" }), sold), undefined, "nothing better on sale");
+    assert.equal(weaponUpgrade(know, obs(100, { inventory: [{ itemId: "bronze_sword" }] }), sold), undefined, "carried counts");
+    // Never a bow, a staff or a hatchet as a melee weapon; the steel sword only from Attack 5.
+    assert.equal(meleeWorth(know, "shortbow"), undefined);
+    assert.equal(meleeWorth(know, "staff_of_air"), undefined);
+    assert.equal(meleeWorth(know, "bronze_hatchet"), undefined);
+    assert.ok(!canWield(know, skills(4, 1, 1), "steel_sword") && canWield(know, skills(5, 1, 1), "steel_sword"));
+    // Carrying an iron sword with a bronze one wielded: it wields the iron one first.
+    const a = agent(sync({ equipment: sword, inventory: [{ slot: 3, itemId: "iron_sword", quantity: 1 }] }), [rat("r1", 0, 0)]);
+    steps(new Fight("meadow_rat"), a.ctx, 0, 1);
+    assert.deepEqual(a.sent.filter((m) => m.type !== "player:setRun")[0], { type: "inventory:use", data: { slot: 3 } });
+    // A bronze sword carried with an iron one wielded: it fights on with the iron one.
+    const b = agent(sync({ equipment: { weapon: { itemId: "iron_sword", quantity: 1 } }, inventory: [{ slot: 3, itemId: "bronze_sword", quantity: 1 }] }), [
+      rat("r1", 0, 0),
+    ]);
+    steps(new Fight("meadow_rat"), b.ctx, 0, 3);
+    assert.ok(!b.sent.some((m) => m.type === "inventory:use"));
+  });
+
   it("buys runes for many casts with the coins beyond what it keeps, and not with too few", () => {
     // Wind Strike: an air rune (4) and a mind rune (3) at Maelis's Runes.
     const buy = runePurchase({ skills: skills(1, 1, 1), inventory: [], weaponId: undefined, coins: COINS_KEPT + 7 * 40 }, know);
@@ -193,11 +310,31 @@ describe("agent fighting: styles, eating, magic", () => {
       ],
       cost: 280,
     });
-    assert.equal(runePurchase({ skills: skills(1, 1, 1), inventory: [], weaponId: undefined, coins: COINS_KEPT + 7 * 9 }, know), undefined, "9 casts: not worth the trip");
+    assert.equal(
+      runePurchase({ skills: skills(1, 1, 1), inventory: [], weaponId: undefined, coins: COINS_KEPT + 7 * 9 }, know),
+      undefined,
+      "9 casts: not worth the trip",
+    );
     // With a staff of air, only the mind runes.
-    assert.deepEqual(runePurchase({ skills: skills(1, 1, 1), inventory: [], weaponId: "staff_of_air", coins: COINS_KEPT + 30 }, know)?.items, [{ itemId: "mind_rune", quantity: 10 }]);
+    assert.deepEqual(runePurchase({ skills: skills(1, 1, 1), inventory: [], weaponId: "staff_of_air", coins: COINS_KEPT + 30 }, know)?.items, [
+      { itemId: "mind_rune", quantity: 10 },
+    ]);
     // Runes for a spell already: no trip.
-    assert.equal(runePurchase({ skills: skills(1, 1, 1), inventory: [{ itemId: "air_rune", quantity: 1 }, { itemId: "mind_rune", quantity: 1 }], weaponId: undefined, coins: 10_000 }, know), undefined);
+    assert.equal(
+      runePurchase(
+        {
+          skills: skills(1, 1, 1),
+          inventory: [
+            { itemId: "air_rune", quantity: 1 },
+            { itemId: "mind_rune", quantity: 1 },
+          ],
+          weaponId: undefined,
+          coins: 10_000,
+        },
+        know,
+      ),
+      undefined,
+    );
 
     // The policy chooses the trip when the server offers runes; the Shop buys them all when the store opens.
     const obs: Observation = {
@@ -228,7 +365,7 @@ describe("agent fighting: styles, eating, magic", () => {
     const shop = agent(sync({ coins: 1000 }));
     const trip = new Shop("brackenford_runes", runePurchase(kitOf(sync({ coins: 1000 })), know)!.items);
     trip.step(shop.ctx);
-    trip.onEvent("interface:open", { type: "store", storeId: "brackenford_runes" }, shop.ctx);
+    trip.onEvent("interface:open", { type: "store", npcId: "rune_keeper", storeId: "brackenford_runes", name: "Runes", items: [], sell: [] }, shop.ctx);
     assert.deepEqual(
       shop.sent.filter((s) => s.type === "store:buy").map((s) => s.data),
       [
@@ -238,13 +375,23 @@ describe("agent fighting: styles, eating, magic", () => {
     );
     shop.view.sync(sync({ inventory: [{ slot: 0, itemId: "air_rune", quantity: 100 }] }));
     assert.equal(trip.step(shop.ctx).end, undefined, "the mind runes are still to come");
-    shop.view.sync(sync({ inventory: [{ slot: 0, itemId: "air_rune", quantity: 100 }, { slot: 1, itemId: "mind_rune", quantity: 100 }] }));
+    shop.view.sync(
+      sync({
+        inventory: [
+          { slot: 0, itemId: "air_rune", quantity: 100 },
+          { slot: 1, itemId: "mind_rune", quantity: 100 },
+        ],
+      }),
+    );
     assert.equal(trip.step(shop.ctx).end, "done");
   });
 
   it("runs only with energy to spare: from above RUN_ABOVE until below WALK_BELOW, then walks; without run energy it walks", () => {
-    assert.deepEqual([shouldRun(RUN_ABOVE + 1, false), shouldRun(RUN_ABOVE, false), shouldRun(WALK_BELOW, true), shouldRun(WALK_BELOW - 1, true), shouldRun(undefined, false)], [true, false, true, false, false]);
-    const energy = (runEnergy: number | undefined) => sync(runEnergy === undefined ? {} : ({ runEnergy } as Partial<Self>));
+    assert.deepEqual(
+      [shouldRun(RUN_ABOVE + 1, false), shouldRun(RUN_ABOVE, false), shouldRun(WALK_BELOW, true), shouldRun(WALK_BELOW - 1, true), shouldRun(undefined, false)],
+      [true, false, true, false, false],
+    );
+    const energy = (runEnergy: number) => sync({ runEnergy });
     const { view, ctx, sent } = agent(energy(80));
     const home = new GoTo({ x: 0, z: 0 }, "home");
     const moves = () => sent.filter((s) => s.type === "player:move").map((s) => s.data.run === true);
@@ -265,36 +412,64 @@ describe("agent fighting: styles, eating, magic", () => {
     view.sync(energy(60));
     at(4);
     assert.deepEqual(moves(), [true, false, true], "60 %: running again");
-    const none = agent(energy(undefined));
-    const walk = new GoTo({ x: 0, z: 0 }, "home");
-    walk.step(none.ctx);
-    assert.deepEqual(none.sent.map((s) => s.data.run), [undefined], "a server without run energy: walks, as before");
   });
 
-  describe("prayer (the prayer rules' registry.prayers and player:sync's prayerPoints, activePrayers)", () => {
-    let praying: Knowledge;
-    before(() => {
-      // The registry as the prayer rules build it: prayers.json by id.
-      const file = JSON.parse(fs.readFileSync(path.join(BUNDLED_MANIFESTS, "prayers.json"), "utf8")) as { prayers: { id: string }[] };
-      const registry = Object.assign(Object.create(know.registry) as object, { prayers: new Map(file.prayers.map((p) => [p.id, p])) });
-      praying = { ...know, registry: registry as unknown as Knowledge["registry"] };
-    });
+  it("keeps the run toggle to the same choice (a walk to an action's target runs by it), asking again only after STALL_TICKS; a fight keeps it while chasing", () => {
+    const { view, ctx, sent } = agent(sync({ runEnergy: 80, runMode: false }));
+    const home = new GoTo({ x: 0, z: 0 }, "home");
+    const toggles = () => sent.filter((s) => s.type === "player:setRun").map((s) => s.data.run);
+    const at = (tick: number) => {
+      ctx.tick = tick;
+      home.step(ctx);
+    };
+    at(0);
+    assert.deepEqual(toggles(), [true], "80 % with the toggle off: switched on");
+    at(1);
+    assert.deepEqual(toggles(), [true], "not asked again at once");
+    view.sync(sync({ runEnergy: 80, runMode: true }));
+    at(2);
+    assert.deepEqual(toggles(), [true], "on, as wanted: nothing to ask");
+    view.sync(sync({ runEnergy: 20, runMode: true }));
+    at(3);
+    assert.deepEqual(toggles(), [true], "low, but asked STALL_TICKS ago at most");
+    at(STALL_TICKS);
+    assert.deepEqual(toggles(), [true, false], "low: switched off");
+    // A fight under way (no walk of its own) switches it off too.
+    const f = agent(sync({ runEnergy: 10, runMode: true }), [rat("r1", 0, 0)]);
+    steps(new Fight("meadow_rat"), f.ctx, 0, 1);
+    assert.deepEqual(
+      f.sent.filter((s) => s.type === "player:setRun").map((s) => s.data.run),
+      [false],
+    );
+  });
+
+  describe("prayer (the content's prayers.json and player:sync's prayerPoints, activePrayers)", () => {
     const prayerSync = (points: number, active: string[], over: Partial<Self> = {}) =>
-      sync({ skills: { ...skills(3, 1, 2), prayer: { level: 10, xp: 1154 } }, equipment: sword, combatStyle: "aggressive", prayerPoints: points, activePrayers: active, ...over } as Partial<Self>);
+      sync({
+        skills: { ...skills(3, 1, 2), prayer: { level: 10, xp: 1154 } },
+        equipment: sword,
+        combatStyle: "aggressive",
+        prayerPoints: points,
+        activePrayers: active,
+        ...over,
+      });
     const toggles = (sent: Sent[]) => sent.filter((s) => s.type === "prayer:toggle").map((s) => s.data);
     function praying_agent(self: Self) {
-      const a = agent(self, [rat("r1", 0, 0)]);
-      a.ctx.know = praying;
-      return a;
+      return agent(self, [rat("r1", 0, 0)]);
     }
 
     it("chooses the strongest boost at its Prayer level for the skill it trains", () => {
-      assert.equal(boostPrayer(prayerSync(10, []), praying, "strength")?.id, "ember_vigour");
-      assert.equal(boostPrayer(prayerSync(10, []), praying, "defense")?.id, "stoneward");
-      assert.equal(boostPrayer(prayerSync(10, []), praying, "attack")?.id, "steady_hand");
-      assert.equal(boostPrayer(prayerSync(10, [], { skills: { ...skills(1, 1, 1), prayer: { level: 3, xp: 174 } } }), praying, "strength"), undefined, "Ember Vigour is level 4");
-      const none = { ...know, registry: Object.assign(Object.create(know.registry) as object, { prayers: undefined }) as unknown as Knowledge["registry"] };
-      assert.equal(boostPrayer(prayerSync(10, []), none, "strength"), undefined, "no prayers in the registry: none");
+      assert.equal(boostPrayer(prayerSync(10, []), know, "strength")?.id, "ember_vigour");
+      assert.equal(boostPrayer(prayerSync(10, []), know, "defense")?.id, "stoneward");
+      assert.equal(boostPrayer(prayerSync(10, []), know, "attack")?.id, "steady_hand");
+      assert.equal(
+        boostPrayer(prayerSync(10, [], { skills: { ...skills(1, 1, 1), prayer: { level: 3, xp: 174 } } }), know, "strength"),
+        undefined,
+        "Ember Vigour is level 4",
+      );
+      // A content set without prayers.json: none.
+      const none: Knowledge = { ...know, registry: Object.assign(Object.create(know.registry) as Knowledge["registry"], { prayers: new Map() }) };
+      assert.equal(boostPrayer(prayerSync(10, []), none, "strength"), undefined, "no prayers in the content: none");
     });
 
     it("prays its boost in a melee fight with points, once, and not without points or while casting", () => {
@@ -308,30 +483,52 @@ describe("agent fighting: styles, eating, magic", () => {
       const empty = praying_agent(prayerSync(0, []));
       steps(new Fight("meadow_rat"), empty.ctx, 0, 12);
       assert.deepEqual(toggles(empty.sent), []);
-      const mage = praying_agent(prayerSync(10, [], { inventory: [{ slot: 0, itemId: "air_rune", quantity: 9 }, { slot: 1, itemId: "mind_rune", quantity: 9 }] }));
+      const mage = praying_agent(
+        prayerSync(10, [], {
+          inventory: [
+            { slot: 0, itemId: "air_rune", quantity: 9 },
+            { slot: 1, itemId: "mind_rune", quantity: 9 },
+          ],
+        }),
+      );
       steps(new Fight("meadow_rat"), mage.ctx, 0, 12);
       assert.deepEqual(toggles(mage.sent), [], "a melee boost does nothing for a spell");
     });
 
-    it("with points low goes to the altar and prays there (interact) before the next fight, then fights", () => {
+    it("with points low goes to the altar and prays there (interact) before the next fight, then fights, each time they run low", () => {
       const a = praying_agent(prayerSync(1, []));
       const fight = new Fight("meadow_rat");
       steps(fight, a.ctx, 0, 3);
-      assert.ok(a.sent.some((s) => s.type === "player:move" && s.data.x === know.altars[0]!.x && s.data.z === know.altars[0]!.z), JSON.stringify(a.sent));
+      assert.ok(
+        a.sent.some((s) => s.type === "player:move" && s.data.x === know.altars[0]!.x && s.data.z === know.altars[0]!.z),
+        JSON.stringify(a.sent),
+      );
       assert.ok(!a.sent.some((s) => s.data.action === "attack"), "no fight on the way");
       // At the altar: it prays there.
       const altar = know.altars[0]!;
-      a.view.update({ tick: 3, entities: [{ id: "me", kind: "player", x: altar.x, z: altar.z + 1, name: "Robin", health: 100, maxHealth: 100, combatLevel: 3, running: false }], removed: [] } as WorldUpdate);
+      a.view.update({
+        tick: 3,
+        entities: [{ id: "me", kind: "player", x: altar.x, z: altar.z + 1, name: "Robin", health: 100, maxHealth: 100, combatLevel: 3, running: false }],
+        removed: [],
+      });
       steps(fight, a.ctx, 3, 1);
       assert.deepEqual(a.sent.at(-1), { type: "player:action", data: { action: "interact", targetId: "fernlight_altar" } });
       // Recharged: back to the rats.
       a.view.sync(prayerSync(10, []));
-      a.view.update({ tick: 4, entities: [rat("r2", altar.x + 1, altar.z + 1)], removed: [] } as WorldUpdate);
+      a.view.update({ tick: 4, entities: [rat("r2", altar.x + 1, altar.z + 1)], removed: [] });
       steps(fight, a.ctx, 4, 2);
-      assert.ok(a.sent.slice(-3).some((s) => s.data.action === "attack"), JSON.stringify(a.sent.slice(-3)));
-      // A server without prayer: never to the altar.
-      const plain = agent(sync({ skills: { ...skills(1, 1, 1), prayer: { level: 10, xp: 1154 } } }), [rat("r1", 0, 0)]);
-      plain.ctx.know = praying;
+      assert.ok(
+        a.sent.slice(-3).some((s) => s.data.action === "attack"),
+        JSON.stringify(a.sent.slice(-3)),
+      );
+      // Low again much later in the same goal (the rat dead): to the altar again.
+      a.view.sync(prayerSync(1, []));
+      a.view.update({ tick: 6, entities: [{ ...rat("r2", altar.x + 1, altar.z + 1), dead: true }], removed: [] } as WorldUpdate);
+      a.sent.length = 0;
+      steps(fight, a.ctx, 400, 2);
+      assert.deepEqual(a.sent.at(-1), { type: "player:action", data: { action: "interact", targetId: "fernlight_altar" } }, "a second trip");
+      // Points to spare (3 of 10: the altar is for fewer than a quarter): never to the altar.
+      const plain = praying_agent(prayerSync(3, []));
       steps(new Fight("meadow_rat"), plain.ctx, 0, 5);
       assert.ok(!plain.sent.some((s) => s.data.targetId === "fernlight_altar"));
     });

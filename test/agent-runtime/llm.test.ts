@@ -33,7 +33,10 @@ const OBS: Observation = {
   combatLevel: 3,
   coins: 25,
   skills: { woodcutting: { level: 17, xp: 3100 }, fishing: { level: 4, xp: 300 }, mining: { level: 1, xp: 0 } },
-  inventory: [{ slot: 0, itemId: "bronze_axe", quantity: 1 }, { slot: 1, itemId: "logs", quantity: 3 }],
+  inventory: [
+    { slot: 0, itemId: "bronze_axe", quantity: 1 },
+    { slot: 1, itemId: "logs", quantity: 3 },
+  ],
   freeSlots: 26,
   equipment: { weapon: "bronze_sword" },
   nearby: { "resource:tree_normal": 3, "npc:goblin": 1 },
@@ -113,6 +116,32 @@ describe("agent runtime: the language-model brain", () => {
     fake.answer = { content: JSON.stringify({ type: "banking", target: "the bank", reason: "" }) };
     assert.deepEqual(await b.chooseGoal(OBS), { type: "banking", reason: "local:test-model: no reason given" });
     assert.equal(fallback.asked, 0);
+  });
+
+  it("offers quests as goals: the quest list in the prompt, a quest id chosen among the quest goal's targets", async () => {
+    const b = brain();
+    const obs: Observation = {
+      ...OBS,
+      availableGoals: [...OBS.availableGoals, { type: "quest", description: "Do a quest", targets: ["settlers_charter", "cistern_survey"] }],
+      quests: [
+        {
+          id: "settlers_charter",
+          name: "A Settler's Charter",
+          status: "in_progress",
+          stage: "cull_rats",
+          stageText: "Kill 5 meadow rats",
+          progress: { count: 2, required: 5 },
+        },
+      ],
+    };
+    fake.answer = { content: JSON.stringify({ type: "quest", target: "settlers_charter", reason: "three rats to go" }) };
+    assert.deepEqual(await b.chooseGoal(obs), { type: "quest", target: "settlers_charter", reason: "local:test-model: three rats to go" });
+    const prompt = JSON.stringify(fake.requests[0]!.body.messages);
+    assert.match(prompt, /Kill 5 meadow rats/, "the quest list is in the prompt");
+    assert.match(prompt, /quest goal's targets are quest ids/, "the instructions say what a quest target is");
+    fake.answer = { content: JSON.stringify({ type: "quest", target: "no_such_quest", reason: "?" }) };
+    await b.chooseGoal(obs);
+    assert.equal(fallback.asked, 1, "a quest not offered falls back");
   });
 
   it("an unavailable goal or target falls back to the scripted brain, marked", async () => {

@@ -38,7 +38,12 @@ describe("agent runtime with a language model (a local OpenAI-compatible server)
     characterId = (await call(t.baseUrl, "POST", "/api/v1/player", owner, { name: "Marvin" })).body.player.characterId;
     const reg = await call(t.baseUrl, "POST", "/api/agent", owner, { characterId });
     agentId = reg.body.agent.agentId;
-    rt = await startAgentRuntime({ apiUrl: t.baseUrl, wsUrl: t.wsUrl, worldDir: t.worldDir, env: { LOCAL_MODEL_URL: model.url, LOCAL_MODEL_NAME: "test-model", AGENT_MODEL_TIMEOUT_MS: "5000" } });
+    rt = await startAgentRuntime({
+      apiUrl: t.baseUrl,
+      wsUrl: t.wsUrl,
+      worldDir: t.worldDir,
+      env: { LOCAL_MODEL_URL: model.url, LOCAL_MODEL_NAME: "test-model", AGENT_MODEL_TIMEOUT_MS: "5000" },
+    });
     assert.equal((await call(rt.url, "POST", "/agents", owner, { agentId, token: reg.body.token })).status, 201);
   });
 
@@ -61,7 +66,10 @@ describe("agent runtime with a language model (a local OpenAI-compatible server)
     // The schema of the answer.
     const schema = JSON.stringify(asked.body.response_format);
     for (const field of ["type", "target", "reason"]) assert.match(schema, new RegExp(`"${field}"`));
-    assert.ok((await activity()).some((a) => /choose fishing \(Shallow Water\): local:test-model: the model likes fish/.test(a)), "the choice (its target by name) and its reason in the activity");
+    assert.ok(
+      (await activity()).some((a) => /choose fishing \(Shallow Water\): local:test-model: the model likes fish/.test(a)),
+      "the choice (its target by name) and its reason in the activity",
+    );
     // And it plays it: fishing xp on the server.
     await eventually(() => ((t.server.world.world.players.get(characterId)?.data.skills.fishing.xpTenths ?? 0) > 0 ? true : undefined), "fishing xp", 30_000);
   });
@@ -70,14 +78,17 @@ describe("agent runtime with a language model (a local OpenAI-compatible server)
     const said: string[] = [];
     const world = t.server.world.world;
     const send = world.send.bind(world);
-    world.send = ((to: string, type: string, data: Json) => {
+    world.send = (to: string, type: string, data: Json) => {
       if (to === characterId && type === "chat:message" && data.fromId === characterId) said.push(String(data.message));
       return send(to as never, type as never, data as never);
-    }) as typeof world.send;
+    };
     try {
       await call(t.baseUrl, "POST", `/api/agents/${agentId}/message`, owner, { message: "what do you think of the weather?" });
       await eventually(() => said.find((m) => m === "Hello from the model."), "the model's reply in chat");
-      assert.ok(model.requests.some((r) => !isGoalRequest(r) && /weather/.test(text(r))), "the message was in the request");
+      assert.ok(
+        model.requests.some((r) => !isGoalRequest(r) && /weather/.test(text(r))),
+        "the message was in the request",
+      );
     } finally {
       world.send = send;
     }
@@ -88,20 +99,36 @@ describe("agent runtime with a language model (a local OpenAI-compatible server)
     const lines: string[] = [];
     const service = t.server.world;
     const input = service.input.bind(service);
-    service.input = ((playerId: string, conn: never, type: string, data: Json) => {
+    service.input = (playerId: string, conn: never, type: string, data: Json) => {
       if (playerId === characterId && type === "player:chat") lines.push(String(data?.message));
       return input(playerId, conn, type, data);
-    }) as typeof service.input;
+    };
     const answer = model.answer;
     model.answer = (r) =>
-      isGoalRequest(r) ? (typeof answer === "function" ? answer(r) : answer) : /inject one/.test(text(r)) ? { content: "/mute Victim 60 spam" } : /inject two/.test(text(r)) ? { content: " \u200e /broadcast free gold" } : { content: "Plain words." };
+      isGoalRequest(r)
+        ? typeof answer === "function"
+          ? answer(r)
+          : answer
+        : /inject one/.test(text(r))
+          ? { content: "/mute Victim 60 spam" }
+          : /inject two/.test(text(r))
+            ? { content: " \u200e /broadcast free gold" }
+            : { content: "Plain words." };
     try {
-      for (const message of ["inject one", "inject two", "and the weather?"]) await call(t.baseUrl, "POST", `/api/agents/${agentId}/message`, owner, { message });
+      for (const message of ["inject one", "inject two", "and the weather?"])
+        await call(t.baseUrl, "POST", `/api/agents/${agentId}/message`, owner, { message });
       // Replies are said in the order asked: once the plain one is in, the two before it were weighed.
       await eventually(() => lines.find((m) => m === "Plain words."), "the plain reply in chat");
-      assert.deepEqual(lines.filter((m) => m.trimStart().startsWith("/") || m.includes("/broadcast")), [], "no command line reached the server");
+      assert.deepEqual(
+        lines.filter((m) => m.trimStart().startsWith("/") || m.includes("/broadcast")),
+        [],
+        "no command line reached the server",
+      );
       const withheld = (await activity()).filter((a) => a.startsWith("withheld (it would be a command): "));
-      assert.deepEqual(withheld.reverse(), ["withheld (it would be a command): /mute Victim 60 spam", "withheld (it would be a command): /broadcast free gold"]);
+      assert.deepEqual(withheld.reverse(), [
+        "withheld (it would be a command): /mute Victim 60 spam",
+        "withheld (it would be a command): /broadcast free gold",
+      ]);
     } finally {
       service.input = input;
       model.answer = answer;
@@ -117,6 +144,9 @@ describe("agent runtime with a language model (a local OpenAI-compatible server)
     assert.notEqual(g.type, "flying");
     assert.equal(g.lockedBy, "autonomous");
     assert.ok(model.requests.slice(asked).some(isGoalRequest), "the model was asked");
-    assert.ok((await activity()).some((a) => /model chose an unavailable goal; scripted/.test(a)), "the fallback is in the activity");
+    assert.ok(
+      (await activity()).some((a) => /model chose an unavailable goal; scripted/.test(a)),
+      "the fallback is in the activity",
+    );
   });
 });

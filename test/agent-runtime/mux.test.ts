@@ -88,9 +88,23 @@ function recorder() {
 }
 
 type Entry = WorldUpdate["entities"][number] & { h?: number };
-const player = (id: string, x: number, z: number, h?: number): Entry => ({ id, kind: "player", x, z, name: id, health: 10, maxHealth: 10, combatLevel: 3, running: false, ...(h !== undefined ? { h } : {}) }) as Entry;
-const rock = (id: string, x: number, z: number, h?: number): Entry => ({ id, kind: "resource", x, z, ref: "rock_copper", ...(h !== undefined ? { h } : {}) }) as Entry;
-const update = (tick: number, entities: Entry[], moved: number[] = [], removed: string[] = []): Envelope => ({ type: "world:update", data: { tick, entities, removed, ...(moved.length > 0 ? { moved } : {}) } });
+const player = (id: string, x: number, z: number, h?: number): Entry => ({
+  id,
+  kind: "player",
+  x,
+  z,
+  name: id,
+  health: 10,
+  maxHealth: 10,
+  combatLevel: 3,
+  running: false,
+  ...(h !== undefined ? { h } : {}),
+});
+const rock = (id: string, x: number, z: number, h?: number): Entry => ({ id, kind: "resource", x, z, ref: "rock_copper", ...(h !== undefined ? { h } : {}) });
+const update = (tick: number, entities: Entry[], moved: number[] = [], removed: string[] = []): Envelope => ({
+  type: "world:update",
+  data: { tick, entities, removed, ...(moved.length > 0 ? { moved } : {}) },
+});
 const welcome = (playerId: string) => ({ playerId, tickMs: 600, tick: 1 }) as unknown as Parameters<AgentView["welcome"]>[0];
 const ids = (view: AgentView) => [...view.entities.keys()].sort();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -6,7 +6,8 @@ import assert from "node:assert/strict";
 import { startTestServer, type TestServer } from "../support/server.ts";
 import { WsTestClient } from "../support/wsClient.ts";
 
-async function call(t: TestServer, method: string, p: string, token?: string, body?: unknown): Promise<{ status: number; body: Record<string, any> }> { // eslint-disable-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+async function call(t: TestServer, method: string, p: string, token?: string, body?: unknown): Promise<{ status: number; body: Record<string, any> }> {
   const res = await fetch(t.baseUrl + p, {
     method,
     headers: { ...(token !== undefined ? { Authorization: `Bearer ${token}` } : {}), ...(body !== undefined ? { "Content-Type": "application/json" } : {}) },

@@ -48,7 +48,8 @@ describe("agent tokens: a scope for every route and event", function () {
     assert.equal(created.status, 201, JSON.stringify(created.body));
     return { token: anon.body.token, characterId: created.body.player.characterId, name };
   };
-  const ok = (r: { status: number; body: Json }, what: string) => assert.ok(r.status >= 200 && r.status < 300, `${what}: ${r.status} ${JSON.stringify(r.body)}`);
+  const ok = (r: { status: number; body: Json }, what: string) =>
+    assert.ok(r.status >= 200 && r.status < 300, `${what}: ${r.status} ${JSON.stringify(r.body)}`);
 
   before(async () => {
     t = await startTestServer(ENV);
@@ -82,6 +83,7 @@ describe("agent tokens: a scope for every route and event", function () {
     "get /api/characters/{characterId}/skills": { path: () => `/api/characters/${owner.characterId}/skills` },
     "get /api/characters/{characterId}/position": { path: () => `/api/characters/${owner.characterId}/position` },
     "get /api/characters/{characterId}/hiscores": { path: () => `/api/characters/${owner.characterId}/hiscores` },
+    "get /api/characters/{characterId}/quests": { path: () => `/api/characters/${owner.characterId}/quests` },
     "get /api/character": { path: () => "/api/character" },
     "post /api/character": { path: () => "/api/character", body: () => ({ name: uniqueName("New") }) },
     "delete /api/character/{characterId}": {
@@ -205,7 +207,8 @@ describe("agent tokens: a scope for every route and event", function () {
         const account = Object.entries(EVENT_SCOPES).filter(([, s]) => s === "account");
         assert.ok(account.length >= 6);
         for (const [event] of account) {
-          const named = event === "social:acceptFriend" || event === "social:declineFriend" ? stranger.name : event === "social:removeFriend" ? friend.name : stranger.name;
+          const named =
+            event === "social:acceptFriend" || event === "social:declineFriend" ? stranger.name : event === "social:removeFriend" ? friend.name : stranger.name;
           const error = await agent.refused(event, { name: named });
           assert.equal(error.code, AGENT_TOKEN_FORBIDDEN, event);
         }

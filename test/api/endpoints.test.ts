@@ -210,7 +210,10 @@ forEachDialect("REST API: players, world and characters", (ctx) => {
       const made = await call(t, "POST", "/api/character", acc.token, { name: "Alt Angler", templateId: "angler" });
       assert.equal(made.status, 201);
       const list = await call(t, "GET", "/api/character", acc.token);
-      assert.deepEqual(list.body.characters.map((c: { name: string }) => c.name), ["Main Char", "Alt Angler"]);
+      assert.deepEqual(
+        list.body.characters.map((c: { name: string }) => c.name),
+        ["Main Char", "Alt Angler"],
+      );
       assert.equal(list.body.characters[1].online, false);
       const del = await call(t, "DELETE", `/api/character/${made.body.character.id}`, acc.token);
       assert.deepEqual(del.body, { success: true, deleted: made.body.character.id });
@@ -221,7 +224,8 @@ forEachDialect("REST API: players, world and characters", (ctx) => {
 
     it(`refuses a ${MAX_CHARACTERS_PER_ACCOUNT + 1}th character with 409`, async () => {
       const acc = await account(t);
-      for (let i = 0; i < MAX_CHARACTERS_PER_ACCOUNT; i++) assert.equal((await call(t, "POST", "/api/character", acc.token, { name: `Many Chars ${i}` })).status, 201);
+      for (let i = 0; i < MAX_CHARACTERS_PER_ACCOUNT; i++)
+        assert.equal((await call(t, "POST", "/api/character", acc.token, { name: `Many Chars ${i}` })).status, 201);
       const r = await call(t, "POST", "/api/character", acc.token, { name: "One Too Many" });
       assert.equal(r.status, 409);
       assert.equal(r.body.error.code, "TOO_MANY_CHARACTERS");
@@ -259,12 +263,17 @@ forEachDialect("REST API: players, world and characters", (ctx) => {
 
     it("creates characters under the account's lock, so racing creations stop at the limit", async () => {
       const acc = await account(t, "Racing Main");
-      for (let i = 1; i < MAX_CHARACTERS_PER_ACCOUNT - 1; i++) assert.equal((await call(t, "POST", "/api/character", acc.token, { name: `Racer ${i}` })).status, 201);
+      for (let i = 1; i < MAX_CHARACTERS_PER_ACCOUNT - 1; i++)
+        assert.equal((await call(t, "POST", "/api/character", acc.token, { name: `Racer ${i}` })).status, 201);
       const release = await holdAccount(await accountIdOf(acc.token));
       const tries = ["Racer X", "Racer Y", "Racer Z"].map((name) => call(t, "POST", "/api/character", acc.token, { name }));
       const states = tries.map(pending);
       await sleep(300);
-      assert.deepEqual(states.map((st) => st.done), [false, false, false], "no creation completes while a login of the account is under way");
+      assert.deepEqual(
+        states.map((st) => st.done),
+        [false, false, false],
+        "no creation completes while a login of the account is under way",
+      );
       release();
       assert.deepEqual((await Promise.all(tries)).map((r) => r.status).sort(), [201, 409, 409]);
       assert.equal((await call(t, "GET", "/api/character", acc.token)).body.characters.length, MAX_CHARACTERS_PER_ACCOUNT);
@@ -276,7 +285,10 @@ forEachDialect("REST API: players, world and characters", (ctx) => {
       const tries = [1, 2, 3].map((i) => call(t, "POST", "/api/v1/player", acc.token, { name: `First Call ${i}` }));
       const states = tries.map(pending);
       await sleep(300);
-      assert.deepEqual(states.map((st) => st.done), [false, false, false]);
+      assert.deepEqual(
+        states.map((st) => st.done),
+        [false, false, false],
+      );
       release();
       const statuses = (await Promise.all(tries)).map((r) => r.status);
       assert.equal(statuses.filter((st) => st === 201).length, 1, JSON.stringify(statuses));
@@ -293,13 +305,22 @@ forEachDialect("REST API: players, world and characters", (ctx) => {
       }
       const release = await holdAccount(await accountIdOf(acc.token));
       // Two registrations for each character at once.
-      const tries = characterIds.flatMap((characterId, i) => [0, 1].map((j) => call(t, "POST", "/api/agent", acc.token, { characterId, name: `racer ${i}.${j}` })));
+      const tries = characterIds.flatMap((characterId, i) =>
+        [0, 1].map((j) => call(t, "POST", "/api/agent", acc.token, { characterId, name: `racer ${i}.${j}` })),
+      );
       const states = tries.map(pending);
       await sleep(300);
-      assert.ok(states.every((st) => !st.done), "no registration completes while a login or deletion of the account is under way");
+      assert.ok(
+        states.every((st) => !st.done),
+        "no registration completes while a login or deletion of the account is under way",
+      );
       release();
       const answers = await Promise.all(tries);
-      assert.deepEqual(answers.map((r) => r.status).sort(), [...characterIds.map(() => 201), ...characterIds.map(() => 409)], JSON.stringify(answers.map((r) => r.body)));
+      assert.deepEqual(
+        answers.map((r) => r.status).sort(),
+        [...characterIds.map(() => 201), ...characterIds.map(() => 409)],
+        JSON.stringify(answers.map((r) => r.body)),
+      );
       for (const r of answers.filter((a) => a.status === 409)) assert.equal(r.body.error.code, "CHARACTER_HAS_AGENT");
       const agents = (await call(t, "GET", "/api/agent", acc.token)).body.agents as { characterId: string }[];
       assert.deepEqual(agents.map((a) => a.characterId).sort(), [...characterIds].sort(), "one agent for each character");
@@ -338,7 +359,11 @@ forEachDialect("REST API: players, world and characters", (ctx) => {
       assert.equal(res.body.error.code, "CHARACTER_HAS_AGENT");
       assert.match(res.body.error.message, new RegExp(`already has an agent \\(${otherAgentId}\\)`));
       const agents = (await call(t, "GET", "/api/agent", acc.token)).body.agents as { agentId: string }[];
-      assert.deepEqual(agents.map((a) => a.agentId), [otherAgentId], "the other process's agent, alone");
+      assert.deepEqual(
+        agents.map((a) => a.agentId),
+        [otherAgentId],
+        "the other process's agent, alone",
+      );
 
       // Any other failure of the insert is the server's (500), not a 409.
       const alt = await call(t, "POST", "/api/character", acc.token, { name: "Cluster Alt" });
@@ -355,7 +380,10 @@ forEachDialect("REST API: players, world and characters", (ctx) => {
         db.em = em;
       }
       assert.equal(res.status, 500, JSON.stringify(res.body));
-      assert.deepEqual(((await call(t, "GET", "/api/agent", acc.token)).body.agents as { agentId: string }[]).map((a) => a.agentId), [otherAgentId]);
+      assert.deepEqual(
+        ((await call(t, "GET", "/api/agent", acc.token)).body.agents as { agentId: string }[]).map((a) => a.agentId),
+        [otherAgentId],
+      );
     });
 
     it(`refuses an account's agent over ${MAX_AGENTS_PER_ACCOUNT} (409 TOO_MANY_AGENTS), and a second agent for a character (409 CHARACTER_HAS_AGENT), changing nothing`, async () => {
@@ -369,7 +397,14 @@ forEachDialect("REST API: players, world and characters", (ctx) => {
       assert.match(second.body.error.message, new RegExp(`^the character Agent Hoarder already has an agent \\(${first.body.agent.agentId}\\)`));
       // Agents of characters that are gone (rows as an older server allowed them) still count.
       const alt = await call(t, "POST", "/api/character", acc.token, { name: "Hoarder Alt" });
-      await t.server.db.em().insertMany(AgentMapping, Array.from({ length: MAX_AGENTS_PER_ACCOUNT - 1 }, (_, i) => ({ agentId: `hoarded-${i}-${accountId}`.slice(0, 64), accountId, characterId: `gone-${i}` })));
+      await t.server.db.em().insertMany(
+        AgentMapping,
+        Array.from({ length: MAX_AGENTS_PER_ACCOUNT - 1 }, (_, i) => ({
+          agentId: `hoarded-${i}-${accountId}`.slice(0, 64),
+          accountId,
+          characterId: `gone-${i}`,
+        })),
+      );
       const over = await call(t, "POST", "/api/agent", acc.token, { characterId: alt.body.character.id, name: "one too many" });
       assert.equal(over.status, 409);
       assert.equal(over.body.error.code, "TOO_MANY_AGENTS");
@@ -461,7 +496,10 @@ forEachDialect("REST API: agents", (ctx) => {
     assert.equal((await call(t, "POST", "/api/agent", owner.token, { characterId: "no-such" })).status, 404);
     assert.equal((await call(t, "POST", "/api/agent", owner.token, {})).status, 400);
     const list = await call(t, "GET", "/api/agent", owner.token);
-    assert.deepEqual(list.body.agents.map((a: { agentId: string }) => a.agentId), [agentId]);
+    assert.deepEqual(
+      list.body.agents.map((a: { agentId: string }) => a.agentId),
+      [agentId],
+    );
     assert.deepEqual((await call(t, "GET", "/api/agent", stranger.token)).body.agents, []);
   });
 
@@ -511,7 +549,10 @@ forEachDialect("REST API: agents", (ctx) => {
     const me = await call(t, "GET", "/api/v1/player", agentToken);
     assert.equal(me.status, 200, "the agent reads its own player");
     assert.equal(me.body.player.name, "Agent Owner", "not renamed");
-    assert.deepEqual(me.body.characters.map((c: { id: string }) => c.id), [owner.characterId]);
+    assert.deepEqual(
+      me.body.characters.map((c: { id: string }) => c.id),
+      [owner.characterId],
+    );
     assert.equal((await call(t, "GET", "/api/agent", owner.token)).body.agents.length, 2, "no agent was added or deleted");
     assert.equal((await call(t, "DELETE", `/api/agent/${sibling.body.agent.agentId}`, owner.token)).status, 200);
   });
@@ -625,19 +666,26 @@ forEachDialect("REST API: agents", (ctx) => {
           events = c.events;
           close = () => void c.room.leave();
         }
-        const greeting = ["welcome", "player:sync", "agent:goal", ...(transport === "ws" ? ["world:update"] : [])];
-        assert.deepEqual(events.slice(0, greeting.length).map((e) => e.type), greeting);
+        const greeting = ["welcome", "player:sync", "agent:goal", "quest:list", ...(transport === "ws" ? ["world:update"] : [])];
+        assert.deepEqual(
+          events.slice(0, greeting.length).map((e) => e.type),
+          greeting,
+        );
         assert.deepEqual(events[2]!.data, expected);
         assert.equal(events.filter((e) => e.type === "agent:goal").length, 1);
         close();
         await until(() => (t.server.world.connectionOf(owner.characterId) === undefined ? true : undefined), "the agent's session ended");
 
         // The owner playing the character: no agent:goal at login.
-        const own = transport === "ws" ? await WsTestClient.connect(`${t.wsUrl}?token=${owner.token}`) : await WorldTestClient.join(t.baseUrl, { token: owner.token });
+        const own =
+          transport === "ws" ? await WsTestClient.connect(`${t.wsUrl}?token=${owner.token}`) : await WorldTestClient.join(t.baseUrl, { token: owner.token });
         if (own instanceof WsTestClient) await own.next("world:update");
         else await own.waitFor(() => (own.events.some((e) => e.type === "player:sync") ? true : undefined), 5_000, "the owner's player:sync");
         await sleep(100);
-        assert.deepEqual(own.events.map((e) => e.type).filter((type) => type.startsWith("agent:")), []);
+        assert.deepEqual(
+          own.events.map((e) => e.type).filter((type) => type.startsWith("agent:")),
+          [],
+        );
         if (own instanceof WsTestClient) own.close();
         else await own.room.leave();
         await until(() => (t.server.world.connectionOf(owner.characterId) === undefined ? true : undefined), "the owner's session ended");
@@ -672,8 +720,15 @@ forEachDialect("REST API: agents", (ctx) => {
       assert.equal(ws.events.length, 0, `nothing before welcome: ${JSON.stringify(ws.events)}`);
       open();
       await ws.next("agent:message");
-      assert.deepEqual(ws.events.slice(0, 3).map((e) => e.type), ["welcome", "player:sync", "agent:goal"]);
-      assert.deepEqual(ws.events[2]!.data, { agentId, goal: set.body.goal, goalsPaused: false, availableGoals: set.body.availableGoals }, "the goal set during the login");
+      assert.deepEqual(
+        ws.events.slice(0, 3).map((e) => e.type),
+        ["welcome", "player:sync", "agent:goal"],
+      );
+      assert.deepEqual(
+        ws.events[2]!.data,
+        { agentId, goal: set.body.goal, goalsPaused: false, availableGoals: set.body.availableGoals },
+        "the goal set during the login",
+      );
       assert.equal(ws.events.filter((e) => e.type === "agent:goal").length, 1);
     } finally {
       t.server.world.agentGreeting = greeting;
@@ -713,7 +768,10 @@ forEachDialect("REST API: agents", (ctx) => {
       const ws = await WsTestClient.connect(`${t.wsUrl}?token=${agentToken}`);
       assert.equal((await ws.next("error")).code, "INTERNAL_ERROR");
       assert.equal((await ws.waitClosed()).code, 1011);
-      await assert.rejects(WorldTestClient.join(t.baseUrl, { token: agentToken }), (e: { code?: unknown; message?: string }) => e.code === 500 && e.message === "internal error");
+      await assert.rejects(
+        WorldTestClient.join(t.baseUrl, { token: agentToken }),
+        (e: { code?: unknown; message?: string }) => e.code === 500 && e.message === "internal error",
+      );
       assert.equal(t.server.world.connectionOf(owner.characterId), undefined);
     } finally {
       t.server.world.agentGreeting = greeting;
@@ -758,7 +816,14 @@ forEachDialect("REST API: agents", (ctx) => {
   it("gives quick actions: nearby interactables, goals, commands, inventory", async () => {
     const r = await call(t, "GET", `/api/agents/${agentId}/quick-actions`, agentToken);
     assert.equal(r.status, 200);
-    assert.ok(r.body.nearby.some((n: { kind: string; type: string }) => n.kind === "npc" && n.type === "bank"), "the bank is near the spawn");
+    assert.ok(
+      r.body.nearby.some((n: { kind: string; type: string }) => n.kind === "npc" && n.type === "bank"),
+      "the bank is near the spawn",
+    );
+    assert.ok(
+      r.body.nearby.some((n: { kind: string; id: string; type: string }) => n.kind === "place" && n.id === "chapel_door" && n.type === "door"),
+      "and the chapel's door (world-objects.json)",
+    );
     assert.ok(r.body.availableGoals.length > 0);
     assert.ok(r.body.quickCommands.some((c: { id: string }) => c.id === "stop"));
     assert.ok(r.body.inventory.some((s: { itemId: string }) => s.itemId === "bronze_hatchet"));
@@ -777,11 +842,18 @@ forEachDialect("REST API: agents", (ctx) => {
     assert.equal(r.status, 200);
     const nearby = r.body.nearby as Nearby[];
     for (const n of nearby) {
-      assert.deepEqual(Object.keys(n).sort(), ["id", "kind", "ref", "type", "x", "z", ...(n.kind === "resource" ? ["depleted"] : [])].sort(), JSON.stringify(n));
+      assert.deepEqual(
+        Object.keys(n).sort(),
+        ["id", "kind", "ref", "type", "x", "z", ...(n.kind === "resource" ? ["depleted"] : [])].sort(),
+        JSON.stringify(n),
+      );
     }
     const trees = nearby.filter((n) => n.kind === "resource" && n.ref === "tree_normal");
     assert.ok(trees.length >= 3, JSON.stringify(nearby));
-    assert.ok(trees.every((n) => n.type === "tree" && n.id !== n.ref && t.server.world.world.resources.get(n.id)?.node.id === "tree_normal"), "live instances");
+    assert.ok(
+      trees.every((n) => n.type === "tree" && n.id !== n.ref && t.server.world.world.resources.get(n.id)?.node.id === "tree_normal"),
+      "live instances",
+    );
     // The same ids and refs as in the agent's world:update.
     const seen = new Map<string, string>();
     const deadline = Date.now() + 5_000;
@@ -794,7 +866,11 @@ forEachDialect("REST API: agents", (ctx) => {
     ws.send("player:action", { action: "gather", targetId: tree.id });
     await until(() => (player.data.inventory.some((s) => s?.itemId === "logs") ? true : undefined), "logs from the tree", 20_000);
     assert.ok(player.data.skills.woodcutting.xpTenths > 0);
-    assert.deepEqual(ws.events.filter((e) => e.type === "error"), [], "no refusal");
+    assert.deepEqual(
+      ws.events.filter((e) => e.type === "error"),
+      [],
+      "no refusal",
+    );
     ws.close();
     await until(() => (t.server.world.connectionOf(owner.characterId) === undefined ? true : undefined), "the agent's session ended");
   });
@@ -806,7 +882,12 @@ forEachDialect("REST API: agents", (ctx) => {
     const spot = { x: 2, z: 2 };
     ws.send("player:move", { ...spot, run: true });
     await until(() => (player.x === spot.x && player.z === spot.z ? true : undefined), "the agent walked back to the spawn");
-    const nearby = (await call(t, "GET", `/api/agents/${agentId}/quick-actions`, owner.token)).body.nearby as { kind: string; id: string; ref: string; type: string }[];
+    const nearby = (await call(t, "GET", `/api/agents/${agentId}/quick-actions`, owner.token)).body.nearby as {
+      kind: string;
+      id: string;
+      ref: string;
+      type: string;
+    }[];
     const banker = nearby.find((n) => n.kind === "npc" && n.ref === "brackenford_banker");
     assert.deepEqual(banker && { id: banker.id, type: banker.type }, { id: "npc-brackenford-brackenford_banker", type: "bank" });
     assert.ok(t.server.world.world.npcs.has(banker!.id));
@@ -908,10 +989,14 @@ describe("REST API: voice", () => {
       const r = await call(t, "POST", "/api/voice/token", acc.token, {});
       assert.equal(r.status, 200);
       assert.equal(r.body.url, "wss://voice.example.com");
-      const { payload: claims } = await jwtVerify<{ video: { room: string; roomJoin: boolean } }>(r.body.token, new TextEncoder().encode("lk-secret-0123456789"), {
-        algorithms: ["HS256"],
-        issuer: "lk-key",
-      });
+      const { payload: claims } = await jwtVerify<{ video: { room: string; roomJoin: boolean } }>(
+        r.body.token,
+        new TextEncoder().encode("lk-secret-0123456789"),
+        {
+          algorithms: ["HS256"],
+          issuer: "lk-key",
+        },
+      );
       assert.equal(claims.sub, acc.characterId);
       const town = t.server.content.areas.find((a) => a.safeZone)!;
       assert.equal(claims.video.room, `area-${town.id}`);

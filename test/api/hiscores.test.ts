@@ -1,7 +1,7 @@
 /**
  * The hiscores over REST (a real server on SQLite): `GET /api/v1/hiscores` without a token, its
  * query's refusals, the per-process cache, and `GET /api/characters/:id/hiscores` with the other
- * character routes' access rules. The ranking itself: test/db/hiscores.test.ts (both databases).
+ * character routes' access rules, and `GET /api/v1/hiscores/player/:name` for anyone. The ranking itself: test/db/hiscores.test.ts (both databases).
  */
 import assert from "node:assert/strict";
 import { Character } from "../../entities/index.ts";
@@ -80,6 +80,22 @@ describe("the hiscores over REST", function () {
     assert.equal((await get(`/api/characters/${other.id}/hiscores`, top.token)).status, 403);
     assert.equal((await get(`/api/characters/nobody/hiscores`, top.token)).status, 404);
   });
+
+  it("looks up any player's ranks by name without a token, case and spacing aside; 404 for none", async () => {
+    const found = await get(`/api/v1/hiscores/player/${encodeURIComponent("top  MINER")}`);
+    assert.equal(found.status, 200, JSON.stringify(found.body));
+    assert.equal(found.body.name, "Top Miner");
+    assert.equal(found.body.characterId, undefined, "a name, never a character id");
+    assert.deepEqual(found.body.ranks[0], { skill: "overall", rank: 1, level: 26 + 29, xp: 1_154 + 13_363 });
+    assert.deepEqual(
+      found.body.ranks.find((r: Json) => r.skill === "mining"),
+      { skill: "mining", rank: 1, level: 30, xp: 13_363 },
+    );
+    const none = await get("/api/v1/hiscores/player/Nobody%20Here");
+    assert.equal(none.status, 404, JSON.stringify(none.body));
+    assert.equal(none.body.error.code, "NOT_FOUND");
+    assert.equal((await get(`/api/v1/hiscores/player/${"x".repeat(33)}`)).status, 400);
+  });
 });
 
 describe("the hiscores' answer cache", () => {
@@ -93,7 +109,10 @@ describe("the hiscores' answer cache", () => {
     assert.equal(await cache.get("a", load), 1);
     now = HISCORES_CACHE_MS;
     assert.equal(await cache.get("a", load), 2);
-    await assert.rejects(cache.get("b", () => Promise.reject(new Error("down"))), /down/);
+    await assert.rejects(
+      cache.get("b", () => Promise.reject(new Error("down"))),
+      /down/,
+    );
     assert.equal(await cache.get("b", load), 3, "a failed load is not kept");
   });
 });

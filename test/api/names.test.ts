@@ -92,7 +92,11 @@ forEachDialect("character names as players read them", (ctx) => {
 
   it("ends two concurrent creations of look-alike names with one 201 and one 409", async () => {
     const tokens = await Promise.all([anonymous(), anonymous(), anonymous(), anonymous()]);
-    const replies = await Promise.all(tokens.map((token, i) => callJson(t.baseUrl, "POST", i % 2 === 0 ? "/api/character" : "/api/v1/player", token, { name: ["Racer", "RACER", "Race_r", "Racer"][i] })));
+    const replies = await Promise.all(
+      tokens.map((token, i) =>
+        callJson(t.baseUrl, "POST", i % 2 === 0 ? "/api/character" : "/api/v1/player", token, { name: ["Racer", "RACER", "Race_r", "Racer"][i] }),
+      ),
+    );
     assert.deepEqual(replies.map((r) => r.status).sort(), [201, 409, 409, 409], JSON.stringify(replies.map((r) => r.body)));
     for (const r of replies.filter((x) => x.status === 409)) assert.deepEqual(r.body.error, TAKEN);
     assert.equal((await names()).filter((n) => n.toLowerCase().replace("_", "") === "racer").length, 1);

@@ -110,16 +110,21 @@ describe("the OpenAPI document at /api/openapi.json", () => {
   it("gives every operation a real success schema and its refusals with their codes", async () => {
     /** A refusal's codes: the common error body (a reference) with its `code` an enum. */
     const codes = (response: unknown): string[] =>
-      (response as { content: Record<string, { schema: { allOf: [unknown, { properties: { error: { properties: { code: { enum: string[] } } } } }] } }> }).content["application/json"]!.schema.allOf[1]
-        .properties.error.properties.code.enum;
+      (response as { content: Record<string, { schema: { allOf: [unknown, { properties: { error: { properties: { code: { enum: string[] } } } } }] } }> })
+        .content["application/json"]!.schema.allOf[1].properties.error.properties.code.enum;
     const doc = await (await fetch(`${t.baseUrl}/api/openapi.json`)).json();
-    for (const [p, ops] of Object.entries(doc.paths as Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: Record<string, unknown> }> }> }>>)) {
+    for (const [p, ops] of Object.entries(
+      doc.paths as Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: Record<string, unknown> }> }> }>>,
+    )) {
       for (const [method, op] of Object.entries(ops)) {
         const at = `${method} ${p}`;
         const success = op.responses["200"] ?? op.responses["201"];
         assert.ok(success?.content, `${at}: a 200 or 201 with a body`);
         const schema = Object.values(success.content)[0]!.schema;
-        assert.ok(Object.keys(schema).some((k) => k !== "type") && JSON.stringify(schema) !== JSON.stringify({ type: "object" }), `${at}: more than {type: "object"}`);
+        assert.ok(
+          Object.keys(schema).some((k) => k !== "type") && JSON.stringify(schema) !== JSON.stringify({ type: "object" }),
+          `${at}: more than {type: "object"}`,
+        );
         // /health's 503 is its own body (degraded), not a refusal.
         const refusals = Object.keys(op.responses).filter((s) => Number(s) >= 400 && !(p === "/health" && s === "503"));
         assert.ok(refusals.includes("500"), `${at}: lists 500`);
@@ -170,8 +175,18 @@ describe("the OpenAPI document at /api/openapi.json", () => {
     });
 
     it("answers an undocumented shape with a 500 RESPONSE_SCHEMA_MISMATCH under test, logs it in development, and is off in production", async () => {
-      const production = { JWT_SECRET: "x".repeat(32), ADMIN_CODE: "admin-code-0123", PUBLIC_IDP_APP_ID: "a", IDP_APP_SECRET: "b", DATABASE_URL: "postgres://h/db" };
-      for (const [NODE_ENV, status] of [["test", 500], ["development", 200], ["production", 200]] as const) {
+      const production = {
+        JWT_SECRET: "x".repeat(32),
+        ADMIN_CODE: "admin-code-0123",
+        PUBLIC_IDP_APP_ID: "a",
+        IDP_APP_SECRET: "b",
+        DATABASE_URL: "postgres://h/db",
+      };
+      for (const [NODE_ENV, status] of [
+        ["test", 500],
+        ["development", 200],
+        ["production", 200],
+      ] as const) {
         const app = await appAnswering(NODE_ENV === "production" ? { NODE_ENV, ...production } : { NODE_ENV });
         try {
           const bad = await fetch(`${app.url}/api/player/online`);

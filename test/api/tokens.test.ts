@@ -23,7 +23,8 @@ describe("tokens", () => {
       t = await startTestServer({ PUBLIC_IDP_APP_ID: "the-app", IDP_APP_SECRET: "idp-secret", JWT_SECRET: SERVICE_SECRET, DATABASE_URL: ctx.url });
     });
     after(() => t.close());
-    const idp = (claims: object, opts: SignOptions = {}, secret = "idp-secret") => signJwt({ sub: "user-77", ...claims }, secret, { audience: "the-app", ...opts });
+    const idp = (claims: object, opts: SignOptions = {}, secret = "idp-secret") =>
+      signJwt({ sub: "user-77", ...claims }, secret, { audience: "the-app", ...opts });
 
     it("accepts a valid provider token and creates the users row on first use only", async () => {
       assert.equal((await get(t, await idp({}))).status, 200);
@@ -42,7 +43,10 @@ describe("tokens", () => {
       ["garbage", () => "not-a-jwt"],
       ["a provider token without an expiry", () => idp({}, { expiresIn: null })],
       ["a service token without an expiry", () => signJwt({ sub: "x", role: "player" }, SERVICE_SECRET, { issuer: "rs-world-server", expiresIn: null })],
-      ["an anonymous token (minted by a server in anonymous mode with the same secret)", () => t.server.tokens.signServiceToken({ accountId: "anon-x", anonymous: true }, 600)],
+      [
+        "an anonymous token (minted by a server in anonymous mode with the same secret)",
+        () => t.server.tokens.signServiceToken({ accountId: "anon-x", anonymous: true }, 600),
+      ],
     ] as const) {
       it(`refuses ${what} with 401`, async () => {
         const res = await get(t, await token());
@@ -72,7 +76,9 @@ describe("tokens", () => {
     };
     before(async () => {
       keys = [await newKey("k1", "RS256"), await newKey("ec1", "ES256"), await newKey("ed1", "EdDSA", null)];
-      const jwks = { keys: await Promise.all(keys.map(async (k) => ({ ...(await exportJWK(k.pub)), kid: k.kid, use: "sig", ...(k.alg ? { alg: k.alg } : {}) }))) };
+      const jwks = {
+        keys: await Promise.all(keys.map(async (k) => ({ ...(await exportJWK(k.pub)), kid: k.kid, use: "sig", ...(k.alg ? { alg: k.alg } : {}) }))),
+      };
       jwksServer = http.createServer((_req, res) => {
         fetches++;
         res.writeHead(200, { "Content-Type": "application/json" });
@@ -94,7 +100,13 @@ describe("tokens", () => {
     };
 
     it("verifies RS256, ES256 and EdDSA (Ed25519) tokens with the fetched keys, and caches them", async () => {
-      for (const [kid, alg] of [["k1", "RS256"], ["ec1", "ES256"], ["ed1", "EdDSA"], ["ed1", "Ed25519"], ["k1", "RS256"]] as const) {
+      for (const [kid, alg] of [
+        ["k1", "RS256"],
+        ["ec1", "ES256"],
+        ["ed1", "EdDSA"],
+        ["ed1", "Ed25519"],
+        ["k1", "RS256"],
+      ] as const) {
         const res = await get(t, await sign(key(kid), alg));
         assert.equal(res.status, 200, `${alg} with ${kid}: ${await res.text()}`);
       }
@@ -154,17 +166,24 @@ describe("tokens", () => {
         const rest = await get(t, token);
         assert.equal(rest.status, 503);
         const body = (await rest.json()) as { error: { code: string; message: string } };
-        assert.deepEqual(body.error, { code: "AUTH_UNAVAILABLE", message: "the identity provider's keys are unavailable, try again later" }, "no detail of the key fetch");
+        assert.deepEqual(
+          body.error,
+          { code: "AUTH_UNAVAILABLE", message: "the identity provider's keys are unavailable, try again later" },
+          "no detail of the key fetch",
+        );
         const ws = await WsTestClient.connect(`${t.wsUrl}?token=${encodeURIComponent(token)}`);
         const err = await ws.next("error");
         assert.equal(err.code, "AUTH_UNAVAILABLE", `attempt ${i + 1}`);
         assert.doesNotMatch(String(err.message), /HTTP|fetch/);
         assert.equal((await ws.waitClosed()).code, CLOSE_TRY_AGAIN_LATER);
-        const join = await fetch(`${t.baseUrl}/matchmake/joinOrCreate/world`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ token }) });
+        const join = await fetch(`${t.baseUrl}/matchmake/joinOrCreate/world`, {
+          method: "POST",
+          headers: { "Content-Type": "application/json" },
+          body: JSON.stringify({ token }),
+        });
         assert.equal(join.status, 503, `join attempt ${i + 1}`);
       }
       assert.equal(await t.server.db.em().count(User, {}), 0, "no account was created");
     });
   });
-
 });

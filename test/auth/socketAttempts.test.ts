@@ -17,7 +17,11 @@ import type { IncomingMessage } from "node:http";
 
 /** A Colyseus join request made by hand, so that its headers can be chosen. */
 async function matchmake(t: TestServer, headers: Record<string, string> = {}, body: object = {}): Promise<{ status: number; body: Record<string, unknown> }> {
-  const res = await fetch(`${t.baseUrl}/matchmake/joinOrCreate/world`, { method: "POST", headers: { "Content-Type": "application/json", ...headers }, body: JSON.stringify(body) });
+  const res = await fetch(`${t.baseUrl}/matchmake/joinOrCreate/world`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", ...headers },
+    body: JSON.stringify(body),
+  });
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
 
@@ -30,7 +34,10 @@ describe("authentication attempts on /ws and Colyseus", () => {
     it("allows the limit per address per window, then refuses until the window ends", () => {
       let now = 1_000;
       const l = new AttemptLimiter({ limit: 3, windowMs: 60_000, now: () => now });
-      assert.deepEqual([1, 2, 3, 4].map(() => l.take("a")), [true, true, true, false]);
+      assert.deepEqual(
+        [1, 2, 3, 4].map(() => l.take("a")),
+        [true, true, true, false],
+      );
       assert.equal(l.allows("a"), false);
       assert.equal(l.take("b"), true, "another address has its own budget");
       assert.equal(l.retryAfterS("a"), 60);
@@ -41,7 +48,8 @@ describe("authentication attempts on /ws and Colyseus", () => {
     });
 
     it("reads the address behind trusted proxies only", () => {
-      const req = (peer: string, xff?: string) => ({ socket: { remoteAddress: peer }, headers: xff === undefined ? {} : { "x-forwarded-for": xff } }) as unknown as IncomingMessage;
+      const req = (peer: string, xff?: string) =>
+        ({ socket: { remoteAddress: peer }, headers: xff === undefined ? {} : { "x-forwarded-for": xff } }) as unknown as IncomingMessage;
       const trustNone = () => false;
       const trustLoopback = (addr: string) => addr === "127.0.0.1";
       assert.equal(clientAddress(trustNone, req("10.0.0.5", "6.6.6.6")), "10.0.0.5", "no trusted proxy: the peer, whatever the header says");
@@ -51,23 +59,43 @@ describe("authentication attempts on /ws and Colyseus", () => {
   });
 
   describe("AuthAttempts.checkToken", () => {
-    const slow = <T>(outcome: () => T) => () => new Promise<T>((resolve, reject) => setTimeout(() => {
-      try {
-        resolve(outcome());
-      } catch (err) {
-        reject(err);
-      }
-    }, 20));
+    const slow =
+      <T>(outcome: () => T) =>
+      () =>
+        new Promise<T>((resolve, reject) =>
+          setTimeout(() => {
+            try {
+              resolve(outcome());
+            } catch (err) {
+              reject(err instanceof Error ? err : new Error(String(err)));
+            }
+          }, 20),
+        );
     const bad = slow(() => {
       throw new TokenError("bad token");
     });
 
     it("never counts good tokens or the server's own failures, however many run at once", async () => {
       const attempts = new AuthAttempts();
-      const good = await Promise.all(Array.from({ length: AUTH_LIMIT_PER_MIN * 2 }, () => attempts.checkToken("8.8.8.8", slow(() => "ok"))));
+      const good = await Promise.all(
+        Array.from({ length: AUTH_LIMIT_PER_MIN * 2 }, () =>
+          attempts.checkToken(
+            "8.8.8.8",
+            slow(() => "ok"),
+          ),
+        ),
+      );
       assert.equal(good.length, AUTH_LIMIT_PER_MIN * 2);
       for (let i = 0; i < AUTH_LIMIT_PER_MIN * 2; i++) {
-        await assert.rejects(attempts.checkToken("8.8.8.8", slow(() => { throw new Error("database down"); })), /database down/);
+        await assert.rejects(
+          attempts.checkToken(
+            "8.8.8.8",
+            slow(() => {
+              throw new Error("database down");
+            }),
+          ),
+          /database down/,
+        );
       }
       for (let i = 0; i < AUTH_LIMIT_PER_MIN; i++) await assert.rejects(attempts.checkToken("8.8.8.8", bad), TokenError);
       await assert.rejects(attempts.checkToken("8.8.8.8", bad), TooManyAttempts);

@@ -40,16 +40,31 @@ interface ScaleResults {
 describe("bench/agents (smoke)", function () {
   this.timeout(120_000);
 
-  it("--ladder: a woodsman agent buys the tool it lacks, plays on after its runtime is restarted, and the run stops at the tick cap with the milestones it did not reach left open", async () => {
-    const doc = await runBench<LadderResults>("agents", ["--ladder", "--seeds", "smoke", "--tick-ms", "20", "--max-ticks", "400", "--trace-every", "100", "--kill-runtime-at", "150"]);
+  it("--ladder: a woodsman agent reaches its first milestones, plays on after its runtime is restarted, and the run stops at the tick cap with the milestones it did not reach left open", async () => {
+    const doc = await runBench<LadderResults>("agents", [
+      "--ladder",
+      "--seeds",
+      "smoke",
+      "--tick-ms",
+      "20",
+      "--max-ticks",
+      "400",
+      "--trace-every",
+      "100",
+      "--kill-runtime-at",
+      "150",
+    ]);
     const r = doc.results[0]!;
     assert.ok(r.ok, r.error);
     assert.equal(r.seed, "smoke");
-    assert.equal(r.ticksRun, 400, "it ran to the cap");
-    // The woodsman has 10 coins and no net; a net costs 8: the scripted brain's first choice.
-    const bought = r.reached.toolPurchase;
-    assert.ok(bought !== null && bought !== undefined && bought.ticks > 0 && bought.ticks < 400, `a tool bought: ${JSON.stringify(bought)}`);
-    assert.equal(bought.minutesAt600ms, Math.round(bought.ticks / 10) / 10);
+    // It ran to the cap: the first tick at or past it that found the agent in the world (on a loaded
+    // machine the restarted runtime may bring it back only after tick 400).
+    assert.ok(r.ticksRun >= 400 && r.ticksRun < 1000, `it ran to the cap: ${r.ticksRun}`);
+    // A new woodsman takes the first quest first (A Settler's Charter: five meadow rats), so its first
+    // NPC kill comes within the 400 ticks; a milestone's minutes are its ticks at the 600 ms tick.
+    const kill = r.reached.npcKill;
+    assert.ok(kill !== null && kill !== undefined && kill.ticks > 0 && kill.ticks < r.ticksRun, `a first NPC kill: ${JSON.stringify(r.reached)}`);
+    assert.equal(kill.minutesAt600ms, Math.round(kill.ticks / 10) / 10);
     assert.equal(r.reached.total75, null, "total level 75 is hours away, not reached in 400 ticks");
     assert.equal(r.runtimeRestarts.length, 1, JSON.stringify(r.runtimeRestarts));
     assert.ok(r.runtimeRestarts[0]!.tick >= 150 && r.runtimeRestarts[0]!.tick < 400);
@@ -57,13 +72,27 @@ describe("bench/agents (smoke)", function () {
     assert.ok(r.runtimeSteps > 150, `the runtimes stepped the agent (${r.runtimeSteps} steps)`);
     // A line every 100 ticks, or at the first step after (the agent was out of the world during the restart).
     const ticks = r.trace.map((t) => t.tick);
-    assert.ok(ticks.length >= 4 && ticks[0] === 0 && ticks.at(-1) === 400, JSON.stringify(ticks));
-    assert.ok(ticks.every((t, i) => i === 0 || (t > ticks[i - 1]! && Math.floor(t / 100) > Math.floor(ticks[i - 1]! / 100))), JSON.stringify(ticks));
+    assert.ok(ticks.length >= 4 && ticks[0] === 0 && ticks.at(-1) === r.ticksRun, JSON.stringify(ticks));
+    assert.ok(
+      ticks.every((t, i) => i === 0 || (t > ticks[i - 1]! && Math.floor(t / 100) > Math.floor(ticks[i - 1]! / 100))),
+      JSON.stringify(ticks),
+    );
     assert.equal(r.trace[0]!.totalLevel, 26, "a fresh character: 16 skills at 1, constitution 10");
   });
 
   it("--ladder --parallel: each seed in its own process, the results merged in the order of --seeds", async () => {
-    const doc = await runBench<LadderResults>("agents", ["--ladder", "--seeds", "b,a", "--parallel", "--tick-ms", "20", "--max-ticks", "150", "--trace-every", "50"]);
+    const doc = await runBench<LadderResults>("agents", [
+      "--ladder",
+      "--seeds",
+      "b,a",
+      "--parallel",
+      "--tick-ms",
+      "20",
+      "--max-ticks",
+      "150",
+      "--trace-every",
+      "50",
+    ]);
     assert.deepEqual(
       doc.results.map((r) => [r.seed, r.ok, r.error, r.ticksRun]),
       [

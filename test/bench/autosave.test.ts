@@ -12,7 +12,16 @@ interface Save {
 interface Results {
   results: (
     | { kind: "persistence-phase"; players: number; idle: { p50Us: number }; dirty: { p50Us: number; snapshotsPerTick: number } }
-    | { kind: "autosave"; db: string; players: number; ok: boolean; error?: string; first: Save; autosaves: Save[]; interval: { players: number; savedPerTickMean: number; verified: boolean } }
+    | {
+        kind: "autosave";
+        db: string;
+        players: number;
+        ok: boolean;
+        error?: string;
+        first: Save;
+        autosaves: Save[];
+        interval: { players: number; savedPerTickMean: number; verified: boolean };
+      }
   )[];
 }
 
@@ -29,7 +38,10 @@ describe("bench/autosave (smoke)", function () {
 
   function checkRun(db: string): void {
     const runs = doc.results.flatMap((r) => (r.kind === "autosave" ? [r] : []));
-    assert.deepEqual(runs.map((r) => r.db), dbs.split(","));
+    assert.deepEqual(
+      runs.map((r) => r.db),
+      dbs.split(","),
+    );
     const r = runs.find((x) => x.db === db)!;
     assert.ok(r.ok, r.error);
     assert.equal(r.autosaves.length, 2);

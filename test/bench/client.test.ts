@@ -22,7 +22,10 @@ describe("bench/client (smoke)", function () {
     const doc = await runBench<Results>("client", ["--entities", "20", "--runs", "1", "--sample-seconds", "1", "--minutes", "0.1"]);
     const js = doc.bundle.files.filter((f) => f.file.endsWith(".js"));
     assert.ok(js.length > 0 && js.every((f) => f.gzipBytes > 0 && f.gzipBytes < f.bytes), "gzipped JavaScript, smaller than raw");
-    assert.equal(doc.bundle.jsGzipBytes, js.reduce((n, f) => n + f.gzipBytes, 0));
+    assert.equal(
+      doc.bundle.jsGzipBytes,
+      js.reduce((n, f) => n + f.gzipBytes, 0),
+    );
     const [run] = doc.firstFrame.runs;
     assert.ok(run !== undefined && run.firstFrameMs > run.joinClickedMs && run.joinToFrameMs > 0, JSON.stringify(run));
     // The town's own NPCs wander in and out of view; the 20 added ones stay in it.

@@ -40,8 +40,24 @@ interface Results {
   machine: { cpus: number };
   cluster: { processes: number; database: string; tickMs: number; worlds: { world: number; port: number }[] };
   joins: Joins;
-  privateMessages: { friendPairs: number; sent: number; delivered: number; acknowledged: number; lost: number; delivery: Latency; acknowledgement: Latency; ratePerSecond: number };
-  tick: { world: number; thresholdMs: number; steps: Step[]; firstOverThreshold: { players: number; tickP99Ms: number } | null; overThresholdFrom: { players: number } | null; note: string };
+  privateMessages: {
+    friendPairs: number;
+    sent: number;
+    delivered: number;
+    acknowledged: number;
+    lost: number;
+    delivery: Latency;
+    acknowledgement: Latency;
+    ratePerSecond: number;
+  };
+  tick: {
+    world: number;
+    thresholdMs: number;
+    steps: Step[];
+    firstOverThreshold: { players: number; tickP99Ms: number } | null;
+    overThresholdFrom: { players: number } | null;
+    note: string;
+  };
   shutdown: { world: number; code: number | null }[];
 }
 
@@ -72,7 +88,11 @@ describe("bench/cluster (smoke)", function () {
     assert.ok(j.byTransport.colyseus.joined > 0 && j.byTransport.ws.joined > 0);
     assert.equal(j.routed.attempts + j.direct.attempts, j.clients);
     for (const v of [j.joinsPerSecond, j.latency.p50Ms, j.latency.p99Ms, j.byTransport.ws.joinsPerSecond]) assert.equal(typeof v, "number");
-    assert.equal(Object.values(j.playersByWorld).reduce((a, b) => a + b, 0), j.clients, "the joined players were in the worlds' list");
+    assert.equal(
+      Object.values(j.playersByWorld).reduce((a, b) => a + b, 0),
+      j.clients,
+      "the joined players were in the worlds' list",
+    );
 
     // Private messages: every one delivered and acknowledged across processes.
     const pm = doc.privateMessages;

@@ -13,6 +13,9 @@ describe("bench/hiscores (smoke)", function () {
     assert.deepEqual(doc.settings, { players: 300, queries: 3, dialects: ["postgresql", "sqlite"] });
     assert.equal(doc.results.length, 12);
     for (const r of doc.results) assert.ok(r.players === 300 && r.medianMs > 0 && r.medianMs <= r.p95Ms && r.p95Ms <= r.maxMs, JSON.stringify(r));
-    assert.ok(doc.results.some((r) => r.query === "page overall, 100 at rank 51"), JSON.stringify(doc.results.map((r) => r.query)));
+    assert.ok(
+      doc.results.some((r) => r.query === "page overall, 100 at rank 51"),
+      JSON.stringify(doc.results.map((r) => r.query)),
+    );
   });
 });

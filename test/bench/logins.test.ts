@@ -3,7 +3,15 @@ import { runBench } from "../support/bench.ts";
 
 interface Results {
   settings: { players: number; rounds: number; atOnce: boolean };
-  results: { round: number; driver: string; logins: number; atOnce: boolean; cpuMsPerLogin: number; wallMsPerLogin: number; statementsCompiled: number | string }[];
+  results: {
+    round: number;
+    driver: string;
+    logins: number;
+    atOnce: boolean;
+    cpuMsPerLogin: number;
+    wallMsPerLogin: number;
+    statementsCompiled: number | string;
+  }[];
 }
 
 /**

@@ -15,7 +15,10 @@ interface Results {
     clients: number;
     ok: boolean;
     error?: string;
-    server: { metrics: { ticks: { count: number; p99Ms: number }; players: number; paths: { searchesPerTick: number; maxExpansions: number } }; exit: { code: number | null } };
+    server: {
+      metrics: { ticks: { count: number; p99Ms: number }; players: number; paths: { searchesPerTick: number; maxExpansions: number } };
+      exit: { code: number | null };
+    };
     bots: { colyseus: KindReport; ws: KindReport };
     probes?: { colyseus: KindReport; ws: KindReport };
     attackers?: { connected: number; movesSent: number; disconnects: number };

@@ -155,7 +155,10 @@ describe("agent dashboard /agents (real Chromium, the agent runtime as a process
     assert.equal(await page.title(), "Agents · RS World");
 
     await runtimeStatus().filter({ hasText: "is not reachable" }).waitFor();
-    assert.match((await runtimeStatus().textContent())!, new RegExp(`${gate.url.replace(/[.]/g, "\\.")} is not reachable: .*Everything else here works without it`));
+    assert.match(
+      (await runtimeStatus().textContent())!,
+      new RegExp(`${gate.url.replace(/[.]/g, "\\.")} is not reachable: .*Everything else here works without it`),
+    );
 
     // Register an agent for Robin, from the keyboard.
     await page.getByRole("combobox", { name: "Character" }).selectOption({ label: "Robin" });
@@ -172,7 +175,11 @@ describe("agent dashboard /agents (real Chromium, the agent runtime as a process
     assert.equal(mapping.status, 200, "the token shown is the agent's own");
     await robin.getByText("The agent runtime is not reachable.").waitFor();
     assert.equal(await robin.getByRole("button", { name: "Run in the runtime" }).isVisible(), false);
-    assert.deepEqual((await fetch(`${rt.url}/agents`, { headers: { Authorization: `Bearer ${ownerToken}` } }).then((r) => r.json())).agents, [], "nothing reached the runtime");
+    assert.deepEqual(
+      (await fetch(`${rt.url}/agents`, { headers: { Authorization: `Bearer ${ownerToken}` } }).then((r) => r.json())).agents,
+      [],
+      "nothing reached the runtime",
+    );
 
     // The panels poll the server: goal options, position (the character is not in the world), skills, inventory.
     await robin.getByText(/not in the world/).waitFor();
@@ -190,7 +197,8 @@ describe("agent dashboard /agents (real Chromium, the agent runtime as a process
     expectedFailures.push(/\/position$/);
     await page.route(positionUrl, (route) => route.abort("connectionrefused"));
     const positionError = robin.getByRole("group", { name: "Position" }).locator(".poll-error");
-    for (const s of [1, 2, 4]) await positionError.filter({ hasText: new RegExp(`^Could not update the position: .+\\. Retrying in ${s} s\\.$`) }).waitFor({ timeout: 15_000 });
+    for (const s of [1, 2, 4])
+      await positionError.filter({ hasText: new RegExp(`^Could not update the position: .+\\. Retrying in ${s} s\\.$`) }).waitFor({ timeout: 15_000 });
     await screenshot(page, "dashboard-position-backoff");
     await page.unroute(positionUrl);
     // The next retry (4 s) succeeds: the error goes, the position is shown.
@@ -242,15 +250,20 @@ describe("agent dashboard /agents (real Chromium, the agent runtime as a process
     await until(() => (player()!.x !== from.x || player()!.z !== from.z ? true : undefined), "Wren to move", 30_000);
     await wren.getByText(/chosen by the agent/).waitFor({ timeout: 15_000 });
     // The activity list scrolls by whole lines: its height holds no half line.
-    const lines = await wren.getByRole("group", { name: "Agent runtime" }).getByRole("list").evaluate((ol) => {
-      const style = getComputedStyle(ol);
-      return parseFloat(style.maxHeight) / parseFloat(style.lineHeight);
-    });
+    const lines = await wren
+      .getByRole("group", { name: "Agent runtime" })
+      .getByRole("list")
+      .evaluate((ol) => {
+        const style = getComputedStyle(ol);
+        return parseFloat(style.maxHeight) / parseFloat(style.lineHeight);
+      });
     assert.ok(Math.abs(lines - Math.round(lines)) < 0.01 && lines >= 5, `the activity list's height in lines: ${lines}`);
     await screenshot(page, "dashboard-playing");
     assert.deepEqual(await lowContrastTexts(page), [], "the dashboard's text (WCAG AA, 4.5:1)");
 
-    // Stop: the server reports goalsPaused, the character stands still.
+    // Stop: the server reports goalsPaused, the character stands still. (Auto Retaliate off: a monster
+    // still hitting it would be fought back by the game's own rule, not by the agent.)
+    player()!.autoRetaliate = false;
     const stop = wren.getByRole("button", { name: "Stop", exact: true });
     await stop.focus();
     await page.keyboard.press("Enter");
@@ -286,6 +299,11 @@ describe("agent dashboard /agents (real Chromium, the agent runtime as a process
     await wren.getByText("In the agent runtime: playing").waitFor({ timeout: 10_000 });
     assert.ok(await wren.getByRole("button", { name: "Resume", exact: true }).isDisabled());
     await screenshot(page, "dashboard-resumed");
+
+    // The owner's focus, said as a message: the runtime keeps it and the card says it.
+    await wren.getByRole("textbox", { name: "Message" }).fill("focus quests");
+    await wren.getByRole("button", { name: "Send message" }).click();
+    await wren.getByText(/In the agent runtime: playing.*, focused on quests\./).waitFor({ timeout: 15_000 });
   });
 
   it("a new token for an agent the runtime plays is handed to it; a hidden page does not poll", async () => {
@@ -294,9 +312,14 @@ describe("agent dashboard /agents (real Chromium, the agent runtime as a process
     await wren.getByRole("button", { name: "New token" }).click();
     await wren.getByText("the agent runtime plays on with this one").waitFor();
     const token = await wren.getByRole("textbox", { name: "Agent token" }).inputValue();
-    assert.equal((await fetch(`${t.baseUrl}/api/agents/mapping/${agentId}`, { headers: { Authorization: `Bearer ${token}` } })).status, 200, "the token shown is the agent's");
+    assert.equal(
+      (await fetch(`${t.baseUrl}/api/agents/mapping/${agentId}`, { headers: { Authorization: `Bearer ${token}` } })).status,
+      200,
+      "the token shown is the agent's",
+    );
     const characterId = await characterIdOf("Wren");
-    const inRuntime = async () => ((await (await fetch(`${rt.url}/agents/${agentId}`, { headers: { Authorization: `Bearer ${ownerToken}` } })).json()) as Json).agent as Json;
+    const inRuntime = async () =>
+      ((await (await fetch(`${rt.url}/agents/${agentId}`, { headers: { Authorization: `Bearer ${ownerToken}` } })).json()) as Json).agent as Json;
     for (let i = 0; ; i++) {
       const a = await inRuntime();
       if (a.state === "playing" && t.server.world.world.players.get(characterId) !== undefined) break;
@@ -324,7 +347,11 @@ describe("agent dashboard /agents (real Chromium, the agent runtime as a process
     await new Promise((r) => setTimeout(r, 1_000));
     assert.equal(requests.length, 0, `no polling while hidden: ${requests.join(", ")}`);
     await setHidden(false);
-    await until(() => (requests.some((u) => u.endsWith(`/api/agents/${agentId}/goal`)) && requests.some((u) => u.startsWith(gate.url)) ? true : undefined), "polling again once shown", 5_000);
+    await until(
+      () => (requests.some((u) => u.endsWith(`/api/agents/${agentId}/goal`)) && requests.some((u) => u.startsWith(gate.url)) ? true : undefined),
+      "polling again once shown",
+      5_000,
+    );
     page.off("request", onRequest);
   });
 
@@ -357,7 +384,12 @@ describe("agent dashboard /agents (real Chromium, the agent runtime as a process
     const robinId = await agentIdOf("Robin");
     const wrenId = ((await agentsOnServer()).find((a) => a.name === null) as Json).agentId as string;
     const [robinCharacter, wrenCharacter] = [await characterIdOf("Robin"), await characterIdOf("Wren")];
-    const panelsOf = (agentId: string, characterId: string) => [`/api/agents/${agentId}/goal`, `/api/characters/${characterId}/position`, `/api/characters/${characterId}/skills`, `/api/agents/${agentId}/quick-actions`];
+    const panelsOf = (agentId: string, characterId: string) => [
+      `/api/agents/${agentId}/goal`,
+      `/api/characters/${characterId}/position`,
+      `/api/characters/${characterId}/skills`,
+      `/api/agents/${agentId}/quick-actions`,
+    ];
     const requests: string[] = [];
     const onRequest = (r: { url(): string }) => requests.push(new URL(r.url()).pathname);
     const polled = (agentId: string, characterId: string) => requests.filter((p) => panelsOf(agentId, characterId).includes(p));
@@ -378,7 +410,11 @@ describe("agent dashboard /agents (real Chromium, the agent runtime as a process
 
       // Scrolled into view (30 s after its last poll): every panel at once.
       await card("Wren").evaluate((el) => el.scrollIntoView({ block: "start" }));
-      await until(() => (panelsOf(wrenId, wrenCharacter).every((p) => requests.includes(p)) ? true : undefined), "Wren's four panels polled once on screen", 5_000);
+      await until(
+        () => (panelsOf(wrenId, wrenCharacter).every((p) => requests.includes(p)) ? true : undefined),
+        "Wren's four panels polled once on screen",
+        5_000,
+      );
     } finally {
       page.off("request", onRequest);
       await page.setViewportSize({ width: 1280, height: 900 });
@@ -403,10 +439,20 @@ describe("agent dashboard /agents (real Chromium, the agent runtime as a process
     await robin.getByRole("button", { name: "Delete for good" }).click();
     await robin.waitFor({ state: "detached" });
     await page.getByRole("status").filter({ hasText: "Robin was deleted." }).waitFor();
-    assert.deepEqual((await agentsOnServer()).map((a) => a.name), [null], "only Wren's agent is left on the server");
+    assert.deepEqual(
+      (await agentsOnServer()).map((a) => a.name),
+      [null],
+      "only Wren's agent is left on the server",
+    );
 
     // A token the server stops accepting while the page polls: it asks to sign in again.
-    await page.route("**/api/agents/*/goal", (route) => route.fulfill({ status: 401, contentType: "application/json", body: JSON.stringify({ success: false, error: { code: "UNAUTHORIZED", message: "invalid token" } }) }));
+    await page.route("**/api/agents/*/goal", (route) =>
+      route.fulfill({
+        status: 401,
+        contentType: "application/json",
+        body: JSON.stringify({ success: false, error: { code: "UNAUTHORIZED", message: "invalid token" } }),
+      }),
+    );
     expectedFailures.push(/\/goal$/);
     await page.clock.fastForward(11_000);
     await page.getByRole("region", { name: "Sign in" }).waitFor();
@@ -425,10 +471,20 @@ describe("agent dashboard /agents (real Chromium, the agent runtime as a process
   it("opens the demo agents' owner's dashboard from the link the runtime prints, in that tab only, leaving the browser's own player alone", async () => {
     // Its own world directory: its store is not the other runtime's.
     const own = fs.mkdtempSync(path.join(os.tmpdir(), "rsworld-spawner-"));
-    const spawner = await startAgentRuntime({ apiUrl: t.baseUrl, wsUrl: t.wsUrl, worldDir: own, env: { AGENT_SEED: "spawn", LOG_LEVEL: "info" }, args: ["--spawn", "1"] });
+    const spawner = await startAgentRuntime({
+      apiUrl: t.baseUrl,
+      wsUrl: t.wsUrl,
+      worldDir: own,
+      env: { AGENT_SEED: "spawn", LOG_LEVEL: "info" },
+      args: ["--spawn", "1"],
+    });
     const context = await browser.newContext();
     try {
-      const line = await until(() => /spawned 1 demo agents; watch them in the dashboard[^:]*: ([^\s"]+)/.exec(spawner.output())?.[1], "the runtime's line with the link", 20_000);
+      const line = await until(
+        () => /spawned 1 demo agents; watch them in the dashboard[^:]*: ([^\s"]+)/.exec(spawner.output())?.[1],
+        "the runtime's line with the link",
+        20_000,
+      );
       assert.ok(line.startsWith(`${t.baseUrl}/agents#owner=`), line);
       const tab = await context.newPage();
       await tab.goto(t.baseUrl + "/");
@@ -481,7 +537,13 @@ describe("agent dashboard with an identity provider (real Chromium)", function (
     dist = await buildClient();
     // A runtime address that never answers (not localhost:4001, where one may be running).
     gate = await startGate();
-    t = await startTestServer({ CLIENT_BUILD_DIR: dist, TICK_MS: String(TICK_MS), PUBLIC_IDP_APP_ID: "the-app", IDP_APP_SECRET: "idp-secret", AGENT_RT_URL: gate.url });
+    t = await startTestServer({
+      CLIENT_BUILD_DIR: dist,
+      TICK_MS: String(TICK_MS),
+      PUBLIC_IDP_APP_ID: "the-app",
+      IDP_APP_SECRET: "idp-secret",
+      AGENT_RT_URL: gate.url,
+    });
     browser = await launchBrowser();
   });
 

@@ -124,7 +124,11 @@ describe("a client build older than its sources", function () {
       const run = fresh();
       assert.equal(run.status, 0, run.stderr);
       assert.match(run.stdout, /building the browser client \(client\/dist: client\/src\/api\.ts changed since it was built\)/);
-      const bundle = fs.readdirSync(path.join(dist(), "assets")).filter((f) => f.endsWith(".js")).map((f) => fs.readFileSync(path.join(dist(), "assets", f), "utf8")).join("");
+      const bundle = fs
+        .readdirSync(path.join(dist(), "assets"))
+        .filter((f) => f.endsWith(".js"))
+        .map((f) => fs.readFileSync(path.join(dist(), "assets", f), "utf8"))
+        .join("");
       assert.ok(bundle.includes(marker), "the new source is in the bundle");
       // Written again as it was: nothing to build.
       const shared = path.join(root, "src", "game", "serverEvents.ts");
@@ -163,7 +167,10 @@ describe("a client build older than its sources", function () {
       const run = fresh();
       assert.equal(run.status, 0, run.stderr);
       assert.equal(run.stdout, "");
-      assert.match(run.stderr, /client\/dist is out of date \(client\/src\/main\.ts changed since it was built\), and Vite is not installed to build it: run npm install/);
+      assert.match(
+        run.stderr,
+        /client\/dist is out of date \(client\/src\/main\.ts changed since it was built\), and Vite is not installed to build it: run npm install/,
+      );
     });
   });
 
@@ -175,7 +182,10 @@ describe("a client build older than its sources", function () {
     fs.writeFileSync(path.join(dist, INPUTS_FILE), JSON.stringify({ startedAt: 0, files: { "client/src/main.ts": "0".repeat(64) } }));
     const s = await spawnServer({ NODE_ENV: "test", LOG_LEVEL: "info", PORT: "0", WORLD: world, CLIENT_BUILD_DIR: dist });
     try {
-      assert.match(s.stdout(), /"why":"client\/src\/main\.ts changed since it was built"[^\n]*"msg":"the client build is older than its sources: run npm run build:client \(npm start does it first\)"/);
+      assert.match(
+        s.stdout(),
+        /"why":"client\/src\/main\.ts changed since it was built"[^\n]*"msg":"the client build is older than its sources: run npm run build:client \(npm start does it first\)"/,
+      );
       assert.equal((await fetch(`http://127.0.0.1:${s.port}/${INPUTS_FILE}`)).status, 404);
       assert.equal((await fetch(`http://127.0.0.1:${s.port}/`)).status, 200);
     } finally {

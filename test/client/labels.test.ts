@@ -28,7 +28,10 @@ describe("name labels in a crowd", () => {
     for (const a of kept) {
       for (const b of kept) {
         if (a === b) continue;
-        const apart = Math.abs(a.x - b.x) >= (a.width + b.width) / 2 + LABEL_GAP || b.bottom - a.bottom >= b.height + LABEL_GAP || a.bottom - b.bottom >= a.height + LABEL_GAP;
+        const apart =
+          Math.abs(a.x - b.x) >= (a.width + b.width) / 2 + LABEL_GAP ||
+          b.bottom - a.bottom >= b.height + LABEL_GAP ||
+          a.bottom - b.bottom >= a.height + LABEL_GAP;
         assert.ok(apart, `${JSON.stringify(a)} and ${JSON.stringify(b)} overlap`);
       }
     }

@@ -7,8 +7,11 @@
  * refusals shown in words; an identity provider's token signs in. Each scenario leaves a
  * screenshot in test-artifacts/browser/ to look at.
  */
+import { npcDisplayName } from "../../client/src/names.ts";
+import { skillName } from "../../client/src/panels/skills.ts";
 import assert from "node:assert/strict";
 import fs from "node:fs";
+import path from "node:path";
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import { startTestServer, type TestServer } from "../support/server.ts";
 import { signJwt } from "../support/jwt.ts";
@@ -16,8 +19,21 @@ import { WsTestClient } from "../support/wsClient.ts";
 import { eventually, until } from "../support/until.ts";
 import { killPlayer } from "../../src/game/death.ts";
 import { addXp } from "../../src/game/progression.ts";
+import { findPath } from "../../src/game/map/pathfinding.ts";
 import type { World } from "../../src/game/world/World.ts";
-import { buildClient, clickTile, createCharacter, enterWorld, launchBrowser, livePlayer, lowContrastTexts, openPage, playAnonymously, screenshot, TILE } from "./support.ts";
+import {
+  buildClient,
+  clickTile,
+  createCharacter,
+  enterWorld,
+  launchBrowser,
+  livePlayer,
+  lowContrastTexts,
+  openPage,
+  playAnonymously,
+  screenshot,
+  TILE,
+} from "./support.ts";
 
 type Player = Awaited<ReturnType<typeof livePlayer>>;
 /** A player's tile, as clickTile waits for the view to be centred on it. */
@@ -93,7 +109,10 @@ describe("browser client: playing (real Chromium)", function () {
     if (this.currentTest?.state !== "failed") return;
     const name = `failed-${this.currentTest.title.slice(0, 40).replace(/\W+/g, "-")}`;
     for (const [i, p] of context.pages().entries()) await screenshot(p, `${name}-${i}`).catch(() => {});
-    fs.writeFileSync(`${import.meta.dirname}/../../test-artifacts/browser/${name}-errors.txt`, [`test: ${this.currentTest.err?.message ?? ""}`, ...pageErrors].join("\n"));
+    fs.writeFileSync(
+      `${import.meta.dirname}/../../test-artifacts/browser/${name}-errors.txt`,
+      [`test: ${this.currentTest.err?.message ?? ""}`, ...pageErrors].join("\n"),
+    );
   });
 
   after(async () => {
@@ -102,18 +121,50 @@ describe("browser client: playing (real Chromium)", function () {
     if (dist !== undefined) fs.rmSync(dist, { recursive: true, force: true });
   });
 
+  /** Whether a tile is inside one of the content's buildings (under a roof in the world view). */
+  function indoors(x: number, z: number): boolean {
+    const file = path.join(t.worldDir, "assets", "manifests", "buildings.json");
+    const buildings = fs.existsSync(file)
+      ? (JSON.parse(fs.readFileSync(file, "utf8")) as { bounds: { minX: number; maxX: number; minZ: number; maxZ: number } }[])
+      : [];
+    return buildings.some(({ bounds: b }) => x >= b.minX && x <= b.maxX && z >= b.minZ && z <= b.maxZ);
+  }
+
   /**
    * Walks, a click at a time within the view (7 tiles at most), until the player is within
    * `within` tiles of `to`; each step's position is checked on the server and in the panel.
    * `onStep` runs after each click, and what it returns once the player has arrived.
    */
-  async function walkNear(to: { x: number; z: number }, within: number, onStep?: (dx: number, dz: number, before: Buffer) => Promise<(() => Promise<void>) | void>): Promise<void> {
+  async function walkNear(
+    to: { x: number; z: number },
+    within: number,
+    onStep?: (dx: number, dz: number, before: Buffer) => Promise<(() => Promise<void>) | void>,
+  ): Promise<void> {
     const world = t.server.world.world;
     while (Math.max(Math.abs(to.x - player.x), Math.abs(to.z - player.z)) > within) {
-      const step = (d: number) => Math.sign(d) * Math.min(Math.abs(d), 7);
-      let dx = step(to.x - player.x);
-      const dz = step(to.z - player.z);
-      while (!world.collision.isWalkable(player.x + dx, player.z + dz)) dx -= Math.sign(dx) || 1;
+      // The step: of the tiles in view (7 each way) that the player can walk to, the nearest to `to`,
+      // and nearer than where the player stands. Each step ends outdoors: inside a building its roof
+      // lifts, and the view changes by more than the walk. (A search over a bounded window: an earlier
+      // loop here that only shortened dx could swing between two blocked tiles forever, a synchronous
+      // hang that no mocha timeout can end.)
+      const from = { x: player.x, z: player.z };
+      const distance = (x: number, z: number) => Math.max(Math.abs(to.x - x), Math.abs(to.z - z));
+      let best: { dx: number; dz: number; d: number } | undefined;
+      for (let ddx = -7; ddx <= 7; ddx++) {
+        for (let ddz = -7; ddz <= 7; ddz++) {
+          const x = from.x + ddx;
+          const z = from.z + ddz;
+          const d = distance(x, z);
+          if (d >= distance(from.x, from.z) || (best !== undefined && d >= best.d)) continue;
+          if (!world.collision.isWalkable(x, z) || indoors(x, z)) continue;
+          // Not next to a monster: a left click on a rat that wanders onto the tile attacks it (its top action) instead of walking.
+          if ([...world.npcs.values()].some((n) => n.deadUntil === 0 && Math.max(Math.abs(n.x - x), Math.abs(n.z - z)) <= 1)) continue;
+          const route = findPath(world.collision, from, { x, z });
+          if (route.ok && route.reachesTarget) best = { dx: ddx, dz: ddz, d };
+        }
+      }
+      assert.ok(best !== undefined, `a walkable step from ${JSON.stringify(from)} toward ${JSON.stringify({ x: to.x, z: to.z })}`);
+      const { dx, dz } = best;
       const target = { x: player.x + dx, z: player.z + dz };
       const before = await canvas.screenshot();
       await clickTile(page, canvas, dx, dz, "left", tileOf(player));
@@ -138,7 +189,7 @@ describe("browser client: playing (real Chromium)", function () {
 
     // The starter kit in the Inventory panel (bread does not stack: three slots), coins beside it.
     const inventory = page.getByRole("tabpanel", { name: "Inventory" });
-    await inventory.getByRole("button", { name: "Bronze Hatchet", exact: true }).waitFor();
+    await inventory.getByRole("button", { name: "Bronze hatchet", exact: true }).waitFor();
     assert.equal(await inventory.getByRole("button", { name: "Bread", exact: true }).count(), 3);
     assert.equal(await inventory.getByRole("button").count(), 28);
     await inventory.getByText("Coins: 25").waitFor();
@@ -168,8 +219,8 @@ describe("browser client: playing (real Chromium)", function () {
       };
     });
 
-    // The tree's context menu, by a click on it: Chop it.
-    await clickTile(page, canvas, tree.x - player.x, tree.z - player.z, "left", tileOf(player));
+    // The tree's context menu, by a right click on it: Chop it.
+    await clickTile(page, canvas, tree.x - player.x, tree.z - player.z, "right", tileOf(player));
     const menu = page.getByRole("menu", { name: tree.node.name });
     await menu.waitFor();
     assert.deepEqual(await menu.getByRole("menuitem").allTextContents(), [`Chop ${tree.node.name}`, `Examine ${tree.node.name}`, "Walk here"]);
@@ -178,8 +229,14 @@ describe("browser client: playing (real Chromium)", function () {
     await menu.getByRole("menuitem", { name: `Chop ${tree.node.name}` }).click();
     assert.equal(await menu.count(), 0, "the menu closes");
 
-    await inventory.getByRole("button", { name: /^Logs( x \d+)?$/ }).first().waitFor({ timeout: 60_000 });
-    assert.ok(player.data.inventory.some((s) => s?.itemId === "logs"), "the server's inventory has the logs");
+    await inventory
+      .getByRole("button", { name: /^Logs( x \d+)?$/ })
+      .first()
+      .waitFor({ timeout: 60_000 });
+    assert.ok(
+      player.data.inventory.some((s) => s?.itemId === "logs"),
+      "the server's inventory has the logs",
+    );
     await page.getByRole("log", { name: "Chat" }).getByText("You get some logs.").first().waitFor();
     // The woodcutting xp drop reached the Skills panel too.
     await page.getByRole("tab", { name: "Skills" }).click();
@@ -220,7 +277,16 @@ describe("browser client: playing (real Chromium)", function () {
     assert.notEqual(conn.client, socket, "the player's connection has its new socket");
 
     const world = t.server.world.world;
-    const [dx, dz] = ([[2, 1], [-2, 1], [2, -1], [-2, -1], [1, 0], [0, 1]] as const).find(([dx, dz]) => world.collision.isWalkable(player.x + dx, player.z + dz))!;
+    const [dx, dz] = (
+      [
+        [2, 1],
+        [-2, 1],
+        [2, -1],
+        [-2, -1],
+        [1, 0],
+        [0, 1],
+      ] as const
+    ).find(([dx, dz]) => world.collision.isWalkable(player.x + dx, player.z + dz))!;
     const target = { x: player.x + dx, z: player.z + dz };
     await page.waitForTimeout(300);
     await clickTile(page, canvas, dx, dz, "left", tileOf(player));
@@ -235,7 +301,18 @@ describe("browser client: playing (real Chromium)", function () {
     await eventually(async () => ((await hidden()) === 0 ? true : undefined), "no label hidden while alone");
     const world = t.server.world.world;
     // Five players on one tile three from yours (their names clear of yours): theirs would lie on each other.
-    const beside = ([[0, 3], [3, 0], [-3, 0], [0, -3], [3, 3], [-3, 3]] as const).map(([dx, dz]) => ({ x: player.x + dx, z: player.z + dz })).find((tile) => world.collision.isWalkable(tile.x, tile.z))!;
+    const beside = (
+      [
+        [0, 3],
+        [3, 0],
+        [-3, 0],
+        [0, -3],
+        [3, 3],
+        [-3, 3],
+      ] as const
+    )
+      .map(([dx, dz]) => ({ x: player.x + dx, z: player.z + dz }))
+      .find((tile) => world.collision.isWalkable(tile.x, tile.z))!;
     const crowd: { client: WsTestClient; id: string }[] = [];
     for (let i = 0; i < 5; i++) {
       const client = await WsTestClient.connect(`${t.wsUrl}?name=Crowd${i}`);
@@ -260,7 +337,10 @@ describe("browser client: playing (real Chromium)", function () {
       );
       await eventually(async () => ((await hidden()) === 4 ? true : undefined), "four of the five names hidden", 10_000);
       // The pointer rests on their tile: the hover line names them.
-      await eventually(async () => ((await canvas.getAttribute("data-hover")) === "Crowd0 / Crowd1 / Crowd2 and 2 more" ? true : undefined), "the crowd named under the pointer");
+      await eventually(
+        async () => ((await canvas.getAttribute("data-hover")) === "Crowd0 / Crowd1 / Crowd2 and 2 more" ? true : undefined),
+        "the crowd named under the pointer",
+      );
       await screenshot(page, "play-crowd-names");
       // They spread along a row four tiles apart: every name shows.
       const row = Array.from({ length: 5 }, (_, i) => {
@@ -297,8 +377,20 @@ describe("browser client: playing (real Chromium)", function () {
     const named = async () => ((await hover()).split(" / ").includes(player.data.name) ? true : undefined);
     await eventually(named, "your name under the pointer");
     // Moved four tiles (nothing else there): the view follows, and the still pointer is on you again.
-    const empty = (x: number, z: number) => world.collision.isWalkable(x, z) && idleTile(world, x, z) && ![...world.players.values()].some((e) => e.x === x && e.z === z);
-    const away = ([[4, 0], [-4, 0], [0, 4], [0, -4], [4, 4], [-4, -4]] as const).map(([dx, dz]) => ({ x: home.x + dx, z: home.z + dz })).find((tile) => empty(tile.x, tile.z));
+    const empty = (x: number, z: number) =>
+      world.collision.isWalkable(x, z) && idleTile(world, x, z) && ![...world.players.values()].some((e) => e.x === x && e.z === z);
+    const away = (
+      [
+        [4, 0],
+        [-4, 0],
+        [0, 4],
+        [0, -4],
+        [4, 4],
+        [-4, -4],
+      ] as const
+    )
+      .map(([dx, dz]) => ({ x: home.x + dx, z: home.z + dz }))
+      .find((tile) => empty(tile.x, tile.z));
     assert.ok(away !== undefined, "an empty walkable tile four away");
     try {
       assert.ok(world.teleport(player, away));
@@ -323,19 +415,24 @@ describe("browser client: playing (real Chromium)", function () {
     const idle = (x: number, z: number) => idleTile(world, x, z);
 
     // Equip from the slot's menu (its first item has focus: Enter), Remove from the Equipment panel.
-    await inventory.getByRole("button", { name: "Bronze Dagger", exact: true }).click();
-    const menu = page.getByRole("menu", { name: "Bronze Dagger" });
-    assert.deepEqual(await menu.getByRole("menuitem").allTextContents(), ["Equip Bronze Dagger", "Use Bronze Dagger on…", "Drop Bronze Dagger", "Examine Bronze Dagger"]);
+    await inventory.getByRole("button", { name: "Bronze dagger", exact: true }).click({ button: "right" });
+    const menu = page.getByRole("menu", { name: "Bronze dagger" });
+    assert.deepEqual(await menu.getByRole("menuitem").allTextContents(), [
+      "Equip Bronze dagger",
+      "Use Bronze dagger on…",
+      "Drop Bronze dagger",
+      "Examine Bronze dagger",
+    ]);
     await page.keyboard.press("Enter");
     await until(() => (player.data.equipment.weapon?.itemId === "bronze_dagger" ? true : undefined), "the dagger worn");
     await page.getByRole("tab", { name: "Equipment" }).click();
     const equipment = page.getByRole("tabpanel", { name: "Equipment" });
-    await equipment.getByRole("listitem").filter({ hasText: "Weapon" }).getByText("Bronze Dagger").waitFor();
+    await equipment.getByRole("listitem").filter({ hasText: "Weapon" }).getByText("Bronze dagger").waitFor();
     await screenshot(page, "play-equipment");
-    await equipment.getByRole("button", { name: "Remove Bronze Dagger" }).click();
+    await equipment.getByRole("button", { name: "Remove Bronze dagger" }).click();
     await until(() => (player.data.equipment.weapon === undefined ? true : undefined), "the dagger removed");
     await page.getByRole("tab", { name: "Inventory" }).click();
-    await inventory.getByRole("button", { name: "Bronze Dagger", exact: true }).waitFor();
+    await inventory.getByRole("button", { name: "Bronze dagger", exact: true }).waitFor();
 
     // Logs to burn and drop: chopped (a tree may fall after any log: then the next one).
     for (let tries = 0; count("logs") < 3; tries++) {
@@ -344,13 +441,22 @@ describe("browser client: playing (real Chromium)", function () {
         .filter((r) => r.node.id === "tree_normal" && r.depletedUntil === 0)
         .sort((a, b) => Math.hypot(a.x - player.x, a.z - player.z) - Math.hypot(b.x - player.x, b.z - player.z))[0]!;
       await walkNear(tree, 6);
-      await clickTile(page, canvas, tree.x - player.x, tree.z - player.z, "left", tileOf(player));
+      await clickTile(page, canvas, tree.x - player.x, tree.z - player.z, "right", tileOf(player));
       await page.getByRole("menuitem", { name: `Chop ${tree.node.name}` }).click();
       const had = count("logs");
       await until(() => (count("logs") >= 3 || (count("logs") > had && tree.depletedUntil !== 0) ? true : undefined), "logs", 90_000);
     }
     // A step aside ends the chopping (a move replaces the action), so no log comes in meanwhile.
-    const aside = ([[1, 0], [-1, 0], [0, 1], [0, -1], [1, 1], [-1, -1]] as const).find(([dx, dz]) => world.collision.isWalkable(player.x + dx, player.z + dz) && idle(player.x + dx, player.z + dz))!;
+    const aside = (
+      [
+        [1, 0],
+        [-1, 0],
+        [0, 1],
+        [0, -1],
+        [1, 1],
+        [-1, -1],
+      ] as const
+    ).find(([dx, dz]) => world.collision.isWalkable(player.x + dx, player.z + dz) && idle(player.x + dx, player.z + dz))!;
     const stepTo = { x: player.x + aside[0], z: player.z + aside[1] };
     await clickTile(page, canvas, aside[0], aside[1], "left", tileOf(player));
     await until(() => (player.x === stepTo.x && player.z === stepTo.z ? true : undefined), "the step aside");
@@ -358,7 +464,9 @@ describe("browser client: playing (real Chromium)", function () {
     const logsBefore = count("logs");
 
     // Use the tinderbox on logs until a fire burns (lighting can fail: 40% at level 1).
-    const fireHere = () => [...world.objects.values()].find((o) => o.type === "fire" && o.x === player.x && o.z === player.z);
+    // The fire is lit where the player stands, and the player then steps off it (as in the genre).
+    const lightAt = { x: player.x, z: player.z };
+    const fireHere = () => [...world.objects.values()].find((o) => o.type === "fire" && o.x === lightAt.x && o.z === lightAt.z);
     const failed = page.getByRole("log", { name: "Chat" }).getByText("You fail to light the fire.");
     for (let attempt = 0; fireHere() === undefined; attempt++) {
       assert.ok(attempt < 15, "a fire within 15 tries");
@@ -366,26 +474,31 @@ describe("browser client: playing (real Chromium)", function () {
       await inventory.getByRole("button", { name: "Tinderbox", exact: true }).click();
       await page.getByRole("menu", { name: "Tinderbox" }).getByRole("menuitem", { name: "Use Tinderbox on…" }).click();
       const useOn = page.getByRole("menu", { name: "Use Tinderbox on" });
-      await useOn.getByRole("menuitem", { name: /^Logs \(slot \d+\)$/ }).first().click();
+      await useOn.getByRole("menuitem", { name: "Logs", exact: true }).click();
       await Promise.race([until(fireHere, "a fire", 10_000), failed.nth(failures).waitFor({ timeout: 10_000 })]);
       // After a failure the player is busy for the recipe's ticks.
       await until(() => (player.nextActionTick <= world.tick ? true : undefined), "the player free again");
     }
     assert.equal(count("logs"), logsBefore - 1, "one log burnt");
+    await until(() => (player.x !== lightAt.x || player.z !== lightAt.z ? true : undefined), "the step off the fire");
 
     // Drop all the logs: they lie on the player's tile, beside the fire.
     const logs = inventory.getByRole("button", { name: "Logs", exact: true });
     await logs.first().click();
     await page.getByRole("menuitem", { name: "Drop all Logs" }).click();
     await until(() => (count("logs") === 0 ? true : undefined), "every log dropped");
-    await until(() => ([...world.groundItems.values()].filter((g) => g.itemId === "logs" && g.x === player.x && g.z === player.z).length === logsBefore - 1 ? true : undefined), "the logs on the ground");
+    await until(
+      () =>
+        [...world.groundItems.values()].filter((g) => g.itemId === "logs" && g.x === player.x && g.z === player.z).length === logsBefore - 1 ? true : undefined,
+      "the logs on the ground",
+    );
     await page.waitForTimeout(400);
     await screenshot(page, "play-fire-and-drops");
 
     // Pick one up from the keyboard: the canvas' tile cursor, onto the player's own tile, Enter.
     // The logs reach the page with a patch of their own: Escape and again until the menu has them
-    // (until then it is the fire's menu, named after it, not the tile's).
-    const tileMenu = page.getByRole("menu", { name: `Tile ${player.x}, ${player.z}` });
+    // (until then it has no logs in it). The one menu open is the tile's.
+    const tileMenu = page.getByRole("menu");
     for (let tries = 0; ; tries++) {
       assert.ok(tries < 20, "the dropped logs in the tile's menu within 20 tries");
       await canvas.focus();
@@ -400,8 +513,8 @@ describe("browser client: playing (real Chromium)", function () {
       await page.waitForTimeout(300);
     }
     await tileMenu.waitFor();
-    // Alike logs give their options once; the ground items' come before the fire's.
-    assert.deepEqual(await tileMenu.getByRole("menuitem").allTextContents(), ["Pick up Logs", "Examine Logs", "Examine Fire", "Walk here"]);
+    // Alike logs give their options once (the fire is on the tile the player stepped off).
+    assert.deepEqual(await tileMenu.getByRole("menuitem").allTextContents(), ["Pick up Logs", "Examine Logs", "Walk here"]);
     await screenshot(page, "play-tile-menu");
     // Down and up again wrap around the menu; Enter picks up the first item.
     await page.keyboard.press("ArrowUp");
@@ -433,8 +546,8 @@ describe("browser client: playing (real Chromium)", function () {
     for (let tries = 0; ; tries++) {
       assert.ok(tries < 10, "an Attack option within 10 clicks");
       rat = rats().sort((a, b) => Math.hypot(a.x - player.x, a.z - player.z) - Math.hypot(b.x - player.x, b.z - player.z))[0]!;
-      await clickTile(page, canvas, rat.x - player.x, rat.z - player.z, "left", tileOf(player));
-      const attack = page.getByRole("menuitem", { name: `Attack ${rat.def.name} (level 1)` });
+      await clickTile(page, canvas, rat.x - player.x, rat.z - player.z, "right", tileOf(player));
+      const attack = page.getByRole("menuitem", { name: `Attack ${npcDisplayName(rat.def)} (level 1)` });
       if (await attack.isVisible()) {
         await attack.click();
         break;
@@ -448,7 +561,7 @@ describe("browser client: playing (real Chromium)", function () {
     const gained = (["attack", "strength", "defense", "constitution"] as const).filter((k) => xp(k) > before[k]);
     assert.ok(gained.length > 0, "combat xp");
     await page.getByRole("tab", { name: "Skills" }).click();
-    const row = page.getByRole("tabpanel", { name: "Skills" }).getByRole("row", { name: new RegExp(`^${gained[0]![0]!.toUpperCase()}${gained[0]!.slice(1)}`) });
+    const row = page.getByRole("tabpanel", { name: "Skills" }).getByRole("row", { name: new RegExp(`^${skillName(gained[0]!)}`) });
     await row.getByText(`${xp(gained[0]!).toLocaleString("en")} /`).waitFor();
     await page.getByRole("tab", { name: "Inventory" }).click();
 
@@ -468,7 +581,7 @@ describe("browser client: playing (real Chromium)", function () {
       await page.waitForTimeout(300);
     }
     const inventory = page.getByRole("tabpanel", { name: "Inventory" });
-    await inventory.getByRole("button", { name: "Bones", exact: true }).click();
+    await inventory.getByRole("button", { name: "Bones", exact: true }).click({ button: "right" });
     const prayer = xp("prayer");
     await page.getByRole("menuitem", { name: "Bury Bones" }).click();
     await until(() => (xp("prayer") > prayer ? true : undefined), "prayer xp");
@@ -491,7 +604,10 @@ describe("browser client: playing (real Chromium)", function () {
     const at = { x: player.x, z: player.z };
     killPlayer(world, player, "meadow_rat");
     await page.getByText("Oh dear, you are dead!").first().waitFor();
-    await page.getByRole("log", { name: "Chat" }).getByText(`You were killed by ${rat.def.name} at ${at.x}, ${at.z}`, { exact: false }).waitFor();
+    await page
+      .getByRole("log", { name: "Chat" })
+      .getByText(`You were killed by ${npcDisplayName(rat.def)} at ${at.x}, ${at.z}`, { exact: false })
+      .waitFor();
     await until(() => (player.x !== at.x || player.z !== at.z ? true : undefined), "the respawn");
     await page.getByText(`Position ${player.x}, ${player.z}`).waitFor();
     await page.waitForTimeout(300);
@@ -522,7 +638,13 @@ describe("browser client: playing (real Chromium)", function () {
       await createCharacter(p, "Echo");
       const token = await p.evaluate(() => localStorage.getItem("rsworld.token"));
       const rest = async (method: string, path: string, body?: unknown) =>
-        (await (await fetch(t.baseUrl + path, { method, headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) })).json()) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+        (await (
+          await fetch(t.baseUrl + path, {
+            method,
+            headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+            body: body === undefined ? undefined : JSON.stringify(body),
+          })
+        ).json()) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
       const delta = ((await rest("GET", "/api/character")).characters as { id: string; name: string }[]).find((c) => c.name === "Delta")!;
       const registered = await rest("POST", "/api/agent", { characterId: delta.id, name: "Helper" });
       const agent = await WsTestClient.connect(`${t.wsUrl}?token=${registered.token}`);
@@ -534,7 +656,9 @@ describe("browser client: playing (real Chromium)", function () {
 
       // Play asks first; Cancel leaves the character to its agent.
       await p.getByRole("button", { name: "Play Delta", exact: true }).click();
-      await row("Delta").getByText("Delta is played by the agent Helper. Playing logs the agent out, and it stays stopped until it is run again from the agent dashboard.").waitFor();
+      await row("Delta")
+        .getByText("Delta is played by the agent Helper. Playing logs the agent out, and it stays stopped until it is run again from the agent dashboard.")
+        .waitFor();
       await screenshot(p, "characters-confirm-play-agent");
       await p.getByRole("button", { name: "Cancel playing Delta" }).click();
       await p.getByRole("button", { name: "Play Delta", exact: true }).waitFor();
@@ -587,8 +711,13 @@ describe("browser client: playing (real Chromium)", function () {
       await p.getByRole("status").getByText("Alpha was deleted.").waitFor();
       assert.equal(await list.count(), 1);
       const token = await p.evaluate(() => localStorage.getItem("rsworld.token"));
-      const listed = (await (await fetch(`${t.baseUrl}/api/character`, { headers: { Authorization: `Bearer ${token}` } })).json()) as { characters: { name: string }[] };
-      assert.deepEqual(listed.characters.map((c) => c.name), ["Bravo"]);
+      const listed = (await (await fetch(`${t.baseUrl}/api/character`, { headers: { Authorization: `Bearer ${token}` } })).json()) as {
+        characters: { name: string }[];
+      };
+      assert.deepEqual(
+        listed.characters.map((c) => c.name),
+        ["Bravo"],
+      );
       await screenshot(p, "characters");
 
       await enterWorld(p, "Bravo");
@@ -606,7 +735,10 @@ describe("browser client: playing (real Chromium)", function () {
       await screenshot(tab, "characters-delete-refused");
       assert.ok(t.server.world.world.players.has(bravo.id));
       // The failed deletion's 409 is the one console error the page may show.
-      assert.deepEqual(errors.filter((e) => !/status of 409/.test(e)), []);
+      assert.deepEqual(
+        errors.filter((e) => !/status of 409/.test(e)),
+        [],
+      );
     } catch (err) {
       await screenshot(other.page, "failed-characters").catch(() => {});
       throw err;
@@ -729,6 +861,9 @@ describe("browser client: signing in with an identity provider (real Chromium)",
     assert.equal(p.data.accountId.length > 0, true);
     await screenshot(page, "idp-playing");
     // The refused token's request shows in the console as a failed (401) load; nothing else may.
-    assert.deepEqual(errors.filter((e) => !/status of 401/.test(e)), []);
+    assert.deepEqual(
+      errors.filter((e) => !/status of 401/.test(e)),
+      [],
+    );
   });
 });

@@ -62,11 +62,27 @@ async function startFakeRuntime() {
     res.writeHead(status, { "Content-Type": "application/json", "Access-Control-Allow-Origin": "*" });
     res.end(JSON.stringify(body));
   };
-  const agent = (agentId: string) => ({ agentId, characterId: "", name: "", state: "playing", brain: "stand-in", goal: null, goalsPaused: false, progress: null, command: null, position: null, activity: [] });
+  const agent = (agentId: string) => ({
+    agentId,
+    characterId: "",
+    name: "",
+    state: "playing",
+    brain: "stand-in",
+    goal: null,
+    goalsPaused: false,
+    progress: null,
+    command: null,
+    position: null,
+    activity: [],
+  });
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://x");
     if (req.method === "OPTIONS") {
-      res.writeHead(204, { "Access-Control-Allow-Origin": "*", "Access-Control-Allow-Methods": "GET, POST, DELETE", "Access-Control-Allow-Headers": "Authorization, Content-Type, Accept" });
+      res.writeHead(204, {
+        "Access-Control-Allow-Origin": "*",
+        "Access-Control-Allow-Methods": "GET, POST, DELETE",
+        "Access-Control-Allow-Headers": "Authorization, Content-Type, Accept",
+      });
       res.end();
       return;
     }
@@ -142,7 +158,8 @@ describe("browser client on a slow link: races (real Chromium)", function () {
     if (this.currentTest?.state === "failed") {
       fs.mkdirSync(artifacts, { recursive: true });
       const name = `failed-races-${this.currentTest.title.slice(0, 40).replace(/\W+/g, "-")}`;
-      for (const [i, p] of contexts.flatMap((c) => c.pages()).entries()) await p.screenshot({ path: path.join(artifacts, `${name}-${i}.png`), fullPage: true }).catch(() => {});
+      for (const [i, p] of contexts.flatMap((c) => c.pages()).entries())
+        await p.screenshot({ path: path.join(artifacts, `${name}-${i}.png`), fullPage: true }).catch(() => {});
       fs.writeFileSync(path.join(artifacts, `${name}-errors.txt`), errors.join("\n"));
     }
     for (const c of contexts.splice(0)) await c.close().catch(() => {});
@@ -203,7 +220,11 @@ describe("browser client on a slow link: races (real Chromium)", function () {
       return page.route(pattern, async (route) => {
         if (route.request().method() === "GET" && !failed) {
           failed = true;
-          await route.fulfill({ status: 503, contentType: "application/json", body: JSON.stringify({ success: false, error: { code: "UNAVAILABLE", message: "restarting" } }) });
+          await route.fulfill({
+            status: 503,
+            contentType: "application/json",
+            body: JSON.stringify({ success: false, error: { code: "UNAVAILABLE", message: "restarting" } }),
+          });
         } else await route.continue();
       });
     };
@@ -227,7 +248,11 @@ describe("browser client on a slow link: races (real Chromium)", function () {
     await other.route("**/api/template", async (route) => {
       if (!failed) {
         failed = true;
-        await route.fulfill({ status: 503, contentType: "application/json", body: JSON.stringify({ success: false, error: { code: "UNAVAILABLE", message: "restarting" } }) });
+        await route.fulfill({
+          status: 503,
+          contentType: "application/json",
+          body: JSON.stringify({ success: false, error: { code: "UNAVAILABLE", message: "restarting" } }),
+        });
       } else await route.continue();
     });
     await playAnonymously(other, t.baseUrl);
@@ -338,7 +363,11 @@ describe("browser client on a slow link: races (real Chromium)", function () {
     const { token } = (await (await fetch(`${t.baseUrl}/api/auth/anonymous`, { method: "POST" })).json()) as { token: string };
     const rest = async (method: string, p: string, body?: unknown): Promise<Json> =>
       (await (
-        await fetch(t.baseUrl + p, { method, headers: { Authorization: `Bearer ${token}`, ...(body !== undefined ? { "Content-Type": "application/json" } : {}) }, body: body === undefined ? undefined : JSON.stringify(body) })
+        await fetch(t.baseUrl + p, {
+          method,
+          headers: { Authorization: `Bearer ${token}`, ...(body !== undefined ? { "Content-Type": "application/json" } : {}) },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        })
       ).json()) as Json;
     const { templates } = (await rest("GET", "/api/template")) as { templates: { id: string }[] };
     await rest("POST", "/api/character", { name: character, templateId: templates[0]!.id });
@@ -428,7 +457,10 @@ describe("browser client on a slow link: races (real Chromium)", function () {
     runtime.releaseHealth();
     await card.getByText(`${name} was handed to the agent runtime.`).waitFor();
     const agentId = (await o.agents())[0]!.agentId as string;
-    assert.deepEqual(runtime.handed.map((h) => h.agentId), [agentId]);
+    assert.deepEqual(
+      runtime.handed.map((h) => h.agentId),
+      [agentId],
+    );
     assert.equal(await card.getByRole("textbox", { name: "Agent token" }).count(), 0, "handed over, not shown");
     assert.deepEqual(unexpected(), []);
   });
@@ -553,7 +585,11 @@ describe("browser client on a slow link: races (real Chromium)", function () {
     await o.page.route("**/api/agent", async (route) => {
       if (route.request().method() === "GET" && !failed) {
         failed = true;
-        await route.fulfill({ status: 503, contentType: "application/json", body: JSON.stringify({ success: false, error: { code: "UNAVAILABLE", message: "restarting" } }) });
+        await route.fulfill({
+          status: 503,
+          contentType: "application/json",
+          body: JSON.stringify({ success: false, error: { code: "UNAVAILABLE", message: "restarting" } }),
+        });
       } else await route.continue();
     });
     await o.page.reload();

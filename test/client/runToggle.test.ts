@@ -8,7 +8,18 @@ import fs from "node:fs";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { startTestServer, type TestServer } from "../support/server.ts";
 import { until } from "../support/until.ts";
-import { buildClient, clickTile, createCharacter, enterWorld, launchBrowser, livePlayer, lowContrastTexts, openPage, playAnonymously, screenshot } from "./support.ts";
+import {
+  buildClient,
+  clickTile,
+  createCharacter,
+  enterWorld,
+  launchBrowser,
+  livePlayer,
+  lowContrastTexts,
+  openPage,
+  playAnonymously,
+  screenshot,
+} from "./support.ts";
 
 describe("the run toggle in the browser", function () {
   this.timeout(120_000);
@@ -61,7 +72,10 @@ describe("the run toggle in the browser", function () {
     await tired.waitFor();
     assert.equal(await tired.getAttribute("aria-pressed"), "false");
     await tired.click();
-    await page.getByRole("log", { name: "Chat" }).getByText(/too tired to run \(0% energy\)/).waitFor();
+    await page
+      .getByRole("log", { name: "Chat" })
+      .getByText(/too tired to run \(0% energy\)/)
+      .waitFor();
     assert.equal(await tired.getAttribute("aria-pressed"), "false", "still off");
     assert.equal(player.runMode, false);
     assert.deepEqual(pageErrors, []);

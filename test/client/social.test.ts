@@ -8,6 +8,7 @@
  * back into the world without Play; an empty character name is said in words. A hop between two
  * worlds needs two processes: hop.test.ts.
  */
+import { sentenceCase } from "../../client/src/names.ts";
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
@@ -137,11 +138,14 @@ describe("browser client: friends, private messages, the bank booth, worlds, log
   it("opens the bank from a bank booth's context menu (Use Bank Booth), deposits there, and closes it", async () => {
     const booth = t.server.world.world.stations.find((s) => s.type === "bank");
     assert.ok(booth, "the content has a bank booth");
-    const name = t.server.world.world.content.stations.find((s) => s.type === "bank")!.name;
+    const name = sentenceCase(t.server.world.world.content.stations.find((s) => s.type === "bank")!.name);
     for (let attempt = 1; ; attempt++) {
       await clickTile(ann.page, ann.page.getByLabel("Game world"), booth.x - ann.player.x, booth.z - ann.player.z, "right", ann.player);
       try {
-        await ann.page.getByRole("menu").getByRole("menuitem", { name: `Use ${name}`, exact: true }).click({ timeout: 2_000 });
+        await ann.page
+          .getByRole("menu")
+          .getByRole("menuitem", { name: `Use ${name}`, exact: true })
+          .click({ timeout: 2_000 });
         break;
       } catch (err) {
         if (attempt === 5) throw err;

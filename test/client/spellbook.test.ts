@@ -5,15 +5,27 @@
  * the staff, chooses Wind Strike and then a monster to cast it on (its mind rune used, the air rune
  * saved by the staff, Magic xp gained), and turns autocast on (attacks cast the spell) and off.
  */
+import { npcDisplayName } from "../../client/src/names.ts";
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { hasLineOfSight } from "../../src/game/map/lineOfSight.ts";
-import type { NpcInstance } from "../../src/game/world/entities.ts";
 import type { Player } from "../../src/game/world/Player.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 import { eventually, until } from "../support/until.ts";
-import { artifacts, buildClient, clickTile, createCharacter, enterWorld, launchBrowser, livePlayer, lowContrastTexts, openPage, playAnonymously, screenshot } from "./support.ts";
+import {
+  artifacts,
+  buildClient,
+  clickTile,
+  createCharacter,
+  enterWorld,
+  launchBrowser,
+  livePlayer,
+  lowContrastTexts,
+  openPage,
+  playAnonymously,
+  screenshot,
+} from "./support.ts";
 
 describe("browser client: the Spellbook (real Chromium)", function () {
   this.timeout(180_000);
@@ -88,7 +100,7 @@ describe("browser client: the Spellbook (real Chromium)", function () {
     player.syncDue = true;
     const keeper = [...world.npcs.values()].find((n) => n.service?.storeId === "brackenford_runes")!;
     assert.ok(keeper, "the rune shop's keeper");
-    await pick(player, keeper, `Talk to ${keeper.def.name}`);
+    await pick(player, keeper, `Trade ${keeper.def.name}`);
     const store = page.getByRole("dialog", { name: "Store" });
     await store.getByText("Maelis's Runes", { exact: false }).waitFor();
     const buy = store.getByRole("group", { name: "Buy" });
@@ -98,7 +110,7 @@ describe("browser client: the Spellbook (real Chromium)", function () {
       await buy.getByRole("button", { name: /^Mind rune, 3 coins(, [0-9,]+ in stock)?$/ }).click();
       await serverHas(`mind rune ${i} bought`, () => count(player, "mind_rune") === i);
     }
-    await buy.getByRole("button", { name: /^Staff of Air, 150 coins(, [0-9,]+ in stock)?$/ }).click();
+    await buy.getByRole("button", { name: /^Staff of air, 150 coins(, [0-9,]+ in stock)?$/ }).click();
     await serverHas("the staff bought", () => count(player, "staff_of_air") === 1);
     await store.getByRole("button", { name: "Close" }).click();
     await store.waitFor({ state: "hidden" });
@@ -106,17 +118,23 @@ describe("browser client: the Spellbook (real Chromium)", function () {
 
     // The staff wielded from the Inventory: autocast becomes possible.
     await page.getByRole("tab", { name: "Inventory" }).click();
-    await page.getByRole("tabpanel", { name: "Inventory" }).getByRole("button", { name: "Staff of Air", exact: true }).click();
-    await page.getByRole("menuitem", { name: "Equip Staff of Air" }).click();
+    await page.getByRole("tabpanel", { name: "Inventory" }).getByRole("button", { name: "Staff of air", exact: true }).click({ button: "right" });
+    await page.getByRole("menuitem", { name: "Equip Staff of air" }).click();
     await serverHas("the staff wielded", () => player.data.equipment.weapon?.itemId === "staff_of_air");
     await page.getByRole("tab", { name: "Spellbook" }).click();
     await eventually(async () => ((await autocast.getAttribute("aria-disabled")) === "false" ? true : undefined), "autocast offered", 10_000);
 
     // A rat that stands still and takes many hits, five tiles away (put there between two ticks),
     // in line of sight: a cast needs it, and a tree or rock between them (rats wander) blocks it.
-    const rat = [...world.npcs.values()].find((n) => n.def.id === "meadow_rat" && n.deadUntil === 0 && world.collision.isWalkable(n.x + 5, n.z) && hasLineOfSight(world.collision, { x: n.x + 5, z: n.z }, n))!;
+    const rat = [...world.npcs.values()].find(
+      (n) =>
+        n.def.id === "meadow_rat" &&
+        n.deadUntil === 0 &&
+        world.collision.isWalkable(n.x + 5, n.z) &&
+        hasLineOfSight(world.collision, { x: n.x + 5, z: n.z }, n),
+    )!;
     assert.ok(rat, "a meadow rat with a clear line five tiles east of it");
-    Object.assign(rat as NpcInstance, {
+    Object.assign(rat, {
       def: { ...rat.def, movement: { type: "stationary", speed: 0, wanderRadius: 0 }, combat: { ...rat.def.combat!, aggressive: false, retaliates: false } },
       health: 1000,
       maxHealth: 1000,
@@ -134,7 +152,10 @@ describe("browser client: the Spellbook (real Chromium)", function () {
     assert.equal(await wind.getAttribute("aria-pressed"), "true");
     await book.getByText("Wind Strike: choose a monster to cast it on (Escape to cancel).").waitFor();
     await clickTile(page, canvas, rat.x - player.x, rat.z - player.z, "left", player);
-    await serverHas("Wind Strike cast: a mind rune used, the air rune saved by the staff", () => count(player, "mind_rune") === 1 && count(player, "air_rune") === 1);
+    await serverHas(
+      "Wind Strike cast: a mind rune used, the air rune saved by the staff",
+      () => count(player, "mind_rune") === 1 && count(player, "air_rune") === 1,
+    );
     await serverHas("Magic xp", () => player.data.skills.magic.xpTenths / 10 >= 5);
     await eventually(async () => ((await wind.getAttribute("aria-pressed")) === "false" ? true : undefined), "the spell let go after the cast", 10_000);
     assert.equal(player.x, rat.x + 5, "cast from 5 tiles, not walked up to it");
@@ -146,7 +167,7 @@ describe("browser client: the Spellbook (real Chromium)", function () {
     await book.getByText("Autocasting Wind Strike: your attacks cast it.").waitFor();
     await screenshot(page, "spellbook");
     assert.deepEqual(await lowContrastTexts(page, "#spellbook"), [], "the Spellbook's text (WCAG AA, 4.5:1)");
-    await pick(player, rat, `Attack ${rat.def.name} (level ${rat.def.stats?.level ?? 1})`);
+    await pick(player, rat, `Attack ${npcDisplayName(rat.def)} (level ${rat.def.stats?.level ?? 1})`);
     await serverHas("the attack cast the spell", () => count(player, "mind_rune") === 0);
     assert.equal(player.data.skills.attack.xpTenths / 10, 0, "no melee");
     await autocast.click();

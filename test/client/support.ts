@@ -11,8 +11,8 @@ import path from "node:path";
 import chromium from "@sparticuz/chromium";
 import { chromium as playwright, type Browser, type BrowserContext, type Locator, type Page } from "playwright-core";
 import { build } from "vite";
-import type { TestServer } from "../support/server.ts";
-import { until } from "../support/until.ts";
+import { startTestServer, type TestServer } from "../support/server.ts";
+import { eventually, until } from "../support/until.ts";
 
 const root = path.join(import.meta.dirname, "..", "..");
 export const artifacts = path.join(root, "test-artifacts", "browser");
@@ -24,6 +24,38 @@ export async function buildClient(): Promise<string> {
   const dist = fs.mkdtempSync(path.join(os.tmpdir(), "rsworld-client-build-"));
   await build({ configFile: path.join(root, "client", "vite.config.ts"), logLevel: "error", build: { outDir: dist, emptyOutDir: true } });
   return dist;
+}
+
+/** What a browser test runs against: a fresh client build, a server serving it, and Chromium. */
+export interface BrowserStage {
+  t: TestServer;
+  browser: Browser;
+  dist: string;
+  /** Closes the browser and the server and removes the build. */
+  close(): Promise<void>;
+}
+
+/**
+ * Builds the client, starts a server serving it (`env`, beside CLIENT_BUILD_DIR) and launches
+ * Chromium; what started is closed again if a later step fails.
+ */
+export async function startBrowserStage(env: Record<string, string> = {}): Promise<BrowserStage> {
+  const dist = await buildClient();
+  let t: TestServer | undefined;
+  let browser: Browser | undefined;
+  const close = async () => {
+    await browser?.close();
+    await t?.close();
+    fs.rmSync(dist, { recursive: true, force: true });
+  };
+  try {
+    t = await startTestServer({ CLIENT_BUILD_DIR: dist, ...env });
+    browser = await launchBrowser();
+  } catch (err) {
+    await close();
+    throw err;
+  }
+  return { t, browser, dist, close };
 }
 
 /**
@@ -85,22 +117,31 @@ export function livePlayer(t: TestServer, name: string) {
 }
 
 /**
- * Clicks the canvas on a tile, `dx, dz` tiles from the player (the camera keeps the player at the
+ * The page point of a tile `dx, dz` tiles from the player (the camera keeps the player at the
  * canvas' centre while the world's edge is farther than half the view). With `from` (the player's
  * tile), it first waits until the view is centred there (the canvas' `data-view-center`): right
  * after a walk the view may still be sliding, and on a loaded machine for a while.
  */
-export async function clickTile(page: Page, canvas: Locator, dx: number, dz: number, button: "left" | "right" = "left", from?: { x: number; z: number }): Promise<void> {
+export async function tilePoint(canvas: Locator, dx: number, dz: number, from?: { x: number; z: number }): Promise<{ x: number; y: number }> {
   if (from !== undefined) {
     const want = `${from.x},${from.z}`;
-    const deadline = Date.now() + 10_000;
-    while ((await canvas.getAttribute("data-view-center")) !== want) {
-      if (Date.now() > deadline) throw new Error(`timed out waiting for the view centred on ${want}`);
-      await page.waitForTimeout(20);
-    }
+    await eventually(async () => ((await canvas.getAttribute("data-view-center")) === want ? true : undefined), `the view centred on ${want}`, 30_000);
   }
   const box = (await canvas.boundingBox())!;
-  await page.mouse.click(box.x + box.width / 2 + dx * TILE, box.y + box.height / 2 + dz * TILE, { button });
+  return { x: box.x + box.width / 2 + dx * TILE, y: box.y + box.height / 2 + dz * TILE };
+}
+
+/** Clicks the canvas on a tile, `dx, dz` tiles from the player (see {@link tilePoint}). */
+export async function clickTile(
+  page: Page,
+  canvas: Locator,
+  dx: number,
+  dz: number,
+  button: "left" | "right" = "left",
+  from?: { x: number; z: number },
+): Promise<void> {
+  const at = await tilePoint(canvas, dx, dz, from);
+  await page.mouse.click(at.x, at.y, { button });
 }
 
 /**
@@ -115,7 +156,10 @@ export function lowContrastTexts(page: Page, within = "body"): Promise<string[]>
     const parse = (css: string): Rgba => {
       const m = /rgba?\(([^)]+)\)/.exec(css);
       if (m === null) return [0, 0, 0, 0];
-      const [r, g, b, a] = m[1]!.split(/[\s,/]+/).filter(Boolean).map(Number);
+      const [r, g, b, a] = m[1]!
+        .split(/[\s,/]+/)
+        .filter(Boolean)
+        .map(Number);
       return [r!, g!, b!, a ?? 1];
     };
     const over = (top: Rgba, under: Rgba): Rgba => {

@@ -61,7 +61,11 @@ describe("a cluster of three processes on Redis and PostgreSQL", function () {
     const start = async (world: number): Promise<Node> => {
       const port = await freePort();
       const dir = makeWorldDir();
-      const run = await spawnServer({ ...env, WORLD: dir, WORLD_ID: String(world), PORT: String(port), PUBLIC_ADDRESS: `127.0.0.1:${port}` }, undefined, 30_000);
+      const run = await spawnServer(
+        { ...env, WORLD: dir, WORLD_ID: String(world), PORT: String(port), PUBLIC_ADDRESS: `127.0.0.1:${port}` },
+        undefined,
+        30_000,
+      );
       return { world, port, dir, run };
     };
     // The first one migrates the database; the others start together.
@@ -87,7 +91,8 @@ describe("a cluster of three processes on Redis and PostgreSQL", function () {
     return (await res.json()) as Json;
   };
   /** The names of the players in a process's world (its own REST). */
-  const namesIn = async (world: number, token: string): Promise<string[]> => ((await get(`${http(world)}/api/v1/world`, token)).players as Json[]).map((p) => String(p.name));
+  const namesIn = async (world: number, token: string): Promise<string[]> =>
+    ((await get(`${http(world)}/api/v1/world`, token)).players as Json[]).map((p) => String(p.name));
   /** The world list as a process serves it, once it satisfies `ok` (listings refresh every second). */
   const worldsWhen = (from: number, ok: (worlds: Json[]) => boolean, what: string) =>
     eventually(async () => {
@@ -117,7 +122,13 @@ describe("a cluster of three processes on Redis and PostgreSQL", function () {
       const list = await get(`${http(from)}/api/v1/worlds`);
       assert.deepEqual(
         (list.worlds as Json[]).map((w) => ({ id: w.id, capacity: w.capacity, status: w.status, wsUrl: w.wsUrl, httpUrl: w.httpUrl })),
-        [1, 2, 3].map((id) => ({ id, capacity: 2000, status: "online", wsUrl: `ws://127.0.0.1:${node(id).port}/ws?world=${id}`, httpUrl: `http://127.0.0.1:${node(id).port}` })),
+        [1, 2, 3].map((id) => ({
+          id,
+          capacity: 2000,
+          status: "online",
+          wsUrl: `ws://127.0.0.1:${node(id).port}/ws?world=${id}`,
+          httpUrl: `http://127.0.0.1:${node(id).port}`,
+        })),
         `as process ${from} lists them`,
       );
     }
@@ -142,7 +153,11 @@ describe("a cluster of three processes on Redis and PostgreSQL", function () {
       // One more player on world 2 makes it the fullest below 80%: the choice for joins that name none.
       const extra = await login(ws(2, "world=2&name=RouteExtra"));
       assert.ok(extra.welcome);
-      const list = await worldsWhen(3, (w) => playersOf(w, 2) === 2 && playersOf(w, 3) === 1 && playersOf(w, 1) === 0, "the counts of every process in the list");
+      const list = await worldsWhen(
+        3,
+        (w) => playersOf(w, 2) === 2 && playersOf(w, 3) === 1 && playersOf(w, 1) === 0,
+        "the counts of every process in the list",
+      );
       assert.equal(list.recommended, 2);
       // The monitor of any process lists every world's room, each with its /ws players.
       const monitor = await fetch(`${http(1)}/colyseus/api`, { headers: { authorization: adminBasic("cluster-admin-code") } });
@@ -152,7 +167,10 @@ describe("a cluster of three processes on Redis and PostgreSQL", function () {
       assert.deepEqual([wsColumn(1), wsColumn(2), wsColumn(3)], [0, 1, 1]);
       // Its DISPOSE of another process's world room is refused as of its own (the world plays on below).
       const world2 = rooms.find((r) => r.name === "world" && r.metadata?.world === 2)!;
-      const dispose = await fetch(`${http(1)}/colyseus/api/room/call?${new URLSearchParams({ roomId: String(world2.roomId), method: "disconnect", args: "[]" })}`, { headers: { authorization: adminBasic("cluster-admin-code") } });
+      const dispose = await fetch(
+        `${http(1)}/colyseus/api/room/call?${new URLSearchParams({ roomId: String(world2.roomId), method: "disconnect", args: "[]" })}`,
+        { headers: { authorization: adminBasic("cluster-admin-code") } },
+      );
       assert.equal(dispose.status, 409);
       assert.equal(((await dispose.json()) as Json).error.code, "ROOM_ACTION_REFUSED");
       const chosenWs = await login(ws(3, "name=RouteAnyWs"));
@@ -193,7 +211,7 @@ describe("a cluster of three processes on Redis and PostgreSQL", function () {
     const early = await login(ws(2, `world=2&token=${token}`));
     assert.equal(early.refused?.code, "HOP_COOLDOWN", JSON.stringify(early));
     assert.equal(early.refused.close, 1013);
-    assert.ok(Date.parse(String(early.refused!.until)) > Date.now() - 1_000);
+    assert.ok(Date.parse(String(early.refused.until)) > Date.now() - 1_000);
     assert.equal(first.client.closed, undefined);
     assert.deepEqual(await namesIn(2, token), []);
 
@@ -225,7 +243,10 @@ describe("a cluster of three processes on Redis and PostgreSQL", function () {
       const l = await ann.client.next("social:list");
       return (l.friends as Json[]).length === 1 ? l : undefined;
     }, "Ann's friends list with Bob");
-    assert.deepEqual((annList.friends as Json[]).map((f) => ({ name: f.name, online: f.online, world: f.world })), [{ name: "SocialBob", online: true, world: 3 }]);
+    assert.deepEqual(
+      (annList.friends as Json[]).map((f) => ({ name: f.name, online: f.online, world: f.world })),
+      [{ name: "SocialBob", online: true, world: 3 }],
+    );
 
     // A private message from world 1's process to world 3's: delivered once, and confirmed.
     ann.client.send("social:sendMessage", { to: "SocialBob", message: "across the cluster" });
@@ -247,7 +268,10 @@ describe("a cluster of three processes on Redis and PostgreSQL", function () {
     await bobAgain.client.next("social:list");
     bobAgain.client.send("social:addIgnore", { name: "SocialAnn" });
     const ignoring = await bobAgain.client.next("social:list");
-    assert.deepEqual((ignoring.ignored as Json[]).map((i) => i.name), ["SocialAnn"]);
+    assert.deepEqual(
+      (ignoring.ignored as Json[]).map((i) => i.name),
+      ["SocialAnn"],
+    );
     const listsBefore = bobAgain.client.events.filter((e) => e.type === "social:list").length;
     ann.client.send("social:addFriend", { name: "SocialBob" });
     assert.equal((await ann.client.next("error", 10_000)).code, "IGNORED");
@@ -269,7 +293,11 @@ describe("a cluster of three processes on Redis and PostgreSQL", function () {
     owner.client.socket.close(1000);
     await eventually(async () => ((await namesIn(2, ownerToken)).includes("AgentOwner") ? undefined : true), "the owner logged out");
     const post = (world: number, path: string, body: unknown) =>
-      fetch(`${http(world)}${path}`, { method: "POST", headers: { authorization: `Bearer ${ownerToken}`, "content-type": "application/json" }, body: JSON.stringify(body) });
+      fetch(`${http(world)}${path}`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${ownerToken}`, "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
     const registered = (await (await post(1, "/api/agent", { characterId })).json()) as Json;
     const agentId = String(registered.agent.agentId);
     const agent = await login(ws(2, `world=2&token=${String(registered.token)}`));

@@ -62,7 +62,11 @@ describe("signed client addresses between the processes of a cluster", function 
     };
     const start = async (world: number, port: number, publicPort: number): Promise<Node> => {
       const dir = makeWorldDir();
-      const run = await spawnServer({ ...env, WORLD: dir, WORLD_ID: String(world), PORT: String(port), PUBLIC_ADDRESS: `127.0.0.1:${publicPort}` }, undefined, 60_000);
+      const run = await spawnServer(
+        { ...env, WORLD: dir, WORLD_ID: String(world), PORT: String(port), PUBLIC_ADDRESS: `127.0.0.1:${publicPort}` },
+        undefined,
+        60_000,
+      );
       const node = { world, port, dir, run };
       nodes.push(node);
       return node;
@@ -72,10 +76,14 @@ describe("signed client addresses between the processes of a cluster", function 
     relay = await startTcpProxy("127.0.0.1", portB);
     a = await start(1, portA, portA);
     b = await start(2, portB, relay.port);
-    await eventually(async () => {
-      const res = await fetch(`http://127.0.0.1:${a.port}/api/v1/worlds`, { headers: { "X-Forwarded-For": "203.0.113.99" } });
-      return ((await res.json()) as Json).worlds.length === 2 ? true : undefined;
-    }, "both worlds listed", 30_000);
+    await eventually(
+      async () => {
+        const res = await fetch(`http://127.0.0.1:${a.port}/api/v1/worlds`, { headers: { "X-Forwarded-For": "203.0.113.99" } });
+        return ((await res.json()) as Json).worlds.length === 2 ? true : undefined;
+      },
+      "both worlds listed",
+      30_000,
+    );
   });
 
   after(async () => {
@@ -108,7 +116,10 @@ describe("signed client addresses between the processes of a cluster", function 
     assert.equal(await failures(replayer), 1);
     assert.equal(await failures(elsewhere), 1);
     await eventually(() => (/signed client address used again \(replayed\)/.test(b.run.stdout()) ? true : undefined), "world 2 says it saw a replay");
-    await eventually(() => (/signed client address made for another process/.test(a.run.stdout()) ? true : undefined), "world 1 says it saw another process's header");
+    await eventually(
+      () => (/signed client address made for another process/.test(a.run.stdout()) ? true : undefined),
+      "world 1 says it saw another process's header",
+    );
   });
 
   it("authenticates agent control before passing it on: bad tokens routed elsewhere do not lock out others behind the forwarding process", async () => {
@@ -118,14 +129,19 @@ describe("signed client addresses between the processes of a cluster", function 
     const [ownerToken, characterId] = [String(welcome.token), String(welcome.characterId)];
     ownerLogin.close();
     const rest = (port: number, pathname: string, client: string, token: string, init: RequestInit = {}) =>
-      fetch(`http://127.0.0.1:${port}${pathname}`, { ...init, headers: { "X-Forwarded-For": client, authorization: `Bearer ${token}`, "content-type": "application/json" } });
+      fetch(`http://127.0.0.1:${port}${pathname}`, {
+        ...init,
+        headers: { "X-Forwarded-For": client, authorization: `Bearer ${token}`, "content-type": "application/json" },
+      });
     await eventually(async () => {
       const res = await rest(b.port, "/api/v1/world", owner, ownerToken);
       return ((await res.json()) as Json).players.some((p: Json) => p.name === "EdgeOwner") ? undefined : true;
     }, "the owner logged out");
     const registered = (await (await rest(a.port, "/api/agent", owner, ownerToken, { method: "POST", body: JSON.stringify({ characterId }) })).json()) as Json;
     const agentId = String(registered.agent.agentId);
-    const agent = await WsTestClient.connect(`ws://127.0.0.1:${b.port}/ws?world=2&token=${String(registered.token)}`, { headers: { "X-Forwarded-For": owner } });
+    const agent = await WsTestClient.connect(`ws://127.0.0.1:${b.port}/ws?world=2&token=${String(registered.token)}`, {
+      headers: { "X-Forwarded-For": owner },
+    });
     try {
       await agent.next("agent:goal");
       const stop = `/api/agents/${agentId}/goal/stop`;
@@ -161,7 +177,8 @@ describe("a signed client address (in-process)", () => {
   const logger = pino({ level: "warn" }, { write: (line: string) => logs.push(JSON.parse(line) as { msg: string }) });
   let now = 1_000_000;
   const make = (ownIds: string[], secret = "secret-0123456789") => new ForwardedAddress({ secret, ownIds: () => ownIds, logger, now: () => now });
-  const request = (header: string | undefined, peer = "10.0.0.1") => ({ headers: header === undefined ? {} : { [FORWARDED_HEADER]: header }, socket: { remoteAddress: peer } }) as unknown as IncomingMessage;
+  const request = (header: string | undefined, peer = "10.0.0.1") =>
+    ({ headers: header === undefined ? {} : { [FORWARDED_HEADER]: header }, socket: { remoteAddress: peer } }) as unknown as IncomingMessage;
 
   beforeEach(() => {
     logs.length = 0;

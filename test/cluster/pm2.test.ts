@@ -62,16 +62,32 @@ describe("the PM2 cluster (ecosystem.config.cjs)", function () {
     assert.equal(started.code, 0, started.out);
     const status = await pm2("jlist");
     const apps = JSON.parse(status.out.slice(status.out.indexOf("["))) as { name: string; pm2_env: { status: string } }[];
-    assert.deepEqual(apps.map((a) => [a.name, a.pm2_env.status]), [["rs-world", "online"], ["rs-world", "online"]]);
+    assert.deepEqual(
+      apps.map((a) => [a.name, a.pm2_env.status]),
+      [
+        ["rs-world", "online"],
+        ["rs-world", "online"],
+      ],
+    );
     const port = Number(env.PORT);
     for (const p of [port, port + 1]) {
-      const list = await eventually(async () => {
-        const res = await fetch(`http://127.0.0.1:${p}/api/v1/worlds`).catch(() => undefined);
-        if (res?.status !== 200) return undefined;
-        const body = (await res.json()) as { worlds: { id: number; httpUrl: string }[] };
-        return body.worlds.length === 2 ? body : undefined;
-      }, `both worlds listed on port ${p}`, 30_000);
-      assert.deepEqual(list.worlds.map((w) => [w.id, w.httpUrl]), [[1, `http://localhost:${port}`], [2, `http://localhost:${port + 1}`]]);
+      const list = await eventually(
+        async () => {
+          const res = await fetch(`http://127.0.0.1:${p}/api/v1/worlds`).catch(() => undefined);
+          if (res?.status !== 200) return undefined;
+          const body = (await res.json()) as { worlds: { id: number; httpUrl: string }[] };
+          return body.worlds.length === 2 ? body : undefined;
+        },
+        `both worlds listed on port ${p}`,
+        30_000,
+      );
+      assert.deepEqual(
+        list.worlds.map((w) => [w.id, w.httpUrl]),
+        [
+          [1, `http://localhost:${port}`],
+          [2, `http://localhost:${port + 1}`],
+        ],
+      );
     }
     // Without JWT_SECRET the worlds share the one made in the world directory, for its owner alone:
     // a token world 1 issued opens world 2.

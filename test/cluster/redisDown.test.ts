@@ -35,7 +35,11 @@ function logLines(stdout: string): LogLine[] {
 /** A `redis-server` of this test's own on `port`, nothing kept on disk; resolves once it answers. */
 async function startRedis(port: number): Promise<ChildProcess> {
   const child = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdio: "ignore" });
-  await eventually(() => (spawnSync("redis-cli", ["-p", String(port), "ping"], { encoding: "utf8" }).stdout.trim() === "PONG" ? true : undefined), "redis-server to answer", 20_000);
+  await eventually(
+    () => (spawnSync("redis-cli", ["-p", String(port), "ping"], { encoding: "utf8" }).stdout.trim() === "PONG" ? true : undefined),
+    "redis-server to answer",
+    20_000,
+  );
   return child;
 }
 
@@ -66,9 +70,16 @@ describe("a cluster process whose Redis is down", function () {
   });
 
   it("at startup: one line naming REDIS_URL and the address, no password, no ioredis traces, exit 69", async () => {
-    const exit = await runToExit({ NODE_ENV: "test", LOG_LEVEL: "info", PORT: "0", WORLD: world, REDIS_URL: "redis://:hunter2secret@127.0.0.1:1", JWT_SECRET: CLUSTER_SECRET }, undefined, 60_000);
+    const exit = await runToExit(
+      { NODE_ENV: "test", LOG_LEVEL: "info", PORT: "0", WORLD: world, REDIS_URL: "redis://:hunter2secret@127.0.0.1:1", JWT_SECRET: CLUSTER_SECRET },
+      undefined,
+      60_000,
+    );
     assert.equal(exit.code, EXIT_UNAVAILABLE, exit.stderr.slice(0, 2000));
-    assert.equal(exit.stderr, "rs-world-server: failed to start: cannot reach Redis at 127.0.0.1:1 (REDIS_URL): connection refused; start Redis (redis-server --daemonize yes) or fix REDIS_URL\n");
+    assert.equal(
+      exit.stderr,
+      "rs-world-server: failed to start: cannot reach Redis at 127.0.0.1:1 (REDIS_URL): connection refused; start Redis (redis-server --daemonize yes) or fix REDIS_URL\n",
+    );
     assert.doesNotMatch(exit.stdout + exit.stderr, /Unhandled error event|hunter2secret|^\s+at /m);
     // The few lines before the start (the generated secrets, the content), nothing per retry.
     assert.ok(exit.stdout.trim().split("\n").length < 10, exit.stdout);
@@ -80,7 +91,17 @@ describe("a cluster process whose Redis is down", function () {
     redis = await startRedis(redisPort);
     const port = await freePort();
     running = await spawnServer(
-      { NODE_ENV: "test", LOG_LEVEL: "info", HOST: "127.0.0.1", PORT: String(port), WORLD: world, REDIS_URL: `redis://127.0.0.1:${redisPort}`, JWT_SECRET: CLUSTER_SECRET, PUBLIC_ADDRESS: `127.0.0.1:${port}`, TICK_MS: "100" },
+      {
+        NODE_ENV: "test",
+        LOG_LEVEL: "info",
+        HOST: "127.0.0.1",
+        PORT: String(port),
+        WORLD: world,
+        REDIS_URL: `redis://127.0.0.1:${redisPort}`,
+        JWT_SECRET: CLUSTER_SECRET,
+        PUBLIC_ADDRESS: `127.0.0.1:${port}`,
+        TICK_MS: "100",
+      },
       undefined,
       60_000,
     );
@@ -94,10 +115,14 @@ describe("a cluster process whose Redis is down", function () {
 
     await sigkill(redis);
     redis = undefined;
-    const down = await eventually(async () => {
-      const h = await health();
-      return h.body.redis?.status === "down" ? h : undefined;
-    }, "/health to say Redis is down", 30_000);
+    const down = await eventually(
+      async () => {
+        const h = await health();
+        return h.body.redis?.status === "down" ? h : undefined;
+      },
+      "/health to say Redis is down",
+      30_000,
+    );
     // Readiness stands: the process serves its own world without Redis (see health.ts).
     assert.equal(down.code, 200);
     assert.equal(down.body.status, "ok");
@@ -130,7 +155,8 @@ describe("a cluster process whose Redis is down", function () {
 describe("scripts/check-redis.ts (before npm run cluster:start)", function () {
   this.timeout(60_000);
   const script = path.join(ROOT, "scripts", "check-redis.ts");
-  const run = (args: string[], env: Record<string, string>) => spawnSync(process.execPath, [script, ...args], { env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, encoding: "utf8" });
+  const run = (args: string[], env: Record<string, string>) =>
+    spawnSync(process.execPath, [script, ...args], { env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, encoding: "utf8" });
 
   it("with Redis down: one line saying so and how to start Redis, exit 69", () => {
     const r = run([], { REDIS_URL: "redis://127.0.0.1:1" });
@@ -138,7 +164,10 @@ describe("scripts/check-redis.ts (before npm run cluster:start)", function () {
     assert.equal(r.stdout, "");
     const lines = r.stderr.trim().split("\n");
     assert.equal(lines.length, 1, r.stderr);
-    assert.match(lines[0]!, /^rs-world: cannot reach Redis at 127\.0\.0\.1:1 \(REDIS_URL\): connection refused; start Redis \(redis-server --daemonize yes; to install it: apt-get install redis-server, or brew install redis\) or set REDIS_URL; the cluster was not started$/);
+    assert.match(
+      lines[0]!,
+      /^rs-world: cannot reach Redis at 127\.0\.0\.1:1 \(REDIS_URL\): connection refused; start Redis \(redis-server --daemonize yes; to install it: apt-get install redis-server, or brew install redis\) or set REDIS_URL; the cluster was not started$/,
+    );
   });
 
   it("with Redis there: silent, exit 0", function () {

@@ -177,7 +177,11 @@ describe("configuration", () => {
     const WEAK: [string, Record<string, string>, RegExp][] = [
       ["a JWT_SECRET under 32 bytes", { JWT_SECRET: "a" }, /^JWT_SECRET: must be at least 32 bytes in production, got 1 /],
       ["a JWT_SECRET of 31 bytes", { JWT_SECRET: "s".repeat(31) }, /^JWT_SECRET: must be at least 32 bytes in production, got 31 /],
-      ["a JWT_SECRET equal to IDP_APP_SECRET", { JWT_SECRET: "same".repeat(8), IDP_APP_SECRET: "same".repeat(8) }, /^JWT_SECRET: must differ from IDP_APP_SECRET/],
+      [
+        "a JWT_SECRET equal to IDP_APP_SECRET",
+        { JWT_SECRET: "same".repeat(8), IDP_APP_SECRET: "same".repeat(8) },
+        /^JWT_SECRET: must differ from IDP_APP_SECRET/,
+      ],
       ["an ADMIN_CODE under 12 characters", { ADMIN_CODE: "short-code1" }, /^ADMIN_CODE: must be at least 12 characters in production, got 11$/],
     ];
     for (const [what, change, problem] of WEAK) {
@@ -235,9 +239,22 @@ describe("configuration", () => {
   });
 
   it("exposes only PUBLIC_* values to clients", () => {
-    const c = loadConfig({ ...PROD_SECRETS, PUBLIC_APP_URL: "https://play.example.com", VOICE_API_KEY: "k", VOICE_API_SECRET: "vs", VOICE_URL: "wss://v.example.com" });
+    const c = loadConfig({
+      ...PROD_SECRETS,
+      PUBLIC_APP_URL: "https://play.example.com",
+      VOICE_API_KEY: "k",
+      VOICE_API_SECRET: "vs",
+      VOICE_URL: "wss://v.example.com",
+    });
     const pub = publicEnv(c);
-    assert.deepEqual(Object.keys(pub).sort(), ["PUBLIC_AGENT_RT_URL", "PUBLIC_API_URL", "PUBLIC_APP_URL", "PUBLIC_CDN_URL", "PUBLIC_IDP_APP_ID", "PUBLIC_WS_URL"]);
+    assert.deepEqual(Object.keys(pub).sort(), [
+      "PUBLIC_AGENT_RT_URL",
+      "PUBLIC_API_URL",
+      "PUBLIC_APP_URL",
+      "PUBLIC_CDN_URL",
+      "PUBLIC_IDP_APP_ID",
+      "PUBLIC_WS_URL",
+    ]);
     assert.equal(pub.PUBLIC_IDP_APP_ID, "app-id");
     const text = JSON.stringify(pub);
     for (const secret of ["s".repeat(32), "admin-code-0123", "idp-secret", "vs", "u:p@"]) assert.ok(!text.includes(secret));
@@ -257,7 +274,7 @@ describe("configuration", () => {
     afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
     it("fills in unset variables, and the real environment wins", () => {
-      fs.writeFileSync(path.join(dir, ".env"), "PORT=7001\nSAVE_INTERVAL=5\n# comment\nCOMMIT_HASH=\"from-file\"\n");
+      fs.writeFileSync(path.join(dir, ".env"), 'PORT=7001\nSAVE_INTERVAL=5\n# comment\nCOMMIT_HASH="from-file"\n');
       const env = readDotEnv(dir, { SAVE_INTERVAL: "9" });
       assert.equal(env.PORT, "7001");
       assert.equal(env.SAVE_INTERVAL, "9");

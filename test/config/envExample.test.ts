@@ -42,14 +42,24 @@ describe(".env.example and docs/configuration.md's table", () => {
 
   it("name each variable once in .env.example", () => {
     const names = exampleVariables().map((v) => v.name);
-    assert.deepEqual(names.filter((n, i) => names.indexOf(n) !== i), []);
+    assert.deepEqual(
+      names.filter((n, i) => names.indexOf(n) !== i),
+      [],
+    );
   });
 
   it("as a .env, .env.example gives every default, and uncommenting its commented lines changes nothing", () => {
     const cwd = "/srv/game";
     const defaults = loadConfig({}, cwd);
     const asIs = parseEnv(EXAMPLE);
-    assert.deepEqual(Object.keys(asIs).sort(), sorted(exampleVariables().filter((v) => !v.commented).map((v) => v.name)));
+    assert.deepEqual(
+      Object.keys(asIs).sort(),
+      sorted(
+        exampleVariables()
+          .filter((v) => !v.commented)
+          .map((v) => v.name),
+      ),
+    );
     assert.deepEqual(loadConfig(asIs, cwd), defaults);
     const uncommented = parseEnv(EXAMPLE.replace(/^# ([A-Z][A-Z0-9_]*=)/gm, "$1"));
     assert.equal(Object.keys(uncommented).length, CONFIG_VARIABLES.length);

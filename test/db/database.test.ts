@@ -9,8 +9,31 @@ import { forEachDialect } from "../support/dialects.ts";
 import { applyGroundOps, loadGroundItems } from "../../src/persistence/ground.ts";
 
 const logger = pino({ level: "silent" });
-const SPEC_TABLES = ["users", "characters", "inventory", "equipment", "items", "worldChunks", "playerSessions", "playerDeaths", "npcKills", "friendships", "friend_requests", "ignore_lists"];
-const OUR_TABLES = ["bank", "trade_audit", "agent_mappings", "character_leases", "ground_items", "sanctions", "admin_audit"];
+const SPEC_TABLES = [
+  "users",
+  "characters",
+  "inventory",
+  "equipment",
+  "items",
+  "worldChunks",
+  "playerSessions",
+  "playerDeaths",
+  "npcKills",
+  "friendships",
+  "friend_requests",
+  "ignore_lists",
+];
+const OUR_TABLES = [
+  "bank",
+  "trade_audit",
+  "agent_mappings",
+  "character_leases",
+  "ground_items",
+  "sanctions",
+  "admin_audit",
+  "character_quests",
+  "hiscoreCounts",
+];
 
 async function open(url: string): Promise<Database> {
   return openDatabase(loadConfig({ NODE_ENV: "test", DATABASE_URL: url }), logger);
@@ -21,7 +44,7 @@ async function tableNames(db: Database): Promise<string[]> {
     db.dialect === "sqlite"
       ? "select name from sqlite_master where type = 'table'"
       : "select table_name as name from information_schema.tables where table_schema = current_schema()";
-  const rows = (await db.em().getConnection().execute(sql)) as { name: string }[];
+  const rows = await db.em().getConnection().execute<{ name: string }[]>(sql);
   return rows.map((r) => r.name);
 }
 
@@ -32,7 +55,7 @@ forEachDialect("database", (ctx) => {
   });
   after(() => db?.close());
 
-  it("creates every table of the spec, plus bank, trade audit, agent mappings, character leases, ground items, sanctions and the admin audit, at startup", async () => {
+  it("creates every table of the spec, plus bank, trade audit, agent mappings, character leases, ground items, sanctions, the admin audit and the hiscores' counts, at startup", async () => {
     const tables = await tableNames(db);
     for (const t of [...SPEC_TABLES, ...OUR_TABLES]) assert.ok(tables.includes(t), `table ${t} exists`);
     assert.equal(ENTITIES.length, SPEC_TABLES.length + OUR_TABLES.length);
@@ -42,7 +65,7 @@ forEachDialect("database", (ctx) => {
     const em = db.em();
     em.create(Character, { id: "c-defaults", accountId: "acc-1", name: "Defaults" });
     await em.flush();
-    const rows = (await db.em().getConnection().execute(`select * from characters where id = 'c-defaults'`)) as Record<string, unknown>[];
+    const rows = await db.em().getConnection().execute<Record<string, unknown>[]>(`select * from characters where id = 'c-defaults'`);
     const row = rows[0]!;
     const expected: Record<string, number> = {
       combatLevel: 3,
@@ -182,12 +205,31 @@ forEachDialect("database", (ctx) => {
   });
 
   it("gives each world its own ground: a drop stored on world 1 comes back on world 1 only", async () => {
-    const drop = (id: string) => ({ op: "drop" as const, id, itemId: "logs", quantity: 3, x: 1, z: 2, ownerId: null, publicAt: Date.now(), expiresAt: Date.now() + 60_000 });
+    const drop = (id: string) => ({
+      op: "drop" as const,
+      id,
+      itemId: "logs",
+      quantity: 3,
+      x: 1,
+      z: 2,
+      ownerId: null,
+      publicAt: Date.now(),
+      expiresAt: Date.now() + 60_000,
+    });
     await db.em().transactional((em) => applyGroundOps(em, [drop("g-world-1")], 1));
     await db.em().transactional((em) => applyGroundOps(em, [drop("g-world-2")], 2));
-    assert.deepEqual((await loadGroundItems(db, Date.now(), 1)).map((g) => g.id).filter((id) => id.startsWith("g-world")), ["g-world-1"]);
-    assert.deepEqual((await loadGroundItems(db, Date.now(), 2)).map((g) => g.id).filter((id) => id.startsWith("g-world")), ["g-world-2"]);
-    assert.deepEqual((await loadGroundItems(db, Date.now(), 3)).filter((g) => g.id.startsWith("g-world")), []);
+    assert.deepEqual(
+      (await loadGroundItems(db, Date.now(), 1)).map((g) => g.id).filter((id) => id.startsWith("g-world")),
+      ["g-world-1"],
+    );
+    assert.deepEqual(
+      (await loadGroundItems(db, Date.now(), 2)).map((g) => g.id).filter((id) => id.startsWith("g-world")),
+      ["g-world-2"],
+    );
+    assert.deepEqual(
+      (await loadGroundItems(db, Date.now(), 3)).filter((g) => g.id.startsWith("g-world")),
+      [],
+    );
   });
 
   it("has no drift between the entities and the migrated schema", async () => {
@@ -196,7 +238,7 @@ forEachDialect("database", (ctx) => {
 
   if (ctx.dialect === "sqlite") {
     it("runs SQLite in WAL mode, in a file under the world directory by default", async () => {
-      const rows = (await db.em().getConnection().execute("pragma journal_mode")) as { journal_mode: string }[];
+      const rows = await db.em().getConnection().execute<{ journal_mode: string }[]>("pragma journal_mode");
       assert.equal(rows[0]!.journal_mode, "wal");
     });
   }

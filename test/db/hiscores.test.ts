@@ -9,11 +9,11 @@ import assert from "node:assert/strict";
 import { pino } from "pino";
 import { Character } from "../../entities/index.ts";
 import { loadConfig } from "../../src/config/env.ts";
-import { HISCORE_SKILLS, hiscoreIndexName, orderBySql, TOTAL_LEVEL_SQL, TOTAL_XP_SQL } from "../../entities/hiscoreSql.ts";
+import { bucketSql, HISCORE_SKILLS, hiscoreIndexName, orderBySql, rankKeys } from "../../entities/hiscoreSql.ts";
 import { openDatabase, type Database } from "../../src/db/orm.ts";
 import { selectRows } from "../../src/db/rawSql.ts";
 import { SKILLS } from "../../src/game/skills.ts";
-import { characterRanks, hiscoreEntries, hiscorePage, wholeXp } from "../../src/persistence/hiscores.ts";
+import { characterRanks, hiscoreEntries, hiscorePage, pageSql, ranksStatement, wholeXp } from "../../src/persistence/hiscores.ts";
 import { createCharacter, deleteCharacter, savePlayers, type StoredPlayer } from "../../src/persistence/players.ts";
 import { bundledContent } from "../support/content.ts";
 import { forEachDialect } from "../support/dialects.ts";
@@ -78,7 +78,11 @@ forEachDialect("the hiscores", (ctx) => {
       for (const r of mine.ranks) {
         const entries = await hiscoreEntries(db.statements, r.skill, 100, 0);
         const at = entries.findIndex((x) => x.name === mine.name);
-        assert.deepEqual({ rank: r.rank, level: r.level, xp: r.xp }, { rank: at + 1, level: entries[at]!.level, xp: entries[at]!.xp }, `${mine.name} in ${r.skill}`);
+        assert.deepEqual(
+          { rank: r.rank, level: r.level, xp: r.xp },
+          { rank: at + 1, level: entries[at]!.level, xp: entries[at]!.xp },
+          `${mine.name} in ${r.skill}`,
+        );
       }
     }
     assert.equal(await characterRanks(db.statements, "no-such-character"), undefined);
@@ -121,11 +125,73 @@ forEachDialect("the hiscores", (ctx) => {
     assert.equal(await gainedAt(), after, "a later save without a gain keeps it");
   });
 
+  it("keeps every bucket's count through inserts, saves, updates and deletions, and answers every page and rank as a plain scan would", async function () {
+    this.timeout(60_000);
+    // 240 more characters with spread levels, xp and times (ties on every key included).
+    const skillSets = SKILLS.map((s) => `"${s}Level", "${s}XpTenths"`).join(", ");
+    const skillValues = SKILLS.map((_s, i) => `1 + (g * ${3 + i}) % 7, (g * ${13 + i}) % 5 * 1000`).join(", ");
+    await db.statements.execute(
+      `insert into "characters" ("id", "accountId", "name", "nameKey", "xpGainedAt", ${skillSets}) ` +
+        `with recursive "n" ("g") as (select 1 union all select "g" + 1 from "n" where "g" < 240) ` +
+        `select 'spread-' || "g", 'spread-account', 'spread' || "g", 'spread' || "g", "g" % 4, ${skillValues} from "n"`,
+    );
+    const recount = async () => {
+      const union = HISCORE_SKILLS.map((t) => `select '${t}' as "board", ${bucketSql(t)} as "bucket", count(*) as "n" from "characters" group by 2`).join(
+        " union all ",
+      );
+      const want = await selectRows<{ board: string; bucket: number; n: number }>(db.statements, `select * from (${union}) as "r" order by 1, 2`, []);
+      const kept = await selectRows<{ board: string; bucket: number; n: number }>(
+        db.statements,
+        `select "board", "bucket", "n" from "hiscoreCounts" where "n" <> 0 order by 1, 2`,
+        [],
+      );
+      assert.deepEqual(
+        kept.map((r) => [r.board, Number(r.bucket), Number(r.n)]),
+        want.map((r) => [r.board, Number(r.bucket), Number(r.n)]),
+      );
+    };
+    await recount();
+    // A save that levels up (and one that does not), a direct update of a level, a deletion.
+    const saved = await createCharacter(db, await bundledContent(), "account-leveller", "Leveller");
+    await recount();
+    const versions = new Map([[saved.characterId, saved.version]]);
+    const levelled = { ...saved, skills: { ...saved.skills, mining: { level: 5, xpTenths: 4_000 }, cooking: { level: 3, xpTenths: 1_800 } } };
+    await savePlayers(db, [levelled], versions);
+    await savePlayers(db, [{ ...levelled, x: levelled.x + 1 }], versions);
+    await recount();
+    await db.statements.execute(`update "characters" set "fishingLevel" = "fishingLevel" + 1 where "id" like 'spread-1%'`);
+    await recount();
+    assert.equal(await deleteCharacter(db, "spread-7"), true);
+    await recount();
+    const total = (await hiscorePage(db.statements, "overall", 1, 0)).total;
+    assert.equal(total, Number((await selectRows<{ n: number }>(db.statements, `select count(*) as "n" from "characters"`, []))[0]!.n));
+    for (const skill of ["overall", "fishing", "agility"] as const) {
+      const all = (await selectRows<{ name: string }>(db.statements, `select "name" from "characters" order by ${orderBySql(skill)}`, [])).map((r) => r.name);
+      for (let offset = 0; offset <= all.length; offset += 7) {
+        const page = await hiscoreEntries(db.statements, skill, 9, offset);
+        assert.deepEqual(
+          page.map((e) => [e.rank, e.name]),
+          all.slice(offset, offset + 9).map((name, i) => [offset + i + 1, name]),
+          `${skill} at ${offset}`,
+        );
+      }
+    }
+    for (const id of ["spread-1", "spread-2", "spread-120", "spread-239", saved.characterId]) {
+      const mine = (await characterRanks(db.statements, id))!;
+      for (const r of mine.ranks) {
+        const all = (await selectRows<{ id: string }>(db.statements, `select "id" from "characters" order by ${orderBySql(r.skill)}`, [])).map((x) => x.id);
+        assert.equal(r.rank, all.indexOf(id) + 1, `${id} in ${r.skill}`);
+      }
+    }
+    await db.statements.execute(`delete from "characters" where "id" like 'spread-%'`);
+    await recount();
+  });
+
   it("reads a page of each table from its index, in its order (the query plan)", async function () {
     if (ctx.dialect !== "postgresql") {
       // SQLite's plan: the page is read from the index too (no temp b-tree for the order).
       for (const skill of ["overall", "mining"] as const) {
-        const plan = await selectRows<{ detail: string }>(db.statements, `explain query plan select "name" from "characters" order by ${orderBySql(skill)} limit 25 offset 0`, []);
+        const plan = await selectRows<{ detail: string }>(db.statements, `explain query plan ${pageSql(skill)}`, [50, 25, 0]);
         const text = plan.map((p) => p.detail).join("\n");
         assert.match(text, new RegExp(hiscoreIndexName(skill)), text);
         assert.doesNotMatch(text, /TEMP B-TREE/, text);
@@ -142,14 +208,30 @@ forEachDialect("the hiscores", (ctx) => {
     );
     await db.statements.execute(`analyze "characters"`);
     for (const skill of ["overall", "mining"] as const) {
-      for (const offset of [0, 5_000]) {
-        const select = skill === "overall" ? `${TOTAL_LEVEL_SQL}, ${TOTAL_XP_SQL}` : `"miningXpTenths"`;
-        const rows = await selectRows<{ "QUERY PLAN": string }>(db.statements, `explain select "name", ${select} from "characters" order by ${orderBySql(skill)} limit 100 offset ${offset}`, []);
+      // A page at the top, and one starting deep inside a bucket (the bucket's first row on).
+      for (const [bucket, offset] of [
+        [skill === "overall" ? 2_000 : 99, 0],
+        [skill === "overall" ? 900 : 50, 150],
+      ] as const) {
+        const rows = await selectRows<{ "QUERY PLAN": string }>(db.statements, `explain ${pageSql(skill)}`, [bucket, 100, offset]);
         const plan = rows.map((r) => r["QUERY PLAN"]).join("\n");
         assert.match(plan, new RegExp(`Index Scan using ${hiscoreIndexName(skill)}`), plan);
         assert.doesNotMatch(plan, /Seq Scan|Sort/, plan);
       }
     }
+    // A character's ranks: the counts' key and ranges of the tables' indexes, no scan of the characters.
+    const me = (
+      await selectRows<Record<string, unknown>>(
+        db.statements,
+        `select "id", "xpGainedAt", ${HISCORE_SKILLS.map((t, i) => `${bucketSql(t)} as "l${i}", ${rankKeys(t)[1]!.sql} as "x${i}"`).join(", ")} from "characters" where "id" = 'plan-10000'`,
+        [],
+      )
+    )[0]!;
+    const { sql, params } = ranksStatement(me);
+    const ranksPlan = (await selectRows<{ "QUERY PLAN": string }>(db.statements, `explain ${sql}`, params)).map((r) => r["QUERY PLAN"]).join("\n");
+    assert.doesNotMatch(ranksPlan, /Seq Scan on characters/, ranksPlan);
+    for (const skill of HISCORE_SKILLS)
+      assert.match(ranksPlan, new RegExp(`(Index (Only )?Scan using|Bitmap Index Scan on) ${hiscoreIndexName(skill)}`), ranksPlan);
     // And what the queries answer over them is in that order.
     const top = await hiscoreEntries(db.statements, "overall", 100, 0);
     for (let i = 1; i < top.length; i++) {

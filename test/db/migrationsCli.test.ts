@@ -25,10 +25,15 @@ interface CliRun {
 function npmRun(script: string, env: Record<string, string>, args: string[] = []): Promise<CliRun> {
   const childEnv = { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: "test", DATABASE_URL: "", USE_LOCAL_POSTGRES: "", ...env };
   return new Promise((resolve) => {
-    execFile("npm", ["run", "-s", script, ...(args.length > 0 ? ["--", ...args] : [])], { cwd: ROOT, env: childEnv, timeout: 60_000 }, (err, stdout, stderr) => {
-      const code = err === null ? 0 : typeof err.code === "number" ? err.code : 1;
-      resolve({ code, stdout: stripVTControlCharacters(stdout), stderr: stripVTControlCharacters(stderr) });
-    });
+    execFile(
+      "npm",
+      ["run", "-s", script, ...(args.length > 0 ? ["--", ...args] : [])],
+      { cwd: ROOT, env: childEnv, timeout: 60_000 },
+      (err, stdout, stderr) => {
+        const code = err === null ? 0 : typeof err.code === "number" ? err.code : 1;
+        resolve({ code, stdout: stripVTControlCharacters(stdout), stderr: stripVTControlCharacters(stderr) });
+      },
+    );
   });
 }
 
@@ -131,7 +136,10 @@ describe("the MikroORM CLI on bad input", function () {
   }
 
   it("names an unsupported DATABASE_URL", async () => {
-    assert.match(await failure({ DATABASE_URL: "mysql://db.example/game" }), /^mikro-orm: DATABASE_URL: unsupported database URL "mysql:\/\/db\.example\/game"/);
+    assert.match(
+      await failure({ DATABASE_URL: "mysql://db.example/game" }),
+      /^mikro-orm: DATABASE_URL: unsupported database URL "mysql:\/\/db\.example\/game"/,
+    );
   });
 
   it("lists an invalid configuration as the server does", async () => {
@@ -140,12 +148,18 @@ describe("the MikroORM CLI on bad input", function () {
 
   it("says when the database does not answer", async () => {
     const port = await freePort();
-    assert.match(await failure({ DATABASE_URL: `postgresql://postgres@127.0.0.1:${port}/game` }), new RegExp(`^mikro-orm: connect ECONNREFUSED 127\\.0\\.0\\.1:${port}`));
+    assert.match(
+      await failure({ DATABASE_URL: `postgresql://postgres@127.0.0.1:${port}/game` }),
+      new RegExp(`^mikro-orm: connect ECONNREFUSED 127\\.0\\.0\\.1:${port}`),
+    );
   });
 
   it("says that USE_LOCAL_POSTGRES needs the server's local PostgreSQL running", async () => {
     const port = await freePort();
-    assert.match(await failure({ USE_LOCAL_POSTGRES: "true", LOCAL_POSTGRES_PORT: String(port) }), new RegExp(`^mikro-orm: USE_LOCAL_POSTGRES: no local PostgreSQL answers on port ${port}`));
+    assert.match(
+      await failure({ USE_LOCAL_POSTGRES: "true", LOCAL_POSTGRES_PORT: String(port) }),
+      new RegExp(`^mikro-orm: USE_LOCAL_POSTGRES: no local PostgreSQL answers on port ${port}`),
+    );
   });
 
   it("shows the usage for an unknown option", async () => {

@@ -51,8 +51,10 @@ type Row = { id: string; name: string; nameKey: string; renamedFrom: string | nu
 const rows = async (db: Database) => selectRows<Row>(db.statements, `select "id", "name", "nameKey", "renamedFrom" from "characters" order by "id"`, []);
 
 /** True once a local chat line of the player's own has come back: every line sent to it before is in. */
-const isOwnChat = (name: string) => (e: { type: string; data: Record<string, unknown> }) => e.type === "chat:message" && e.data.channel === "local" && e.data.fromName === name;
-const systemLines = (events: { type: string; data: Record<string, unknown> }[]) => events.filter((e) => e.type === "chat:message" && e.data.channel === "system").map((e) => String(e.data.message));
+const isOwnChat = (name: string) => (e: { type: string; data: Record<string, unknown> }) =>
+  e.type === "chat:message" && e.data.channel === "local" && e.data.fromName === name;
+const systemLines = (events: { type: string; data: Record<string, unknown> }[]) =>
+  events.filter((e) => e.type === "chat:message" && e.data.channel === "system").map((e) => String(e.data.message));
 
 forEachDialect("the name key migration", (ctx) => {
   it("keeps every character, renames the later of look-alike names to free ones, and keys them all", async function () {
@@ -65,7 +67,13 @@ forEachDialect("the name key migration", (ctx) => {
       assert.ok(index > 0, "the keys' migration was applied");
       await db.orm.migrator.down({ to: executed[index - 1]!.name });
       for (const [id, accountId, name, s] of STORED) {
-        await runStatement(db.statements, `insert into "characters" ("id", "accountId", "name", "createdAt", "updatedAt") values (?, ?, ?, ?, ?)`, [id, accountId, name, at(s), at(s)]);
+        await runStatement(db.statements, `insert into "characters" ("id", "accountId", "name", "createdAt", "updatedAt") values (?, ?, ?, ?, ?)`, [
+          id,
+          accountId,
+          name,
+          at(s),
+          at(s),
+        ]);
       }
       await db.orm.migrator.up();
       assert.equal((await db.orm.migrator.getPending()).length, 0);
@@ -98,7 +106,16 @@ forEachDialect("the name key migration", (ctx) => {
       const room = await WorldTestClient.join(t.baseUrl, { token: await token("acc-c") });
       const roomLine = await room.next("chat:message", 10_000);
       assert.deepEqual([roomLine.channel, roomLine.message], ["system", renameNotice("Zez_ima", "Zez_ima4")]);
-      await eventually(async () => ((await rows(t.server.db)).filter((r) => r.renamedFrom !== null).map((r) => r.id).join() === "c-6,c-tie-b" ? true : undefined), "the told players' notices cleared");
+      await eventually(
+        async () =>
+          (await rows(t.server.db))
+            .filter((r) => r.renamedFrom !== null)
+            .map((r) => r.id)
+            .join() === "c-6,c-tie-b"
+            ? true
+            : undefined,
+        "the told players' notices cleared",
+      );
       ws.socket.close();
       await room.room.leave();
 

@@ -26,7 +26,13 @@ forEachDialect("the prayer points migration", (ctx) => {
         ["p-3", "Saint", 99],
       ];
       for (const [id, name, prayerLevel] of stored) {
-        await runStatement(db.statements, `insert into "characters" ("id", "accountId", "name", "nameKey", "prayerLevel") values (?, ?, ?, ?, ?)`, [id, `acc-${id}`, name, nameKey(name), prayerLevel]);
+        await runStatement(db.statements, `insert into "characters" ("id", "accountId", "name", "nameKey", "prayerLevel") values (?, ?, ?, ?, ?)`, [
+          id,
+          `acc-${id}`,
+          name,
+          nameKey(name),
+          prayerLevel,
+        ]);
       }
       await db.orm.migrator.up();
       assert.equal((await db.orm.migrator.getPending()).length, 0);
@@ -35,7 +41,12 @@ forEachDialect("the prayer points migration", (ctx) => {
         rows.map((r) => [r.id, Number(r.prayerPoints)]),
         stored.map(([id, , level]) => [id, level]),
       );
-      await runStatement(db.statements, `insert into "characters" ("id", "accountId", "name", "nameKey") values (?, ?, ?, ?)`, ["p-new", "acc-new", "Novice", nameKey("Novice")]);
+      await runStatement(db.statements, `insert into "characters" ("id", "accountId", "name", "nameKey") values (?, ?, ?, ?)`, [
+        "p-new",
+        "acc-new",
+        "Novice",
+        nameKey("Novice"),
+      ]);
       const fresh = await selectRows<{ prayerPoints: number }>(db.statements, `select "prayerPoints" from "characters" where "id" = ?`, ["p-new"]);
       assert.equal(Number(fresh[0]!.prayerPoints), 1);
     } finally {

@@ -7,7 +7,18 @@
 import assert from "node:assert/strict";
 import { UniqueConstraintViolationException } from "@mikro-orm/core";
 import { pino } from "pino";
-import { BankSlot, Character, CharacterLease, EquipmentSlot, Friendship, InventorySlot, IgnoreEntry, PlayerSession, Sanction, User } from "../../entities/index.ts";
+import {
+  BankSlot,
+  Character,
+  CharacterLease,
+  EquipmentSlot,
+  Friendship,
+  InventorySlot,
+  IgnoreEntry,
+  PlayerSession,
+  Sanction,
+  User,
+} from "../../entities/index.ts";
 import { loadConfig } from "../../src/config/env.ts";
 import { SKILLS } from "../../src/game/skills.ts";
 import { INVENTORY_SIZE, type ItemStack } from "../../src/game/world/Player.ts";
@@ -57,7 +68,11 @@ forEachDialect("raw statements of a join", (ctx) => {
     const em = db.em();
     em.create(Sanction, { accountId: id, kind: "ban", endsAt, reason: null, byAccountId: "admin" });
     await em.flush();
-    const row = await selectRow<{ endsAt: unknown; reason: unknown; createdAt: unknown }>(db.em(), `select "endsAt", "reason", "createdAt" from "sanctions" where "accountId" = ?`, [id]);
+    const row = await selectRow<{ endsAt: unknown; reason: unknown; createdAt: unknown }>(
+      db.em(),
+      `select "endsAt", "reason", "createdAt" from "sanctions" where "accountId" = ?`,
+      [id],
+    );
     assert.equal(dateOf(db.statements, row!.endsAt)!.getTime(), endsAt.getTime());
     assert.equal(row!.reason, null);
     // A row whose date only SQL's default wrote (text on SQLite).
@@ -94,9 +109,15 @@ forEachDialect("raw statements of a join", (ctx) => {
   it("a duplicate key is MikroORM's UniqueConstraintViolationException and writes nothing", async () => {
     const id = `raw-${tag()}`;
     await runStatement(db.em(), `insert into "users" ("id", "role", "anonymous", "createdAt") values (?, ?, ?, ?)`, [id, "player", false, new Date()]);
-    await assert.rejects(runStatement(db.em(), `insert into "users" ("id", "role", "anonymous", "createdAt") values (?, ?, ?, ?)`, [id, "admin", true, new Date()]), UniqueConstraintViolationException);
+    await assert.rejects(
+      runStatement(db.em(), `insert into "users" ("id", "role", "anonymous", "createdAt") values (?, ?, ?, ?)`, [id, "admin", true, new Date()]),
+      UniqueConstraintViolationException,
+    );
     const rows = await selectRows<{ role: string }>(db.em(), `select "role" from "users" where "id" = ?`, [id]);
-    assert.deepEqual(rows.map((r) => r.role), ["player"]);
+    assert.deepEqual(
+      rows.map((r) => r.role),
+      ["player"],
+    );
   });
 
   it("runs in the entity manager's transaction: rolled back with it", async () => {
@@ -131,7 +152,10 @@ forEachDialect("raw statements of a join", (ctx) => {
       combatLevel: row.combatLevel,
       combatStyle: row.combatStyle,
       runEnergy: row.runEnergy,
+      runMode: row.runMode === 1,
+      autoRetaliate: row.autoRetaliate !== 0,
       prayerPoints: row.prayerPoints,
+      autocast: row.autocast ?? null,
       skills: Object.fromEntries(SKILLS.map((k) => [k, { level: r[`${k}Level`], xpTenths: r[`${k}XpTenths`] }])),
       inventory,
       equipment: Object.fromEntries((await em.find(EquipmentSlot, { characterId })).map((e) => [e.slotType, { itemId: e.itemId, quantity: e.quantity }])),
@@ -150,9 +174,22 @@ forEachDialect("raw statements of a join", (ctx) => {
     setup.create(BankSlot, { characterId: made.characterId, slot: 0, itemId: "logs", quantity: 250 });
     setup.create(EquipmentSlot, { characterId: made.characterId, slotType: "weapon", itemId: "bronze_dagger", quantity: 1 });
     await setup.flush();
-    await db.em().nativeUpdate(Character, { id: made.characterId }, { positionX: 12.5, positionZ: -3.25, coins: 77, combatStyle: "aggressive", runEnergy: 2_550, prayerLevel: 5, prayerXpTenths: 3_880, prayerPoints: 2 });
+    await db
+      .em()
+      .nativeUpdate(
+        Character,
+        { id: made.characterId },
+        { positionX: 12.5, positionZ: -3.25, coins: 77, combatStyle: "aggressive", runEnergy: 2_550, prayerLevel: 5, prayerXpTenths: 3_880, prayerPoints: 2 },
+      );
     const loaded = await loadOrCreatePlayer(db, content, { accountId: account });
-    assert.deepEqual(loaded.bank, [{ itemId: "logs", quantity: 250 }, { itemId: "bronze_dagger", quantity: 1 }], "in display order");
+    assert.deepEqual(
+      loaded.bank,
+      [
+        { itemId: "logs", quantity: 250 },
+        { itemId: "bronze_dagger", quantity: 1 },
+      ],
+      "in display order",
+    );
     assert.deepEqual(loaded.equipment, { weapon: { itemId: "bronze_dagger", quantity: 1 } });
     assert.deepEqual([loaded.x, loaded.z, loaded.coins, loaded.combatStyle, loaded.runEnergy, loaded.prayerPoints], [12.5, -3.25, 77, "aggressive", 2_550, 2]);
     assert.deepEqual(loaded, await entityRead(made.characterId), "the raw load reads what MikroORM's entities read");
@@ -165,7 +202,10 @@ forEachDialect("raw statements of a join", (ctx) => {
     const before = Date.now();
     const sessionId = await recordLogin(db, { characterId: made.characterId, accountId: account, transport: "ws", remoteAddress: "10.0.0.1", world: 3 });
     const session = await db.em().findOneOrFail(PlayerSession, { id: sessionId });
-    assert.deepEqual([session.characterId, session.accountId, session.transport, session.remoteAddress, session.world, session.logoutAt ?? null], [made.characterId, account, "ws", "10.0.0.1", 3, null]);
+    assert.deepEqual(
+      [session.characterId, session.accountId, session.transport, session.remoteAddress, session.world, session.logoutAt ?? null],
+      [made.characterId, account, "ws", "10.0.0.1", 3, null],
+    );
     const last = await lastSession(db, made.characterId);
     assert.equal(last!.world, 3);
     assert.equal(last!.loginAt.getTime(), session.loginAt.getTime());
@@ -217,7 +257,11 @@ forEachDialect("raw statements of a join", (ctx) => {
     await recordLogin(db, { characterId: made.characterId, accountId: account, transport: "colyseus" });
     const first = await lastSession(db, made.characterId);
     assert.equal(first!.world, 1, "world 1 by default");
-    const [row] = await selectRows<{ remoteAddress: unknown; world: unknown }>(db.statements, `select "remoteAddress", "world" from "playerSessions" where "characterId" = ?`, [made.characterId]);
+    const [row] = await selectRows<{ remoteAddress: unknown; world: unknown }>(
+      db.statements,
+      `select "remoteAddress", "world" from "playerSessions" where "characterId" = ?`,
+      [made.characterId],
+    );
     assert.deepEqual([row!.remoteAddress, Number(row!.world)], [null, 1]);
     await new Promise((r) => setTimeout(r, 5));
     await recordLogin(db, { characterId: made.characterId, accountId: account, transport: "ws", world: 7, remoteAddress: undefined });
@@ -252,7 +296,13 @@ forEachDialect("raw statements of a join", (ctx) => {
     const asPlayer: Principal = { accountId: id, role: "player", anonymous: false, source: "service" };
     // Two servers (no shared cache) resolve the same new account at once: one row, both answer.
     const both = await Promise.all([new Authenticator(tokens, db).resolve(asPlayer), new Authenticator(tokens, db).resolve(asPlayer)]);
-    assert.deepEqual(both.map((p) => [p.accountId, p.role]), [[id, "player"], [id, "player"]]);
+    assert.deepEqual(
+      both.map((p) => [p.accountId, p.role]),
+      [
+        [id, "player"],
+        [id, "player"],
+      ],
+    );
     assert.equal((await db.em().find(User, { id })).length, 1);
     assert.equal((await db.em().findOneOrFail(User, { id })).anonymous, false);
     await db.em().nativeUpdate(User, { id }, { role: "admin" });

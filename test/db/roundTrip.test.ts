@@ -129,6 +129,10 @@ forEachDialect("a player's state across a save, a restart and a reload", (ctx) =
       runEnergy: 4_321,
       // Below the Prayer level (full, the default) and above 0.
       prayerPoints: skills.prayer.level - 3,
+      // A spell of the content (none, null, is the default): kept across a logout, as the genre keeps it.
+      autocast: [...content.magic.spells.keys()].at(-1)!,
+      // A thread begun, three of its five makes left (src/game/productionRules.ts); none begun is the default.
+      consumableUses: { thread: 3 },
       skills,
       inventory,
       equipment: { [slotA]: { itemId: wearA, quantity: 1 }, [slotB]: { itemId: wearB, quantity: 1 } } as Record<string, ItemStack>,
@@ -148,6 +152,8 @@ forEachDialect("a player's state across a save, a restart and a reload", (ctx) =
       combatStyle: expected.combatStyle,
       runEnergy: expected.runEnergy,
       prayerPoints: expected.prayerPoints,
+      autocast: expected.autocast,
+      consumableUses: { ...expected.consumableUses },
       skills: structuredClone(skills),
       inventory: structuredClone(inventory),
       equipment: structuredClone(expected.equipment),
@@ -180,8 +186,13 @@ forEachDialect("a player's state across a save, a restart and a reload", (ctx) =
     assert.equal(d.combatStyle, expected.combatStyle, "combat style");
     const restored = d.runEnergy! - expected.runEnergy;
     const perTick = runRestore(d.skills.agility.level);
-    assert.ok(restored >= 0 && restored % perTick === 0 && restored / perTick < 50, `run energy ${d.runEnergy}: 4,321 and whole ticks of ${perTick} restored since the login`);
+    assert.ok(
+      restored >= 0 && restored % perTick === 0 && restored / perTick < 50,
+      `run energy ${d.runEnergy}: 4,321 and whole ticks of ${perTick} restored since the login`,
+    );
     assert.equal(d.prayerPoints, expected.prayerPoints, "prayer points");
+    assert.equal(d.autocast, expected.autocast, "autocast spell");
+    assert.deepEqual(d.consumableUses, expected.consumableUses, "makes left of a thread begun");
     for (const s of SKILLS) assert.deepEqual(d.skills[s], expected.skills[s], `skill ${s} (level and xp)`);
     assert.deepEqual(d.inventory, expected.inventory, "inventory, slot by slot");
     assert.deepEqual(d.equipment, expected.equipment, "equipment");

@@ -158,12 +158,19 @@ forEachDialect("background saving", (ctx) => {
     saver.track(e.characterId, e.version);
     // Another process saved D meanwhile.
     await db.em().nativeUpdate(Character, { id: d.characterId }, { version: d.version + 1, positionX: 42 });
-    saver.enqueue([{ ...d, x: 1, z: 1, kills: { goblin: 1 } }, { ...e, x: 5, z: 6 }]);
+    saver.enqueue([
+      { ...d, x: 1, z: 1, kills: { goblin: 1 } },
+      { ...e, x: 5, z: 6 },
+    ]);
     await saver.settled(d.characterId);
     await saver.settled(e.characterId);
     assert.deepEqual(lost, [d.characterId]);
     const errors = logged.filter((l) => l.level === 50);
-    assert.deepEqual(errors.map((l) => l.characterId), [d.characterId], "one error line, with the character id");
+    assert.deepEqual(
+      errors.map((l) => l.characterId),
+      [d.characterId],
+      "one error line, with the character id",
+    );
     const storedD = await db.em().findOneOrFail(Character, { id: d.characterId });
     assert.deepEqual([storedD.positionX, storedD.version], [42, d.version + 1], "the other process's write stands");
     assert.equal(await db.em().count(NpcKill, { characterId: d.characterId }), 0);
@@ -187,10 +194,7 @@ forEachDialect("background saving", (ctx) => {
         outcome.stored += stored.length;
         outcome.stale += stale.length;
       };
-      await Promise.all([
-        savePlayers(db, [{ ...c, x: round, z: 1 }], mine, count),
-        savePlayers(db, [{ ...c, x: round, z: 2 }], theirs, count),
-      ]);
+      await Promise.all([savePlayers(db, [{ ...c, x: round, z: 1 }], mine, count), savePlayers(db, [{ ...c, x: round, z: 2 }], theirs, count)]);
       assert.deepEqual(outcome, { stored: 1, stale: 1 }, `round ${round}`);
       // The loser catches up (as a process that reloads would), so the next round races again.
       const winner = Math.max(mine.get(c.characterId)!, theirs.get(c.characterId)!);
@@ -254,7 +258,11 @@ forEachDialect("background saving", (ctx) => {
     await saver.settled(c.characterId);
     let stored = await storedState(db, content, c);
     assert.deepEqual([stored.x, stored.z], [5, 6]);
-    assert.deepEqual(stored.bank, [second.bank[0], { ...bank[1]!, quantity: 999 }, bank[2]], "the changed stack written, the unchanged one not, the removed one deleted");
+    assert.deepEqual(
+      stored.bank,
+      [second.bank[0], { ...bank[1]!, quantity: 999 }, bank[2]],
+      "the changed stack written, the unchanged one not, the removed one deleted",
+    );
     assert.equal(stored.inventory[0], null, "the emptied slot's row deleted");
     assert.equal(stored.inventory[1]!.quantity, 999, "the unchanged slot not written");
     // Another writer in this process (a trade's swap) advances the version: the saver no longer

@@ -30,7 +30,10 @@ describe("SQLite connection in turns: the lock", () => {
     assert.equal(lock.queued, n);
     lock.release();
     await Promise.all(waiters);
-    assert.deepEqual(got, Array.from({ length: n }, (_, i) => i));
+    assert.deepEqual(
+      got,
+      Array.from({ length: n }, (_, i) => i),
+    );
     assert.equal(lock.queued, 0);
     // Free again once the last holder released it: taken at once.
     await new Promise((r) => setImmediate(r));
@@ -64,7 +67,11 @@ describe("SQLite connection in turns: the lock", () => {
     lock.release();
     await Promise.all(waiters);
     assert.ok(servedWhenTimerRan > 0 && servedWhenTimerRan < n, `the timer ran amid the run of ${n} turns (after ${servedWhenTimerRan})`);
-    assert.deepEqual(order, Array.from({ length: n }, (_, i) => i), "in order still");
+    assert.deepEqual(
+      order,
+      Array.from({ length: n }, (_, i) => i),
+      "in order still",
+    );
   });
 
   /** A driver whose acquire or release fails when told to. */
@@ -88,7 +95,12 @@ describe("SQLite connection in turns: the lock", () => {
       releaseSavepoint: async () => {},
       destroy: async () => {},
     };
-    return { createDriver: () => driver, createAdapter: () => base.createAdapter(), createQueryCompiler: () => base.createQueryCompiler(), createIntrospector: (db) => base.createIntrospector(db) };
+    return {
+      createDriver: () => driver,
+      createAdapter: () => base.createAdapter(),
+      createQueryCompiler: () => base.createQueryCompiler(),
+      createIntrospector: (db) => base.createIntrospector(db),
+    };
   }
 
   it("lets the next query have the connection when taking or giving it back fails", async () => {

@@ -16,7 +16,7 @@ const platform = new SqlitePlatform();
 /** The bound strings quoted back into their places: what MikroORM itself would have written. */
 function requote(sql: string, parameters: (string | bigint)[]): string {
   let i = 0;
-  return sql.replace(/\?/g, () => platform.quoteValue(parameters[i++]!) as string);
+  return sql.replace(/\?/g, () => platform.quoteValue(parameters[i++]!));
 }
 
 describe("SQLite statements: string parameters bound", () => {
@@ -24,7 +24,11 @@ describe("SQLite statements: string parameters bound", () => {
     const when = new Date(Date.UTC(2026, 10, 27, 12, 0, 0));
     const cases: [string, unknown[], (string | bigint)[]][] = [
       ["select * from `t` where `a` = ? and `b` = ?", ["x'y?z", 5], ["x'y?z", 5n]],
-      ["update `t` set `n` = ?, `f` = ?, `ok` = ?, `at` = ?, `gone` = ? where `id` = ?", [7, 1.5, true, when, null, "abc"], [7n, BigInt(when.getTime()), "abc"]],
+      [
+        "update `t` set `n` = ?, `f` = ?, `ok` = ?, `at` = ?, `gone` = ? where `id` = ?",
+        [7, 1.5, true, when, null, "abc"],
+        [7n, BigInt(when.getTime()), "abc"],
+      ],
       ["select * from `t` where `n` = ? or `n` = ? limit ? offset ?", [-3, 2 ** 60, 10, 5], [-3n]],
       ["select * from `t` where `id` in (?) and `k` = ?", [["a", "b'c"], "k"], ["k"]],
       ["insert into ?? (`j`) values (?)", ["tbl", { a: "b" }], []],
@@ -38,12 +42,24 @@ describe("SQLite statements: string parameters bound", () => {
       assert.deepEqual(bound.parameters, strings, sql);
     }
     // An integer is bound as a BigInt (a number would bind as a REAL); a fraction, a boolean and a list stay in the text.
-    assert.deepEqual(bindValues(platform, "select * from `t` where `a` = ? and `b` = ?", ["x", 5]), { sql: "select * from `t` where `a` = ? and `b` = ?", parameters: ["x", 5n] });
-    assert.deepEqual(bindValues(platform, "select * from `t` where `a` = ? and `b` = ?", [1.5, false]), { sql: "select * from `t` where `a` = 1.5 and `b` = false", parameters: [] });
+    assert.deepEqual(bindValues(platform, "select * from `t` where `a` = ? and `b` = ?", ["x", 5]), {
+      sql: "select * from `t` where `a` = ? and `b` = ?",
+      parameters: ["x", 5n],
+    });
+    assert.deepEqual(bindValues(platform, "select * from `t` where `a` = ? and `b` = ?", [1.5, false]), {
+      sql: "select * from `t` where `a` = 1.5 and `b` = false",
+      parameters: [],
+    });
     // A LIMIT or OFFSET stays in the text: SQLite compiles a statement again at each new value of a bound LIMIT.
-    assert.deepEqual(bindValues(platform, "select * from `t` where `a` = ? limit ?", [2, 1]), { sql: "select * from `t` where `a` = ? limit 1", parameters: [2n] });
+    assert.deepEqual(bindValues(platform, "select * from `t` where `a` = ? limit ?", [2, 1]), {
+      sql: "select * from `t` where `a` = ? limit 1",
+      parameters: [2n],
+    });
     assert.deepEqual(bindValues(platform, "select * from `t` LIMIT ? OFFSET ?", [3, 4]), { sql: "select * from `t` LIMIT 3 OFFSET 4", parameters: [] });
-    assert.deepEqual(bindValues(platform, "select * from `t` where `id` in (?)", [["a", "b"]]), { sql: "select * from `t` where `id` in ('a', 'b')", parameters: [] });
+    assert.deepEqual(bindValues(platform, "select * from `t` where `id` in (?)", [["a", "b"]]), {
+      sql: "select * from `t` where `id` in ('a', 'b')",
+      parameters: [],
+    });
   });
 
   it("leaves a text it cannot follow to MikroORM's own writing: an escaped \\?, placeholders and parameters that do not match, DDL and pragmas, too many strings", () => {
@@ -118,12 +134,18 @@ describe("SQLite statements: through the server's database", () => {
     await conn.execute("insert into `kinds` (`i`, `t`, `r`, `n`) values (?, ?, ?, ?)", [5, 5, 5, 5]);
     await conn.execute("insert into `kinds` (`i`, `t`, `r`, `n`) values (?, ?, ?, ?)", [1.5, 1.5, 1.5, 1.5]);
     await conn.execute("insert into `kinds` (`i`, `t`, `r`, `n`) values (?, ?, ?, ?)", [new Date(1_795_836_043_490), -7, 2 ** 60, true]);
-    const rows = (await conn.execute("select typeof(`i`) ti, `i`, typeof(`t`) tt, `t`, typeof(`r`) tr, `r`, typeof(`n`) tn, `n` from `kinds` order by rowid")) as Record<string, unknown>[];
+    const rows = await conn.execute<Record<string, unknown>[]>(
+      "select typeof(`i`) ti, `i`, typeof(`t`) tt, `t`, typeof(`r`) tr, `r`, typeof(`n`) tn, `n` from `kinds` order by rowid",
+    );
     // As the same values written into the text as literals would be stored.
     await conn.execute("delete from `kinds`");
-    const literal = (await conn.execute("insert into `kinds` (`i`, `t`, `r`, `n`) values (5, 5, 5, 5), (1.5, 1.5, 1.5, 1.5), (1795836043490, -7, 1152921504606846976, true) returning rowid")) as unknown[];
+    const literal = await conn.execute<unknown[]>(
+      "insert into `kinds` (`i`, `t`, `r`, `n`) values (5, 5, 5, 5), (1.5, 1.5, 1.5, 1.5), (1795836043490, -7, 1152921504606846976, true) returning rowid",
+    );
     assert.equal(literal.length, 3);
-    const expected = (await conn.execute("select typeof(`i`) ti, `i`, typeof(`t`) tt, `t`, typeof(`r`) tr, `r`, typeof(`n`) tn, `n` from `kinds` order by rowid")) as Record<string, unknown>[];
+    const expected = await conn.execute<Record<string, unknown>[]>(
+      "select typeof(`i`) ti, `i`, typeof(`t`) tt, `t`, typeof(`r`) tr, `r`, typeof(`n`) tn, `n` from `kinds` order by rowid",
+    );
     assert.deepEqual(rows, expected);
     assert.deepEqual(rows[0], { ti: "integer", i: 5, tt: "text", t: "5", tr: "real", r: 5, tn: "integer", n: 5 });
     await conn.execute("drop table `kinds`");
@@ -146,7 +168,10 @@ describe("SQLite statements: through the server's database", () => {
     // A number into an integer column stays an integer (bound, 5 would have been a REAL 5.0).
     const c = await sqlite.db.em().findOneOrFail(Character, { name: "Stmta" });
     await sqlite.db.em().nativeUpdate(Character, { id: c.id }, { coins: 5, positionX: 12.5 });
-    const raw = (await sqlite.db.em().getConnection().execute("select typeof(coins) t, coins, positionX from characters where id = ?", [c.id])) as { t: string; coins: number; positionX: number }[];
+    const raw = await sqlite.db
+      .em()
+      .getConnection()
+      .execute<{ t: string; coins: number; positionX: number }[]>("select typeof(coins) t, coins, positionX from characters where id = ?", [c.id]);
     assert.deepEqual(raw, [{ t: "integer", coins: 5, positionX: 12.5 }]);
     assert.equal((await sqlite.db.em().find(Character, { name: { $in: ["Stmta", "Stmtb", "none'?"] } })).length, 2, "a list in the text");
   });

@@ -78,14 +78,22 @@ describe("Transactions that cannot begin or roll back: the driver", () => {
     };
     // As queuedConnection's: the driver serialises itself, kysely adds no mutex.
     const adapter = () => Object.create(base.createAdapter(), { supportsMultipleConnections: { value: true } });
-    return { createDriver: () => driver, createAdapter: adapter, createQueryCompiler: () => base.createQueryCompiler(), createIntrospector: (db) => base.createIntrospector(db) };
+    return {
+      createDriver: () => driver,
+      createAdapter: adapter,
+      createQueryCompiler: () => base.createQueryCompiler(),
+      createIntrospector: (db) => base.createIntrospector(db),
+    };
   }
 
   it("gives a connection back once when BEGIN fails, whether kysely releases it too (transaction().execute) or never (startTransaction)", async () => {
     const releases = { n: 0 };
     const fail = { begin: true, rollback: false };
     const db = new Kysely<Record<string, never>>({ dialect: releasingOnFailure(countingDialect(fail, releases)) });
-    await assert.rejects(db.transaction().execute(async () => {}), /begin failed/);
+    await assert.rejects(
+      db.transaction().execute(async () => {}),
+      /begin failed/,
+    );
     assert.equal(releases.n, 1, "kysely's own release after the failed BEGIN is not a second one");
     await assert.rejects(db.startTransaction().execute(), /begin failed/);
     assert.equal(releases.n, 2, "given back although kysely never releases it");
@@ -165,10 +173,19 @@ forEachDialect("Transactions that cannot begin or roll back", (ctx) => {
 
     it("a BEGIN that fails (a transaction already open on the connection) gives SQLite's connection back", async () => {
       await db.em().execute("begin");
-      await assert.rejects(within(db.em().transactional(async () => {}), "the transaction"), /within a transaction/);
+      await assert.rejects(
+        within(
+          db.em().transactional(async () => {}),
+          "the transaction",
+        ),
+        /within a transaction/,
+      );
       await within(db.em().execute("rollback"), "the ROLLBACK of the transaction left open");
       // And transactions work again.
-      await within(db.em().transactional(async (em) => em.execute("select 1")), "a transaction after it");
+      await within(
+        db.em().transactional(async (em) => em.execute("select 1")),
+        "a transaction after it",
+      );
     });
   } else {
     it(`${PG_POOL_MAX + 2} transactions whose connection the server cut each give their pool connection back`, async function () {
@@ -186,7 +203,11 @@ forEachDialect("Transactions that cannot begin or roll back", (ctx) => {
                   () => undefined,
                   (err: unknown) => err,
                 );
-                await eventually(async () => ((await admin.query("select 1 from pg_stat_activity where pid = $1 and state = 'active'", [pid])).rowCount === 1 ? true : undefined), "the sleep to run");
+                await eventually(
+                  async () =>
+                    (await admin.query("select 1 from pg_stat_activity where pid = $1 and state = 'active'", [pid])).rowCount === 1 ? true : undefined,
+                  "the sleep to run",
+                );
                 await admin.query("select pg_terminate_backend($1)", [pid]);
                 assert.ok((await sleeping) instanceof Error, "the sleeping query fails with its connection");
                 throw new Error("the connection was cut");

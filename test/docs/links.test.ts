@@ -41,7 +41,10 @@ describe("documentation links", () => {
   for (const page of pages) {
     it(`${page} has no dead relative link`, () => {
       const broken = brokenLinks(path.join(ROOT, page));
-      assert.deepEqual(broken.map((b) => `${b.line}: ${b.target} (${b.why})`), []);
+      assert.deepEqual(
+        broken.map((b) => `${b.line}: ${b.target} (${b.why})`),
+        [],
+      );
     });
   }
 });

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { inputHandlers, validateEvent } from "../../src/game/events.ts";
 import { GAMEPLAY } from "../../src/game/systems.ts";
-import { MAX_PLAYER_FAULTS, World, type Fault, type InputRule, type WorldSystems } from "../../src/game/world/World.ts";
+import { MAX_PLAYER_FAULTS, World, type Fault, type WorldSystems } from "../../src/game/world/World.ts";
 import type { PlayerData } from "../../src/game/world/Player.ts";
 import { bundledContent } from "../support/content.ts";
 import { holdings } from "../support/game.ts";
@@ -9,7 +9,7 @@ import { playerData } from "../support/players.ts";
 
 /** A bundled-content world whose `player:chat` handler throws (a bug one player's input can reach), and the faults it reports. */
 async function faultyWorld(systems: WorldSystems = GAMEPLAY) {
-  const handlers = inputHandlers({ checkAdminCode: () => "wrong" }) as Map<string, InputRule>;
+  const handlers = inputHandlers({ checkAdminCode: () => "wrong" });
   handlers.set("player:chat", {
     category: "chat",
     handle: () => {
@@ -31,7 +31,7 @@ async function faultyWorld(systems: WorldSystems = GAMEPLAY) {
 describe("faults contained by the tick", () => {
   it("answers a throwing command with INTERNAL, reports it once by event name, and goes on with the tick for everyone", async () => {
     const { w, faults, send } = await faultyWorld();
-    const a = w.addPlayer(playerData({ x: 0, z: 0 }, ));
+    const a = w.addPlayer(playerData({ x: 0, z: 0 }));
     const b = w.addPlayer(playerData({ x: 2, z: 2 }));
     send(a.id, "player:chat", { message: "hello" });
     send(a.id, "player:move", { x: 0, z: 5 });
@@ -40,14 +40,17 @@ describe("faults contained by the tick", () => {
     const out = w.drainOutbox();
     assert.deepEqual(
       out.filter((m) => m.type === "error").map((m) => [m.to, m.data]),
-      [[a.id, { code: "INTERNAL", message: "the server could not carry out this command", event: "player:chat" }]],
+      [[a.id, { code: "INTERNAL", message: "The server could not carry out this command.", event: "player:chat" }]],
     );
     assert.equal(faults.length, 1);
     assert.deepEqual({ ...faults[0], error: undefined }, { where: "input", event: "player:chat", playerId: a.id, error: undefined, disconnect: false });
     assert.equal(JSON.stringify(faults[0]).includes("hello"), false, "the payload is not in the report");
     assert.deepEqual([a.x, a.z], [0, 1], "the faulty player's later command of the tick ran");
     assert.deepEqual([b.x, b.z], [2, 3]);
-    assert.ok(out.some((m) => m.type === "player:sync"), "the publish phase ran");
+    assert.ok(
+      out.some((m) => m.type === "player:sync"),
+      "the publish phase ran",
+    );
   });
 
   it(`asks to disconnect a player after ${MAX_PLAYER_FAULTS} faults and runs none of its commands after that`, async () => {
@@ -57,7 +60,10 @@ describe("faults contained by the tick", () => {
       send(a.id, "player:chat", { message: `m${i}` });
       w.step();
     }
-    assert.deepEqual(faults.map((f) => f.disconnect), [...Array(MAX_PLAYER_FAULTS - 1).fill(false), true]);
+    assert.deepEqual(
+      faults.map((f) => f.disconnect),
+      [...Array(MAX_PLAYER_FAULTS - 1).fill(false), true],
+    );
     send(a.id, "player:move", { x: 0, z: 5 });
     w.step();
     w.step();
@@ -78,9 +84,15 @@ describe("faults contained by the tick", () => {
     send(a.id, "player:move", { x: 0, z: 3 });
     w.step();
     w.step();
-    assert.deepEqual(faults.map((f) => f.where), ["npcs", "npcs"]);
+    assert.deepEqual(
+      faults.map((f) => f.where),
+      ["npcs", "npcs"],
+    );
     assert.deepEqual([a.x, a.z], [0, 2]);
-    assert.ok(saved.some((s) => s.characterId === a.id && s.z === 2), "the persistence phase after the faulty one ran");
+    assert.ok(
+      saved.some((s) => s.characterId === a.id && s.z === 2),
+      "the persistence phase after the faulty one ran",
+    );
     throwing = false;
     w.step();
     assert.equal(faults.length, 2);
@@ -88,7 +100,7 @@ describe("faults contained by the tick", () => {
 
   it("contains one player's failing action to that player: its action stops, the others' go on, nothing is lost", async () => {
     const { w, faults } = await faultyWorld();
-    const a = w.addPlayer(playerData({ x: 0, z: 0 }, ));
+    const a = w.addPlayer(playerData({ x: 0, z: 0 }));
     const b = w.addPlayer(playerData({ x: 4, z: 4 }));
     const before = [holdings(w, a), holdings(w, b)];
     const trap = "npc-trap";
@@ -98,12 +110,17 @@ describe("faults contained by the tick", () => {
       return get(id);
     };
     a.action = { kind: "attack", targetId: trap };
-    b.action = { kind: "interact", targetId: [...w.npcs.keys()][0]! };
+    // The NPC nearest to b (the first of the content may be below ground, out of a walk's reach).
+    const near = [...w.npcs.values()].sort((p, q) => Math.hypot(p.x - b.x, p.z - b.z) - Math.hypot(q.x - b.x, q.z - b.z))[0]!;
+    b.action = { kind: "interact", targetId: near.id };
     const bAt = [b.x, b.z];
     w.step();
     w.step();
     assert.equal(a.action, undefined);
-    assert.deepEqual(faults.map((f) => [f.where, f.playerId]), [["actions", a.id]]);
+    assert.deepEqual(
+      faults.map((f) => [f.where, f.playerId]),
+      [["actions", a.id]],
+    );
     assert.notDeepEqual([b.x, b.z], bAt, "the other player's action went on");
     assert.deepEqual([holdings(w, a), holdings(w, b)], before);
   });

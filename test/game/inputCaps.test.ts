@@ -10,12 +10,24 @@ const rateLimited = (errors: { code: string; event?: string }[]) => errors.filte
 describe("per-tick input caps", () => {
   it(`runs ${INPUT_CAPS.item} item commands of a tick and drops the rest with one RATE_LIMITED`, async () => {
     const g = await gameWorld();
-    const p = g.add({ ...BANKER }, [{ itemId: "logs", quantity: 1 }, { itemId: "logs", quantity: 1 }, { itemId: "logs", quantity: 1 }, { itemId: "logs", quantity: 1 }, { itemId: "logs", quantity: 1 }, { itemId: "logs", quantity: 1 }, { itemId: "logs", quantity: 1 }, { itemId: "logs", quantity: 1 }]);
+    const p = g.add({ ...BANKER }, [
+      { itemId: "logs", quantity: 1 },
+      { itemId: "logs", quantity: 1 },
+      { itemId: "logs", quantity: 1 },
+      { itemId: "logs", quantity: 1 },
+      { itemId: "logs", quantity: 1 },
+      { itemId: "logs", quantity: 1 },
+      { itemId: "logs", quantity: 1 },
+      { itemId: "logs", quantity: 1 },
+    ]);
     for (let slot = 0; slot < 8; slot++) g.send(p, "bank:deposit", { slot, quantity: 1 });
     g.tick();
     assert.equal(p.data.bank.find((s) => s.itemId === "logs")?.quantity, INPUT_CAPS.item);
     assert.equal(count(p, "logs"), 8 - INPUT_CAPS.item, "the dropped deposits changed nothing");
-    assert.deepEqual(rateLimited(g.errors(p)).map((e) => e.event), ["bank:deposit"]);
+    assert.deepEqual(
+      rateLimited(g.errors(p)).map((e) => e.event),
+      ["bank:deposit"],
+    );
     // The next tick has a fresh budget.
     for (let slot = 5; slot < 8; slot++) g.send(p, "bank:deposit", { slot, quantity: 1 });
     g.tick();
@@ -33,7 +45,10 @@ describe("per-tick input caps", () => {
     assert.equal(examined.length, 4);
     const refusals = g.errors(p).filter((e) => e.event === "equipment:remove" && e.code !== "RATE_LIMITED");
     assert.equal(refusals.length, INPUT_CAPS.action - 4, "one unequip ran after the four examines");
-    assert.deepEqual(rateLimited(g.errors(p)).map((e) => e.event), ["equipment:remove"]);
+    assert.deepEqual(
+      rateLimited(g.errors(p)).map((e) => e.event),
+      ["equipment:remove"],
+    );
   });
 
   it(`delivers ${INPUT_CAPS.chat} chat messages of a tick`, async () => {
@@ -45,7 +60,10 @@ describe("per-tick input caps", () => {
       g.events(p, "chat:message").map((m) => m.message),
       ["hello 0", "hello 1"],
     );
-    assert.deepEqual(rateLimited(g.errors(p)).map((e) => e.event), ["player:chat"]);
+    assert.deepEqual(
+      rateLimited(g.errors(p)).map((e) => e.event),
+      ["player:chat"],
+    );
   });
 
   it(`takes ${INPUT_CAPS.trade} trade commands of a tick`, async () => {
@@ -55,7 +73,10 @@ describe("per-tick input caps", () => {
     for (let i = 0; i < 7; i++) g.send(a, "tradeCancel", { tradeId: `nope-${i}` });
     g.tick();
     assert.equal(g.events(a, "tradeError").length, INPUT_CAPS.trade);
-    assert.deepEqual(rateLimited(g.errors(a)).map((e) => e.event), ["tradeCancel"]);
+    assert.deepEqual(
+      rateLimited(g.errors(a)).map((e) => e.event),
+      ["tradeCancel"],
+    );
     assert.equal(g.events(b, "tradeError").length, 0);
   });
 

@@ -54,7 +54,13 @@ describe("name keys: names as players read them", () => {
   }
 
   it("keeps generated names apart: digits never read as other digits", () => {
-    fc.assert(fc.property(fc.integer({ min: 1000, max: 99999 }), fc.integer({ min: 1000, max: 99999 }), (x, y) => x === y || nameKey(`Adventurer${x}`) !== nameKey(`Adventurer${y}`)));
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1000, max: 99999 }),
+        fc.integer({ min: 1000, max: 99999 }),
+        (x, y) => x === y || nameKey(`Adventurer${x}`) !== nameKey(`Adventurer${y}`),
+      ),
+    );
   });
 });
 
@@ -90,17 +96,22 @@ describe("name keys for characters stored before them", () => {
 
   it("leaves every character with a valid name of its own key, whatever the duplicates", () => {
     fc.assert(
-      fc.property(fc.array(fc.oneof(name, fc.constantFrom("Zezima", "zezima", "ZEZ1MA", "Zezima2", "Zezlma2", "Abcdefghijklmnop", "abcdefghijklmnop")), { maxLength: 30 }), (names) => {
-        const keyed = assignNameKeys(names.map((n, i) => ({ id: String(i), name: n })));
-        assert.equal(new Set(keyed.map((k) => k.nameKey)).size, keyed.length, "keys are unique");
-        const firstOfKey = new Map<string, number>();
-        names.forEach((n, i) => firstOfKey.has(nameKey(n)) || firstOfKey.set(nameKey(n), i));
-        keyed.forEach((k, i) => {
-          assert.ok(NAME_PATTERN.test(k.name), k.name);
-          assert.equal(k.renamedFrom === null, firstOfKey.get(nameKey(names[i]!)) === i, "the first of each key keeps its name, only it");
-          if (k.renamedFrom === null) assert.equal(k.name, names[i]);
-        });
-      }),
+      fc.property(
+        fc.array(fc.oneof(name, fc.constantFrom("Zezima", "zezima", "ZEZ1MA", "Zezima2", "Zezlma2", "Abcdefghijklmnop", "abcdefghijklmnop")), {
+          maxLength: 30,
+        }),
+        (names) => {
+          const keyed = assignNameKeys(names.map((n, i) => ({ id: String(i), name: n })));
+          assert.equal(new Set(keyed.map((k) => k.nameKey)).size, keyed.length, "keys are unique");
+          const firstOfKey = new Map<string, number>();
+          names.forEach((n, i) => firstOfKey.has(nameKey(n)) || firstOfKey.set(nameKey(n), i));
+          keyed.forEach((k, i) => {
+            assert.ok(NAME_PATTERN.test(k.name), k.name);
+            assert.equal(k.renamedFrom === null, firstOfKey.get(nameKey(names[i]!)) === i, "the first of each key keeps its name, only it");
+            if (k.renamedFrom === null) assert.equal(k.name, names[i]);
+          });
+        },
+      ),
     );
   });
 });

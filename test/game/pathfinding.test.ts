@@ -54,7 +54,12 @@ describe("pathfinding", () => {
 
   it("walks to the closest tile outside an enclosure it cannot enter", () => {
     // A closed box around (20, 0).
-    const m = map([[17, 23, -3, -3], [17, 23, 3, 3], [17, 17, -3, 3], [23, 23, -3, 3]]);
+    const m = map([
+      [17, 23, -3, -3],
+      [17, 23, 3, 3],
+      [17, 17, -3, 3],
+      [23, 23, -3, 3],
+    ]);
     const r = findPath(m, { x: 0, z: 0 }, { x: 20, z: 0 });
     assert.ok(r.ok && !r.reachesTarget);
     assert.deepEqual(r.path.at(-1), { x: 16, z: 0 });
@@ -63,7 +68,12 @@ describe("pathfinding", () => {
   it("is empty when already there, and NO_PATH when boxed in", () => {
     const here = findPath(map(), { x: 3, z: 3 }, { x: 3, z: 3 });
     assert.ok(here.ok && here.path.length === 0);
-    const m = map([[-1, 1, -1, -1], [-1, 1, 1, 1], [-1, -1, 0, 0], [1, 1, 0, 0]]);
+    const m = map([
+      [-1, 1, -1, -1],
+      [-1, 1, 1, 1],
+      [-1, -1, 0, 0],
+      [1, 1, 0, 0],
+    ]);
     assert.deepEqual(findPath(m, { x: 0, z: 0 }, { x: 5, z: 5 }), { ok: false, reason: "NO_PATH" });
   });
 
@@ -77,7 +87,13 @@ describe("pathfinding", () => {
   it("labels regions as walking connects tiles: a diagonal gap between two walls does not join them", () => {
     // Two walls meeting only at a corner: x = 5 up to z = 5, and z = 6 up to x = 4. The tiles
     // (4, 5) and (5, 6) touch diagonally, but the step between them would cut both walls' ends.
-    const m = map([[5, 5, -50, 5], [-50, 4, 6, 6]], 50);
+    const m = map(
+      [
+        [5, 5, -50, 5],
+        [-50, 4, 6, 6],
+      ],
+      50,
+    );
     const inside = m.regionOf(0, 0);
     assert.ok(inside > 0);
     assert.equal(m.regionOf(4, 5), inside);
@@ -96,7 +112,10 @@ describe("pathfinding", () => {
         fc.tuple(fc.integer({ min: -8, max: 8 }), fc.integer({ min: -8, max: 8 })),
         (walls, [ax, az], [bx, bz]) => {
           // Walls: horizontal or vertical segments on a 17×17 map (the whole map fits in one search box).
-          const m = map(walls.map(([x, z, len, vertical]) => (vertical ? [x, x, z, z + len] : [x, x + len, z, z])), 8);
+          const m = map(
+            walls.map(([x, z, len, vertical]) => (vertical ? [x, x, z, z + len] : [x, x + len, z, z])),
+            8,
+          );
           if (!m.isWalkable(ax, az) || !m.isWalkable(bx, bz) || (ax === bx && az === bz)) return;
           const r = findPath(m, { x: ax, z: az }, { x: bx, z: bz });
           assert.equal(r.ok && r.reachesTarget, m.regionOf(ax, az) === m.regionOf(bx, bz));
@@ -108,7 +127,12 @@ describe("pathfinding", () => {
 
   it("answers a target walled off from the walker without flooding the walker's region", () => {
     // A closed box around (20, 0); the walker stands in the open map of 501×501 tiles.
-    const m = map([[17, 23, -3, -3], [17, 23, 3, 3], [17, 17, -3, 3], [23, 23, -3, 3]]);
+    const m = map([
+      [17, 23, -3, -3],
+      [17, 23, 3, 3],
+      [17, 17, -3, 3],
+      [23, 23, -3, 3],
+    ]);
     const toBox: SearchWork = { expansions: 0 };
     const r = findPath(m, { x: 0, z: 0 }, { x: 20, z: 0 }, MAX_PATH_LENGTH, toBox);
     const toClosest: SearchWork = { expansions: 0 };
@@ -120,7 +144,12 @@ describe("pathfinding", () => {
 
   it("answers NO_PATH without any search when nothing of the walker's region is near the target", () => {
     // The walker is shut in a 3×3 room; the target is 60 tiles away.
-    const m = map([[-2, 2, -2, -2], [-2, 2, 2, 2], [-2, -2, -2, 2], [2, 2, -2, 2]]);
+    const m = map([
+      [-2, 2, -2, -2],
+      [-2, 2, 2, 2],
+      [-2, -2, -2, 2],
+      [2, 2, -2, 2],
+    ]);
     const work: SearchWork = { expansions: 0 };
     assert.deepEqual(findPath(m, { x: 0, z: 0 }, { x: 60, z: 0 }, MAX_PATH_LENGTH, work), { ok: false, reason: "NO_PATH" });
     assert.equal(work.expansions, 0);

@@ -13,7 +13,11 @@ describe("the server events table", () => {
     assert.match(checkServerEvent("error", { message: "m" })!, /^error code:/);
     assert.match(checkServerEvent("error", { ...ok, code: 7 })!, /^error code:/);
     assert.match(checkServerEvent("error", { ...ok, payload: { secret: 1 } })!, /^error data: Unrecognized key/);
-    assert.match(checkServerEvent("combat:hit", { attackerId: "a", targetId: "b", damage: -1, targetHealth: 1, targetMaxHealth: 1 })!, /damage/);
+    assert.match(
+      checkServerEvent("combat:hit", { attackerId: "a", targetId: "b", damage: -1, style: "melee", targetHealth: 1, targetMaxHealth: 1 })!,
+      /damage/,
+    );
+    assert.match(checkServerEvent("combat:hit", { attackerId: "a", targetId: "b", damage: 1, style: "fists", targetHealth: 1, targetMaxHealth: 1 })!, /style/);
   });
 
   it("fits every event a game session sends: chat, services, combat, xp, death and a trade from request to cancel", async () => {
@@ -53,8 +57,26 @@ describe("the server events table", () => {
     killPlayer(g.world, b, null);
     g.tick();
     const seen = new Set(g.sent.map((m) => m.type));
-    const expected = ["player:sync", "chat:message", "interface:open", "combat:hit", "skill:xp", "player:death", "error", "tradeIncoming", "tradeStarted", "tradeUpdated", "tradeConfirmScreen", "tradeCancelled", "tradeError"];
-    assert.deepEqual(expected.filter((t) => !seen.has(t)), [], `seen: ${[...seen].join(", ")}`);
+    const expected = [
+      "player:sync",
+      "chat:message",
+      "interface:open",
+      "combat:hit",
+      "skill:xp",
+      "player:death",
+      "error",
+      "tradeIncoming",
+      "tradeStarted",
+      "tradeUpdated",
+      "tradeConfirmScreen",
+      "tradeCancelled",
+      "tradeError",
+    ];
+    assert.deepEqual(
+      expected.filter((t) => !seen.has(t)),
+      [],
+      `seen: ${[...seen].join(", ")}`,
+    );
     assert.ok(g.sent.some((m) => m.type === "interface:open" && (m.data as { type: string }).type === "store"));
     assert.ok(g.sent.some((m) => m.type === "interface:open" && (m.data as { type: string }).type === "bank"));
     // The rest come from the transports and services, checked by the socket test clients.

@@ -94,7 +94,17 @@ describe("ViewTracker (/ws deltas)", () => {
     assert.equal(far.x, at.x + VIEW_RADIUS + 2, "placed where asked");
     const t = new ViewTracker();
     const first = frame(g, t, viewer, true)!;
-    assert.deepEqual(byId(first, other.id), { id: other.id, kind: "player", x: other.x, z: other.z, name: other.data.name, health: other.data.health, maxHealth: other.maxHealth, combatLevel: other.data.combatLevel, running: false });
+    assert.deepEqual(byId(first, other.id), {
+      id: other.id,
+      kind: "player",
+      x: other.x,
+      z: other.z,
+      name: other.data.name,
+      health: other.data.health,
+      maxHealth: other.maxHealth,
+      combatLevel: other.data.combatLevel,
+      running: false,
+    });
     assert.ok(byId(first, viewer.id), "the viewer itself");
     assert.equal(byId(first, far.id), undefined, "beyond the view radius");
 
@@ -143,7 +153,10 @@ describe("ViewTracker (/ws deltas)", () => {
     const first = frame(g, t, viewer, true)!;
     const players = first.entities.filter((e) => e.kind === "player");
     assert.equal(players.length, MAX_PLAYERS_IN_VIEW);
-    assert.ok(players.every((e) => (e.x as number) - at.x <= 10), "none beyond the cut");
+    assert.ok(
+      players.every((e) => (e.x as number) - at.x <= 10),
+      "none beyond the cut",
+    );
     assert.equal(players.filter((e) => (e.x as number) - at.x <= 9).length, 91, "the viewer and everyone nearer than the cut");
     // The nearest ten log out: ten more of the crowd come into view, nearest first.
     for (const p of crowd.filter((p) => p.x === at.x + 1)) g.world.removePlayer(p.id);
@@ -166,7 +179,17 @@ describe("ViewTracker (/ws deltas)", () => {
     g.tick();
     const u = frame(g, t, viewer)!;
     assert.deepEqual(u.removed, []);
-    assert.deepEqual(byId(u, other.id), { id: other.id, kind: "player", x: at.x + 4, z: at.z, name: "Renamed", health: 100, maxHealth: 100, combatLevel: 3, running: false });
+    assert.deepEqual(byId(u, other.id), {
+      id: other.id,
+      kind: "player",
+      x: at.x + 4,
+      z: at.z,
+      name: "Renamed",
+      health: 100,
+      maxHealth: 100,
+      combatLevel: 3,
+      running: false,
+    });
   });
 
   it("shows an owned ground item to its owner at once and to others once it is public", () => {
@@ -225,7 +248,8 @@ describe("ViewTracker compact updates (/ws?updates=compact)", () => {
       if (tick % 20 === 5) g.world.removePlayer(others[tick % others.length]!.id);
       if (tick % 20 === 15) {
         const back = others[(tick - 10) % others.length]!;
-        if (!g.world.players.has(back.id)) others[(tick - 10) % others.length] = g.world.addPlayer(playerData({ characterId: back.id, name: back.data.name, x: at.x + 2, z: at.z }));
+        if (!g.world.players.has(back.id))
+          others[(tick - 10) % others.length] = g.world.addPlayer(playerData({ characterId: back.id, name: back.data.name, x: at.x + 2, z: at.z }));
       }
       if (tick % 30 === 7) spawnGroundItem(g.world, "logs", 1, { x: at.x + 1, z: at.z }, undefined);
       g.tick();
@@ -241,16 +265,23 @@ describe("ViewTracker compact updates (/ws?updates=compact)", () => {
       assert.equal(checkServerEvent("world:update", uc), undefined, "the compact form is a valid world:update");
       assert.equal(uf.moved, undefined, "the documented form has no moves by handle");
       const handles = uc.entities.map((e) => (e as { h?: number }).h);
-      assert.ok(handles.every((h) => h !== undefined), "every whole entry names its handle");
+      assert.ok(
+        handles.every((h) => h !== undefined),
+        "every whole entry names its handle",
+      );
       assert.equal(new Set(handles).size, handles.length, "one entity per handle in a frame");
       for (const h of handles) {
-        if (everHandled.has(h!) && !a.entities.has(uc.entities[handles.indexOf(h)]!.id)) reused++;
-        everHandled.add(h!);
+        if (everHandled.has(h) && !a.entities.has(uc.entities[handles.indexOf(h)]!.id)) reused++;
+        everHandled.add(h);
       }
       moves += (uc.moved ?? []).length / 3;
       a.apply(uf);
       b.apply(uc);
-      assert.deepEqual(new Map([...b.entities].map(([id, e]) => [id, { ...e }])), new Map([...a.entities].map(([id, e]) => [id, { ...e }])), `the same view at tick ${tick}`);
+      assert.deepEqual(
+        new Map([...b.entities].map(([id, e]) => [id, { ...e }])),
+        new Map([...a.entities].map(([id, e]) => [id, { ...e }])),
+        `the same view at tick ${tick}`,
+      );
     }
     assert.ok(moves > 200, `moves by handle: ${moves}`);
     assert.ok(reused > 0, "handles of entities that left were given out again");
@@ -294,7 +325,8 @@ describe("ViewTracker: a client's copy", () => {
       if (tick % 25 === 5) g.world.removePlayer(others[tick % others.length]!.id);
       if (tick % 25 === 17) {
         const back = others[(tick - 12) % others.length]!;
-        if (!g.world.players.has(back.id)) others[(tick - 12) % others.length] = g.world.addPlayer(playerData({ characterId: back.id, name: back.data.name, x: at.x + 2, z: at.z }));
+        if (!g.world.players.has(back.id))
+          others[(tick - 12) % others.length] = g.world.addPlayer(playerData({ characterId: back.id, name: back.data.name, x: at.x + 2, z: at.z }));
       }
       // A drop private to another player (public a few ticks later), and one of the viewer's own.
       if (tick % 30 === 7) privateDrops.push(spawnGroundItem(g.world, "logs", 1, { x: at.x + 1, z: at.z }, others[0]!.id));
@@ -321,7 +353,11 @@ describe("ViewTracker: a client's copy", () => {
           written++;
         }
         const expected = new Map([...t.interest.visible.keys()].map((id) => [id, JSON.parse(world.byId.get(id)!.full) as Record<string, unknown>]));
-        assert.deepEqual(new Map([...copies[k]!.entities].map(([id, e]) => [id, { ...e }])), expected, `tracker ${k}: the client's copy is the view at tick ${tick}`);
+        assert.deepEqual(
+          new Map([...copies[k]!.entities].map(([id, e]) => [id, { ...e }])),
+          expected,
+          `tracker ${k}: the client's copy is the view at tick ${tick}`,
+        );
         // Another player's drop stays out of the viewer's copy until it is public, and comes in after.
         for (const drop of privateDrops) {
           if (g.world.tick < drop.publicAtTick) {
@@ -343,7 +379,8 @@ describe("DeltaBuilder", () => {
     const info = JSON.stringify({ id: "p1", kind: "player", name: "P" });
     const move = (tick: number, x: number) => ({ tick, changes: ["p1", "player", x, 5, tick === 0 ? info : null, null, 0], removed: [] });
     assert.deepEqual(builder.step({ ...move(0, 5), joined: [[1, "p1", false, 0]], left: [1], groupsJoined: [], groupsLeft: [] }), []);
-    for (let tick = 1; tick < 6; tick++) assert.deepEqual(builder.step({ ...move(tick, 5 + tick), joined: [], left: [], groupsJoined: [], groupsLeft: [] }), [], `tick ${tick}`);
+    for (let tick = 1; tick < 6; tick++)
+      assert.deepEqual(builder.step({ ...move(tick, 5 + tick), joined: [], left: [], groupsJoined: [], groupsLeft: [] }), [], `tick ${tick}`);
   });
 });
 
@@ -362,7 +399,9 @@ describe("GroupView (a multiplexed /ws connection's one view)", () => {
     // A tile far from every member: a teleport there leaves the whole group's view.
     const b0 = g.world.collision.bounds;
     let far = { x: at.x, z: at.z };
-    for (let z = b0.minZ; z <= b0.maxZ; z++) for (let x = b0.minX; x <= b0.maxX; x++) if (g.world.collision.isWalkable(x, z) && Math.abs(x - at.x) + Math.abs(z - at.z) > Math.abs(far.x - at.x) + Math.abs(far.z - at.z)) far = { x, z };
+    for (let z = b0.minZ; z <= b0.maxZ; z++)
+      for (let x = b0.minX; x <= b0.maxX; x++)
+        if (g.world.collision.isWalkable(x, z) && Math.abs(x - at.x) + Math.abs(z - at.z) > Math.abs(far.x - at.x) + Math.abs(far.z - at.z)) far = { x, z };
     assert.ok(Math.max(Math.abs(far.x - at.x - 15), Math.abs(far.z - at.z)) > 15 + 2 * KEEP_RADIUS, "a tile out of every view");
     const feed = new ViewFeed();
     const builder = new DeltaBuilder();
@@ -398,7 +437,8 @@ describe("GroupView (a multiplexed /ws connection's one view)", () => {
       }
       g.tick();
       // Member 6 leaves at tick 120, and comes back at 150 as viewer 7.
-      const joined: DeltaInput["joined"] = tick === 0 ? inGroup.map(({ viewer, player }) => [viewer, player.id, opts.compact, 100] as [number, string, boolean, number]) : [];
+      const joined: DeltaInput["joined"] =
+        tick === 0 ? inGroup.map(({ viewer, player }) => [viewer, player.id, opts.compact, 100] as [number, string, boolean, number]) : [];
       const left = tick === 120 ? [6] : [];
       if (tick === 120) inGroup = inGroup.filter((m) => m.viewer !== 6);
       if (tick === 150) {
@@ -420,7 +460,10 @@ describe("GroupView (a multiplexed /ws connection's one view)", () => {
       const world = builder.world;
       const viewers = inGroup.map((m) => world.byId.get(m.player.id)!);
       const maySee = (e: Shown, radius: number) =>
-        viewers.some((v) => Math.max(Math.abs(v.x - e.x), Math.abs(v.z - e.z)) <= radius && (e.ownerId === undefined || world.tick >= e.publicAtTick || e.ownerId === v.id));
+        viewers.some(
+          (v) =>
+            Math.max(Math.abs(v.x - e.x), Math.abs(v.z - e.z)) <= radius && (e.ownerId === undefined || world.tick >= e.publicAtTick || e.ownerId === v.id),
+        );
       for (const e of world.byId.values()) {
         if (!maySee(e, VIEW_RADIUS)) continue;
         const seen = copy.entities.get(e.id);
@@ -430,7 +473,10 @@ describe("GroupView (a multiplexed /ws connection's one view)", () => {
       }
       for (const [id, seen] of copy.entities) {
         const e = world.byId.get(id);
-        assert.ok(e !== undefined && maySee(e, KEEP_RADIUS), `${seen.kind} ${id} in the group's view is within KEEP_RADIUS of a member that may see it (tick ${tick})`);
+        assert.ok(
+          e !== undefined && maySee(e, KEEP_RADIUS),
+          `${seen.kind} ${id} in the group's view is within KEEP_RADIUS of a member that may see it (tick ${tick})`,
+        );
         assert.deepEqual([seen.x, seen.z], [e.x, e.z], `where the world has it (tick ${tick})`);
       }
       maxView = Math.max(maxView, copy.entities.size);
@@ -454,19 +500,54 @@ describe("GroupView (a multiplexed /ws connection's one view)", () => {
       const builder = new DeltaBuilder();
       const around: [string, number, number][] = [];
       for (const d of [VIEW_RADIUS, VIEW_RADIUS + 1]) {
-        for (const [dx, dz] of [[1, 0], [-1, 0], [0, 1], [0, -1], [1, 1], [-1, -1], [1, -1], [-1, 1]] as const) around.push([`p${d}_${dx}_${dz}`, x0 + dx * d, 100 + dz * d]);
+        for (const [dx, dz] of [
+          [1, 0],
+          [-1, 0],
+          [0, 1],
+          [0, -1],
+          [1, 1],
+          [-1, -1],
+          [1, -1],
+          [-1, 1],
+        ] as const)
+          around.push([`p${d}_${dx}_${dz}`, x0 + dx * d, 100 + dz * d]);
       }
-      const changes = (mx: number, first: boolean): (string | number | null)[] => [["m", mx, 100] as [string, number, number], ...around].flatMap(([id, x, z], i) => [id, "player", x, z, first ? info(id) : null, null, 0, i + 1]);
+      const changes = (mx: number, first: boolean): (string | number | null)[] =>
+        [["m", mx, 100] as [string, number, number], ...around].flatMap(([id, x, z], i) => [id, "player", x, z, first ? info(id) : null, null, 0, i + 1]);
       const ids = (out: (number | string)[]) => (JSON.parse(out[1] as string) as { data: WorldUpdate }).data;
-      const first = ids(builder.step({ tick: 1, changes: changes(x0, true), removed: [], joined: [[1, "m", false, 5]], left: [], groupsJoined: [[5, false]], groupsLeft: [] }));
+      const first = ids(
+        builder.step({ tick: 1, changes: changes(x0, true), removed: [], joined: [[1, "m", false, 5]], left: [], groupsJoined: [[5, false]], groupsLeft: [] }),
+      );
       const sent = first.entities.map((e) => e.id).sort();
-      assert.deepEqual(sent, ["m", ...around.filter(([id]) => id.startsWith(`p${VIEW_RADIUS}_`)).map(([id]) => id)].sort(), `member at x ${x0}: within VIEW_RADIUS, and nothing beyond`);
+      assert.deepEqual(
+        sent,
+        ["m", ...around.filter(([id]) => id.startsWith(`p${VIEW_RADIUS}_`)).map(([id]) => id)].sort(),
+        `member at x ${x0}: within VIEW_RADIUS, and nothing beyond`,
+      );
       // The member walks 3 tiles west: what was 16 tiles east is 19 away, still in view (KEEP_RADIUS) …
       const east = `p${VIEW_RADIUS}_1_0`;
-      const kept = builder.step({ tick: 2, changes: changes(x0 - KEEP_RADIUS + VIEW_RADIUS, false), removed: [], joined: [], left: [], groupsJoined: [], groupsLeft: [] });
+      const kept = builder.step({
+        tick: 2,
+        changes: changes(x0 - KEEP_RADIUS + VIEW_RADIUS, false),
+        removed: [],
+        joined: [],
+        left: [],
+        groupsJoined: [],
+        groupsLeft: [],
+      });
       assert.ok(kept.length === 0 || !ids(kept).removed.includes(east), `x ${x0}: kept within KEEP_RADIUS`);
       // … and one tile more, out of it.
-      const gone = ids(builder.step({ tick: 3, changes: changes(x0 - KEEP_RADIUS + VIEW_RADIUS - 1, false), removed: [], joined: [], left: [], groupsJoined: [], groupsLeft: [] }));
+      const gone = ids(
+        builder.step({
+          tick: 3,
+          changes: changes(x0 - KEEP_RADIUS + VIEW_RADIUS - 1, false),
+          removed: [],
+          joined: [],
+          left: [],
+          groupsJoined: [],
+          groupsLeft: [],
+        }),
+      );
       assert.ok(gone.removed.includes(east), `x ${x0}: removed beyond KEEP_RADIUS`);
     }
   });
@@ -482,7 +563,10 @@ describe("GroupView (a multiplexed /ws connection's one view)", () => {
     g.tick();
     const out = builder.step({ ...feed.diff(g.world), joined: [[1, member.id, false, 9]], left: [], groupsJoined: [[9, false]], groupsLeft: [] });
     const u = (JSON.parse(out[1] as string) as { data: WorldUpdate }).data;
-    assert.ok(u.entities.some((e) => e.id === owner.id), "the owner, a player in view");
+    assert.ok(
+      u.entities.some((e) => e.id === owner.id),
+      "the owner, a player in view",
+    );
     assert.ok(!u.entities.some((e) => e.id === item.id), "not someone else's private drop");
   });
 });
@@ -534,7 +618,12 @@ describe("ViewFeed: what changed", () => {
     const a = g.add(row);
     const infoOf = (diff: ReturnType<ViewFeed["diff"]>) => {
       for (let i = 0; i < diff.changes.length; i += CHANGE_STRIDE) {
-        if (diff.changes[i] === a.id) return { x: diff.changes[i + 2], z: diff.changes[i + 3], info: diff.changes[i + 4] === null ? null : (JSON.parse(diff.changes[i + 4] as string) as Record<string, unknown>) };
+        if (diff.changes[i] === a.id)
+          return {
+            x: diff.changes[i + 2],
+            z: diff.changes[i + 3],
+            info: diff.changes[i + 4] === null ? null : (JSON.parse(diff.changes[i + 4] as string) as Record<string, unknown>),
+          };
       }
       return undefined;
     };

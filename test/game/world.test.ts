@@ -9,7 +9,11 @@ import { killPlayer } from "../../src/game/death.ts";
 import { playerData } from "../support/players.ts";
 
 function world(blocked: Parameters<typeof openWorldContent>[0] = [], now = () => 1_000_000) {
-  return new World({ content: openWorldContent(blocked), now, handlers: inputHandlers({ checkAdminCode: (c) => (c === "limited" ? "limited" : c === "sesame" ? "granted" : "wrong") }) });
+  return new World({
+    content: openWorldContent(blocked),
+    now,
+    handlers: inputHandlers({ checkAdminCode: (c) => (c === "limited" ? "limited" : c === "sesame" ? "granted" : "wrong") }),
+  });
 }
 
 function send(w: World, playerId: string, type: string, data: unknown) {
@@ -53,7 +57,7 @@ describe("the world tick", () => {
     send(w, a.id, "player:move", { x: 500, z: 0 });
     w.step();
     const err = w.drainOutbox().find((m) => m.type === "error");
-    assert.deepEqual(err?.data, { code: "TOO_FAR", message: "that tile is more than 200 tiles away", event: "player:move" });
+    assert.deepEqual(err?.data, { code: "TOO_FAR", message: "That tile is more than 200 tiles away.", event: "player:move" });
     assert.deepEqual(a.path.at(-1), { x: 40, z: 0 }, "the walk already under way goes on");
   });
 
@@ -68,12 +72,17 @@ describe("the world tick", () => {
 
   it("answers a move to a tile it cannot get nearer to with NO_PATH, from the movement phase", () => {
     // Shut in a 3×3 room.
-    const w = world([{ minX: -2, maxX: 2, minZ: -2, maxZ: -2 }, { minX: -2, maxX: 2, minZ: 2, maxZ: 2 }, { minX: -2, maxX: -2, minZ: -2, maxZ: 2 }, { minX: 2, maxX: 2, minZ: -2, maxZ: 2 }]);
+    const w = world([
+      { minX: -2, maxX: 2, minZ: -2, maxZ: -2 },
+      { minX: -2, maxX: 2, minZ: 2, maxZ: 2 },
+      { minX: -2, maxX: -2, minZ: -2, maxZ: 2 },
+      { minX: 2, maxX: 2, minZ: -2, maxZ: 2 },
+    ]);
     const a = w.addPlayer(playerData());
     send(w, a.id, "player:move", { x: 40, z: 0 });
     w.step();
     const err = w.drainOutbox().find((m) => m.type === "error");
-    assert.deepEqual(err?.data, { code: "NO_PATH", message: "no way there from here", event: "player:move" });
+    assert.deepEqual(err?.data, { code: "NO_PATH", message: "No way there from here.", event: "player:move" });
     assert.deepEqual([a.x, a.z, a.path.length], [0, 0, 0]);
   });
 
@@ -188,12 +197,15 @@ describe("the world tick", () => {
     const a = w.addPlayer(playerData({ x: 0, z: 0 }));
     const near = w.addPlayer(playerData({ x: VIEW_RADIUS, z: -VIEW_RADIUS }));
     const far = w.addPlayer(playerData({ x: VIEW_RADIUS + 1, z: 0 }));
-    const ids = w.playersNear(a).map((p) => p.id).sort();
+    const ids = w
+      .playersNear(a)
+      .map((p) => p.id)
+      .sort();
     assert.deepEqual(ids, [a.id, near.id].sort());
     assert.ok(!ids.includes(far.id));
   });
 
-  it("finds the same players and resource nodes through its cells as a scan of everything would", async () => {
+  it("finds the same players, resource nodes and places through its cells as a scan of everything would", async () => {
     const g = await gameWorld(5);
     const w = g.world;
     const b = w.collision.bounds;
@@ -213,10 +225,18 @@ describe("the world tick", () => {
           const near = (e: { x: number; z: number }) => Math.max(Math.abs(e.x - x), Math.abs(e.z - z)) <= radius;
           const players: string[] = [];
           w.forEachPlayerNear({ x, z }, radius, (p) => players.push(p.id));
-          assert.deepEqual(players.sort(), [...w.players.values()].filter(near).map((p) => p.id).sort());
+          assert.deepEqual(
+            players.sort(),
+            [...w.players.values()]
+              .filter(near)
+              .map((p) => p.id)
+              .sort(),
+          );
           const found: string[] = [];
           w.forEachEntityNear({ x, z }, "", radius, (e) => found.push(e.id));
-          const expected = [...w.npcs.values(), ...w.resources.values()].filter((e) => near(e) && !("deadUntil" in e && e.deadUntil !== 0)).map((e) => e.id);
+          const expected = [...w.npcs.values(), ...w.resources.values(), ...w.places.values()]
+            .filter((e) => near(e) && !("deadUntil" in e && e.deadUntil !== 0))
+            .map((e) => e.id);
           assert.deepEqual(found.sort(), expected.sort(), `entities within ${radius} of ${x},${z}`);
         }
       }
@@ -275,7 +295,10 @@ describe("chat", () => {
     assert.equal(a.role, "player");
     const replies = w.drainOutbox().filter((m) => m.type === "chat:message");
     assert.equal((replies[0]!.data as { channel: string }).channel, "system");
-    assert.ok(replies.every((m) => m.to === a.id), "the attempt is not broadcast");
+    assert.ok(
+      replies.every((m) => m.to === a.id),
+      "the attempt is not broadcast",
+    );
     // The budgets are the server's (src/auth/adminCode.ts); the game answers its verdict.
     send(w, a.id, "player:chat", { message: "/admin limited" });
     w.step();
@@ -296,14 +319,18 @@ describe("chat: unknown commands", () => {
       send(w, a.id, "player:chat", { message });
       w.step();
       const out = w.drainOutbox();
-      assert.deepEqual(out.filter((m) => m.type === "chat:message"), [], `${message}: nothing said`);
+      assert.deepEqual(
+        out.filter((m) => m.type === "chat:message"),
+        [],
+        `${message}: nothing said`,
+      );
       const errors = out.filter((m) => m.type === "error");
       assert.equal(errors.length, 1, message);
       assert.equal(errors[0]!.to, a.id);
       const err = errors[0]!.data as { code: string; message: string; event: string };
       assert.equal(err.code, "INVALID_PAYLOAD");
       assert.equal(err.event, "player:chat");
-      assert.equal(err.message, "unknown command, not sent; the commands: /admin <code>", "a player is not told the admins' commands");
+      assert.equal(err.message, "That is not a command, so it was not sent. The commands are /admin <code>.", "a player is not told the admins' commands");
       assert.ok(!err.message.includes("sesame"), "the arguments are not echoed");
     }
     assert.equal(a.role, "player");
@@ -311,14 +338,24 @@ describe("chat: unknown commands", () => {
     a.role = "admin";
     send(w, a.id, "player:chat", { message: "/kik Bob" });
     w.step();
-    const told = w.drainOutbox().filter((m) => m.type === "error").map((m) => (m.data as { message: string }).message);
+    const told = w
+      .drainOutbox()
+      .filter((m) => m.type === "error")
+      .map((m) => (m.data as { message: string }).message);
     assert.equal(told.length, 1);
-    assert.match(told[0]!, /^unknown command, not sent; the commands: \/admin <code>, \/kick, .*\/ban/);
+    assert.match(told[0]!, /^That is not a command, so it was not sent\. The commands are \/admin <code>, \/kick, .*\/ban/);
     a.role = "player";
     // A line with a slash further on is chat as before.
     send(w, a.id, "player:chat", { message: "and/or :/" });
     w.step();
-    assert.deepEqual(w.drainOutbox().filter((m) => m.type === "chat:message").map((m) => m.to).sort(), [a.id, b.id].sort());
+    assert.deepEqual(
+      w
+        .drainOutbox()
+        .filter((m) => m.type === "chat:message")
+        .map((m) => m.to)
+        .sort(),
+      [a.id, b.id].sort(),
+    );
   });
 });
 

@@ -26,6 +26,18 @@ describe("combat", () => {
     assert.ok(Math.abs(hitChance(500, 1000) - 500 / 2002) < 1e-12);
   });
 
+  // OSRS wiki "Attack speed" (and each weapon's infobox): daggers, swords, scimitars and maces 4
+  // ticks, unarmed 4, longswords 5, staves 5 in melee, two-handed swords 6; shortbows 4, longbows 6.
+  it("gives each weapon its genre's attack speed", async () => {
+    const content = await bundledContent();
+    const speeds: Record<string, number> = { DAGGER: 4, SWORD: 4, SCIMITAR: 4, MACE: 4, LONGSWORD: 5, STAFF: 5, "2H_SWORD": 6 };
+    const weapons = [...content.items.values()].filter((i) => i.equipSlot === "weapon" && speeds[i.weaponType ?? ""] !== undefined);
+    assert.ok(weapons.length >= 5, "the content's melee weapons are checked");
+    for (const w of weapons) assert.equal(w.attackSpeed, speeds[w.weaponType!], `${w.id} (${w.weaponType})`);
+    const bow = (id: string) => content.item(id)!.attackSpeed;
+    assert.deepEqual([bow("shortbow"), bow("oak_shortbow"), bow("longbow"), bow("oak_longbow")], [4, 4, 6, 6]);
+  });
+
   it("kills a rat: hits are announced to players in view, xp is given, the drop and the kill are the killer's", async () => {
     const g = await gameWorld(11);
     const rat = ratNear(g);
@@ -38,11 +50,23 @@ describe("combat", () => {
     assert.ok(rat.deadUntil > 0, "the rat died");
     const hits = g.events(watcher, "combat:hit").filter((h) => h.targetId === rat.id);
     assert.ok(hits.length > 0, "the watcher saw the hits");
-    assert.ok(hits.every((h) => h.attackerId === p.id && typeof h.damage === "number" && h.targetMaxHealth === rat.maxHealth));
+    assert.ok(hits.every((h) => h.attackerId === p.id && typeof h.damage === "number" && h.style === "melee" && h.targetMaxHealth === rat.maxHealth));
+    const onPlayer = g.events(watcher, "combat:hit").filter((h) => h.targetId === p.id);
+    assert.ok(
+      onPlayer.every((h) => h.attackerId === rat.id && h.style === "melee"),
+      "the rat's hits are melee",
+    );
     assert.ok(p.data.skills.attack.xpTenths > 0);
     assert.ok(p.data.skills.constitution.xpTenths > 11540);
     assert.equal(p.pendingKills.get("meadow_rat"), 1);
-    assert.deepEqual(g.events(p, "chat:message").filter((m) => m.channel === "system").map((m) => m.message), [`You have defeated the ${rat.def.name}.`], "the killer is told, once");
+    assert.deepEqual(
+      g
+        .events(p, "chat:message")
+        .filter((m) => m.channel === "system")
+        .map((m) => m.message),
+      [`You have defeated the ${rat.def.name}.`],
+      "the killer is told, once",
+    );
     assert.ok(!g.events(watcher, "chat:message").some((m) => m.channel === "system"), "the watcher is not");
     const drops = [...g.world.groundItems.values()];
     assert.ok(drops.length > 0, "the rat dropped something");
@@ -77,7 +101,7 @@ describe("combat", () => {
     const g = await gameWorld(9);
     const town = g.world.content.areas.find((a) => a.safeZone)!;
     const hound = [...g.world.npcs.values()].find((n) => n.def.id === "cinder_hound")!;
-    const aggro = hound.def.combat!.aggroRange!;
+    const aggro = hound.def.combat!.aggroRange;
     // An east edge row where the player can stand inside, step out, and the hound wait 3 tiles out.
     const edge = town.bounds.maxX;
     const walk = (x: number, z: number) => g.world.collision.isWalkable(x, z);
@@ -127,7 +151,10 @@ describe("death", () => {
     }
     assert.equal(g.world.groundItems.size, 0);
     assert.deepEqual(holdings(g.world, p), before);
-    assert.deepEqual(g.events(p, "player:death").map((e) => e.killedBy), ["meadow_rat"]);
+    assert.deepEqual(
+      g.events(p, "player:death").map((e) => e.killedBy),
+      ["meadow_rat"],
+    );
   });
 
   it("a player who respawns far away is seen at the spawn, by itself and by those there", async () => {
@@ -186,12 +213,20 @@ describe("ranged combat and NPC interaction", () => {
       const before = g.events(p, "combat:hit").filter((h) => h.attackerId === p.id).length;
       g.tick();
       const hits = g.events(p, "combat:hit").filter((h) => h.attackerId === p.id);
-      for (const h of hits.slice(before)) shots.push({ distance: chebyshev(p, rat), arrowsLeft: p.data.equipment.arrows?.quantity ?? 0, damage: Number(h.damage) });
+      for (const h of hits.slice(before))
+        shots.push({ distance: chebyshev(p, rat), arrowsLeft: p.data.equipment.arrows?.quantity ?? 0, damage: Number(h.damage) });
     }
-    assert.deepEqual(shots.map((s) => s.arrowsLeft), [2, 1, 0], "one arrow a shot, three shots");
+    assert.deepEqual(
+      shots.map((s) => s.arrowsLeft),
+      [2, 1, 0],
+      "one arrow a shot, three shots",
+    );
     assert.ok(shots[0]!.distance > 1, `the first shot from ${shots[0]!.distance} tiles`);
     assert.equal(p.data.equipment.arrows, undefined, "the empty quiver is unequipped");
-    assert.ok(g.errors(p).some((e) => e.code === "NO_AMMO"), "the next attack is refused");
+    assert.ok(
+      g.errors(p).some((e) => e.code === "NO_AMMO"),
+      "the next attack is refused",
+    );
     const damage = shots.reduce((n, s) => n + s.damage, 0);
     assert.equal(p.data.skills.ranged.xpTenths > 0, damage > 0, "ranged xp for the damage dealt");
   });

@@ -43,7 +43,8 @@ describe("attack styles", () => {
       [75, 0, "accurate", 8],
       [1, 0, "aggressive", 1],
     ];
-    for (const [level, bonus, style, max] of table) assert.equal(maxHitHitpoints(level, bonus, styleBonus(style, sword).strength), max, `${level} ${bonus} ${style}`);
+    for (const [level, bonus, style, max] of table)
+      assert.equal(maxHitHitpoints(level, bonus, styleBonus(style, sword).strength), max, `${level} ${bonus} ${style}`);
     assert.deepEqual(styleBonus("accurate", item(g, "shortbow")), { attack: 0, strength: 0, defence: 0, ranged: 3 }, "ranged accurate: +3 Ranged");
     assert.deepEqual(styleBonus("longrange", item(g, "shortbow")), { attack: 0, strength: 0, defence: 3, ranged: 0 });
     assert.deepEqual(styleBonus("controlled", sword), { attack: 1, strength: 1, defence: 1, ranged: 0 });
@@ -73,10 +74,18 @@ describe("attack styles", () => {
     ["shortbow", "longrange", { ranged: 2, defense: 2 }],
   ];
   for (const [weapon, style, perHitpoint] of xpCases) {
-    it(`gives ${weapon} on ${style} its xp a hitpoint: ${Object.entries(perHitpoint).map(([skill, xp]) => `${+xp.toFixed(2)} ${skill}`).join(", ")}, and 1⅓ Constitution`, async () => {
+    it(`gives ${weapon} on ${style} its xp a hitpoint: ${Object.entries(perHitpoint)
+      .map(([skill, xp]) => `${+xp.toFixed(2)} ${skill}`)
+      .join(", ")}, and 1⅓ Constitution`, async () => {
       const g = await gameWorld();
       const npc = brute(g);
-      const p = g.add({ x: npc.x + 1, z: npc.z, combatStyle: style, ...wielding(weapon), ...(weapon === "shortbow" ? { equipment: { weapon: { itemId: weapon, quantity: 1 }, arrows: { itemId: "bronze_arrow", quantity: 10 } } } : {}) });
+      const p = g.add({
+        x: npc.x + 1,
+        z: npc.z,
+        combatStyle: style,
+        ...wielding(weapon),
+        ...(weapon === "shortbow" ? { equipment: { weapon: { itemId: weapon, quantity: 1 }, arrows: { itemId: "bronze_arrow", quantity: 10 } } } : {}),
+      });
       setLevel(p, "strength", 99);
       setLevel(p, "ranged", 99);
       const before = Object.fromEntries(Object.entries(p.data.skills).map(([s, v]) => [s, v.xpTenths]));
@@ -84,8 +93,12 @@ describe("attack styles", () => {
       assert.equal(playerAttacksNpc(g.world, p, npc), undefined);
       const damage = (npc.maxHealth - npc.health) / 10;
       assert.ok(damage >= 9, `a max hit of 99 Strength or Ranged: ${damage}`);
-      const gained = Object.fromEntries(Object.entries(p.data.skills).flatMap(([s, v]) => (v.xpTenths === before[s] ? [] : [[s, (v.xpTenths - before[s]!) / 10]])));
-      const expected = Object.fromEntries([...Object.entries(perHitpoint), ["constitution", 4 / 3] as const].map(([s, per]) => [s, Math.floor(damage * per! * 10 + 1e-9) / 10]));
+      const gained = Object.fromEntries(
+        Object.entries(p.data.skills).flatMap(([s, v]) => (v.xpTenths === before[s] ? [] : [[s, (v.xpTenths - before[s]!) / 10]])),
+      );
+      const expected = Object.fromEntries(
+        [...Object.entries(perHitpoint), ["constitution", 4 / 3] as const].map(([s, per]) => [s, Math.floor(damage * per * 10 + 1e-9) / 10]),
+      );
       assert.deepEqual(gained, expected);
     });
   }

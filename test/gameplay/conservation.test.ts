@@ -99,7 +99,11 @@ describe("item conservation (property)", function () {
         const tree = resourceNear(w, "tree_normal", { x: 0, z: 0 });
         const store = w.content.stores.get(STORE_ID)!;
         const stackable = (itemId: string) => w.content.item(itemId)?.stackable === true;
-        const p = g.add({ coins: 500 }, [{ itemId: "bronze_hatchet", quantity: 1 }, { itemId: "bread", quantity: 1 }, { itemId: "feathers", quantity: 10 }]);
+        const p = g.add({ coins: 500 }, [
+          { itemId: "bronze_hatchet", quantity: 1 },
+          { itemId: "bread", quantity: 1 },
+          { itemId: "feathers", quantity: 10 },
+        ]);
         for (const cmd of commands) {
           const before = places(w, p);
           const inv = p.data.inventory.map((s) => (s === null ? null : { ...s }));
@@ -114,7 +118,8 @@ describe("item conservation (property)", function () {
                   ? before.inventory.get(itemId)! + q <= MAX_STACK
                   : free >= 1
                 : free >= q;
-          const receive = (d: Delta, itemId: string, q: number): Delta => (itemId === "coins" ? { ...d, coins: (d.coins ?? 0) + q } : add(d, "inventory", itemId, q));
+          const receive = (d: Delta, itemId: string, q: number): Delta =>
+            itemId === "coins" ? { ...d, coins: (d.coins ?? 0) + q } : add(d, "inventory", itemId, q);
           g.clearSent();
           // undefined: the rules do not decide success from what the test can see (stock, prices);
           // then the outcome must be all or nothing, as the expected delta says.
@@ -206,7 +211,8 @@ describe("item conservation (property)", function () {
               }
               const pay = saleValue(store, def, count, cmd.quantity);
               const lastPays = saleValue(store, def, count + cmd.quantity - 1, 1);
-              if (def.tradeable === false || lastPays < 1 || cmd.quantity > (stackable(stack.itemId) ? stack.quantity : before.inventory.get(stack.itemId)!)) mustSucceed = false;
+              if (def.tradeable === false || lastPays < 1 || cmd.quantity > (stackable(stack.itemId) ? stack.quantity : before.inventory.get(stack.itemId)!))
+                mustSucceed = false;
               expected = add({}, "inventory", stack.itemId, -cmd.quantity);
               expected.coins = pay;
               break;
@@ -214,7 +220,8 @@ describe("item conservation (property)", function () {
           }
           const errors = g.errors(p);
           const succeeded = errors.length === 0;
-          if (mustSucceed !== undefined) assert.equal(succeeded, mustSucceed, `${JSON.stringify(cmd)}: must ${mustSucceed ? "succeed" : "fail"}; errors=${JSON.stringify(errors)}`);
+          if (mustSucceed !== undefined)
+            assert.equal(succeeded, mustSucceed, `${JSON.stringify(cmd)}: must ${mustSucceed ? "succeed" : "fail"}; errors=${JSON.stringify(errors)}`);
           if (!succeeded) expected = {};
           // Each successful chop is announced with woodcutting xp and yields one log in the inventory.
           const chops = g.events(p, "skill:xp").filter((e) => e.skill === "woodcutting").length;

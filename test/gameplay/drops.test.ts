@@ -79,11 +79,21 @@ describe("drops", () => {
 
   it("shares the roll by weight when a table's chances add up to more than 1, with no empty share", () => {
     // Like the content set's goblin: coins 1, bronze sword 0.1, steel sword 0.02, mithril 0.002 (sum 1.122).
-    const goblin = table({ common: [entry("coins", 1)], uncommon: [entry("bronze_sword", 0.1)], rare: [entry("steel_sword", 0.02)], veryRare: [entry("mithril_sword", 0.002)] });
+    const goblin = table({
+      common: [entry("coins", 1)],
+      uncommon: [entry("bronze_sword", 0.1)],
+      rare: [entry("steel_sword", 0.02)],
+      veryRare: [entry("mithril_sword", 0.002)],
+    });
     const { counts, most, nothing } = tally(goblin, N, 11);
     assert.equal(most, 1);
     assert.equal(nothing, 0, "every kill drops one entry");
-    for (const [itemId, chance] of [["coins", 1], ["bronze_sword", 0.1], ["steel_sword", 0.02], ["mithril_sword", 0.002]] as const) {
+    for (const [itemId, chance] of [
+      ["coins", 1],
+      ["bronze_sword", 0.1],
+      ["steel_sword", 0.02],
+      ["mithril_sword", 0.002],
+    ] as const) {
       const p = chance / 1.122;
       const seen = (counts.get(itemId) ?? 0) / N;
       assert.ok(Math.abs(seen - p) <= 4 * Math.sqrt((p * (1 - p)) / N) + 1e-9, `${itemId}: ${seen} per kill, expected ${p}`);

@@ -73,7 +73,10 @@ describe("eating and burying, tick by tick", () => {
     g.send(p, "inventory:use", { slot: 1 });
     g.tick();
     assert.equal(p.data.health, 40, "one shrimp: 3 hitpoints");
-    assert.deepEqual(g.errors(p).map((e) => [e.code, e.event]), [["TOO_SOON", "inventory:use"]]);
+    assert.deepEqual(
+      g.errors(p).map((e) => [e.code, e.event]),
+      [["TOO_SOON", "inventory:use"]],
+    );
     assert.ok(p.data.inventory[1] !== null, "the second shrimp is still there");
     g.send(p, "inventory:use", { slot: 1 });
     g.tick();
@@ -93,7 +96,10 @@ describe("eating and burying, tick by tick", () => {
     assert.equal(p.data.inventory.filter((s) => s?.itemId === "bones").length, 4, "one buried");
     assert.ok(p.data.skills.prayer.xpTenths / 10 > 0, "its prayer xp given");
     // Of the tick's five commands the action cap (5) lets all run: the last four are refused.
-    assert.deepEqual(g.errors(p).map((e) => e.code), ["TOO_SOON", "TOO_SOON", "TOO_SOON", "TOO_SOON"]);
+    assert.deepEqual(
+      g.errors(p).map((e) => e.code),
+      ["TOO_SOON", "TOO_SOON", "TOO_SOON", "TOO_SOON"],
+    );
     g.send(p, "inventory:use", { slot: 1 });
     g.tick();
     assert.equal(p.data.inventory.filter((s) => s?.itemId === "bones").length, 3, "another the next tick");

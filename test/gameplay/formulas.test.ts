@@ -31,7 +31,9 @@ const npcOf = (g: GameHarness, id: string): NpcInstance => [...g.world.npcs.valu
 function maxHitOf(g: GameHarness, p: Player): number {
   const sb = styleBonus(combatStyleOf(g.world, p), weapon(g.world, p));
   const b = playerBonuses(g.world, p);
-  return isRanged(g.world, p) ? maxHitHitpoints(p.data.skills.ranged.level, b.rangedStrength, sb.ranged) : maxHitHitpoints(p.data.skills.strength.level, b.strength, sb.strength);
+  return isRanged(g.world, p)
+    ? maxHitHitpoints(p.data.skills.ranged.level, b.rangedStrength, sb.ranged)
+    : maxHitHitpoints(p.data.skills.strength.level, b.strength, sb.strength);
 }
 
 function setLevel(p: Player, skill: Skill, level: number): void {
@@ -114,10 +116,15 @@ describe("combat formulas against published values", () => {
     ["shortbow", "longrange", { ranged: 14, defense: 14, constitution: 9.3 }],
   ];
   for (const [weapon, style, gained] of xpCases) {
-    it(`gives a 7-hitpoint hit with ${weapon} on ${style} ${Object.entries(gained).map(([s, xp]) => `${xp} ${s}`).join(", ")} xp`, async () => {
+    it(`gives a 7-hitpoint hit with ${weapon} on ${style} ${Object.entries(gained)
+      .map(([s, xp]) => `${xp} ${s}`)
+      .join(", ")} xp`, async () => {
       const g = await gameWorld();
       const brute = npcOf(g, "slag_brute");
-      const equipment: Record<string, { itemId: string; quantity: number }> = weapon === "shortbow" ? { weapon: { itemId: weapon, quantity: 1 }, arrows: { itemId: "bronze_arrow", quantity: 5 } } : { weapon: { itemId: weapon, quantity: 1 } };
+      const equipment: Record<string, { itemId: string; quantity: number }> =
+        weapon === "shortbow"
+          ? { weapon: { itemId: weapon, quantity: 1 }, arrows: { itemId: "bronze_arrow", quantity: 5 } }
+          : { weapon: { itemId: weapon, quantity: 1 } };
       const p = g.add({ x: brute.x + 1, z: brute.z, combatStyle: style, equipment });
       setLevel(p, "strength", 99);
       setLevel(p, "ranged", 99);
@@ -129,7 +136,9 @@ describe("combat formulas against published values", () => {
       rolls(g, 0, 70.5 / (max * 10 + 1));
       assert.equal(playerAttacksNpc(g.world, p, brute), undefined);
       assert.equal(brute.maxHealth - brute.health, 70);
-      const got = Object.fromEntries(Object.entries(p.data.skills).flatMap(([s, v]) => (v.xpTenths === before[s] ? [] : [[s, (v.xpTenths - before[s]!) / 10]])));
+      const got = Object.fromEntries(
+        Object.entries(p.data.skills).flatMap(([s, v]) => (v.xpTenths === before[s] ? [] : [[s, (v.xpTenths - before[s]!) / 10]])),
+      );
       assert.deepEqual(got, gained);
     });
   }

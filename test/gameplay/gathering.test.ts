@@ -72,12 +72,12 @@ describe("gathering tools", () => {
     startAt(g, p, "tree_normal");
     const e = g.errors(p).at(-1)!;
     assert.equal(e.code, "NO_TOOL");
-    assert.equal(e.message, "you need woodcutting level 6 to use a steel hatchet");
+    assert.equal(e.message, "You need woodcutting level 6 to use a steel hatchet.");
     assert.equal(p.action, undefined);
     assert.equal(count(p, "logs"), 0);
     const q = g.add({});
     startAt(g, q, "ore_copper");
-    assert.equal(g.errors(q).at(-1)!.message, "you need a bronze pickaxe");
+    assert.equal(g.errors(q).at(-1)!.message, "You need a bronze pickaxe.");
   });
 
   it("takes fishing's own tool only: a fly fishing rod does not bait-fish", async () => {
@@ -93,11 +93,23 @@ describe("gathering tools", () => {
     const { registry } = buildRegistry(
       new Map<string, unknown>([
         ["items/tools.json", [item("steel_pickaxe"), item("bronze_pickaxe")]],
-        ["tools.json", [{ itemId: "steel_pickaxe", skill: "mining", tier: "steel", levelRequired: 1, priority: 1 }, { itemId: "bronze_pickaxe", skill: "mining", tier: "bronze", levelRequired: 1, priority: 2 }]],
+        [
+          "tools.json",
+          [
+            { itemId: "steel_pickaxe", skill: "mining", tier: "steel", levelRequired: 1, priority: 1 },
+            { itemId: "bronze_pickaxe", skill: "mining", tier: "bronze", levelRequired: 1, priority: 2 },
+          ],
+        ],
         ["tier-requirements.json", { tools: { steel: { mining: 6 } } }],
       ]),
     );
-    assert.deepEqual(registry.tools.map((t) => [t.itemId, t.levelRequired]), [["steel_pickaxe", 6], ["bronze_pickaxe", 1]]);
+    assert.deepEqual(
+      registry.tools.map((t) => [t.itemId, t.levelRequired]),
+      [
+        ["steel_pickaxe", 6],
+        ["bronze_pickaxe", 1],
+      ],
+    );
   });
 });
 
@@ -146,7 +158,7 @@ describe("fishing catches", () => {
     assert.equal(count(p, "fishing_bait"), 0);
     g.tick(10);
     const e = g.errors(p).at(-1)!;
-    assert.deepEqual([e.code, e.message], ["NO_BAIT", "you have no fishing bait left"]);
+    assert.deepEqual([e.code, e.message], ["NO_BAIT", "You have no fishing bait left."]);
     assert.equal(p.action, undefined, "the fishing stopped");
     assert.equal(count(p, "raw_sardine"), 2);
   });
@@ -159,5 +171,28 @@ describe("fishing catches", () => {
     startAt(g, p, "fishing_spot_fly");
     assert.equal(count(p, "raw_trout"), 1);
     assert.equal(count(p, "feathers"), 4);
+  });
+});
+
+describe("starting to gather (docs/playtest.md 2026-11-29)", () => {
+  const said = (g: GameHarness, p: Player) => g.events(p, "chat:message").map((m) => m.message as string);
+
+  it("says at once what the player does, before any catch: axe, pick, net, line", async () => {
+    for (const [nodeId, tool, skill, line] of [
+      ["tree_normal", "bronze_hatchet", "woodcutting", "You swing your axe at the tree."],
+      ["ore_copper", "bronze_pickaxe", "mining", "You swing your pick at the rock."],
+      ["fishing_spot_net", "small_fishing_net", "fishing", "You cast out your net."],
+      ["fishing_spot_bait", "fishing_rod", "fishing", "You cast out your line."],
+    ] as const) {
+      const g = await gameWorld();
+      const p = g.add({}, [one(tool), one("fishing_bait", 5)]);
+      setLevel(p, skill, 20);
+      script(g, [], 0.999); // every roll fails: nothing caught
+      startAt(g, p, nodeId);
+      assert.deepEqual(said(g, p), [line], nodeId);
+      g.tick(20);
+      assert.deepEqual(said(g, p), [line], `${nodeId}: said once, not again each roll`);
+      assert.equal(p.action?.kind, "gather", `${nodeId}: still gathering`);
+    }
   });
 });

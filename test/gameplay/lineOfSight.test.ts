@@ -17,7 +17,17 @@ const orthogonal = (a: { x: number; z: number }, b: { x: number; z: number }) =>
 describe("hasLineOfSight", () => {
   it("sees everything on open ground, the same tile, and neighbours", () => {
     const map = open();
-    for (const to of [[0, 0], [1, 0], [0, -1], [1, 1], [7, 3], [-7, 5], [-3, -7], [10, 10], [0, 15]] as [number, number][]) {
+    for (const to of [
+      [0, 0],
+      [1, 0],
+      [0, -1],
+      [1, 1],
+      [7, 3],
+      [-7, 5],
+      [-3, -7],
+      [10, 10],
+      [0, 15],
+    ] as [number, number][]) {
       assert.ok(sees(map, [0, 0], to), `0,0 → ${to}`);
       assert.ok(sees(map, to, [0, 0]), `${to} → 0,0`);
     }
@@ -27,10 +37,22 @@ describe("hasLineOfSight", () => {
     const map = open();
     map.block({ minX: 3, maxX: 3, minZ: -5, maxZ: 5 });
     for (const [from, to] of [
-      [[0, 0], [6, 0]],
-      [[0, 0], [6, 2]],
-      [[0, -4], [6, 4]],
-      [[6, 1], [0, -1]],
+      [
+        [0, 0],
+        [6, 0],
+      ],
+      [
+        [0, 0],
+        [6, 2],
+      ],
+      [
+        [0, -4],
+        [6, 4],
+      ],
+      [
+        [6, 1],
+        [0, -1],
+      ],
     ] as [number, number][][]) {
       assert.equal(sees(map, from as [number, number], to as [number, number]), false, `${from} → ${to}`);
     }
@@ -104,7 +126,11 @@ describe("ranged attacks need line of sight", () => {
     assert.ok(hasLineOfSight(g.world.collision, p, npc));
     g.send(p, "player:action", { action: "attack", targetId: npc.id });
     g.tick();
-    assert.equal(g.events(p, "combat:hit").length, 1);
+    assert.deepEqual(
+      g.events(p, "combat:hit").map((h) => h.style),
+      ["ranged"],
+      "one arrow's hit (or miss)",
+    );
     assert.deepEqual([p.x, p.z], [0, 5], "did not move");
   });
 });

@@ -51,7 +51,8 @@ function tileAt(g: GameHarness, npc: NpcInstance, d: number): { x: number; z: nu
 }
 
 /** Everything a refused cast must leave as it was. */
-const state = (p: Player) => JSON.stringify({ inv: p.data.inventory, xp: p.data.skills, action: p.action, autocast: p.data.autocast ?? null, next: p.nextActionTick });
+const state = (p: Player) =>
+  JSON.stringify({ inv: p.data.inventory, xp: p.data.skills, action: p.action, autocast: p.data.autocast ?? null, next: p.nextActionTick });
 
 describe("magic content", () => {
   // OSRS wiki "Standard spellbook": level, runes, max hit (hitpoints) and base xp of each Strike and Bolt.
@@ -69,13 +70,20 @@ describe("magic content", () => {
   it("gives the default world the genre's Strike and Bolt spells, in level order", async () => {
     const g = await gameWorld();
     const spells = g.world.content.magic.spells;
-    assert.deepEqual([...spells.keys()], OSRS.map((s) => s[0]));
+    assert.deepEqual(
+      [...spells.keys()],
+      OSRS.map((s) => s[0]),
+    );
     for (const [id, level, maxHit, xp, need] of OSRS) {
       const s = spells.get(id)!;
       assert.deepEqual([s.level, s.maxHit, s.baseXp, s.attackSpeed], [level, maxHit, xp, 5], id);
       assert.deepEqual(Object.fromEntries(s.runes.map((r) => [r.runeId, r.quantity])), need, id);
     }
-    assert.deepEqual(g.world.content.skillUnlocks.magic?.map((u) => u.level), OSRS.map((s) => s[1]), "each spell is a Magic unlock at its level");
+    assert.deepEqual(
+      g.world.content.skillUnlocks.magic?.map((u) => u.level),
+      OSRS.map((s) => s[1]),
+      "each spell is a Magic unlock at its level",
+    );
   });
 
   it("makes runes items, sells them and a staff of air in Brackenford, and lets the staff stand for air runes", async () => {
@@ -95,9 +103,20 @@ describe("magic content", () => {
   });
 
   it("loads the real content set's spells; its staves, which are not items there, are warned about and left out", async () => {
-    const loaded = await loadContent({ dir: FIXTURE_MANIFESTS, cdnUrl: "http://unused.invalid", fallbackCdnUrl: undefined, alwaysFetch: false, skip: false, strictReferences: false, logger: pino({ level: "silent" }) });
+    const loaded = await loadContent({
+      dir: FIXTURE_MANIFESTS,
+      cdnUrl: "http://unused.invalid",
+      fallbackCdnUrl: undefined,
+      alwaysFetch: false,
+      skip: false,
+      strictReferences: false,
+      logger: pino({ level: "silent" }),
+    });
     const spells = loaded.registry.magic.spells;
-    assert.deepEqual([...spells.keys()], OSRS.map((s) => s[0]));
+    assert.deepEqual(
+      [...spells.keys()],
+      OSRS.map((s) => s[0]),
+    );
     for (const [id, level, maxHit, xp] of OSRS) assert.deepEqual([spells.get(id)!.level, spells.get(id)!.maxHit, spells.get(id)!.baseXp], [level, maxHit, xp]);
     assert.equal(loaded.registry.magic.runes.size, 6);
     assert.equal(loaded.registry.magic.staves.size, 0);
@@ -154,7 +173,7 @@ describe("casting", () => {
     assert.equal(p.nextActionTick, g.world.tick + 5, "the spell's 5 ticks");
     assert.equal(npc.targetId, p.id, "the brute retaliates");
     const hit = g.world.drainOutbox().find((m) => m.type === "combat:hit");
-    assert.deepEqual(hit?.data, { attackerId: p.id, targetId: npc.id, damage: 20, targetHealth: npc.health, targetMaxHealth: npc.maxHealth });
+    assert.deepEqual(hit?.data, { attackerId: p.id, targetId: npc.id, damage: 20, style: "magic", targetHealth: npc.health, targetMaxHealth: npc.maxHealth });
   });
 
   it("gives only the base xp on a splash, and still uses the runes", async () => {
@@ -195,7 +214,7 @@ describe("casting", () => {
     setMagic(p, 5);
     const err = castOnNpc(g.world, p, npc, g.world.content.magic.spells.get("water_strike")!);
     assert.equal(err?.code, "NO_RUNES");
-    assert.match(err!.message, /1 more Water rune/);
+    assert.match(err.message, /1 more Water rune/);
     assert.equal(count(p, "mind_rune"), 2, "nothing used");
   });
 
@@ -216,9 +235,18 @@ describe("casting", () => {
     const cases: [what: string, over: (g: GameHarness, npc: NpcInstance) => Record<string, unknown>, code: string, message?: RegExp][] = [
       ["an unknown spell", (_g, npc) => ({ spellId: "ice_barrage", targetId: npc.id }), "UNKNOWN_SPELL", /ice_barrage/],
       ["a spell above the player's level", (_g, npc) => ({ spellId: "fire_strike", targetId: npc.id }), "LEVEL_TOO_LOW", /Magic level 13/],
-      ["missing runes, named", (_g, npc) => ({ spellId: "wind_strike", targetId: npc.id, runes: [{ itemId: "air_rune", quantity: 5 }] }), "NO_RUNES", /1 more Mind rune/],
+      [
+        "missing runes, named",
+        (_g, npc) => ({ spellId: "wind_strike", targetId: npc.id, runes: [{ itemId: "air_rune", quantity: 5 }] }),
+        "NO_RUNES",
+        /1 more Mind rune/,
+      ],
       ["no such target", () => ({ spellId: "wind_strike", targetId: "npc-nobody" }), "INVALID_TARGET"],
-      ["a target that cannot be attacked", (g) => ({ spellId: "wind_strike", targetId: [...g.world.npcs.values()].find((n) => n.def.id === "brackenford_banker")!.id }), "NOT_ATTACKABLE"],
+      [
+        "a target that cannot be attacked",
+        (g) => ({ spellId: "wind_strike", targetId: [...g.world.npcs.values()].find((n) => n.def.id === "brackenford_banker")!.id }),
+        "NOT_ATTACKABLE",
+      ],
       ["no target named", () => ({ spellId: "wind_strike" }), "INVALID_PAYLOAD"],
       ["no spell named", (_g, npc) => ({ targetId: npc.id }), "INVALID_PAYLOAD"],
     ];
@@ -318,7 +346,10 @@ describe("player:setAutocast", () => {
       g.clearSent();
       g.send(p, "player:setAutocast", { spellId });
       g.tick();
-      assert.deepEqual(g.errors(p).map((e) => [e.code, e.event]), [[code, "player:setAutocast"]]);
+      assert.deepEqual(
+        g.errors(p).map((e) => [e.code, e.event]),
+        [[code, "player:setAutocast"]],
+      );
       assert.equal(p.data.autocast ?? null, null);
       assert.deepEqual(g.events(p, "player:sync"), []);
     });

@@ -114,7 +114,10 @@ describe("prayer drain", () => {
     g.clearSent();
     g.send(p, "prayer:toggle", { prayerId: "hearthward", active: true });
     g.tick();
-    assert.deepEqual(g.errors(p).map((e) => e.code), ["NO_PRAYER_POINTS"]);
+    assert.deepEqual(
+      g.errors(p).map((e) => e.code),
+      ["NO_PRAYER_POINTS"],
+    );
     assert.deepEqual(p.activePrayers, []);
   });
 });
@@ -124,7 +127,15 @@ describe("the altar", () => {
     const g = await gameWorld();
     const altar = g.world.stations.find((s) => s.type === "altar")!;
     assert.ok(altar, "the default world places an altar");
-    const start = [[3, 0], [-3, 0], [0, 3], [0, -3], [3, 3]].map(([dx, dz]) => ({ x: altar.x + dx!, z: altar.z + dz! })).find((t) => g.world.collision.isWalkable(t.x, t.z))!;
+    const start = [
+      [3, 0],
+      [-3, 0],
+      [0, 3],
+      [0, -3],
+      [3, 3],
+    ]
+      .map(([dx, dz]) => ({ x: altar.x + dx!, z: altar.z + dz! }))
+      .find((t) => g.world.collision.isWalkable(t.x, t.z))!;
     const p = prayerPlayer(g, 12, { ...start, prayerPoints: 2 });
     g.send(p, "player:action", { action: "interact", targetId: altar.id });
     g.tick();
@@ -140,14 +151,24 @@ describe("the altar", () => {
     assert.ok(g.events(p, "chat:message").some((m) => /already have full prayer points/.test(String(m.message))));
   });
 
-  it("is the only station interact recharges at: a furnace is no one to talk to", async () => {
+  it("is the only station interact recharges at: a furnace lists its recipes, a range is no one to talk to", async () => {
     const g = await gameWorld();
     const furnace = g.world.stations.find((s) => s.type === "furnace")!;
     const p = prayerPlayer(g, 12, { x: furnace.x + 1, z: furnace.z, prayerPoints: 2 });
     g.send(p, "player:action", { action: "interact", targetId: furnace.id });
     g.tick();
-    assert.deepEqual(g.errors(p).map((e) => e.code), ["INVALID_TARGET"]);
+    assert.deepEqual(g.errors(p), []);
+    assert.equal(g.events(p, "skill:recipes").length, 1, "the furnace's recipes (production.ts)");
     assert.equal(p.data.prayerPoints, 2);
+    const range = g.world.stations.find((s) => s.type === "range")!;
+    const q = prayerPlayer(g, 12, { x: range.x + 1, z: range.z, prayerPoints: 2 });
+    g.send(q, "player:action", { action: "interact", targetId: range.id });
+    g.tick();
+    assert.deepEqual(
+      g.errors(q).map((e) => e.code),
+      ["INVALID_TARGET"],
+    );
+    assert.equal(q.data.prayerPoints, 2);
   });
 });
 
@@ -274,7 +295,10 @@ describe("prayer:toggle", () => {
       g.send(p, "prayer:toggle", data);
       g.tick();
       const errors = g.errors(p);
-      assert.deepEqual(errors.map((e) => [e.code, e.event]), [[code, "prayer:toggle"]]);
+      assert.deepEqual(
+        errors.map((e) => [e.code, e.event]),
+        [[code, "prayer:toggle"]],
+      );
       assert.match(errors[0]!.message, message);
       assert.deepEqual(p.activePrayers, active);
       assert.equal(p.data.prayerPoints, before);
@@ -285,7 +309,13 @@ describe("prayer:toggle", () => {
 
   it("refuses a malformed toggle (INVALID_PAYLOAD)", async () => {
     const g = await gameWorld();
-    for (const data of [{}, { prayerId: "hearthward" }, { prayerId: "", active: true }, { prayerId: 3, active: true }, { prayerId: "hearthward", active: "yes" }]) {
+    for (const data of [
+      {},
+      { prayerId: "hearthward" },
+      { prayerId: "", active: true },
+      { prayerId: 3, active: true },
+      { prayerId: "hearthward", active: "yes" },
+    ]) {
       const v = g.validate("prayer:toggle", data);
       assert.ok(!v.ok && v.code === "INVALID_PAYLOAD", JSON.stringify(data));
     }
@@ -328,11 +358,25 @@ describe("prayer:toggle", () => {
 describe("the real content set's prayers", () => {
   it("loads its five prayers and drains Thick Skin every 60 ticks and Rock Skin every 10", async function () {
     this.timeout(20_000);
-    const loaded = await loadContent({ dir: FIXTURE_MANIFESTS, cdnUrl: "http://unused.invalid", fallbackCdnUrl: undefined, alwaysFetch: false, skip: false, strictReferences: false, logger: pino({ level: "silent" }) });
+    const loaded = await loadContent({
+      dir: FIXTURE_MANIFESTS,
+      cdnUrl: "http://unused.invalid",
+      fallbackCdnUrl: undefined,
+      alwaysFetch: false,
+      skip: false,
+      strictReferences: false,
+      logger: pino({ level: "silent" }),
+    });
     const content = loaded.registry;
     assert.deepEqual([...content.prayers.keys()], ["thick_skin", "burst_of_strength", "clarity_of_thought", "rock_skin", "superhuman_strength"]);
     const clock = { now: 1_700_000_000_000 };
-    const world = new World({ content, now: () => clock.now, random: seededRandom(1), systems: GAMEPLAY, handlers: inputHandlers({ checkAdminCode: () => "wrong"}) });
+    const world = new World({
+      content,
+      now: () => clock.now,
+      random: seededRandom(1),
+      systems: GAMEPLAY,
+      handlers: inputHandlers({ checkAdminCode: () => "wrong" }),
+    });
     const data = playerData();
     data.skills.prayer = { level: 15, xpTenths: XP_FOR_LEVEL[15]! * 10 };
     const p = world.addPlayer(data);

@@ -78,7 +78,10 @@ describe("health regeneration", () => {
       for (const p of due) seen.set(p.id, (seen.get(p.id) ?? 0) + 1);
     }
     assert.equal(seen.size, 500);
-    assert.ok([...seen.values()].every((n) => n === 1), "every player has exactly one turn a period");
+    assert.ok(
+      [...seen.values()].every((n) => n === 1),
+      "every player has exactly one turn a period",
+    );
     assert.ok(most <= 20, `at most 20 of 500 players in one tick (saw ${most})`);
     g.world.removePlayer(players[0]!.id);
     let left = 0;

@@ -38,7 +38,11 @@ describe("run energy: the genre's rates", () => {
 
   it("weighs what is carried and worn, each item's weight times its quantity", async () => {
     const g = await gameWorld();
-    const p = g.add({ equipment: { weapon: { itemId: "bronze_sword", quantity: 1 } } }, [{ itemId: "logs", quantity: 1 }, { itemId: "copper_ore", quantity: 1 }, { itemId: "coins", quantity: 500 }]);
+    const p = g.add({ equipment: { weapon: { itemId: "bronze_sword", quantity: 1 } } }, [
+      { itemId: "logs", quantity: 1 },
+      { itemId: "copper_ore", quantity: 1 },
+      { itemId: "coins", quantity: 500 },
+    ]);
     const w = (id: string) => g.world.content.item(id)!.weight ?? 0;
     assert.equal(carriedWeight(g.world.content, p.data), w("bronze_sword") + w("logs") + w("copper_ore") + 500 * w("coins"));
   });
@@ -153,7 +157,10 @@ describe("player:setRun", () => {
     const p = g.add({ x: -20, z: 0, runEnergy: 99 });
     g.send(p, "player:setRun", { run: true });
     g.tick(1);
-    assert.deepEqual(g.errors(p).map((e) => [e.code, e.event]), [["TOO_TIRED", "player:setRun"]]);
+    assert.deepEqual(
+      g.errors(p).map((e) => [e.code, e.event]),
+      [["TOO_TIRED", "player:setRun"]],
+    );
     assert.match(g.errors(p)[0]!.message, /too tired to run \(0% energy\)/);
     assert.equal(p.runMode, false);
   });

@@ -29,10 +29,13 @@ describe("skills", () => {
     addXp(g.world, p, "attack", MAX_XP);
     assert.equal(p.data.skills.attack.xpTenths, MAX_XP * 10);
     assert.equal(p.data.skills.attack.level, 99);
-    const events = g.world.drainOutbox().filter((m) => m.type === "skill:xp").map((m) => m.data as Record<string, unknown>);
+    const events = g.world
+      .drainOutbox()
+      .filter((m) => m.type === "skill:xp")
+      .map((m) => m.data as Record<string, unknown>);
     assert.deepEqual(events[0], { skill: "attack", xp: 83, gained: 83, xpExact: 83, gainedExact: 83, level: 2, levelUp: true });
     assert.equal(events[1]!.levelUp, true);
-    assert.ok((p.data.combatLevel as number) > 3, "the combat level follows attack");
+    assert.ok(p.data.combatLevel > 3, "the combat level follows attack");
   });
 });
 
@@ -53,7 +56,10 @@ describe("gathering", () => {
     assert.equal(xp.filter((e) => e.levelUp).length, 1);
     assert.equal(g.errors(p).filter((e) => e.code !== "DEPLETED").length, 0);
     // Each log is said in the player's chat, as the game's own line, and to no one else.
-    const lines = g.events(p, "chat:message").filter((m) => m.channel === "system").map((m) => m.message);
+    const lines = g
+      .events(p, "chat:message")
+      .filter((m) => m.channel === "system")
+      .map((m) => m.message);
     assert.equal(lines.filter((l) => l === "You get some logs.").length, count(p, "logs"), lines.join(" | "));
   });
 
@@ -180,17 +186,84 @@ describe("firemaking and cooking", () => {
     assert.equal(count(p, "shrimp") + count(p, "burnt_fish"), 2);
   });
 
-  it("refuses to light a fire twice on one tile", async () => {
+  it("says what happens: the fire lights, the food cooks or burns", async () => {
     const g = await gameWorld(3);
-    const p = g.add({ x: 0, z: 1 }, [{ itemId: "tinderbox", quantity: 1 }, { itemId: "logs", quantity: 1 }, { itemId: "logs", quantity: 1 }]);
+    const p = g.add({ x: 0, z: 1 }, [
+      { itemId: "tinderbox", quantity: 1 },
+      { itemId: "logs", quantity: 1 },
+      ...Array.from({ length: 6 }, () => ({ itemId: "raw_shrimp", quantity: 1 })),
+    ]);
     for (let i = 0; i < 50 && g.world.objects.size === 0; i++) {
       g.send(p, "player:action", { action: "light", slot: 1 });
       g.tick(5);
     }
+    const lines = () =>
+      g
+        .events(p, "chat:message")
+        .filter((m) => m.channel === "system")
+        .map((m) => String(m.message));
+    assert.ok(lines().includes("The fire catches and the logs begin to burn."), lines().join(" | "));
+    const fire = [...g.world.objects.values()][0]!;
+    g.send(p, "inventory:use", { slot: 2, targetId: fire.id });
+    g.tick(40);
+    const cooked = lines().filter((l) => l === "You cook the shrimp.").length;
+    const burnt = lines().filter((l) => l === "You accidentally burn the shrimp.").length;
+    assert.equal(cooked, count(p, "shrimp"), lines().join(" | "));
+    assert.equal(burnt, count(p, "burnt_fish"), lines().join(" | "));
+    assert.equal(cooked + burnt, 6);
+  });
+
+  it("steps west off a fire at once, in the tick it is lit (docs/playtest.md 2026-11-29), east where west is blocked; where every side is taken says so in a sentence", async () => {
+    const g = await gameWorld(3);
+    const p = g.add({ x: 0, z: 1 }, [
+      { itemId: "tinderbox", quantity: 1 },
+      { itemId: "logs", quantity: 1 },
+      { itemId: "logs", quantity: 1 },
+    ]);
+    (g.world as unknown as { random: () => number }).random = () => 0; // every attempt lights
+    g.send(p, "player:action", { action: "light", slot: 1 });
+    g.tick();
     assert.equal(g.world.objects.size, 1);
-    g.send(p, "player:action", { action: "light", slot: p.data.inventory.findIndex((s) => s?.itemId === "logs") });
+    const first = [...g.world.objects.values()][0]!;
+    assert.deepEqual([first.x, first.z], [0, 1], "the fire where the player stood");
+    assert.deepEqual([p.x, p.z], [-1, 1], "the player one tile west of it, in the same tick");
     g.tick(5);
-    assert.equal(g.errors(p).at(-1)!.code, "BLOCKED");
-    assert.equal(count(p, "logs"), 1);
+    const logs = p.data.inventory.findIndex((s) => s?.itemId === "logs");
+    g.send(p, "player:action", { action: "light", slot: logs });
+    g.tick();
+    assert.equal(g.errors(p).length, 0, "no refusal");
+    assert.equal(g.world.objects.size, 2, "the second fire lit where the player stood");
+    assert.deepEqual([p.x, p.z], [-2, 1], "and the player west again");
+
+    // West taken by a fire: east.
+    const e = g.add({ x: 20, z: 10 }, [
+      { itemId: "tinderbox", quantity: 1 },
+      { itemId: "logs", quantity: 1 },
+    ]);
+    g.world.objects.set("fire-west", { id: "fire-west", type: "fire", x: 19, z: 10, expiresAtTick: g.world.tick + 1_000, version: 0, mark: 0 });
+    g.send(e, "player:action", { action: "light", slot: 1 });
+    g.tick();
+    assert.deepEqual([e.x, e.z], [21, 10], "stepped east");
+
+    // Fires on every side: nowhere to step, so no fire, and the refusal is the game's sentence.
+    const q = g.add({ x: 20, z: 20 }, [
+      { itemId: "tinderbox", quantity: 1 },
+      { itemId: "logs", quantity: 1 },
+    ]);
+    for (const [dx, dz] of [
+      [0, 0],
+      [-1, 0],
+      [1, 0],
+      [0, 1],
+      [0, -1],
+    ] as const) {
+      const id = g.world.newId("fire");
+      g.world.objects.set(id, { id, type: "fire", x: q.x + dx, z: q.z + dz, expiresAtTick: g.world.tick + 1_000, version: 0, mark: 0 });
+    }
+    g.send(q, "player:action", { action: "light", slot: 1 });
+    g.tick();
+    assert.deepEqual(g.errors(q).at(-1), { code: "BLOCKED", message: "You can't light a fire here.", event: "player:action" });
+    assert.equal(count(q, "logs"), 1);
+    assert.deepEqual([q.x, q.z], [20, 20]);
   });
 });

@@ -33,8 +33,15 @@ const priceOf = (v: View, itemId: string) => v.items.find((i) => i.itemId === it
 describe("store prices (LostCity calc_shop_value; OSRS wiki StoreTableHead)", () => {
   it("prices a general store as published: sells at 130%, buys at 40%, 3% of value per item off base stock, never under 10%", () => {
     // Lumbridge General Store: sellmultiplier=1300, buymultiplier=400, delta=30 (an item worth 100 coins).
-    assert.deepEqual([0, 1, 2, -1, -2].map((d) => shopPrice(100, GENERAL_SELL_MULTIPLIER, 30, d)), [130, 127, 124, 133, 136]);
-    assert.deepEqual([0, 1, 2, 9, 10, 50].map((d) => shopPrice(100, 400, 30, d)), [40, 37, 34, 13, 10, 10], "never under 10% of the value");
+    assert.deepEqual(
+      [0, 1, 2, -1, -2].map((d) => shopPrice(100, GENERAL_SELL_MULTIPLIER, 30, d)),
+      [130, 127, 124, 133, 136],
+    );
+    assert.deepEqual(
+      [0, 1, 2, 9, 10, 50].map((d) => shopPrice(100, 400, 30, d)),
+      [40, 37, 34, 13, 10, 10],
+      "never under 10% of the value",
+    );
     // The change is bounded: at most 100% of the value down (so 130% → 30%) and 500% up.
     assert.equal(shopPrice(100, GENERAL_SELL_MULTIPLIER, 30, 1_000), 30);
     assert.equal(shopPrice(100, 400, 30, -1_000), 540);
@@ -43,12 +50,19 @@ describe("store prices (LostCity calc_shop_value; OSRS wiki StoreTableHead)", ()
 
   it("sums a run of prices like adding them one by one, however long the run", () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 5000 }), fc.integer({ min: 0, max: 60 }), fc.integer({ min: -400, max: 400 }), fc.integer({ min: 0, max: 900 }), fc.boolean(), (cost, delta, start, n, up) => {
-        const price = (d: number) => shopPrice(cost, 1000, delta, d) + shopPrice(cost, 400, delta, d - 1);
-        let naive = 0;
-        for (let i = 0; i < n; i++) naive += price(start + (up ? i : -i));
-        assert.equal(sumPrices(price, start, up ? 1 : -1, n, delta), naive);
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: 5000 }),
+        fc.integer({ min: 0, max: 60 }),
+        fc.integer({ min: -400, max: 400 }),
+        fc.integer({ min: 0, max: 900 }),
+        fc.boolean(),
+        (cost, delta, start, n, up) => {
+          const price = (d: number) => shopPrice(cost, 1000, delta, d) + shopPrice(cost, 400, delta, d - 1);
+          let naive = 0;
+          for (let i = 0; i < n; i++) naive += price(start + (up ? i : -i));
+          assert.equal(sumPrices(price, start, up ? 1 : -1, n, delta), naive);
+        },
+      ),
     );
   });
 
@@ -103,13 +117,19 @@ describe("stores: selling", () => {
   it("adds a sold item to the stock at a falling price; another player buys it back at 130% of its value", async () => {
     const g = await gameWorld();
     const oak = g.world.content.item("oak_logs")!.value;
-    const p = g.add({ ...HOBB }, Array.from({ length: 4 }, () => ({ itemId: "oak_logs", quantity: 1 })));
+    const p = g.add(
+      { ...HOBB },
+      Array.from({ length: 4 }, () => ({ itemId: "oak_logs", quantity: 1 })),
+    );
     const v = open(g, p, GENERAL);
     assert.deepEqual(v.sell, [{ itemId: "oak_logs", price: Math.floor((oak * 400) / 1000) }], "what the store pays, shown before selling");
     g.send(p, "store:sell", { storeId: GENERAL, slot: 0, quantity: 3 });
     g.tick();
     const paid = [400, 370, 340].map((m) => Math.floor((oak * m) / 1000));
-    assert.equal(p.data.coins, paid.reduce((a, b) => a + b));
+    assert.equal(
+      p.data.coins,
+      paid.reduce((a, b) => a + b),
+    );
     assert.equal(count(p, "oak_logs"), 1);
     const after = lastView(g, p);
     assert.deepEqual(priceOf(after, "oak_logs"), { itemId: "oak_logs", price: Math.floor((oak * (1300 - 90)) / 1000), stock: 3 });
@@ -118,7 +138,10 @@ describe("stores: selling", () => {
     g.send(q, "store:buy", { storeId: GENERAL, itemId: "oak_logs", quantity: 3 });
     g.tick();
     assert.equal(count(q, "oak_logs"), 3);
-    assert.equal(100 - q.data.coins, [1210, 1240, 1270].map((m) => Math.floor((oak * m) / 1000)).reduce((a, b) => a + b));
+    assert.equal(
+      100 - q.data.coins,
+      [1210, 1240, 1270].map((m) => Math.floor((oak * m) / 1000)).reduce((a, b) => a + b),
+    );
     assert.equal(priceOf(lastView(g, p), "oak_logs"), undefined, "sold out: gone from the list");
     assert.equal(g.errors(p).length + g.errors(q).length, 0);
   });
@@ -126,7 +149,11 @@ describe("stores: selling", () => {
   it("lets stock drift back to the base one item at a time", async () => {
     const g = await gameWorld();
     const store = g.world.content.stores.get(GENERAL)!;
-    const p = g.add({ ...HOBB }, [{ itemId: "oak_logs", quantity: 1 }, { itemId: "oak_logs", quantity: 1 }, { itemId: "bronze_hatchet", quantity: 1 }]);
+    const p = g.add({ ...HOBB }, [
+      { itemId: "oak_logs", quantity: 1 },
+      { itemId: "oak_logs", quantity: 1 },
+      { itemId: "bronze_hatchet", quantity: 1 },
+    ]);
     g.send(p, "store:sell", { storeId: GENERAL, slot: 0, quantity: 2 });
     g.send(p, "store:sell", { storeId: GENERAL, slot: 2, quantity: 1 });
     g.tick();
@@ -144,7 +171,10 @@ describe("stores: selling", () => {
 
   it("a specialist buys what it sells and refuses the rest with a clear message", async () => {
     const g = await gameWorld();
-    const p = g.add({ ...ORLA }, [{ itemId: "logs", quantity: 1 }, { itemId: "bronze_dagger", quantity: 1 }]);
+    const p = g.add({ ...ORLA }, [
+      { itemId: "logs", quantity: 1 },
+      { itemId: "bronze_dagger", quantity: 1 },
+    ]);
     const v = open(g, p, SPECIALIST);
     const logs = v.sell.find((s) => s.itemId === "logs")!;
     assert.equal(logs.price, 0);
@@ -152,7 +182,10 @@ describe("stores: selling", () => {
     g.send(p, "store:sell", { storeId: SPECIALIST, slot: 0, quantity: 1 });
     g.send(p, "store:sell", { storeId: SPECIALIST, slot: 1, quantity: 1 });
     g.tick();
-    assert.deepEqual(g.errors(p).map((e) => e.code), ["NOT_WANTED"]);
+    assert.deepEqual(
+      g.errors(p).map((e) => e.code),
+      ["NOT_WANTED"],
+    );
     assert.match(g.errors(p)[0]!.message, /Flintwright Arms only buys what it sells/);
     assert.equal(count(p, "logs"), 1, "kept");
     assert.equal(count(p, "bronze_dagger"), 0);
@@ -162,7 +195,10 @@ describe("stores: selling", () => {
   it("refuses a sale that would pay nothing, changing nothing, and says so before the player sells", async () => {
     const g = await gameWorld();
     const store = g.world.content.stores.get(GENERAL)!;
-    const p = g.add({ ...HOBB, coins: 7 }, [{ itemId: "bones", quantity: 1 }, { itemId: "feathers", quantity: 4 }]);
+    const p = g.add({ ...HOBB, coins: 7 }, [
+      { itemId: "bones", quantity: 1 },
+      { itemId: "feathers", quantity: 4 },
+    ]);
     const v = open(g, p, GENERAL);
     const bones = v.sell.find((s) => s.itemId === "bones")!;
     assert.equal(bones.price, 0);
@@ -171,7 +207,10 @@ describe("stores: selling", () => {
     // Feathers (3 coins): 1, 1, 1, then 0 for the fourth.
     g.send(p, "store:sell", { storeId: GENERAL, slot: 1, quantity: 4 });
     g.tick();
-    assert.deepEqual(g.errors(p).map((e) => e.code), ["WORTHLESS", "WORTHLESS"]);
+    assert.deepEqual(
+      g.errors(p).map((e) => e.code),
+      ["WORTHLESS", "WORTHLESS"],
+    );
     assert.match(g.errors(p)[0]!.message, /would pay nothing for Bones/);
     assert.match(g.errors(p)[1]!.message, /nothing for more than 3 Feathers/);
     assert.equal(count(p, "bones"), 1);
@@ -188,12 +227,18 @@ describe("stores: selling", () => {
 
   it("refuses untradeable items, more than the player holds, and an empty slot, changing nothing", async () => {
     const g = await gameWorld();
-    const p = g.add({ ...HOBB, coins: 5 }, [{ itemId: "settlers_charter", quantity: 1 }, { itemId: "oak_logs", quantity: 1 }]);
+    const p = g.add({ ...HOBB, coins: 5 }, [
+      { itemId: "settlers_charter", quantity: 1 },
+      { itemId: "oak_logs", quantity: 1 },
+    ]);
     g.send(p, "store:sell", { storeId: GENERAL, slot: 0, quantity: 1 });
     g.send(p, "store:sell", { storeId: GENERAL, slot: 1, quantity: 2 });
     g.send(p, "store:sell", { storeId: GENERAL, slot: 5, quantity: 1 });
     g.tick();
-    assert.deepEqual(g.errors(p).map((e) => e.code), ["UNTRADEABLE_ITEM", "ITEM_NOT_FOUND", "INVALID_SLOT"]);
+    assert.deepEqual(
+      g.errors(p).map((e) => e.code),
+      ["UNTRADEABLE_ITEM", "ITEM_NOT_FOUND", "INVALID_SLOT"],
+    );
     assert.equal(count(p, "oak_logs"), 1);
     assert.equal(p.data.coins, 5);
   });
@@ -211,7 +256,10 @@ describe("stores: selling", () => {
       g.send(p, "store:sell", { storeId: GENERAL, slot: 0, quantity: 1 });
       g.tick();
     }
-    assert.deepEqual(g.errors(p).map((e) => e.code), ["STORE_FULL"]);
+    assert.deepEqual(
+      g.errors(p).map((e) => e.code),
+      ["STORE_FULL"],
+    );
     assert.equal(p.data.inventory[0]?.itemId, kinds[EXTRA_KINDS], "the 41st kind kept");
     p.data.inventory[1] = { itemId: kinds[0]!, quantity: 1 };
     g.send(p, "store:sell", { storeId: GENERAL, slot: 1, quantity: 1 });
@@ -245,7 +293,6 @@ describe("stores: viewers", () => {
     assert.equal(g.events(p, "store:update").length, 1);
     assert.equal(priceOf(lastView(g, p), "oak_logs"), undefined, "drifted back to none");
   });
-
 
   it("sends store:update to a viewer when another player's purchase moves the price, and stops once they walk away", async () => {
     const g = await gameWorld();

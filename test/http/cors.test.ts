@@ -157,8 +157,14 @@ describe("CORS on the running server", () => {
   it("the agent runtime follows: a localhost origin outside production, none in production", async function () {
     this.timeout(60_000);
     const preflight = (url: string) =>
-      fetch(`${url}/agents`, { method: "OPTIONS", headers: { Origin: "http://localhost:3333", "Access-Control-Request-Method": "GET", "Access-Control-Request-Headers": "authorization" } });
-    for (const [NODE_ENV, allowed] of [["test", "http://localhost:3333"], ["production", null]] as const) {
+      fetch(`${url}/agents`, {
+        method: "OPTIONS",
+        headers: { Origin: "http://localhost:3333", "Access-Control-Request-Method": "GET", "Access-Control-Request-Headers": "authorization" },
+      });
+    for (const [NODE_ENV, allowed] of [
+      ["test", "http://localhost:3333"],
+      ["production", null],
+    ] as const) {
       const rt = await startAgentRuntime({ apiUrl: t.baseUrl, wsUrl: t.wsUrl, worldDir: t.worldDir, env: { NODE_ENV } });
       try {
         assert.equal((await preflight(rt.url)).headers.get("access-control-allow-origin"), allowed, NODE_ENV);

@@ -50,7 +50,11 @@ describe("HTTP errors", () => {
   });
 
   it("answers an unknown route with 404 and the common error shape", async () => {
-    for (const [method, path] of [["GET", "/no/such/thing"], ["POST", "/api/v9/nothing"], ["DELETE", "/health"]] as const) {
+    for (const [method, path] of [
+      ["GET", "/no/such/thing"],
+      ["POST", "/api/v9/nothing"],
+      ["DELETE", "/health"],
+    ] as const) {
       const res = await fetch(t.baseUrl + path, { method });
       assert.equal(res.status, 404, `${method} ${path}`);
       const body = await res.json();
@@ -61,7 +65,14 @@ describe("HTTP errors", () => {
 
   describe("thrown errors", () => {
     it("become a 500 without internals or a stack in production", async () => {
-      const app = await appWithFailingRoutes({ NODE_ENV: "production", JWT_SECRET: "x".repeat(32), ADMIN_CODE: "admin-code-0123", PUBLIC_IDP_APP_ID: "a", IDP_APP_SECRET: "b", DATABASE_URL: "postgres://h/db" });
+      const app = await appWithFailingRoutes({
+        NODE_ENV: "production",
+        JWT_SECRET: "x".repeat(32),
+        ADMIN_CODE: "admin-code-0123",
+        PUBLIC_IDP_APP_ID: "a",
+        IDP_APP_SECRET: "b",
+        DATABASE_URL: "postgres://h/db",
+      });
       try {
         for (const p of ["/api/boom", "/api/async-boom"]) {
           const res = await fetch(app.url + p);

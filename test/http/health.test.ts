@@ -111,6 +111,7 @@ describe("GET /env.js", () => {
     assert.match(res.headers.get("content-type") ?? "", /^application\/javascript/);
     const text = await res.text();
     const sandbox: { window: { env?: Record<string, string> } } = { window: {} };
+    // eslint-disable-next-line @typescript-eslint/no-implied-eval -- runs the served script, as a browser would
     new Function("window", text)(sandbox.window);
     const env = sandbox.window.env!;
     assert.equal(env.PUBLIC_IDP_APP_ID, "public-app-id");

@@ -67,7 +67,13 @@ describe("the Colyseus monitor at /colyseus", () => {
     await t.close();
     t = await startTestServer({ ADMIN_CODE: "let-me-in", DISABLE_RATE_LIMIT: "true" });
     const admin = basic("admin", "let-me-in");
-    const crossSite: Record<string, string>[] = [{ "Sec-Fetch-Site": "cross-site" }, { "Sec-Fetch-Site": "same-site" }, { Origin: "https://evil.example" }, { Origin: "null" }, { Origin: "not a url" }];
+    const crossSite: Record<string, string>[] = [
+      { "Sec-Fetch-Site": "cross-site" },
+      { "Sec-Fetch-Site": "same-site" },
+      { Origin: "https://evil.example" },
+      { Origin: "null" },
+      { Origin: "not a url" },
+    ];
     for (const p of [...pages, "/api/admin/metrics"]) {
       for (const h of crossSite) {
         const res = await fetch(t.baseUrl + p, { redirect: "manual", headers: { Authorization: admin, ...h } });
@@ -91,13 +97,20 @@ describe("the Colyseus monitor at /colyseus", () => {
 
   it("accepts basic credentials from the monitor's own pages and from non-browser clients, and a bearer token from anywhere", async () => {
     const admin = basic("admin", "let-me-in");
-    const sameOrigin: Record<string, string>[] = [{}, { "Sec-Fetch-Site": "same-origin" }, { "Sec-Fetch-Site": "none" }, { Origin: t.baseUrl, "Sec-Fetch-Site": "same-origin" }];
+    const sameOrigin: Record<string, string>[] = [
+      {},
+      { "Sec-Fetch-Site": "same-origin" },
+      { "Sec-Fetch-Site": "none" },
+      { Origin: t.baseUrl, "Sec-Fetch-Site": "same-origin" },
+    ];
     for (const h of sameOrigin) {
       const res = await fetch(`${t.baseUrl}/colyseus/api`, { headers: { Authorization: admin, ...h } });
       assert.equal(res.status, 200, JSON.stringify(h));
     }
     const token = await t.server.tokens.signServiceToken({ accountId: "ops", role: "admin" }, 60);
-    const res = await fetch(`${t.baseUrl}/colyseus/api`, { headers: { Authorization: `Bearer ${token}`, Origin: "https://ops.example", "Sec-Fetch-Site": "cross-site" } });
+    const res = await fetch(`${t.baseUrl}/colyseus/api`, {
+      headers: { Authorization: `Bearer ${token}`, Origin: "https://ops.example", "Sec-Fetch-Site": "cross-site" },
+    });
     assert.equal(res.status, 200);
   });
 
@@ -160,13 +173,27 @@ describe("GET /api/admin/metrics", () => {
       assert.ok(metrics.ticks.count > 0, "ticks were counted");
       assert.equal(typeof metrics.ticks.p99Ms, "number");
       const phases = metrics.ticks.phasesMeanMs as Record<string, number>;
-      assert.deepEqual(Object.keys(phases).sort(), ["colyseusFlush", "colyseusInterest", "colyseusPatch", "colyseusViews", "game", "messages", "schemaMirror", "wsDeltas", "wsFeed", "wsFlush"]);
+      assert.deepEqual(Object.keys(phases).sort(), [
+        "colyseusFlush",
+        "colyseusInterest",
+        "colyseusPatch",
+        "colyseusViews",
+        "game",
+        "messages",
+        "schemaMirror",
+        "wsDeltas",
+        "wsFeed",
+        "wsFlush",
+      ]);
       for (const v of Object.values(phases)) assert.ok(v >= 0 && v <= metrics.ticks.maxMs, `a phase takes part of a tick: ${v}`);
       assert.equal(metrics.ticks.slowest.ms, metrics.ticks.maxMs, "the slowest tick is the longest one");
       assert.deepEqual(Object.keys(metrics.ticks.slowest.phasesMs).sort(), Object.keys(phases).sort());
       // The ticking thread's CPU time (an empty world's tick may round to 0; see test/metrics for the figures).
       assert.ok(metrics.ticks.cpuMeanMs >= 0, `CPU per tick: ${metrics.ticks.cpuMeanMs}`);
-      assert.ok(metrics.ticks.slowest.cpuMs >= 0 && metrics.ticks.slowest.cpuMs <= metrics.ticks.slowest.ms + 10, `the slowest tick's CPU: ${metrics.ticks.slowest.cpuMs} of ${metrics.ticks.slowest.ms} ms`);
+      assert.ok(
+        metrics.ticks.slowest.cpuMs >= 0 && metrics.ticks.slowest.cpuMs <= metrics.ticks.slowest.ms + 10,
+        `the slowest tick's CPU: ${metrics.ticks.slowest.cpuMs} of ${metrics.ticks.slowest.ms} ms`,
+      );
       assert.equal(typeof metrics.eventLoopDelay.p99Ms, "number");
       assert.ok(metrics.memory.rssBytes > 0);
       assert.equal(metrics.players, 0);

@@ -39,7 +39,8 @@ describe("the monitor's room actions on the world and trade rooms", function () 
     return { status: res.status, body: text ? (JSON.parse(text) as Json) : {} };
   }
   /** The panel's remoteRoomCall(roomId, method, ...args). */
-  const call = (roomId: string, method: string, ...args: unknown[]) => monitor(`/room/call?${new URLSearchParams({ roomId, method, args: JSON.stringify(args) })}`);
+  const call = (roomId: string, method: string, ...args: unknown[]) =>
+    monitor(`/room/call?${new URLSearchParams({ roomId, method, args: JSON.stringify(args) })}`);
   async function roomOf(name: string): Promise<Json | undefined> {
     const { body } = await monitor("");
     return (body.rooms as Json[]).find((r) => r.name === name);
@@ -73,7 +74,8 @@ describe("the monitor's room actions on the world and trade rooms", function () 
       if (me?.x === to.x && me.z === to.z) break;
     }
   }
-  const systemLine = (events: { type: string; data: Json }[], text: string) => events.find((e) => e.type === "chat:message" && e.data.channel === "system" && e.data.message === text);
+  const systemLine = (events: { type: string; data: Json }[], text: string) =>
+    events.find((e) => e.type === "chat:message" && e.data.channel === "system" && e.data.message === text);
 
   it("refuses DISPOSE of the world room with the reason, and the world goes on for every door", async () => {
     const p = await wsPlayer();
@@ -84,7 +86,10 @@ describe("the monitor's room actions on the world and trade rooms", function () 
       assert.equal(res.body.error.code, "ROOM_ACTION_REFUSED");
       assert.match(res.body.error.message, /world room cannot be disposed.*\/api\/admin\/restart/);
       // Whichever HTTP method asks.
-      const head = await fetch(`${t.baseUrl}/colyseus/api/room/call?${new URLSearchParams({ roomId, method: "disconnect", args: "[]" })}`, { method: "HEAD", headers: { authorization: `Bearer ${adminToken}` } });
+      const head = await fetch(`${t.baseUrl}/colyseus/api/room/call?${new URLSearchParams({ roomId, method: "disconnect", args: "[]" })}`, {
+        method: "HEAD",
+        headers: { authorization: `Bearer ${adminToken}` },
+      });
       assert.equal(head.status, 409);
       await worldRuns(p);
       assert.equal(await worldRoomId(), roomId, "the same world room is listed");
@@ -141,7 +146,10 @@ describe("the monitor's room actions on the world and trade rooms", function () 
       await sdk.c.waitFor(() => systemLine(sdk.c.events, "maintenance at noon"), 5_000, "the line on Colyseus");
       const audit = await fetch(`${t.baseUrl}/api/admin/audit?limit=5`, { headers: { authorization: `Bearer ${adminToken}` } });
       const row = ((await audit.json()) as Json).entries[0] as Json;
-      assert.deepEqual({ action: row.action, actor: row.actorAccountId, via: row.via, detail: row.detail }, { action: "broadcast", actor: "ops", via: "monitor", detail: { message: "maintenance at noon" } });
+      assert.deepEqual(
+        { action: row.action, actor: row.actorAccountId, via: row.via, detail: row.detail },
+        { action: "broadcast", actor: "ops", via: "monitor", detail: { message: "maintenance at noon" } },
+      );
 
       // A payload without a message, or an empty one, is refused and sends nothing.
       const before = ws.c.events.length;
@@ -160,7 +168,7 @@ describe("the monitor's room actions on the world and trade rooms", function () 
     }
   });
 
-  it("names the world's players in the inspector's client list, and its disconnect button takes the named rows", async () => {
+  it("names the world's players in the inspector's client list, and its disconnect button kicks the named rows' players, audited under the admin", async () => {
     const ws = await wsPlayer();
     const sdk = await sdkPlayer();
     try {
@@ -170,11 +178,19 @@ describe("the monitor's room actions on the world and trade rooms", function () 
       assert.ok(ids.includes(`${ws.name} (ws:${ws.id})`), JSON.stringify(ids));
       assert.ok(ids.includes(`${sdk.name} (${sdk.c.room.sessionId})`), JSON.stringify(ids));
       const left = new Promise<number>((resolve) => sdk.c.room.onLeave((code: number) => resolve(code)));
-      await call(roomId, "_forceClientDisconnect", `${sdk.name} (${sdk.c.room.sessionId})`);
+      const kicked = async (name: string) => {
+        const audit = await fetch(`${t.baseUrl}/api/admin/audit?limit=5`, { headers: { authorization: `Bearer ${adminToken}` } });
+        const row = (((await audit.json()) as Json).entries as Json[]).find((r) => r.action === "kick" && r.targetName === name);
+        return row === undefined ? undefined : { actor: row.actorAccountId, via: row.via, reason: row.reason };
+      };
+      const sdkKick = await call(roomId, "_forceClientDisconnect", `${sdk.name} (${sdk.c.room.sessionId})`);
+      assert.equal(sdkKick.status, 200, JSON.stringify(sdkKick.body));
       await left;
+      assert.deepEqual(await kicked(sdk.name), { actor: "ops", via: "monitor", reason: "disconnected from the monitor" });
       await call(roomId, "_forceClientDisconnect", `${ws.name} (ws:${ws.id})`);
       assert.equal((await ws.c.next("error")).code, "KICKED");
       await ws.c.waitClosed();
+      assert.deepEqual(await kicked(ws.name), { actor: "ops", via: "monitor", reason: "disconnected from the monitor" });
     } finally {
       ws.c.close();
     }
@@ -248,8 +264,13 @@ describe("the monitor's panel in Chromium", function () {
       await alert.waitFor({ timeout: 30_000 });
       assert.match((await alert.textContent())!, /Refused: the world room cannot be disposed/);
       await screenshot(page, "monitor-dispose-refused");
-      const rooms = (await (await fetch(`${t.baseUrl}/colyseus/api`, { headers: { authorization: `Basic ${Buffer.from(`ops:${ADMIN_CODE}`).toString("base64")}` } })).json()) as Json;
-      assert.ok((rooms.rooms as Json[]).some((r) => r.name === WORLD_ROOM), "the world room is still listed");
+      const rooms = (await (
+        await fetch(`${t.baseUrl}/colyseus/api`, { headers: { authorization: `Basic ${Buffer.from(`ops:${ADMIN_CODE}`).toString("base64")}` } })
+      ).json()) as Json;
+      assert.ok(
+        (rooms.rooms as Json[]).some((r) => r.name === WORLD_ROOM),
+        "the world room is still listed",
+      );
       assert.deepEqual(errors, []);
     } finally {
       await context.close();

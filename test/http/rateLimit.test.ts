@@ -22,7 +22,10 @@ describe("rate limits", () => {
 
     it(`answers the REST request after ${REST_LIMIT_PER_MIN} in a minute with 429, the error body and standard headers`, async () => {
       const ok = await hammer(`${t.baseUrl}/api/nothing`, REST_LIMIT_PER_MIN);
-      assert.ok(ok.every((r) => r.status === 404), "the first 100 get through to routing");
+      assert.ok(
+        ok.every((r) => r.status === 404),
+        "the first 100 get through to routing",
+      );
       assert.equal(ok[0]!.headers.get("ratelimit-limit"), String(REST_LIMIT_PER_MIN));
       assert.equal(ok[99]!.headers.get("ratelimit-remaining"), "0");
       const res = await fetch(`${t.baseUrl}/api/nothing`);

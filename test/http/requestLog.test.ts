@@ -59,7 +59,10 @@ describe("request logs through pino-http", () => {
       const r = await logged(`/ws?token=${SECRET}&characterId=c1&reconnectionToken=${SECRET}&Access_Token=${SECRET}`);
       assert.ok(!JSON.stringify(r).includes(SECRET));
       assert.ok(r.msg.startsWith(`GET ${String(r.req!.url)} 200 in `), r.msg);
-      assert.equal(r.req!.url, `/ws?token=${encodeURIComponent(REDACTED)}&characterId=c1&reconnectionToken=${encodeURIComponent(REDACTED)}&Access_Token=${encodeURIComponent(REDACTED)}`);
+      assert.equal(
+        r.req!.url,
+        `/ws?token=${encodeURIComponent(REDACTED)}&characterId=c1&reconnectionToken=${encodeURIComponent(REDACTED)}&Access_Token=${encodeURIComponent(REDACTED)}`,
+      );
     });
 
     it("logs 4xx at info, 5xx at error, health probes at debug", async () => {

@@ -22,7 +22,9 @@ interface PackageJson {
 }
 
 const PACKAGE = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as PackageJson;
-const LOCK = JSON.parse(fs.readFileSync(path.join(ROOT, "package-lock.json"), "utf8")) as { packages: Record<string, { version?: string; dev?: boolean; hasInstallScript?: boolean }> };
+const LOCK = JSON.parse(fs.readFileSync(path.join(ROOT, "package-lock.json"), "utf8")) as {
+  packages: Record<string, { version?: string; dev?: boolean; hasInstallScript?: boolean }>;
+};
 
 /** What a production host runs: the server, one or under PM2, the agent runtime, the migration commands. */
 const PRODUCTION_SCRIPTS = [
@@ -42,7 +44,22 @@ const PRODUCTION_SCRIPTS = [
 ];
 
 /** Development only: the watcher, the client's tooling, the tests, benchmarks, and writing migrations. */
-const DEVELOPMENT_SCRIPTS = ["predev", "dev", "client", "build:client", "test", "test:mutations", "typecheck", "lint", "migration:create", "docs:events"];
+const DEVELOPMENT_SCRIPTS = [
+  "predev",
+  "dev",
+  "client",
+  "build:client",
+  "test",
+  "test:mutations",
+  "typecheck",
+  "lint",
+  "migration:create",
+  "docs:events",
+  "icons",
+  "gallery",
+  "format",
+  "format:check",
+];
 const isBench = (script: string) => script.startsWith("bench:");
 
 /** The source folders a production host runs, whole. */
@@ -67,7 +84,10 @@ function sourcesUnder(folder: string): string[] {
 
 /** The words of each command in a script that name a file of the project (`node scripts/x.ts`, `pm2 start ecosystem.config.cjs`). */
 function scriptFiles(command: string): string[] {
-  return command.split(/\s+/).filter((word) => SOURCE.test(word) && fs.existsSync(path.join(ROOT, word))).map((word) => path.join(ROOT, word));
+  return command
+    .split(/\s+/)
+    .filter((word) => SOURCE.test(word) && fs.existsSync(path.join(ROOT, word)))
+    .map((word) => path.join(ROOT, word));
 }
 
 /** The program each command of a script runs (`exec node …` runs node). */
@@ -171,10 +191,14 @@ describe("the production dependencies", function () {
 
   it("include every package the server, the agent runtime and the production scripts import", () => {
     const packages = productionImports();
-    for (const name of ["@colyseus/core", "@mikro-orm/core", "@mikro-orm/cli", "kysely", "pino-pretty", "ai"]) assert.ok(packages.has(name), `the scan finds ${name}`);
+    for (const name of ["@colyseus/core", "@mikro-orm/core", "@mikro-orm/cli", "kysely", "pino-pretty", "ai"])
+      assert.ok(packages.has(name), `the scan finds ${name}`);
     const undeclared = [...packages]
       .filter(([name]) => PACKAGE.dependencies[name] === undefined && DEVELOPMENT_ONLY[name] === undefined)
-      .map(([name, files]) => `${name} (${PACKAGE.devDependencies[name] === undefined ? "not declared" : "a development dependency"}), imported by ${files.join(", ")}`);
+      .map(
+        ([name, files]) =>
+          `${name} (${PACKAGE.devDependencies[name] === undefined ? "not declared" : "a development dependency"}), imported by ${files.join(", ")}`,
+      );
     assert.deepEqual(undeclared, [], "imported at runtime but not in package.json dependencies");
     for (const name of Object.keys(DEVELOPMENT_ONLY)) {
       assert.ok(packages.has(name), `${name} is still imported (else drop it from DEVELOPMENT_ONLY)`);
@@ -198,7 +222,10 @@ describe("the production dependencies", function () {
     // src/db/sqliteQueue.ts and postgresDriver.ts hand kysely objects to MikroORM's kysely: a copy
     // of our own (another version) would be a second class hierarchy under the same names.
     const copies = Object.entries(LOCK.packages).filter(([key]) => key === "node_modules/kysely" || key.endsWith("/node_modules/kysely"));
-    assert.deepEqual(copies.map(([key, entry]) => [key, entry.version, entry.dev === true]), [["node_modules/kysely", PACKAGE.dependencies.kysely, false]]);
+    assert.deepEqual(
+      copies.map(([key, entry]) => [key, entry.version, entry.dev === true]),
+      [["node_modules/kysely", PACKAGE.dependencies.kysely, false]],
+    );
   });
 
   it("pin exactly the versions the lockfile installs", () => {
@@ -212,7 +239,9 @@ describe("the production dependencies", function () {
     // The `node` package's install script fetches the Node binary the scripts run on.
     assert.equal(PACKAGE.allowScripts.node, true);
     const unnamed = Object.entries(LOCK.packages)
-      .filter(([key, entry]) => entry.hasInstallScript === true && entry.dev !== true && PACKAGE.allowScripts[key.replace(/^.*node_modules\//, "")] === undefined)
+      .filter(
+        ([key, entry]) => entry.hasInstallScript === true && entry.dev !== true && PACKAGE.allowScripts[key.replace(/^.*node_modules\//, "")] === undefined,
+      )
       .map(([key]) => key);
     assert.deepEqual(unnamed, [], "production packages with an install script that allowScripts neither allows nor refuses");
   });

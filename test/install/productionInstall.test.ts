@@ -22,7 +22,10 @@ import { createTestDatabase, freePort, type TestDatabase } from "../support/post
 import { ROOT, spawnNpmStart, type Exited, type Running } from "../support/process.ts";
 import { freshRedisUrl } from "../support/redis.ts";
 
-const PACKAGE = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
+const PACKAGE = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as {
+  dependencies: Record<string, string>;
+  devDependencies: Record<string, string>;
+};
 
 /** How long npm may take to install on a clean machine (every package and the Node binary downloaded). */
 const INSTALL_TIMEOUT_MS = 600_000;
@@ -87,7 +90,9 @@ async function tables(url: string): Promise<string[]> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    const res = await client.query<{ table_name: string }>("select table_name from information_schema.tables where table_schema = 'public' order by table_name");
+    const res = await client.query<{ table_name: string }>(
+      "select table_name from information_schema.tables where table_schema = 'public' order by table_name",
+    );
     return res.rows.map((r) => r.table_name);
   } finally {
     await client.end();
@@ -117,7 +122,11 @@ describe("a production install (npm install --omit=dev in a copy of the reposito
     fs.chmodSync(project, 0o755);
     // What a clone of this tree would hold: tracked files and new ones not ignored (node_modules,
     // client/dist, .env and world/local are).
-    const listed = spawnSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], { cwd: ROOT, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+    const listed = spawnSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], {
+      cwd: ROOT,
+      encoding: "utf8",
+      maxBuffer: 64 * 1024 * 1024,
+    });
     assert.equal(listed.status, 0, `git ls-files: ${listed.stderr}`);
     const files = listed.stdout.split("\0").filter((f) => f !== "" && fs.existsSync(path.join(ROOT, f)));
     assert.ok(files.includes("package-lock.json") && !files.some((f) => f.startsWith("node_modules/")));
@@ -148,7 +157,10 @@ describe("a production install (npm install --omit=dev in a copy of the reposito
       assert.ok(PACKAGE.devDependencies[name] !== undefined && !installed(name), `${name}, a development dependency, is left out`);
     }
     // `prepare` ran, and said why there is no client instead of failing the install.
-    assert.match(install.stdout + install.stderr, /Vite is not installed \(a development dependency: npm install --omit=dev\), so the browser client is not built/);
+    assert.match(
+      install.stdout + install.stderr,
+      /Vite is not installed \(a development dependency: npm install --omit=dev\), so the browser client is not built/,
+    );
     assert.ok(!fs.existsSync(path.join(project, "client", "dist", "index.html")));
     // The `node` package's install script (allowScripts) put the pinned Node where the scripts find it.
     const node = await run(project, path.join(project, "node_modules", ".bin", "node"), ["--version"], hostEnv());
@@ -165,7 +177,8 @@ describe("a production install (npm install --omit=dev in a copy of the reposito
     assert.equal(res.status, 200, JSON.stringify(health));
     assert.deepEqual([health.status, health.database.status, health.database.dialect], ["ok", "up", "postgresql"]);
     const made = await tables(database.url);
-    for (const table of ["characters", "users", "inventory", "bank", "trade_audit", "mikro_orm_migrations"]) assert.ok(made.includes(table), `${table} in ${made.join(", ")}`);
+    for (const table of ["characters", "users", "inventory", "bank", "trade_audit", "mikro_orm_migrations"])
+      assert.ok(made.includes(table), `${table} in ${made.join(", ")}`);
     server.child.kill("SIGTERM");
     const exit = await server.exited;
     server = undefined;

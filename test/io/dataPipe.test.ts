@@ -5,16 +5,21 @@
 import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import type { Writable } from "node:stream";
 import { DataPipe } from "../../src/io/dataPipe.ts";
 import { until } from "../support/until.ts";
 
 /**
  * A child reading fd 4 (as the socket process does): it checks that byte i is i % 251, and says
- * when it has `want` bytes (`{at, n, ok}`). With `wait`, it reads nothing until told.
+ * when it has `want` bytes (`{n, ok}`), over IPC and by creating the file `doneFile`: a process
+ * whose event loop is busy cannot read a message, but it can see a file appear. With `wait`, it
+ * reads nothing until told.
  */
 const READER = `
 const net = require("node:net");
+const fs = require("node:fs");
 const want = Number(process.argv[1]);
 let n = 0, ok = true;
 const s = new net.Socket({ fd: 4, readable: true, writable: false });
@@ -22,19 +27,23 @@ if (process.argv[2] === "wait") { s.pause(); process.on("message", () => s.resum
 s.on("data", (c) => {
   for (let i = 0; i < c.length; i++) if (c[i] !== (n + i) % 251) ok = false;
   n += c.length;
-  if (n >= want) process.send({ at: Date.now(), n, ok });
+  if (n >= want) { fs.writeFileSync(process.argv[3], ""); process.send({ n, ok }); }
 });
 process.send({ ready: true });
 `;
 
 interface Report {
-  at: number;
   n: number;
   ok: boolean;
 }
 
-function reader(want: number, mode: "read" | "wait"): { child: ChildProcess; pipe: DataPipe; report: () => Report | undefined; ready: Promise<void>; errors: Error[] } {
-  const child = spawn(process.execPath, ["-e", READER, String(want), mode], { stdio: ["ignore", "inherit", "inherit", "ipc", "pipe"] });
+function reader(
+  want: number,
+  mode: "read" | "wait",
+): { child: ChildProcess; pipe: DataPipe; report: () => Report | undefined; ready: Promise<void>; errors: Error[]; done: () => boolean } {
+  const doneFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "rsworld-datapipe-")), "done");
+  const child = spawn(process.execPath, ["-e", READER, String(want), mode, doneFile], { stdio: ["ignore", "inherit", "inherit", "ipc", "pipe"] });
+  child.on("exit", () => fs.rmSync(path.dirname(doneFile), { recursive: true, force: true }));
   let report: Report | undefined;
   let ready!: () => void;
   const readyP = new Promise<void>((r) => (ready = r));
@@ -44,7 +53,7 @@ function reader(want: number, mode: "read" | "wait"): { child: ChildProcess; pip
   });
   const errors: Error[] = [];
   const pipe = new DataPipe(child.stdio[4] as Writable, (err) => errors.push(err));
-  return { child, pipe, report: () => report, ready: readyP, errors };
+  return { child, pipe, report: () => report, ready: readyP, errors, done: () => fs.existsSync(doneFile) };
 }
 
 /** `total` bytes where byte i is i % 251, in buffers of `size`. */
@@ -58,14 +67,19 @@ function pattern(total: number, size: number): Buffer[] {
   return out;
 }
 
-function busy(ms: number, each?: () => void): number {
+/**
+ * Keeps the event loop busy (calling `each` every millisecond) for `ms`, or with `stop` until it
+ * says so (failing after `ms`: never a loop that could spin forever).
+ */
+function busy(ms: number, each?: () => void, stop?: () => boolean): void {
   const end = Date.now() + ms;
   while (Date.now() < end) {
     each?.();
+    if (stop?.()) return;
     const t = performance.now();
     while (performance.now() - t < 1);
   }
-  return Date.now();
+  if (stop !== undefined) assert.fail(`busy for ${ms} ms and still waiting`);
 }
 
 describe("the socket process's data pipe, written directly (DataPipe)", function () {
@@ -82,9 +96,21 @@ describe("the socket process's data pipe, written directly (DataPipe)", function
     await r.ready;
     assert.ok(r.pipe.direct, "the pipe's descriptor is written directly");
     const done: number[] = [];
-    const started = performance.now();
-    pattern(total, 1024 * 1024).forEach((b, i) => r.pipe.write(b, () => done.push(i)));
-    assert.ok(performance.now() - started < 500, "8 MB written to a pipe no one reads, without waiting");
+    const buffers = pattern(total, 1024 * 1024);
+    // Every write(2) as the pipe made it: a write() that waited would try again while the pipe is full.
+    const writeSync = fs.writeSync;
+    let calls = 0;
+    fs.writeSync = ((...args: Parameters<typeof fs.writeSync>) => {
+      calls++;
+      return (writeSync as (...a: unknown[]) => number)(...args);
+    }) as typeof fs.writeSync;
+    try {
+      buffers.forEach((b, i) => r.pipe.write(b, () => done.push(i)));
+    } finally {
+      fs.writeSync = writeSync;
+    }
+    // Each write() stops at the first write(2) that does not finish a buffer (full pipe: partial or EAGAIN).
+    assert.ok(calls <= buffers.length + done.length, `8 MB written to a pipe no one reads, without waiting: ${calls} write(2) calls`);
     assert.ok(r.pipe.queuedBytes > 0, "the kernel took only part of it");
     assert.ok(done.length < 8, `done only once taken (${done.length} of 8)`);
     r.child.send("read");
@@ -136,19 +162,18 @@ describe("the socket process's data pipe, written directly (DataPipe)", function
     children.push(a.child);
     await a.ready;
     for (const b of pattern(total, total)) a.pipe.write(b);
-    const aEnd = busy(400);
+    busy(400);
+    assert.equal(a.done(), false, "without pump(), not all of it while the event loop is busy");
     const aGot = await until(a.report, "the child reading all of it", 10_000);
     assert.ok(aGot.ok);
-    assert.ok(aGot.at >= aEnd - 5, `without pump(), all in ${aGot.at - aEnd} ms after the busy stretch`);
-    // With pump() every millisecond: during it.
+    // With pump() every millisecond: during it (the loop stays busy until the child has it all).
     const b = reader(total, "read");
     children.push(b.child);
     await b.ready;
     for (const buf of pattern(total, total)) b.pipe.write(buf);
-    const bEnd = busy(400, () => b.pipe.pump());
+    busy(15_000, () => b.pipe.pump(), b.done);
     const bGot = await until(b.report, "the child reading all of it", 10_000);
     assert.ok(bGot.ok);
-    assert.ok(bGot.at < bEnd - 50, `with pump(), all ${bEnd - bGot.at} ms before the busy stretch ended`);
   });
 
   it("drops what is queued when the child is gone, and never writes to the closed descriptor (whose number may be another file's)", async () => {
@@ -163,7 +188,8 @@ describe("the socket process's data pipe, written directly (DataPipe)", function
     r.pipe.write(Buffer.from("more"));
     assert.equal(r.pipe.queuedBytes, 0, "nothing queued after");
     assert.ok(r.errors.length >= 1, "told");
-    for (const err of r.errors) assert.ok(/EPIPE|ECONNRESET/.test((err as NodeJS.ErrnoException).code ?? "") || err.message === "the data pipe was closed", String(err));
+    for (const err of r.errors)
+      assert.ok(/EPIPE|ECONNRESET/.test((err as NodeJS.ErrnoException).code ?? "") || err.message === "the data pipe was closed", String(err));
 
     // A child that took everything, then died: nothing failed, but Node has closed the stream.
     const q = reader(3, "read");
@@ -174,7 +200,11 @@ describe("the socket process's data pipe, written directly (DataPipe)", function
     q.child.kill("SIGKILL");
     await until(() => ((q.child.stdio[4] as Writable).destroyed ? true : undefined), "Node closing the stream", 5_000);
     q.pipe.write(Buffer.from("after"));
-    assert.deepEqual(q.errors.map((e) => e.message), ["the data pipe was closed"], "told, and no write to the closed descriptor (EBADF, or another file's)");
+    assert.deepEqual(
+      q.errors.map((e) => e.message),
+      ["the data pipe was closed"],
+      "told, and no write to the closed descriptor (EBADF, or another file's)",
+    );
     assert.equal(q.pipe.queuedBytes, 0);
   });
 });

@@ -66,7 +66,11 @@ describe("the socket process (SOCKET_PROCESS)", function () {
       assert.ok(io.pid !== undefined && alive(io.pid), "a child process holds them");
       // The /ws player sees the Colyseus player (a tick's frame), and the other way round (a patch).
       const colyId = String(coly.state().players && Object.keys(coly.state().players).find((id) => id !== welcome.playerId));
-      await until(() => (ws.events.some((e) => e.type === "world:update" && JSON.stringify(e.data).includes(colyId)) ? true : undefined), "the /ws client seeing the Colyseus player", 5_000);
+      await until(
+        () => (ws.events.some((e) => e.type === "world:update" && JSON.stringify(e.data).includes(colyId)) ? true : undefined),
+        "the /ws client seeing the Colyseus player",
+        5_000,
+      );
       await coly.waitFor(() => coly.state().players[String(welcome.playerId)], 5_000, "the Colyseus client seeing the /ws player");
       ws.close();
       await coly.room.leave(true);
@@ -79,7 +83,10 @@ describe("the socket process (SOCKET_PROCESS)", function () {
       for (let i = 0; i < 20; i++) c.send(`nope-${i}`);
       const answered: string[] = [];
       for (let i = 0; i < 20; i++) answered.push(String((await c.next("error")).event));
-      assert.deepEqual(answered, Array.from({ length: 20 }, (_, i) => `nope-${i}`));
+      assert.deepEqual(
+        answered,
+        Array.from({ length: 20 }, (_, i) => `nope-${i}`),
+      );
       c.close();
     });
 
@@ -97,7 +104,10 @@ describe("the socket process (SOCKET_PROCESS)", function () {
 
     it("answers a bad handshake itself (400) and holds nothing for it", async () => {
       const io = t.server.sockets!;
-      const answer = await rawUpgrade(new URL(t.baseUrl).port as unknown as number, "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 7\r\n");
+      const answer = await rawUpgrade(
+        new URL(t.baseUrl).port as unknown as number,
+        "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 7\r\n",
+      );
       assert.match(answer, /^HTTP\/1\.1 400 /);
       await until(() => (io.handshakes === 0 ? true : undefined), "no handshake left pending");
       const c = await WsTestClient.connect(`${t.wsUrl}?name=AfterBad`);
@@ -157,7 +167,9 @@ describe("the socket process (SOCKET_PROCESS)", function () {
       const before = rss();
       // A raw client: the handshake, then masked 60 KB frames as fast as TCP takes them, reading nothing.
       const socket = net.connect(Number(new URL(t.baseUrl).port), "127.0.0.1");
-      socket.write("GET /ws?token=not-a-token HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n");
+      socket.write(
+        "GET /ws?token=not-a-token HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n",
+      );
       await new Promise((resolve) => socket.once("data", resolve));
       socket.pause();
       const payload = 60 * 1024;
@@ -183,9 +195,15 @@ describe("the socket process (SOCKET_PROCESS)", function () {
       }
       const end = await closed;
       const after = end - started;
-      assert.ok(after > CLOSE_GRACE_MS - 1_000 && after < CLOSE_GRACE_MS + 2_000, `cut off ${Math.round(after)} ms after it started (${CLOSE_GRACE_MS} ms after its refusal)`);
+      assert.ok(
+        after > CLOSE_GRACE_MS - 1_000 && after < CLOSE_GRACE_MS + 2_000,
+        `cut off ${Math.round(after)} ms after it started (${CLOSE_GRACE_MS} ms after its refusal)`,
+      );
       assert.ok(sent > 50 * 1024 * 1024, `it sent ${sent} bytes`);
-      assert.ok(peak - before < 256 * 1024 * 1024, `the socket process grew by ${Math.round((peak - before) / 1048576)} MiB while ${Math.round(sent / 1048576)} MiB came in`);
+      assert.ok(
+        peak - before < 256 * 1024 * 1024,
+        `the socket process grew by ${Math.round((peak - before) / 1048576)} MiB while ${Math.round(sent / 1048576)} MiB came in`,
+      );
     });
   });
 
@@ -214,7 +232,16 @@ describe("the socket process (SOCKET_PROCESS)", function () {
       const [r0, r1, r2] = remotes as [RemoteSocket, RemoteSocket, RemoteSocket];
       const bytes = (n: number, seed: number) => Uint8Array.from({ length: n }, (_, i) => (i * 31 + seed) & 0xff);
       // Lengths at each side of the 7-bit, 16-bit and 64-bit length forms; text with multi-byte characters.
-      const sent: (string | Uint8Array)[] = ["", "a".repeat(125), bytes(126, 1), "é€".repeat(13_107), bytes(65_535, 2), bytes(65_536, 3), "z".repeat(70_000), bytes(0, 0)];
+      const sent: (string | Uint8Array)[] = [
+        "",
+        "a".repeat(125),
+        bytes(126, 1),
+        "é€".repeat(13_107),
+        bytes(65_535, 2),
+        bytes(65_536, 3),
+        "z".repeat(70_000),
+        bytes(0, 0),
+      ];
       r2.send("never seen");
       for (const [i, m] of sent.entries()) {
         r0.send(m);
@@ -228,7 +255,10 @@ describe("the socket process (SOCKET_PROCESS)", function () {
       for (const [i, m] of sent.entries()) {
         const { binary, data } = c0.frames[i]!;
         assert.equal(binary, typeof m !== "string", `frame ${i}: its type`);
-        assert.ok(typeof m === "string" ? data.toString("utf8") === m : Buffer.from(m).equals(data), `frame ${i} (${typeof m === "string" ? Buffer.byteLength(m) : m.byteLength} bytes) arrived whole`);
+        assert.ok(
+          typeof m === "string" ? data.toString("utf8") === m : Buffer.from(m).equals(data),
+          `frame ${i} (${typeof m === "string" ? Buffer.byteLength(m) : m.byteLength} bytes) arrived whole`,
+        );
       }
       assert.deepEqual(c1.got, [...sent.map((_, i) => `one-${i}`), "one-last"]);
       assert.equal(await c2.closed, 1006, "the terminated connection closed without a close frame");
@@ -272,7 +302,10 @@ describe("the socket process (SOCKET_PROCESS)", function () {
       s.io.flush();
       // Nothing more is sent: the batch itself must have ended it.
       assert.equal(await closed, 1006);
-      assert.ok(warnings.some((w) => /read nothing of its last (\d+) bytes/.test(w) && Number(/last (\d+)/.exec(w)![1]) <= 9 * 1024 * 1024), `warned at about 8 MiB: ${warnings.join("; ")}`);
+      assert.ok(
+        warnings.some((w) => /read nothing of its last (\d+) bytes/.test(w) && Number(/last (\d+)/.exec(w)![1]) <= 9 * 1024 * 1024),
+        `warned at about 8 MiB: ${warnings.join("; ")}`,
+      );
       stalled.terminate();
     } finally {
       await s.close();
@@ -316,13 +349,23 @@ describe("the socket process (SOCKET_PROCESS)", function () {
   ] as const) {
     it(`gives up a socket process that ${what}, and completes the waiting upgrades here instead`, async () => {
       const kinds = { maxPayload: 1024, pingIntervalMs: 0, maxMissedPings: 1 };
-      const io = new SocketProcess({ logger: pino({ level: "silent" }), kinds: { colyseus: kinds, ws: kinds }, entry: new URL(`../support/${child}`, import.meta.url), readyTimeoutMs: 300 });
+      const io = new SocketProcess({
+        logger: pino({ level: "silent" }),
+        kinds: { colyseus: kinds, ws: kinds },
+        entry: new URL(`../support/${child}`, import.meta.url),
+        readyTimeoutMs: 300,
+      });
       const local = new WebSocketServer({ noServer: true });
       const server = http.createServer();
       let handedOver = 0;
       server.on("upgrade", (req, socket, head) =>
-        io.handleUpgrade(req, socket, head, "ws", () => handedOver++, () =>
-          local.handleUpgrade(req, socket, head, (ws) => ws.send("here")),
+        io.handleUpgrade(
+          req,
+          socket,
+          head,
+          "ws",
+          () => handedOver++,
+          () => local.handleUpgrade(req, socket, head, (ws) => ws.send("here")),
         ),
       );
       await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -357,7 +400,10 @@ describe("the socket process (SOCKET_PROCESS)", function () {
       // The child answers after 300 ms, the server gave the handshake up at 100 ms.
       assert.equal(await Promise.race([closed, new Promise((resolve) => setTimeout(() => resolve("still open after 5 s"), 5_000))]), 1013);
       assert.equal(s.remotes.length, 0, "the given-up connection was never handed to the server's code");
-      assert.ok(warnings.some((w) => /did not answer a handshake/.test(w)), `warned: ${warnings.join("; ")}`);
+      assert.ok(
+        warnings.some((w) => /did not answer a handshake/.test(w)),
+        `warned: ${warnings.join("; ")}`,
+      );
       assert.equal(s.io.count(), 0);
     } finally {
       await s.close();
@@ -431,7 +477,16 @@ describe("the socket process (SOCKET_PROCESS)", function () {
     const io = new SocketProcess({ logger: pino({ level: "silent" }), kinds: { colyseus: kinds, ws: kinds }, ...options });
     const server = http.createServer();
     const remotes: RemoteSocket[] = [];
-    server.on("upgrade", (req, socket, head) => io.handleUpgrade(req, socket, head, "ws", (r) => remotes.push(r), () => socket.destroy()));
+    server.on("upgrade", (req, socket, head) =>
+      io.handleUpgrade(
+        req,
+        socket,
+        head,
+        "ws",
+        (r) => remotes.push(r),
+        () => socket.destroy(),
+      ),
+    );
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const port = (server.address() as net.AddressInfo).port;
     return {
@@ -468,7 +523,10 @@ describe("the socket process (SOCKET_PROCESS)", function () {
       }
       assert.equal(await closed, 1006, "terminated");
       await until(() => (read >= 8 * 1024 * 1024 ? true : undefined), "the reading client getting its frames", 10_000);
-      assert.ok(warnings.some((w) => /read nothing of its last \d+ bytes/.test(w)), warnings.join("; "));
+      assert.ok(
+        warnings.some((w) => /read nothing of its last \d+ bytes/.test(w)),
+        warnings.join("; "),
+      );
       reader.close();
       stalled.terminate();
     } finally {

@@ -36,7 +36,9 @@ describe("METRICS_PORT and METRICS_HOST", () => {
   });
 
   it("refuse METRICS_PORT equal to PORT, and METRICS_HOST without METRICS_PORT", () => {
-    assert.deepEqual(problemsOf({ PORT: "6000", METRICS_PORT: "6000" }), ["METRICS_PORT: must differ from PORT (both are 6000): metrics are served on a port of their own"]);
+    assert.deepEqual(problemsOf({ PORT: "6000", METRICS_PORT: "6000" }), [
+      "METRICS_PORT: must differ from PORT (both are 6000): metrics are served on a port of their own",
+    ]);
     assert.match(problemsOf({ METRICS_PORT: "5555" }).join("\n"), /^METRICS_PORT: must differ from PORT/m, "the default PORT counts");
     assert.equal(loadConfig({ PORT: "0", METRICS_PORT: "0" }).metrics?.port, 0, "two ephemeral ports never collide");
     assert.deepEqual(problemsOf({ METRICS_HOST: "127.0.0.1" }), ["METRICS_HOST: set without METRICS_PORT, which turns the metrics server on"]);

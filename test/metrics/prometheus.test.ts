@@ -79,7 +79,8 @@ describe("Prometheus metrics at /metrics on METRICS_PORT", () => {
     const ticksBefore = valueOf(before, "rsworld_tick_duration_seconds_count");
     // Error codes are counted from their first occurrence; everything else exists from the start.
     const absent = (name: string) => (name === "rsworld_errors_total" ? 0 : undefined);
-    const delta = (after: Map<string, Family>, name: string, labels: Record<string, string> = {}) => valueOf(after, name, labels) - valueOf(before, name, labels, absent(name));
+    const delta = (after: Map<string, Family>, name: string, labels: Record<string, string> = {}) =>
+      valueOf(after, name, labels) - valueOf(before, name, labels, absent(name));
 
     // A /ws player (anonymous mode: an identity is issued) and a Colyseus player, side by side at the spawn.
     const ws = await WsTestClient.connect(`${t.wsUrl}?name=MetricsWs`);
@@ -135,7 +136,11 @@ describe("Prometheus metrics at /metrics on METRICS_PORT", () => {
     m = await scrape(port);
     assert.ok(valueOf(m, "rsworld_tick_duration_seconds_count") > ticksBefore, "ticks are observed");
     assert.equal(delta(m, "rsworld_messages_received_total", { transport: "ws", event: "player:chat" }), 1);
-    assert.equal(delta(m, "rsworld_messages_received_total", { transport: "ws", event: "unknown" }), 1, "an unknown event is counted as unknown, not by its name");
+    assert.equal(
+      delta(m, "rsworld_messages_received_total", { transport: "ws", event: "unknown" }),
+      1,
+      "an unknown event is counted as unknown, not by its name",
+    );
     assert.equal(delta(m, "rsworld_messages_received_total", { transport: "ws", event: "player:move" }), 1);
     assert.equal(delta(m, "rsworld_messages_received_total", { transport: "colyseus", event: "player:move" }), 1);
     assert.equal(delta(m, "rsworld_messages_received_total", { transport: "ws", event: "tradeAccept" }), 2);
@@ -154,14 +159,15 @@ describe("Prometheus metrics at /metrics on METRICS_PORT", () => {
     assert.equal(delta(m, "rsworld_trade_store_duration_seconds_count", { outcome: "completed" }), 1);
     // Nothing of a player's is a label: names and ids appear nowhere in the text.
     const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
-    for (const secret of [wsId, colId, "MetricsWs", "MetricsCol", "hello metrics", "no:such-event"]) assert.ok(!text.includes(secret), `${secret} is not in the metrics`);
+    for (const secret of [wsId, colId, "MetricsWs", "MetricsCol", "hello metrics", "no:such-event"])
+      assert.ok(!text.includes(secret), `${secret} is not in the metrics`);
 
     // Logouts save both players (the trade's swap was stored first; these are their final saves).
     const savedBefore = valueOf(m, "rsworld_saves_total", { outcome: "stored" });
     ws.socket.close(1000);
     await colyseus.room.leave();
     await until(() => (t.server.world.world.players.size === 0 ? true : undefined), "both players leave the world");
-    for (const deadline = Date.now() + 5_000; ; ) {
+    for (const deadline = Date.now() + 5_000; ;) {
       m = await scrape(port);
       if (valueOf(m, "rsworld_saves_total", { outcome: "stored" }) >= savedBefore + 2) break;
       assert.ok(Date.now() < deadline, "both final saves are counted");
@@ -180,7 +186,11 @@ describe("Prometheus metrics at /metrics on METRICS_PORT", () => {
     // A REST refusal with our code, a missing route, and Colyseus' own matchmaking refusal (no code of ours).
     assert.equal((await fetch(`${t.baseUrl}/api/v1/player`)).status, 401);
     assert.equal((await fetch(`${t.baseUrl}/api/no-such-route`)).status, 404);
-    const matchmake = await fetch(`${t.baseUrl}/matchmake/joinOrCreate/no_such_room`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    const matchmake = await fetch(`${t.baseUrl}/matchmake/joinOrCreate/no_such_room`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{}",
+    });
     assert.ok(matchmake.status >= 400, `matchmaking refuses an unknown room (${matchmake.status})`);
     // A success is no error; and it reads the database (an identity is stored).
     assert.equal((await fetch(`${t.baseUrl}/api/auth/anonymous`, { method: "POST" })).status, 201);
@@ -189,12 +199,19 @@ describe("Prometheus metrics at /metrics on METRICS_PORT", () => {
     assert.equal(errors(after, "UNAUTHORIZED") - errors(before, "UNAUTHORIZED"), 1);
     assert.equal(errors(after, "NOT_FOUND") - errors(before, "NOT_FOUND"), 1);
     assert.equal(errors(after, `HTTP_${matchmake.status}`) - errors(before, `HTTP_${matchmake.status}`), 1, "a matchmaking refusal counts by its status");
-    const httpTotal = (m: Map<string, Family>) => m.get("rsworld_errors_total")!.samples.filter((s) => s.labels.transport === "http").reduce((sum, s) => sum + s.value, 0);
+    const httpTotal = (m: Map<string, Family>) =>
+      m
+        .get("rsworld_errors_total")!
+        .samples.filter((s) => s.labels.transport === "http")
+        .reduce((sum, s) => sum + s.value, 0);
     assert.equal(httpTotal(after) - httpTotal(before), 3, "the success counted nothing");
     assert.ok(queries(after, "select") > queries(before, "select"), "selects are timed");
     assert.ok(queries(after, "insert") > queries(before, "insert"), "the stored identity's insert is timed");
     const family = after.get("rsworld_database_query_duration_seconds")!;
-    assert.ok(family.samples.every((s) => ["select", "insert", "update", "delete", "other", undefined].includes(s.labels.kind)), "kinds are bounded");
+    assert.ok(
+      family.samples.every((s) => ["select", "insert", "update", "delete", "other", undefined].includes(s.labels.kind)),
+      "kinds are bounded",
+    );
   });
 
   it("is served on METRICS_PORT only: the public port has no /metrics", async () => {

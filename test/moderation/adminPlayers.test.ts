@@ -61,7 +61,10 @@ describe("GET /api/admin/players (issue 20 item 4)", function () {
       assert.equal(wsRow.characterId, String(wsWelcome.playerId));
       assert.equal(sdkRow.characterId, String(sdkWelcome.playerId));
       assert.equal(wsRow.accountId, String(wsWelcome.accountId));
-      for (const [row, id] of [[wsRow, String(wsWelcome.playerId)], [sdkRow, String(sdkWelcome.playerId)]] as const) {
+      for (const [row, id] of [
+        [wsRow, String(wsWelcome.playerId)],
+        [sdkRow, String(sdkWelcome.playerId)],
+      ] as const) {
         const live = t.server.world.world.players.get(id)!;
         assert.equal(row.world, res.body.world);
         assert.equal(typeof row.world, "number");

@@ -65,7 +65,7 @@ describe("an agent never takes over its owner's admin rights (security finding 1
       const c = await WsTestClient.connect(`${t.wsUrl}?token=${encodeURIComponent(token)}&characterId=${characterId}`);
       await c.next("welcome");
       return {
-        events: c.events as Client["events"],
+        events: c.events,
         send: (type, data) => c.send(type, data as Json),
         closedWith: async () => (await c.waitClosed()).code,
         close: async () => c.close(),
@@ -75,7 +75,7 @@ describe("an agent never takes over its owner's admin rights (security finding 1
     const left = new Promise<number>((resolve) => c.room.onLeave((code: number) => resolve(code)));
     await c.next("welcome");
     return {
-      events: c.events as Client["events"],
+      events: c.events,
       send: (type, data) => c.send(type, data),
       closedWith: () => left,
       close: async () => void (await c.room.leave().catch(() => {})),
@@ -83,7 +83,10 @@ describe("an agent never takes over its owner's admin rights (security finding 1
   }
 
   const systemLine = (c: Client, pattern: RegExp) =>
-    until(() => c.events.find((e) => e.type === "chat:message" && e.data.channel === "system" && pattern.test(String(e.data.message))), `a system line ${pattern}`);
+    until(
+      () => c.events.find((e) => e.type === "chat:message" && e.data.channel === "system" && pattern.test(String(e.data.message))),
+      `a system line ${pattern}`,
+    );
   /** Takes the first `error` not yet taken, so that two refusals in a row are told apart. */
   const nextError = async (c: Client): Promise<Json> => {
     const e = await until(() => c.events.find((x) => x.type === "error"), "an error");
@@ -114,7 +117,11 @@ describe("an agent never takes over its owner's admin rights (security finding 1
     assert.equal([...t.server.world.world.players.values()].find((p) => p.data.name === victimName)!.mutedUntil, undefined, "the victim is not muted");
   }
 
-  for (const [ownerVia, agentVia] of [["ws", "ws"], ["colyseus", "colyseus"], ["ws", "colyseus"]] as const) {
+  for (const [ownerVia, agentVia] of [
+    ["ws", "ws"],
+    ["colyseus", "colyseus"],
+    ["ws", "colyseus"],
+  ] as const) {
     it(`the owner's /admin grant does not pass to its agent taking over (owner on ${ownerVia}, agent on ${agentVia}): /mute and /broadcast refused, nothing done, nothing audited`, async () => {
       const owner = await ownerWithAgent();
       const o = await grantedOwner(ownerVia, owner);
@@ -122,7 +129,7 @@ describe("an agent never takes over its owner's admin rights (security finding 1
       assert.equal(await o.closedWith(), CLOSE_REPLACED);
       const said = `agent says ${randomBytes(4).toString("hex")}`;
       agent.send("player:chat", { message: `/mute ${victimName} 60 prompted` });
-      assert.deepEqual(await nextError(agent), { code: "FORBIDDEN", message: "moderation commands are for admins", event: "player:chat" });
+      assert.deepEqual(await nextError(agent), { code: "FORBIDDEN", message: "Moderation commands are for admins.", event: "player:chat" });
       agent.send("player:chat", { message: `/broadcast ${said}` });
       assert.equal((await nextError(agent)).code, "FORBIDDEN");
       assert.ok(!agent.events.some((e) => e.type === "chat:message" && /^(Muted|Broadcast sent)/.test(String(e.data.message))), "no moderation answer");
@@ -215,7 +222,13 @@ describe("an agent never takes over its owner's admin rights (security finding 1
     o.send("player:chat", { message: `/unmute ${targetName} done` });
     await systemLine(o, new RegExp(`^Unmuted ${targetName}`));
     const rows = await t.server.db.em().find(AdminAudit, { targetName }, { orderBy: { id: "asc" } });
-    assert.deepEqual(rows.map((r) => [r.action, r.actorAccountId, r.via]), [["mute", owner.accountId, "game"], ["unmute", owner.accountId, "game"]]);
+    assert.deepEqual(
+      rows.map((r) => [r.action, r.actorAccountId, r.via]),
+      [
+        ["mute", owner.accountId, "game"],
+        ["unmute", owner.accountId, "game"],
+      ],
+    );
     target.close();
     await o.close();
   });

@@ -84,7 +84,10 @@ describe("moderation", function () {
     return a;
   }
   async function systemLine(c: WsTestClient | WorldTestClient, pattern: RegExp): Promise<string> {
-    const found = await until(() => c.events.find((e) => e.type === "chat:message" && e.data.channel === "system" && pattern.test(String(e.data.message))), `a system line ${pattern}`);
+    const found = await until(
+      () => c.events.find((e) => e.type === "chat:message" && e.data.channel === "system" && pattern.test(String(e.data.message))),
+      `a system line ${pattern}`,
+    );
     return String(found.data.message);
   }
   async function errorOf(c: WsTestClient | WorldTestClient, code: string): Promise<Json> {
@@ -93,7 +96,14 @@ describe("moderation", function () {
   const auditRows = () => t.server.db.em().find(AdminAudit, {}, { orderBy: { id: "asc" } });
   const sanctions = () => t.server.db.em().find(Sanction, {}, { orderBy: { accountId: "asc", kind: "asc" } });
   const walkableNear = (x: number, z: number) => {
-    for (let d = 2; d < 20; d++) for (const [dx, dz] of [[d, 0], [0, d], [-d, 0], [0, -d]] as const) if (t.server.world.world.collision.isWalkable(x + dx, z + dz)) return { x: x + dx, z: z + dz };
+    for (let d = 2; d < 20; d++)
+      for (const [dx, dz] of [
+        [d, 0],
+        [0, d],
+        [-d, 0],
+        [0, -d],
+      ] as const)
+        if (t.server.world.world.collision.isWalkable(x + dx, z + dz)) return { x: x + dx, z: z + dz };
     throw new Error("no walkable tile near the player");
   };
 
@@ -107,7 +117,18 @@ describe("moderation", function () {
       assert.deepEqual(parseModerationCommand("/broadcast restart soon"), { action: "broadcast", message: "restart soon" });
     });
     it("refuses negative, zero, fractional and absurd durations, missing names and bad coordinates", () => {
-      for (const bad of ["/mute Bob -5", "/mute Bob 0", "/mute Bob 1.5", `/mute Bob ${MAX_MUTE_MINUTES + 1}`, `/ban Bob ${MAX_BAN_MINUTES + 1}`, "/ban Bob", "/kick", "/teleport Bob x 1", "/broadcast", '/kick "Bob'])
+      for (const bad of [
+        "/mute Bob -5",
+        "/mute Bob 0",
+        "/mute Bob 1.5",
+        `/mute Bob ${MAX_MUTE_MINUTES + 1}`,
+        `/ban Bob ${MAX_BAN_MINUTES + 1}`,
+        "/ban Bob",
+        "/kick",
+        "/teleport Bob x 1",
+        "/broadcast",
+        '/kick "Bob',
+      ])
         assert.equal((parseModerationCommand(bad) as { code?: string }).code, "INVALID_PAYLOAD", bad);
     });
   });
@@ -133,10 +154,19 @@ describe("moderation", function () {
       }, "the saved position");
       const row = await t.server.db.em().findOne(Character, { id: p.playerId });
       assert.equal(row?.positionX, to.x);
-      const session = await untilAsync(async () => (await t.server.db.em().findOne(PlayerSession, { characterId: p.playerId, logoutReason: "kicked" })) ?? undefined, "the session's logout");
+      const session = await untilAsync(
+        async () => (await t.server.db.em().findOne(PlayerSession, { characterId: p.playerId, logoutReason: "kicked" })) ?? undefined,
+        "the session's logout",
+      );
       assert.ok(session.logoutAt);
       const audit = (await auditRows()).filter((r) => r.targetCharacterId === p.playerId);
-      assert.deepEqual(audit.map((r) => [r.action, r.actorAccountId, r.via, r.reason]), [["teleport", "ops-admin", "rest", "stuck"], ["kick", "ops-admin", "rest", "afk"]]);
+      assert.deepEqual(
+        audit.map((r) => [r.action, r.actorAccountId, r.via, r.reason]),
+        [
+          ["teleport", "ops-admin", "rest", "stuck"],
+          ["kick", "ops-admin", "rest", "afk"],
+        ],
+      );
       assert.deepEqual(audit[0]!.detail, { x: to.x, z: to.z });
     });
 
@@ -151,7 +181,10 @@ describe("moderation", function () {
       assert.match(await systemLine(a.c, /^Kicked/), new RegExp(p.name));
       await until(() => (t.server.world.world.players.has(p.playerId) ? undefined : true), "the kicked player left the world");
       const audit = (await auditRows()).filter((r) => r.targetCharacterId === p.playerId);
-      assert.deepEqual(audit.map((r) => [r.action, r.actorAccountId, r.via, r.reason]), [["kick", a.accountId, "game", "go away"]]);
+      assert.deepEqual(
+        audit.map((r) => [r.action, r.actorAccountId, r.via, r.reason]),
+        [["kick", a.accountId, "game", "go away"]],
+      );
       a.c.close();
     });
   });
@@ -190,8 +223,17 @@ describe("moderation", function () {
       assert.equal((await back.next("welcome")).playerId, p.playerId);
       await back.room.leave();
       const audit = (await auditRows()).filter((r) => r.targetAccountId === p.accountId);
-      assert.deepEqual(audit.map((r) => [r.action, r.reason, r.durationMinutes]), [["ban", "botting", 60], ["unban", "appeal", null]]);
-      assert.deepEqual((await sanctions()).filter((s) => s.accountId === p.accountId), []);
+      assert.deepEqual(
+        audit.map((r) => [r.action, r.reason, r.durationMinutes]),
+        [
+          ["ban", "botting", 60],
+          ["unban", "appeal", null],
+        ],
+      );
+      assert.deepEqual(
+        (await sanctions()).filter((s) => s.accountId === p.accountId),
+        [],
+      );
     });
 
     it("in game (permanent) ends a /ws session with close 4012 and BANNED until null, and every door stays shut", async () => {
@@ -203,7 +245,10 @@ describe("moderation", function () {
       assert.match(await systemLine(a.c, /^Banned/), /permanently/);
       await refusedEverywhere(p, null);
       const rows = (await sanctions()).filter((s) => s.accountId === p.accountId);
-      assert.deepEqual(rows.map((s) => [s.kind, s.endsAt ?? null, s.byAccountId]), [["ban", null, a.accountId]]);
+      assert.deepEqual(
+        rows.map((s) => [s.kind, s.endsAt ?? null, s.byAccountId]),
+        [["ban", null, a.accountId]],
+      );
       a.c.send("player:chat", { message: `/unban ${p.name}` });
       await systemLine(a.c, /^Unbanned/);
       assert.equal((await call("GET", "/api/v1/player", p.token)).status, 200);
@@ -258,7 +303,10 @@ describe("moderation", function () {
       const err = await errorOf(p.c, "MUTED");
       assert.ok(Math.abs(Date.parse(String(err.until)) - (Date.now() + 5 * 60_000)) < 60_000);
       const audit = (await auditRows()).filter((r) => r.targetAccountId === p.accountId);
-      assert.deepEqual(audit.map((r) => [r.action, r.via, r.durationMinutes, r.reason]), [["mute", "game", 5, "flooding"]]);
+      assert.deepEqual(
+        audit.map((r) => [r.action, r.via, r.durationMinutes, r.reason]),
+        [["mute", "game", 5, "flooding"]],
+      );
       await p.c.room.leave();
       a.c.close();
     });
@@ -280,7 +328,10 @@ describe("moderation", function () {
       a.c.send("player:chat", { message: `/lookup ${ws.name}` });
       assert.match(await systemLine(a.c, new RegExp(`^${ws.name}`)), /online on world 1/);
       const audit = (await auditRows()).filter((r) => r.actorAccountId === a.accountId);
-      assert.deepEqual(audit.map((r) => r.action), ["teleport", "broadcast"]);
+      assert.deepEqual(
+        audit.map((r) => r.action),
+        ["teleport", "broadcast"],
+      );
       assert.deepEqual(audit[1]!.detail, { message: "the server restarts at noon" });
       ws.c.close();
       await sdk.c.room.leave();
@@ -309,9 +360,15 @@ describe("moderation", function () {
       assert.equal(all.status, 200);
       assert.ok(all.body.total >= 3);
       const ids = all.body.entries.map((e: Json) => e.id as number);
-      assert.deepEqual(ids, [...ids].sort((x, y) => y - x));
+      assert.deepEqual(
+        ids,
+        [...ids].sort((x, y) => y - x),
+      );
       const page = await admin("GET", "/api/admin/audit?limit=2&offset=1");
-      assert.deepEqual(page.body.entries.map((e: Json) => e.id), ids.slice(1, 3));
+      assert.deepEqual(
+        page.body.entries.map((e: Json) => e.id),
+        ids.slice(1, 3),
+      );
       const one = all.body.entries.find((e: Json) => e.targetName !== null);
       const mine = await admin("GET", `/api/admin/audit?name=${encodeURIComponent(one.targetName)}`);
       assert.ok(mine.body.entries.length >= 1);

@@ -31,7 +31,11 @@ forEachDialect("moderation across processes", (ctx) => {
   });
 
   async function admin(path: string, body: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
-    const res = await fetch(`${a.baseUrl}${path}`, { method: "POST", headers: { authorization: `Bearer ${adminToken}`, "content-type": "application/json" }, body: JSON.stringify(body) });
+    const res = await fetch(`${a.baseUrl}${path}`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${adminToken}`, "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
     return { status: res.status, body: (await res.json()) as Record<string, unknown> };
   }
 

@@ -33,7 +33,11 @@ const uniqueName = () => `R${randomBytes(3).toString("hex")}${(counter++).toStri
 
 async function systemLine(c: Client, pattern: RegExp | string, timeoutMs = 5_000): Promise<string> {
   const matches = (m: string) => (typeof pattern === "string" ? m === pattern : pattern.test(m));
-  const found = await until(() => c.events.find((e) => e.type === "chat:message" && e.data.channel === "system" && matches(String(e.data.message))), `a system line ${pattern}`, timeoutMs);
+  const found = await until(
+    () => c.events.find((e) => e.type === "chat:message" && e.data.channel === "system" && matches(String(e.data.message))),
+    `a system line ${pattern}`,
+    timeoutMs,
+  );
   return String(found.data.message);
 }
 
@@ -173,7 +177,14 @@ describe("maintenance restarts: scheduling and cancelling", function () {
       await after.next("welcome");
       after.close();
       const rows = await t.server.db.em().find(AdminAudit, { action: { $in: ["restart", "restart_cancel"] } }, { orderBy: { id: "asc" } });
-      assert.deepEqual(rows.map((r) => [r.action, r.actorAccountId, r.via, r.reason ?? null]), [["restart", "ops-admin", "rest", "update 1.2"], ["restart", "ops-admin", "rest", "hotfix"], ["restart_cancel", "ops-admin", "rest", null]]);
+      assert.deepEqual(
+        rows.map((r) => [r.action, r.actorAccountId, r.via, r.reason ?? null]),
+        [
+          ["restart", "ops-admin", "rest", "update 1.2"],
+          ["restart", "ops-admin", "rest", "hotfix"],
+          ["restart_cancel", "ops-admin", "rest", null],
+        ],
+      );
       assert.deepEqual(rows[1]!.detail, { inSeconds: 30 });
       assert.equal(rows[1]!.endsAt?.toISOString(), at);
     } finally {
@@ -206,7 +217,13 @@ describe("maintenance restarts: scheduling and cancelling", function () {
       await systemLine(adm, "Restart cancelled.");
       await systemLine(player, RESTART_CANCELLED_LINE);
       const rows = await t.server.db.em().find(AdminAudit, { id: { $gt: 0 } }, { orderBy: { id: "desc" }, limit: 2 });
-      assert.deepEqual(rows.map((r) => [r.action, r.via, r.reason ?? null]), [["restart_cancel", "game", null], ["restart", "game", "new trees"]]);
+      assert.deepEqual(
+        rows.map((r) => [r.action, r.via, r.reason ?? null]),
+        [
+          ["restart_cancel", "game", null],
+          ["restart", "game", "new trees"],
+        ],
+      );
     } finally {
       adm.close();
       await player.room.leave();
@@ -229,7 +246,18 @@ forEachDialect("maintenance restart of a real process", (ctx) => {
     const dbUrl = ctx.dialect === "sqlite" ? `sqlite:${path.join(world, "restart.sqlite")}` : await ctx.newUrl();
     const code = "restart-admin-code-0123";
     // Saves only at a logout or the shutdown: what the database holds afterwards is the last save's.
-    const env = { NODE_ENV: "test", LOG_LEVEL: "info", PORT: "0", WORLD: world, DATABASE_URL: dbUrl, JWT_SECRET: "restart-secret-0123456789abcdef", ADMIN_CODE: code, TICK_MS: "50", DISABLE_RATE_LIMIT: "true", SAVE_INTERVAL: "86400" };
+    const env = {
+      NODE_ENV: "test",
+      LOG_LEVEL: "info",
+      PORT: "0",
+      WORLD: world,
+      DATABASE_URL: dbUrl,
+      JWT_SECRET: "restart-secret-0123456789abcdef",
+      ADMIN_CODE: code,
+      TICK_MS: "50",
+      DISABLE_RATE_LIMIT: "true",
+      SAVE_INTERVAL: "86400",
+    };
     server = await spawnServer(env);
     const running = server;
     const baseUrl = `http://127.0.0.1:${running.port}`;
@@ -247,13 +275,24 @@ forEachDialect("maintenance restart of a real process", (ctx) => {
     const start = await b.waitFor(() => b.state().players[bId] as { x: number; z: number } | undefined, 5_000, "B in the state");
     const from = { x: Math.round(start.x), z: Math.round(start.z) };
     let moved: { x: number; z: number } | undefined;
-    for (const [dx, dz] of [[3, 0], [0, 3], [-3, 0], [0, -3], [2, 2], [-2, -2]] as const) {
+    for (const [dx, dz] of [
+      [3, 0],
+      [0, 3],
+      [-3, 0],
+      [0, -3],
+      [2, 2],
+      [-2, -2],
+    ] as const) {
       b.send("player:move", { x: from.x + dx, z: from.z + dz });
       moved = await b
-        .waitFor(() => {
-          const p = b.state().players[bId] as { x: number; z: number };
-          return Math.round(p.x) === from.x + dx && Math.round(p.z) === from.z + dz ? { x: from.x + dx, z: from.z + dz } : undefined;
-        }, 3_000, "B's walk")
+        .waitFor(
+          () => {
+            const p = b.state().players[bId] as { x: number; z: number };
+            return Math.round(p.x) === from.x + dx && Math.round(p.z) === from.z + dz ? { x: from.x + dx, z: from.z + dz } : undefined;
+          },
+          3_000,
+          "B's walk",
+        )
         .catch(() => undefined);
       if (moved !== undefined) break;
     }
@@ -261,10 +300,14 @@ forEachDialect("maintenance restart of a real process", (ctx) => {
     // A follows, to trade.
     const target = moved;
     a.send("player:move", { x: target.x, z: target.z });
-    await b.waitFor(() => {
-      const p = b.state().players[aId] as { x: number; z: number } | undefined;
-      return p !== undefined && Math.round(p.x) === target.x && Math.round(p.z) === target.z ? true : undefined;
-    }, 5_000, "A beside B");
+    await b.waitFor(
+      () => {
+        const p = b.state().players[aId] as { x: number; z: number } | undefined;
+        return p !== undefined && Math.round(p.x) === target.x && Math.round(p.z) === target.z ? true : undefined;
+      },
+      5_000,
+      "A beside B",
+    );
 
     // An open trade: A's first item offered.
     a.send("tradeRequest", { targetPlayerId: bId });
@@ -300,7 +343,8 @@ forEachDialect("maintenance restart of a real process", (ctx) => {
     // Nothing runs any more (a SIGKILL would find the same): the database holds every item and B's walk.
     const db = await openDatabase(loadConfig({ NODE_ENV: "test", WORLD: world, DATABASE_URL: dbUrl }), pino({ level: "silent" }));
     try {
-      const bag = (rows: { itemId: string; quantity: number }[]) => Object.fromEntries([...rows.reduce((m, r) => m.set(r.itemId, (m.get(r.itemId) ?? 0) + r.quantity), new Map<string, number>())].sort());
+      const bag = (rows: { itemId: string; quantity: number }[]) =>
+        Object.fromEntries([...rows.reduce((m, r) => m.set(r.itemId, (m.get(r.itemId) ?? 0) + r.quantity), new Map<string, number>())].sort());
       assert.deepEqual(bag(await db.em().find(InventorySlot, { characterId: aId })), bag(aInv));
       assert.deepEqual(bag(await db.em().find(InventorySlot, { characterId: bId })), bag(bInv));
       const row = await db.em().findOneOrFail(Character, { id: bId });
@@ -308,7 +352,10 @@ forEachDialect("maintenance restart of a real process", (ctx) => {
       const sessions = await db.em().find(PlayerSession, { characterId: { $in: [aId, bId] } });
       assert.deepEqual(sessions.map((s) => s.logoutReason).sort(), ["shutdown", "shutdown"]);
       const audit = await db.em().find(AdminAudit, { action: "restart" });
-      assert.deepEqual(audit.map((r) => [r.actorAccountId, r.via, r.reason]), [["admin-code", "rest", "test update"]]);
+      assert.deepEqual(
+        audit.map((r) => [r.actorAccountId, r.via, r.reason]),
+        [["admin-code", "rest", "test update"]],
+      );
     } finally {
       await db.close();
     }

@@ -11,7 +11,7 @@ import path from "node:path";
 import { ROOT } from "../support/process.ts";
 
 /** Files of bench/ that are modules of a bench, not run on their own. */
-const MODULES = /\/(common|ladder|scale|clients)\.ts$/;
+const MODULES = /\/(common|ladder|ladderQuests|scale|clients)\.ts$/;
 /** MikroORM's own CLI (scripts/mikro-orm.ts hands it the command line): a bad flag prints its usage, not one line. */
 const OWN_CLI = new Set(["scripts/mikro-orm.ts"]);
 
@@ -39,7 +39,8 @@ describe("scripts' command lines", function () {
   const files = scripts();
 
   it("are found: the npm scripts' entry points, scripts/ and the benches", () => {
-    for (const f of ["src/main.ts", "agent-runtime/main.ts", "test/run.ts", "scripts/client-fresh.ts", "bench/world-load/run.ts", "bench/world-load/bots.ts"]) assert.ok(files.includes(f), f);
+    for (const f of ["src/main.ts", "agent-runtime/main.ts", "test/run.ts", "scripts/client-fresh.ts", "bench/world-load/run.ts", "bench/world-load/bots.ts"])
+      assert.ok(files.includes(f), f);
     for (const f of files) assert.ok(fs.existsSync(path.join(ROOT, f)), `${f} exists`);
   });
 
@@ -56,7 +57,8 @@ describe("scripts' command lines", function () {
         const lines = bad.stderr.trim().split("\n");
         if (bad.code === 0 || bad.code === null) problems.push(`${f} --no-such-flag: exit ${bad.code}`);
         else if (/^\s+at /m.test(bad.stderr) || /^\s+at /m.test(bad.stdout)) problems.push(`${f} --no-such-flag: a stack trace`);
-        else if (!OWN_CLI.has(f) && (lines.length !== 1 || !lines[0]!.includes("--no-such-flag"))) problems.push(`${f} --no-such-flag: not one line naming the flag: ${JSON.stringify(bad.stderr)}`);
+        else if (!OWN_CLI.has(f) && (lines.length !== 1 || !lines[0]!.includes("--no-such-flag")))
+          problems.push(`${f} --no-such-flag: not one line naming the flag: ${JSON.stringify(bad.stderr)}`);
       }
     };
     await Promise.all([worker(), worker()]);

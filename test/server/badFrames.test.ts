@@ -29,7 +29,11 @@ describe("Malformed Colyseus frames", function () {
       for (let i = 0; i < 200; i++) rawSend(c.room).send(UNDECODABLE);
       // Colyseus closes a client that sent an undecodable frame (4002), after the frames already received.
       assert.equal(await closed, 4002);
-      await c.waitFor(() => (t.server.world.connectionOf(String(c.events.find((e) => e.type === "welcome")?.data.playerId ?? "")) === undefined ? true : undefined), 5_000, "the session ended");
+      await c.waitFor(
+        () => (t.server.world.connectionOf(String(c.events.find((e) => e.type === "welcome")?.data.playerId ?? "")) === undefined ? true : undefined),
+        5_000,
+        "the session ended",
+      );
       const lines = about(c.room.sessionId);
       assert.equal(lines.length, 1, JSON.stringify(lines.slice(0, 3)));
       assert.equal(lines[0]!.msg, "bad frame from a Colyseus client");
@@ -80,7 +84,12 @@ describe("Malformed Colyseus frames", function () {
     log.error("not a client's frame");
     assert.deepEqual(
       lines.map((l) => [l.sessionId, l.suppressed, l.msg]),
-      [["a", 0, "bad frame from a Colyseus client"], ["b", 0, "bad frame from a Colyseus client"], ["a", 4, "bad frame from a Colyseus client"], [undefined, undefined, "not a client's frame"]],
+      [
+        ["a", 0, "bad frame from a Colyseus client"],
+        ["b", 0, "bad frame from a Colyseus client"],
+        ["a", 4, "bad frame from a Colyseus client"],
+        [undefined, undefined, "not a client's frame"],
+      ],
     );
   });
 });

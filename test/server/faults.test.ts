@@ -52,7 +52,7 @@ describe("faults on a running server", function () {
       const walked = await walk(a, aId, 2);
       for (let i = 0; i < 2; i++) {
         a.send("player:chat", { message: `hello ${i}` });
-        assert.deepEqual(await a.next("error"), { code: "INTERNAL", message: "the server could not carry out this command", event: "player:chat" });
+        assert.deepEqual(await a.next("error"), { code: "INTERNAL", message: "The server could not carry out this command.", event: "player:chat" });
       }
       a.send("player:chat", { message: "hello 2" });
       assert.deepEqual(await a.next("error"), { code: "INTERNAL", message: "disconnected after repeated server errors; your progress is saved" });
@@ -113,7 +113,10 @@ describe("faults on a running server", function () {
         saved = { id, walked: await walk(c, id, 3) };
         server.child.kill("SIGUSR2");
         await c.waitClosed(30_000);
-        assert.ok(c.events.some((e) => e.type === "chat:message" && e.data.message === RESTARTING_NOW_LINE), "the player was told");
+        assert.ok(
+          c.events.some((e) => e.type === "chat:message" && e.data.message === RESTARTING_NOW_LINE),
+          "the player was told",
+        );
         exit = await server.exited;
       } finally {
         // Left running (the world gone, the process on), it would outlive the test.
@@ -124,7 +127,11 @@ describe("faults on a running server", function () {
       const db = await openDatabase(loadConfig(env), pino({ level: "silent" }));
       try {
         const row = await db.em().findOne(Character, { id: saved.id });
-        assert.deepEqual({ x: Number(row?.positionX), z: Number(row?.positionZ) }, saved.walked, "the walk, made after the last autosave, was saved on the way out");
+        assert.deepEqual(
+          { x: Number(row?.positionX), z: Number(row?.positionZ) },
+          saved.walked,
+          "the walk, made after the last autosave, was saved on the way out",
+        );
       } finally {
         await db.close();
       }

@@ -28,7 +28,10 @@ async function seeItem(client: WsTestClient, pick: (e: Entity) => boolean, timeo
     const update = await client.next("world:update", Math.max(1, deadline - Date.now())).catch((err: Error) => {
       throw new Error(`${err.message}; items seen before: ${JSON.stringify(seen)}`);
     });
-    seen.push(...(update.entities as Entity[]).filter((e) => e.kind === "item"), ...((update.removed as string[] | undefined) ?? []).map((r) => `removed ${r}`));
+    seen.push(
+      ...(update.entities as Entity[]).filter((e) => e.kind === "item"),
+      ...((update.removed as string[] | undefined) ?? []).map((r) => `removed ${r}`),
+    );
     const found = (update.entities as Entity[]).find((e) => e.kind === "item" && pick(e));
     if (found !== undefined) return found;
   }
@@ -43,7 +46,16 @@ forEachDialect("ground items survive SIGKILL", (ctx) => {
     world = makeWorldDir();
     dbUrl = ctx.dialect === "sqlite" ? `sqlite:${path.join(world, "ground.sqlite")}` : await ctx.newUrl();
     // 50 ms ticks: a drop is private for 5 s and despawns after 15 s.
-    env = { NODE_ENV: "test", LOG_LEVEL: "info", PORT: "0", WORLD: world, DATABASE_URL: dbUrl, JWT_SECRET: "ground-secret-0123456789abcdef", TICK_MS: "50", DISABLE_RATE_LIMIT: "true" };
+    env = {
+      NODE_ENV: "test",
+      LOG_LEVEL: "info",
+      PORT: "0",
+      WORLD: world,
+      DATABASE_URL: dbUrl,
+      JWT_SECRET: "ground-secret-0123456789abcdef",
+      TICK_MS: "50",
+      DISABLE_RATE_LIMIT: "true",
+    };
   });
   afterEach(async () => {
     server?.child.kill("SIGKILL");
@@ -65,8 +77,17 @@ forEachDialect("ground items survive SIGKILL", (ctx) => {
       const url = `ws://127.0.0.1:${server.port}/ws`;
       const clients = await Promise.all(Array.from({ length: PAIRS * 2 }, (_, i) => WsTestClient.connect(`${url}?name=Gnd${cycle}x${i}`)));
       const ids = await Promise.all(clients.map(async (c) => String((await c.next("welcome")).characterId)));
-      const inventories = await Promise.all(clients.map(async (c) => (await c.next("player:sync")).inventory as { slot: number; itemId: string; quantity: number }[]));
-      const pairs = Array.from({ length: PAIRS }, (_, p) => ({ a: clients[2 * p]!, b: clients[2 * p + 1]!, aId: ids[2 * p]!, bId: ids[2 * p + 1]!, item: inventories[2 * p]![0]!, all: [inventories[2 * p]!, inventories[2 * p + 1]!] }));
+      const inventories = await Promise.all(
+        clients.map(async (c) => (await c.next("player:sync")).inventory as { slot: number; itemId: string; quantity: number }[]),
+      );
+      const pairs = Array.from({ length: PAIRS }, (_, p) => ({
+        a: clients[2 * p]!,
+        b: clients[2 * p + 1]!,
+        aId: ids[2 * p]!,
+        bId: ids[2 * p + 1]!,
+        item: inventories[2 * p]![0]!,
+        all: [inventories[2 * p]!, inventories[2 * p + 1]!],
+      }));
       // A third of the cycles kill around the drops, the rest around the pickups.
       const killAroundDrop = cycle % 3 === 0;
       const delay = Math.floor(Math.random() * (killAroundDrop ? 40 : 150));
@@ -94,11 +115,18 @@ forEachDialect("ground items survive SIGKILL", (ctx) => {
         for (const p of pairs) {
           const held = async (characterId: string) =>
             (await db.em().find(InventorySlot, { characterId, itemId: p.item.itemId })).reduce((n, r) => n + r.quantity, 0);
-          const initial = p.all.flat().filter((s) => s.itemId === p.item.itemId).reduce((n, s) => n + s.quantity, 0);
+          const initial = p.all
+            .flat()
+            .filter((s) => s.itemId === p.item.itemId)
+            .reduce((n, s) => n + s.quantity, 0);
           const inA = await held(p.aId);
           const inB = await held(p.bId);
           const onGround = (await db.em().find(GroundItemRow, { ownerId: p.aId, itemId: p.item.itemId })).reduce((n, r) => n + r.quantity, 0);
-          assert.equal(inA + inB + onGround, initial, `cycle ${cycle} (kill ${delay} ms after the ${killAroundDrop ? "drops" : "pickups"}): ${JSON.stringify({ inA, inB, onGround, initial })}`);
+          assert.equal(
+            inA + inB + onGround,
+            initial,
+            `cycle ${cycle} (kill ${delay} ms after the ${killAroundDrop ? "drops" : "pickups"}): ${JSON.stringify({ inA, inB, onGround, initial })}`,
+          );
           const aStart = p.all[0]!.filter((s) => s.itemId === p.item.itemId).reduce((n, s) => n + s.quantity, 0);
           if (onGround > 0) where.ground++;
           else if (inA === aStart) where.dropper++;

@@ -35,13 +35,20 @@ describe("Internal errors reach clients as a generic message only", function () 
   });
 
   it("REST: a 500 with the generic body", async () => {
-    const res = await fetch(`${t.baseUrl}/api/v1/player`, { method: "POST", headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" }, body: JSON.stringify({ name: "Broken" }) });
+    const res = await fetch(`${t.baseUrl}/api/v1/player`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+      body: JSON.stringify({ name: "Broken" }),
+    });
     const text = await res.text();
     assert.equal(res.status, 500, text);
     assert.deepEqual(JSON.parse(text), { success: false, error: { code: "INTERNAL_ERROR", message: "internal server error" } });
   });
 
-  for (const [what, withToken] of [["a join with a token (the world's load fails)", true], ["an anonymous join (the new identity cannot be stored)", false]] as const) {
+  for (const [what, withToken] of [
+    ["a join with a token (the world's load fails)", true],
+    ["an anonymous join (the new identity cannot be stored)", false],
+  ] as const) {
     it(`Colyseus: ${what} fails with 500 "internal error"`, async () => {
       const sdk = new Client(t.baseUrl);
       if (withToken) sdk.auth.token = token;
@@ -55,7 +62,10 @@ describe("Internal errors reach clients as a generic message only", function () 
     });
   }
 
-  for (const [what, query] of [["with a token", () => `?token=${token}`], ["anonymous", () => ""]] as const) {
+  for (const [what, query] of [
+    ["with a token", () => `?token=${token}`],
+    ["anonymous", () => ""],
+  ] as const) {
     it(`/ws ${what}: a generic error and close reason`, async () => {
       const ws = await WsTestClient.connect(`${t.wsUrl}${query()}`);
       const closed = await ws.waitClosed();
@@ -66,6 +76,9 @@ describe("Internal errors reach clients as a generic message only", function () 
   }
 
   it("logs what happened on the server", () => {
-    assert.ok(logs.some((l) => l.level === 50 && DB_TEXT.test(JSON.stringify(l))), "the database error is in the log");
+    assert.ok(
+      logs.some((l) => l.level === 50 && DB_TEXT.test(JSON.stringify(l))),
+      "the database error is in the log",
+    );
   });
 });

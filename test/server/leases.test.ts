@@ -30,7 +30,16 @@ forEachDialect("character leases across two server processes", (ctx) => {
   beforeEach(async () => {
     worlds = [makeWorldDir(), makeWorldDir()];
     dbUrl = ctx.dialect === "sqlite" ? `sqlite:${path.join(worlds[0]!, "shared.sqlite")}` : await ctx.newUrl();
-    env = { NODE_ENV: "test", LOG_LEVEL: "info", PORT: "0", DATABASE_URL: dbUrl, JWT_SECRET: "lease-secret-0123456789abcdef", TICK_MS: "50", DISABLE_RATE_LIMIT: "true", CHARACTER_LEASE_MS: String(LEASE_MS) };
+    env = {
+      NODE_ENV: "test",
+      LOG_LEVEL: "info",
+      PORT: "0",
+      DATABASE_URL: dbUrl,
+      JWT_SECRET: "lease-secret-0123456789abcdef",
+      TICK_MS: "50",
+      DISABLE_RATE_LIMIT: "true",
+      CHARACTER_LEASE_MS: String(LEASE_MS),
+    };
   });
   afterEach(async () => {
     for (const s of servers) s.child.kill("SIGKILL");
@@ -50,7 +59,10 @@ forEachDialect("character leases across two server processes", (ctx) => {
   const openDb = async () => (db ??= await openDatabase(loadConfig({ NODE_ENV: "test", DATABASE_URL: dbUrl }), pino({ level: "silent" })));
 
   /** Logs in on `s` with the token; the welcome, or the refusal (error event and close code). */
-  async function login(s: Running, token: string): Promise<{ client: WsTestClient; welcome?: Record<string, unknown>; refused?: { code: unknown; close: number } }> {
+  async function login(
+    s: Running,
+    token: string,
+  ): Promise<{ client: WsTestClient; welcome?: Record<string, unknown>; refused?: { code: unknown; close: number } }> {
     const client = await WsTestClient.connect(wsUrl(s, `token=${token}`));
     const first = await client.nextOf(["welcome", "error"], 10_000);
     if (first.type === "welcome") return { client, welcome: first.data };
@@ -73,9 +85,14 @@ forEachDialect("character leases across two server processes", (ctx) => {
     const after = await store.em().findOneOrFail(CharacterLease, { characterId });
     assert.equal(after.ownerId, lease.ownerId, "the lease stays with the first process");
     // A Colyseus join is refused the same way (409).
-    await assert.rejects(WorldTestClient.join(`http://127.0.0.1:${b.port}`, { token }), (e: { code?: unknown; message?: string }) => e.code === 409 && /in use on another server/.test(e.message ?? ""));
+    await assert.rejects(
+      WorldTestClient.join(`http://127.0.0.1:${b.port}`, { token }),
+      (e: { code?: unknown; message?: string }) => e.code === 409 && /in use on another server/.test(e.message ?? ""),
+    );
     // Nothing was loaded into the other world.
-    const worldOfB = (await (await fetch(`http://127.0.0.1:${b.port}/api/v1/world`, { headers: { authorization: `Bearer ${token}` } })).json()) as { players: unknown[] };
+    const worldOfB = (await (await fetch(`http://127.0.0.1:${b.port}/api/v1/world`, { headers: { authorization: `Bearer ${token}` } })).json()) as {
+      players: unknown[];
+    };
     assert.equal(worldOfB.players.length, 0);
 
     // The first process dies without a word: its lease stops being renewed and expires.
@@ -91,7 +108,7 @@ forEachDialect("character leases across two server processes", (ctx) => {
       assert.ok(++refusals < 50, "the dead process's lease never expired");
       await new Promise((r) => setTimeout(r, LEASE_MS / 5));
     }
-    assert.equal(taken.welcome!.characterId, characterId);
+    assert.equal(taken.welcome.characterId, characterId);
     const owner = await store.em().findOneOrFail(CharacterLease, { characterId });
     assert.notEqual(owner.ownerId, lease.ownerId, "the other process holds it now");
     process.stdout.write(`      (${ctx.dialect}: ${refusals} refusals before the lease expired)\n`);
@@ -135,14 +152,26 @@ forEachDialect("character leases across two server processes", (ctx) => {
     assert.deepEqual([now.version, now.positionX], [row.version + 1, 7], "the other writer's row stands");
     assert.equal(await store.em().count(InventorySlot, { characterId }), storedSlots, "the drop was not written");
     const logged = await until(
-      () => a.stdout().split("\n").find((l) => l.includes("refused a stale save") && l.includes(characterId)),
+      () =>
+        a
+          .stdout()
+          .split("\n")
+          .find((l) => l.includes("refused a stale save") && l.includes(characterId)),
       "the refusal in the log",
     );
     assert.equal((JSON.parse(logged) as { level: number }).level, 50, "logged as an error");
     // Lost, not retried: no second refusal, and the player is out of the world.
     const token = String(welcome.token);
-    const worldNow = (await (await fetch(`http://127.0.0.1:${a.port}/api/v1/world`, { headers: { authorization: `Bearer ${token}` } })).json()) as { players: unknown[] };
+    const worldNow = (await (await fetch(`http://127.0.0.1:${a.port}/api/v1/world`, { headers: { authorization: `Bearer ${token}` } })).json()) as {
+      players: unknown[];
+    };
     assert.equal(worldNow.players.length, 0);
-    assert.equal(a.stdout().split("\n").filter((l) => l.includes("refused a stale save")).length, 1);
+    assert.equal(
+      a
+        .stdout()
+        .split("\n")
+        .filter((l) => l.includes("refused a stale save")).length,
+      1,
+    );
   });
 });

@@ -27,7 +27,12 @@ describe("operator log lines: join, leave, trade completed", function () {
     const ws = await WsTestClient.connect(`${t.wsUrl}?${query}`);
     const welcome = await ws.next("welcome");
     const sync = await ws.next("player:sync");
-    return { ws, id: String(welcome.playerId), token: String(welcome.token), inventory: sync.inventory as { slot: number; itemId: string; quantity: number }[] };
+    return {
+      ws,
+      id: String(welcome.playerId),
+      token: String(welcome.token),
+      inventory: sync.inventory as { slot: number; itemId: string; quantity: number }[],
+    };
   }
 
   it("logs a join with the transport, and a leave with its reason and duration", async () => {
@@ -40,7 +45,13 @@ describe("operator log lines: join, leave, trade completed", function () {
     assert.equal(typeof joined.accountId, "string");
     // The same character from a second connection: a takeover, and the first session ends "replaced".
     const again = await join(`token=${encodeURIComponent(ann.token)}`);
-    await until(() => of("join").filter((r) => r.characterId === ann.id).at(1), "the second join line");
+    await until(
+      () =>
+        of("join")
+          .filter((r) => r.characterId === ann.id)
+          .at(1),
+      "the second join line",
+    );
     assert.equal(of("join").filter((r) => r.characterId === ann.id)[1]!.takeover, true);
     const replaced = await until(() => of("leave").find((r) => r.characterId === ann.id), "the replaced session's line");
     assert.equal(replaced.reason, "replaced");

@@ -11,7 +11,6 @@ import { createTestDatabase } from "../support/postgres.ts";
 import { startTcpProxy } from "../support/tcpProxy.ts";
 import { WsTestClient } from "../support/wsClient.ts";
 
-
 const PROD_SECRETS = {
   NODE_ENV: "production",
   JWT_SECRET: "p".repeat(32),
@@ -84,7 +83,9 @@ describe("the server process", function () {
     // signal to its child, which was a shell waiting for the server; the shell died, the server
     // was left running without its parent, and the container's end then killed it unsaved.
     running = await spawnNpmStart({ NODE_ENV: "test", LOG_LEVEL: "info", PORT: "0", WORLD: world });
-    const server = descendants(running.child.pid!).filter((pid) => /(^|\/)node$/.test(commandLine(pid).split(" ")[0]!) && commandLine(pid).includes("src/main.ts"));
+    const server = descendants(running.child.pid!).filter(
+      (pid) => /(^|\/)node$/.test(commandLine(pid).split(" ")[0]!) && commandLine(pid).includes("src/main.ts"),
+    );
     assert.equal(server.length, 1, `the server under npm: ${server.map(commandLine).join("; ")}`);
     // Not left running by a failure here (afterEach kills npm alone).
     const serverPid = server[0]!;
@@ -182,7 +183,14 @@ describe("the server process", function () {
 
   it("warns at startup when TRUST_PROXY trusts every hop, and not for a hop count", async () => {
     const warnings = async (trust: string) => {
-      running = await spawnServer({ ...PROD_SECRETS, LOG_LEVEL: "info", PORT: "0", WORLD: world, DATABASE_URL: `sqlite:${path.join(world, "db.sqlite")}`, TRUST_PROXY: trust });
+      running = await spawnServer({
+        ...PROD_SECRETS,
+        LOG_LEVEL: "info",
+        PORT: "0",
+        WORLD: world,
+        DATABASE_URL: `sqlite:${path.join(world, "db.sqlite")}`,
+        TRUST_PROXY: trust,
+      });
       running.child.kill("SIGTERM");
       const exit = await running.exited;
       return exit.stdout
@@ -218,7 +226,10 @@ describe("the server process", function () {
       const port = (taken.address() as net.AddressInfo).port;
       const exit = await runToExit({ NODE_ENV: "test", LOG_LEVEL: "info", PORT: String(port), WORLD: world });
       assert.equal(exit.code, 1);
-      assert.equal(exit.stderr, `rs-world-server: failed to start: port ${port} on every interface is already in use (EADDRINUSE): is another server running there? Stop it, or set PORT to a free port\n`);
+      assert.equal(
+        exit.stderr,
+        `rs-world-server: failed to start: port ${port} on every interface is already in use (EADDRINUSE): is another server running there? Stop it, or set PORT to a free port\n`,
+      );
     } finally {
       taken.close();
     }
@@ -240,7 +251,13 @@ describe("the server process", function () {
       fs.rmSync(build, { recursive: true, force: true });
     }
     // Without a client build there is no game to point at.
-    running = await spawnServer({ NODE_ENV: "development", LOG_LEVEL: "info", PORT: "0", WORLD: world, CLIENT_BUILD_DIR: path.join(os.tmpdir(), "rsworld-no-build-here") });
+    running = await spawnServer({
+      NODE_ENV: "development",
+      LOG_LEVEL: "info",
+      PORT: "0",
+      WORLD: world,
+      CLIENT_BUILD_DIR: path.join(os.tmpdir(), "rsworld-no-build-here"),
+    });
     running.child.kill("SIGTERM");
     assert.doesNotMatch((await running.exited).stdout, /the game is at/);
   });

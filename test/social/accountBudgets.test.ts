@@ -96,7 +96,11 @@ forEachDialect("per-account social budgets", (ctx) => {
     // A full incoming list, all of it lapsed.
     await em.insertMany(
       FriendRequest,
-      Array.from({ length: INCOMING_REQUESTS_LIMIT - 1 }, (_, i) => ({ fromAccountId: `lapsed-${i}-${b.accountId}`, toAccountId: b.accountId, createdAt: stale })),
+      Array.from({ length: INCOMING_REQUESTS_LIMIT - 1 }, (_, i) => ({
+        fromAccountId: `lapsed-${i}-${b.accountId}`,
+        toAccountId: b.accountId,
+        createdAt: stale,
+      })),
     );
     const lists = await callJson(t.baseUrl, "GET", "/api/v1/social", b.token);
     assert.deepEqual(lists.body.incoming, [], "a lapsed request is not shown to the one asked");
@@ -134,7 +138,7 @@ forEachDialect("per-account social budgets", (ctx) => {
     assert.equal((await callJson(t.baseUrl, "POST", "/api/v1/social/friends", token, { name: v.name })).status, 200);
     // The storm is over: once no list has come for 1.5 s, the last one says the request is there (nothing lost).
     const lists = () => v.events.filter((e) => e.type === "social:list");
-    for (let seen = -1; seen !== lists().length; ) {
+    for (let seen = -1; seen !== lists().length;) {
       seen = lists().length;
       await new Promise((r) => setTimeout(r, 1_500));
     }

@@ -103,7 +103,11 @@ describe("social events in the tick", () => {
         ["INVALID_PAYLOAD", "social:sendMessage"],
       ],
     );
-    assert.equal(validateEvent("social:sendMessage", { to: "Bob", message: "x".repeat(4 * 255 + 1) }).ok, false, "a frame-sized message is refused by validation");
+    assert.equal(
+      validateEvent("social:sendMessage", { to: "Bob", message: "x".repeat(4 * 255 + 1) }).ok,
+      false,
+      "a frame-sized message is refused by validation",
+    );
     assert.equal(validateEvent("social:sendMessage", { message: "hi" }).ok, false);
   });
 
@@ -121,7 +125,10 @@ describe("social events in the tick", () => {
     }
     assert.equal(g.port.calls.length, CHAT_LIMIT, "public chat did not use up the private budget");
     assert.deepEqual(
-      g.errors(p).filter((e) => e.code === "RATE_LIMITED").map((e) => e.event),
+      g
+        .errors(p)
+        .filter((e) => e.code === "RATE_LIMITED")
+        .map((e) => e.event),
       ["social:sendMessage"],
     );
     g.clock.now += CHAT_WINDOW_MS;

@@ -152,7 +152,7 @@ forEachDialect("social across processes (shared presence and database)", (ctx) =
     nodes[1]!.leave(b1.player);
     await quiet();
     assert.equal(of(a.events, "social:status").length, 3, "the old process says nothing once the new one holds the character");
-    assert.deepEqual(JSON.parse((await presence.hget(ONLINE_KEY, bStored.accountId))!).world, 2);
+    assert.deepEqual(JSON.parse(await presence.hget(ONLINE_KEY, bStored.accountId)).world, 2);
     const lists = await nodes[0]!.social.lists(a.player.data.accountId);
     assert.deepEqual(lists.friends, [{ accountId: bStored.accountId, name: bStored.name, online: true, world: 2 }]);
   });
@@ -196,8 +196,14 @@ forEachDialect("social across processes (shared presence and database)", (ctx) =
     const a = await character();
     const [b, c] = [await character(), await character()];
     // Every account has its users row (the Authenticator makes it): the rows a change locks.
-    await db.em().insertMany(User, [a, b, c].map((x) => ({ id: x.accountId })));
-    await db.em().insertMany(Friendship, Array.from({ length: FRIENDS_LIMIT - 1 }, () => ({ accountId: a.accountId, friendAccountId: `filler-${randomUUID()}` })));
+    await db.em().insertMany(
+      User,
+      [a, b, c].map((x) => ({ id: x.accountId })),
+    );
+    await db.em().insertMany(
+      Friendship,
+      Array.from({ length: FRIENDS_LIMIT - 1 }, () => ({ accountId: a.accountId, friendAccountId: `filler-${randomUUID()}` })),
+    );
     const outcomes = await Promise.allSettled([
       nodes[0]!.social.change(a.accountId, "social:addFriend", b.name),
       nodes[1]!.social.change(a.accountId, "social:addFriend", c.name),

@@ -127,14 +127,24 @@ forEachDialect("REST for friends and ignore lists", (ctx) => {
     const filled = await restAccount(t);
     const full = await restAccount(t);
     const noCharacter = String((await call(t, "POST", "/api/auth/anonymous")).body.token);
-    const ok = async (method: string, path: string, token: string, body?: unknown) => assert.equal((await call(t, method, path, token, body)).status, 200, `${method} ${path}`);
+    const ok = async (method: string, path: string, token: string, body?: unknown) =>
+      assert.equal((await call(t, method, path, token, body)).status, 200, `${method} ${path}`);
     await ok("POST", "/api/v1/social/friends", a.token, { name: friend.name });
     await ok("POST", `/api/v1/social/requests/${enc(a.name)}/accept`, friend.token);
     await ok("POST", "/api/v1/social/ignored", a.token, { name: b.name });
     await ok("POST", "/api/v1/social/ignored", ignorer.token, { name: a.name });
-    await t.server.db.em().insertMany(FriendRequest, Array.from({ length: INCOMING_REQUESTS_LIMIT }, () => ({ fromAccountId: `filler-${randomUUID()}`, toAccountId: filled.accountId })));
-    await t.server.db.em().insertMany(Friendship, Array.from({ length: FRIENDS_LIMIT }, () => ({ accountId: full.accountId, friendAccountId: `filler-${randomUUID()}` })));
-    await t.server.db.em().insertMany(IgnoreEntry, Array.from({ length: IGNORE_LIMIT }, () => ({ accountId: full.accountId, ignoredAccountId: `filler-${randomUUID()}` })));
+    await t.server.db.em().insertMany(
+      FriendRequest,
+      Array.from({ length: INCOMING_REQUESTS_LIMIT }, () => ({ fromAccountId: `filler-${randomUUID()}`, toAccountId: filled.accountId })),
+    );
+    await t.server.db.em().insertMany(
+      Friendship,
+      Array.from({ length: FRIENDS_LIMIT }, () => ({ accountId: full.accountId, friendAccountId: `filler-${randomUUID()}` })),
+    );
+    await t.server.db.em().insertMany(
+      IgnoreEntry,
+      Array.from({ length: IGNORE_LIMIT }, () => ({ accountId: full.accountId, ignoredAccountId: `filler-${randomUUID()}` })),
+    );
     const before = await socialRows(t);
 
     const cases: [string, string, string, unknown, number, string][] = [
@@ -178,7 +188,10 @@ forEachDialect("REST for friends and ignore lists", (ctx) => {
     const a = await restAccount(t);
     const b = await restAccount(t);
     assert.equal((await call(t, "POST", "/api/v1/social/friends", b.token, { name: a.name })).status, 200);
-    await t.server.db.em().insertMany(Friendship, Array.from({ length: FRIENDS_LIMIT }, () => ({ accountId: b.accountId, friendAccountId: `filler-${randomUUID()}` })));
+    await t.server.db.em().insertMany(
+      Friendship,
+      Array.from({ length: FRIENDS_LIMIT }, () => ({ accountId: b.accountId, friendAccountId: `filler-${randomUUID()}` })),
+    );
     const before = await socialRows(t);
     const res = await call(t, "POST", `/api/v1/social/requests/${enc(b.name)}/accept`, a.token);
     assert.deepEqual([res.status, res.body.error.code], [409, "THEIR_FRIENDS_FULL"]);

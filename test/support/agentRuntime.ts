@@ -14,7 +14,13 @@ export interface RuntimeProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-export async function startAgentRuntime(opts: { apiUrl: string; wsUrl: string; worldDir: string; env?: Record<string, string>; args?: string[] }): Promise<RuntimeProcess> {
+export async function startAgentRuntime(opts: {
+  apiUrl: string;
+  wsUrl: string;
+  worldDir: string;
+  env?: Record<string, string>;
+  args?: string[];
+}): Promise<RuntimeProcess> {
   const child = spawn(process.execPath, [path.join(ROOT, "agent-runtime", "main.ts"), ...(opts.args ?? [])], {
     cwd: ROOT,
     env: {
@@ -33,8 +39,8 @@ export async function startAgentRuntime(opts: { apiUrl: string; wsUrl: string; w
     stdio: ["ignore", "pipe", "pipe"],
   });
   let out = "";
-  child.stdout!.on("data", (c: Buffer) => (out += c.toString()));
-  child.stderr!.on("data", (c: Buffer) => (out += c.toString()));
+  child.stdout.on("data", (c: Buffer) => (out += c.toString()));
+  child.stderr.on("data", (c: Buffer) => (out += c.toString()));
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   const port = await new Promise<number>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`the agent runtime did not start within 20 s:\n${out}`)), 20_000);
@@ -45,7 +51,7 @@ export async function startAgentRuntime(opts: { apiUrl: string; wsUrl: string; w
         resolve(Number(m[1]));
       }
     };
-    child.stdout!.on("data", check);
+    child.stdout.on("data", check);
     void exited.then((code) => reject(new Error(`the agent runtime exited (${code}) before it was ready:\n${out}`)));
   });
   return {

@@ -15,7 +15,11 @@ import { createApp } from "../../src/http/app.ts";
 import { createOriginCheck } from "../../src/http/cors.ts";
 import { buildRegistry } from "../../src/manifests/registry.ts";
 
-export async function bareApp(env: Record<string, string>, mount: (app: Application) => void, logger: Logger = pino({ level: "silent" })): Promise<{ url: string; close(): Promise<void> }> {
+export async function bareApp(
+  env: Record<string, string>,
+  mount: (app: Application) => void,
+  logger: Logger = pino({ level: "silent" }),
+): Promise<{ url: string; close(): Promise<void> }> {
   const config = loadConfig(env);
   const db = await openDatabase(loadConfig({ NODE_ENV: "test", DATABASE_URL: "sqlite::memory:" }), pino({ level: "silent" }));
   const app = createApp({

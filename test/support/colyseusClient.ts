@@ -42,10 +42,14 @@ export class WorldTestClient {
   }
 
   async next(type: string, timeoutMs = 5_000): Promise<Record<string, unknown>> {
-    return this.waitFor(() => {
-      const i = this.events.findIndex((e) => e.type === type);
-      return i >= 0 ? this.events.splice(i, 1)[0]!.data : undefined;
-    }, timeoutMs, `message "${type}"`);
+    return this.waitFor(
+      () => {
+        const i = this.events.findIndex((e) => e.type === type);
+        return i >= 0 ? this.events.splice(i, 1)[0]!.data : undefined;
+      },
+      timeoutMs,
+      `message "${type}"`,
+    );
   }
 
   /** Resolves when `probe` returns something other than undefined (checked on every message and patch). */

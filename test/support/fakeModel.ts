@@ -47,7 +47,9 @@ export class FakeModelServer {
       const answer = typeof this.answer === "function" ? this.answer(this.requests.at(-1)!) : this.answer;
       if (answer === "hang") return; // never answers; closed in close()
       if ("status" in answer) {
-        res.writeHead(answer.status, { "Content-Type": "application/json" }).end(JSON.stringify({ error: { message: "model overloaded", type: "server_error" } }));
+        res
+          .writeHead(answer.status, { "Content-Type": "application/json" })
+          .end(JSON.stringify({ error: { message: "model overloaded", type: "server_error" } }));
         return;
       }
       res.writeHead(200, { "Content-Type": "application/json" }).end(
@@ -68,4 +70,3 @@ export class FakeModelServer {
     return new Promise((resolve) => this.server.close(() => resolve()));
   }
 }
-

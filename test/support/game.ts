@@ -10,6 +10,7 @@ import type { ItemStack, Player, PlayerData } from "../../src/game/world/Player.
 import { seededRandom, TICK_MS, World, type OutboundMessage } from "../../src/game/world/World.ts";
 import { checkServerEvent } from "../../src/game/serverEvents.ts";
 import { bundledContent } from "./content.ts";
+import type { ContentRegistry } from "../../src/manifests/registry.ts";
 import { playerData } from "./players.ts";
 
 export interface GameHarness {
@@ -33,8 +34,9 @@ export interface GameHarness {
   holdSaves: boolean;
 }
 
-export async function gameWorld(seed = 42): Promise<GameHarness> {
-  const content = await bundledContent();
+/** A world of the bundled content (or the content given: the real set, test/support/fixtureContent.ts). */
+export async function gameWorld(seed = 42, given?: ContentRegistry): Promise<GameHarness> {
+  const content = given ?? (await bundledContent());
   const clock = { now: 1_700_000_000_000 };
   const world = new World({
     content,
@@ -50,7 +52,9 @@ export async function gameWorld(seed = 42): Promise<GameHarness> {
     clock,
     sent,
     add(over = {}, items = []) {
-      const data = playerData(over);
+      // Auto Retaliate off unless a test asks for it (retaliate.test.ts): the rules under test here
+      // are the player's own actions, and a monster's hit would otherwise start a fight back.
+      const data = playerData({ autoRetaliate: false, ...over });
       items.forEach((s, i) => (data.inventory[i] = s));
       return world.addPlayer(data);
     },
@@ -113,7 +117,16 @@ export function resourceNear(world: World, nodeId: string, at: { x: number; z: n
 
 /** A walkable tile next to a position. */
 export function besideTile(world: World, at: { x: number; z: number }): { x: number; z: number } {
-  for (const [dx, dz] of [[1, 0], [-1, 0], [0, 1], [0, -1], [1, 1], [-1, -1], [1, -1], [-1, 1]] as const) {
+  for (const [dx, dz] of [
+    [1, 0],
+    [-1, 0],
+    [0, 1],
+    [0, -1],
+    [1, 1],
+    [-1, -1],
+    [1, -1],
+    [-1, 1],
+  ] as const) {
     if (world.collision.isWalkable(at.x + dx, at.z + dz)) return { x: at.x + dx, z: at.z + dz };
   }
   throw new Error(`no walkable tile next to ${at.x},${at.z}`);

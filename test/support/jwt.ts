@@ -16,7 +16,9 @@ export interface SignOptions {
 /** A JWT over `claims`, signed with a shared secret (a string) or a private key. */
 export function signJwt(claims: JWTPayload, key: string | KeyObject | CryptoKey | Uint8Array, opts: SignOptions = {}): Promise<string> {
   const now = Math.floor(Date.now() / 1000);
-  const jwt = new SignJWT(claims).setProtectedHeader({ alg: opts.alg ?? "HS256", typ: "JWT", ...(opts.kid !== undefined ? { kid: opts.kid } : {}) }).setIssuedAt(now);
+  const jwt = new SignJWT(claims)
+    .setProtectedHeader({ alg: opts.alg ?? "HS256", typ: "JWT", ...(opts.kid !== undefined ? { kid: opts.kid } : {}) })
+    .setIssuedAt(now);
   if (opts.audience !== undefined) jwt.setAudience(opts.audience);
   if (opts.issuer !== undefined) jwt.setIssuer(opts.issuer);
   if (opts.expiresIn !== null) jwt.setExpirationTime(now + (opts.expiresIn ?? 60));

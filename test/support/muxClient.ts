@@ -35,7 +35,8 @@ export class MuxClient {
       this.messages++;
       let updates = 0;
       for (const env of batch) {
-        const problem = env.type === MUX_CLOSED ? (muxClosedSchema.safeParse(env.data).success ? undefined : "bad session:closed") : checkServerEvent(env.type, env.data);
+        const problem =
+          env.type === MUX_CLOSED ? (muxClosedSchema.safeParse(env.data).success ? undefined : "bad session:closed") : checkServerEvent(env.type, env.data);
         if (problem !== undefined) throw new Error(`the server sent an envelope that does not fit: ${problem}`);
         if (env.type === "world:update") {
           if (env.sid !== undefined) throw new Error("a session's own world:update on a multiplexed connection");

@@ -6,7 +6,10 @@ let n = 0;
 
 export function playerData(over: Partial<PlayerData> = {}): PlayerData {
   n++;
-  const skills = Object.fromEntries(SKILLS.map((s) => [s, s === "constitution" ? { level: 10, xpTenths: 11540 } : { level: 1, xpTenths: 0 }])) as Record<Skill, SkillState>;
+  const skills = Object.fromEntries(SKILLS.map((s) => [s, s === "constitution" ? { level: 10, xpTenths: 11540 } : { level: 1, xpTenths: 0 }])) as Record<
+    Skill,
+    SkillState
+  >;
   return {
     characterId: `char-${n}`,
     accountId: `acc-${n}`,

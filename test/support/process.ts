@@ -34,7 +34,13 @@ export function runToExit(env: Record<string, string>, cwd = ROOT, timeoutMs = 2
 }
 
 /** `command`: what to run instead of `node [nodeArgs] src/main.ts` (e.g. `npm start`). */
-function start(env: Record<string, string>, cwd: string, timeoutMs = 20_000, nodeArgs: string[] = [], command?: [string, string[]]): Running & { ready: Promise<number> } {
+function start(
+  env: Record<string, string>,
+  cwd: string,
+  timeoutMs = 20_000,
+  nodeArgs: string[] = [],
+  command?: [string, string[]],
+): Running & { ready: Promise<number> } {
   const [file, args] = command ?? [process.execPath, [...nodeArgs, MAIN]];
   const child = spawn(file, args, { cwd, env: childEnv(env), stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
@@ -49,7 +55,7 @@ function start(env: Record<string, string>, cwd: string, timeoutMs = 20_000, nod
     rejectReady(new Error(`server did not start within ${timeoutMs} ms\nstdout:\n${out}\nstderr:\n${err}`));
     child.kill("SIGKILL");
   }, timeoutMs);
-  child.stdout!.on("data", (chunk: Buffer) => {
+  child.stdout.on("data", (chunk: Buffer) => {
     out += chunk.toString();
     // JSON logs (test, production) or pino-pretty (development).
     const m = /"port":(\d+)[^\n]*"msg":"server listening"/.exec(out) ?? /server listening[\s\S]*?port: (\d+)/.exec(out);
@@ -58,7 +64,7 @@ function start(env: Record<string, string>, cwd: string, timeoutMs = 20_000, nod
       resolveReady(Number(m[1]));
     }
   });
-  child.stderr!.on("data", (chunk: Buffer) => (err += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (err += chunk.toString()));
   const exited = new Promise<Exited>((resolve) => {
     child.on("exit", (code, signal) => {
       clearTimeout(timer);

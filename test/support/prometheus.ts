@@ -112,7 +112,8 @@ export function parsePrometheus(text: string): Map<string, Family> {
     const m = SAMPLE.exec(line);
     if (m === null) throw new Error(`line ${n}: not a sample: "${line}"`);
     const sample: Sample = { name: m[1]!, labels: parseLabels(m[2] ?? "", n), value: parseValue(m[3]!) };
-    if (current === undefined || !belongs(current, sample.name)) throw new Error(`line ${n}: ${sample.name} outside its family (current: ${current?.name ?? "none"})`);
+    if (current === undefined || !belongs(current, sample.name))
+      throw new Error(`line ${n}: ${sample.name} outside its family (current: ${current?.name ?? "none"})`);
     current.samples.push(sample);
   });
   for (const family of families.values()) if (family.type === "histogram") checkHistogram(family);

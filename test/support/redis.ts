@@ -1,8 +1,11 @@
 /**
- * Redis for the cluster tests: the server at TEST_REDIS_URL or 127.0.0.1:6379, or, failing that,
- * a `redis-server` started here on a free port (nothing kept on disk) when one is installed.
+ * Redis for the cluster tests: the server at TEST_REDIS_URL; else a `redis-server` started here on
+ * a free port (nothing kept on disk) when one is installed; else the one on 127.0.0.1:6379.
  * Each suite takes a database index of its own and empties it first ({@link freshRedisUrl}), so
- * that the cluster's shared keys (Colyseus' room listing, process stats) never mix between suites.
+ * that the cluster's shared keys (Colyseus' room listing, process stats, leases) never mix between
+ * suites. The indexes are counted in this process only: two runs on one Redis (two checkouts on one
+ * machine) would take the same ones and empty each other's mid-test, which is why a run starts a
+ * Redis of its own rather than share 127.0.0.1:6379 whenever it can.
  */
 import { spawn } from "node:child_process";
 import { Redis } from "ioredis";
@@ -31,8 +34,16 @@ async function canConnect(url: string): Promise<boolean> {
 
 /** A reachable Redis, started here if need be; undefined when there is none and `redis-server` is not installed. */
 export async function provideRedis(): Promise<RedisServer | undefined> {
-  const url = process.env.TEST_REDIS_URL || DEFAULT_TEST_REDIS_URL;
-  if (await canConnect(url)) return { url, kind: "existing", stop: async () => {} };
+  const given = process.env.TEST_REDIS_URL;
+  if (given && (await canConnect(given))) return { url: given, kind: "existing", stop: async () => {} };
+  const started = await startRedis();
+  if (started !== undefined) return started;
+  if (!given && (await canConnect(DEFAULT_TEST_REDIS_URL))) return { url: DEFAULT_TEST_REDIS_URL, kind: "existing", stop: async () => {} };
+  return undefined;
+}
+
+/** A `redis-server` of this run's own on a free port, if one is installed. */
+async function startRedis(): Promise<RedisServer | undefined> {
   const port = await freePort();
   const child = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdio: "ignore" });
   const spawned = await new Promise<boolean>((resolve) => {
@@ -41,7 +52,7 @@ export async function provideRedis(): Promise<RedisServer | undefined> {
   });
   if (!spawned) return undefined;
   const started = `redis://127.0.0.1:${port}`;
-  for (const deadline = Date.now() + 10_000; !(await canConnect(started)); ) {
+  for (const deadline = Date.now() + 10_000; !(await canConnect(started));) {
     if (Date.now() > deadline) {
       child.kill("SIGKILL");
       return undefined;

@@ -32,7 +32,10 @@ export async function startTestServer(
   const config = loadConfig({ NODE_ENV: "test", PORT: "0", HOST: "127.0.0.1", WORLD: worldDir, ...env });
   let server: GameServer;
   try {
-    const logger = onLog !== undefined ? pino({ level: "info" }, { write: (line: string) => onLog(JSON.parse(line) as Record<string, unknown>) }) : pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" });
+    const logger =
+      onLog !== undefined
+        ? pino({ level: "info" }, { write: (line: string) => onLog(JSON.parse(line) as Record<string, unknown>) })
+        : pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" });
     server = await startServer(config, logger);
   } catch (err) {
     if (ownsWorld) fs.rmSync(worldDir, { recursive: true, force: true });

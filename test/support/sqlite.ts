@@ -14,7 +14,10 @@ export function sqliteSuiteDatabase(prefix: string): { readonly db: Database } {
   let db: Database | undefined;
   before(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
-    db = await openDatabase(loadConfig({ DATABASE_URL: `sqlite:${path.join(dir, "game.sqlite")}`, WORLD_DIR: dir, JWT_SECRET: "s".repeat(40) }, process.cwd()), pino({ level: "silent" }));
+    db = await openDatabase(
+      loadConfig({ DATABASE_URL: `sqlite:${path.join(dir, "game.sqlite")}`, WORLD_DIR: dir, JWT_SECRET: "s".repeat(40) }, process.cwd()),
+      pino({ level: "silent" }),
+    );
   });
   after(async () => {
     await db?.close();

@@ -48,21 +48,36 @@ forEachDialect("trades survive SIGKILL", (ctx) => {
     this.timeout(240_000);
     const world = makeWorldDir();
     const dbUrl = ctx.dialect === "sqlite" ? `sqlite:${path.join(world, "crash.sqlite")}` : ctx.url;
-    const env = { NODE_ENV: "test", LOG_LEVEL: "info", PORT: "0", WORLD: world, DATABASE_URL: dbUrl, JWT_SECRET: "crash-secret-0123456789abcdef", TICK_MS: "50", DISABLE_RATE_LIMIT: "true" };
+    const env = {
+      NODE_ENV: "test",
+      LOG_LEVEL: "info",
+      PORT: "0",
+      WORLD: world,
+      DATABASE_URL: dbUrl,
+      JWT_SECRET: "crash-secret-0123456789abcdef",
+      TICK_MS: "50",
+      DISABLE_RATE_LIMIT: "true",
+    };
     const outcomes = { before: 0, after: 0 };
     let server: Running | undefined;
     try {
       for (let cycle = 0; cycle < CYCLES.length; cycle++) {
         const plan = CYCLES[cycle]!;
         const when = "hold" in plan ? `inside the commit of trade #${plan.hold}` : `after ${plan.killAfterMs} ms`;
-        server = "hold" in plan ? await spawnServer({ ...env, TEST_HOLD_TRADE_AUDIT: String(plan.hold) }, undefined, undefined, ["--import", HOOK]) : await spawnServer(env);
+        server =
+          "hold" in plan
+            ? await spawnServer({ ...env, TEST_HOLD_TRADE_AUDIT: String(plan.hold) }, undefined, undefined, ["--import", HOOK])
+            : await spawnServer(env);
         const url = `ws://127.0.0.1:${server.port}/ws`;
         const clients = await Promise.all(Array.from({ length: PAIRS * 2 }, (_, i) => WsTestClient.connect(`${url}?name=Crash${cycle}x${i}`)));
         const ids = await Promise.all(clients.map(async (c) => String((await c.next("welcome")).characterId)));
         const syncs = await Promise.all(clients.map((c) => c.next("player:sync")));
         const inventories = syncs.map((s) => s.inventory as { slot: number; itemId: string; quantity: number }[]);
         const coins = syncs.map((s) => Number(s.coins));
-        assert.ok(coins.every((c) => c >= COINS), `every character carries ${COINS} coins to offer: ${coins.join(", ")}`);
+        assert.ok(
+          coins.every((c) => c >= COINS),
+          `every character carries ${COINS} coins to offer: ${coins.join(", ")}`,
+        );
         const trades = await Promise.all(
           Array.from({ length: PAIRS }, async (_, p) => {
             const [a, b] = [clients[2 * p]!, clients[2 * p + 1]!];
@@ -94,7 +109,11 @@ forEachDialect("trades survive SIGKILL", (ctx) => {
           confirm(trades.slice(0, FIRST_WAVE));
           completed = await Promise.all(trades.slice(0, FIRST_WAVE).map(async (t) => String((await t.sockets[0].next("tradeCompleted", 30_000)).tradeId)));
           confirm(trades.slice(FIRST_WAVE));
-          held = await until(() => /test-hook: holding trades (\S+) inside their transaction/.exec(running.stdout())?.[1]?.split(","), "the hook to hold a commit open", 30_000).catch((err: Error) => {
+          held = await until(
+            () => /test-hook: holding trades (\S+) inside their transaction/.exec(running.stdout())?.[1]?.split(","),
+            "the hook to hold a commit open",
+            30_000,
+          ).catch((err: Error) => {
             throw new Error(`${err.message}; the server's last log lines:\n${running.stdout().split("\n").slice(-8).join("\n")}`);
           });
         } else {
@@ -117,13 +136,19 @@ forEachDialect("trades survive SIGKILL", (ctx) => {
             const storedA = bagOf(await db.em().find(InventorySlot, { characterId: t.a }));
             const storedB = bagOf(await db.em().find(InventorySlot, { characterId: t.b }));
             const [coinsA, coinsB] = [coins[ids.indexOf(t.a)]!, coins[ids.indexOf(t.b)]!];
-            const stored = await db.em().fork().find(Character, { id: [t.a, t.b] });
+            const stored = await db
+              .em()
+              .fork()
+              .find(Character, { id: [t.a, t.b] });
             const storedCoinsA = stored.find((c) => c.id === t.a)!.coins;
             const storedCoinsB = stored.find((c) => c.id === t.b)!.coins;
             const audit = await db.em().fork().findOne(TradeAudit, { tradeId: t.tradeId });
             const wasBefore = same(storedA, beforeA) && same(storedB, beforeB) && storedCoinsA === coinsA && storedCoinsB === coinsB;
             const wasAfter = same(storedA, afterA) && same(storedB, afterB) && storedCoinsA === coinsA - COINS && storedCoinsB === coinsB + COINS;
-            assert.ok(wasBefore || wasAfter, `trade ${t.tradeId} (kill ${when}) is half done: ${JSON.stringify({ storedA, storedB, beforeA, beforeB, storedCoinsA, storedCoinsB, coinsA, coinsB })}`);
+            assert.ok(
+              wasBefore || wasAfter,
+              `trade ${t.tradeId} (kill ${when}) is half done: ${JSON.stringify({ storedA, storedB, beforeA, beforeB, storedCoinsA, storedCoinsB, coinsA, coinsB })}`,
+            );
             assert.equal(audit !== null, wasAfter, `the audit log agrees for ${t.tradeId}`);
             if (audit !== null) assert.deepEqual([Number(audit.coinsAToB), Number(audit.coinsBToA)], [COINS, 0], "the audit row has the coins");
             if (held.includes(t.tradeId)) assert.ok(wasBefore && !wasAfter, "a trade killed inside its batch's open transaction is rolled back whole");
@@ -134,8 +159,14 @@ forEachDialect("trades survive SIGKILL", (ctx) => {
           await db.close();
         }
         if ("hold" in plan) {
-          assert.ok(held.length >= 2 && held.every((id) => trades.some((t) => t.tradeId === id)), `the held batch is several of this cycle's trades: ${held.join(", ")}`);
-          assert.ok(completed.every((id) => !held.includes(id)), "the completed trades are not the held ones");
+          assert.ok(
+            held.length >= 2 && held.every((id) => trades.some((t) => t.tradeId === id)),
+            `the held batch is several of this cycle's trades: ${held.join(", ")}`,
+          );
+          assert.ok(
+            completed.every((id) => !held.includes(id)),
+            "the completed trades are not the held ones",
+          );
         }
         server.child.kill("SIGTERM");
         assert.equal((await server.exited).code, 0);

@@ -109,7 +109,12 @@ forEachDialect("group commit of trades", (ctx) => {
     assert.deepEqual(outcomes, Array(8).fill("completed"));
     assert.equal(await audits(pairs), 8);
     for (const { a, b, tradeId } of pairs) {
-      for (const p of [a, b]) assert.deepEqual(g.events(p, "tradeCompleted").map((e) => e.tradeId), [tradeId], "completed once");
+      for (const p of [a, b])
+        assert.deepEqual(
+          g.events(p, "tradeCompleted").map((e) => e.tradeId),
+          [tradeId],
+          "completed once",
+        );
       assert.deepEqual([holds(a, "logs"), holds(a, "feathers"), holds(b, "logs"), holds(b, "feathers")], [0, 60, 2, 40]);
       for (const p of [a, b]) assert.deepEqual(await stored(p.id), live(p), "stored as live");
     }
@@ -125,10 +130,14 @@ forEachDialect("group commit of trades", (ctx) => {
     // The database refuses any inventory row of the rigged pair's A (as a conflicting row would).
     const conn = db.em().getConnection();
     if (ctx.dialect === "postgresql") {
-      await conn.execute(`create or replace function refuse_rigged() returns trigger as $$ begin if new."characterId" = '${rigged.a.id}' then raise exception 'rigged'; end if; return new; end $$ language plpgsql`);
+      await conn.execute(
+        `create or replace function refuse_rigged() returns trigger as $$ begin if new."characterId" = '${rigged.a.id}' then raise exception 'rigged'; end if; return new; end $$ language plpgsql`,
+      );
       await conn.execute(`create trigger refuse_rigged before insert on "inventory" for each row execute function refuse_rigged()`);
     } else {
-      await conn.execute(`create trigger refuse_rigged before insert on inventory when new.characterId = '${rigged.a.id}' begin select raise(abort, 'rigged'); end`);
+      await conn.execute(
+        `create trigger refuse_rigged before insert on inventory when new.characterId = '${rigged.a.id}' begin select raise(abort, 'rigged'); end`,
+      );
     }
     try {
       await confirmAll(g, committer, pairs);
@@ -141,15 +150,24 @@ forEachDialect("group commit of trades", (ctx) => {
     assert.equal(await db.em().count(TradeAudit, { tradeId: rigged.tradeId }), 0);
     for (const p of [rigged.a, rigged.b]) {
       assert.deepEqual(g.events(p, "tradeCompleted"), []);
-      assert.deepEqual(g.events(p, "tradeError").map((e) => e.code), ["SERVER_ERROR"]);
-      assert.deepEqual(g.events(p, "tradeCancelled").map((e) => e.reason), ["server_error"]);
+      assert.deepEqual(
+        g.events(p, "tradeError").map((e) => e.code),
+        ["SERVER_ERROR"],
+      );
+      assert.deepEqual(
+        g.events(p, "tradeCancelled").map((e) => e.reason),
+        ["server_error"],
+      );
       assert.ok(!p.inTrade && !p.tradeCommitting);
     }
     assert.deepEqual(await Promise.all([rigged.a, rigged.b].map((p) => stored(p.id))), storedBefore, "the rigged pair's rows are untouched");
     assert.deepEqual([rigged.a, rigged.b].map(live), liveBefore, "and so are its live inventories");
     for (const { a, b, tradeId } of pairs.filter((p) => p !== rigged)) {
       for (const p of [a, b]) {
-        assert.deepEqual(g.events(p, "tradeCompleted").map((e) => e.tradeId), [tradeId]);
+        assert.deepEqual(
+          g.events(p, "tradeCompleted").map((e) => e.tradeId),
+          [tradeId],
+        );
         assert.deepEqual(await stored(p.id), live(p));
       }
     }
@@ -171,7 +189,10 @@ forEachDialect("group commit of trades", (ctx) => {
     assert.equal(await audits(pairs), 3);
     for (const { a, b, tradeId } of pairs) {
       for (const p of [a, b]) {
-        assert.deepEqual(g.events(p, "tradeCompleted").map((e) => e.tradeId), [tradeId]);
+        assert.deepEqual(
+          g.events(p, "tradeCompleted").map((e) => e.tradeId),
+          [tradeId],
+        );
         assert.deepEqual(await stored(p.id), live(p), "stored as live, the unsaved feathers too");
       }
     }
@@ -187,7 +208,10 @@ forEachDialect("group commit of trades", (ctx) => {
     await confirmAll(g, committer, pairs);
     assert.deepEqual([...outcomes].sort(), ["completed", "completed", "completed", "failed"]);
     assert.deepEqual(lost, [stale.id]);
-    assert.deepEqual(g.events(stale, "tradeError").map((e) => e.code), ["STALE_CHARACTER"]);
+    assert.deepEqual(
+      g.events(stale, "tradeError").map((e) => e.code),
+      ["STALE_CHARACTER"],
+    );
     assert.equal(await db.em().count(TradeAudit, { tradeId: pairs[1]!.tradeId }), 0);
     assert.equal(await audits(pairs), 3);
   });

@@ -24,7 +24,15 @@ const who = fc.integer({ min: 0, max: 2 });
 const cmd: fc.Arbitrary<Cmd> = fc.oneof(
   { weight: 3, arbitrary: fc.record({ t: fc.constant("request" as const), from: who, to: who }) },
   { weight: 4, arbitrary: fc.record({ t: fc.constant("respond" as const), who, pick: fc.nat(5), accept: fc.boolean() }) },
-  { weight: 4, arbitrary: fc.record({ t: fc.constant("add" as const), who, slot: fc.integer({ min: 0, max: 5 }), quantity: fc.oneof(fc.integer({ min: 1, max: 6 }), fc.constant(2 ** 31 - 1)) }) },
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      t: fc.constant("add" as const),
+      who,
+      slot: fc.integer({ min: 0, max: 5 }),
+      quantity: fc.oneof(fc.integer({ min: 1, max: 6 }), fc.constant(2 ** 31 - 1)),
+    }),
+  },
   { weight: 1, arbitrary: fc.record({ t: fc.constant("remove" as const), who, pick: fc.nat(5) }) },
   { weight: 10, arbitrary: fc.record({ t: fc.constant("accept" as const), who }) },
   { weight: 1, arbitrary: fc.record({ t: fc.constant("cancel" as const), who }) },
@@ -62,7 +70,11 @@ describe("trading conserves items (property)", function () {
           { itemId: "bronze_sword", quantity: 1 },
           { itemId: "bread", quantity: 1 },
         ];
-        const spots = [{ x: 0, z: 1 }, { x: 1, z: 1 }, { x: 1, z: 2 }];
+        const spots = [
+          { x: 0, z: 1 },
+          { x: 1, z: 1 },
+          { x: 1, z: 2 },
+        ];
         const players: Player[] = spots.map((s, i) => g.add({ ...s, name: `Prop${i}` }, items()));
         const all = [...players];
         // A slow committer: swaps wait until a `settle` command stores or rolls them back.
@@ -218,7 +230,7 @@ describe("trading conserves items (property)", function () {
                 if (p) w.teleport(p, spots[i]!);
                 else if (!players[i]!.tradeCommitting) {
                   players[i] = w.addPlayer(players[i]!.data);
-                  all.push(players[i]!);
+                  all.push(players[i]);
                 }
               }
               break;

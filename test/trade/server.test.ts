@@ -95,7 +95,10 @@ forEachDialect("trading through the server", (ctx) => {
       ann.ws.send(type, { tradeId, inventorySlot: i % 40, tradeSlot: i % 30, quantity: i % 7 === 0 ? 0 : 99, targetPlayerId: ben.id, accept: i % 2 === 0 });
     }
     await settle(1_000);
-    assert.ok(eventsOf(ann.ws, "error").some((e) => e.code === "RATE_LIMITED"), "the flood is limited");
+    assert.ok(
+      eventsOf(ann.ws, "error").some((e) => e.code === "RATE_LIMITED"),
+      "the flood is limited",
+    );
     // The server is still serving the other player, and nothing was swapped or changed.
     ben.ws.send("tradeCancel", { tradeId });
     assert.deepEqual(await ben.ws.next("tradeCancelled"), { tradeId, reason: "cancelled" });
@@ -281,7 +284,11 @@ forEachDialect("trading through the server", (ctx) => {
     for (let i = 0; i < 10; i++) for (const p of [ann, ben]) p.ws.send("tradeAccept", { tradeId });
     await ben.ws.next("tradeCompleted", 10_000);
     await settle(1_500); // one autosave after the swap
-    assert.equal(eventsOf(ben.ws, "tradeCompleted").length + eventsOf(ann.ws, "tradeCompleted").length, 1, "each player completed once (Ben's was taken above)");
+    assert.equal(
+      eventsOf(ben.ws, "tradeCompleted").length + eventsOf(ann.ws, "tradeCompleted").length,
+      1,
+      "each player completed once (Ben's was taken above)",
+    );
     assert.equal(await t.server.db.em().count(TradeAudit, { tradeId }), 1);
     const after = liveItems(t, ids);
     const strip = (l: string[]) => totals(l.map((s) => s.slice(s.indexOf(":") + 1)));

@@ -26,7 +26,10 @@ forEachDialect("storing a trade", (ctx) => {
     const a = await createCharacter(db, content, `acc-a-${tag}`, undefined, [{ itemId: "logs", quantity: 1 }]);
     const b = await createCharacter(db, content, `acc-b-${tag}`, undefined, [{ itemId: "feathers", quantity: 5 }]);
     // Each character's row version as the storing process knows it (as the Saver tracks it).
-    const versions = new Map([[a.characterId, a.version], [b.characterId, b.version]]);
+    const versions = new Map([
+      [a.characterId, a.version],
+      [b.characterId, b.version],
+    ]);
     return { a, b, content, versions };
   }
 
@@ -36,8 +39,14 @@ forEachDialect("storing a trade", (ctx) => {
       tradeId,
       aId: a.characterId,
       bId: b.characterId,
-      before: new Map([[a.characterId, a.inventory], [b.characterId, b.inventory]]),
-      after: new Map([[a.characterId, inv([{ itemId: "feathers", quantity: 5 }])], [b.characterId, inv([{ itemId: "logs", quantity: 1 }])]]),
+      before: new Map([
+        [a.characterId, a.inventory],
+        [b.characterId, b.inventory],
+      ]),
+      after: new Map([
+        [a.characterId, inv([{ itemId: "feathers", quantity: 5 }])],
+        [b.characterId, inv([{ itemId: "logs", quantity: 1 }])],
+      ]),
       aGives: [{ itemId: "logs", quantity: 1 }],
       bGives: [{ itemId: "feathers", quantity: 5 }],
       valueAToB: 4,
@@ -68,17 +77,27 @@ forEachDialect("storing a trade", (ctx) => {
     const { a, b, content, versions } = await twoCharacters(`changed-${ctx.dialect}`);
     const stale = inv([{ itemId: "logs", quantity: 2 }]);
     await assert.rejects(
-      storeSwap(db, {
-        tradeId: `trade-changed-${ctx.dialect}`,
-        aId: a.characterId,
-        bId: b.characterId,
-        before: new Map([[a.characterId, stale], [b.characterId, b.inventory]]),
-        after: new Map([[a.characterId, inv([])], [b.characterId, inv([{ itemId: "logs", quantity: 2 }])]]),
-        aGives: [{ itemId: "logs", quantity: 2 }],
-        bGives: [],
-        valueAToB: 0,
-        valueBToA: 0,
-      }, versions),
+      storeSwap(
+        db,
+        {
+          tradeId: `trade-changed-${ctx.dialect}`,
+          aId: a.characterId,
+          bId: b.characterId,
+          before: new Map([
+            [a.characterId, stale],
+            [b.characterId, b.inventory],
+          ]),
+          after: new Map([
+            [a.characterId, inv([])],
+            [b.characterId, inv([{ itemId: "logs", quantity: 2 }])],
+          ]),
+          aGives: [{ itemId: "logs", quantity: 2 }],
+          bGives: [],
+          valueAToB: 0,
+          valueBToA: 0,
+        },
+        versions,
+      ),
       (e: unknown) => e instanceof TradeCommitError && e.code === "ITEMS_CHANGED",
     );
     assert.deepEqual((await loadOrCreatePlayer(db, content, { accountId: a.accountId })).inventory[0], { itemId: "logs", quantity: 1 });
@@ -90,13 +109,23 @@ forEachDialect("storing a trade", (ctx) => {
   async function coinTrade(tag: string) {
     const two = await twoCharacters(tag);
     const { a, b } = two;
-    for (const [c, coins] of [[a, 300], [b, 40]] as const) await db.em().nativeUpdate(Character, { id: c.characterId }, { coins, version: c.version });
+    for (const [c, coins] of [
+      [a, 300],
+      [b, 40],
+    ] as const)
+      await db.em().nativeUpdate(Character, { id: c.characterId }, { coins, version: c.version });
     const swap: StoredSwap = {
       ...logForFeathers(`trade-${tag}`, a, b),
       aGivesCoins: 120,
       bGivesCoins: 0,
-      coinsBefore: new Map([[a.characterId, 300], [b.characterId, 40]]),
-      coinsAfter: new Map([[a.characterId, 180], [b.characterId, 160]]),
+      coinsBefore: new Map([
+        [a.characterId, 300],
+        [b.characterId, 40],
+      ]),
+      coinsAfter: new Map([
+        [a.characterId, 180],
+        [b.characterId, 160],
+      ]),
     };
     return { ...two, swap };
   }
@@ -113,8 +142,17 @@ forEachDialect("storing a trade", (ctx) => {
 
   it("rolls back a coin trade whose stored coins are not what it was computed from", async () => {
     const { a, b, swap, versions } = await coinTrade(`coins-changed-${ctx.dialect}`);
-    const changed = { ...swap, coinsBefore: new Map([[a.characterId, 250], [b.characterId, 40]]) };
-    await assert.rejects(storeSwap(db, changed, versions), (e: unknown) => e instanceof TradeCommitError && e.code === "ITEMS_CHANGED" && /coins/.test(e.message));
+    const changed = {
+      ...swap,
+      coinsBefore: new Map([
+        [a.characterId, 250],
+        [b.characterId, 40],
+      ]),
+    };
+    await assert.rejects(
+      storeSwap(db, changed, versions),
+      (e: unknown) => e instanceof TradeCommitError && e.code === "ITEMS_CHANGED" && /coins/.test(e.message),
+    );
     assert.deepEqual(await storedCoins(a.characterId, b.characterId), [300, 40]);
     assert.equal(await db.em().count(InventorySlot, { characterId: b.characterId, itemId: "logs" }), 0, "no item moved either");
     assert.equal(await db.em().count(TradeAudit, { tradeId: swap.tradeId }), 0);
@@ -149,7 +187,8 @@ forEachDialect("storing a trade", (ctx) => {
   async function inventories(ids: string[]): Promise<Record<string, string[]>> {
     const out: Record<string, string[]> = {};
     for (const id of ids) out[id] = [];
-    for (const r of await db.em().find(InventorySlot, { characterId: { $in: ids } }, { orderBy: { characterId: "asc", slot: "asc" } })) out[r.characterId]!.push(`${r.itemId}:${r.quantity}`);
+    for (const r of await db.em().find(InventorySlot, { characterId: { $in: ids } }, { orderBy: { characterId: "asc", slot: "asc" } }))
+      out[r.characterId]!.push(`${r.itemId}:${r.quantity}`);
     return out;
   }
 
@@ -175,7 +214,10 @@ forEachDialect("storing a trade", (ctx) => {
     // Replayed as a batch, every trade is refused and nothing changes.
     const replay = large.swaps.map((s) => ({ ...s, before: s.after, after: s.before }));
     const again = await storeSwaps(db, replay, large.versions);
-    assert.deepEqual([...again.values()].map((e) => e?.code), Array(24).fill("ALREADY_COMPLETED"));
+    assert.deepEqual(
+      [...again.values()].map((e) => e?.code),
+      Array(24).fill("ALREADY_COMPLETED"),
+    );
     assert.deepEqual(await inventories(ids), stored);
     assert.equal(await db.em().count(TradeAudit, { tradeId: { $in: large.swaps.map((s) => s.tradeId) } }), 24);
   });
@@ -184,7 +226,10 @@ forEachDialect("storing a trade", (ctx) => {
     const { swaps, versions } = await batch("mixed", 5);
     const [ok1, changed, done, stale, ok2] = swaps as [StoredSwap, StoredSwap, StoredSwap, StoredSwap, StoredSwap];
     await storeSwap(db, done, versions);
-    changed.before = new Map([[changed.aId, inv([{ itemId: "logs", quantity: 2 }])], [changed.bId, changed.before.get(changed.bId)!]]);
+    changed.before = new Map([
+      [changed.aId, inv([{ itemId: "logs", quantity: 2 }])],
+      [changed.bId, changed.before.get(changed.bId)!],
+    ]);
     await db.em().nativeUpdate(Character, { id: stale.bId }, { version: versions.get(stale.bId)! + 7 });
     const untouched = [changed, stale].flatMap((s) => [s.aId, s.bId]);
     const before = await inventories(untouched);
@@ -284,15 +329,26 @@ forEachDialect("storing a trade", (ctx) => {
       assert.deepEqual([audit.playerAId, audit.playerBId], [a, b]);
       assert.deepEqual([audit.itemsAToB, audit.itemsBToA], [[{ itemId: annInv[0]!.itemId, quantity: 1 }], []]);
       // Both players, every slot: the stored rows are the live inventories the swap left.
-      for (const [who, id] of [["Ann", a], ["Ben", b]] as const) {
+      for (const [who, id] of [
+        ["Ann", a],
+        ["Ben", b],
+      ] as const) {
         const rows = await t.server.db.em().find(InventorySlot, { characterId: id }, { orderBy: { slot: "asc" } });
         const stored = rows.map((r) => ({ slot: r.slot, itemId: r.itemId, quantity: r.quantity }));
-        const live = t.server.world.world.players.get(id)!.data.inventory.flatMap((s, slot) => (s === null ? [] : [{ slot, itemId: s.itemId, quantity: s.quantity }]));
+        const live = t.server.world.world.players
+          .get(id)!
+          .data.inventory.flatMap((s, slot) => (s === null ? [] : [{ slot, itemId: s.itemId, quantity: s.quantity }]));
         assert.deepEqual(stored, live, `${who}'s stored inventory`);
       }
       const given = annInv[0]!;
-      assert.ok(!t.server.world.world.players.get(a)!.data.inventory.some((s, slot) => slot === given.slot && s?.itemId === given.itemId), "Ann no longer has the item in its slot");
-      assert.ok(t.server.world.world.players.get(b)!.data.inventory.some((s) => s?.itemId === given.itemId), "Ben has it");
+      assert.ok(
+        !t.server.world.world.players.get(a)!.data.inventory.some((s, slot) => slot === given.slot && s?.itemId === given.itemId),
+        "Ann no longer has the item in its slot",
+      );
+      assert.ok(
+        t.server.world.world.players.get(b)!.data.inventory.some((s) => s?.itemId === given.itemId),
+        "Ben has it",
+      );
       ann.close();
       ben.close();
     } finally {

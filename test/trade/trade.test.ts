@@ -44,7 +44,13 @@ const cancelled = (g: GameHarness, p: Player) => g.events(p, "tradeCancelled") a
 
 describe("trading", () => {
   it("trades within 2 tiles: request, accept, offer, confirm, complete, seen from each side", async () => {
-    const { g, a, b } = await pair([{ itemId: "bronze_sword", quantity: 1 }, { itemId: "feathers", quantity: 100 }], [{ itemId: "logs", quantity: 1 }]);
+    const { g, a, b } = await pair(
+      [
+        { itemId: "bronze_sword", quantity: 1 },
+        { itemId: "feathers", quantity: 100 },
+      ],
+      [{ itemId: "logs", quantity: 1 }],
+    );
     const before = totals(g, [a, b]);
     g.send(a, "tradeRequest", { targetPlayerId: b.id });
     g.tick();
@@ -62,23 +68,40 @@ describe("trading", () => {
     g.send(b, "tradeAddItem", { tradeId, inventorySlot: 0, quantity: 1 });
     g.tick();
     const seenByB = g.events(b, "tradeUpdated").at(-1)!;
-    assert.deepEqual((seenByB.theirOffer as { items: { itemId: string; quantity: number }[] }).items.map((i) => [i.itemId, i.quantity]), [
-      ["bronze_sword", 1],
-      ["feathers", 40],
-    ]);
-    assert.deepEqual((seenByB.myOffer as { items: { itemId: string }[] }).items.map((i) => i.itemId), ["logs"]);
+    assert.deepEqual(
+      (seenByB.theirOffer as { items: { itemId: string; quantity: number }[] }).items.map((i) => [i.itemId, i.quantity]),
+      [
+        ["bronze_sword", 1],
+        ["feathers", 40],
+      ],
+    );
+    assert.deepEqual(
+      (seenByB.myOffer as { items: { itemId: string }[] }).items.map((i) => i.itemId),
+      ["logs"],
+    );
 
     g.send(a, "tradeAccept", { tradeId });
     g.send(b, "tradeAccept", { tradeId });
     g.tick();
     const confirm = g.events(a, "tradeConfirmScreen")[0]!;
     const value = (id: string) => g.world.content.item(id)!.value;
-    assert.deepEqual(confirm.values, { myOfferValue: value("bronze_sword") + 40 * value("feathers"), theirOfferValue: value("logs"), net: value("logs") - value("bronze_sword") - 40 * value("feathers") });
+    assert.deepEqual(confirm.values, {
+      myOfferValue: value("bronze_sword") + 40 * value("feathers"),
+      theirOfferValue: value("logs"),
+      net: value("logs") - value("bronze_sword") - 40 * value("feathers"),
+    });
     g.send(a, "tradeAccept", { tradeId });
     g.send(b, "tradeAccept", { tradeId });
     g.tick();
     assert.deepEqual(g.events(a, "tradeCompleted")[0], { tradeId, receivedItems: [{ itemId: "logs", quantity: 1 }], receivedCoins: 0 });
-    assert.deepEqual(g.events(b, "tradeCompleted")[0], { tradeId, receivedItems: [{ itemId: "bronze_sword", quantity: 1 }, { itemId: "feathers", quantity: 40 }], receivedCoins: 0 });
+    assert.deepEqual(g.events(b, "tradeCompleted")[0], {
+      tradeId,
+      receivedItems: [
+        { itemId: "bronze_sword", quantity: 1 },
+        { itemId: "feathers", quantity: 40 },
+      ],
+      receivedCoins: 0,
+    });
     assert.equal(count(a, "logs"), 1);
     assert.equal(count(a, "feathers"), 60);
     assert.equal(count(b, "bronze_sword"), 1);
@@ -163,11 +186,17 @@ describe("trading", () => {
       g.tick();
       assert.deepEqual(tradeErrors(g, a), ["INVALID_QUANTITY"]);
       const offer = g.events(b, "tradeUpdated").at(-1)!.theirOffer as { items: { quantity: number }[] };
-      assert.deepEqual(offer.items.map((i) => i.quantity), [7]);
+      assert.deepEqual(
+        offer.items.map((i) => i.quantity),
+        [7],
+      );
     });
 
     it("clears both acceptances when an offer changes after the partner accepted", async () => {
-      const { g, a, b } = await pair([{ itemId: "logs", quantity: 1 }, { itemId: "feathers", quantity: 5 }]);
+      const { g, a, b } = await pair([
+        { itemId: "logs", quantity: 1 },
+        { itemId: "feathers", quantity: 5 },
+      ]);
       const tradeId = open(g, a, b);
       g.send(a, "tradeAddItem", { tradeId, inventorySlot: 0, quantity: 1 });
       g.send(b, "tradeAccept", { tradeId });
@@ -180,7 +209,10 @@ describe("trading", () => {
     });
 
     it("returns to the offer screen on an edit in the confirmation screen; a replayed accept then needs both again", async () => {
-      const { g, a, b } = await pair([{ itemId: "logs", quantity: 1 }, { itemId: "feathers", quantity: 5 }]);
+      const { g, a, b } = await pair([
+        { itemId: "logs", quantity: 1 },
+        { itemId: "feathers", quantity: 5 },
+      ]);
       const before = totals(g, [a, b]);
       const tradeId = open(g, a, b);
       g.send(a, "tradeAddItem", { tradeId, inventorySlot: 0, quantity: 1 });
@@ -212,7 +244,13 @@ describe("trading", () => {
       const session = g.world.trades.sessions.get(tradeId)!;
       assert.equal(session.screen, "confirm");
       assert.deepEqual([session.a.accepted, session.b.accepted], [false, false]);
-      assert.deepEqual(g.events(a, "tradeError"), [{ tradeId, code: "TRADE_SCREEN_CHANGED", message: "the trade moved to the confirmation screen before your accept of the offer screen arrived: check it and accept again" }]);
+      assert.deepEqual(g.events(a, "tradeError"), [
+        {
+          tradeId,
+          code: "TRADE_SCREEN_CHANGED",
+          message: "the trade moved to the confirmation screen before your accept of the offer screen arrived: check it and accept again",
+        },
+      ]);
       assert.deepEqual(tradeErrors(g, b), []);
       assert.equal(g.events(a, "tradeConfirmScreen").length, 1);
       assert.deepEqual((g.events(b, "tradeConfirmScreen")[0]!.theirOffer as { accepted: boolean }).accepted, false);
@@ -240,7 +278,8 @@ describe("trading", () => {
     it("refuses an accept of the confirmation screen once an edit has sent the trade back; accepts without a screen as before", async () => {
       const { g, a, b } = await pair([{ itemId: "logs", quantity: 1 }]);
       const tradeId = open(g, a, b);
-      for (const screen of ["committing", "OFFER", "", 1, null]) assert.equal(g.validate("tradeAccept", { tradeId, screen }).ok, false, `screen ${JSON.stringify(screen)}`);
+      for (const screen of ["committing", "OFFER", "", 1, null])
+        assert.equal(g.validate("tradeAccept", { tradeId, screen }).ok, false, `screen ${JSON.stringify(screen)}`);
       g.send(a, "tradeAddItem", { tradeId, inventorySlot: 0, quantity: 1 });
       g.send(a, "tradeAccept", { tradeId });
       g.send(b, "tradeAccept", { tradeId });
@@ -287,7 +326,13 @@ describe("trading", () => {
 
     it("refuses to complete into a full inventory or an overflowing stack, changing nothing", async () => {
       const full = Array.from({ length: 28 }, () => ({ itemId: "bread", quantity: 1 }));
-      const { g, a, b } = await pair([{ itemId: "logs", quantity: 1 }, { itemId: "feathers", quantity: 10 }], full);
+      const { g, a, b } = await pair(
+        [
+          { itemId: "logs", quantity: 1 },
+          { itemId: "feathers", quantity: 10 },
+        ],
+        full,
+      );
       const before = totals(g, [a, b]);
       const tradeId = open(g, a, b);
       g.send(a, "tradeAddItem", { tradeId, inventorySlot: 0, quantity: 1 });
@@ -332,7 +377,10 @@ describe("trading", () => {
         g.send(a, type, data);
         g.tick();
       }
-      assert.deepEqual(g.errors(a).map((e) => e.code), blocked.map(() => "PLAYER_BUSY"));
+      assert.deepEqual(
+        g.errors(a).map((e) => e.code),
+        blocked.map(() => "PLAYER_BUSY"),
+      );
       assert.equal(a.action, undefined);
       g.send(a, "player:move", { x: 0, z: 8 });
       g.tick(6);
@@ -356,14 +404,17 @@ describe("trading", () => {
       assert.equal(g.world.trades.sessionOf(a.id)?.id, tb);
       assert.deepEqual(tradeErrors(g, c), ["PLAYER_BUSY"]);
       assert.deepEqual(cancelled(g, c), [{ tradeId: tc, reason: "cancelled" }]);
-      assert.deepEqual(cancelled(g, a).filter((e) => e.tradeId === tc), [{ tradeId: tc, reason: "cancelled" }]);
+      assert.deepEqual(
+        cancelled(g, a).filter((e) => e.tradeId === tc),
+        [{ tradeId: tc, reason: "cancelled" }],
+      );
       assert.equal(g.world.trades.sessions.size, 1);
     });
 
     it("cancels on a disconnect, a death and 5 minutes of inactivity, each reaching both players once", async () => {
       for (const [reason, act] of [
         ["disconnected", (g: GameHarness, a: Player) => g.world.removePlayer(a.id)],
-        ["died", (g: GameHarness, a: Player) => (a.data.health = 0, import("../../src/game/death.ts").then((m) => m.killPlayer(g.world, a, "test")))],
+        ["died", (g: GameHarness, a: Player) => ((a.data.health = 0), import("../../src/game/death.ts").then((m) => m.killPlayer(g.world, a, "test")))],
         ["timeout", (g: GameHarness) => g.tick(INACTIVITY_TICKS + 1)],
       ] as const) {
         const { g, a, b } = await pair([{ itemId: "logs", quantity: 1 }]);
@@ -491,7 +542,10 @@ describe("a death while the swap is being stored", () => {
     g.world.trades.finish(g.world, tradeId, pending[0]!.swap);
     g.tick();
     assert.equal(g.events(a, "player:death").length, 1, "once the trade has ended, exactly once");
-    assert.deepEqual(g.events(a, "tradeCompleted").map((e) => e.tradeId), [tradeId]);
+    assert.deepEqual(
+      g.events(a, "tradeCompleted").map((e) => e.tradeId),
+      [tradeId],
+    );
     assert.equal(count(a, "feathers"), 0, "the feathers went to Ben");
     assert.equal(count(b, "feathers"), 100);
     // A kept its three most valuable stacks of what it held after the trade; the rest lies where it died.
@@ -534,6 +588,11 @@ describe("a death while the swap is being stored", () => {
     const dropped = [...g.world.groundItems.values()].filter((i) => i.ownerId === a.id).map((i) => i.itemId);
     assert.equal(dropped.length, 2, `dropped ${dropped.join(", ")}`);
     assert.equal(a.pendingDeaths.length, 1);
-    assert.deepEqual(a.pendingDeaths[0]!.items.filter((i) => i.outcome === "dropped").map((i) => i.itemId).sort(), dropped.sort());
+    assert.deepEqual(
+      a.pendingDeaths[0]!.items.filter((i) => i.outcome === "dropped")
+        .map((i) => i.itemId)
+        .sort(),
+      dropped.sort(),
+    );
   });
 });

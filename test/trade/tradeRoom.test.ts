@@ -34,7 +34,9 @@ describe("TradeRoom (Colyseus)", function () {
     const { matchMaker } = await import("@colyseus/core");
     const { Encoder } = await import("@colyseus/schema");
     const buffers = (roomId: string) => {
-      const serializer = (matchMaker.getLocalRoomById(roomId) as unknown as { _serializer: { encoder: { sharedBuffer: Uint8Array }; fullEncodeBuffer: Uint8Array } })._serializer;
+      const serializer = (
+        matchMaker.getLocalRoomById(roomId) as unknown as { _serializer: { encoder: { sharedBuffer: Uint8Array }; fullEncodeBuffer: Uint8Array } }
+      )._serializer;
       return [serializer.encoder.sharedBuffer.byteLength, serializer.fullEncodeBuffer.byteLength];
     };
     assert.equal(Encoder.BUFFER_SIZE, 16 * 1024, "the library's default, for every room");
@@ -46,7 +48,8 @@ describe("TradeRoom (Colyseus)", function () {
       `the world's own: ${buffers(world.roomId).join(", ")}`,
     );
     const benRoom: Room = await ben.sdk.joinById(tradeId);
-    const state = (r: Room) => (r.state as { toJSON(): { tradeId: string; screen: string; a: { playerId: string; coins: number; items: { itemId: string }[] } } }).toJSON();
+    const state = (r: Room) =>
+      (r.state as { toJSON(): { tradeId: string; screen: string; a: { playerId: string; coins: number; items: { itemId: string }[] } } }).toJSON();
     assert.equal(state(annRoom).tradeId, tradeId);
     assert.equal(state(annRoom).a.playerId, annWelcome.playerId);
 
@@ -140,13 +143,19 @@ describe("TradeRoom (Colyseus)", function () {
     // The new session trades again; anything still arriving through the old session's seat is refused and changes nothing.
     const second = await startTrade(again, ben, benId);
     const replies: string[] = [];
-    assert.equal(t.server.world.inputDirect(annId, oldSession, "tradeCancel", { tradeId: second }, (code) => replies.push(code)), false);
+    assert.equal(
+      t.server.world.inputDirect(annId, oldSession, "tradeCancel", { tradeId: second }, (code) => replies.push(code)),
+      false,
+    );
     assert.deepEqual(replies, ["SESSION_REPLACED"]);
     const slot = ((await again.next("player:sync")).inventory as { slot: number }[])[0]!.slot;
     again.send("tradeAddItem", { tradeId: second, inventorySlot: slot, quantity: 1 });
     await ben.next("tradeUpdated");
     assert.equal(t.server.world.world.trades.sessions.has(second), true, "the second trade is still open");
-    assert.equal(ben.events.some((e) => e.type === "tradeCancelled"), false);
+    assert.equal(
+      ben.events.some((e) => e.type === "tradeCancelled"),
+      false,
+    );
 
     // A seat of one trade does not speak for another.
     again.sdk.auth.token = annToken;
@@ -162,8 +171,13 @@ describe("TradeRoom (Colyseus)", function () {
   });
 
   describe("an agent's seat", () => {
-    const api = async (method: string, p: string, token: string, body?: unknown): Promise<Record<string, any>> => { // eslint-disable-line @typescript-eslint/no-explicit-any
-      const res = await fetch(t.baseUrl + p, { method, headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    const api = async (method: string, p: string, token: string, body?: unknown): Promise<Record<string, any>> => {
+      const res = await fetch(t.baseUrl + p, {
+        method,
+        headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
       assert.ok(res.ok, `${method} ${p}: ${res.status}`);
       return (await res.json()) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
     };
@@ -204,7 +218,11 @@ describe("TradeRoom (Colyseus)", function () {
       assert.equal(await seatClosed, 4001);
       assert.equal(await worldClosed, 4001);
       assert.equal((await ben.next("tradeCancelled")).reason, "disconnected");
-      assert.equal(ben.events.some((e) => e.type === "tradeUpdated"), false, "the offer never changed");
+      assert.equal(
+        ben.events.some((e) => e.type === "tradeUpdated"),
+        false,
+        "the offer never changed",
+      );
       await ben.room.leave();
     });
   });

@@ -76,7 +76,7 @@ describe("prayer:toggle on both transports", function () {
     await first.room.leave();
     // A consented leave is a logout: the player leaves the world, saved.
     await until(() => (world.players.has(id) ? undefined : true), "the player out of the world", 10_000);
-    const saved = player.data.prayerPoints!;
+    const saved = player.data.prayerPoints;
     assert.ok(saved >= 1 && saved <= 7, `points at logout: ${saved}`);
     const again = await WorldTestClient.join(t.baseUrl, { token: String(welcome.token), characterId: id });
     await again.next("welcome");

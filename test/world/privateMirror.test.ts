@@ -40,7 +40,7 @@ describe("the schema's private fields: only for an owner on Colyseus", function 
     assert.ok(player.data.inventory.some((s) => s !== null), "the starter kit is in the game's inventory");
 
     const world = await worldRoom();
-    const schemaOf = (id: string) => (world.state.players as MapSchema<PlayerState>).get(id);
+    const schemaOf = (id: string) => (world.state.players).get(id);
     const colm = await until(() => schemaOf(cId), "Colm's schema");
     await until(() => (colm.inventory.length > 0 ? true : undefined), "Colm's inventory mirrored");
     assert.ok(colm.skills.size > 0);
@@ -74,7 +74,7 @@ describe("the schema's private fields: only for an owner on Colyseus", function 
     const id = String((await c.next("welcome")).playerId);
     const player = t.server.world.world.players.get(id)!;
     const world = await worldRoom();
-    const schema = await until(() => (world.state.players as MapSchema<PlayerState>).get(id), "Mira's schema");
+    const schema = await until(() => (world.state.players).get(id), "Mira's schema");
     const items = [...t.server.world.world.content.items.keys()].filter((i) => i !== "coins");
     const stacks = (list: Iterable<{ slot: number; itemId: string; quantity: number }>) => [...list].map((e) => `${e.slot}:${e.itemId}x${e.quantity}`);
     const want = () => ({

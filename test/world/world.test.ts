@@ -76,8 +76,8 @@ for (const [worker, writes, sockets] of [[false, "burst", false], [true, "burst"
     ];
     c1.send("player:move", targets[0]);
     c2.send("player:move", targets[1]);
-    w1.send("player:move", targets[2]!);
-    w2.send("player:move", targets[3]!);
+    w1.send("player:move", targets[2]);
+    w2.send("player:move", targets[3]);
     const colyseus = [c1, c2];
     const ws = [w1, w2];
     for (const c of colyseus) {
@@ -383,7 +383,7 @@ forEachDialect("the world: sessions", (ctx) => {
     void a.room.leave(false);
     await sleep(300);
     assert.ok(t.server.world.world.players.has(id), "the player stays while the seat is held");
-    const room = await a.sdk.reconnect(token);
+    const room = await a.sdk.reconnect<"world">(token);
     assert.equal(room.sessionId, sessionId);
     const b = new WorldTestClient(t.baseUrl);
     b.attach(room);

@@ -16,7 +16,7 @@ class Client {
     this.view = view;
   }
   get state(): Record<string, unknown> {
-    return this.decoder.state.toJSON() as Record<string, unknown>;
+    return this.decoder.state.toJSON();
   }
 }
 
@@ -72,7 +72,7 @@ describe("WorldView", () => {
     patch(encoder, [ca, cb]);
     assert.equal(players(cb).a, undefined, "A left B's view");
     assert.equal(cb.view.isVisible(a[$changes]!), false);
-    for (const tree of [a.inventory[$changes]!, a.skills[$changes]!, a.inventory[1]![$changes]!]) assert.equal(cb.view.isVisible(tree), false);
+    for (const tree of [a.inventory[$changes], a.skills[$changes], a.inventory[1]![$changes]!]) assert.equal(cb.view.isVisible(tree), false);
     assert.deepEqual(players(ca).a!.inventory, [
       { slot: 0, itemId: "bronze_axe", quantity: 1 },
       { slot: 1, itemId: "logs", quantity: 3 },
@@ -97,7 +97,7 @@ describe("WorldView", () => {
     assert.deepEqual(players(cb).b!.inventory, [{ slot: 0, itemId: "bronze_axe", quantity: 1 }], "B's own private state is untouched");
 
     // Its own player taken out of a view: the private trees' visibility goes with it.
-    const own = [b.inventory[$changes]!, b.skills[$changes]!, b.inventory[0]![$changes]!, b.skills.get("attack")![$changes]!];
+    const own = [b.inventory[$changes], b.skills[$changes], b.inventory[0]![$changes]!, b.skills.get("attack")![$changes]!];
     for (const tree of own) assert.equal(cb.view.isVisible(tree), true, "B sees its own private trees");
     cb.view.remove(b);
     for (const tree of own) assert.equal(cb.view.isVisible(tree), false, "cleared with B's own player");
@@ -147,7 +147,7 @@ describe("WorldView", () => {
     leaving.view.dispose();
     assert.deepEqual(treesWithBit(encoder, slot, bit), [], "no tree keeps a bit of the disposed view");
     // The other view's bits are its own, untouched.
-    assert.equal(other.view.isVisible(b.inventory[$changes]!), true);
+    assert.equal(other.view.isVisible(b.inventory[$changes]), true);
     assert.equal(other.view.isVisible(a[$changes]!), true);
 
     // The next view is given the same id, and sees only what it is given: c, and nothing private.

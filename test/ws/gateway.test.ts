@@ -192,7 +192,10 @@ describe("/ws authentication timeout", () => {
       socket.on("message", (raw) => messages.push(raw.toString()));
       const code = await new Promise<number>((resolve) => socket.on("close", resolve));
       assert.equal(code, CLOSE_NOT_AUTHENTICATED);
-      assert.deepEqual(messages.map((m) => (JSON.parse(m) as { type: string; data: { code: string } }[]).map((e) => [e.type, e.data.code])), [[["error", "NOT_AUTHENTICATED"]]]);
+      assert.deepEqual(
+        messages.map((m) => (JSON.parse(m) as { type: string; data: { code: string } }[]).map((e) => [e.type, e.data.code])),
+        [[["error", "NOT_AUTHENTICATED"]]],
+      );
     } finally {
       gateway.close();
       server.closeAllConnections();

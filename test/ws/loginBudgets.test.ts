@@ -1,9 +1,10 @@
 /**
- * What logging in over `/ws` may cost (src/ws/loginBudgets.ts): a multiplexed socket's opens, and
+ * What logging in over `/ws` (and joining the Colyseus world room) may cost (src/ws/loginBudgets.ts): a multiplexed socket's opens, and
  * one character's logins on any socket, are budgeted; a refused open writes nothing (no welcome,
  * no takeover, no `playerSessions` row) and is said with RATE_LIMITED and 4029.
  */
 import assert from "node:assert/strict";
+import { Client } from "@colyseus/sdk";
 import { PlayerSession } from "../../entities/index.ts";
 import { MUX_CLOSED } from "../../src/ws/mux.ts";
 import { LOGINS_PER_CHARACTER, MUX_OPEN_BURST, OpenBucket } from "../../src/ws/loginBudgets.ts";
@@ -68,13 +69,44 @@ forEachDialect("/ws login budgets", (ctx) => {
     assert.equal(await rows(characterId), before, "no row for the refused login");
   });
 
+  it("counts a character's Colyseus joins with its /ws logins: a join past the budget is refused 429 RATE_LIMITED, before it is logged in", async () => {
+    const token = await t.server.tokens.signServiceToken({ accountId: "budget-colyseus" }, 600);
+    let characterId = "";
+    // Half the budget over /ws, half through the Colyseus SDK.
+    for (let i = 0; i < LOGINS_PER_CHARACTER / 2; i++) {
+      const ok = await WsTestClient.connect(`${t.wsUrl}?token=${token}`);
+      characterId = String((await ok.next("welcome")).playerId);
+      ok.close();
+      await ok.waitClosed();
+    }
+    const sdkJoin = async () => {
+      const sdk = new Client(t.baseUrl);
+      sdk.auth.token = token;
+      return sdk.joinOrCreate("world");
+    };
+    for (let i = 0; i < LOGINS_PER_CHARACTER / 2; i++) await (await sdkJoin()).leave();
+    await eventually(async () => ((await rows(characterId)) >= LOGINS_PER_CHARACTER ? true : undefined), "the logins' rows");
+    const before = await rows(characterId);
+    const err = (await sdkJoin().then(
+      () => assert.fail("the eleventh login joined"),
+      (e: unknown) => e,
+    )) as { code?: number; message?: string };
+    assert.equal(err.code, 429);
+    assert.match(String(err.message), /^RATE_LIMITED: too many logins of this character: at most 10 a minute/);
+    assert.equal(await rows(characterId), before, "no row for the refused join");
+    assert.equal(t.server.world.world.players.has(characterId), false, "not logged in by the refused join");
+  });
+
   it(`refuses the session:opens of one socket past a burst of ${MUX_OPEN_BURST} (RATE_LIMITED, 4029) before their tokens are checked`, async () => {
     const c = await MuxClient.connect(`${t.wsUrl}?mux=1`);
     // Bad tokens would count against the address's attempts: these are refused before any check.
     const token = await t.server.tokens.signServiceToken({ accountId: "budget-burst" }, 600);
     const n = MUX_OPEN_BURST + 50;
     for (let sid = 1; sid <= n; sid++) c.send(sid, "session:open", { token });
-    await waitFor(() => c.envelopes.some((e) => e.type === MUX_CLOSED && e.data.reason === "too many session opens"), "an open refused for the socket's budget");
+    await waitFor(
+      () => c.envelopes.some((e) => e.type === MUX_CLOSED && e.data.reason === "too many session opens"),
+      "an open refused for the socket's budget",
+    );
     const refusal = c.envelopes.find((e) => e.type === MUX_CLOSED && e.data.reason === "too many session opens")!;
     assert.equal(refusal.data.code, 4029);
     const error = c.envelopes.find((e) => e.sid === refusal.sid && e.type === "error")!;

@@ -63,7 +63,12 @@ describe("/ws?mux=1: many sessions on one socket", () => {
     assert.deepEqual(await c.next(1, MUX_CLOSED), { code: 1000, reason: "logout" });
     await waitFor(() => !inWorld(agents[0]!.characterId), "the closed session's player logged out");
     assert.ok(inWorld(agents[1]!.characterId), "the other session plays on");
-    await waitFor(() => !c.view.entities.has(String(w1.playerId)) || Math.max(Math.abs(c.view.entities.get(String(w1.playerId))!.x - c.view.entities.get(String(w2.playerId))!.x)) <= 19, "the logged-out player left the shared view");
+    await waitFor(
+      () =>
+        !c.view.entities.has(String(w1.playerId)) ||
+        Math.max(Math.abs(c.view.entities.get(String(w1.playerId))!.x - c.view.entities.get(String(w2.playerId))!.x)) <= 19,
+      "the logged-out player left the shared view",
+    );
     c.socket.close(1000);
     await waitFor(() => !inWorld(agents[1]!.characterId), "closing the socket logs every session out");
   });

@@ -3,13 +3,17 @@
  * 10 s), position (every 5 s), skills and inventory (10 s; the inventory comes with quick-actions),
  * each panel saying when it failed and when it retries (1 s, 2 s, 4 s); **Stop** and **Resume**
  * (the goal routes), a goal chosen among `availableGoals`, a message, the quick commands; and, when
- * the agent runtime is reachable, its running state there and its recent activity.
+ * the agent runtime is reachable, its running state there and its recent activity. The Goal part
+ * is a {@link GoalPanel}.
  */
 import { api, ApiError } from "../api.ts";
 import { itemLabel, type Content } from "../content.ts";
 import { skillName } from "../panels/skills.ts";
-import { errorText, Poller, type PollStatus } from "./poller.ts";
+import { button, el } from "./dom.ts";
+import { GoalPanel, type AvailableGoal, type GoalCard } from "./GoalPanel.ts";
+import { errorText, Poller, pollErrorText } from "./poller.ts";
 import { isActive, type RuntimeAgent } from "./runtime.ts";
+import { attachWatch } from "./WatchView.ts";
 
 /** How often each panel is polled (the spec's "Polling"). */
 export const POLL_MS = { goal: 10_000, position: 5_000, skills: 10_000, quickActions: 10_000 } as const;
@@ -21,27 +25,6 @@ export interface AgentSummary {
   characterId: string;
   name: string | null;
   goalsPaused: boolean;
-}
-
-interface Goal {
-  id: string;
-  type: string;
-  description: string;
-  target?: string;
-  progress: number;
-  lockedBy: "manual" | "autonomous";
-}
-
-interface AvailableGoal {
-  type: string;
-  description: string;
-  targets: string[];
-}
-
-interface GoalResponse {
-  goal: Goal | null;
-  goalsPaused: boolean;
-  availableGoals: AvailableGoal[];
 }
 
 interface QuickActions {
@@ -71,25 +54,6 @@ export interface CardHost {
 
 let nextId = 0;
 
-function el<K extends keyof HTMLElementTagNameMap>(tag: K, props: Partial<HTMLElementTagNameMap[K]> = {}, ...children: (Node | string)[]): HTMLElementTagNameMap[K] {
-  const e = Object.assign(document.createElement(tag), props);
-  e.append(...children);
-  return e;
-}
-
-function button(text: string, onClick: () => void, className?: string): HTMLButtonElement {
-  const b = el("button", { type: "button", textContent: text });
-  if (className !== undefined) b.className = className;
-  b.addEventListener("click", onClick);
-  return b;
-}
-
-/** A panel's failure in words, with when it is tried again. */
-export function pollErrorText(what: string, status: PollStatus): string {
-  if (status.ok) return "";
-  return `Could not update the ${what}: ${status.error}. Retrying in ${Math.round(status.retryInMs / 1000)} s.`;
-}
-
 const timeFmt = new Intl.DateTimeFormat(undefined, { hour: "2-digit", minute: "2-digit", second: "2-digit" });
 
 export class AgentCard {
@@ -102,14 +66,8 @@ export class AgentCard {
   private readonly runtimeState = el("p", { className: "runtime-state" });
   private readonly runButton: HTMLButtonElement;
   private readonly removeButton: HTMLButtonElement;
-  private readonly goalText = el("p", { className: "goal-text" });
-  private readonly progress = el("progress", { max: 100, value: 0 });
-  private readonly stopButton: HTMLButtonElement;
-  private readonly resumeButton: HTMLButtonElement;
-  private readonly goalSelect = el("select");
-  /** The owner chose in the Goal form since the last goal was set: the form no longer follows the agent's goal. */
-  private goalPicked = false;
-  private readonly targetSelect = el("select");
+  /** The Goal part: the goal, Stop and Resume, a goal to set. */
+  private readonly goalPanel: GoalPanel;
   private readonly positionText = el("p", { className: "position-text", textContent: "…" });
   private readonly skillsBody = el("tbody");
   private readonly inventoryList = el("ul", { className: "inventory-list" });
@@ -128,17 +86,12 @@ export class AgentCard {
   };
   private readonly pollers: Poller[];
   readonly goalPoller: Poller;
-  private goal: GoalResponse | undefined;
   private quick: QuickActions | undefined;
   private skills: Record<string, { level: number; xp: number }> | undefined;
   private position: { x: number; z: number; online: boolean } | undefined;
   private runtime: RuntimeAgent | undefined;
-  /** The goals last drawn in the Goal select (from the goal poll or the quick-actions poll). */
-  private goalsShown: AvailableGoal[] = [];
   /** An action of the card under way: its controls are off until it settles. */
   private busy = false;
-  /** Counts goal actions started and ended: a goal poll that saw it change answers from before. */
-  private goalActions = 0;
 
   constructor(host: CardHost, agent: AgentSummary) {
     this.host = host;
@@ -151,32 +104,27 @@ export class AgentCard {
 
     this.runButton = button("Run in the runtime", () => void this.act("Handing it to the runtime", () => this.host.runInRuntime(this)));
     this.removeButton = button("Remove from the runtime", () => void this.act("Taking it out of the runtime", () => this.host.removeFromRuntime(this)));
-    this.stopButton = button("Stop", () => void this.goalAction("stop"));
-    this.resumeButton = button("Resume", () => void this.goalAction("resume"));
-
-    const goalForm = el("form", { className: "goal-form" });
-    this.goalSelect.id = id("goal");
-    this.targetSelect.id = id("target");
-    this.goalSelect.addEventListener("change", () => {
-      this.goalPicked = true;
-      this.renderTargets();
-    });
-    this.targetSelect.addEventListener("change", () => (this.goalPicked = true));
-    goalForm.append(
-      el("label", { htmlFor: this.goalSelect.id, textContent: "Goal" }),
-      this.goalSelect,
-      el("label", { htmlFor: this.targetSelect.id, textContent: "Target" }),
-      this.targetSelect,
-      el("button", { type: "submit", textContent: "Set goal" }),
-    );
-    goalForm.addEventListener("submit", (ev) => {
-      ev.preventDefault();
-      void this.setGoal();
-    });
+    const card: GoalCard = {
+      root: this.root,
+      displayName: () => this.displayName,
+      token: () => this.host.token(),
+      enc: this.enc,
+      act: (doing, action) => this.act(doing, action),
+      say: (text, error) => this.say(text, error),
+      name: (id, goalType) => this.name(id, goalType),
+      busy: () => this.busy,
+      pollGoal: () => this.goalPoller.now(),
+    };
+    this.goalPanel = new GoalPanel(card, id);
+    const goal = this.goalPanel;
 
     const messageForm = el("form", { className: "message-form" });
     this.messageInput.id = id("message");
-    messageForm.append(el("label", { htmlFor: this.messageInput.id, textContent: "Message" }), this.messageInput, el("button", { type: "submit", textContent: "Send message" }));
+    messageForm.append(
+      el("label", { htmlFor: this.messageInput.id, textContent: "Message" }),
+      this.messageInput,
+      el("button", { type: "submit", textContent: "Send message" }),
+    );
     messageForm.addEventListener("submit", (ev) => {
       ev.preventDefault();
       const text = this.messageInput.value.trim();
@@ -186,11 +134,20 @@ export class AgentCard {
       });
     });
 
-    this.progress.setAttribute("aria-label", "Goal progress");
     const skillsTable = el(
       "table",
       { className: "skills-table" },
-      el("thead", {}, el("tr", {}, el("th", { scope: "col", textContent: "Skill" }), el("th", { scope: "col", textContent: "Level" }), el("th", { scope: "col", textContent: "Experience" }))),
+      el(
+        "thead",
+        {},
+        el(
+          "tr",
+          {},
+          el("th", { scope: "col", textContent: "Skill" }),
+          el("th", { scope: "col", textContent: "Level" }),
+          el("th", { scope: "col", textContent: "Experience" }),
+        ),
+      ),
       this.skillsBody,
     );
     const part = (name: string, className: string, ...children: Node[]) => {
@@ -201,18 +158,41 @@ export class AgentCard {
       return div;
     };
     this.status.setAttribute("role", "status");
-    this.manage.append(button("New token", () => void this.act("Making a new token", () => this.host.newToken(this))), button("Delete agent", () => this.confirmDelete(), "danger"));
+    this.manage.append(
+      button("New token", () => void this.act("Making a new token", () => this.host.newToken(this))),
+      button("Delete agent", () => this.confirmDelete(), "danger"),
+    );
 
     this.root.append(
       el("header", { className: "agent-header" }, this.title, this.meta),
       this.status,
-      part("Goal", "agent-goal", this.goalText, this.progress, this.errors.goal, el("div", { className: "agent-controls" }, this.stopButton, this.resumeButton), goalForm),
+      part(
+        "Goal",
+        "agent-goal",
+        goal.goalText,
+        goal.progress,
+        this.errors.goal,
+        el("div", { className: "agent-controls" }, goal.stopButton, goal.resumeButton),
+        goal.form,
+      ),
       part("Commands", "agent-commands", this.commands, messageForm, this.errors.quickActions),
       part("Position", "agent-position", this.positionText, this.errors.position),
-      part("Agent runtime", "agent-runtime", this.runtimeState, el("div", { className: "agent-controls" }, this.runButton, this.removeButton), this.activityNote, this.activityList),
+      part(
+        "Agent runtime",
+        "agent-runtime",
+        this.runtimeState,
+        el("div", { className: "agent-controls" }, this.runButton, this.removeButton),
+        this.activityNote,
+        this.activityList,
+      ),
       part("Skills", "agent-skills", skillsTable, this.errors.skills),
       part("Inventory", "agent-inventory", this.inventoryList),
       part("Manage", "agent-manage-part", this.manage, this.tokenArea),
+    );
+    attachWatch(
+      this.root,
+      { token: () => this.host.token(), characterId: agent.characterId, goal: goal.goalText, decisions: this.activityList, content: () => this.host.content() },
+      this.uid,
     );
 
     const poller = (what: keyof typeof this.errors, label: string, run: () => Promise<void>) =>
@@ -225,22 +205,26 @@ export class AgentCard {
         },
         fatal: (err) => this.fatal(err),
       });
-    this.goalPoller = poller("goal", "goal", async () => {
-      const asked = this.goalActions;
-      const r = await api<GoalResponse>(this.host.token(), "GET", `/api/agents/${this.enc}/goal`);
-      // Asked before a goal action (Stop, Resume, Set goal) started or ended: the action's own
-      // answer is newer.
-      if (asked === this.goalActions) this.showGoal(r);
-    });
+    this.goalPoller = poller("goal", "goal", () => goal.poll());
     this.pollers = [
       this.goalPoller,
       poller("position", "position", async () => {
-        const r = await api<{ position: { x: number; z: number }; online: boolean }>(this.host.token(), "GET", `/api/characters/${encodeURIComponent(agent.characterId)}/position`);
+        const r = await api<{ position: { x: number; z: number }; online: boolean }>(
+          this.host.token(),
+          "GET",
+          `/api/characters/${encodeURIComponent(agent.characterId)}/position`,
+        );
         this.position = { x: r.position.x, z: r.position.z, online: r.online };
         this.renderPosition();
       }),
       poller("skills", "skills", async () => {
-        this.skills = (await api<{ skills: Record<string, { level: number; xp: number }> }>(this.host.token(), "GET", `/api/characters/${encodeURIComponent(agent.characterId)}/skills`)).skills;
+        this.skills = (
+          await api<{ skills: Record<string, { level: number; xp: number }> }>(
+            this.host.token(),
+            "GET",
+            `/api/characters/${encodeURIComponent(agent.characterId)}/skills`,
+          )
+        ).skills;
         this.renderSkills();
       }),
       poller("quickActions", "inventory and quick commands", async () => {
@@ -250,7 +234,7 @@ export class AgentCard {
     ];
     this.renderTitle();
     this.renderRuntime();
-    this.renderControls(agent.goalsPaused);
+    goal.renderControls(agent.goalsPaused);
   }
 
   private get enc(): string {
@@ -314,7 +298,8 @@ export class AgentCard {
       this.setBusy(false);
       // A control turned off under the keyboard lost it: give it back.
       const active = document.activeElement;
-      if ((active === null || active === document.body) && hadFocus instanceof HTMLElement && hadFocus.isConnected && !(hadFocus as HTMLButtonElement).disabled) hadFocus.focus();
+      if ((active === null || active === document.body) && hadFocus instanceof HTMLElement && hadFocus.isConnected && !(hadFocus as HTMLButtonElement).disabled)
+        hadFocus.focus();
     }
   }
 
@@ -322,22 +307,23 @@ export class AgentCard {
     this.busy = on;
     this.root.toggleAttribute("aria-busy", on);
     this.root.querySelectorAll("button").forEach((b) => (b.disabled = on));
-    this.renderControls(this.goal?.goalsPaused ?? this.agent.goalsPaused);
+    this.goalPanel.renderControls(this.goalPanel.goal?.goalsPaused ?? this.agent.goalsPaused);
   }
 
-  private name(id: string): string {
+  private name(id: string, goalType?: string): string {
     const reg = this.host.content()?.registry;
     if (reg === undefined) return id;
+    if (goalType === "quest") return reg.quests.quests.get(id)?.name ?? id;
     return reg.items.get(id)?.name ?? reg.resources.get(id)?.name ?? reg.npcs.get(id)?.name ?? reg.areas.find((a) => a.id === id)?.name ?? id;
   }
 
   /** Content arrived (names for items, targets, areas): render again with them. */
   contentLoaded(): void {
-    if (this.goal !== undefined) this.showGoal(this.goal);
+    if (this.goalPanel.goal !== undefined) this.goalPanel.showGoal(this.goalPanel.goal);
     this.renderPosition();
     this.renderQuick();
     // The targets' names (ids until now).
-    this.renderTargets();
+    this.goalPanel.renderTargets();
   }
 
   characterKnown(): void {
@@ -348,100 +334,6 @@ export class AgentCard {
     this.title.textContent = this.displayName;
     const character = this.host.characterName(this.agent.characterId);
     this.meta.textContent = character !== undefined ? `Plays ${character}` : `Plays character ${this.agent.characterId}`;
-  }
-
-  // ---- goal ------------------------------------------------------------------------------------
-
-  /** A goal action: goal polls asked before it started, or while it ran, are not shown. */
-  private goalAct(doing: string, action: () => Promise<void>): Promise<boolean> {
-    return this.act(doing, async () => {
-      this.goalActions += 1;
-      try {
-        await action();
-      } finally {
-        this.goalActions += 1;
-      }
-    });
-  }
-
-  private async goalAction(which: "stop" | "resume"): Promise<void> {
-    const hadFocus = document.activeElement;
-    const ok = await this.goalAct(which === "stop" ? "Stopping" : "Resuming", async () => {
-      this.showGoal(await api<GoalResponse>(this.host.token(), "POST", `/api/agents/${this.enc}/goal/${which}`));
-      this.say(which === "stop" ? `${this.displayName} stopped: goals are paused until you resume.` : `${this.displayName} resumed: it chooses its goals again.`);
-    });
-    if (!ok) return;
-    // The pressed button may now be disabled: keep the keyboard on the other one.
-    if (hadFocus === this.stopButton && this.stopButton.disabled) this.resumeButton.focus();
-    if (hadFocus === this.resumeButton && this.resumeButton.disabled) this.stopButton.focus();
-    // A resumed agent picks a goal within a tick or two: look again soon.
-    if (which === "resume") setTimeout(() => this.goalPoller.now(), 1_000);
-  }
-
-  private async setGoal(): Promise<void> {
-    const type = this.goalSelect.value;
-    if (type === "") return;
-    const target = this.targetSelect.value;
-    await this.goalAct("Setting the goal", async () => {
-      const set = await api<GoalResponse>(this.host.token(), "POST", `/api/agents/${this.enc}/goal`, target === "" ? { type } : { type, target });
-      this.goalPicked = false;
-      this.showGoal(set);
-      this.say(`Goal set: ${this.goalDescription()}.`);
-    });
-  }
-
-  private goalDescription(): string {
-    const g = this.goal?.goal;
-    if (g == null) return "none";
-    return g.target !== undefined ? `${g.description} (${this.name(g.target)})` : g.description;
-  }
-
-  private showGoal(r: GoalResponse): void {
-    this.goal = r;
-    const g = r.goal;
-    if (g === null) {
-      this.goalText.textContent = r.goalsPaused ? "Stopped: no goal, goals are paused until you resume." : "No goal at the moment.";
-      this.progress.value = 0;
-    } else {
-      const by = g.lockedBy === "manual" ? "set by you" : "chosen by the agent";
-      this.goalText.textContent = `${this.goalDescription()}, ${g.progress} % (${by})${r.goalsPaused ? ", paused" : ""}`;
-      this.progress.value = g.progress;
-    }
-    this.root.dataset.goalsPaused = String(r.goalsPaused);
-    this.renderControls(r.goalsPaused);
-    this.renderGoalOptions(r.availableGoals);
-    // The form shows the goal the agent has, until the owner picks another to set.
-    if (g !== null && !this.goalPicked && this.goalsShown.some((o) => o.type === g.type)) {
-      this.goalSelect.value = g.type;
-      this.renderTargets();
-      if (g.target !== undefined && Array.from(this.targetSelect.options).some((o) => o.value === g.target)) this.targetSelect.value = g.target;
-    }
-  }
-
-  private renderControls(paused: boolean): void {
-    this.stopButton.disabled = paused || this.busy;
-    this.resumeButton.disabled = !paused || this.busy;
-  }
-
-  private renderGoalOptions(goals: AvailableGoal[]): void {
-    const key = JSON.stringify(goals);
-    if (this.goalSelect.dataset.key === key) return;
-    this.goalSelect.dataset.key = key;
-    this.goalsShown = goals;
-    const chosen = this.goalSelect.value;
-    this.goalSelect.replaceChildren(...goals.map((g) => new Option(g.description, g.type)));
-    if (goals.some((g) => g.type === chosen)) this.goalSelect.value = chosen;
-    this.renderTargets();
-  }
-
-  /** The chosen goal's targets, from the goals drawn in the select (whichever poll brought them). */
-  private renderTargets(): void {
-    const goal = this.goalsShown.find((g) => g.type === this.goalSelect.value);
-    const chosen = this.targetSelect.value;
-    const targets = goal?.targets ?? [];
-    this.targetSelect.replaceChildren(new Option(targets.length === 0 ? "None" : "Any", ""), ...targets.map((t) => new Option(this.name(t), t)));
-    if (targets.includes(chosen)) this.targetSelect.value = chosen;
-    this.targetSelect.disabled = targets.length === 0;
   }
 
   // ---- commands ----------------------------------------------------------------------------------
@@ -472,8 +364,10 @@ export class AgentCard {
       );
     }
     const items = q.inventory.map((s) => itemLabelOr(this.host.content(), s.itemId, s.quantity));
-    this.inventoryList.replaceChildren(...(items.length === 0 ? [el("li", { className: "empty", textContent: "Empty" })] : items.map((t) => el("li", { textContent: t }))));
-    if (this.goal === undefined) this.renderGoalOptions(q.availableGoals);
+    this.inventoryList.replaceChildren(
+      ...(items.length === 0 ? [el("li", { className: "empty", textContent: "Empty" })] : items.map((t) => el("li", { textContent: t }))),
+    );
+    if (this.goalPanel.goal === undefined) this.goalPanel.renderGoalOptions(q.availableGoals);
   }
 
   // ---- position, skills --------------------------------------------------------------------------
@@ -492,7 +386,13 @@ export class AgentCard {
     const fmt = new Intl.NumberFormat("en");
     this.skillsBody.replaceChildren(
       ...Object.entries(skills).map(([skill, s]) =>
-        el("tr", {}, el("th", { scope: "row", textContent: skillName(skill) }), el("td", { className: "level", textContent: String(s.level) }), el("td", { className: "xp", textContent: fmt.format(s.xp) })),
+        el(
+          "tr",
+          {},
+          el("th", { scope: "row", textContent: skillName(skill) }),
+          el("td", { className: "level", textContent: String(s.level) }),
+          el("td", { className: "xp", textContent: fmt.format(s.xp) }),
+        ),
       ),
     );
   }
@@ -515,12 +415,15 @@ export class AgentCard {
     else {
       const reason = a.reason !== undefined ? ` (${a.reason})` : "";
       const command = a.command !== null ? `, doing “${a.command}”` : "";
-      this.runtimeState.textContent = `In the agent runtime: ${a.state}${reason}${command}.`;
+      // The owner's focus ("focus melee" sent as a message): the goals it puts first.
+      const focus = a.focus !== undefined && a.focus !== null ? `, focused on ${a.focus}` : "";
+      this.runtimeState.textContent = `In the agent runtime: ${a.state}${reason}${command}${focus}.`;
     }
     this.runButton.hidden = reachable !== true || isActive(a);
     this.removeButton.hidden = reachable !== true || !isActive(a);
     const activity = reachable === true ? (a?.activity ?? []).slice(0, ACTIVITY_SHOWN) : [];
-    this.activityNote.textContent = reachable === true && a !== undefined ? (activity.length === 0 ? "No activity yet." : "Recent activity, newest first:") : "";
+    this.activityNote.textContent =
+      reachable === true && a !== undefined ? (activity.length === 0 ? "No activity yet." : "Recent activity, newest first:") : "";
     this.activityList.replaceChildren(
       ...activity.map((e) => {
         const time = el("time", { dateTime: e.at, textContent: timeFmt.format(new Date(e.at)) });
@@ -535,7 +438,11 @@ export class AgentCard {
   showToken(token: string, note: string): void {
     const input = el("input", { type: "text", readOnly: true, value: token, id: `${this.uid}-token` });
     input.addEventListener("focus", () => input.select());
-    this.tokenArea.replaceChildren(el("label", { htmlFor: input.id, textContent: "Agent token" }), input, el("p", { className: "token-note", textContent: note }));
+    this.tokenArea.replaceChildren(
+      el("label", { htmlFor: input.id, textContent: "Agent token" }),
+      input,
+      el("p", { className: "token-note", textContent: note }),
+    );
   }
 
   private confirmDelete(): void {

@@ -9,14 +9,17 @@
  * answers, newly registered agents are handed to it with the token the registration returned,
  * existing ones on "Run in the runtime" (with a new token: the server gives a token only when it
  * makes one), and its view of the owner's agents (state, activity) is polled every 5 s. When it does
- * not answer, the page says so once, keeps working without it, and checks again every 30 s.
+ * not answer, the page says so once, keeps working without it, and checks again every 30 s
+ * (runtimeWatch.ts).
  */
 import { api, ApiError, type CharacterSummary } from "../api.ts";
 import { loadContent, type Content } from "../content.ts";
 import { IDP_TOKEN_KEY, TOKEN_KEY } from "../start.ts";
-import { AgentCard, pollErrorText, type AgentSummary, type CardHost } from "./AgentCard.ts";
-import { errorText, Poller } from "./poller.ts";
-import { isActive, RuntimeClient, RuntimeUnreachable, type RuntimeAgent } from "./runtime.ts";
+import { AgentCard, type AgentSummary, type CardHost } from "./AgentCard.ts";
+import { el } from "./dom.ts";
+import { errorText } from "./poller.ts";
+import { isActive } from "./runtime.ts";
+import { RuntimeWatch } from "./runtimeWatch.ts";
 import "./dashboard.css";
 
 /** `/agents#owner=<token>`: the dashboard of that token's account, in this tab (see start). */
@@ -24,27 +27,15 @@ const OWNER_PARAM = "owner";
 /** Where this tab keeps an owner's link's token (the tab's alone: sessionStorage). */
 const OWNER_TOKEN_KEY = "rsworld.dashboardOwner";
 
-/** How often the runtime's view of the agents is read while it answers. */
-export const RUNTIME_POLL_MS = 5_000;
-/** How often an unreachable runtime is checked again. */
-export const RUNTIME_PROBE_MS = 30_000;
-
-function el<K extends keyof HTMLElementTagNameMap>(tag: K, props: Partial<HTMLElementTagNameMap[K]> = {}, ...children: (Node | string)[]): HTMLElementTagNameMap[K] {
-  const e = Object.assign(document.createElement(tag), props);
-  e.append(...children);
-  return e;
-}
-
 class Dashboard implements CardHost {
   private ownerToken = "";
   private readonly provider = window.env?.PUBLIC_IDP_APP_ID;
-  private readonly runtimeClient = new RuntimeClient();
-  private reachable: boolean | undefined;
-  /** The runtime's agents, as its last answered poll listed them (undefined: none answered since it became reachable). */
-  private runtimeView: Map<string, RuntimeAgent> | undefined;
-  /** The runtime's first health check while it is under way (a registration waits for it). */
-  private runtimeCheck: Promise<void> = Promise.resolve();
-  private probeTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Whether the agent runtime answers, and its view of the agents (runtimeWatch.ts). */
+  private readonly runtime = new RuntimeWatch({
+    token: () => this.ownerToken,
+    cards: () => this.cards.values(),
+    polling: () => this.signedIn && !document.hidden,
+  });
   private loadedContent: Content | undefined;
   private characters: CharacterSummary[] = [];
   private readonly cards = new Map<string, AgentCard>();
@@ -57,10 +48,8 @@ class Dashboard implements CardHost {
   private listings = 0;
 
   // The page.
-  private readonly runtimeStatus = el("p", { id: "dash-runtime" });
   private readonly pageStatus = el("p", { id: "dash-status" });
   private readonly pageError = el("p", { id: "dash-error" });
-  private readonly runtimeError = el("p", { className: "poll-error" });
   private readonly signIn = el("section", { id: "dash-sign-in" });
   private readonly register = el("section", { id: "dash-register" });
   private readonly characterSelect = el("select", { id: "dash-character" });
@@ -74,28 +63,9 @@ class Dashboard implements CardHost {
   private readonly registerButton = el("button", { type: "submit", textContent: "Register agent" });
   private readonly list = el("div", { className: "agent-list" });
 
-  private readonly runtimePoller = new Poller({
-    everyMs: RUNTIME_POLL_MS,
-    run: async () => {
-      const agents = await this.runtimeClient.agents(this.ownerToken);
-      const byId = new Map(agents.map((a) => [a.agentId, a]));
-      this.runtimeView = byId;
-      for (const card of this.cards.values()) card.showRuntime(byId.get(card.agent.agentId));
-    },
-    report: (s) => (this.runtimeError.textContent = pollErrorText("agent runtime's view of your agents", s)),
-    fatal: (err) => {
-      // Gone quiet: said once in the runtime status, then checked again now and then.
-      if (err instanceof RuntimeUnreachable) {
-        this.setReachable(false);
-        return true;
-      }
-      return false;
-    },
-  });
-
   mount(): void {
     document.title = "Agents · RS World";
-    this.runtimeStatus.setAttribute("role", "status");
+    this.runtime.status.setAttribute("role", "status");
     this.pageStatus.setAttribute("role", "status");
     this.pageError.setAttribute("role", "alert");
 
@@ -112,7 +82,11 @@ class Dashboard implements CardHost {
       ev.preventDefault();
       void this.registerAgent();
     });
-    this.register.append(registerTitle, el("p", { className: "hint", textContent: "An agent plays one of your characters on its own; while it does, you cannot play that character yourself." }), form);
+    this.register.append(
+      registerTitle,
+      el("p", { className: "hint", textContent: "An agent plays one of your characters on its own; while it does, you cannot play that character yourself." }),
+      form,
+    );
 
     const agentsTitle = el("h2", { id: "dash-agents-title", textContent: "Your agents" });
     this.agentsSection.setAttribute("aria-labelledby", agentsTitle.id);
@@ -126,7 +100,18 @@ class Dashboard implements CardHost {
     const title = el("h1", { id: "dashboard-title", textContent: "Agents" });
     const nav = el("nav", {}, el("a", { href: "/", textContent: "Back to the game" }));
     nav.setAttribute("aria-label", "Pages");
-    const main = el("main", { id: "dashboard" }, el("header", { className: "dash-header" }, title, nav), this.runtimeStatus, this.runtimeError, this.pageStatus, this.pageError, this.signIn, this.register, this.agentsSection);
+    const main = el(
+      "main",
+      { id: "dashboard" },
+      el("header", { className: "dash-header" }, title, nav),
+      this.runtime.status,
+      this.runtime.error,
+      this.pageStatus,
+      this.pageError,
+      this.signIn,
+      this.register,
+      this.agentsSection,
+    );
     main.setAttribute("aria-labelledby", title.id);
     // The game's start screen and world are not part of this page.
     document.getElementById("start")?.remove();
@@ -136,8 +121,8 @@ class Dashboard implements CardHost {
     // Polling pauses while the page is not shown (it spends the server's request budget).
     document.addEventListener("visibilitychange", () => {
       for (const card of this.cards.values()) this.syncPolling(card);
-      if (document.hidden) this.runtimePoller.stop();
-      else if (this.reachable === true) this.runtimePoller.start();
+      if (document.hidden) this.runtime.stop();
+      else this.runtime.resume();
     });
 
     void loadContent()
@@ -161,7 +146,8 @@ class Dashboard implements CardHost {
       sessionStorage.setItem(OWNER_TOKEN_KEY, linked);
       history.replaceState(null, "", location.pathname + location.search);
     }
-    const kept = this.provider === undefined ? (sessionStorage.getItem(OWNER_TOKEN_KEY) ?? localStorage.getItem(TOKEN_KEY)) : sessionStorage.getItem(IDP_TOKEN_KEY);
+    const kept =
+      this.provider === undefined ? (sessionStorage.getItem(OWNER_TOKEN_KEY) ?? localStorage.getItem(TOKEN_KEY)) : sessionStorage.getItem(IDP_TOKEN_KEY);
     if (kept === null) {
       this.showSignIn("");
       return;
@@ -172,7 +158,7 @@ class Dashboard implements CardHost {
   private showSignIn(message: string): void {
     this.signedIn = false;
     for (const card of this.cards.values()) card.stop();
-    this.runtimePoller.stop();
+    this.runtime.stop();
     this.register.hidden = true;
     this.agentsSection.hidden = true;
     this.signIn.hidden = false;
@@ -190,7 +176,13 @@ class Dashboard implements CardHost {
       return;
     }
     const input = el("input", { id: "dash-idp-token", type: "password", autocomplete: "off", required: true });
-    const form = el("form", {}, el("label", { htmlFor: input.id, textContent: "Identity-provider token" }), input, el("button", { type: "submit", textContent: "Sign in" }));
+    const form = el(
+      "form",
+      {},
+      el("label", { htmlFor: input.id, textContent: "Identity-provider token" }),
+      input,
+      el("button", { type: "submit", textContent: "Sign in" }),
+    );
     form.addEventListener("submit", (ev) => {
       ev.preventDefault();
       const token = input.value.trim();
@@ -220,7 +212,7 @@ class Dashboard implements CardHost {
     this.register.hidden = false;
     this.agentsSection.hidden = false;
     this.renderCharacters();
-    this.runtimeCheck = this.checkRuntime();
+    this.runtime.start();
     for (const card of this.cards.values()) this.syncPolling(card);
     await this.loadAgents();
   }
@@ -304,7 +296,7 @@ class Dashboard implements CardHost {
     const card = new AgentCard(this, agent);
     this.cards.set(agent.agentId, card);
     // What the runtime last said of it (its list may have come before this card).
-    card.showRuntime(this.runtimeView?.get(agent.agentId));
+    card.showRuntime(this.runtime.agent(agent.agentId));
     this.list.append(card.root);
     this.renderListState();
     this.renderCharacters();
@@ -352,7 +344,12 @@ class Dashboard implements CardHost {
     this.setRegistering(true);
     let reg: { agent: AgentSummary; token: string };
     try {
-      reg = await api<{ agent: Omit<AgentSummary, "goalsPaused">; token: string }>(this.ownerToken, "POST", "/api/agent", name === "" ? { characterId } : { characterId, name }).then((r) => ({ ...r, agent: { ...r.agent, goalsPaused: false } }));
+      reg = await api<{ agent: Omit<AgentSummary, "goalsPaused">; token: string }>(
+        this.ownerToken,
+        "POST",
+        "/api/agent",
+        name === "" ? { characterId } : { characterId, name },
+      ).then((r) => ({ ...r, agent: { ...r.agent, goalsPaused: false } }));
     } catch (err) {
       if (err instanceof ApiError && err.status === 401) this.expired();
       else this.pageError.textContent = `Could not register the agent: ${errorText(err)}`;
@@ -361,24 +358,26 @@ class Dashboard implements CardHost {
       this.setRegistering(false);
     }
     this.nameInput.value = "";
-    const card = this.add(reg.agent);
+    // A listing asked for before the registration may have answered after it, with the new agent in
+    // it, and shown its card already: one card an agent (two made two Watch buttons, seen in CI).
+    const card = this.cards.get(reg.agent.agentId) ?? this.add(reg.agent);
     this.pageStatus.textContent = `${card.displayName} was registered.`;
     card.root.querySelector("h3")?.setAttribute("tabindex", "-1");
     card.root.querySelector<HTMLElement>("h3")?.focus();
     // Registered while the runtime's first check is under way: its answer decides.
-    if (this.reachable === undefined) {
+    if (this.runtime.reachable === undefined) {
       card.say("Checking the agent runtime…");
-      await this.runtimeCheck;
+      await this.runtime.checking;
       card.say("");
     }
-    if (this.reachable === true) {
+    if (this.runtime.reachable === true) {
       card.say("Handing it to the agent runtime…");
       try {
-        card.showRuntime(await this.runtimeClient.hand(this.ownerToken, reg.agent.agentId, reg.token));
+        card.showRuntime(await this.runtime.client.hand(this.ownerToken, reg.agent.agentId, reg.token));
         card.say(`${card.displayName} was handed to the agent runtime.`);
-        this.runtimePoller.now();
+        this.runtime.pollNow();
       } catch (err) {
-        this.runtimeFailed(err);
+        this.runtime.failed(err);
         card.say(`Could not hand ${card.displayName} to the agent runtime: ${errorText(err)}`, true);
         card.showToken(reg.token, "Its token, for a runtime of your own (shown once; New token makes another and ends the sessions of older ones).");
       }
@@ -393,40 +392,6 @@ class Dashboard implements CardHost {
     this.registerButton.disabled = on || this.characterSelect.value === "";
   }
 
-  // ---- the runtime ----------------------------------------------------------------------------------
-
-  private async checkRuntime(): Promise<void> {
-    clearTimeout(this.probeTimer);
-    if (this.reachable === undefined) this.runtimeStatus.textContent = `Checking the agent runtime at ${this.runtimeClient.url}…`;
-    this.setReachable(await this.runtimeClient.reachable());
-  }
-
-  private setReachable(reachable: boolean): void {
-    const was = this.reachable;
-    this.reachable = reachable;
-    if (!reachable) this.runtimeView = undefined;
-    if (was !== reachable) {
-      // Said once per change, not on every poll.
-      this.runtimeStatus.textContent = reachable
-        ? `The agent runtime at ${this.runtimeClient.url} is running: new agents are handed to it.`
-        : `The agent runtime at ${this.runtimeClient.url} is not reachable: agents are not handed to it and their running state is not shown. Everything else here works without it.`;
-      this.runtimeStatus.dataset.reachable = String(reachable);
-      for (const card of this.cards.values()) card.renderRuntime();
-    }
-    if (reachable) {
-      if (this.signedIn && !document.hidden) this.runtimePoller.start();
-    } else {
-      this.runtimePoller.stop();
-      this.runtimeError.textContent = "";
-      clearTimeout(this.probeTimer);
-      this.probeTimer = setTimeout(() => void this.checkRuntime(), RUNTIME_PROBE_MS);
-    }
-  }
-
-  private runtimeFailed(err: unknown): void {
-    if (err instanceof RuntimeUnreachable) this.setReachable(false);
-  }
-
   // ---- CardHost ------------------------------------------------------------------------------------
 
   token(): string {
@@ -437,12 +402,9 @@ class Dashboard implements CardHost {
     return this.loadedContent;
   }
 
-  /**
-   * Reachable, but its list of agents not read yet, is "checking" too: a card would otherwise say
-   * "Not run in the agent runtime" of an agent the runtime plays until the next poll (5 s).
-   */
+  /** undefined also while the runtime's list of agents is not read yet (RuntimeWatch.forCards). */
   runtimeReachable(): boolean | undefined {
-    return this.reachable === true && this.runtimeView === undefined ? undefined : this.reachable;
+    return this.runtime.forCards();
   }
 
   characterName(characterId: string): string | undefined {
@@ -452,37 +414,37 @@ class Dashboard implements CardHost {
   async runInRuntime(card: AgentCard): Promise<void> {
     const { token } = await api<{ token: string }>(this.ownerToken, "POST", `/api/agent/${encodeURIComponent(card.agent.agentId)}/token`);
     try {
-      card.showRuntime(await this.runtimeClient.hand(this.ownerToken, card.agent.agentId, token));
+      card.showRuntime(await this.runtime.client.hand(this.ownerToken, card.agent.agentId, token));
     } catch (err) {
-      this.runtimeFailed(err);
+      this.runtime.failed(err);
       throw err;
     }
     card.say(`${card.displayName} was handed to the agent runtime.`);
-    this.runtimePoller.now();
+    this.runtime.pollNow();
   }
 
   async removeFromRuntime(card: AgentCard): Promise<void> {
     try {
-      await this.runtimeClient.remove(this.ownerToken, card.agent.agentId);
+      await this.runtime.client.remove(this.ownerToken, card.agent.agentId);
     } catch (err) {
-      this.runtimeFailed(err);
+      this.runtime.failed(err);
       throw err;
     }
     card.say(`${card.displayName} no longer plays in the agent runtime (it stays registered).`);
-    this.runtimePoller.now();
+    this.runtime.pollNow();
   }
 
   async newToken(card: AgentCard): Promise<void> {
     const { token } = await api<{ token: string }>(this.ownerToken, "POST", `/api/agent/${encodeURIComponent(card.agent.agentId)}/token`);
     // The older tokens stop working, the runtime's too: it plays on with the new one.
-    if (this.reachable === true && isActive(card.runtimeAgent)) {
+    if (this.runtime.reachable === true && isActive(card.runtimeAgent)) {
       try {
-        card.showRuntime(await this.runtimeClient.hand(this.ownerToken, card.agent.agentId, token));
+        card.showRuntime(await this.runtime.client.hand(this.ownerToken, card.agent.agentId, token));
         card.showToken(token, "A new token (shown once). Older tokens no longer work; the agent runtime plays on with this one.");
         card.say(`${card.displayName} has a new token.`);
         return;
       } catch (err) {
-        this.runtimeFailed(err);
+        this.runtime.failed(err);
         card.showToken(token, `A new token (shown once). Older tokens no longer work, and the agent runtime could not be given this one: ${errorText(err)}`);
         card.say(`${card.displayName} has a new token, but the agent runtime stopped playing it.`, true);
         return;

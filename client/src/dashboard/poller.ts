@@ -19,6 +19,12 @@ export interface PollerOptions {
 
 export const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
+/** A panel's failure in words, with when it is tried again. */
+export function pollErrorText(what: string, status: PollStatus): string {
+  if (status.ok) return "";
+  return `Could not update the ${what}: ${status.error}. Retrying in ${Math.round(status.retryInMs / 1000)} s.`;
+}
+
 /** The wait before the next try after `failures` failures in a row (0: the regular interval). */
 export function nextDelay(failures: number, everyMs: number): number {
   return failures === 0 ? everyMs : (RETRY_BACKOFF_MS[failures - 1] ?? everyMs);

@@ -26,6 +26,8 @@ export interface RuntimeAgent {
   brain: string;
   goal: { type: string; description: string; target?: string; progress: number } | null;
   goalsPaused: boolean;
+  /** Its owner's standing instruction (agent-runtime/brain/focus.ts): `focus melee` said to it; null: none. */
+  focus?: string | null;
   progress: number | null;
   command: string | null;
   position: { x: number; z: number } | null;
@@ -61,12 +63,18 @@ export class RuntimeClient {
     if (body !== undefined) headers["Content-Type"] = "application/json";
     let res: Response;
     try {
-      res = await fetch(this.url + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: timeoutMs === undefined ? undefined : AbortSignal.timeout(timeoutMs) });
+      res = await fetch(this.url + path, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: timeoutMs === undefined ? undefined : AbortSignal.timeout(timeoutMs),
+      });
     } catch (err) {
       throw new RuntimeUnreachable(this.url, err);
     }
     const data = (await res.json().catch(() => undefined)) as { success?: boolean; error?: { code?: string; message?: string } } | undefined;
-    if (!res.ok || data?.success === false) throw new ApiError(res.status, data?.error?.code ?? `HTTP_${res.status}`, data?.error?.message ?? `agent runtime: HTTP ${res.status}`);
+    if (!res.ok || data?.success === false)
+      throw new ApiError(res.status, data?.error?.code ?? `HTTP_${res.status}`, data?.error?.message ?? `agent runtime: HTTP ${res.status}`);
     return data as T;
   }
 

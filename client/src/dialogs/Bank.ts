@@ -70,14 +70,14 @@ export class BankDialog {
     const bank = [...p.bank].sort((a, b) => a.slot - b.slot);
     syncButtons(
       this.bank.list,
-      bank.map((s) => ({ key: s.itemId, text: itemLabel(content, s.itemId, s.quantity) })),
+      bank.map((s) => ({ key: s.itemId, text: itemLabel(content, s.itemId, s.quantity), item: { content, itemId: s.itemId } })),
       (itemId) => this.withdraw(itemId),
     );
     this.bank.empty.hidden = bank.length > 0;
     const inv = inventorySlots(p);
     syncButtons(
       this.inventory.list,
-      inv.map((s) => ({ key: String(s.slot), text: itemLabel(content, s.itemId, s.quantity) })),
+      inv.map((s) => ({ key: String(s.slot), text: itemLabel(content, s.itemId, s.quantity), item: { content, itemId: s.itemId } })),
       (slot) => this.deposit(Number(slot)),
     );
     this.inventory.empty.hidden = inv.length > 0;

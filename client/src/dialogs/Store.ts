@@ -88,7 +88,12 @@ export class StoreDialog {
       store.items.map((i) => {
         const name = itemName(this.host, i.itemId);
         const stock = i.stock === null ? "" : `, ${i.stock} in stock`;
-        return { key: i.itemId, text: `${name}: ${coins(i.price)}${stock}`, label: `${name}, ${coins(i.price)}${stock}` };
+        return {
+          key: i.itemId,
+          text: `${name}: ${coins(i.price)}${stock}`,
+          label: `${name}, ${coins(i.price)}${stock}`,
+          item: { content: this.host.content, itemId: i.itemId },
+        };
       }),
       (itemId) => this.buyItem(itemId),
     );
@@ -102,9 +107,10 @@ export class StoreDialog {
         const label = itemLabel(this.host.content, s.itemId, s.quantity);
         // The server's quote: what the store pays for the first one now (less for each further one).
         const offer = store.sell.find((o) => o.itemId === s.itemId);
+        const item = { content: this.host.content, itemId: s.itemId };
         return offer === undefined || offer.refusal !== undefined
-          ? { key: String(s.slot), text: `${label}: not taken`, label: `${label}, not taken: ${offer?.refusal ?? "no offer yet"}` }
-          : { key: String(s.slot), text: `${label}: sells for ${coins(offer.price)}`, label: `${label}, sells for ${coins(offer.price)}` };
+          ? { key: String(s.slot), text: `${label}: not taken`, label: `${label}, not taken: ${offer?.refusal ?? "no offer yet"}`, item }
+          : { key: String(s.slot), text: `${label}: sells for ${coins(offer.price)}`, label: `${label}, sells for ${coins(offer.price)}`, item };
       }),
       (slot) => this.sellSlot(Number(slot)),
     );

@@ -24,17 +24,19 @@
  * (the seat's state may say `confirm` before `tradeConfirmScreen` arrives) and does not put the
  * focus on Accept.
  */
-import { ErrorCode, type Room } from "@colyseus/sdk";
+import { ErrorCode } from "@colyseus/sdk";
+import type { ClientEvent } from "../../../src/game/clientEvents.ts";
 import type { ServerEvent } from "../../../src/game/serverEvents.ts";
 import type { TradeState } from "../../../schema/TradeState.ts";
+import type { TradeRoomType, TradeSeat } from "../gameRooms.ts";
 import { Dialog, QuantityPicker, tradeErrorText } from "./dialog.ts";
 import { me, type DialogHost } from "./host.ts";
 import { TradeScreens } from "./tradeScreen.ts";
 import { acceptable, emptyOffer, offeredFrom, offerOf, offersKey, type Offer, type Screen, type Session, type View } from "./tradeState.ts";
 import { cancelText } from "./tradeText.ts";
 
-
-
+/** The commands of an open trade, sent to its room once seated. */
+type TradeCommand = "tradeAddItem" | "tradeSetCoins" | "tradeRemoveItem" | "tradeAccept" | "tradeCancel";
 
 const SEAT_TRIES = 30;
 const SEAT_RETRY_MS = 100;
@@ -234,7 +236,7 @@ export class TradeDialog {
     for (let attempt = 0; attempt < SEAT_TRIES; attempt++) {
       if (this.session?.tradeId !== tradeId) return;
       try {
-        const seat = await client.joinById<TradeState>(tradeId);
+        const seat = await client.joinById<TradeRoomType>(tradeId);
         if (this.session?.tradeId !== tradeId) {
           void seat.leave();
           return;
@@ -254,7 +256,7 @@ export class TradeDialog {
     this.render();
   }
 
-  private attach(s: Session, seat: Room<unknown, TradeState>): void {
+  private attach(s: Session, seat: TradeSeat): void {
     s.seat = seat;
     seat.onMessage("error", (e: ServerEvent<"error">) => {
       this.acceptAnswered();
@@ -283,14 +285,18 @@ export class TradeDialog {
   }
 
   /** A trade command: to the trade room once seated (as the server intends), else to the world room. */
-  private send(type: "tradeAddItem" | "tradeSetCoins" | "tradeRemoveItem" | "tradeAccept" | "tradeCancel", data: Record<string, unknown>): void {
+  private send<K extends TradeCommand>(type: K, data: Omit<ClientEvent<K>, "tradeId">): void {
     const s = this.session;
     if (s === undefined) return;
     this.dialog.say("");
     // A seat whose connection is closing (the server closes the room as the trade ends; its leave
     // comes after the close) takes nothing more: the world room takes trade commands too.
     const seat = s.seat?.connection.isOpen ? s.seat : undefined;
-    (seat ?? this.host.room).send(type, { tradeId: s.tradeId, ...data });
+    // The SDK cannot resolve the payload type of a name that is still a type parameter; this
+    // method's signature ties it to the event table.
+    const message = { ...data, tradeId: s.tradeId } as never;
+    if (seat !== undefined) seat.send(type, message);
+    else this.host.room.send(type, message);
   }
 
   /** Accepts the screen shown, once: Accept is disabled until the server answers. */
@@ -447,5 +453,3 @@ export class TradeDialog {
     this.send("tradeRemoveItem", quantity >= entry.quantity ? { tradeSlot } : { tradeSlot, quantity });
   }
 }
-
-

@@ -5,9 +5,12 @@
  * (so the focused one stays focused while the synced state changes under it); the quantity
  * choice (1, 5, All, X); and the server's refusal codes in words.
  */
+import { sentence } from "../../../src/game/sentence.ts";
 import { SERVICE_RANGE } from "../../../src/game/rules.ts";
 import { TRADE_RANGE } from "../../../src/game/trade/Trades.ts";
 import { MAX_STACK } from "../../../src/game/inventory.ts";
+import { showItem, showText } from "../art/itemIcon.ts";
+import type { Content } from "../content.ts";
 
 let dialogCount = 0;
 
@@ -110,6 +113,8 @@ export interface ItemRow {
   /** The accessible name, when it should say more than the text (a price). */
   label?: string;
   disabled?: boolean;
+  /** The item the row is about: its icon (named by `label`, else `text`) comes before the text. */
+  item?: { content: Content; itemId: string };
 }
 
 /**
@@ -119,7 +124,10 @@ export interface ItemRow {
 export function syncButtons(list: HTMLElement, rows: readonly ItemRow[], onClick: (key: string) => void): void {
   const existing = new Map<string, HTMLButtonElement>();
   for (const b of Array.from(list.querySelectorAll<HTMLButtonElement>(":scope > button"))) existing.set(b.dataset.key!, b);
-  const focused = document.activeElement instanceof HTMLButtonElement && existing.get(document.activeElement.dataset.key ?? "") === document.activeElement ? document.activeElement : undefined;
+  const focused =
+    document.activeElement instanceof HTMLButtonElement && existing.get(document.activeElement.dataset.key ?? "") === document.activeElement
+      ? document.activeElement
+      : undefined;
   const focusedIndex = focused === undefined ? -1 : Array.from(list.children).indexOf(focused);
   const wanted = rows.map((row) => {
     let b = existing.get(row.key);
@@ -128,9 +136,15 @@ export function syncButtons(list: HTMLElement, rows: readonly ItemRow[], onClick
       b = button("", () => onClick(row.key), "item");
       b.dataset.key = row.key;
     }
-    if (b.textContent !== row.text) b.textContent = row.text;
-    if (row.label !== undefined) b.setAttribute("aria-label", row.label);
-    else b.removeAttribute("aria-label");
+    if (row.item !== undefined) {
+      // The icon names the button (the label, else the text), as the label did.
+      showItem(b, row.item.content, row.item.itemId, row.label ?? row.text, row.text);
+      b.removeAttribute("aria-label");
+    } else {
+      showText(b, row.text);
+      if (row.label !== undefined) b.setAttribute("aria-label", row.label);
+      else b.removeAttribute("aria-label");
+    }
     b.disabled = row.disabled === true;
     return b;
   });
@@ -211,14 +225,6 @@ export class QuantityPicker {
   }
 }
 
-/** A server message as a sentence: capitalised, with a full stop. */
-function sentence(message: string): string {
-  const m = message.trim();
-  if (m === "") return "That did not work.";
-  const s = m[0]!.toUpperCase() + m.slice(1);
-  return /[.!?]$/.test(s) ? s : `${s}.`;
-}
-
 /** A `tradeError` in words. */
 export function tradeErrorText(code: string, message: string): string {
   switch (code) {
@@ -264,7 +270,9 @@ export function tradeErrorText(code: string, message: string): string {
 export function serviceErrorText(code: string, message: string, place: "bank" | "store"): string {
   switch (code) {
     case "TOO_FAR":
-      return place === "bank" ? `You need to be within ${SERVICE_RANGE} tiles of a bank.` : `You need to be within ${SERVICE_RANGE} tiles of the store's keeper.`;
+      return place === "bank"
+        ? `You need to be within ${SERVICE_RANGE} tiles of a bank.`
+        : `You need to be within ${SERVICE_RANGE} tiles of the store's keeper.`;
     case "PLAYER_BUSY":
       return "Finish or cancel your trade first.";
     case "INVENTORY_FULL":
@@ -278,7 +286,7 @@ export function serviceErrorText(code: string, message: string, place: "bank" | 
     case "INVALID_SLOT":
       return "That inventory slot is empty.";
     case "NOT_ENOUGH_COINS":
-      return `You don't have enough coins (${message.replace(/\.$/, "")}).`;
+      return "You don't have enough coins.";
     case "OUT_OF_STOCK":
       return "The store does not have that many in stock.";
     case "NOT_BUYING":

@@ -1,13 +1,12 @@
 /** What the dialogs need from the rest of the client, and small readings of the synced state. */
-import type { Client, Room } from "@colyseus/sdk";
-import type { ItemSlotState, PlayerState, WorldState } from "../../../schema/WorldState.ts";
+import type { ItemSlotState, PlayerState } from "../../../schema/WorldState.ts";
 import { spawnStations } from "../../../src/game/world/spawn.ts";
 import type { Content } from "../content.ts";
+import type { GameClient, WorldRoom } from "../gameRooms.ts";
 
 export interface DialogHost {
-  client: Client;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the SDK's own room type for a state-typed join
-  room: Room<any, WorldState>;
+  client: GameClient;
+  room: WorldRoom;
   content: Content;
   playerId: string;
   /** The token the world room was joined with (trade rooms are joined with it too). */

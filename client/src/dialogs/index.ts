@@ -5,6 +5,8 @@
  */
 import type { ServerEvent } from "../../../src/game/serverEvents.ts";
 import { BankDialog } from "./Bank.ts";
+import { DialogueBox } from "./Dialogue.ts";
+import { MakeDialog } from "./Make.ts";
 import { StoreDialog } from "./Store.ts";
 import { TradeDialog } from "./Trade.ts";
 import type { DialogHost } from "./host.ts";
@@ -13,10 +15,12 @@ import "./dialogs.css";
 export type { DialogHost } from "./host.ts";
 
 export interface Dialogs {
-  /** Talks to an NPC (by its instance id, the synced entity's id): a banker or a keeper opens their dialog. */
+  /** Uses an NPC's service (by its instance id, the synced entity's id): a banker or a keeper opens their dialog; anyone else talks. */
   talkTo(npcId: string): void;
   /** Asks another player (by id) to trade. */
   requestTrade(playerId: string): void;
+  /** "Make with <item>…": the recipes made anywhere that use the item. */
+  makeWith(itemId: string): void;
 }
 
 let mounted: (Dialogs & { unmount(): void }) | undefined;
@@ -27,6 +31,8 @@ export function mountDialogs(host: DialogHost): Dialogs {
   const bank = new BankDialog(host);
   const store = new StoreDialog(host);
   const trade = new TradeDialog(host);
+  const dialogue = new DialogueBox(host);
+  const make = new MakeDialog(host);
   // The server blocks banking and buying while a trade is open.
   trade.onTradeStarted = () => {
     bank.close();
@@ -34,8 +40,11 @@ export function mountDialogs(host: DialogHost): Dialogs {
   };
   const room = host.room;
   const off = [
+    room.onMessage("dialogue:open", (m: ServerEvent<"dialogue:open">) => dialogue.open(m)),
+    room.onMessage("dialogue:close", () => dialogue.close()),
     room.onMessage("interface:open", (m: ServerEvent<"interface:open">) => {
       trade.dismissNews();
+      dialogue.close();
       if (m.type === "bank") {
         store.close();
         bank.open(m.npcId);
@@ -45,10 +54,15 @@ export function mountDialogs(host: DialogHost): Dialogs {
       }
     }),
     room.onMessage("store:update", (m: ServerEvent<"store:update">) => store.update(m)),
+    room.onMessage("skill:recipes", (m: ServerEvent<"skill:recipes">) => make.recipes(m)),
+    room.onMessage("skill:makeProgress", (m: ServerEvent<"skill:makeProgress">) => make.progressed(m)),
+    room.onMessage("skill:makeStopped", (m: ServerEvent<"skill:makeStopped">) => make.stopped(m)),
     room.onMessage("error", (e: ServerEvent<"error">) => {
       if (e.event === "bank:deposit" || e.event === "bank:withdraw") bank.refused(e.code, e.message);
       else if (e.event === "store:buy" || e.event === "store:sell") store.refused(e.code, e.message);
       else if (e.event?.startsWith("trade")) trade.refused(e.code, e.message);
+      else if (e.event === "dialogue:choose") dialogue.refused(e.message);
+      else if (e.event === "skill:make") make.refused(e.message);
     }),
   ];
   const render = () => {
@@ -60,12 +74,14 @@ export function mountDialogs(host: DialogHost): Dialogs {
   const dialogs: Dialogs = {
     talkTo: (npcId) => room.send("player:action", { action: "interact", targetId: npcId }),
     requestTrade: (playerId) => trade.request(playerId),
+    makeWith: (itemId) => make.openFor(itemId),
   };
   mounted = {
     ...dialogs,
     unmount() {
       for (const f of off) f();
       trade.dispose();
+      dialogue.dispose();
       room.onStateChange.remove(render);
       for (const d of Array.from(host.parent.querySelectorAll(":scope > dialog.game-dialog"))) d.remove();
     },
@@ -82,6 +98,11 @@ export function unmountDialogs(): void {
 /** Talks to an NPC once the dialogs are mounted (a no-op before). */
 export function talkTo(npcId: string): void {
   mounted?.talkTo(npcId);
+}
+
+/** Opens the Make dialog for an inventory item once the dialogs are mounted (a no-op before). */
+export function makeWith(itemId: string): void {
+  mounted?.makeWith(itemId);
 }
 
 /** Asks a player to trade once the dialogs are mounted (a no-op before). */

@@ -4,7 +4,9 @@
  * trade's lists, coins, acceptances and values up to date. What a control does is the dialog's
  * (`ScreenActions`).
  */
+import { possessive } from "../../../src/game/sentence.ts";
 import { itemLabel } from "../content.ts";
+import { showItem } from "../art/itemIcon.ts";
 import { button, group, syncButtons, type QuantityPicker } from "./dialog.ts";
 import { inventorySlots, me, type DialogHost } from "./host.ts";
 import { acceptable, offeredFrom, valued, type Offer, type Session, type View } from "./tradeState.ts";
@@ -67,19 +69,29 @@ export class TradeScreens {
       case "closed":
         return [];
       case "incoming":
-        return [p(`${view.request.fromPlayerName} wants to trade with you.`, "lead"), actions(button("Accept", () => this.actions.respond(true)), button("Decline", () => this.actions.respond(false)))];
+        return [
+          p(`${view.request.fromPlayerName} wants to trade with you.`, "lead"),
+          actions(
+            button("Accept", () => this.actions.respond(true)),
+            button("Decline", () => this.actions.respond(false)),
+          ),
+        ];
       case "accepting":
         return [p(`Opening the trade with ${view.partnerName}…`, "lead")];
       case "requesting":
-        return [p(`Asking ${view.partnerName} to trade…`, "lead"), p("The request lasts 30 seconds.", "hint"), actions(button("Cancel", () => this.actions.stopWaiting()))];
+        return [
+          p(`Asking ${view.partnerName} to trade…`, "lead"),
+          p("The request lasts 30 seconds.", "hint"),
+          actions(button("Cancel", () => this.actions.stopWaiting())),
+        ];
       case "done": {
         const list = document.createElement("ul");
         list.className = "received";
-        const lines = view.received.map((r) => itemLabel(this.host.content, r.itemId, r.quantity));
-        if (view.coins > 0) lines.push(coins(view.coins));
+        const lines = view.received.map((r) => ({ text: itemLabel(this.host.content, r.itemId, r.quantity), itemId: r.itemId }));
+        if (view.coins > 0) lines.push({ text: coins(view.coins), itemId: "coins" });
         for (const line of lines) {
           const li = document.createElement("li");
-          li.textContent = line;
+          showItem(li, this.host.content, line.itemId, line.text, line.text);
           list.append(li);
         }
         const got = lines.length === 0 ? [p("You received nothing.")] : [p("You received:"), list];
@@ -92,10 +104,15 @@ export class TradeScreens {
     }
   }
 
-  private buildTrade(s: Session, quantity: QuantityPicker, p: (text: string, className?: string) => HTMLParagraphElement, actions: (...b: HTMLButtonElement[]) => HTMLElement): HTMLElement[] {
+  private buildTrade(
+    s: Session,
+    quantity: QuantityPicker,
+    p: (text: string, className?: string) => HTMLParagraphElement,
+    actions: (...b: HTMLButtonElement[]) => HTMLElement,
+  ): HTMLElement[] {
     const confirm = s.screen !== "offer";
     const mine = group(confirm ? "You give" : "Your offer", "offer offer-mine");
-    const theirs = group(confirm ? "You receive" : `${s.partnerName}'s offer`, "offer offer-theirs");
+    const theirs = group(confirm ? "You receive" : `${possessive(s.partnerName)} offer`, "offer offer-theirs");
     const inventory = group("Offer from your inventory", "inventory-items");
     mine.empty.textContent = "Nothing offered.";
     theirs.empty.textContent = "Nothing offered.";
@@ -113,7 +130,15 @@ export class TradeScreens {
     this.parts = { mine, theirs, coins: coinLines, inventory, status, accept };
     if (!confirm) {
       const coinsField = this.buildCoinsField(s, p);
-      return [p(`Trading with ${s.partnerName}. Choose a quantity, then an item: an inventory item is offered, an offered one taken back.`, "hint"), quantity.el, offers, inventory.el, coinsField, status, actions(accept, cancel)];
+      return [
+        p(`Trading with ${s.partnerName}. Choose a quantity, then an item: an inventory item is offered, an offered one taken back.`, "hint"),
+        quantity.el,
+        offers,
+        inventory.el,
+        coinsField,
+        status,
+        actions(accept, cancel),
+      ];
     }
     const values = p("", "values");
     this.parts.values = values;
@@ -141,7 +166,11 @@ export class TradeScreens {
       if (e.key === "Enter") this.actions.offerCoins();
     });
     const carried = p("", "hint");
-    field.append(label, button("Offer coins", () => this.actions.offerCoins()), carried);
+    field.append(
+      label,
+      button("Offer coins", () => this.actions.offerCoins()),
+      carried,
+    );
     this.parts!.coinsInput = input;
     this.parts!.carried = carried;
     return field;
@@ -154,11 +183,13 @@ export class TradeScreens {
     const content = this.host.content;
     const committing = s.screen === "committing";
     const editable = s.screen === "offer";
-    const offerRows = (o: Offer) => o.items.map((i) => ({ key: String(i.tradeSlot), text: itemLabel(content, i.itemId, i.quantity) }));
+    const offerRows = (o: Offer) =>
+      o.items.map((i) => ({ key: String(i.tradeSlot), text: itemLabel(content, i.itemId, i.quantity), item: { content, itemId: i.itemId } }));
+    const lines = (o: Offer) => o.items.map((i) => ({ text: itemLabel(content, i.itemId, i.quantity), item: { content, itemId: i.itemId } }));
     // Your offer's items are pressed to take them back (on the offer screen); the partner's are to read.
     if (editable) syncButtons(parts.mine.list, offerRows(s.mine), (tradeSlot) => this.actions.takeBack(Number(tradeSlot)));
-    else syncList(parts.mine.list, s.mine.items.map((i) => itemLabel(content, i.itemId, i.quantity)));
-    syncList(parts.theirs.list, s.theirs.items.map((i) => itemLabel(content, i.itemId, i.quantity)));
+    else syncList(parts.mine.list, lines(s.mine));
+    syncList(parts.theirs.list, lines(s.theirs));
     for (const side of ["mine", "theirs"] as const) {
       const text = offerCoinsText(s[side].coins);
       parts.coins[side].textContent = text ?? "";
@@ -168,18 +199,23 @@ export class TradeScreens {
     if (parts.carried !== undefined) parts.carried.textContent = `You carry ${coins(me(this.host)?.coins ?? 0)}.`;
     if (editable) {
       const p = me(this.host);
-      const rows = p === undefined ? [] : inventorySlots(p).flatMap((slot) => {
-        const left = slot.quantity - offeredFrom(s.mine, slot.slot);
-        return left > 0 ? [{ key: String(slot.slot), text: itemLabel(content, slot.itemId, left) }] : [];
-      });
+      const rows =
+        p === undefined
+          ? []
+          : inventorySlots(p).flatMap((slot) => {
+              const left = slot.quantity - offeredFrom(s.mine, slot.slot);
+              return left > 0 ? [{ key: String(slot.slot), text: itemLabel(content, slot.itemId, left), item: { content, itemId: slot.itemId } }] : [];
+            });
       syncButtons(parts.inventory.list, rows, (slot) => this.actions.offer(Number(slot)));
       parts.inventory.empty.hidden = rows.length > 0;
     }
     if (parts.values !== undefined) parts.values.textContent = valuesText(valued(s), s.partnerName);
     const status = committing
       ? "Both accepted: completing the trade…"
-      : [s.mine.accepted ? "You have accepted." : "You have not accepted yet.", s.theirs.accepted ? `${s.partnerName} has accepted.` : `${s.partnerName} has not accepted yet.`].join(" ") +
-        (s.seat === undefined && !s.seatless ? " Joining the trade…" : "");
+      : [
+          s.mine.accepted ? "You have accepted." : "You have not accepted yet.",
+          s.theirs.accepted ? `${s.partnerName} has accepted.` : `${s.partnerName} has not accepted yet.`,
+        ].join(" ") + (s.seat === undefined && !s.seatless ? " Joining the trade…" : "");
     if (parts.status.textContent !== status) parts.status.textContent = status;
     if (parts.accept !== undefined) {
       parts.accept.disabled = !acceptable(s);

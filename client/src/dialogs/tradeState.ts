@@ -4,9 +4,9 @@
  * shows, and the rules it reads off them (whether values are of the offers shown, whether Accept
  * may be pressed, what is left to offer). No DOM.
  */
-import type { Room } from "@colyseus/sdk";
+import type { TradeSeat } from "../gameRooms.ts";
 import type { ServerEvent } from "../../../src/game/serverEvents.ts";
-import type { TradeSideState, TradeState } from "../../../schema/TradeState.ts";
+import type { TradeSideState } from "../../../schema/TradeState.ts";
 
 export interface OfferItem {
   tradeSlot: number;
@@ -37,7 +37,7 @@ export interface Session {
   /** The screen of an accept sent and not answered yet (Accept is disabled meanwhile). */
   acceptSent: Screen | undefined;
   /** The seat in the trade room, once taken. */
-  seat: Room<unknown, TradeState> | undefined;
+  seat: TradeSeat | undefined;
   /** Whether the seat could not be taken (the commands then go through the world room). */
   seatless: boolean;
   /** This side cancelled: the dialog is already closed, the server's answer is awaited. */
@@ -68,7 +68,7 @@ export function valued(s: Session): Values | undefined {
 }
 
 /** Whether Accept may be pressed: no accept in flight, not being stored, and a confirmation only with its values. */
-export function acceptable(s: Session): boolean {
+export function acceptable(s: Session): s is Session & { screen: "offer" | "confirm" } {
   if (s.acceptSent !== undefined || s.screen === "committing") return false;
   return s.screen === "offer" || valued(s) !== undefined;
 }

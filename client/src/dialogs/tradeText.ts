@@ -2,21 +2,25 @@
  * The Trade dialog's words (client/src/dialogs/Trade.ts): amounts of coins, the confirmation
  * screen's values, why a trade or a request ended, and the read-only lists of offers.
  */
+import { possessive } from "../../../src/game/sentence.ts";
 import type { CancelReason, Values } from "./tradeState.ts";
+import type { Content } from "../content.ts";
+import { showItem } from "../art/itemIcon.ts";
 
-/** Keeps a read-only list's items equal to `labels`. */
-export function syncList(list: HTMLElement, labels: string[]): void {
+/** Keeps a read-only list's items equal to `lines` (each with its item's icon, when it is an item). */
+export function syncList(list: HTMLElement, lines: { text: string; item?: { content: Content; itemId: string } }[]): void {
   let ul = list.querySelector("ul");
   if (ul === null) {
     ul = document.createElement("ul");
     list.append(ul);
   }
-  const same = ul.children.length === labels.length && labels.every((l, i) => ul!.children[i]!.textContent === l);
+  const same = ul.children.length === lines.length && lines.every((l, i) => ul.children[i]!.textContent === l.text);
   if (same) return;
   ul.replaceChildren(
-    ...labels.map((l) => {
+    ...lines.map((l) => {
       const li = document.createElement("li");
-      li.textContent = l;
+      if (l.item !== undefined) showItem(li, l.item.content, l.item.itemId, l.text, l.text);
+      else li.textContent = l.text;
       return li;
     }),
   );
@@ -26,8 +30,9 @@ export const coins = (n: number) => `${n.toLocaleString("en")} ${Math.abs(n) ===
 
 export function valuesText(values: Values | undefined, partner: string): string {
   if (values === undefined) return "Valuing the offers…";
-  const net = values.net > 0 ? `you would gain ${coins(values.net)} of value` : values.net < 0 ? `you would lose ${coins(-values.net)} of value` : "an even trade";
-  return `Your offer is worth ${coins(values.myOfferValue)} and ${partner}'s ${coins(values.theirOfferValue)}: ${net}.`;
+  const net =
+    values.net > 0 ? `you would gain ${coins(values.net)} of value` : values.net < 0 ? `you would lose ${coins(-values.net)} of value` : "an even trade";
+  return `Your offer is worth ${coins(values.myOfferValue)} and ${possessive(partner)} ${coins(values.theirOfferValue)}: ${net}.`;
 }
 
 /** Why a trade or a request ended, in words. */
@@ -43,7 +48,7 @@ export function cancelText(reason: CancelReason, partner: string, what: "trade" 
       return `You and ${partner} moved too far apart, so the ${what === "trade" ? "trade was cancelled" : "trade could not start"}.`;
     case "timeout":
       if (what === "trade") return "The trade was cancelled: nothing changed in it for too long.";
-      return what === "my request" ? `${partner} did not answer your trade request in time.` : `${partner}'s trade request expired.`;
+      return what === "my request" ? `${partner} did not answer your trade request in time.` : `${possessive(partner)} trade request expired.`;
     case "died":
       return "The trade was cancelled because one of you died.";
     case "server_error":

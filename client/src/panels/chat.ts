@@ -36,7 +36,9 @@ export function parsePrivate(line: string, names: readonly string[]): { to: stri
   const m = /^\/(?:msg|pm|m)(?:\s+|$)(.*)$/i.exec(line);
   if (m === null) return undefined;
   const rest = m[1]!.trim();
-  const friend = [...names].sort((a, b) => b.length - a.length).find((n) => rest.toLowerCase() === n.toLowerCase() || rest.toLowerCase().startsWith(`${n.toLowerCase()} `));
+  const friend = [...names]
+    .sort((a, b) => b.length - a.length)
+    .find((n) => rest.toLowerCase() === n.toLowerCase() || rest.toLowerCase().startsWith(`${n.toLowerCase()} `));
   if (friend !== undefined) return { to: rest.slice(0, friend.length), message: rest.slice(friend.length).trim() };
   const space = rest.indexOf(" ");
   return space < 0 ? { to: rest, message: "" } : { to: rest.slice(0, space), message: rest.slice(space + 1).trim() };

@@ -1,10 +1,12 @@
 /**
- * The Combat panel: the wielded weapon (or unarmed) with its kind and the attack type of the style
+ * The Combat panel: your combat level, the wielded weapon (or unarmed) with its kind and the attack type of the style
  * in force, and a button for each style the weapon offers (`player:setCombatStyle`), the current
  * one pressed. Which styles, and their attack types, come from the server's own rules
  * (src/game/combatStyles.ts, imported), so the panel offers exactly what the server accepts.
+ * Below them the Auto Retaliate toggle (`player:setAutoRetaliate`, pressed while on: the server's
+ * synced `autoRetaliate`, src/game/retaliate.ts).
  */
-import { attackTypeOf, effectiveStyle, parseCombatStyle, styleKind, stylesOffered, styleXp, type CombatStyle } from "../../../src/game/combatStyles.ts";
+import { attackTypeOf, effectiveStyle, parseCombatStyle, styleKind, stylesOffered, styleXp } from "../../../src/game/combatStyles.ts";
 import type { PlayerState } from "../../../schema/WorldState.ts";
 import type { Content } from "../content.ts";
 import type { Send } from "../worldMenu.ts";
@@ -19,8 +21,11 @@ function trains(skills: string[]): string {
 }
 
 export class CombatPanel {
+  private readonly level: HTMLElement;
   private readonly weapon: HTMLElement;
   private readonly list: HTMLElement;
+  private readonly retaliate: HTMLButtonElement;
+  private retaliating = true;
   private readonly content: Content;
   private readonly send: Send;
   private shown = "";
@@ -28,14 +33,27 @@ export class CombatPanel {
   constructor(content: Content, send: Send) {
     this.content = content;
     this.send = send;
+    this.level = document.getElementById("combat-level")!;
     this.weapon = document.getElementById("combat-weapon")!;
     this.list = document.getElementById("combat-styles")!;
+    this.retaliate = document.getElementById("auto-retaliate") as HTMLButtonElement;
+    // Assigned, not added: a session after a logout or a hop makes the panel again.
+    this.retaliate.onclick = () => this.send("player:setAutoRetaliate", { on: !this.retaliating });
   }
 
   render(p: PlayerState): void {
     const worn = p.equipment.get("weapon");
     const def = worn !== undefined && worn.itemId !== "" ? this.content.registry.items.get(worn.itemId) : undefined;
     const current = effectiveStyle(parseCombatStyle(p.combatStyle), def);
+    // The combat level at the tab's top, as the genre's Combat tab has it (the server's combatLevel,
+    // src/game/skills.ts: the OSRS formula).
+    const level = `Combat level ${p.combatLevel}`;
+    if (this.level.textContent !== level) this.level.textContent = level;
+    this.retaliating = p.autoRetaliate;
+    const label = `Auto Retaliate (${p.autoRetaliate ? "on" : "off"})`;
+    if (this.retaliate.textContent !== label) this.retaliate.textContent = label;
+    const pressed = String(p.autoRetaliate);
+    if (this.retaliate.getAttribute("aria-pressed") !== pressed) this.retaliate.setAttribute("aria-pressed", pressed);
     const key = JSON.stringify([def?.id, current]);
     if (key === this.shown) return;
     this.shown = key;
@@ -51,7 +69,7 @@ export class CombatPanel {
         b.dataset.style = style;
         b.textContent = title(style);
         b.setAttribute("aria-pressed", String(style === current));
-        b.addEventListener("click", () => this.send("player:setCombatStyle", { style: style as CombatStyle }));
+        b.addEventListener("click", () => this.send("player:setCombatStyle", { style: style }));
         const what = document.createElement("span");
         what.className = "style-what";
         what.textContent = `${title(type)} · ${trains(Object.keys(styleXp(style, def)))}`;

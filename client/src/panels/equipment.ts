@@ -1,11 +1,12 @@
 /**
  * The Equipment panel: every equipment slot with what is worn there, and a Remove button for each
- * worn item (`equipment:remove`), named `Remove Bronze Sword`.
+ * worn item (`equipment:remove`), named `Remove Bronze sword`.
  */
 import { EQUIPMENT_SLOTS } from "../../../src/game/clientEvents.ts";
 import type { PlayerState } from "../../../schema/WorldState.ts";
 import { itemLabel, type Content } from "../content.ts";
 import type { Send } from "../worldMenu.ts";
+import { showItem } from "../art/itemIcon.ts";
 
 const title = (s: string) => s[0]!.toUpperCase() + s.slice(1);
 
@@ -39,7 +40,11 @@ export class EquipmentPanel {
         name.textContent = title(slot);
         const what = document.createElement("span");
         what.className = item === undefined ? "equip-item empty" : "equip-item";
-        what.textContent = item === undefined ? "nothing" : itemLabel(this.content, item.itemId, item.quantity);
+        if (item === undefined) what.textContent = "nothing";
+        else {
+          const label = itemLabel(this.content, item.itemId, item.quantity);
+          showItem(what, this.content, item.itemId, label, label);
+        }
         li.append(name, what);
         if (item !== undefined) {
           const b = document.createElement("button");

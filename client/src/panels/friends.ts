@@ -5,7 +5,8 @@
  * "Friends, ignore lists and private messages"). Private messages go to the chat log ("From Ann:
  * …", "To Ann: …"); a friend's Message button starts a `/msg` in the chat box.
  */
-import type { Room } from "@colyseus/sdk";
+import { sentence } from "../../../src/game/sentence.ts";
+import type { WorldRoom } from "../gameRooms.ts";
 import type { ServerEvent } from "../../../src/game/serverEvents.ts";
 import type { Send } from "../worldMenu.ts";
 import { chatLine, startPrivate } from "./chat.ts";
@@ -60,7 +61,7 @@ export class FriendsPanel {
   private readonly ignored;
   private readonly status = el("p", "", "social-status");
 
-  constructor(room: Room, send: Send) {
+  constructor(room: WorldRoom, send: Send) {
     this.send = send;
     const root = document.getElementById("friends")!;
     root.replaceChildren();
@@ -70,7 +71,10 @@ export class FriendsPanel {
     this.incoming = section(root, "friends-incoming", "Friend requests", "No friend requests.");
     this.outgoing = section(root, "friends-outgoing", "Requests you sent", "No requests waiting.");
     this.ignored = section(root, "ignore-list", "Ignore list", "You ignore no one.");
-    root.append(this.form("add-ignore", "Name to ignore", "Ignore", (name) => send("social:addIgnore", { name })), this.status);
+    root.append(
+      this.form("add-ignore", "Name to ignore", "Ignore", (name) => send("social:addIgnore", { name })),
+      this.status,
+    );
 
     room.onMessage("social:list", (m: List) => {
       this.list = m;
@@ -142,11 +146,21 @@ export class FriendsPanel {
       button("Accept", `Accept ${a.name}`, () => this.send("social:acceptFriend", { name: a.name })),
       button("Decline", `Decline ${a.name}`, () => this.send("social:declineFriend", { name: a.name })),
     ]);
-    this.fill(this.outgoing, l.outgoing, (a) => [el("span", a.name, "social-name"), button("Withdraw", `Withdraw the request to ${a.name}`, () => this.send("social:removeFriend", { name: a.name }))]);
-    this.fill(this.ignored, l.ignored, (a) => [el("span", a.name, "social-name"), button("Unignore", `Unignore ${a.name}`, () => this.send("social:removeIgnore", { name: a.name }))]);
+    this.fill(this.outgoing, l.outgoing, (a) => [
+      el("span", a.name, "social-name"),
+      button("Withdraw", `Withdraw the request to ${a.name}`, () => this.send("social:removeFriend", { name: a.name })),
+    ]);
+    this.fill(this.ignored, l.ignored, (a) => [
+      el("span", a.name, "social-name"),
+      button("Unignore", `Unignore ${a.name}`, () => this.send("social:removeIgnore", { name: a.name })),
+    ]);
   }
 
-  private fill<T extends { accountId: string }>(into: { list: HTMLUListElement; empty: HTMLElement }, rows: readonly T[], cells: (row: T) => HTMLElement[]): void {
+  private fill<T extends { accountId: string }>(
+    into: { list: HTMLUListElement; empty: HTMLElement },
+    rows: readonly T[],
+    cells: (row: T) => HTMLElement[],
+  ): void {
     // The button that had the keyboard is found again by its name after the redraw.
     const focused = into.list.contains(document.activeElement) ? document.activeElement?.getAttribute("aria-label") : null;
     into.list.replaceChildren(
@@ -159,10 +173,4 @@ export class FriendsPanel {
     into.empty.hidden = rows.length > 0;
     if (focused != null) into.list.querySelector<HTMLButtonElement>(`[aria-label="${CSS.escape(focused)}"]`)?.focus();
   }
-}
-
-/** A server message ("that player is offline") as a sentence. */
-export function sentence(message: string): string {
-  const s = message.charAt(0).toUpperCase() + message.slice(1);
-  return /[.!?]$/.test(s) ? s : `${s}.`;
 }

@@ -5,7 +5,13 @@
 import { MAX_LEVEL, SKILLS, XP_FOR_LEVEL } from "../../../src/game/skills.ts";
 import type { PlayerState } from "../../../schema/WorldState.ts";
 
-export const skillName = (s: string) => (s === "constitution" ? "Constitution" : s[0]!.toUpperCase() + s.slice(1));
+/**
+ * A skill's name as the genre writes it (display only: the ids stay the server's): `defense` is
+ * Defence, as RuneScape spells it, and `constitution` (RuneScape 3's name) is Hitpoints, the name
+ * RuneScape 2 and Old School give it.
+ */
+const SKILL_NAMES: Readonly<Record<string, string>> = { defense: "Defence", constitution: "Hitpoints" };
+export const skillName = (s: string) => SKILL_NAMES[s] ?? s[0]!.toUpperCase() + s.slice(1);
 const fmt = new Intl.NumberFormat("en");
 
 /** Progress through the current level, 0..1 (1 at the top level). */

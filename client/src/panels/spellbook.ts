@@ -78,8 +78,9 @@ export class SpellbookPanel {
     return this.host.content.registry.items.get(id)?.name ?? id;
   }
 
+  /** "1 Air rune, 2 Earth runes": a count of more than one is plural, as the genre writes it. */
   private runesText(spell: Spell): string {
-    return spell.runes.map((r) => `${r.quantity} ${this.runeName(r.runeId)}`).join(", ");
+    return spell.runes.map((r) => `${r.quantity} ${this.runeName(r.runeId)}${r.quantity > 1 ? "s" : ""}`).join(", ");
   }
 
   render(p: PlayerState): void {
@@ -112,7 +113,10 @@ export class SpellbookPanel {
         needs.className = "spell-needs";
         needs.textContent = `Level ${spell.level} · ${this.runesText(spell)}`;
         cast.append(name, needs);
-        cast.setAttribute("aria-label", `${spell.name}, level ${spell.level}, ${this.runesText(spell)}${blocked === undefined ? "" : `: unavailable, ${blocked}`}`);
+        cast.setAttribute(
+          "aria-label",
+          `${spell.name}, level ${spell.level}, ${this.runesText(spell)}${blocked === undefined ? "" : `: unavailable, ${blocked}`}`,
+        );
         cast.setAttribute("aria-disabled", String(blocked !== undefined));
         cast.setAttribute("aria-pressed", String(this.selectedId === spell.id));
         cast.addEventListener("click", () => {
@@ -128,7 +132,11 @@ export class SpellbookPanel {
         auto.dataset.spell = `${spell.id}:auto`;
         auto.textContent = "Autocast";
         const on = p.autocast === spell.id;
-        const autoBlocked = !staff ? "wield a staff to autocast" : (p.skills.get("magic")?.level ?? 1) < spell.level ? `needs Magic level ${spell.level}` : undefined;
+        const autoBlocked = !staff
+          ? "wield a staff to autocast"
+          : (p.skills.get("magic")?.level ?? 1) < spell.level
+            ? `needs Magic level ${spell.level}`
+            : undefined;
         auto.setAttribute("aria-label", `Autocast ${spell.name}${autoBlocked === undefined || on ? "" : `: unavailable, ${autoBlocked}`}`);
         auto.setAttribute("aria-pressed", String(on));
         auto.setAttribute("aria-disabled", String(autoBlocked !== undefined && !on));

@@ -1,6 +1,6 @@
 /**
- * Which tiles can be walked on: the world's bounds minus the content's blocked rectangles and the
- * tiles that objects stand on (trees, rocks, stations). A flat byte grid over the bounds, so a
+ * Which tiles can be walked on: the world's bounds minus the content's blocked rectangles, the
+ * tiles that objects stand on (trees, rocks, stations, ladders, obstacles) and shut doors. A flat byte grid over the bounds, so a
  * lookup is one array read on the hot path.
  *
  * It also knows the map's connected regions (the walkable tiles one can walk between), labelled
@@ -52,6 +52,13 @@ export class CollisionMap {
 
   blockTile(x: number, z: number): void {
     this.block({ minX: x, maxX: x, minZ: z, maxZ: z });
+  }
+
+  /** Opens one tile again (a door swung open); outside the bounds, nothing. */
+  unblockTile(x: number, z: number): void {
+    if (!this.inBounds(x, z)) return;
+    this.regions = undefined;
+    this.cells[(z - this.bounds.minZ) * this.width + (x - this.bounds.minX)] = 0;
   }
 
   /**

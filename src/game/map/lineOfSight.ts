@@ -28,7 +28,7 @@ export function hasLineOfSight(map: CollisionMap, from: Tile, to: Tile): boolean
     // Rounds a negative slope's fixed point toward the tile it starts in (rsmod's offset).
     let scaledZ = from.z * SCALE + HALF_TILE + (dz >= 0 ? 0 : -1);
     const slope = Math.trunc((dz * SCALE) / absX);
-    for (let x = from.x; x !== to.x; ) {
+    for (let x = from.x; x !== to.x;) {
       x += stepX;
       const z = Math.floor(scaledZ / SCALE);
       if (blocked(x, z)) return false;
@@ -40,7 +40,7 @@ export function hasLineOfSight(map: CollisionMap, from: Tile, to: Tile): boolean
     const stepZ = dz > 0 ? 1 : -1;
     let scaledX = from.x * SCALE + HALF_TILE + (dx >= 0 ? 0 : -1);
     const slope = Math.trunc((dx * SCALE) / absZ);
-    for (let z = from.z; z !== to.z; ) {
+    for (let z = from.z; z !== to.z;) {
       z += stepZ;
       const x = Math.floor(scaledX / SCALE);
       if (blocked(x, z)) return false;

@@ -42,9 +42,7 @@ const TIE = 2 ** 20;
 const STEP_X = Int8Array.of(1, -1, 0, 0, 1, 1, -1, -1);
 const STEP_Z = Int8Array.of(0, 0, 1, -1, 1, -1, 1, -1);
 
-export type PathResult =
-  | { ok: true; path: Tile[]; reachesTarget: boolean }
-  | { ok: false; reason: "TOO_FAR" | "NO_PATH" };
+export type PathResult = { ok: true; path: Tile[]; reachesTarget: boolean } | { ok: false; reason: "TOO_FAR" | "NO_PATH" };
 
 /** A binary min-heap of node indices keyed by f-score, on typed arrays reused across searches. */
 class Heap {

@@ -95,7 +95,8 @@ export class TradeSession {
     if (item === undefined) throw new TradeError("INVALID_ITEM", "unknown item");
     if (!item.tradeable) throw new TradeError("UNTRADEABLE_ITEM", `${item.name} cannot be traded`);
     const offered = side.items.filter((o) => o.inventorySlot === inventorySlot).reduce((n, o) => n + o.quantity, 0);
-    if (offered + quantity > stack.quantity) throw new TradeError("INVALID_QUANTITY", `slot ${inventorySlot} holds ${stack.quantity}, ${offered} already offered`);
+    if (offered + quantity > stack.quantity)
+      throw new TradeError("INVALID_QUANTITY", `slot ${inventorySlot} holds ${stack.quantity}, ${offered} already offered`);
     const existing = side.items.find((o) => o.inventorySlot === inventorySlot);
     if (existing) existing.quantity += quantity;
     else {
@@ -126,7 +127,8 @@ export class TradeSession {
   setCoins(player: Player, amount: number, tick: number): void {
     this.editable();
     const side = this.side(player.id);
-    if (!Number.isInteger(amount) || amount < 0 || amount > MAX_STACK) throw new TradeError("INVALID_QUANTITY", "the amount must be a whole number from 0 to 2,147,483,647");
+    if (!Number.isInteger(amount) || amount < 0 || amount > MAX_STACK)
+      throw new TradeError("INVALID_QUANTITY", "the amount must be a whole number from 0 to 2,147,483,647");
     if (amount > player.data.coins) throw new TradeError("NOT_ENOUGH_COINS", `you carry ${player.data.coins} coins`);
     if (amount === side.coins) return;
     side.coins = amount;
@@ -142,7 +144,10 @@ export class TradeSession {
     const side = this.side(player.id);
     if (screen !== undefined && screen !== this.screen) {
       const name = (s: TradeScreen) => (s === "offer" ? "offer screen" : "confirmation screen");
-      throw new TradeError("TRADE_SCREEN_CHANGED", `the trade moved to the ${name(this.screen)} before your accept of the ${name(screen)} arrived: check it and accept again`);
+      throw new TradeError(
+        "TRADE_SCREEN_CHANGED",
+        `the trade moved to the ${name(this.screen)} before your accept of the ${name(screen)} arrived: check it and accept again`,
+      );
     }
     side.accepted = true;
     this.lastActivityTick = tick;
@@ -215,16 +220,35 @@ export function computeSwap(content: ContentRegistry, session: TradeSession, a: 
     const bGives = take(txB, session.b);
     for (const s of aGives) txB.add(s.itemId, s.quantity);
     for (const s of bGives) txA.add(s.itemId, s.quantity);
-    for (const [p, side] of [[a, session.a], [b, session.b]] as const) {
+    for (const [p, side] of [
+      [a, session.a],
+      [b, session.b],
+    ] as const) {
       if (side.coins > p.data.coins) throw new TradeError("NOT_ENOUGH_COINS", `${p.data.name} no longer carries the ${side.coins} coins offered`);
     }
     const coinsA = a.data.coins - session.a.coins + session.b.coins;
     const coinsB = b.data.coins - session.b.coins + session.a.coins;
     if (coinsA > MAX_STACK || coinsB > MAX_STACK) throw new TradeError("STACK_OVERFLOW", "a player would carry more than 2,147,483,647 coins");
-    return { inventories: new Map([[a.id, txA.slots], [b.id, txB.slots]]), aGives, bGives, aGivesCoins: session.a.coins, bGivesCoins: session.b.coins, coins: new Map([[a.id, coinsA], [b.id, coinsB]]) };
+    return {
+      inventories: new Map([
+        [a.id, txA.slots],
+        [b.id, txB.slots],
+      ]),
+      aGives,
+      bGives,
+      aGivesCoins: session.a.coins,
+      bGivesCoins: session.b.coins,
+      coins: new Map([
+        [a.id, coinsA],
+        [b.id, coinsB],
+      ]),
+    };
   } catch (err) {
     if (err instanceof InvError) {
-      throw new TradeError(err.code === "NOT_ENOUGH_SPACE" ? "INVENTORY_FULL" : err.code === "STACK_OVERFLOW" ? "STACK_OVERFLOW" : "ITEMS_CHANGED", err.message);
+      throw new TradeError(
+        err.code === "NOT_ENOUGH_SPACE" ? "INVENTORY_FULL" : err.code === "STACK_OVERFLOW" ? "STACK_OVERFLOW" : "ITEMS_CHANGED",
+        err.message,
+      );
     }
     throw err;
   }

@@ -237,7 +237,11 @@ export class Trades {
         p.saveDue = true;
       }
       const got = received.get(id)!;
-      world.send(id, "tradeCompleted", { tradeId, receivedItems: got.items.map((s) => ({ itemId: s.itemId, quantity: s.quantity })), receivedCoins: got.coins });
+      world.send(id, "tradeCompleted", {
+        tradeId,
+        receivedItems: got.items.map((s) => ({ itemId: s.itemId, quantity: s.quantity })),
+        receivedCoins: got.coins,
+      });
     }
     this.end(world, session);
   }

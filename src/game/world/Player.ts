@@ -5,6 +5,7 @@
 import type { Tile } from "../map/CollisionMap.ts";
 import type { CombatStyle } from "../combatStyles.ts";
 import type { Skill } from "../skills.ts";
+import { noneWorn, type WornSummary } from "../worn.ts";
 
 export const INVENTORY_SIZE = 28;
 
@@ -38,6 +39,10 @@ export interface PlayerData {
   autocast?: string | null | undefined;
   /** Run energy in units, 10,000 = 100 % (world/runEnergy.ts); undefined: full. */
   runEnergy?: number | undefined;
+  /** The run toggle (`player:setRun`), kept across logouts as the genre keeps it (the `runMode` column); undefined: off. */
+  runMode?: boolean | undefined;
+  /** Auto Retaliate (`player:setAutoRetaliate`, retaliate.ts), kept across logouts (the `autoRetaliate` column); undefined: on, as the genre starts it. */
+  autoRetaliate?: boolean | undefined;
   /** Prayer points left (prayer.ts); undefined: full (the Prayer level). */
   prayerPoints?: number | undefined;
   skills: Record<Skill, SkillState>;
@@ -51,6 +56,25 @@ export interface PlayerData {
   deaths?: DeathRecord[];
   /** Ground items this player dropped or took since the last save, in order; written with this snapshot. */
   ground?: GroundOp[];
+  /**
+   * Makes left of each production consumable begun (productionRules.ts; thread: a spool gives 5
+   * makes), by item id: the item is taken at its first use, the rest counted here. Saved in the
+   * character's `consumableUses` column; undefined: none begun.
+   */
+  consumableUses?: Record<string, number> | undefined;
+  /** Quests started (src/game/quests.ts), by quest id; a quest not here is not started. Saved in `character_quests`. */
+  quests?: Record<string, QuestProgress>;
+}
+
+/** A character's state in one quest (src/game/quests.ts). */
+export interface QuestProgress {
+  status: "in_progress" | "completed";
+  /** The index of the current stage (in progress); of the last one (completed). */
+  stage: number;
+  /** What the current stage has counted (kills, items gathered or made). */
+  progress: number;
+  /** Times completed (a replayable quest more than once). */
+  completions: number;
 }
 
 /**
@@ -64,11 +88,15 @@ export type GroundOp =
 
 export type Action =
   | { kind: "pickup"; targetId: string }
-  | { kind: "gather"; targetId: string }
+  /** `started`: the gathering's first line ("You swing your axe at the tree.") was said. */
+  | { kind: "gather"; targetId: string; started?: boolean }
   | { kind: "attack"; targetId: string }
   | { kind: "interact"; targetId: string }
+  | { kind: "talk"; targetId: string }
   | { kind: "cook"; targetId: string; itemId: string }
-  | { kind: "cast"; targetId: string; spellId: string };
+  | { kind: "cast"; targetId: string; spellId: string }
+  /** A `skill:make` loop (production.ts): `remaining` null for "all". */
+  | { kind: "make"; recipeId: string; remaining: number | null; made: number };
 
 /** A death, recorded as a `playerDeaths` lock row with the state it left behind. */
 export interface DeathRecord {
@@ -102,8 +130,24 @@ export class Player {
   /** Tiles still to walk, next step first. */
   path: Tile[] = [];
   running = false;
-  /** The run toggle (`player:setRun`): walks and approaches run while energy lasts. */
-  runMode = false;
+  /** The run toggle (`player:setRun`): walks and approaches run while energy lasts. Saved with the character (`data.runMode`). */
+  get runMode(): boolean {
+    return this.data.runMode === true;
+  }
+  set runMode(on: boolean) {
+    if (this.runMode === on) return;
+    this.data.runMode = on;
+    this.saveDue = true;
+  }
+  /** Auto Retaliate (retaliate.ts): attacked while idle or busy with a skill, the player fights back. Saved with the character. */
+  get autoRetaliate(): boolean {
+    return this.data.autoRetaliate !== false;
+  }
+  set autoRetaliate(on: boolean) {
+    if (this.autoRetaliate === on) return;
+    this.data.autoRetaliate = on;
+    this.saveDue = true;
+  }
   /**
    * A requested walk whose path is not searched yet: searched in the tick's movement phase, within
    * the tick's search budget (World.resolveMoves). A newer request replaces it.
@@ -125,6 +169,8 @@ export class Player {
   moved = false;
   /** Bumped whenever what others see of this player changes (position, health, …). */
   publicVersion = 0;
+  /** What others see of its equipment, as last summed up (worn.ts wornOf; refreshed when described). */
+  worn: WornSummary = noneWorn();
   /** Bumped with publicVersion at each tick it walked: a change of that many only moved it (see ViewFeed.diff). */
   walkVersion = 0;
   /** Scratch mark of the interest refresh running now (see Interest.refresh). */
@@ -145,6 +191,10 @@ export class Player {
   mutedUntil: number | undefined;
   /** What the player is doing (walking to, then acting on, a target). */
   action: Action | undefined;
+  /** The make loop last started (production.ts): once it is no longer the action, its end is announced. */
+  making: Extract<Action, { kind: "make" }> | undefined;
+  /** Why the make loop was taken away, when the code that did it knows (walking, combat). */
+  makeInterruptedBy: "moved" | "combat" | undefined;
   /** No new skilling roll or attack before this tick. */
   nextActionTick = 0;
   /** The prayers switched on (prayer.ts), in the order they were; never saved (off at logout). */

@@ -22,14 +22,17 @@ import { Player, type PlayerData } from "./Player.ts";
 import { HITPOINT_REGEN_TICKS, type EntityView, type GroundItem, type NpcInstance, type ResourceInstance, type StationInstance, type WorldObject } from "./entities.ts";
 import { Cadence } from "./cadence.ts";
 import { RunEnergy } from "./runEnergy.ts";
-import { playerSync, snapshot } from "./playerState.ts";
+import { playerSync } from "./playerState.ts";
 import { Movement } from "./movement.ts";
+import { SaveSchedule, type OnSave } from "./saves.ts";
 import { drainInputs } from "./inputs.ts";
 import { describe, versionOf, type Entity } from "./views.ts";
 import { spawnNpcs, spawnResources, spawnStations } from "./spawn.ts";
-import { CELL, cellKey, forEachInCells, indexInCell, unindexFromCell } from "./cells.ts";
+import { FixedCells, forEachInCells, indexInCell, unindexFromCell } from "./cells.ts";
 import { Trades } from "../trade/Trades.ts";
 import { StoreStock } from "../storeStock.ts";
+import { sentence } from "../sentence.ts";
+import { PlaceState } from "../places/PlaceState.ts";
 import { systemLine, VIEW_RADIUS, type ServerEvent, type ServerEventName } from "../serverEvents.ts";
 import type { InputCategory } from "../clientEvents.ts";
 import { AccountWindows } from "../accountWindows.ts";
@@ -101,7 +104,7 @@ export interface WorldOptions {
    * Receives snapshots of players whose data changed (called from the persistence phase), and the
    * stored ground items that despawned since the last call (their rows go too).
    */
-  onSave?: (snapshots: PlayerData[], despawnedGround: string[]) => void;
+  onSave?: OnSave;
   /** The tick's length, ms (ground items' stored times are wall-clock). */
   tickMs?: number;
   handlers: ReadonlyMap<string, InputRule>;
@@ -117,6 +120,8 @@ export class World {
   readonly npcs: Map<string, NpcInstance>;
   readonly objects = new Map<string, WorldObject>();
   readonly stations: StationInstance[];
+  /** Doors (open or shut, for everyone), ladders and stairs, agility obstacles (src/game/places/). */
+  readonly places: PlaceState;
   readonly trades = new Trades();
   /** The stores' live stock and viewers (src/game/store.ts): per world, in memory. */
   readonly stores = new StoreStock();
@@ -132,18 +137,12 @@ export class World {
   private readonly handlers: ReadonlyMap<string, InputRule>;
   /** Where contained exceptions go (the server logs and counts them); set by the server. */
   onFault: (fault: Fault) => void = () => {};
-  private readonly saveIntervalTicks: number;
-  private readonly onSave: ((snapshots: PlayerData[], despawnedGround: string[]) => void) | undefined;
+  private readonly onSave: OnSave | undefined;
+  /** When players are saved (phase 6; saves.ts). */
+  private readonly saves: SaveSchedule;
   /** Stored ground items despawned and not yet handed to onSave. */
   despawnedGround: string[] = [];
   private outbox: OutboundMessage[] = [];
-  /** Players to save this tick, outside the autosave cadence (deaths). */
-  private readonly urgentSaves = new Set<Player>();
-  /**
-   * Players by the tick of the save interval that saves them (saveSlot modulo the interval): each
-   * tick's persistence phase looks at its own share of the players, not at all of them.
-   */
-  private readonly saveBuckets = new Map<number, Set<Player>>();
   /** Players by their turn to regenerate health (src/game/regeneration.ts), a hundredth of them a tick. */
   readonly regenTurns = new Cadence<Player>(HITPOINT_REGEN_TICKS);
   /** Players' run energy: drained by running, restored otherwise (src/game/world/runEnergy.ts). */
@@ -166,9 +165,10 @@ export class World {
     this.systems = options.systems ?? {};
     this.resources = spawnResources(options.content);
     this.stations = spawnStations(options.content);
+    this.places = new PlaceState(options.content, this.collision);
     this.npcs = spawnNpcs(options.content, this.collision, this.random);
     this.handlers = options.handlers;
-    this.saveIntervalTicks = options.saveIntervalTicks ?? 100;
+    this.saves = new SaveSchedule(options.saveIntervalTicks ?? 100);
     this.onSave = options.onSave;
     this.trades.onReleased = (_, player) => this.systems.tradeReleased?.(this, player);
   }
@@ -182,9 +182,7 @@ export class World {
     let h = 0;
     for (let i = 0; i < player.id.length; i++) h = (h * 31 + player.id.charCodeAt(i)) >>> 0;
     player.saveSlot = h;
-    const bucket = this.saveBuckets.get(h % this.saveIntervalTicks);
-    if (bucket !== undefined) bucket.add(player);
-    else this.saveBuckets.set(h % this.saveIntervalTicks, new Set([player]));
+    this.saves.add(player);
     this.regenTurns.add(player, h);
     this.runEnergy.enter(player);
     if (!this.collision.isWalkable(Math.round(data.x), Math.round(data.z))) player.place(this.content.world.spawn.x, this.content.world.spawn.z);
@@ -213,10 +211,7 @@ export class World {
     }
     player.gone = true;
     this.unindex(player);
-    const slot = player.saveSlot % this.saveIntervalTicks;
-    const bucket = this.saveBuckets.get(slot);
-    bucket?.delete(player);
-    if (bucket?.size === 0) this.saveBuckets.delete(slot);
+    this.saves.remove(player);
     this.regenTurns.delete(player, player.saveSlot);
     return player;
   }
@@ -254,8 +249,10 @@ export class World {
     this.send(to, "chat:message", systemLine(this.newId("msg"), message, this.now()));
   }
 
+  /** A refusal to one player, its message as a sentence ("You can't light a fire here."). */
   sendError(to: string, code: string, message: string, event?: string): void {
-    this.send(to, "error", event === undefined ? { code, message } : { code, message, event });
+    const said = sentence(message);
+    this.send(to, "error", event === undefined ? { code, message: said } : { code, message: said, event });
   }
 
   /** Messages produced since the last call, in order. */
@@ -302,7 +299,7 @@ export class World {
 
   /** The player or entity with this id, if it is in the world. */
   entityById(id: string): Entity | undefined {
-    return this.players.get(id) ?? this.npcs.get(id) ?? this.groundItems.get(id) ?? this.resources.get(id) ?? this.objects.get(id);
+    return this.players.get(id) ?? this.npcs.get(id) ?? this.groundItems.get(id) ?? this.resources.get(id) ?? this.objects.get(id) ?? this.places.get(id);
   }
 
   /** Players within {@link VIEW_RADIUS} of a tile (the player itself included). */
@@ -394,25 +391,13 @@ export class World {
       if (near(g) && (g.ownerId === undefined || g.ownerId === viewerId || this.tick >= g.publicAtTick)) fn(g);
     }
     // Resource nodes never move: only the cells around the tile.
-    forEachInCells(this.resourceCells(), at, radius, fn);
+    forEachInCells(this.resourceCells.of(this.resources), at, radius, fn);
     for (const o of this.objects.values()) if (near(o)) fn(o);
+    for (const p of this.places.values()) if (near(p)) fn(p);
   }
-
-  private resourceIndex: { size: number; cells: Map<number, ResourceInstance[]> } | undefined;
 
   /** Resource nodes by spatial cell (built once; again only if the set of nodes changes). */
-  private resourceCells(): Map<number, ResourceInstance[]> {
-    if (this.resourceIndex?.size === this.resources.size) return this.resourceIndex.cells;
-    const cells = new Map<number, ResourceInstance[]>();
-    for (const r of this.resources.values()) {
-      const key = cellKey(Math.floor(r.x / CELL), Math.floor(r.z / CELL));
-      const list = cells.get(key);
-      if (list === undefined) cells.set(key, [r]);
-      else list.push(r);
-    }
-    this.resourceIndex = { size: this.resources.size, cells };
-    return cells;
-  }
+  private readonly resourceCells = new FixedCells<ResourceInstance>();
 
   /** Non-player entities within the view radius of a tile, as `viewerId` may see them, with their versions. */
   entitiesNear(at: Tile, viewerId: string, radius = VIEW_RADIUS): { view: EntityView; version: number }[] {
@@ -428,31 +413,17 @@ export class World {
     for (const g of this.groundItems.values()) if (!g.gone) fn(g, g.version);
     for (const r of this.resources.values()) fn(r, r.version);
     for (const o of this.objects.values()) if (!o.gone) fn(o, o.version);
+    for (const p of this.places.values()) fn(p, p.version);
   }
 
   /** Saves this player in this tick's persistence phase, whatever the autosave cadence. */
   requestSave(player: Player): void {
-    this.urgentSaves.add(player);
+    this.saves.request(player);
   }
 
-  /**
-   * Phase 6: each player whose data changed is saved once per save interval, in its own tick of
-   * the interval (spread by a hash of its id, so saves trickle instead of arriving all at once);
-   * urgent ones (deaths) this tick.
-   */
+  /** Phase 6: the players due to be saved this tick, and the stored ground items despawned (saves.ts). */
   private processPersistence(): void {
-    if (this.onSave === undefined) return;
-    const candidates = new Set<Player>();
-    for (const p of this.urgentSaves) if (this.players.get(p.id) === p) candidates.add(p);
-    this.urgentSaves.clear();
-    for (const p of this.saveBuckets.get(this.tick % this.saveIntervalTicks) ?? []) candidates.add(p);
-    // A player whose trade is being stored is saved by that trade's transaction, not here.
-    const due = [...candidates].filter((p) => !p.tradeCommitting && (p.saveDue || p.pendingKills.size > 0 || p.pendingDeaths.length > 0 || p.pendingGround.length > 0));
-    if (due.length === 0 && this.despawnedGround.length === 0) return;
-    for (const p of due) p.saveDue = false;
-    const despawned = this.despawnedGround;
-    this.despawnedGround = [];
-    this.onSave(due.map((p) => snapshot(p)), despawned);
+    if (this.saves.run(this.tick, this.players, this.despawnedGround, this.onSave)) this.despawnedGround = [];
   }
 
   /** The dropper's save that carries these ground items has committed: other players may take them now. */
@@ -482,7 +453,7 @@ export class World {
       maxFaults: MAX_PLAYER_FAULTS,
       world: this,
       sendError: (to, code, message, event) => this.sendError(to, code, message, event),
-      sendRefusal: (to, error, event) => this.send(to, "error", { ...error, event }),
+      sendRefusal: (to, error, event) => this.send(to, "error", { ...error, message: sentence(error.message), event }),
       fault: (player, event, error) => this.playerFault(player, "input", event, error),
     });
   }

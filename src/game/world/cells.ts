@@ -65,3 +65,25 @@ export function cellKey(cx: number, cz: number): number {
   // Cells fit in 16 bits each way for worlds up to ±500k tiles.
   return (cx + 32768) * 65536 + (cz + 32768);
 }
+
+/**
+ * A spatial index of things that never move (resource nodes): built at the first look, and again
+ * only if the number of things changes.
+ */
+export class FixedCells<T extends { x: number; z: number }> {
+  private built: { size: number; cells: Map<number, T[]> } | undefined;
+
+  /** The things of `all` by spatial cell. */
+  of(all: ReadonlyMap<string, T>): Map<number, T[]> {
+    if (this.built?.size === all.size) return this.built.cells;
+    const cells = new Map<number, T[]>();
+    for (const r of all.values()) {
+      const key = cellKey(Math.floor(r.x / CELL), Math.floor(r.z / CELL));
+      const list = cells.get(key);
+      if (list === undefined) cells.set(key, [r]);
+      else list.push(r);
+    }
+    this.built = { size: all.size, cells };
+    return cells;
+  }
+}

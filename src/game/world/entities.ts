@@ -101,4 +101,4 @@ export type EntityView =
   | { id: string; kind: "npc"; x: number; z: number; ref: string; name: string; health: number; maxHealth: number; level: number; dead: boolean }
   | { id: string; kind: "item"; x: number; z: number; ref: string; quantity: number }
   | { id: string; kind: "resource"; x: number; z: number; ref: string; depleted: boolean }
-  | { id: string; kind: "object"; x: number; z: number; ref: string };
+  | { id: string; kind: "object"; x: number; z: number; ref: string; open?: boolean };

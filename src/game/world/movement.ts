@@ -87,6 +87,7 @@ export class Movement {
   request(player: Player, target: Tile, run: boolean): Refusal {
     if (chebyshev(player, target) > MAX_PATH_LENGTH) return { code: "TOO_FAR", message: "that tile is more than 200 tiles away" };
     player.moveTarget = { x: target.x, z: target.z, run };
+    if (player.action?.kind === "make") player.makeInterruptedBy = "moved";
     player.action = undefined;
     if (!player.moveQueued) {
       player.moveQueued = true;

@@ -29,12 +29,22 @@ export function copyData(d: PlayerData): PlayerData {
     ...(d.combatStyle !== undefined ? { combatStyle: d.combatStyle } : {}),
     ...(d.autocast !== undefined ? { autocast: d.autocast } : {}),
     ...(d.runEnergy !== undefined ? { runEnergy: d.runEnergy } : {}),
+    ...(d.runMode !== undefined ? { runMode: d.runMode } : {}),
+    ...(d.autoRetaliate !== undefined ? { autoRetaliate: d.autoRetaliate } : {}),
     ...(d.prayerPoints !== undefined ? { prayerPoints: d.prayerPoints } : {}),
     skills,
     inventory: d.inventory.map((s) => (s === null ? null : { itemId: s.itemId, quantity: s.quantity })),
     equipment,
     bank: d.bank.map((s) => ({ itemId: s.itemId, quantity: s.quantity })),
+    ...(d.quests !== undefined ? { quests: copyQuests(d.quests) } : {}),
+    ...(d.consumableUses !== undefined ? { consumableUses: { ...d.consumableUses } } : {}),
   };
+}
+
+function copyQuests(q: NonNullable<PlayerData["quests"]>): NonNullable<PlayerData["quests"]> {
+  const out: NonNullable<PlayerData["quests"]> = {};
+  for (const id in q) out[id] = { ...q[id]! };
+  return out;
 }
 
 /**
@@ -69,6 +79,7 @@ export function playerSync(player: Player): ServerEvent<"player:sync"> {
     autocast: d.autocast ?? null,
     runEnergy: shownRunEnergy(runEnergyOf(player)),
     runMode: player.runMode,
+    autoRetaliate: player.autoRetaliate,
     prayerPoints: prayerPoints(player),
     activePrayers: [...player.activePrayers],
     skills,

@@ -27,10 +27,33 @@ export function buildCollision(content: ContentRegistry): CollisionMap {
     throw new Error(`world bounds ${JSON.stringify(b)} exceed ±${MAX_COORDINATE} tiles (positions are synchronised as int16)`);
   }
   const map = new CollisionMap(b);
+  blockRock(map, content);
   for (const b of content.world.blocked) map.block(b);
   for (const area of content.areas) {
+    for (const b of area.blocked) map.block(b);
     for (const r of area.resources) map.blockTile(Math.round(r.position.x), Math.round(r.position.z));
     for (const s of area.stations) map.blockTile(Math.round(s.position.x), Math.round(s.position.z));
   }
+  // Ladders and obstacles stand on their tiles; a door blocks its tile while shut (as the content
+  // starts it: the world opens and shuts it later, src/game/places/PlaceState.ts).
+  const { doors, ladders, obstacles } = content.places;
+  for (const p of [...ladders, ...obstacles]) map.blockTile(p.x, p.z);
+  for (const d of doors) if (!d.open) map.blockTile(d.x, d.z);
   return map;
+}
+
+/**
+ * Underground areas lie outside the surface's bounds, in the same map (as RuneScape's dungeons lie
+ * 6,400 tiles north of the ground above them): every tile of the map that is neither surface nor
+ * inside an underground area is solid rock, so no walk joins them and only a ladder or stairs do.
+ */
+function blockRock(map: CollisionMap, content: ContentRegistry): void {
+  const { bounds, surface } = content.world;
+  const open = [surface, ...content.areas.filter((a) => a.underground).map((a) => a.bounds)];
+  if (open.length === 1) return;
+  for (let z = bounds.minZ; z <= bounds.maxZ; z++) {
+    for (let x = bounds.minX; x <= bounds.maxX; x++) {
+      if (!open.some((o) => x >= o.minX && x <= o.maxX && z >= o.minZ && z <= o.maxZ)) map.blockTile(x, z);
+    }
+  }
 }

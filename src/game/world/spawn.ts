@@ -8,7 +8,7 @@ import type { ContentRegistry } from "../../manifests/registry.ts";
 import { LIFEPOINTS_PER_HITPOINT, type NpcInstance, type ResourceInstance, type StationInstance } from "./entities.ts";
 
 function serviceDef(id: string, name: string): NpcDef {
-  return { id, name, category: "neutral" } as NpcDef;
+  return { id, name, category: "neutral" };
 }
 
 export function spawnResources(content: ContentRegistry): Map<string, ResourceInstance> {

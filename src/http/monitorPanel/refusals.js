@@ -8,7 +8,8 @@
       box = document.createElement("div");
       box.id = "rsworld-refusal";
       box.setAttribute("role", "alert");
-      box.style.cssText = "position:fixed;top:0;left:0;right:0;z-index:99999;padding:12px 48px 12px 16px;background:#b71c1c;color:#fff;font:14px/1.4 system-ui,sans-serif";
+      box.style.cssText =
+        "position:fixed;top:0;left:0;right:0;z-index:99999;padding:12px 48px 12px 16px;background:#b71c1c;color:#fff;font:14px/1.4 system-ui,sans-serif";
       const text = document.createElement("span");
       const close = document.createElement("button");
       close.type = "button";

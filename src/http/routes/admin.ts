@@ -21,7 +21,14 @@ import { z } from "zod";
 import { CHAT_MAX_LENGTH } from "../../game/clientEvents.ts";
 import { RESTART_MAX_SECONDS, RESTART_MIN_SECONDS, RESTART_REASON_MAX_LENGTH } from "../../game/restart.ts";
 import { MAX_BAN_MINUTES, MAX_MUTE_MINUTES, REASON_MAX_LENGTH } from "../../game/moderation.ts";
-import { ADMIN_CODE_ACTOR, AUDIT_PAGE_MAX, MODERATION_ERROR_STATUS, ModerationError, type Actor, type ModerationService } from "../../moderation/ModerationService.ts";
+import {
+  ADMIN_CODE_ACTOR,
+  AUDIT_PAGE_MAX,
+  MODERATION_ERROR_STATUS,
+  ModerationError,
+  type Actor,
+  type ModerationService,
+} from "../../moderation/ModerationService.ts";
 import { BadRequestError, HttpError } from "../errors.ts";
 import { isoTime, ok } from "../schemas.ts";
 import { parseBody } from "./api.ts";
@@ -39,7 +46,10 @@ export const ADMIN_BODIES = {
   unban: z.strictObject({ name, reason }),
   teleport: z.strictObject({ name, x: z.number().int(), z: z.number().int(), reason }),
   broadcast: z.strictObject({ message: z.string().min(1).max(CHAT_MAX_LENGTH) }),
-  restart: z.strictObject({ inSeconds: z.number().int().min(RESTART_MIN_SECONDS).max(RESTART_MAX_SECONDS), reason: z.string().trim().min(1).max(RESTART_REASON_MAX_LENGTH) }),
+  restart: z.strictObject({
+    inSeconds: z.number().int().min(RESTART_MIN_SECONDS).max(RESTART_MAX_SECONDS),
+    reason: z.string().trim().min(1).max(RESTART_REASON_MAX_LENGTH),
+  }),
 };
 
 /** `GET /api/admin/audit`'s query: a page, newest first, of every row or one player's. */
@@ -81,7 +91,13 @@ export const ADMIN_RESPONSES = {
       ban: z.strictObject({ until: isoTime.nullable(), permanent: z.boolean(), reason: z.string().nullable() }).nullable(),
       mute: z.strictObject({ until: isoTime.nullable(), reason: z.string().nullable() }).nullable(),
       sessions: z.array(
-        z.strictObject({ characterId: z.string(), transport: z.string(), loginAt: isoTime.nullable(), logoutAt: isoTime.nullable(), logoutReason: z.string().nullable() }),
+        z.strictObject({
+          characterId: z.string(),
+          transport: z.string(),
+          loginAt: isoTime.nullable(),
+          logoutAt: isoTime.nullable(),
+          logoutReason: z.string().nullable(),
+        }),
       ),
     }),
   }),
@@ -103,34 +119,62 @@ export function adminRoutes(moderation: ModerationService, admin: RequestHandler
     const row = await run(req).catch(toHttp);
     res.json({ success: true, action: row });
   };
-  router.post("/api/admin/kick", ...admin, action((req) => {
-    const b = parseBody(ADMIN_BODIES.kick, req.body);
-    return moderation.kick(actorOf(req), b.name, b.reason || undefined);
-  }));
-  router.post("/api/admin/mute", ...admin, action((req) => {
-    const b = parseBody(ADMIN_BODIES.mute, req.body);
-    return moderation.mute(actorOf(req), b.name, b.minutes, b.reason || undefined);
-  }));
-  router.post("/api/admin/unmute", ...admin, action((req) => {
-    const b = parseBody(ADMIN_BODIES.unmute, req.body);
-    return moderation.unmute(actorOf(req), b.name, b.reason || undefined);
-  }));
-  router.post("/api/admin/ban", ...admin, action((req) => {
-    const b = parseBody(ADMIN_BODIES.ban, req.body);
-    return moderation.ban(actorOf(req), b.name, b.minutes, b.reason || undefined);
-  }));
-  router.post("/api/admin/unban", ...admin, action((req) => {
-    const b = parseBody(ADMIN_BODIES.unban, req.body);
-    return moderation.unban(actorOf(req), b.name, b.reason || undefined);
-  }));
-  router.post("/api/admin/teleport", ...admin, action((req) => {
-    const b = parseBody(ADMIN_BODIES.teleport, req.body);
-    return moderation.teleport(actorOf(req), b.name, b.x, b.z, b.reason || undefined);
-  }));
-  router.post("/api/admin/broadcast", ...admin, action((req) => {
-    const b = parseBody(ADMIN_BODIES.broadcast, req.body);
-    return moderation.broadcast(actorOf(req), b.message);
-  }));
+  router.post(
+    "/api/admin/kick",
+    ...admin,
+    action((req) => {
+      const b = parseBody(ADMIN_BODIES.kick, req.body);
+      return moderation.kick(actorOf(req), b.name, b.reason || undefined);
+    }),
+  );
+  router.post(
+    "/api/admin/mute",
+    ...admin,
+    action((req) => {
+      const b = parseBody(ADMIN_BODIES.mute, req.body);
+      return moderation.mute(actorOf(req), b.name, b.minutes, b.reason || undefined);
+    }),
+  );
+  router.post(
+    "/api/admin/unmute",
+    ...admin,
+    action((req) => {
+      const b = parseBody(ADMIN_BODIES.unmute, req.body);
+      return moderation.unmute(actorOf(req), b.name, b.reason || undefined);
+    }),
+  );
+  router.post(
+    "/api/admin/ban",
+    ...admin,
+    action((req) => {
+      const b = parseBody(ADMIN_BODIES.ban, req.body);
+      return moderation.ban(actorOf(req), b.name, b.minutes, b.reason || undefined);
+    }),
+  );
+  router.post(
+    "/api/admin/unban",
+    ...admin,
+    action((req) => {
+      const b = parseBody(ADMIN_BODIES.unban, req.body);
+      return moderation.unban(actorOf(req), b.name, b.reason || undefined);
+    }),
+  );
+  router.post(
+    "/api/admin/teleport",
+    ...admin,
+    action((req) => {
+      const b = parseBody(ADMIN_BODIES.teleport, req.body);
+      return moderation.teleport(actorOf(req), b.name, b.x, b.z, b.reason || undefined);
+    }),
+  );
+  router.post(
+    "/api/admin/broadcast",
+    ...admin,
+    action((req) => {
+      const b = parseBody(ADMIN_BODIES.broadcast, req.body);
+      return moderation.broadcast(actorOf(req), b.message);
+    }),
+  );
   router.post("/api/admin/restart", ...admin, async (req, res) => {
     const b = parseBody(ADMIN_BODIES.restart, req.body);
     const row = await moderation.scheduleRestart(actorOf(req), b.inSeconds, b.reason).catch(toHttp);

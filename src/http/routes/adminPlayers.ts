@@ -53,7 +53,14 @@ export class ProcessCpuSampler {
     const system = share(diff.system);
     const total = Math.min(cores, user + system);
     this.last = { at: now, usage: process.cpuUsage() };
-    this.reading = { cores, windowMs: Math.round(elapsed), user: round(user), system: round(system), total: round(total), percentOfCores: round((total / cores) * 100) };
+    this.reading = {
+      cores,
+      windowMs: Math.round(elapsed),
+      user: round(user),
+      system: round(system),
+      total: round(total),
+      percentOfCores: round((total / cores) * 100),
+    };
     return this.reading;
   }
 }

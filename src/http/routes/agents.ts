@@ -34,7 +34,7 @@ const sync = SERVER_EVENTS["player:sync"].schema.shape;
 const goalState = ok(goalEvent.omit({ agentId: true }).shape);
 /** An entry of quick-actions' `nearby` (NearbyEntry). */
 const nearby = z.strictObject({
-  kind: z.enum(["npc", "resource", "station"]),
+  kind: z.enum(["npc", "resource", "station", "place"]),
   id: z.string().min(1),
   ref: z.string().min(1),
   type: z.string(),
@@ -85,7 +85,10 @@ export function agentRoutes(agents: AgentService, auth: RequestHandler): Router 
   router.get("/api/agent", auth, async (req, res) => {
     const p = owner(req);
     const list = await agents.list(p.accountId);
-    res.json({ success: true, agents: list.map((a) => ({ agentId: a.agentId, characterId: a.characterId, name: a.name ?? null, goalsPaused: a.goalsPaused })) });
+    res.json({
+      success: true,
+      agents: list.map((a) => ({ agentId: a.agentId, characterId: a.characterId, name: a.name ?? null, goalsPaused: a.goalsPaused })),
+    });
   });
 
   router.delete("/api/agent/:agentId", auth, async (req, res) => {

@@ -17,14 +17,7 @@ import { exactXp, SKILLS, wholeXp } from "../../game/skills.ts";
 import type { Player } from "../../game/world/Player.ts";
 import type { ContentRegistry } from "../../manifests/registry.ts";
 import { characterTemplate } from "../../manifests/schemas/world.ts";
-import {
-  createCharacter,
-  findCharacterByName,
-  listCharacters,
-  PlayerLoadError,
-  renameCharacter,
-  type CharacterSummary,
-} from "../../persistence/players.ts";
+import { createCharacter, findCharacterByName, listCharacters, PlayerLoadError, renameCharacter, type CharacterSummary } from "../../persistence/players.ts";
 import type { WorldService } from "../../sessions/WorldService.ts";
 import { ownerOnly } from "../agentScope.ts";
 import { BadRequestError, HttpError, NotFoundError } from "../errors.ts";
@@ -81,14 +74,24 @@ const characterSummary = z.strictObject({
 });
 /** The current character (null: the account has none yet). */
 const currentCharacter = z
-  .strictObject({ characterId: z.string(), name: z.string(), online: z.boolean(), position: sync.position, health: sync.health, combatLevel: sync.combatLevel, coins: sync.coins })
+  .strictObject({
+    characterId: z.string(),
+    name: z.string(),
+    online: z.boolean(),
+    position: sync.position,
+    health: sync.health,
+    combatLevel: sync.combatLevel,
+    coins: sync.coins,
+  })
   .nullable();
 
 /** What each route answers on success. */
 export const PLAYER_RESPONSES = {
   player: ok({
     account: z.strictObject({ id: z.string(), anonymous: z.boolean(), role: z.enum(["player", "admin"] as const satisfies readonly Role[]) }),
-    principal: z.enum(["user", "agent"]).describe('who the token acts for: `"agent"`, an agent\'s token (its character only; refused on the account\'s routes), or `"user"`, the account\'s own'),
+    principal: z
+      .enum(["user", "agent"])
+      .describe('who the token acts for: `"agent"`, an agent\'s token (its character only; refused on the account\'s routes), or `"user"`, the account\'s own'),
     player: currentCharacter,
     characters: z.array(characterSummary),
   }),
@@ -157,7 +160,13 @@ export function apiRoutes({ db, world, content, auth, tickMs }: ApiDeps): Router
   router.get("/api/v1/player", auth, async (req, res) => {
     const p = principal(req);
     const { characters, player } = await currentPlayer(p);
-    res.json({ success: true, account: { id: p.accountId, anonymous: p.anonymous, role: p.role }, principal: isAgentToken(p) ? "agent" : "user", player, characters: characters.map(summary) });
+    res.json({
+      success: true,
+      account: { id: p.accountId, anonymous: p.anonymous, role: p.role },
+      principal: isAgentToken(p) ? "agent" : "user",
+      player,
+      characters: characters.map(summary),
+    });
   });
 
   router.post("/api/v1/player", auth, async (req, res) => {
@@ -190,7 +199,11 @@ export function apiRoutes({ db, world, content, auth, tickMs }: ApiDeps): Router
     });
     // The live world takes the new name at its next tick; report it now.
     const current = await currentPlayer(p);
-    res.json({ success: true, player: current.player && { ...current.player, name }, characters: current.characters.map((c) => (c.id === id ? { ...summary(c), name } : summary(c))) });
+    res.json({
+      success: true,
+      player: current.player && { ...current.player, name },
+      characters: current.characters.map((c) => (c.id === id ? { ...summary(c), name } : summary(c))),
+    });
   });
 
   router.get("/api/v1/world", auth, (_req, res) => {

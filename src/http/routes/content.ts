@@ -43,7 +43,9 @@ const placedArea = z.strictObject({
 });
 
 export const CONTENT_RESPONSES = {
-  manifest: z.union([z.record(z.string(), z.unknown()), z.array(z.unknown())]).describe("the manifest file as stored; its schema depends on the file (src/manifests/catalog.ts)"),
+  manifest: z
+    .union([z.record(z.string(), z.unknown()), z.array(z.unknown())])
+    .describe("the manifest file as stored; its schema depends on the file (src/manifests/catalog.ts)"),
   index: z.strictObject({ files: z.array(z.string()).describe("manifest paths, sorted, e.g. `npcs.json`, `items/food.json`") }),
   skillUnlocks: z.record(z.string(), z.array(skillUnlock)).describe("per skill, its unlocks sorted by level"),
   areas: ok({ areas: z.array(placedArea) }),
@@ -147,7 +149,7 @@ export function manifestRoutes(dir: string): Router {
   const index = indexReader(dir);
   router.get(`/manifests/${MANIFEST_INDEX}`, (req, res) => sendCached(req, res, index()));
   router.get("/manifests/*file", (req, res) => {
-    const segments = (req.params as { file: string[] }).file;
+    const segments = req.params.file;
     const file = segments.join("/");
     if (!isSafeManifestPath(file)) throw new BadRequestError(`not a manifest path: ${file}`, "INVALID_PATH");
     const entry = read(file);

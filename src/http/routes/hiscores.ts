@@ -4,6 +4,8 @@
  *   table, `{success, skill, total, entries: [{rank, name, level, xp}]}`
  * - `GET /api/characters/:characterId/hiscores` (a token, as the other character routes): the
  *   character's rank, level and xp in every table
+ * - `GET /api/v1/hiscores/player/:name` (no token): the same for any character, found by its name
+ *   as players read it (src/game/names.ts: case and spacing aside); 404 NOT_FOUND for none
  * Both read the database (src/persistence/hiscores.ts), so every process of a cluster answers
  * alike; a process keeps each answer {@link HISCORES_CACHE_MS} (the tables change at saves, every
  * few seconds anyway). Bad query parameters: 400 INVALID_PAYLOAD naming the parameter.
@@ -16,6 +18,7 @@ import { HISCORE_SKILLS } from "../../../entities/hiscoreSql.ts";
 import { characterRanks, hiscoreEntries, rankedCount } from "../../persistence/hiscores.ts";
 import type { WorldService } from "../../sessions/WorldService.ts";
 import { BadRequestError, NotFoundError } from "../errors.ts";
+import { findCharacterByName } from "../../persistence/players.ts";
 import { ok } from "../schemas.ts";
 import { principal } from "./api.ts";
 
@@ -27,7 +30,10 @@ const CACHE_ENTRIES = 1_000;
 
 /** `GET /api/v1/hiscores`'s query. */
 export const HISCORES_QUERY = z.strictObject({
-  skill: z.enum(HISCORE_SKILLS as [string, ...string[]]).default("overall").describe("`overall` (total level, then total xp) or a skill (its xp)"),
+  skill: z
+    .enum(HISCORE_SKILLS as [string, ...string[]])
+    .default("overall")
+    .describe("`overall` (total level, then total xp) or a skill (its xp)"),
   limit: z.coerce.number().int().min(1).max(HISCORES_PAGE_MAX).default(25),
   offset: z.coerce.number().int().min(0).max(1_000_000_000).default(0),
 });
@@ -46,7 +52,14 @@ export const HISCORES_RESPONSES = {
     name: z.string(),
     ranks: z.array(z.strictObject({ skill, rank: z.int().min(1), level, xp })).describe("overall first, then every skill; as of the character's last save"),
   }),
+  player: ok({
+    name: z.string().describe("the character's name as it is spelt"),
+    ranks: z.array(z.strictObject({ skill, rank: z.int().min(1), level, xp })).describe("overall first, then every skill; as of the character's last save"),
+  }),
 };
+
+/** `GET /api/v1/hiscores/player/:name`'s name: a character name's length at most (entities/Character.ts). */
+export const HISCORES_PLAYER_NAME = z.string().min(1).max(32);
 
 /** Answers by key for {@link HISCORES_CACHE_MS}; concurrent askers of one key share one query. */
 export class AnswerCache {
@@ -94,6 +107,16 @@ export function hiscoresRoutes({ db, world, auth }: HiscoresDeps, cache = new An
       cache.get(`page:${table}:${limit}:${offset}`, () => hiscoreEntries(db.statements, table as (typeof HISCORE_SKILLS)[number], limit, offset)),
     ]);
     res.json({ success: true, skill: table, total, entries });
+  });
+
+  // Any player's ranks by name, public as the tables are (a name, never a character id).
+  router.get("/api/v1/hiscores/player/:name", async (req, res) => {
+    const name = HISCORES_PLAYER_NAME.safeParse(String(req.params.name));
+    if (!name.success) throw new BadRequestError(`name: ${name.error.issues[0]!.message}`, "INVALID_PAYLOAD");
+    const row = await findCharacterByName(db, name.data);
+    const found = row === null ? undefined : await cache.get(`character:${row.id}`, () => characterRanks(db.statements, row.id));
+    if (found === undefined) throw new NotFoundError(`no player named ${name.data}`);
+    res.json({ success: true, name: found.name, ranks: found.ranks });
   });
 
   router.get("/api/characters/:characterId/hiscores", auth, async (req, res) => {

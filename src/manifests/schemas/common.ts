@@ -6,7 +6,10 @@
 import { z } from "zod";
 
 /** Content ids: lower-case words joined by `_` or `-` (e.g. `bronze_hatchet`, `tree-oak`). */
-export const id = z.string().regex(/^[a-z0-9][a-z0-9_-]*$/i, "expected an id (letters, digits, _ and -)").max(64);
+export const id = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9_-]*$/i, "expected an id (letters, digits, _ and -)")
+  .max(64);
 export const text = z.string();
 export const nonNegativeInt = z.int().min(0);
 export const positiveInt = z.int().min(1);

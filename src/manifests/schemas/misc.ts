@@ -56,7 +56,9 @@ export const toolsFile = z.array(
 export type ToolDef = z.infer<typeof toolsFile>[number];
 
 export const ammunitionFile = z.looseObject({
-  arrows: z.array(z.looseObject({ id, name: z.string(), rangedStrength: nonNegativeInt, requiredRangedLevel: level, requiredBowTier: nonNegativeInt.optional() })),
+  arrows: z.array(
+    z.looseObject({ id, name: z.string(), rangedStrength: nonNegativeInt, requiredRangedLevel: level, requiredBowTier: nonNegativeInt.optional() }),
+  ),
 });
 
 /**
@@ -88,7 +90,6 @@ export const musicFile = z.array(z.looseObject({ id, name: z.string(), path: z.s
 export const vegetationFile = z.looseObject({ assets: z.array(z.looseObject({ id, model: z.string() })) });
 export const duelArenasFile = z.looseObject({ arenas: z.array(z.looseObject({ arenaId: z.int() })) });
 export const lodSettingsFile = z.looseObject({ version: z.int().optional() });
-export const questsFile = z.record(z.string(), z.looseObject({ id, name: z.string(), stages: z.array(z.looseObject({ id: z.string(), type: z.string() })) }));
 
 const vec3 = z.looseObject({ x: z.number().finite(), y: z.number().finite(), z: z.number().finite() });
 export const modelBoundsFile = z.looseObject({

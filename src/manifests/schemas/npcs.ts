@@ -1,6 +1,7 @@
 /** `npcs.json`: mobs, bosses, neutral and quest NPCs with stats, combat, movement and drops. */
 import { z } from "zod";
 import { assetPath, dimensions, id, nonNegativeInt, positiveInt, probability } from "./common.ts";
+import { dialogueTree } from "./dialogue.ts";
 
 export const dropEntry = z
   .looseObject({
@@ -65,6 +66,8 @@ export const npc = z.looseObject({
     })
     .optional(),
   services: z.looseObject({ enabled: z.boolean(), types: z.array(z.string()) }).optional(),
+  /** What it says when talked to (schemas/dialogue.ts; rules: src/game/dialogue.ts). */
+  dialogue: dialogueTree.optional(),
   appearance: z.looseObject({ modelPath: assetPath, iconPath: assetPath, scale: z.number().optional(), dimensions: dimensions.optional() }).optional(),
   levelRange: z.looseObject({ min: positiveInt, max: positiveInt }).optional(),
 });

@@ -17,7 +17,16 @@ export const cookingRecipe = z.looseObject({
   stopBurnLevel: z.looseObject({ fire: level.optional(), range: level.optional() }).optional(),
 });
 export const smeltingRecipe = z.looseObject({ output: id, inputs: z.array(input).min(1), level, xp, ticks, successRate: probability.default(1) });
-export const smithingRecipe = z.looseObject({ output: id, bar: id, barsRequired: positiveInt, level, xp, ticks, category: z.string().optional(), outputQuantity: positiveInt.optional() });
+export const smithingRecipe = z.looseObject({
+  output: id,
+  bar: id,
+  barsRequired: positiveInt,
+  level,
+  xp,
+  ticks,
+  category: z.string().optional(),
+  outputQuantity: positiveInt.optional(),
+});
 export const firemakingRecipe = z.looseObject({ log: id, level, xp, ticks });
 export const craftingRecipe = z.looseObject({
   output: id,

@@ -21,6 +21,13 @@ export const area = z.looseObject({
   mobSpawns: z.array(mobSpawn).default([]),
   stations: z.array(areaStation).default([]),
   fishing: z.looseObject({ enabled: z.boolean(), spotCount: nonNegativeInt.optional(), spotTypes: z.array(id).default([]) }).optional(),
+  /**
+   * Below ground (a dungeon): a region of the same map outside the surface's bounds, reached only
+   * by the ladders and stairs of `world-objects.json` (docs/content.md "Underground areas").
+   */
+  underground: z.boolean().default(false),
+  /** Tiles of this area no one can walk on (inclusive rectangles): its walls and pillars. */
+  blocked: z.array(bounds).default([]),
 });
 export type AreaDef = z.infer<typeof area>;
 

@@ -1,0 +1,184 @@
+/**
+ * What an agent told to train making (`focus making`, focus.ts) does besides making: the chains a
+ * player of the genre runs for Smithing and Crafting at low levels. Ores mined, smelted and smithed
+ * (a pickaxe and a hammer bought); hides from cows, tanned and sewn (a needle and thread bought, the
+ * tanner's fee paid), so the combat it does is against what drops hides, and only while it wants
+ * them; and its surplus (spare gloves and daggers, cooked meat) sold when short of the coins all
+ * this takes. Crafting 10 is ~80 leather gloves (13.8 xp each, 1,154 xp), so ~80 hides; Smithing 10
+ * ~61 bronze bars smelted (6.5 xp) and smithed (12.5 xp a dagger): the two skills take turns, the
+ * lower one first, as both count.
+ */
+import type { Knowledge } from "../knowledge.ts";
+import type { GoalChoice, Observation } from "./Brain.ts";
+import { makingToolPurchases, offerOf } from "./makingChoice.ts";
+
+/** The level a making focus trains Crafting and Smithing to first (the ladder's target: 10 each). */
+export const MAKING_TARGET = 10;
+/** Hides and leather carried at which it stops fighting for more and tans and sews them. */
+export const HIDE_LOAD = 10;
+/** Coins below which a focused maker sells its surplus (the tanner's fee, thread, a pickaxe and a hammer cost more). */
+export const MAKING_PURSE = 60;
+
+type Obs = Pick<Observation, "focus" | "skills" | "inventory" | "equipment" | "coins">;
+
+/** The inputs of tanning recipes whose output a supported crafting recipe takes (cowhide for leather). */
+export function hideInputs(know: Knowledge): Set<string> {
+  const reg = know.registry;
+  const crafted = new Set(
+    [...reg.production.values()].filter((r) => r.kind === "crafting" && r.unsupported === undefined).flatMap((r) => r.inputs.map((i) => i.itemId)),
+  );
+  return new Set(
+    [...reg.production.values()]
+      .filter((r) => r.kind === "tanning" && r.unsupported === undefined && r.output !== null && crafted.has(r.output))
+      .flatMap((r) => r.inputs.map((i) => i.itemId)),
+  );
+}
+
+/** Monster ids (of `targets`) that always drop a hide for Crafting (brindle cows' cowhide). */
+export function hideSources(know: Knowledge, targets: readonly string[]): string[] {
+  const hides = hideInputs(know);
+  return targets.filter((id) => know.registry.npcs.get(id)?.drops?.always.some((d) => hides.has(d.itemId) && d.chance >= 1) === true);
+}
+
+const level = (obs: Pick<Observation, "skills">, skill: string) => obs.skills[skill]?.level ?? 1;
+
+/** Whether it owns a pickaxe (any mining tool of tools.json), carried or worn. */
+function ownsPickaxe(obs: Obs, know: Knowledge): boolean {
+  const owned = new Set([...obs.inventory.map((s) => s.itemId), ...Object.values(obs.equipment)]);
+  return know.registry.tools.some((t) => t.skill === "mining" && owned.has(t.itemId));
+}
+
+/**
+ * Whether a focused maker wants hides now: Crafting below MAKING_TARGET and not ahead of Smithing
+ * (or no pickaxe to train Smithing with), and fewer than HIDE_LOAD hides and leather carried.
+ */
+export function hidesWanted(obs: Obs, know: Knowledge): boolean {
+  if (obs.focus !== "making" || level(obs, "crafting") >= MAKING_TARGET) return false;
+  if (level(obs, "crafting") > level(obs, "smithing") && ownsPickaxe(obs, know) && level(obs, "smithing") < MAKING_TARGET) return false;
+  return hidesCarried(obs, know) < HIDE_LOAD;
+}
+
+/** Hides and the leather tanned from them that it carries. */
+function hidesCarried(obs: Pick<Observation, "inventory">, know: Knowledge): number {
+  const made = new Set([...know.registry.production.values()].filter((r) => r.kind === "tanning" && r.output !== null).map((r) => r.output as string));
+  const hides = hideInputs(know);
+  return obs.inventory.filter((s) => hides.has(s.itemId) || made.has(s.itemId)).reduce((n, s) => n + s.quantity, 0);
+}
+
+/** Fewest hides bought at a time (unless fewer make up the load): fewer, and it fights cows for them. */
+export const HIDE_BUY_MIN = 3;
+/** A hide purchase's score: above fighting cows for them (at most 85 at melee 1 with food), below banking a full inventory. */
+export const HIDE_BUY_SCORE = 88;
+
+/**
+ * The hides a focused maker buys when it wants hides (hidesWanted) and a placed store among the
+ * shopping `targets` sells them (Tawney's cowhide, as a player of the genre buys them rather than
+ * fights for every one): enough to make up HIDE_LOAD with what it carries, as many as its coins pay
+ * for with the tanner's fee of each, keeping the price of the needle and thread it lacks for the
+ * leather, and room in the inventory; none when that is fewer than HIDE_BUY_MIN.
+ */
+export function hidePurchase(
+  obs: Obs & Pick<Observation, "freeSlots">,
+  know: Knowledge,
+  targets: readonly string[],
+): { itemId: string; storeId: string; price: number; quantity: number } | undefined {
+  if (!hidesWanted(obs, know)) return undefined;
+  const reg = know.registry;
+  const tanning = [...reg.production.values()].filter((r) => r.kind === "tanning" && r.unsupported === undefined && r.output !== null);
+  const leather = new Set(tanning.map((r) => r.output as string));
+  const crafts = [...reg.production.values()].filter(
+    (r) => r.kind === "crafting" && r.unsupported === undefined && r.inputs.some((i) => leather.has(i.itemId)),
+  );
+  const owned = new Set([...obs.inventory.map((s) => s.itemId), ...Object.values(obs.equipment)]);
+  const lacking = [...new Set(crafts.flatMap((r) => [...r.tools, ...r.consumables.map((c) => c.itemId)]))].filter((t) => !owned.has(t));
+  const reserve = lacking.reduce((n, t) => n + (offerOf(know, t)?.price ?? 0), 0);
+  const wanted = HIDE_LOAD - hidesCarried(obs, know);
+  for (const hide of hideInputs(know)) {
+    const offer = offerOf(know, hide);
+    if (offer === undefined || !targets.includes(hide)) continue;
+    const fee = Math.min(...tanning.filter((r) => r.inputs.some((i) => i.itemId === hide)).map((r) => r.coins));
+    const afford = Math.floor((obs.coins - reserve) / (offer.price + fee));
+    const quantity = Math.min(wanted, afford, obs.freeSlots);
+    if (quantity > 0 && quantity >= Math.min(HIDE_BUY_MIN, wanted)) return { ...offer, quantity };
+  }
+  return undefined;
+}
+
+/**
+ * The combat a making focus allows, for scripted.ts's combat case: undefined without the focus (the
+ * ordinary choice), a hide source while it wants hides, null (no fight) otherwise: a maker fights
+ * for hides, not for levels.
+ */
+export function makingCombat(targets: readonly string[], obs: Obs, know: Knowledge): string | null | undefined {
+  if (obs.focus !== "making") return undefined;
+  if (!hidesWanted(obs, know)) return null;
+  return hideSources(know, targets)[0] ?? null;
+}
+
+/** Items whose purchase serves making: the tools of making but runecrafting's, and the pickaxes. */
+export function makingShopItems(know: Knowledge): Set<string> {
+  return new Set([
+    ...makingToolPurchases(know)
+      .filter((t) => t.skill !== "runecrafting")
+      .map((t) => t.itemId),
+    ...know.registry.tools.filter((t) => t.skill === "mining").map((t) => t.itemId),
+  ]);
+}
+
+/** Whether a focused maker is short of coins for its chains (fees, thread, a pickaxe and a hammer). */
+export function makingShortOfCoins(obs: Obs): boolean {
+  return obs.focus === "making" && obs.coins < MAKING_PURSE;
+}
+
+/**
+ * Whether a focused maker is stuck for coins: it carries hides and cannot pay the tanner's fee for
+ * one, or leather and no thread, and cannot buy a thread. Selling its surplus comes first then.
+ */
+export function makingStuck(obs: Obs, know: Knowledge): boolean {
+  if (obs.focus !== "making") return false;
+  const tanning = [...know.registry.production.values()].filter((r) => r.kind === "tanning" && r.unsupported === undefined);
+  const carries = (ids: Set<string>) => obs.inventory.some((s) => ids.has(s.itemId));
+  const fee = Math.min(...tanning.map((r) => r.coins));
+  if (carries(hideInputs(know)) && obs.coins < fee) return true;
+  const leather = new Set(tanning.flatMap((r) => (r.output === null ? [] : [r.output])));
+  const crafts = [...know.registry.production.values()].filter((r) => r.kind === "crafting" && r.inputs.some((i) => leather.has(i.itemId)));
+  const threads = [...new Set(crafts.flatMap((r) => r.consumables.map((c) => c.itemId)))];
+  const noThread = threads.some((t) => !obs.inventory.some((s) => s.itemId === t) && obs.coins < (offerOf(know, t)?.price ?? 0));
+  return carries(leather) && noThread;
+}
+
+/**
+ * Coins a focused maker keeps back when buying a gathering tool that serves no making chain (a
+ * fishing net): MAKING_PURSE, for the fees, thread, pickaxe and hammer; 0 otherwise.
+ */
+export function makingPurse(obs: Obs, know: Knowledge, itemId: string): number {
+  return obs.focus === "making" && !makingShopItems(know).has(itemId) ? MAKING_PURSE : 0;
+}
+
+/** The inputs of the making chains it keeps rather than sells under the focus (ores, bars, hides, leather, logs). */
+export function makingInputs(know: Knowledge): Set<string> {
+  const out = new Set<string>();
+  for (const r of know.registry.production.values()) {
+    if (r.unsupported !== undefined || r.skill === "runecrafting" || r.kind === "cooking" || r.kind === "firemaking") continue;
+    for (const i of r.inputs) out.add(i.itemId);
+  }
+  return out;
+}
+
+/** Whether a chosen goal serves a making focus (focus.ts SERVES.making). */
+export function servesMaking(c: GoalChoice, obs: Obs, know: Knowledge): boolean {
+  switch (c.type) {
+    case "mining":
+      return true;
+    case "making":
+      return c.target !== undefined && know.registry.production.get(c.target)?.skill !== "runecrafting";
+    case "combat":
+      return c.target !== undefined && hidesWanted(obs, know) && hideSources(know, [c.target]).length > 0;
+    case "shopping":
+      return c.target !== undefined && (makingShopItems(know).has(c.target) || (hideInputs(know).has(c.target) && hidesWanted(obs, know)));
+    case "selling":
+      return makingShortOfCoins(obs);
+    default:
+      return false;
+  }
+}

@@ -1,0 +1,124 @@
+/**
+ * The scripted policy's side of quests (scripted.ts): how much a `quest` goal is worth, and which
+ * quest; and which skill levels the quests it cannot start yet ask for (it trains toward them).
+ * Its targets are the quests the server says the character is doing or could start
+ * (src/agents/questGoals.ts); one in progress goes first, then the first startable one in the
+ * content's order, leaving out a quest given up lately (the last CROWD_MEMORY goals), one with a
+ * monster to kill stronger than the agent can beat yet (level above its combat level + KILL_MARGIN)
+ * and one whose monsters are next while it is hurt.
+ * A quest is worth more than training a skill or fighting, even while the melee skills are below
+ * MELEE_FOCUS (a quest trains them too, gives xp and quest points, and players of the genre take the
+ * first quests first); less than making, selling or banking a full inventory. But a quest that
+ * stalled (given up where it stood: `recentGoals[].stalled`) STALL_ATTEMPTS times in the last
+ * RECENT_GOALS goals is worth less than training (QUEST_STALLED) until those attempts are
+ * forgotten, as a crowded spot is: the agent never sinks a run into one quest it cannot do yet.
+ */
+import type { Knowledge } from "../knowledge.ts";
+import { RECENT_GOALS, type GoalChoice, type GoalOption, type Observation } from "./Brain.ts";
+import type { QuestDef } from "./questPlan.ts";
+
+/** A quest's scores: above combat's (at most 85 with melee 1 and food) and training's, below a full inventory's making (93), selling (91) and banking. */
+export const QUEST_DOING = 88;
+export const QUEST_START = 86;
+/** A stalled quest's score: below training a skill up to level 29 (60 − level) and fighting (70 − melee and up); above exploring (10). */
+export const QUEST_STALLED = 30;
+/** Stalled attempts at one quest, in the last RECENT_GOALS goals, after which it scores QUEST_STALLED. */
+export const STALL_ATTEMPTS = 2;
+/** Training toward a quest's skill requirement: above fighting and gathering, below doing a quest it can do. */
+export const QUEST_TRAINING = 84;
+
+/** How many levels above its combat level a quest's monster may be. */
+export const KILL_MARGIN = 5;
+/** A quest given up in this many last goals is not taken again yet (the scripted policy's CROWD_MEMORY). */
+const MEMORY = 10;
+
+/** How many times the quest was given up where it stood, in the last RECENT_GOALS goals. */
+export function stalledAttempts(obs: Pick<Observation, "recentGoals">, questId: string): number {
+  return obs.recentGoals.slice(0, RECENT_GOALS).filter((g) => g.type === "quest" && g.target === questId && g.outcome === "failed" && g.stalled === true)
+    .length;
+}
+
+export function questScore(option: GoalOption, obs: Observation, know: Knowledge): (GoalChoice & { score: number }) | undefined {
+  const failed = new Set(
+    obs.recentGoals
+      .slice(0, MEMORY)
+      .filter((g) => g.type === "quest" && g.outcome === "failed" && g.target !== undefined)
+      .map((g) => g.target!),
+  );
+  const entries = new Map((obs.quests ?? []).map((q) => [q.id, q]));
+  const beatable = (quest: QuestDef, fromStage: string | null | undefined) => {
+    const from = Math.max(
+      0,
+      quest.stages.findIndex((s) => s.id === fromStage),
+    );
+    return quest.stages
+      .slice(from)
+      .every((s) => s.type !== "kill" || (know.registry.npcs.get(s.target ?? "")?.stats?.level ?? 1) <= obs.combatLevel + KILL_MARGIN);
+  };
+  // A fight to come at low health waits (the policy fights at 70 % and up).
+  const hurt = obs.health < obs.maxHealth * 0.7;
+  const candidates = option.targets.flatMap((id) => {
+    const quest = know.registry.quests.quests.get(id) as QuestDef | undefined;
+    const entry = entries.get(id);
+    if (quest === undefined || failed.has(id) || !beatable(quest, entry?.stage)) return [];
+    if (hurt && quest.stages.find((s) => s.id === entry?.stage)?.type === "kill") return [];
+    return [{ quest, entry, doing: entry?.status === "in_progress", stalled: stalledAttempts(obs, id) >= STALL_ATTEMPTS }];
+  });
+  // One that did not stall first, then one in progress.
+  candidates.sort((a, b) => Number(a.stalled) - Number(b.stalled) || Number(b.doing) - Number(a.doing));
+  const pick = candidates[0];
+  if (pick === undefined) return undefined;
+  const what = pick.doing ? `continue ${pick.quest.name}: ${pick.entry?.stageText ?? ""}`.trim() : `start ${pick.quest.name}`;
+  if (pick.stalled)
+    return { type: "quest", target: pick.quest.id, score: QUEST_STALLED, reason: `${what} (stalled ${stalledAttempts(obs, pick.quest.id)} times lately)` };
+  return { type: "quest", target: pick.quest.id, score: pick.doing ? QUEST_DOING : QUEST_START, reason: what };
+}
+
+/** A skill level a quest asks for that the agent lacks. */
+export interface QuestSkillNeed {
+  skill: string;
+  level: number;
+  questId: string;
+  questName: string;
+}
+
+/**
+ * The skill levels it lacks for the quests it could start otherwise (not completed, their quests
+ * required completed), as the quest engine checks them: what it trains toward, lowest gap first.
+ * Nothing until its quest list is heard.
+ */
+export function questSkillNeeds(obs: Pick<Observation, "quests" | "skills">, know: Knowledge): QuestSkillNeed[] {
+  if (obs.quests === undefined) return [];
+  const status = new Map(obs.quests.map((q) => [q.id, q.status]));
+  const out: QuestSkillNeed[] = [];
+  for (const quest of know.registry.quests.quests.values()) {
+    if (status.get(quest.id) !== "not_started") continue;
+    if (!quest.requirements.quests.every((q) => status.get(q) === "completed")) continue;
+    for (const [skill, level] of Object.entries(quest.requirements.skills)) {
+      const has = obs.skills[skill.toLowerCase()]?.level ?? 1;
+      if (has < level) out.push({ skill: skill.toLowerCase(), level, questId: quest.id, questName: quest.name });
+    }
+  }
+  return out.sort((a, b) => a.level - (obs.skills[a.skill]?.level ?? 1) - (b.level - (obs.skills[b.skill]?.level ?? 1)));
+}
+
+/** The skills a goal type trains toward a quest's requirement: a fight trains melee and hitpoints, a gathering goal its skill. */
+const TRAINED_BY: Record<string, readonly string[]> = {
+  combat: ["attack", "strength", "defense", "defence", "constitution", "hitpoints"],
+  woodcutting: ["woodcutting"],
+  mining: ["mining"],
+  fishing: ["fishing"],
+};
+
+/** The quest requirement a goal of this type trains toward, if any (scripted.ts raises its score to QUEST_TRAINING). */
+export function questNeedFor(goalType: string, obs: Pick<Observation, "quests" | "skills">, know: Knowledge): QuestSkillNeed | undefined {
+  const trains = TRAINED_BY[goalType];
+  if (trains === undefined) return undefined;
+  return questSkillNeeds(obs, know).find((n) => trains.includes(n.skill));
+}
+
+/** "Attack 3 for Tusks in the Hollow (level 2)": a training goal's reason. */
+export function needText(need: QuestSkillNeed, obs: Pick<Observation, "skills">): string {
+  const name = need.skill.charAt(0).toUpperCase() + need.skill.slice(1);
+  return `for quest ${need.questName}: ${name} ${need.level} (level ${obs.skills[need.skill]?.level ?? 1})`;
+}

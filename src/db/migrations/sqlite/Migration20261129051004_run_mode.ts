@@ -1,0 +1,15 @@
+import { Migration } from '@mikro-orm/migrations';
+
+export class Migration20261129051004_run_mode extends Migration {
+
+  override name = 'Migration20261129051004_run_mode';
+
+  override up(): void | Promise<void> {
+    this.addSql(`alter table \`characters\` add column \`runMode\` integer not null default 0;`);
+  }
+
+  override down(): void | Promise<void> {
+    this.addSql(`alter table \`characters\` drop column \`runMode\`;`);
+  }
+
+}

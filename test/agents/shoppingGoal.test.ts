@@ -1,0 +1,43 @@
+/**
+ * The `shopping` goal the server offers an agent (src/agents/AgentService.ts availableGoals): the
+ * missing tools, runes and weapons, and the inputs of the making chains that placed stores sell
+ * (Tawney's cowhide and leather): bounded by what a store sells that a supported recipe takes.
+ */
+import assert from "node:assert/strict";
+import { availableGoals } from "../../src/agents/AgentService.ts";
+import type { PlayerData } from "../../src/game/world/Player.ts";
+import { SKILLS } from "../../src/game/skills.ts";
+import { bundledContent } from "../support/content.ts";
+
+describe("agents: the shopping goal", () => {
+  const data = (items: string[]) =>
+    ({
+      skills: Object.fromEntries(SKILLS.map((k) => [k, { level: 1, xpTenths: 0 }])),
+      inventory: items.map((itemId, slot) => ({ slot, itemId, quantity: 1 })),
+      equipment: {},
+      bank: [],
+      quests: {},
+    }) as unknown as PlayerData;
+
+  it("lists the making inputs placed stores sell (cowhide, leather, a bronze bar), and nothing no recipe takes", async () => {
+    const content = await bundledContent();
+    const shopping = availableGoals(content, data([])).find((g) => g.type === "shopping");
+    assert.ok(shopping !== undefined);
+    for (const supply of ["cowhide", "leather", "bronze_bar", "flax"]) assert.ok(shopping.targets.includes(supply), `${supply}: ${JSON.stringify(shopping)}`);
+    assert.match(shopping.description, /making supplies/);
+    // Food and finished goods are no one's input; every target is sold by a store.
+    for (const other of ["bread", "leather_gloves", "leather_body"]) assert.ok(!shopping.targets.includes(other), other);
+    const sold = new Set([...content.stores.values()].flatMap((s) => s.items.map((i) => i.itemId)));
+    assert.deepEqual(
+      shopping.targets.filter((id) => !sold.has(id)),
+      [],
+    );
+    assert.equal(new Set(shopping.targets).size, shopping.targets.length, "each once");
+    // Carried already, a hide is still on offer (a supply, not a tool bought once).
+    assert.ok(
+      availableGoals(content, data(["cowhide"]))
+        .find((g) => g.type === "shopping")!
+        .targets.includes("cowhide"),
+    );
+  });
+});
