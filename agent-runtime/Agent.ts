@@ -22,6 +22,8 @@ import { addressedTo } from "./brain/commands.ts";
 import { Make } from "./brain/making.ts";
 import { Sell } from "./brain/selling.ts";
 import { QuestGoal } from "./brain/quest.ts";
+import { LampRubber } from "./brain/lamp.ts";
+import { meleeQuestSkill } from "./brain/meleeFocus.ts";
 import type { QuestEntry } from "./brain/questPlan.ts";
 import { offerOf } from "./brain/makingChoice.ts";
 import { hidePurchase } from "./brain/makingFocus.ts";
@@ -112,6 +114,8 @@ export class Agent {
   private awaitingOptions = false;
   private reportedProgress = -1;
   private lastEatTick = -Infinity;
+  /** Rubs the xp lamps it carries (brain/lamp.ts). */
+  private readonly lamp = new LampRubber();
   private readonly ctx: Ctx;
   /** The commands it hears and the lines it says (chatCommands.ts). */
   private readonly chat: ChatCommands;
@@ -260,6 +264,8 @@ export class Agent {
         }
         break;
     }
+    const rubbed = this.lamp.onEvent(event, this.view, this.record.focus, this.ctx.send);
+    if (rubbed !== undefined) return this.log("action", rubbed);
     this.command?.behaviour.onEvent?.(...event, this.ctx);
     this.behaviour?.onEvent?.(...event, this.ctx);
   }
@@ -331,7 +337,8 @@ export class Agent {
         const mob =
           goal.target ??
           [...know.mobSpots.keys()].sort((a, b) => (know.registry.npcs.get(a)?.stats?.level ?? 1) - (know.registry.npcs.get(b)?.stats?.level ?? 1))[0];
-        return new Fight(mob ?? "");
+        // Under `focus melee`, a melee level a quest asks for is trained first (brain/meleeFocus.ts).
+        return new Fight(mob ?? "", meleeQuestSkill(this.observation(), know));
       }
       case "banking":
         return new Bank();
@@ -381,6 +388,9 @@ export class Agent {
       return;
     }
     if (!this.goalsPaused && this.reflexes()) return;
+    // An xp lamp is rubbed out of a fight and a quest (whose dialogues the quest goal answers).
+    if (!(this.behaviour instanceof QuestGoal || this.behaviour instanceof Fight) && this.lamp.step(this.view, this.deps.know, this.ticks, this.ctx.send))
+      return;
     this.endPrayers();
     // While paused, the only goal is one set by hand after the pause (a command or the owner's
     // REST call): pursued, then the agent idles again instead of choosing another.

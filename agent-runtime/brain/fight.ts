@@ -3,6 +3,7 @@ import { dist, type Seen } from "../AgentView.ts";
 import { isRangedWeapon } from "../../src/game/combatStyles.ts";
 import { nameOf, nearest } from "../knowledge.ts";
 import { basePay } from "./selling.ts";
+import { questStyle } from "./meleeFocus.ts";
 import { boostPrayer, canWield, castableSpell, kitOf, meleeWorth, needsAltar, trainingStyle } from "./fighting.ts";
 import {
   Avoid,
@@ -71,14 +72,18 @@ export class Fight implements Behaviour {
   private altarAgainAt = -Infinity;
   private buriedAt = -Infinity;
 
-  constructor(mobType: string) {
+  /** A melee level a quest asks for (meleeFocus.ts meleeQuestSkill): trained first, until reached. */
+  private readonly trainFirst: { skill: string; level: number } | undefined;
+
+  constructor(mobType: string, trainFirst?: { skill: string; level: number }) {
     this.mobType = mobType;
+    this.trainFirst = trainFirst;
   }
 
   /** Melee trains Strength ahead of Attack ahead of Defence (fighting.ts trainingStyle): the style that does, when another is in force. */
   private fitStyle(ctx: Ctx): void {
     const self = ctx.view.self!;
-    const want = trainingStyle(self, ctx.know);
+    const want = questStyle(self, ctx.know, this.trainFirst) ?? trainingStyle(self, ctx.know);
     if (want === undefined || want.style === self.combatStyle || ctx.tick - this.styleAskedAt < 3) return;
     this.styleAskedAt = ctx.tick;
     ctx.send("player:setCombatStyle", { style: want.style });

@@ -16,6 +16,7 @@ function minesEssence(know: Knowledge, resourceId: string): boolean {
   return [...know.registry.production.values()].some((r) => r.skill === "runecrafting" && r.inputs.some((i) => yields.has(i.itemId)));
 }
 import { servesMaking } from "./makingFocus.ts";
+import { fishForFood, foodCounts, servesMeleeQuest } from "./meleeFocus.ts";
 
 export const FOCUSES = ["melee", "magic", "making", "quests"] as const;
 export type Focus = (typeof FOCUSES)[number];
@@ -26,7 +27,13 @@ export const FOCUS_BONUS = 15;
 /** Whether a chosen goal serves the focus. */
 const SERVES: Record<Focus, (choice: GoalChoice, obs: Observation, know: Knowledge) => boolean> = {
   // Fighting, a better weapon, and cooking the meat the monsters drop (the food that lets it fight on hurt).
-  melee: (c, _obs, know) => c.type === "combat" || c.type === "cooking" || (c.type === "shopping" && (meleeWorth(know, c.target) ?? 0) > 0),
+  // And the quests giving melee xp or a lamp, or opening one that does (meleeFocus.ts).
+  melee: (c, obs, know) =>
+    c.type === "combat" ||
+    c.type === "cooking" ||
+    (c.type === "shopping" && (meleeWorth(know, c.target) ?? 0) > 0) ||
+    (c.type === "quest" && servesMeleeQuest(know, obs, c.target)) ||
+    (c.type === "fishing" && fishForFood(obs, foodCounts(obs, know).food, foodCounts(obs, know).raw)),
   // Casting (a fight with runes for a spell; without, a fight trains melee, not Magic), runes bought
   // or crafted, and the essence they are crafted from mined (the runes it can earn in this world).
   magic: (c, obs, know) =>

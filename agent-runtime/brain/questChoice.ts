@@ -16,10 +16,13 @@
 import type { Knowledge } from "../knowledge.ts";
 import { RECENT_GOALS, type GoalChoice, type GoalOption, type Observation } from "./Brain.ts";
 import type { QuestDef } from "./questPlan.ts";
+import { meleeQuestValue, questFightsWinnable } from "./meleeFocus.ts";
 
 /** A quest's scores: above combat's (at most 85 with melee 1 and food) and training's, below a full inventory's making (93), selling (91) and banking. */
 export const QUEST_DOING = 88;
 export const QUEST_START = 86;
+/** What a quest giving melee xp (meleeFocus.ts) gains under `focus melee`, besides the focus's bonus: it comes before any fight. */
+export const MELEE_QUEST_LIFT = 6;
 /** A stalled quest's score: below training a skill up to level 29 (60 − level) and fighting (70 − melee and up); above exploring (10). */
 export const QUEST_STALLED = 30;
 /** Stalled attempts at one quest, in the last RECENT_GOALS goals, after which it scores QUEST_STALLED. */
@@ -62,16 +65,29 @@ export function questScore(option: GoalOption, obs: Observation, know: Knowledge
     const entry = entries.get(id);
     if (quest === undefined || failed.has(id) || !beatable(quest, entry?.stage)) return [];
     if (hurt && quest.stages.find((s) => s.id === entry?.stage)?.type === "kill") return [];
+    // Under `focus melee`, a quest whose fights it cannot win yet with its health and food waits (meleeFocus.ts).
+    if (!questFightsWinnable(know, obs, id, entry?.stage)) return [];
     return [{ quest, entry, doing: entry?.status === "in_progress", stalled: stalledAttempts(obs, id) >= STALL_ATTEMPTS }];
   });
-  // One that did not stall first, then one in progress.
-  candidates.sort((a, b) => Number(a.stalled) - Number(b.stalled) || Number(b.doing) - Number(a.doing));
+  // One that did not stall first, then one in progress. Under `focus melee`, one giving melee xp
+  // (or opening a quest that does) before the rest, and of those the most melee xp a tick (meleeFocus.ts).
+  const melee = new Map(candidates.map((c) => [c.quest.id, obs.focus === "melee" ? meleeQuestValue(know, obs, c.quest.id) : 0]));
+  const serves = (id: string) => Number(melee.get(id)! > 0);
+  candidates.sort(
+    (a, b) =>
+      Number(a.stalled) - Number(b.stalled) ||
+      serves(b.quest.id) - serves(a.quest.id) ||
+      Number(b.doing) - Number(a.doing) ||
+      melee.get(b.quest.id)! - melee.get(a.quest.id)!,
+  );
   const pick = candidates[0];
   if (pick === undefined) return undefined;
   const what = pick.doing ? `continue ${pick.quest.name}: ${pick.entry?.stageText ?? ""}`.trim() : `start ${pick.quest.name}`;
   if (pick.stalled)
     return { type: "quest", target: pick.quest.id, score: QUEST_STALLED, reason: `${what} (stalled ${stalledAttempts(obs, pick.quest.id)} times lately)` };
-  return { type: "quest", target: pick.quest.id, score: pick.doing ? QUEST_DOING : QUEST_START, reason: what };
+  // Under `focus melee`, a quest giving melee xp passes a fight with food at melee 1 (80 − 1 + 6, + the noise).
+  const lift = melee.get(pick.quest.id)! > 0 ? MELEE_QUEST_LIFT : 0;
+  return { type: "quest", target: pick.quest.id, score: (pick.doing ? QUEST_DOING : QUEST_START) + lift, reason: what };
 }
 
 /** A skill level a quest asks for that the agent lacks. */

@@ -14,6 +14,7 @@ import type { Brain, GoalChoice, GoalOption, Observation } from "./Brain.ts";
 import { bestMonster, runePurchase, weaponUpgrade } from "./fighting.ts";
 import { focusBonus } from "./focus.ts";
 import { makingReserve, makingScore, makingToolPurchases, tierUpgrade } from "./makingChoice.ts";
+import { cookForFight, fishForFood } from "./meleeFocus.ts";
 import { needText, QUEST_TRAINING, questNeedFor, questScore } from "./questChoice.ts";
 import { HIDE_BUY_SCORE, hideInputs, hidePurchase, makingCombat, makingInputs, makingPurse, makingShortOfCoins, makingStuck } from "./makingFocus.ts";
 
@@ -54,6 +55,16 @@ export const MELEE_FOCUS = 10;
  * blow gains from it), with the tools (85) and the first quest (86).
  */
 export const WEAPON_SCORE = 86;
+/**
+ * Cooking for the next fight under `focus melee` (meleeFocus.ts cookForFight): with the focus's
+ * bonus (99) above fighting on with no food (at most 94 + 15), below a quest serving the focus (101).
+ */
+export const COOK_FOR_FIGHT = 84;
+/**
+ * Fishing for food under `focus melee` while hurt (meleeFocus.ts fishForFood): with the focus's
+ * bonus (93) above a quest besides the focus (86) and making, below cooking a load (95).
+ */
+export const FISH_FOR_FOOD = 78;
 /** A sale worth fewer coins than this is no trip worth making (the inventory is banked instead). */
 export const MIN_SALE_COINS = 3;
 
@@ -143,8 +154,13 @@ export class ScriptedBrain implements Brain {
             : undefined;
       case "cooking":
         if (raw === 0) return undefined;
-        // Hurt with nothing to eat: cook before it can fight again.
-        return { type: "cooking", score: full || raw >= 8 ? 95 : !healthy && food === 0 ? 80 : 30 + raw, reason: `${raw} raw food to cook` };
+        // Hurt with nothing to eat: cook before it can fight again. Under `focus melee`, cook the
+        // meat the cows drop before fighting on with little food (meleeFocus.ts cookForFight).
+        return {
+          type: "cooking",
+          score: full || raw >= 8 ? 95 : !healthy && food === 0 ? 80 : cookForFight(obs, food, raw) ? COOK_FOR_FIGHT : 30 + raw,
+          reason: `${raw} raw food to cook`,
+        };
       case "firemaking":
         if (logs === 0) return undefined;
         // Burning logs trains firemaking; banking keeps them. Burn when firemaking lags woodcutting.
@@ -254,6 +270,9 @@ export class ScriptedBrain implements Brain {
         // A quest asks for a level it lacks: it trains toward it first (questChoice.ts).
         const need = questNeedFor(option.type, obs, this.know);
         if (need !== undefined) return { type: option.type, target, score: QUEST_TRAINING, reason: `train ${option.type} ${needText(need, obs)}` };
+        // Under `focus melee`, hurt with little food: fish for it (meleeFocus.ts fishForFood).
+        if (option.type === "fishing" && fishForFood(obs, food, raw))
+          return { type: "fishing", target, score: FISH_FOR_FOOD, reason: `fish for food (${food} to eat)` };
         return { type: option.type, target, score: 60 - level(option.type), reason: `train ${option.type} (level ${level(option.type)})` };
       }
       case "combat": {

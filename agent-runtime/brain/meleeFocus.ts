@@ -1,0 +1,205 @@
+/**
+ * `focus melee`'s side of quests, lamps and food (focus.ts, questChoice.ts, scripted.ts, Agent.ts):
+ * as a player of the genre sets out for 10/10/10, it takes the quests whose rewards are melee
+ * experience (Attack, Strength, Defence, and the xp lamps it rubs on its lowest melee skill) as soon
+ * as it meets their requirements, best melee xp per expected tick first, and the quests they require
+ * (Supper at the Kettle before Tusks in the Hollow); it trains the melee level a quest asks for
+ * (Attack 3, Defence 5) before leading with Strength; and it cooks the meat the cows drop before it
+ * fights on, so a fight is not left for want of food. Pure decisions from the content and what the
+ * agent sees; no sending.
+ *
+ * Measured (bench/agents/README.md, "the focused ladder with quest xp"): training alone cannot reach
+ * melee 10 in an hour of game time in this world (the floor is 62-66 min); the default world's quests
+ * give 1,050 melee xp and two 250-xp lamps of the 3,462 it takes.
+ */
+import { stylesOffered, type CombatStyle } from "../../src/game/combatStyles.ts";
+import type { Self } from "../AgentView.ts";
+import type { Knowledge } from "../knowledge.ts";
+import type { Observation } from "./Brain.ts";
+import { MELEE_TRAINING, meleeRates } from "./fighting.ts";
+
+/** Lifepoints to a hitpoint (src/game/world/entities.ts LIFEPOINTS_PER_HITPOINT): health and healing are shown in lifepoints. */
+const LIFEPOINTS_PER_HITPOINT = 10;
+import type { Focus } from "./focus.ts";
+import { questSkillNeeds } from "./questChoice.ts";
+
+/** The melee skills, in the order the fighter leads them (fighting.ts MELEE_TRAINING). */
+export const MELEE_SKILLS = ["strength", "attack", "defense"] as const;
+
+/** The xp an item gives as a lamp (src/game/dialogue.ts lampXp: its `lampXp`, or `xp_lamp_<xp>`); undefined for any other item. */
+export function lampXpOf(know: Knowledge, itemId: string): number | undefined {
+  const item = know.registry.item(itemId);
+  if (item === undefined) return undefined;
+  if ("lampXp" in item && typeof item.lampXp === "number" && item.lampXp > 0) return item.lampXp;
+  const m = /^xp_lamp_(\d+)$/.exec(itemId);
+  return m !== null && Number(m[1]) > 0 ? Number(m[1]) : undefined;
+}
+
+/**
+ * The skill a lamp's xp goes to: its lowest melee skill (ties in the order it leads them), which
+ * is what the ladder's melee milestone waits on; under `focus magic`, Magic; under `focus making`,
+ * the lower of Smithing and Crafting.
+ */
+export function lampSkill(skills: Record<string, { level: number; xp: number }>, focus: Focus | undefined): string {
+  const xp = (s: string) => skills[s]?.xp ?? 0;
+  const lowest = (of: readonly string[]) => [...of].sort((a, b) => xp(a) - xp(b))[0]!;
+  if (focus === "magic") return "magic";
+  if (focus === "making") return lowest(["smithing", "crafting"]);
+  return lowest(MELEE_SKILLS);
+}
+
+/** The melee xp a quest's rewards give: Attack, Strength and Defence xp, and its lamps (rubbed on a melee skill). */
+export function questMeleeXp(know: Knowledge, questId: string): number {
+  const quest = know.registry.quests.quests.get(questId);
+  if (quest === undefined) return 0;
+  const xp = Object.entries(quest.rewards.xp).reduce((n, [skill, v]) => n + ((MELEE_SKILLS as readonly string[]).includes(skill.toLowerCase()) ? v : 0), 0);
+  return xp + quest.rewards.items.reduce((n, s) => n + (lampXpOf(know, s.itemId) ?? 0) * s.quantity, 0);
+}
+
+/**
+ * Ticks a quest is expected to take from a stage on (the start's talk first when not started):
+ * a rough figure for ordering, from the ladder's measured quests (bench/agents/README.md: 6 to 333
+ * ticks a quest that needs no fight it cannot win): a talk 30, a walk into an area 150, a use 50, a
+ * kill 30 a monster level, a gathered item 25, a made one 20.
+ */
+export function expectedQuestTicks(know: Knowledge, questId: string, fromStage?: string | null): number {
+  const quest = know.registry.quests.quests.get(questId);
+  if (quest === undefined) return Infinity;
+  const from = Math.max(
+    0,
+    quest.stages.findIndex((s) => s.id === fromStage),
+  );
+  let ticks = fromStage === undefined || fromStage === null ? 30 : 0;
+  for (const s of quest.stages.slice(from)) {
+    const count = s.count ?? 1;
+    if (s.type === "dialogue" || s.type === "give") ticks += 30;
+    else if (s.type === "reach") ticks += 150;
+    else if (s.type === "kill") ticks += count * 30 * (know.registry.npcs.get(s.target ?? "")?.stats?.level ?? 1);
+    else if (s.type === "gather") ticks += count * 25;
+    else if (s.type === "make") ticks += count * 20;
+    else ticks += 50;
+  }
+  return ticks;
+}
+
+/**
+ * A quest's worth to a melee trainer: its melee xp, and that of the quests not completed that
+ * require it (Supper at the Kettle opens Tusks in the Hollow), a tick of its expected time.
+ */
+export function meleeQuestValue(know: Knowledge, obs: Pick<Observation, "quests">, questId: string): number {
+  const status = new Map((obs.quests ?? []).map((q) => [q.id, q]));
+  const entry = status.get(questId);
+  let xp = questMeleeXp(know, questId);
+  for (const q of know.registry.quests.quests.values())
+    if (q.requirements.quests.includes(questId) && status.get(q.id)?.status !== "completed") xp += questMeleeXp(know, q.id);
+  if (xp === 0) return 0;
+  return xp / Math.max(1, expectedQuestTicks(know, questId, entry?.status === "in_progress" ? entry.stage : undefined));
+}
+
+/** Whether a quest serves `focus melee`: it gives melee xp or a lamp, or opens a quest that does. */
+export function servesMeleeQuest(know: Knowledge, obs: Pick<Observation, "quests">, questId: string | undefined): boolean {
+  return questId !== undefined && meleeQuestValue(know, obs, questId) > 0;
+}
+
+/** Whether a quest has a monster to kill (a fight it needs the levels to win, whatever it asks for). */
+function fights(know: Knowledge, questId: string): boolean {
+  return know.registry.quests.quests.get(questId)?.stages.some((s) => s.type === "kill") ?? false;
+}
+
+/**
+ * Under `focus melee`, the melee level a quest giving melee xp and holding no fight asks for
+ * (Defence 5 for The Drowned Watch: a walk, a gate and two talks for 450 melee xp), nearest first:
+ * the fight trains it before leading with Strength (fight.ts), since the quest's xp comes sooner.
+ * A quest with a fight (Tusks in the Hollow's two boars of level 6, for Attack 3) needs the levels
+ * to win it anyway: the ordinary order (Strength first) gets there. Undefined otherwise.
+ */
+export function meleeQuestSkill(obs: Pick<Observation, "quests" | "skills" | "focus">, know: Knowledge): { skill: string; level: number } | undefined {
+  if (obs.focus !== "melee") return undefined;
+  const need = questSkillNeeds(obs, know).find(
+    (n) =>
+      (MELEE_SKILLS as readonly string[]).includes(n.skill === "defence" ? "defense" : n.skill) &&
+      questMeleeXp(know, n.questId) > 0 &&
+      !fights(know, n.questId),
+  );
+  return need === undefined ? undefined : { skill: need.skill, level: need.level };
+}
+
+/**
+ * The style that trains a melee level a quest asks for (meleeQuestSkill), while the level is short
+ * of it and the wielded weapon offers that style (the server's table, src/game/combatStyles.ts);
+ * undefined otherwise (then it trains as fighting.ts trainingStyle says).
+ */
+export function questStyle(self: Self, know: Knowledge, need: { skill: string; level: number } | undefined): { style: CombatStyle; skill: string } | undefined {
+  if (need === undefined) return undefined;
+  const skill = need.skill === "defence" ? "defense" : need.skill;
+  if ((self.skills[skill]?.level ?? 1) >= need.level) return undefined;
+  const weaponId = self.equipment.weapon?.itemId;
+  const offered = stylesOffered(weaponId === undefined ? undefined : know.registry.item(weaponId));
+  if (offered.has("rapid")) return undefined;
+  const training = MELEE_TRAINING.find((t) => t.skill === skill);
+  return training !== undefined && offered.has(training.style) ? training : undefined;
+}
+
+/**
+ * Under `focus melee`, whether it can win a quest's fights from a stage on with the health and food
+ * it has now (fighting.ts meleeRates: the lifepoints a kill costs at its levels; it leaves a fight
+ * below 30 %): Tusks in the Hollow's two boars of level 6 cost a level-3 fighter some 400 lifepoints
+ * each, and the quest waits until its levels and food make them winnable (the quest run of
+ * 05:44 lost three fights to them). Always true under another focus (questChoice.ts's own margin holds).
+ */
+export function questFightsWinnable(
+  know: Knowledge,
+  obs: Pick<Observation, "focus" | "skills" | "health" | "inventory">,
+  questId: string,
+  fromStage?: string | null,
+): boolean {
+  if (obs.focus !== "melee") return true;
+  const quest = know.registry.quests.quests.get(questId);
+  if (quest === undefined) return true;
+  const from = Math.max(
+    0,
+    quest.stages.findIndex((s) => s.id === fromStage),
+  );
+  let cost = 0;
+  for (const s of quest.stages.slice(from)) {
+    if (s.type !== "kill" || s.target === undefined) continue;
+    const r = meleeRates(obs.skills, know, s.target);
+    const ticks = ((know.registry.npcs.get(s.target)?.stats?.health ?? 1) * LIFEPOINTS_PER_HITPOINT) / Math.max(0.01, r.dealt);
+    cost += (s.count ?? 1) * r.taken * ticks;
+  }
+  const food = obs.inventory.reduce((n, slot) => n + (know.registry.item(slot.itemId)?.healAmount ?? 0) * LIFEPOINTS_PER_HITPOINT * slot.quantity, 0);
+  return cost <= obs.health * 0.7 + food;
+}
+
+/** Cooked food it wants in hand before a fight under `focus melee` (the reflexes eat below half health). */
+export const MELEE_FOOD = 4;
+
+/**
+ * Under `focus melee`, whether to cook the raw food it carries now rather than fight on: it holds
+ * fewer than MELEE_FOOD cooked and at least as much raw as it lacks (or any raw while hurt).
+ */
+export function cookForFight(obs: Pick<Observation, "focus" | "health" | "maxHealth">, food: number, raw: number): boolean {
+  if (obs.focus !== "melee" || raw === 0 || food >= MELEE_FOOD) return false;
+  return raw >= MELEE_FOOD - food || obs.health < obs.maxHealth * 0.7;
+}
+
+/**
+ * Under `focus melee`, whether to fish for food now: hurt (below the 70 % it fights at without
+ * food), with fewer than MELEE_FOOD cooked and too little raw to make them up. A level-1 fighter
+ * takes some 86 lifepoints a cow (fighting.ts meleeRates) and health comes back at 10 lifepoints a
+ * 100 ticks (src/game/regeneration.ts); shrimp caught and cooked (30 lifepoints each) heal it
+ * several times faster than waiting.
+ */
+export function fishForFood(obs: Pick<Observation, "focus" | "health" | "maxHealth">, food: number, raw: number): boolean {
+  return obs.focus === "melee" && obs.health < obs.maxHealth * 0.7 && food < MELEE_FOOD && raw < MELEE_FOOD - food;
+}
+
+/** The slots of food it carries (anything that heals) and of raw food it can cook at its level, as the scripted policy counts them. */
+export function foodCounts(obs: Pick<Observation, "inventory" | "skills">, know: Knowledge): { food: number; raw: number } {
+  const cooking = obs.skills.cooking?.level ?? 1;
+  const reg = know.registry;
+  return {
+    food: obs.inventory.filter((s) => (reg.item(s.itemId)?.healAmount ?? 0) > 0).length,
+    raw: obs.inventory.filter((s) => reg.recipes.cooking.some((r) => r.raw === s.itemId && r.level <= cooking)).length,
+  };
+}

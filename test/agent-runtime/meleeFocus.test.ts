@@ -1,0 +1,257 @@
+/**
+ * `focus melee`'s quests, lamps and food (agent-runtime/brain/meleeFocus.ts, lamp.ts, and their use
+ * in questChoice.ts, focus.ts, scripted.ts and fight.ts), against the default world's content: the
+ * quests giving melee xp or a lamp (or opening one that does) serve the focus and come first, best
+ * melee xp a tick first; a melee level such a quest asks for is trained before Strength leads; a
+ * lamp goes to the lowest melee skill; the meat it carries is cooked before it fights on.
+ */
+import assert from "node:assert/strict";
+import { AgentView, type Self } from "../../agent-runtime/AgentView.ts";
+import type { Ctx } from "../../agent-runtime/brain/behaviourKit.ts";
+import type { GoalOption, Observation } from "../../agent-runtime/brain/Brain.ts";
+import { Fight } from "../../agent-runtime/brain/fight.ts";
+import { FOCUS_BONUS, focusBonus } from "../../agent-runtime/brain/focus.ts";
+import { LampRubber } from "../../agent-runtime/brain/lamp.ts";
+import {
+  cookForFight,
+  fishForFood,
+  foodCounts,
+  lampSkill,
+  lampXpOf,
+  meleeQuestSkill,
+  meleeQuestValue,
+  questFightsWinnable,
+  questMeleeXp,
+  questStyle,
+  servesMeleeQuest,
+} from "../../agent-runtime/brain/meleeFocus.ts";
+import { MELEE_QUEST_LIFT, QUEST_START, questScore } from "../../agent-runtime/brain/questChoice.ts";
+import type { QuestEntry } from "../../agent-runtime/brain/questPlan.ts";
+import { Random } from "../../agent-runtime/brain/random.ts";
+import { COOK_FOR_FIGHT, ScriptedBrain } from "../../agent-runtime/brain/scripted.ts";
+import { knowledgeOf, type Knowledge } from "../../agent-runtime/knowledge.ts";
+import type { ServerEventArgs } from "../../src/game/serverEvents.ts";
+import type { WorldUpdate } from "../../src/game/worldUpdate.ts";
+import { bundledContent } from "../support/content.ts";
+
+describe("agent focus melee: quests, lamps and food", () => {
+  let know: Knowledge;
+  before(async () => {
+    know = knowledgeOf(await bundledContent());
+  });
+
+  const skills = (levels: Record<string, number>, xp: Record<string, number> = {}) =>
+    Object.fromEntries(
+      ["attack", "strength", "defense", "constitution", "woodcutting", "mining", "fishing", "cooking", "firemaking", "magic", "smithing", "crafting"].map(
+        (s) => [s, { level: levels[s] ?? (s === "constitution" ? 10 : 1), xp: xp[s] ?? 0 }],
+      ),
+    );
+  const obs = (over: Partial<Observation> = {}): Observation => ({
+    name: "Robin",
+    position: { x: 0, z: 0 },
+    health: 100,
+    maxHealth: 100,
+    combatLevel: 3,
+    coins: 25,
+    skills: skills({}),
+    inventory: [{ slot: 0, itemId: "bronze_hatchet", quantity: 1 }],
+    freeSlots: 27,
+    equipment: {},
+    nearby: {},
+    availableGoals: [],
+    recentGoals: [],
+    focus: "melee",
+    ...over,
+  });
+  const questList = (completed: string[], doing: Record<string, string> = {}): QuestEntry[] =>
+    [...know.registry.quests.quests.values()].map((q) => ({
+      id: q.id,
+      name: q.name,
+      status: completed.includes(q.id) ? "completed" : doing[q.id] !== undefined ? "in_progress" : "not_started",
+      stage: doing[q.id] ?? null,
+      stageText: "",
+    }));
+  const quest = (...targets: string[]): GoalOption => ({ type: "quest", description: "Do a quest", targets });
+
+  it("counts a quest's melee xp with its lamps, and the xp of the quests it opens", () => {
+    assert.equal(lampXpOf(know, "fernlight_lamp"), 250);
+    assert.equal(lampXpOf(know, "bread"), undefined);
+    // Tusks in the Hollow: 200 Attack, 250 Strength and a 250-xp lamp; Constitution is no melee skill.
+    assert.equal(questMeleeXp(know, "tusks_in_the_hollow"), 700);
+    assert.equal(questMeleeXp(know, "the_drowned_watch"), 450);
+    assert.equal(questMeleeXp(know, "kettle_supper"), 0);
+    // Supper at the Kettle gives none itself but opens Tusks: it serves the focus until Tusks is done.
+    assert.ok(meleeQuestValue(know, obs({ quests: questList([]) }), "kettle_supper") > 0);
+    assert.equal(meleeQuestValue(know, obs({ quests: questList(["tusks_in_the_hollow"]) }), "kettle_supper"), 0);
+    assert.equal(servesMeleeQuest(know, obs({ quests: questList([]) }), "straight_and_true"), false);
+    assert.equal(servesMeleeQuest(know, obs({ quests: questList([]) }), "hides_for_the_vats"), true);
+  });
+
+  it("lifts the quests serving the melee focus, not the others, and takes the best melee xp a tick first", () => {
+    const quests = questList(["settlers_charter", "kettle_supper"]);
+    const o = obs({ quests });
+    assert.equal(focusBonus({ type: "quest", target: "the_drowned_watch", reason: "" }, o, know), FOCUS_BONUS);
+    assert.equal(focusBonus({ type: "quest", target: "orlas_commission", reason: "" }, o, know), 0);
+    assert.equal(
+      focusBonus({ type: "quest", target: "the_drowned_watch", reason: "" }, { ...o, focus: "quests" }, know),
+      FOCUS_BONUS,
+      "a quest serves `focus quests` too",
+    );
+    // Without the focus, the content's order (Orla's first); with it, a melee quest before the others.
+    const options = quest("orlas_commission", "hides_for_the_vats", "the_drowned_watch");
+    assert.equal(questScore(options, { ...o, focus: undefined }, know)?.target, "orlas_commission");
+    // The Drowned Watch (450 melee xp: a walk, a gate, two talks) before Hides for the Vats (300: cows, tanning, sewing).
+    const pick = questScore(options, o, know);
+    assert.deepEqual([pick?.target, pick?.score], ["the_drowned_watch", QUEST_START + MELEE_QUEST_LIFT]);
+    // With the bonus and the lift a melee quest passes a fight at melee 1 with food (80 − 1 + 6 + 15): the brain takes it under every seed.
+    for (let seed = 0; seed < 20; seed++) {
+      const c = new ScriptedBrain(know, `s${seed}`).choose({
+        ...o,
+        inventory: [...o.inventory, ...[1, 2, 3].map((slot) => ({ slot, itemId: "cooked_meat", quantity: 1 }))],
+        availableGoals: [options, { type: "combat", description: "", targets: ["brindle_cow"] }],
+      });
+      assert.deepEqual([c.type, c.target], ["quest", "the_drowned_watch"], `seed ${seed}`);
+    }
+    // A quest serving nothing waits below the fight.
+    const c = new ScriptedBrain(know, "s1").choose({
+      ...o,
+      availableGoals: [quest("orlas_commission"), { type: "combat", description: "", targets: ["brindle_cow"] }],
+    });
+    assert.equal(c.type, "combat");
+  });
+
+  it("trains the melee level a melee quest asks for before Strength leads, until it is reached", () => {
+    const quests = questList(["settlers_charter", "kettle_supper"]);
+    // Defence 5 (The Drowned Watch: no fight); not Attack 3 (Tusks: two boars of level 6, which Strength gets it ready for).
+    assert.deepEqual(meleeQuestSkill(obs({ quests }), know), { skill: "defense", level: 5 });
+    assert.equal(meleeQuestSkill(obs({ quests: questList(["kettle_supper"]) }), know), undefined, "Tusks alone: the ordinary order");
+    assert.equal(meleeQuestSkill(obs({ quests, focus: undefined }), know), undefined, "only under the focus");
+    assert.equal(meleeQuestSkill(obs({ quests, skills: skills({ attack: 3, defense: 5 }) }), know), undefined);
+
+    const fighter = (levels: Record<string, number>, style: string, need?: { skill: string; level: number }) => {
+      const view = new AgentView();
+      view.playerId = "me";
+      const sk = Object.fromEntries(Object.entries(skills(levels)).map(([k, v]) => [k, v]));
+      view.sync({ name: "Robin", inventory: [], equipment: {}, skills: sk, coins: 0, combatStyle: style, position: { x: 0, y: 0, z: 0 } } as unknown as Self);
+      view.update({
+        tick: 1,
+        entities: [{ id: "me", kind: "player", x: 0, z: 0, name: "Robin", health: 10, maxHealth: 10, combatLevel: 3, running: false }],
+        removed: [],
+      } as unknown as WorldUpdate);
+      const sent: { type: string; data: unknown }[] = [];
+      const ctx: Ctx = { view, know, rng: new Random("fight"), tick: 0, send: (type, data) => void sent.push({ type, data }), note: () => {} };
+      new Fight("brindle_cow", need).step(ctx);
+      return { sent: sent.filter((m) => m.type === "player:setCombatStyle").map((m) => m.data), self: view.self! };
+    };
+    // Unarmed: accurate trains Attack, defensive Defence; Strength would lead otherwise (aggressive).
+    assert.deepEqual(fighter({}, "accurate").sent, [{ style: "aggressive" }]);
+    assert.deepEqual(fighter({}, "aggressive", { skill: "attack", level: 3 }).sent, [{ style: "accurate" }]);
+    assert.deepEqual(fighter({}, "aggressive", { skill: "defense", level: 5 }).sent, [{ style: "defensive" }]);
+    // Reached: the ordinary order again.
+    assert.deepEqual(fighter({ attack: 3 }, "accurate", { skill: "attack", level: 3 }).sent, [{ style: "aggressive" }]);
+    assert.equal(questStyle(fighter({ attack: 3 }, "accurate").self, know, { skill: "attack", level: 3 }), undefined);
+  });
+
+  it("leaves a quest whose fights it cannot win yet until its levels and food make them winnable", () => {
+    const quests = questList(["settlers_charter", "kettle_supper"]);
+    const tusks = quest("tusks_in_the_hollow");
+    // Attack 3, the rest level 1: two boars of level 6 cost far more than its health.
+    const weak = obs({ quests, skills: skills({ attack: 3 }) });
+    assert.equal(questFightsWinnable(know, weak, "tusks_in_the_hollow"), false);
+    assert.equal(questScore(tusks, weak, know), undefined);
+    assert.equal(questScore(tusks, { ...weak, focus: undefined }, know)?.target, "tusks_in_the_hollow", "another focus keeps the level margin alone");
+    // Levels of a fighter near the milestone, and cooked food: the boars are worth it.
+    const meat = Array.from({ length: 10 }, (_, i) => ({ slot: i + 1, itemId: "cooked_meat", quantity: 1 }));
+    const ready = obs({ quests, skills: skills({ attack: 8, strength: 9, defense: 7 }), inventory: meat, combatLevel: 9 });
+    assert.equal(questFightsWinnable(know, ready, "tusks_in_the_hollow"), true);
+    assert.equal(questScore(tusks, ready, know)?.target, "tusks_in_the_hollow");
+    // Past its fights (the last talk), nothing to win.
+    assert.equal(questFightsWinnable(know, weak, "tusks_in_the_hollow", know.registry.quests.quests.get("tusks_in_the_hollow")!.stages.at(-1)!.id), true);
+  });
+
+  it("rubs a lamp on its lowest melee skill (Magic under focus magic), answering the item's question", () => {
+    assert.equal(lampSkill(skills({}, { attack: 400, strength: 900, defense: 120 }), "melee"), "defense");
+    assert.equal(lampSkill(skills({}, { attack: 100, strength: 900, defense: 120 }), undefined), "attack");
+    assert.equal(lampSkill(skills({}), "magic"), "magic");
+
+    const view = new AgentView();
+    view.playerId = "me";
+    view.sync({
+      name: "Robin",
+      inventory: [
+        { slot: 0, itemId: "bread", quantity: 1 },
+        { slot: 3, itemId: "fernlight_lamp", quantity: 1 },
+      ],
+      equipment: {},
+      skills: skills({}, { attack: 400, strength: 900, defense: 120 }),
+      coins: 0,
+      position: { x: 0, y: 0, z: 0 },
+    } as unknown as Self);
+    const sent: { type: string; data: unknown }[] = [];
+    const send = (type: string, data: unknown) => void sent.push({ type, data });
+    const lamp = new LampRubber();
+    assert.equal(lamp.step(view, know, 10, send), true);
+    assert.deepEqual(sent, [{ type: "inventory:use", data: { slot: 3 } }]);
+    assert.equal(lamp.step(view, know, 11, send), false, "once every few ticks");
+    // An NPC's dialogue is not the lamp's: left to the goal.
+    const npc = ["dialogue:open", { npcId: "npc1", npcName: "Orla", nodeId: "greeting", text: "", options: [{ id: "o1", text: "Defense" }] }];
+    assert.equal(lamp.onEvent(npc as unknown as ServerEventArgs, view, "melee", send), undefined);
+    const options = ["Attack", "Strength", "Defense", "Constitution"].map((text, i) => ({ id: `o${i + 1}`, text }));
+    const asked = ["dialogue:open", { npcId: "fernlight_lamp", npcName: "Fernlight lamp", nodeId: "lamp", text: "Choose", options }];
+    assert.equal(lamp.onEvent(asked as unknown as ServerEventArgs, view, "melee", send), "rub the lamp: defense");
+    assert.deepEqual(sent.at(-1), { type: "dialogue:choose", data: { optionId: "o3" } });
+    // No lamp carried: nothing.
+    view.sync({ ...view.self!, inventory: [{ slot: 0, itemId: "bread", quantity: 1 }] });
+    assert.equal(lamp.step(view, know, 30, send), false);
+  });
+
+  it("cooks the meat it carries before fighting on with little food", () => {
+    assert.equal(cookForFight(obs(), 0, 4), true);
+    assert.equal(cookForFight(obs(), 3, 1), true, "enough raw to make up the food it wants");
+    assert.equal(cookForFight(obs(), 2, 1), false, "too little to be worth the walk while healthy");
+    assert.equal(cookForFight(obs({ health: 60 }), 2, 1), true, "any raw food while hurt");
+    assert.equal(cookForFight(obs(), 4, 5), false, "food enough");
+    assert.equal(cookForFight(obs({ focus: undefined }), 0, 4), false, "only under the focus");
+    const meat = [1, 2, 3, 4].map((slot) => ({ slot, itemId: "raw_meat", quantity: 1 }));
+    for (let seed = 0; seed < 10; seed++) {
+      const c = new ScriptedBrain(know, `s${seed}`).choose(
+        obs({
+          inventory: [{ slot: 0, itemId: "bronze_hatchet", quantity: 1 }, ...meat],
+          availableGoals: [
+            { type: "cooking", description: "", targets: [] },
+            { type: "combat", description: "", targets: ["brindle_cow"] },
+          ],
+        }),
+      );
+      assert.equal(c.type, "cooking", `seed ${seed}`);
+    }
+    assert.ok(COOK_FOR_FIGHT + FOCUS_BONUS < QUEST_START + FOCUS_BONUS, "a melee quest still comes first");
+  });
+
+  it("fishes for food while hurt with little to eat, before a quest besides the focus", () => {
+    assert.equal(fishForFood(obs({ health: 50 }), 0, 0), true);
+    assert.equal(fishForFood(obs({ health: 50 }), 1, 3), false, "the raw food it carries makes up what it wants: it cooks");
+    assert.equal(fishForFood(obs({ health: 80 }), 0, 0), false, "healthy: it fights");
+    assert.equal(fishForFood(obs({ health: 50, focus: undefined }), 0, 0), false, "only under the focus");
+    // Below 40 %: no fight even with the one meat (scripted.ts).
+    const hurt = obs({
+      health: 35,
+      inventory: [
+        { slot: 0, itemId: "small_fishing_net", quantity: 1 },
+        { slot: 1, itemId: "cooked_meat", quantity: 1 },
+      ],
+      quests: questList(["settlers_charter", "kettle_supper"]),
+      availableGoals: [
+        { type: "fishing", description: "", targets: ["fishing_spot_net"] },
+        quest("orlas_commission"),
+        { type: "combat", description: "", targets: ["brindle_cow"] },
+      ],
+    });
+    assert.deepEqual(foodCounts(hurt, know), { food: 1, raw: 0 });
+    for (let seed = 0; seed < 10; seed++) {
+      const c = new ScriptedBrain(know, `s${seed}`).choose(hurt);
+      assert.deepEqual([c.type, c.reason], ["fishing", "fish for food (1 to eat)"], `seed ${seed}`);
+    }
+    assert.equal(new ScriptedBrain(know, "s1").choose({ ...hurt, focus: undefined }).type, "quest", "unfocused: the quest as before");
+  });
+});
