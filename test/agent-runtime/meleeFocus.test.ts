@@ -145,8 +145,10 @@ describe("agent focus melee: quests, lamps and food", () => {
     };
     // Unarmed: accurate trains Attack, defensive Defence; Strength would lead otherwise (aggressive).
     assert.deepEqual(fighter({}, "accurate").sent, [{ style: "aggressive" }]);
-    assert.deepEqual(fighter({}, "aggressive", { skill: "attack", level: 3 }).sent, [{ style: "accurate" }]);
-    assert.deepEqual(fighter({}, "aggressive", { skill: "defense", level: 5 }).sent, [{ style: "defensive" }]);
+    assert.deepEqual(fighter({ strength: 3 }, "aggressive", { skill: "attack", level: 3 }).sent, [{ style: "accurate" }]);
+    assert.deepEqual(fighter({ strength: 5 }, "aggressive", { skill: "defense", level: 5 }).sent, [{ style: "defensive" }]);
+    // Strength first up to the level asked for (a max hit of one hitpoint trains nothing fast).
+    assert.deepEqual(fighter({ strength: 4 }, "defensive", { skill: "defense", level: 5 }).sent, [{ style: "aggressive" }]);
     // Reached: the ordinary order again.
     assert.deepEqual(fighter({ attack: 3 }, "accurate", { skill: "attack", level: 3 }).sent, [{ style: "aggressive" }]);
     assert.equal(questStyle(fighter({ attack: 3 }, "accurate").self, know, { skill: "attack", level: 3 }), undefined);
@@ -230,7 +232,8 @@ describe("agent focus melee: quests, lamps and food", () => {
 
   it("fishes for food while hurt with little to eat, before a quest besides the focus", () => {
     assert.equal(fishForFood(obs({ health: 50 }), 0, 0), true);
-    assert.equal(fishForFood(obs({ health: 50 }), 1, 3), false, "the raw food it carries makes up what it wants: it cooks");
+    assert.equal(fishForFood(obs({ health: 50 }), 1, 3), false, "the raw food it carries is cooked first");
+    assert.equal(fishForFood(obs({ health: 50 }), 0, 1), false, "even one");
     assert.equal(fishForFood(obs({ health: 80 }), 0, 0), false, "healthy: it fights");
     assert.equal(fishForFood(obs({ health: 50, focus: undefined }), 0, 0), false, "only under the focus");
     // Below 40 %: no fight even with the one meat (scripted.ts).
