@@ -22,6 +22,7 @@ import type { ContentRegistry } from "../manifests/registry.ts";
 import { findCharacter, loadData } from "../persistence/players.ts";
 import { isGeneral } from "../game/store.ts";
 import { questGoal } from "./questGoals.ts";
+import { goalContent, MAKING_KINDS } from "./goalContent.ts";
 import type { ServerEvent } from "../game/serverEvents.ts";
 import type { AgentGreeting, WorldService } from "../sessions/WorldService.ts";
 
@@ -81,8 +82,7 @@ function hasItem(data: PlayerData, test: (itemId: string) => boolean): boolean {
   return data.inventory.some((s) => s !== null && test(s.itemId)) || Object.values(data.equipment).some((s) => test(s.itemId));
 }
 
-/** The kinds of making an agent's `making` goal covers (cooking and firemaking have goals of their own). */
-export const MAKING_KINDS: ReadonlySet<string> = new Set(["smelting", "smithing", "crafting", "fletching", "runecrafting", "tanning"]);
+export { MAKING_KINDS };
 
 /**
  * Recipes (ids) of MAKING_KINDS the character could make once now, wherever it stands: supported,
@@ -90,14 +90,12 @@ export const MAKING_KINDS: ReadonlySet<string> = new Set(["smelting", "smithing"
  * the world (the game checks the rest, coins and a consumable, when it makes).
  */
 export function makeableRecipes(content: ContentRegistry, data: PlayerData): string[] {
-  const placed = new Set(content.areas.flatMap((a) => a.stations.map((s) => s.type)));
   // What it carries or banked: a goal of making from the bank starts with a withdrawal (agent-runtime/brain/makingBank.ts).
   const carried = (itemId: string) =>
     data.inventory.reduce((n, s) => (s !== null && s.itemId === itemId ? n + s.quantity : n), 0) +
     data.bank.reduce((n, s) => (s.itemId === itemId ? n + s.quantity : n), 0);
-  return [...content.production.values()]
-    .filter((r) => MAKING_KINDS.has(r.kind) && r.unsupported === undefined && (r.station === null || placed.has(r.station)))
-    .filter((r) => r.skill === null || data.skills[r.skill].level >= r.level)
+  return goalContent(content)
+    .recipes.filter((r) => r.skill === null || data.skills[r.skill].level >= r.level)
     .filter((r) => r.tools.every((t) => hasItem(data, (id) => id === t)))
     .filter((r) =>
       r.essence !== undefined ? r.essence.types.some((e) => carried(e) > 0) : r.inputs.length > 0 && r.inputs.every((i) => carried(i.itemId) >= i.quantity),
@@ -105,11 +103,10 @@ export function makeableRecipes(content: ContentRegistry, data: PlayerData): str
     .map((r) => r.id);
 }
 
-/** Goals a character can pursue now, from the content and what it carries. */
+/** Goals a character can pursue now, from the content (its sets derived once: goalContent.ts) and what it carries. */
 export function availableGoals(content: ContentRegistry, data: PlayerData): AvailableGoal[] {
   const goals: AvailableGoal[] = [];
-  const nodes = [...content.resources.values()];
-  const placed = new Set(content.areas.flatMap((a) => a.resources.map((r) => r.resourceId)));
+  const { nodes, placed, mobs, logs, raw, bank, keepers, tools, forSale, runes, supplies } = goalContent(content);
   const owns = (tool: string) => hasItem(data, (id) => id === tool || id.endsWith(`_${tool.split("_").pop()}`));
   for (const [skill, label] of [
     ["woodcutting", "Chop trees"],
@@ -119,50 +116,24 @@ export function availableGoals(content: ContentRegistry, data: PlayerData): Avai
     const usable = nodes.filter((n) => n.gathering === skill && placed.has(n.id) && n.levelRequired <= data.skills[skill].level && owns(n.toolRequired));
     if (usable.length > 0) goals.push({ type: skill, description: label, targets: usable.map((n) => n.id) });
   }
-  const mobs = content.areas.flatMap((a) => a.mobSpawns.map((m) => m.mobId));
-  if (mobs.length > 0) goals.push({ type: "combat", description: "Fight monsters", targets: [...new Set(mobs)] });
-  const logs = new Set(content.recipes.firemaking.map((r) => r.log));
+  if (mobs.length > 0) goals.push({ type: "combat", description: "Fight monsters", targets: [...mobs] });
   if (hasItem(data, (id) => id === "tinderbox") && hasItem(data, (id) => logs.has(id))) {
     goals.push({ type: "firemaking", description: "Light fires", targets: [...logs] });
   }
-  const raw = new Set(content.recipes.cooking.map((r) => r.raw));
   if (hasItem(data, (id) => raw.has(id))) goals.push({ type: "cooking", description: "Cook food", targets: [...raw] });
   const making = makeableRecipes(content, data);
   if (making.length > 0) goals.push({ type: "making", description: "Make things", targets: making });
-  if (content.areas.some((a) => a.npcs.some((n) => n.type === "bank"))) goals.push({ type: "banking", description: "Bank items", targets: [] });
-  // Tools of the gathering skills that a placed store keeper sells and the character lacks.
-  const keepers = new Set(content.areas.flatMap((a) => a.npcs.flatMap((n) => (n.storeId !== undefined ? [n.storeId] : []))));
-  // ... the tools of making (a hammer at the anvil, a knife for fletching, a needle) and their
-  // consumables (thread), and every tier of tools.json (an iron pickaxe once it can afford one).
-  const tools = new Set([
-    ...nodes.map((n) => n.toolRequired),
-    ...[...content.production.values()].flatMap((r) => (r.unsupported === undefined ? [...r.tools, ...r.consumables.map((c) => c.itemId)] : [])),
-    ...content.tools.map((t) => t.itemId),
-  ]);
-  const forSale = [...content.stores.values()].filter((s) => keepers.has(s.id)).flatMap((s) => s.items.map((i) => i.itemId));
+  if (bank) goals.push({ type: "banking", description: "Bank items", targets: [] });
+  // Tools of the gathering skills that a placed store keeper sells and the character lacks: the
+  // tools of making (a hammer at the anvil, a knife for fletching, a needle) and their consumables
+  // (thread), and every tier of tools.json (an iron pickaxe once it can afford one).
   const missing = [...new Set(forSale.filter((id) => tools.has(id) && !hasItem(data, (held) => held === id)))];
   // Runes sold there, for the combat spells (magic.ts): a consumable, always on offer.
-  const runes = [...new Set(forSale.filter((id) => content.magic.runes.has(id)))];
   // Weapons sold there that it does not hold (a genre player buys a better sword once it has the
   // coins); not the elemental staves (a caster's, not a fighter's: fighting.ts meleeWorth).
-  const weapons = [
-    ...new Set(
-      forSale.filter(
-        (id) =>
-          content.item(id)?.equipSlot === "weapon" &&
-          !tools.has(id) &&
-          !content.magic.staves.has(id) &&
-          !missing.includes(id) &&
-          !hasItem(data, (held) => held === id),
-      ),
-    ),
-  ];
+  const weapons = goalContent(content).weapons.filter((id) => !missing.includes(id) && !hasItem(data, (held) => held === id));
   // The inputs of the making chains sold there (a cowhide to tan, leather, flax, a bar), a player's
   // way past gathering every one: bounded by what the placed stores sell that a supported recipe takes.
-  const made = new Set(
-    [...content.production.values()].flatMap((r) => (r.unsupported === undefined && r.skill !== "runecrafting" ? r.inputs.map((i) => i.itemId) : [])),
-  );
-  const supplies = [...new Set(forSale.filter((id) => made.has(id) && !tools.has(id) && !runes.includes(id)))];
   if (missing.length + runes.length + weapons.length + supplies.length > 0) {
     const description = runes.length === 0 ? "Buy a tool" : missing.length === 0 ? "Buy runes" : "Buy a tool or runes";
     const more = [...(weapons.length > 0 ? ["a weapon"] : []), ...(supplies.length > 0 ? ["making supplies"] : [])].join(" or ");
@@ -181,7 +152,7 @@ export function availableGoals(content: ContentRegistry, data: PlayerData): Avai
   if (carried.size > 0 && buyers.length > 0) goals.push({ type: "selling", description: "Sell items", targets: buyers.map((s) => s.id) });
   const quest = questGoal(content, data);
   if (quest !== undefined) goals.push(quest);
-  goals.push({ type: "explore", description: "Explore the world", targets: content.areas.map((a) => a.id) });
+  goals.push({ type: "explore", description: "Explore the world", targets: [...goalContent(content).areas] });
   goals.push({ type: "idle", description: "Stand still", targets: [] });
   return goals;
 }
