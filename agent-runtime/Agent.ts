@@ -12,7 +12,7 @@
 import type { Focus } from "./brain/focus.ts";
 import type { ServerEvent, ServerEventArgs } from "../src/game/serverEvents.ts";
 import type { ClientEvent, ClientEventName } from "../src/game/clientEvents.ts";
-import { ACTIVITY_KEPT, type Activity, type AgentRecord, type AgentState } from "./agentRecord.ts";
+import { ACTIVITY_KEPT, agentSeed, type Activity, type AgentRecord, type AgentState } from "./agentRecord.ts";
 import { AgentView } from "./AgentView.ts";
 import { ChatCommands } from "./chatCommands.ts";
 import type { AgentLink, LinkFactory } from "./GameConnection.ts";
@@ -123,7 +123,7 @@ export class Agent {
   constructor(deps: AgentDeps) {
     this.deps = deps;
     this.record = deps.record;
-    this.rng = new Random(`${deps.seed}:${deps.record.agentId}`);
+    this.rng = new Random(agentSeed(deps.seed, deps.record));
     this.conn = deps.link(deps.record.token, {
       onOpen: () => this.log("event", "connected"),
       onEvent: (...event) => this.onEvent(...event),

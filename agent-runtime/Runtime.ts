@@ -6,6 +6,7 @@
  */
 import type { Logger } from "pino";
 import { Agent, type AgentRecord } from "./Agent.ts";
+import { agentSeed } from "./agentRecord.ts";
 import type { Brain } from "./brain/Brain.ts";
 import { ScriptedBrain } from "./brain/scripted.ts";
 import { GameConnection, type LinkFactory } from "./GameConnection.ts";
@@ -101,7 +102,8 @@ export class Runtime {
   }
 
   private create(stored: AgentRecord): Agent {
-    const fallback = new ScriptedBrain(this.opts.know, `${this.opts.seed}:${stored.agentId}`);
+    // Seeded by the runtime's seed and the character's name (agentSeed), not its random agentId.
+    const fallback = new ScriptedBrain(this.opts.know, agentSeed(this.opts.seed, stored));
     const brain = this.opts.brainFor?.(stored.agentId, fallback) ?? fallback;
     return new Agent({
       record: stored,

@@ -15,6 +15,15 @@ export interface Activity {
   text: string;
 }
 
+/**
+ * The seed of an agent's scripted brain and behaviours: the runtime's seed and its character's name,
+ * both chosen by people, so that a freshly registered agent (a new random agentId) replays the same
+ * choices under the same seed and name (`--seed`, the benches' seeds); and the same after a restart.
+ */
+export function agentSeed(seed: string, record: Pick<AgentRecord, "name">): string {
+  return `${seed}:${record.name}`;
+}
+
 export interface AgentRecord {
   agentId: string;
   token: string;

@@ -75,7 +75,7 @@ export interface LadderOptions {
 }
 
 export interface Reached {
-  /** Game ticks since the agent's player entered the world. */
+  /** Game ticks the agent's player has spent in the world (see LadderResult.ticksRun). */
   ticks: number;
   /** The same at the real 600 ms tick. */
   minutesAt600ms: number;
@@ -98,6 +98,11 @@ export interface LadderResult {
   reached: Record<Milestone, Reached | null>;
   /** Each quest of the content completed (and how long it took from its start), and all of them. */
   quests: QuestLadder;
+  /**
+   * Game ticks the agent's player spent in the world: the ticks while it was out (a runtime
+   * restart, which takes seconds of wall time, hundreds of ticks at a fast `tickMs`) are not
+   * counted, so that the milestones and the cap are the agent's play, not the machine's speed.
+   */
   ticksRun: number;
   /**
    * Magic 10 counted from the first runes the agent held to cast with (the first bought, or the
@@ -228,7 +233,7 @@ export async function runLadder(opts: LadderOptions): Promise<LadderResult> {
     agents.setGoal = async (mapping, input) => {
       await setGoal(mapping, input);
       if (mapping.agentId === agent!.agentId) {
-        goals.push({ tick: world.tick, type: input.type, target: input.target, description: input.description });
+        goals.push({ tick: Math.max(0, played), type: input.type, target: input.target, description: input.description });
         if (process.env.LADDER_GOALS === "1") {
           const p = world.players.get(agent!.characterId);
           opts.log(
@@ -253,14 +258,18 @@ export async function runLadder(opts: LadderOptions): Promise<LadderResult> {
       return out;
     };
 
-    /** Ticks spent in goals of this type until `now` (a world tick). */
+    /** Ticks spent in goals of this type until `now` (ticks played). */
     const goalTicks = (type: string, now: number) =>
       goals.reduce((n, g, i) => (g.type === type ? n + Math.min(goals[i + 1]?.tick ?? now, now) - g.tick : n), 0);
     /** The production kinds (smelting, smithing, fletching, runecrafting, ...) the agent has made something of. */
     const madeKinds = new Set<string>();
     let watched: Player | undefined;
     let start: number | undefined;
+    /** Ticks the agent's player has been in the world since it first entered (-1 before). */
+    let played = -1;
     let startedAt = 0;
+    /** When a step last found the player in the world (wall clock): one out for a minute ends the run. */
+    let seenAt = 0;
     let last = { bank: 0, tools: 0, coins: 0, runes: 0, items: 0 };
     let nextTrace = 0;
     let tracedGoals = 0;
@@ -294,11 +303,14 @@ export async function runLadder(opts: LadderOptions): Promise<LadderResult> {
         last = { bank, tools, coins: p.data.coins, runes, items };
         opts.log(`seed ${opts.seed}: the agent is in the world at tick ${start}`);
       }
-      const t = world.tick - start;
+      // This step found the player in the world: one more tick of its play (a step that found it
+      // out of the world, during a runtime restart, returned above and counts for nothing).
+      const t = ++played;
+      seenAt = Date.now();
       const hit = (m: Milestone, cond: boolean) => {
         if (!cond || reached[m] !== null) return;
         reached[m] = { ticks: t, minutesAt600ms: round(t / TICKS_PER_MINUTE, 1), realSeconds: round((Date.now() - startedAt) / 1000, 1) };
-        if (COMBAT_MILESTONES.has(m)) reached[m].combatGoalTicks = goalTicks("combat", world.tick);
+        if (COMBAT_MILESTONES.has(m)) reached[m].combatGoalTicks = goalTicks("combat", t);
         opts.log(`seed ${opts.seed}: ${m} at tick ${t} (${round(t / TICKS_PER_MINUTE, 1)} min at 600 ms)`);
       };
       const holds = (set: Set<string>) => held.some((s) => s !== null && set.has(s.itemId));
@@ -421,11 +433,14 @@ export async function runLadder(opts: LadderOptions): Promise<LadderResult> {
       ).catch(() => undefined);
       for (const a of [...(record?.agent?.activity ?? [])].reverse()) {
         const key = `${a.at}|${a.text}`;
-        if (a.kind !== "decision" || !a.text.startsWith("goal failed") || logged.has(key)) continue;
+        const wanted = a.text.startsWith("goal failed") || (process.env.LADDER_GOALS === "1" && a.text.startsWith("choose"));
+        if (a.kind !== "decision" || !wanted || logged.has(key)) continue;
         logged.add(key);
         opts.log(`seed ${opts.seed}:   tick ${result.ticksRun}: ${a.text}`);
       }
       if (start === undefined && Date.now() - handedAt > 60_000) throw new Error("the agent did not enter the world within 60 s");
+      // Its ticks out of the world do not count, so a run whose agent never comes back would never end.
+      if (start !== undefined && Date.now() - seenAt > 60_000) throw new Error(`the agent has been out of the world for 60 s (since tick ${result.ticksRun})`);
     }
     service.step = step;
     const after = await runtime.stats();
@@ -433,8 +448,8 @@ export async function runLadder(opts: LadderOptions): Promise<LadderResult> {
     result.runtimeSteps = counted.steps + seen.steps;
     result.realSeconds = round((Date.now() - startedAt) / 1000, 1);
     result.messagesPerSecond = round((counted.messages + seen.messages) / Math.max(1, result.realSeconds), 1);
-    // Each goal's share of the run: from being set to the next one (or the end).
-    const end = (start ?? 0) + result.ticksRun;
+    // Each goal's share of the run: from being set to the next one (or the end), in ticks played.
+    const end = result.ticksRun;
     goals.forEach((g, i) => {
       const until = goals[i + 1]?.tick ?? end;
       const e = (result.goals[g.type] ??= { count: 0, tickShare: 0 });

@@ -18,6 +18,7 @@ interface LadderResults {
     sessions: number;
     trace: { tick: number; totalLevel: number }[];
     final: { totalLevel: number } | undefined;
+    goals: Record<string, { count: number; tickShare: number }>;
   }[];
 }
 
@@ -57,25 +58,27 @@ describe("bench/agents (smoke)", function () {
     const r = doc.results[0]!;
     assert.ok(r.ok, r.error);
     assert.equal(r.seed, "smoke");
-    // It ran to the cap: the first tick at or past it that found the agent in the world (on a loaded
-    // machine the restarted runtime may bring it back only after tick 400).
-    assert.ok(r.ticksRun >= 400 && r.ticksRun < 1000, `it ran to the cap: ${r.ticksRun}`);
+    // It ran to the cap, in ticks the agent spent in the world: the restart's wall time (seconds on a
+    // loaded machine, hundreds of 20 ms ticks) is not counted, so the agent has its 400 ticks of play.
+    assert.equal(r.ticksRun, 400, "it ran to the cap");
     // A new woodsman takes the first quest first (A Settler's Charter: five meadow rats), so its first
     // NPC kill comes within the 400 ticks; a milestone's minutes are its ticks at the 600 ms tick.
+    // Its first choice is the seed's (the seed `smoke` and its name): the same every run.
     const kill = r.reached.npcKill;
-    assert.ok(kill !== null && kill !== undefined && kill.ticks > 0 && kill.ticks < r.ticksRun, `a first NPC kill: ${JSON.stringify(r.reached)}`);
+    assert.ok(
+      kill !== null && kill !== undefined && kill.ticks > 0 && kill.ticks < r.ticksRun,
+      `a first NPC kill: ${JSON.stringify(r.reached)}; goals ${JSON.stringify(r.goals)}`,
+    );
     assert.equal(kill.minutesAt600ms, Math.round(kill.ticks / 10) / 10);
     assert.equal(r.reached.total75, null, "total level 75 is hours away, not reached in 400 ticks");
     assert.equal(r.runtimeRestarts.length, 1, JSON.stringify(r.runtimeRestarts));
     assert.ok(r.runtimeRestarts[0]!.tick >= 150 && r.runtimeRestarts[0]!.tick < 400);
     assert.equal(r.sessions, 2, "the restarted runtime resumed the agent from its store: a second session in the world");
     assert.ok(r.runtimeSteps > 150, `the runtimes stepped the agent (${r.runtimeSteps} steps)`);
-    // A line every 100 ticks, or at the first step after (the agent was out of the world during the restart).
-    const ticks = r.trace.map((t) => t.tick);
-    assert.ok(ticks.length >= 4 && ticks[0] === 0 && ticks.at(-1) === r.ticksRun, JSON.stringify(ticks));
-    assert.ok(
-      ticks.every((t, i) => i === 0 || (t > ticks[i - 1]! && Math.floor(t / 100) > Math.floor(ticks[i - 1]! / 100))),
-      JSON.stringify(ticks),
+    // A line every 100 ticks played (the restart's ticks out of the world are not among them).
+    assert.deepEqual(
+      r.trace.map((t) => t.tick),
+      [0, 100, 200, 300, 400],
     );
     assert.equal(r.trace[0]!.totalLevel, 26, "a fresh character: 16 skills at 1, constitution 10");
   });

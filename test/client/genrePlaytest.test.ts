@@ -17,6 +17,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { handleAction } from "../../src/game/actions.ts";
 import { announce } from "../../src/game/combat.ts";
 import type { Player } from "../../src/game/world/Player.ts";
+import { freeTile } from "../support/placing.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 import { eventually, until } from "../support/until.ts";
 import { OBSTACLE_COLORS, OBSTACLE_FALLBACK } from "../../client/src/art/obstacles.ts";
@@ -33,6 +34,7 @@ import {
   launchBrowser,
   livePlayer,
   openPage,
+  pickFromMenu,
   playAnonymously,
   screenshot,
   TILE,
@@ -143,14 +145,7 @@ describe("browser client: what the genre playtest of 2026-11-29 found (real Chro
   it('lights logs while fishing: the fishing stops and the fire is tried, never "You are busy."', async () => {
     const w = world();
     const spot = [...w.resources.values()].filter((r) => r.node.id === "fishing_spot_net").sort((a, b) => Math.hypot(a.x, a.z) - Math.hypot(b.x, b.z))[0]!;
-    const stand = [
-      [1, 0],
-      [-1, 0],
-      [0, 1],
-      [0, -1],
-    ]
-      .map(([dx, dz]) => ({ x: spot.x + dx!, z: spot.z + dz! }))
-      .find((s) => w.collision.isWalkable(s.x, s.z))!;
+    const stand = freeTile(w, spot)!;
     await onTick((p) => {
       w.teleport(p, stand);
       p.data.inventory = Array.from(
@@ -267,17 +262,7 @@ describe("browser client: what the genre playtest of 2026-11-29 found (real Chro
     await onTick(() => {
       rat.health = 1;
     });
-    const attack = "Attack Meadow rat (level 1)";
-    for (let attempt = 1; ; attempt++) {
-      await clickTile(page, canvas, rat.x - me.x, rat.z - me.z, "right", me);
-      try {
-        await page.getByRole("menu").getByRole("menuitem", { name: attack, exact: true }).click({ timeout: 2_000 });
-        break;
-      } catch (err) {
-        if (attempt === 5) throw err;
-        await page.keyboard.press("Escape");
-      }
-    }
+    await pickFromMenu(page, me, rat, "Attack Meadow rat (level 1)");
     await chat().getByText("You have defeated the Meadow rat.", { exact: true }).waitFor({ timeout: 60_000 });
     assert.equal(
       await chat()
@@ -501,15 +486,7 @@ describe("browser client: what the genre playtest of 2026-11-29 found (real Chro
     const w = world();
     const tamsin = [...w.npcs.values()].find((n) => n.def.id === "warden_tamsin")!;
     await onTick((p) => {
-      const beside = [
-        [1, 0],
-        [-1, 0],
-        [0, 1],
-        [0, -1],
-      ]
-        .map(([dx, dz]) => ({ x: tamsin.x + dx!, z: tamsin.z + dz! }))
-        .find((t) => w.collision.isWalkable(t.x, t.z))!;
-      w.teleport(p, beside);
+      w.teleport(p, freeTile(w, tamsin)!);
       handleAction(w, p, { action: "talk", targetId: tamsin.id });
     });
     const box = page.getByRole("dialog", { name: "Warden Tamsin" });

@@ -14,17 +14,19 @@ import fs from "node:fs";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import type { Player } from "../../src/game/world/Player.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
+import { sides } from "../support/placing.ts";
 import { until } from "../support/until.ts";
 import {
   artifacts,
   buildClient,
-  clickTile,
   createCharacter,
   enterWorld,
   launchBrowser,
   livePlayer,
   lowContrastTexts,
   openPage,
+  placeBeside,
+  pickFromMenu,
   playAnonymously,
   screenshot,
 } from "./support.ts";
@@ -70,19 +72,8 @@ describe("browser client: the Make dialog (real Chromium)", function () {
     }
     player.syncDue = true;
   };
-  /** A right click on a station's tile, then an item of its menu (again if the view was a tick behind). */
-  const pick = async (at: { x: number; z: number }, item: RegExp) => {
-    for (let attempt = 1; ; attempt++) {
-      await clickTile(page, page.getByLabel("Game world"), at.x - player.x, at.z - player.z, "right", player);
-      try {
-        await page.getByRole("menu").getByRole("menuitem", { name: item }).click({ timeout: 2_000 });
-        return;
-      } catch (err) {
-        if (attempt === 5) throw err;
-        await page.keyboard.press("Escape");
-      }
-    }
-  };
+  /** A right click on a station's tile, then an item of its menu (support.ts pickFromMenu). */
+  const pick = (at: { x: number; z: number }, item: RegExp) => pickFromMenu(page, player, at, item);
   /** Every text the dialog's progress line shows, in order (a make is 4 ticks: 400 ms here). */
   const watchProgress = () =>
     page.evaluate(() => {
@@ -103,15 +94,7 @@ describe("browser client: the Make dialog (real Chromium)", function () {
     const anvil = world.stations.find((s) => s.type === "anvil")!;
     assert.ok(furnace && anvil, "the default world has a furnace and an anvil");
     // Three tiles from the furnace, with two of each ore (and an iron ore: its bar needs Smithing 15).
-    const near = [
-      [3, 0],
-      [-3, 0],
-      [0, 3],
-      [0, -3],
-    ]
-      .map(([dx, dz]) => ({ x: furnace.x + dx!, z: furnace.z + dz! }))
-      .find((p) => world.collision.isWalkable(p.x, p.z))!;
-    assert.ok(world.teleport(player, near));
+    await placeBeside(page, world, player, furnace, sides(3));
     give("copper_ore", 2);
     give("tin_ore", 2);
     give("iron_ore", 1);
@@ -189,15 +172,7 @@ describe("browser client: the Make dialog (real Chromium)", function () {
   it("stops a Make All with Stop: the loop ends, the reason shown", async () => {
     const world = t.server.world.world;
     const furnace = world.stations.find((s) => s.type === "furnace")!;
-    const near = [
-      [1, 0],
-      [-1, 0],
-      [0, 1],
-      [0, -1],
-    ]
-      .map(([dx, dz]) => ({ x: furnace.x + dx!, z: furnace.z + dz! }))
-      .find((p) => world.collision.isWalkable(p.x, p.z))!;
-    assert.ok(world.teleport(player, near));
+    await placeBeside(page, world, player, furnace);
     give("copper_ore", 6);
     give("tin_ore", 6);
     const bars = count("bronze_bar");
@@ -233,42 +208,22 @@ describe("browser client: the Make dialog (real Chromium)", function () {
       const me = await livePlayer(t, "Newsmith");
       const world = t.server.world.world;
       const has = (itemId: string) => me.data.inventory.reduce((n, s) => n + (s?.itemId === itemId ? s.quantity : 0), 0);
-      const menuPick = async (at: { x: number; z: number }, item: RegExp) => {
-        for (let attempt = 1; ; attempt++) {
-          await clickTile(p2, p2.getByLabel("Game world"), at.x - me.x, at.z - me.z, "right", me);
-          try {
-            await p2.getByRole("menu").getByRole("menuitem", { name: item }).click({ timeout: 2_000 });
-            return;
-          } catch (err) {
-            if (attempt === 5) throw err;
-            await p2.keyboard.press("Escape");
-          }
-        }
-      };
-      const beside = (at: { x: number; z: number }) =>
-        [
-          [2, 0],
-          [-2, 0],
-          [0, 2],
-          [0, -2],
-          [1, 1],
-          [-1, -1],
-        ]
-          .map(([dx, dz]) => ({ x: at.x + dx!, z: at.z + dz! }))
-          .find((q) => world.collision.isWalkable(q.x, q.z))!;
+      const menuPick = (at: { x: number; z: number }, item: RegExp) => pickFromMenu(p2, me, at, item);
+      // Two tiles from it (or one, diagonally).
+      const beside = (at: { x: number; z: number }) => placeBeside(p2, world, me, at, [...sides(2), [1, 1], [-1, -1]]);
       for (const [rock, ore] of [
         ["ore_copper", "copper_ore"],
         ["ore_tin", "tin_ore"],
       ] as const) {
         const r = [...world.resources.values()].find((x) => x.node.id === rock && x.depletedUntil === 0)!;
         assert.ok(r, rock);
-        assert.ok(world.teleport(me, beside(r)));
+        await beside(r);
         await menuPick(r, new RegExp(`^Mine ${sentenceCase(r.node.name)}$`));
         await until(() => (has(ore) > 0 ? true : undefined), `a ${ore} mined`, 60_000);
       }
       // Hobb sells a hammer (10 coins of the newcomer's 25).
       const keeper = [...world.npcs.values()].find((n) => n.service?.storeId === "brackenford_general")!;
-      assert.ok(world.teleport(me, beside(keeper)));
+      await beside(keeper);
       await menuPick(keeper, new RegExp(`^Trade ${keeper.def.name}$`));
       const store = p2.getByRole("dialog", { name: "Store" });
       await store
@@ -280,14 +235,14 @@ describe("browser client: the Make dialog (real Chromium)", function () {
 
       const make = p2.getByRole("dialog", { name: "Make" });
       const furnace = world.stations.find((s) => s.type === "furnace")!;
-      assert.ok(world.teleport(me, beside(furnace)));
+      await beside(furnace);
       await menuPick(furnace, /^Use .*furnace/i);
       await make.getByRole("button", { name: "Bronze bar", pressed: true }).waitFor();
       await make.getByRole("button", { name: "Make All" }).click();
       await make.getByRole("status").getByText("Bronze bar: 1 made. Done.").waitFor();
       await make.getByRole("button", { name: "Close" }).click();
       const anvil = world.stations.find((s) => s.type === "anvil")!;
-      assert.ok(world.teleport(me, beside(anvil)));
+      await beside(anvil);
       await menuPick(anvil, /^Use .*anvil/i);
       await make.getByRole("button", { name: "Bronze dagger", pressed: true }).waitFor();
       await make.getByRole("button", { name: "Make 1" }).click();

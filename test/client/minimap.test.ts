@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import type { BrowserContext, Page } from "playwright-core";
+import { freeTile, sides } from "../support/placing.ts";
 import type { TestServer } from "../support/server.ts";
 import { eventually, until } from "../support/until.ts";
 import {
@@ -103,14 +104,7 @@ describe("browser client: the minimap and the area banner (real Chromium)", func
     const rat = [...world.npcs.values()]
       .filter((n) => n.deadUntil === 0 && n.def.id === "meadow_rat")
       .sort((p, q) => Math.hypot(p.x, p.z) - Math.hypot(q.x, q.z))[0]!;
-    const nearRat = [
-      [3, 0],
-      [-3, 0],
-      [0, 3],
-      [0, -3],
-    ]
-      .map(([dx, dz]) => ({ x: rat.x + dx!, z: rat.z + dz! }))
-      .find((tile) => world.collision.isWalkable(tile.x, tile.z))!;
+    const nearRat = freeTile(world, rat, sides(3))!;
     world.enqueueCommand(me.id, (p) => world.teleport(p, nearRat));
     await eventually(async () => {
       if (me.x !== nearRat.x || me.z !== nearRat.z || (await minimap.getAttribute("data-center")) !== `${me.x},${me.z}`) return undefined;

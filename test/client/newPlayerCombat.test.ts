@@ -18,14 +18,18 @@ import type { TestServer } from "../support/server.ts";
 import { eventually, until } from "../support/until.ts";
 import {
   artifacts,
+  besideStillNpc,
   clickTile,
   createCharacter,
   enterWorld,
   livePlayer,
   openPage,
+  placeBeside,
+  pickFromMenu,
   playAnonymously,
   screenshot,
   startBrowserStage,
+  teleport,
   type BrowserStage,
 } from "./support.ts";
 
@@ -111,19 +115,8 @@ describe("browser client: a new player fights in a style, casts Wind Strike and 
     }
   }
 
-  /** A right click on a tile (always its menu), then an item of the menu; again if the thing moved meanwhile. */
-  async function pick(player: Player, at: { x: number; z: number }, item: string): Promise<void> {
-    for (let attempt = 1; ; attempt++) {
-      await clickTile(page, page.getByLabel("Game world"), at.x - player.x, at.z - player.z, "right", player);
-      try {
-        await page.getByRole("menu").getByRole("menuitem", { name: item, exact: true }).click({ timeout: 2_000 });
-        return;
-      } catch (err) {
-        if (attempt === 5) throw err;
-        await page.keyboard.press("Escape");
-      }
-    }
-  }
+  /** A right click on a tile, then an item of its menu (support.ts pickFromMenu). */
+  const pick = (player: Player, at: { x: number; z: number }, item: string) => pickFromMenu(page, player, at, item);
 
   it("picks Aggressive and sees Strength xp, buys runes and casts Wind Strike, and prays", async () => {
     const world = t.server.world.world;
@@ -142,18 +135,9 @@ describe("browser client: a new player fights in a style, casts Wind Strike and 
 
     // A rat that stands still, does not fight back and takes many hits (set between two ticks):
     // the hits keep coming while the test looks for them.
-    const rat = [...world.npcs.values()].find((n) => n.def.id === "meadow_rat" && n.deadUntil === 0 && world.collision.isWalkable(n.x + 1, n.z))!;
-    assert.ok(rat, "a meadow rat with a free tile east of it");
-    Object.assign(rat, {
-      def: { ...rat.def, movement: { type: "stationary", speed: 0, wanderRadius: 0 }, combat: { ...rat.def.combat!, aggressive: false, retaliates: false } },
-      health: 1000,
-      maxHealth: 1000,
-      wanderRadius: 0,
-      spawnX: rat.x,
-      spawnZ: rat.z,
+    const rat = await besideStillNpc(page, world, player, "meadow_rat", {
+      hold: { health: 1000, maxHealth: 1000, combat: { aggressive: false, retaliates: false } },
     });
-    assert.ok(world.teleport(player, { x: rat.x + 1, z: rat.z }));
-    await page.getByText(`Position ${player.x}, ${player.z}`).waitFor();
     await pick(player, rat, `Attack ${npcDisplayName(rat.def)} (level ${rat.def.stats?.level ?? 1})`);
     await serverHas("Strength xp from a punch", () => player.data.skills.strength.xpTenths > 0);
     assert.equal(player.data.skills.attack.xpTenths, 0, "no Attack xp in the aggressive style");
@@ -167,14 +151,12 @@ describe("browser client: a new player fights in a style, casts Wind Strike and 
     // The rune shop, Maelis's in Brackenford (the walk there skipped: put two tiles from her), with the starter kit's coins.
     const keeper = [...world.npcs.values()].find((n) => n.service?.storeId === "brackenford_runes")!;
     assert.ok(keeper, "the rune shop's keeper");
-    const near = [-2, 2]
-      .flatMap((d) => [
-        { x: keeper.x + d, z: keeper.z },
-        { x: keeper.x, z: keeper.z + d },
-      ])
-      .find((at) => world.collision.isWalkable(at.x, at.z))!;
-    assert.ok(near && world.teleport(player, near), "a free tile two from the keeper");
-    await page.getByText(`Position ${player.x}, ${player.z}`).waitFor();
+    await placeBeside(page, world, player, keeper, [
+      [-2, 0],
+      [0, -2],
+      [2, 0],
+      [0, 2],
+    ]);
     await pick(player, keeper, `Trade ${keeper.def.name}`);
     const store = page.getByRole("dialog", { name: "Store" });
     await store.getByText("Maelis's Runes", { exact: false }).waitFor();
@@ -188,8 +170,7 @@ describe("browser client: a new player fights in a style, casts Wind Strike and 
     assert.equal(count(player, "coins") + player.data.coins, 18, "7 coins spent");
 
     // Back beside the rat (put there), Wind Strike chosen in the Spellbook, then the rat clicked.
-    assert.ok(world.teleport(player, { x: rat.x + 1, z: rat.z }));
-    await page.getByText(`Position ${player.x}, ${player.z}`).waitFor();
+    await teleport(page, world, player, { x: rat.x + 1, z: rat.z });
     await page.getByRole("tab", { name: "Spellbook" }).click();
     const wind = page.getByRole("tabpanel", { name: "Spellbook" }).getByRole("button", { name: /^Wind Strike, level 1/ });
     await eventually(async () => ((await wind.getAttribute("aria-disabled")) === "false" ? true : undefined), "Wind Strike castable", 10_000);

@@ -11,6 +11,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import type { Player } from "../../src/game/world/Player.ts";
+import { freeTile, sides } from "../support/placing.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 import { eventually, until } from "../support/until.ts";
 import { artifacts, buildClient, clickTile, createCharacter, enterWorld, launchBrowser, livePlayer, openPage, playAnonymously, screenshot } from "./support.ts";
@@ -264,14 +265,7 @@ describe("browser client: what the playtest found (real Chromium)", function () 
     const rat = [...w.npcs.values()]
       .filter((n) => n.deadUntil === 0 && n.def.id === "meadow_rat")
       .sort((a, b) => Math.hypot(a.x, a.z) - Math.hypot(b.x, b.z))[0]!;
-    const nearRat = [
-      [3, 0],
-      [-3, 0],
-      [0, 3],
-      [0, -3],
-    ]
-      .map(([dx, dz]) => ({ x: rat.x + dx!, z: rat.z + dz! }))
-      .find((tile) => w.collision.isWalkable(tile.x, tile.z))!;
+    const nearRat = freeTile(w, rat, sides(3))!;
     await onTick((p) => w.teleport(p, nearRat));
     await eventually(async () => (Number(await canvas.getAttribute("data-labels")) >= 2 ? true : undefined), "an NPC's name shown with yours");
 

@@ -17,7 +17,21 @@ import { questStep } from "../../src/game/quests.ts";
 import type { Player } from "../../src/game/world/Player.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 import { until } from "../support/until.ts";
-import { artifacts, buildClient, clickTile, createCharacter, enterWorld, launchBrowser, livePlayer, openPage, playAnonymously, screenshot } from "./support.ts";
+import { freeTile } from "../support/placing.ts";
+import {
+  artifacts,
+  besideStillNpc,
+  buildClient,
+  createCharacter,
+  enterWorld,
+  launchBrowser,
+  livePlayer,
+  openPage,
+  placeBeside,
+  pickFromMenu,
+  playAnonymously,
+  screenshot,
+} from "./support.ts";
 
 describe("browser client: dialogue and the Quest journal (real Chromium)", function () {
   this.timeout(180_000);
@@ -47,19 +61,8 @@ describe("browser client: dialogue and the Quest journal (real Chromium)", funct
     if (dist !== undefined) fs.rmSync(dist, { recursive: true, force: true });
   });
 
-  /** A right click on a tile (always its menu), then an item of the menu; again if the thing moved meanwhile. */
-  async function pick(player: Player, at: { x: number; z: number }, item: string): Promise<void> {
-    for (let attempt = 1; ; attempt++) {
-      await clickTile(page, page.getByLabel("Game world"), at.x - player.x, at.z - player.z, "right", player);
-      try {
-        await page.getByRole("menu").getByRole("menuitem", { name: item, exact: true }).click({ timeout: 2_000 });
-        return;
-      } catch (err) {
-        if (attempt === 5) throw err;
-        await page.keyboard.press("Escape");
-      }
-    }
-  }
+  /** A right click on a tile, then an item of its menu (support.ts pickFromMenu). */
+  const pick = (player: Player, at: { x: number; z: number }, item: string) => pickFromMenu(page, player, at, item);
 
   it("a new player talks to Warden Tamsin, takes her quest by number key, and sees it in the journal", async () => {
     const world = t.server.world.world;
@@ -117,17 +120,6 @@ describe("browser client: dialogue and the Quest journal (real Chromium)", funct
     await enterWorld(page, "Charterer");
     const player = await livePlayer(t, "Charterer");
     const stage = () => player.data.quests?.settlers_charter;
-    const near = (to: { x: number; z: number }) => {
-      const tile = [
-        [1, 0],
-        [-1, 0],
-        [0, 1],
-        [0, -1],
-      ]
-        .map(([dx, dz]) => ({ x: to.x + dx!, z: to.z + dz! }))
-        .find((p) => world.collision.isWalkable(p.x, p.z))!;
-      assert.ok(tile !== undefined && world.teleport(player, tile), `a free tile next to ${to.x},${to.z}`);
-    };
     await page.getByRole("tab", { name: "Quests" }).click();
     const journal = page.getByRole("tabpanel", { name: "Quests" });
     const entry = journal.getByRole("listitem").filter({ hasText: "A Settler's Charter" });
@@ -135,8 +127,7 @@ describe("browser client: dialogue and the Quest journal (real Chromium)", funct
 
     // Taken by click in her dialogue box.
     const tamsin = [...world.npcs.values()].find((n) => n.def.id === "warden_tamsin")!;
-    near(tamsin);
-    await page.getByText(`Position ${player.x}, ${player.z}`).waitFor();
+    await placeBeside(page, world, player, tamsin);
     await pick(player, tamsin, "Talk to Warden Tamsin");
     const box = page.getByRole("dialog", { name: "Warden Tamsin" });
     await box.getByRole("button", { name: "3. A Settler's Charter: I'd like to help." }).click();
@@ -146,35 +137,15 @@ describe("browser client: dialogue and the Quest journal (real Chromium)", funct
     await entry.getByText("Kill 5 meadow rats (0 / 5)").waitFor();
 
     // A rat killed from its menu (made still and weak: the fight is not what is tested), then four more credited.
-    const rat = [...world.npcs.values()].find((n) => n.def.id === "meadow_rat" && n.deadUntil === 0 && world.collision.isWalkable(n.x + 1, n.z))!;
-    Object.assign(rat, {
-      def: { ...rat.def, movement: { type: "stationary", speed: 0, wanderRadius: 0 } },
-      health: 1,
-      wanderRadius: 0,
-      spawnX: rat.x,
-      spawnZ: rat.z,
-    });
-    assert.ok(world.teleport(player, { x: rat.x + 1, z: rat.z }));
-    await page.getByText(`Position ${player.x}, ${player.z}`).waitFor();
+    const rat = await besideStillNpc(page, world, player, "meadow_rat", { hold: { health: 1 } });
     await pick(player, rat, `Attack ${npcDisplayName(rat.def)} (level ${rat.def.stats?.level ?? 1})`);
     await entry.getByText("Kill 5 meadow rats (1 / 5)").waitFor({ timeout: 30_000 });
     questStep(world, player, "kill", "meadow_rat", 4);
     await entry.getByText("Chop 5 logs (0 / 5)").waitFor();
 
     // Logs chopped from a tree's menu.
-    const tree = [...world.resources.values()].find(
-      (r) =>
-        r.node.id === "tree_normal" &&
-        r.depletedUntil === 0 &&
-        [
-          [1, 0],
-          [-1, 0],
-          [0, 1],
-          [0, -1],
-        ].some(([dx, dz]) => world.collision.isWalkable(r.x + dx!, r.z + dz!)),
-    )!;
-    near(tree);
-    await page.getByText(`Position ${player.x}, ${player.z}`).waitFor();
+    const tree = [...world.resources.values()].find((r) => r.node.id === "tree_normal" && r.depletedUntil === 0 && freeTile(world, r) !== undefined)!;
+    await placeBeside(page, world, player, tree);
     await pick(player, tree, `Chop ${tree.node.name}`);
     // Chopping goes on by itself: at least one log chopped, the rest of the five (if any) credited.
     await until(() => (stage()!.stage > 2 || stage()!.progress > 0 ? true : undefined), "a log chopped for the quest", 60_000);
@@ -182,8 +153,7 @@ describe("browser client: dialogue and the Quest journal (real Chromium)", funct
     await entry.getByText("Bring the logs to Warden Tamsin").waitFor();
 
     // Back to her: "it's done", and the rewards.
-    near(tamsin);
-    await page.getByText(`Position ${player.x}, ${player.z}`).waitFor();
+    await placeBeside(page, world, player, tamsin);
     await pick(player, tamsin, "Talk to Warden Tamsin");
     await box.getByRole("button", { name: /A Settler's Charter: it's done\.$/ }).click();
     await box.getByText("Well done!", { exact: false }).waitFor();

@@ -9,12 +9,12 @@ import { npcDisplayName } from "../../client/src/names.ts";
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { hasLineOfSight } from "../../src/game/map/lineOfSight.ts";
 import type { Player } from "../../src/game/world/Player.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 import { eventually, until } from "../support/until.ts";
 import {
   artifacts,
+  besideStillNpc,
   buildClient,
   clickTile,
   createCharacter,
@@ -23,6 +23,7 @@ import {
   livePlayer,
   lowContrastTexts,
   openPage,
+  pickFromMenu,
   playAnonymously,
   screenshot,
 } from "./support.ts";
@@ -58,19 +59,8 @@ describe("browser client: the Spellbook (real Chromium)", function () {
   const serverHas = (what: string, probe: () => boolean) => until(() => (probe() ? true : undefined), what, 15_000);
   const count = (p: Player, itemId: string) => p.data.inventory.reduce((n, s) => n + (s?.itemId === itemId ? s.quantity : 0), 0);
 
-  /** A right click on a tile (always its menu), then an item of the menu; again if the thing moved meanwhile. */
-  async function pick(player: Player, at: { x: number; z: number }, item: string): Promise<void> {
-    for (let attempt = 1; ; attempt++) {
-      await clickTile(page, page.getByLabel("Game world"), at.x - player.x, at.z - player.z, "right", player);
-      try {
-        await page.getByRole("menu").getByRole("menuitem", { name: item, exact: true }).click({ timeout: 2_000 });
-        return;
-      } catch (err) {
-        if (attempt === 5) throw err;
-        await page.keyboard.press("Escape");
-      }
-    }
-  }
+  /** A right click on a tile, then an item of its menu (support.ts pickFromMenu). */
+  const pick = (player: Player, at: { x: number; z: number }, item: string) => pickFromMenu(page, player, at, item);
 
   it("a new player buys runes and a staff, casts Wind Strike on a monster, and autocasts", async () => {
     const world = t.server.world.world;
@@ -126,26 +116,12 @@ describe("browser client: the Spellbook (real Chromium)", function () {
 
     // A rat that stands still and takes many hits, five tiles away (put there between two ticks),
     // in line of sight: a cast needs it, and a tree or rock between them (rats wander) blocks it.
-    const rat = [...world.npcs.values()].find(
-      (n) =>
-        n.def.id === "meadow_rat" &&
-        n.deadUntil === 0 &&
-        world.collision.isWalkable(n.x + 5, n.z) &&
-        hasLineOfSight(world.collision, { x: n.x + 5, z: n.z }, n),
-    )!;
-    assert.ok(rat, "a meadow rat with a clear line five tiles east of it");
-    Object.assign(rat, {
-      def: { ...rat.def, movement: { type: "stationary", speed: 0, wanderRadius: 0 }, combat: { ...rat.def.combat!, aggressive: false, retaliates: false } },
-      health: 1000,
-      maxHealth: 1000,
-      // The instance's own radius and home (copied from the content at spawn): with these it
-      // neither wanders nor walks home, so the line of sight checked above holds.
-      wanderRadius: 0,
-      spawnX: rat.x,
-      spawnZ: rat.z,
+    // Held still, it neither wanders nor walks home, so the line of sight checked holds.
+    const rat = await besideStillNpc(page, world, player, "meadow_rat", {
+      distance: 5,
+      lineOfSight: true,
+      hold: { health: 1000, maxHealth: 1000, combat: { aggressive: false, retaliates: false } },
     });
-    assert.ok(world.teleport(player, { x: rat.x + 5, z: rat.z }));
-    await page.getByText(`Position ${player.x}, ${player.z}`).waitFor();
 
     // Choose the spell, then the monster: a left click on it casts.
     await wind.click();

@@ -5,12 +5,18 @@
  * headless with WebGL (SwiftShader), pages whose errors are collected, screenshots in
  * test-artifacts/browser/ (git-ignored), and the steps a person takes on the start screen.
  */
+import assert from "node:assert/strict";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import chromium from "@sparticuz/chromium";
 import { chromium as playwright, type Browser, type BrowserContext, type Locator, type Page } from "playwright-core";
 import { build } from "vite";
+import { hasLineOfSight } from "../../src/game/map/lineOfSight.ts";
+import type { NpcInstance } from "../../src/game/world/entities.ts";
+import type { Player } from "../../src/game/world/Player.ts";
+import type { World } from "../../src/game/world/World.ts";
+import { freeTile, holdStill, type Hold, type Tile } from "../support/placing.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 import { eventually, until } from "../support/until.ts";
 
@@ -142,6 +148,70 @@ export async function clickTile(
 ): Promise<void> {
   const at = await tilePoint(canvas, dx, dz, from);
   await page.mouse.click(at.x, at.y, { button });
+}
+
+/**
+ * A right click on a tile (its menu, always), then an item of the menu: by its whole name, or a
+ * pattern. Again (up to 5 times) if the thing moved away meanwhile or the view was a tick behind.
+ */
+export async function pickFromMenu(page: Page, player: Player, at: Tile, item: string | RegExp): Promise<void> {
+  const name = typeof item === "string" ? { name: item, exact: true } : { name: item };
+  for (let attempt = 1; ; attempt++) {
+    await clickTile(page, page.getByLabel("Game world"), at.x - player.x, at.z - player.z, "right", player);
+    try {
+      await page.getByRole("menu").getByRole("menuitem", name).click({ timeout: 2_000 });
+      return;
+    } catch (err) {
+      if (attempt === 5) throw err;
+      await page.keyboard.press("Escape");
+    }
+  }
+}
+
+/**
+ * Puts the player on a walkable tile (a test's shortcut for a walk; the tests run between two of the
+ * in-process server's ticks) and waits until the page says it stands there.
+ */
+export async function teleport(page: Page, world: World, player: Player, to: Tile): Promise<void> {
+  assert.ok(world.teleport(player, to), `a walkable tile at ${to.x}, ${to.z}`);
+  await page.getByText(`Position ${to.x}, ${to.z}`).waitFor();
+}
+
+/**
+ * Puts the player beside a thing (an NPC, a station, a resource): on the first walkable tile of
+ * `offsets` from it (the four next to it unless given), as {@link teleport}. Returns the tile.
+ */
+export async function placeBeside(page: Page, world: World, player: Player, at: Tile, offsets?: readonly (readonly [number, number])[]): Promise<Tile> {
+  const tile = freeTile(world, at, offsets);
+  assert.ok(tile !== undefined, `a free tile near ${at.x}, ${at.z}`);
+  await teleport(page, world, player, tile);
+  return tile;
+}
+
+/**
+ * A living NPC of a kind with a walkable tile `distance` east of it (in its line of sight when
+ * asked: a spell needs it), held still there (test/support/placing.ts holdStill, with `hold`'s
+ * health and combat), and the player put on that tile (as {@link teleport}).
+ */
+export async function besideStillNpc(
+  page: Page,
+  world: World,
+  player: Player,
+  kind: string,
+  opts: { distance?: number; lineOfSight?: boolean; hold?: Hold } = {},
+): Promise<NpcInstance> {
+  const d = opts.distance ?? 1;
+  const npc = [...world.npcs.values()].find(
+    (n) =>
+      n.def.id === kind &&
+      n.deadUntil === 0 &&
+      world.collision.isWalkable(n.x + d, n.z) &&
+      (opts.lineOfSight !== true || hasLineOfSight(world.collision, { x: n.x + d, z: n.z }, n)),
+  );
+  assert.ok(npc !== undefined, `a living ${kind} with a free tile ${d} east of it${opts.lineOfSight === true ? " in its line of sight" : ""}`);
+  holdStill(npc, opts.hold);
+  await teleport(page, world, player, { x: npc.x + d, z: npc.z });
+  return npc;
 }
 
 /**

@@ -11,6 +11,7 @@ import { pino } from "pino";
 import { forEachDialect } from "../support/dialects.ts";
 import { bundledContent } from "../support/content.ts";
 import { count, gameWorld, holdings } from "../support/game.ts";
+import { holdStill } from "../support/placing.ts";
 
 function ratNear(g: Awaited<ReturnType<typeof gameWorld>>) {
   const rats = [...g.world.npcs.values()].filter((n) => n.def.id === "meadow_rat");
@@ -110,7 +111,7 @@ describe("combat", () => {
     assert.ok(z <= town.bounds.maxZ, "a walkable stretch across the town's east edge");
     assert.ok(aggro >= 3, "the player is within the hound's aggression range");
     // The hound idles there, alone (no wandering, no target): nothing else keeps it busy.
-    Object.assign(hound, { x: edge + 3, z, spawnX: edge + 3, spawnZ: z, wanderRadius: 0, targetId: undefined });
+    holdStill(hound, { at: { x: edge + 3, z } }).targetId = undefined;
     const p = g.add({ x: edge, z });
     g.tick(10);
     assert.equal(hound.targetId, undefined, "a player in town is never picked");

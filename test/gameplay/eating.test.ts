@@ -8,14 +8,14 @@ import { BURY_DELAY_TICKS, EAT_ATTACK_DELAY_TICKS, EAT_DELAY_TICKS } from "../..
 import type { NpcInstance } from "../../src/game/world/entities.ts";
 import type { Player } from "../../src/game/world/Player.ts";
 import { gameWorld, type GameHarness } from "../support/game.ts";
+import { holdStill } from "../support/placing.ts";
 
 const food = (n: number) => Array.from({ length: n }, () => ({ itemId: "shrimp", quantity: 1 }));
 
 /** A rat moved next to (east of) a tile, staying put. */
 function ratAt(g: GameHarness, x: number, z: number): NpcInstance {
   const rat = [...g.world.npcs.values()].find((n) => n.def.id === "meadow_rat")!;
-  Object.assign(rat, { x, z, spawnX: x, spawnZ: z, wanderRadius: 0, health: 10_000, maxHealth: 10_000 });
-  return rat;
+  return holdStill(rat, { at: { x, z }, health: 10_000, maxHealth: 10_000 });
 }
 
 /** The ticks at which the player's hits land, over `ticks` ticks; `during` runs before each tick. */

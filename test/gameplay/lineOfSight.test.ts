@@ -9,6 +9,7 @@ import { hasLineOfSight } from "../../src/game/map/lineOfSight.ts";
 import type { NpcInstance } from "../../src/game/world/entities.ts";
 import type { Player } from "../../src/game/world/Player.ts";
 import { gameWorld, type GameHarness } from "../support/game.ts";
+import { holdStill } from "../support/placing.ts";
 
 const open = () => new CollisionMap({ minX: -20, maxX: 20, minZ: -20, maxZ: 20 });
 const sees = (map: CollisionMap, a: [number, number], b: [number, number]) => hasLineOfSight(map, { x: a[0], z: a[1] }, { x: b[0], z: b[1] });
@@ -82,8 +83,7 @@ describe("hasLineOfSight", () => {
 /** A passive NPC moved to a tile, staying there unless it fights. */
 function placeNpc(g: GameHarness, x: number, z: number): NpcInstance {
   const npc = [...g.world.npcs.values()].find((n) => n.def.id === "meadow_rat")!;
-  Object.assign(npc, { x, z, spawnX: x, spawnZ: z, wanderRadius: 0 });
-  return npc;
+  return holdStill(npc, { at: { x, z } });
 }
 
 /** Ticks until the attacker's first hit on the target; where both stood then. */

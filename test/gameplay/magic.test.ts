@@ -13,6 +13,7 @@ import type { ItemStack, Player } from "../../src/game/world/Player.ts";
 import { loadContent } from "../../src/manifests/loader.ts";
 import { openWorldContent } from "../support/content.ts";
 import { gameWorld, type GameHarness } from "../support/game.ts";
+import { holdStill } from "../support/placing.ts";
 import { FIXTURE_MANIFESTS } from "../support/world.ts";
 
 /** The world's next random numbers: a hit roll, then a damage roll (then 0.5 for anything else). */
@@ -221,8 +222,7 @@ describe("casting", () => {
   it("walks into range (10 tiles) and casts from there", async () => {
     const g = await gameWorld();
     const npc = brute(g);
-    npc.def = { ...npc.def, movement: { type: "stationary", speed: 0, wanderRadius: 0 }, combat: { ...npc.def.combat!, aggressive: false } };
-    Object.assign(npc, { wanderRadius: 0, spawnX: npc.x, spawnZ: npc.z });
+    holdStill(npc, { combat: { aggressive: false } });
     const p = g.add({ ...tileAt(g, npc, 14) }, runes(5, 5));
     g.send(p, "player:action", { action: "cast", spellId: "wind_strike", targetId: npc.id });
     for (let i = 0; i < 20 && count(p, "mind_rune") === 5; i++) g.tick();
@@ -299,8 +299,7 @@ describe("player:setAutocast", () => {
   it("with a staff, attacks cast the spell from 10 tiles; the staff taken off ends it", async () => {
     const g = await gameWorld();
     const npc = brute(g);
-    npc.def = { ...npc.def, movement: { type: "stationary", speed: 0, wanderRadius: 0 }, combat: { ...npc.def.combat!, aggressive: false } };
-    Object.assign(npc, { wanderRadius: 0, spawnX: npc.x, spawnZ: npc.z });
+    holdStill(npc, { combat: { aggressive: false } });
     const p = g.add({ ...tileAt(g, npc, 8), ...staff() }, [{ itemId: "mind_rune", quantity: 5 }]);
     g.tick();
     assert.equal(g.events(p, "player:sync").at(-1)!.autocast, null);
