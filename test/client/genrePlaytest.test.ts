@@ -17,7 +17,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { handleAction } from "../../src/game/actions.ts";
 import { announce } from "../../src/game/combat.ts";
 import type { Player } from "../../src/game/world/Player.ts";
-import { freeTile } from "../support/placing.ts";
+import { freeTile, holdStill } from "../support/placing.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 import { eventually, until } from "../support/until.ts";
 import { OBSTACLE_COLORS, OBSTACLE_FALLBACK } from "../../client/src/art/obstacles.ts";
@@ -258,6 +258,8 @@ describe("browser client: what the genre playtest of 2026-11-29 found (real Chro
     const rat = [...w.npcs.values()]
       .filter((n) => n.def.id === "meadow_rat" && n.deadUntil === 0)
       .sort((a, b) => Math.hypot(a.x, a.z) - Math.hypot(b.x, b.z))[0]!;
+    // Held still (between two ticks), so the menu is opened where it stands.
+    await onTick(() => void holdStill(rat));
     await goTo(beside(rat));
     await onTick(() => {
       rat.health = 1;
