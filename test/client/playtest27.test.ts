@@ -1,11 +1,13 @@
 /**
  * What the playtest of session 27 by a player of the genre found (docs/playtest.md "Playtest
  * 2026-11-29 (session 27)"), in a real browser (see support.ts) against a real server serving a
- * fresh build: the bank's Deposit inventory.
+ * fresh build: the bank's Deposit inventory; a quest's rewards said when it completes, and the
+ * quest giver's last words without the engine's parenthesis.
  */
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import type { Browser, BrowserContext, Page } from "playwright-core";
+import { handleAction } from "../../src/game/actions.ts";
 import { openBank } from "../../src/game/services.ts";
 import type { Player } from "../../src/game/world/Player.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
@@ -103,6 +105,28 @@ describe("browser client: what the playtest of session 27 found (real Chromium)"
     assert.equal(await bank.getByRole("button", { name: "Deposit inventory", exact: true }).isDisabled(), true, "nothing left to deposit");
     await bank.getByRole("button", { name: "Close", exact: true }).click();
     await bank.waitFor({ state: "hidden" });
+    assert.deepEqual(pageErrors, []);
+  });
+
+  it("says a quest's rewards when it completes, and Warden Tamsin's thanks in her own words", async () => {
+    const w = world();
+    const tamsin = [...w.npcs.values()].find((n) => n.def.id === "warden_tamsin")!;
+    await onTick((p) => {
+      // A Settler's Charter at its last stage, the return to Tamsin (world-assets quests.json).
+      p.data.quests = { settlers_charter: { status: "in_progress", stage: 3, progress: 0, completions: 0 } };
+      p.data.inventory = Array.from({ length: 28 }, (_, i) => (i < 5 ? { itemId: "logs", quantity: 1 } : null));
+      p.syncDue = true;
+      w.teleport(p, beside(tamsin));
+      handleAction(w, p, { action: "talk", targetId: tamsin.id });
+    });
+    const box = page.getByRole("dialog", { name: "Warden Tamsin" });
+    await box.getByRole("button", { name: "A Settler's Charter: it's done.", exact: false }).click();
+    await box.getByText("Well done! That's everything I asked.", { exact: true }).waitFor();
+    const chat = page.getByRole("log", { name: "Chat" });
+    await chat.getByText("Congratulations! You have completed A Settler's Charter.").waitFor();
+    await chat.getByText("You are awarded: 1 quest point, 100 Woodcutting xp, 100 Attack xp, Settler's charter, Coins x 50.", { exact: true }).waitFor();
+    await page.keyboard.press("Escape");
+    await box.waitFor({ state: "hidden" });
     assert.deepEqual(pageErrors, []);
   });
 });
