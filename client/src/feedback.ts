@@ -1,6 +1,7 @@
 /**
  * What the server tells the player happened to them and around them: hit splats and health bars
- * (`combat:hit`), xp drops and level-ups (`skill:xp`), death and respawn (`player:death`). The
+ * (`combat:hit`), xp drops and level-ups (`skill:xp`), death and respawn (`player:death`), a
+ * quest's rewards (`quest:completed`, a chat line as the genre's quest scroll lists them). The
  * world view draws them; a hit is its splat only (no chat line, as in the genre); level-ups and
  * death also go to the chat log and to a notice over the world that assistive technology announces.
  */
@@ -23,7 +24,27 @@ export function notice(text: string, kind: "levelup" | "death"): void {
   noticeTimer = setTimeout(() => (el.hidden = true), NOTICE_MS);
 }
 
-export function showFeedback(room: Room, scene: WorldScene, playerId: string, nameOf: (id: string) => string | undefined): void {
+/** "You are awarded: 1 quest point, 150 Woodcutting xp, Settler's charter." (`itemLabel` names an item stack.) */
+export function rewardsLine(q: ServerEvent<"quest:completed">, itemLabel: (itemId: string, quantity: number) => string): string {
+  const parts = [
+    ...(q.questPoints > 0 ? [`${q.questPoints} quest point${q.questPoints === 1 ? "" : "s"}`] : []),
+    ...Object.entries(q.xp).map(([skill, xp]) => `${xp.toLocaleString("en")} ${skillName(skill)} xp`),
+    ...q.items.map((i) => itemLabel(i.itemId, i.quantity)),
+  ];
+  return parts.length === 0 ? "" : `You are awarded: ${parts.join(", ")}.`;
+}
+
+export function showFeedback(
+  room: Room,
+  scene: WorldScene,
+  playerId: string,
+  nameOf: (id: string) => string | undefined,
+  itemLabel: (itemId: string, quantity: number) => string,
+): void {
+  room.onMessage("quest:completed", (q: ServerEvent<"quest:completed">) => {
+    const line = rewardsLine(q, itemLabel);
+    if (line !== "") chatLine(line, "system");
+  });
   room.onMessage("combat:hit", (h: ServerEvent<"combat:hit">) => {
     scene.lunge(h.attackerId, h.targetId);
     // The splat only, as the genre shows a hit: a chat line a hit flooded the chat in a fight

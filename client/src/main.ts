@@ -16,7 +16,7 @@ import type { EntityState, PlayerState } from "../../schema/WorldState.ts";
 import { keepConnected, leaveQuietly, status, stopLeavingQuietly } from "./connection.ts";
 import { closeMenu, openMenu } from "./contextMenu.ts";
 import { areaFinder } from "./areaBanner.ts";
-import { loadContent, type Content } from "./content.ts";
+import { itemLabel, loadContent, type Content } from "./content.ts";
 import { showFeedback } from "./feedback.ts";
 import { chatLine, clearChat, mountChat } from "./panels/chat.ts";
 import { EquipmentPanel } from "./panels/equipment.ts";
@@ -245,7 +245,7 @@ async function run(client: GameClient, room: WorldRoom, content: Content, choice
       content.registry.npcs.get(id)?.name
     );
   };
-  showFeedback(room, world, playerId, nameOf);
+  showFeedback(room, world, playerId, nameOf, (itemId, quantity) => itemLabel(content, itemId, quantity));
 
   const inventory = new InventoryPanel({
     content,

@@ -218,7 +218,7 @@ export function npcAttacksPlayer(world: World, npc: NpcInstance, player: Player)
   player.syncDue = true;
   player.saveDue = true;
   announce(world, npc.id, player, damage, "melee", player.data.health, player.maxHealth);
-  if (damage > 0) addXp(world, player, "defense", (damage / LIFEPOINTS_PER_HITPOINT) * 1);
+  // No xp for a hit taken: Defence is trained by a defensive or controlled style, as in OSRS.
   if (player.data.health <= 0) killPlayer(world, player, npc.def.id);
   else retaliate(world, player, npc);
 }

@@ -199,9 +199,7 @@ function questOptionsFor(world: World, player: Player, npc: NpcInstance, tree: D
         conditions: [],
         effects: [{ type: "advanceQuest", questId: quest.id }],
         say: () =>
-          statusOf(player, quest.id) === "completed"
-            ? `Well done! That's everything I asked. (${quest.name} complete)`
-            : stageSentence(currentStage(player, quest)?.description),
+          statusOf(player, quest.id) === "completed" ? "Well done! That's everything I asked." : stageSentence(currentStage(player, quest)?.description),
       });
       continue;
     }

@@ -22,7 +22,7 @@ import type { ResourceNode } from "../manifests/registry.ts";
 import { transact } from "./inventory.ts";
 import { addXp, levelOf } from "./progression.ts";
 import { questStep } from "./quests.ts";
-import type { Skill } from "./skills.ts";
+import { skillTitle, type Skill } from "./skills.ts";
 import type { ResourceInstance } from "./world/entities.ts";
 import type { Player } from "./world/Player.ts";
 import type { GameError, World } from "./world/World.ts";
@@ -68,7 +68,7 @@ export function chooseTool(world: World, player: Player, node: ResourceNode): Ch
   if (usable !== undefined) return usable;
   const easiest = tools.reduce((a, b) => ((a.def?.levelRequired ?? 1) <= (b.def?.levelRequired ?? 1) ? a : b));
   const name = world.content.item(easiest.itemId)?.name ?? spaced(easiest.itemId);
-  return { code: "NO_TOOL", message: `you need ${skill} level ${easiest.def?.levelRequired ?? 1} to use a ${name.toLowerCase()}` };
+  return { code: "NO_TOOL", message: `you need ${skillTitle(skill)} level ${easiest.def?.levelRequired ?? 1} to use a ${name.toLowerCase()}` };
 }
 
 /** Odds of one roll for a node without catch rates: 35% at the required level, +2 points per level above, at most 95%. */
@@ -99,7 +99,7 @@ export function canGather(world: World, player: Player, res: ResourceInstance): 
   const node = res.node;
   const skill = node.gathering as Skill;
   if (res.depletedUntil !== 0) return { code: "DEPLETED", message: `the ${node.name} is depleted` };
-  if (levelOf(player, skill) < node.levelRequired) return { code: "LEVEL_TOO_LOW", message: `you need ${skill} level ${node.levelRequired}` };
+  if (levelOf(player, skill) < node.levelRequired) return { code: "LEVEL_TOO_LOW", message: `you need ${skillTitle(skill)} level ${node.levelRequired}` };
   const tool = chooseTool(world, player, node);
   if ("code" in tool) return tool;
   const yields = catchable(player, node);

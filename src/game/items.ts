@@ -19,6 +19,7 @@ import { invError, tradeLock, within } from "./rules.ts";
 import { LIFEPOINTS_PER_HITPOINT } from "./world/entities.ts";
 import type { Player } from "./world/Player.ts";
 import type { HandlerResult, World } from "./world/World.ts";
+import { skillTitle } from "./skills.ts";
 
 /** Ticks between bites (RuneScape: 3 ticks, 1.8 s). */
 export const EAT_DELAY_TICKS = 3;
@@ -58,7 +59,7 @@ export function useItem(world: World, player: Player, data: { slot: number; targ
     const recipe = world.content.recipes.cooking.find((r) => r.raw === stack.itemId);
     const target = world.objects.get(data.targetId) ?? world.stations.find((s) => s.id === data.targetId && s.type === "range");
     if (recipe === undefined || target === undefined) return { code: "NOTHING_HAPPENS", message: "nothing interesting happens" };
-    if (levelOf(player, "cooking") < recipe.level) return { code: "LEVEL_TOO_LOW", message: `you need cooking level ${recipe.level}` };
+    if (levelOf(player, "cooking") < recipe.level) return { code: "LEVEL_TOO_LOW", message: `you need Cooking level ${recipe.level}` };
     player.action = { kind: "cook", targetId: data.targetId, itemId: stack.itemId };
     return;
   }
@@ -99,7 +100,8 @@ function equip(world: World, player: Player, slot: number): HandlerResult {
   if (!(EQUIPMENT_SLOTS as readonly string[]).includes(where)) return { code: "INVALID_ITEM", message: `unknown equipment slot "${where}"` };
   for (const [name, level] of Object.entries(item.requirements?.skills ?? {})) {
     const skill = toSkill(name);
-    if (skill !== undefined && levelOf(player, skill) < level) return { code: "LEVEL_TOO_LOW", message: `you need ${name} level ${level} to wear that` };
+    if (skill !== undefined && levelOf(player, skill) < level)
+      return { code: "LEVEL_TOO_LOW", message: `you need ${skillTitle(skill)} level ${level} to wear that` };
   }
   const worn = player.data.equipment[where];
   // Stackable ammunition joins a worn stack of the same item.
@@ -143,7 +145,7 @@ export function lightFire(world: World, player: Player, logsSlot: number): Handl
   const logs = player.data.inventory[logsSlot]!;
   const recipe = world.content.recipes.firemaking.find((r) => r.log === logs.itemId);
   if (recipe === undefined) return { code: "NOTHING_HAPPENS", message: "that will not burn" };
-  if (levelOf(player, "firemaking") < recipe.level) return { code: "LEVEL_TOO_LOW", message: `you need firemaking level ${recipe.level}` };
+  if (levelOf(player, "firemaking") < recipe.level) return { code: "LEVEL_TOO_LOW", message: `you need Firemaking level ${recipe.level}` };
   if (world.tick < player.nextActionTick) return { code: "TOO_SOON", message: "you are busy" };
   // Standing on a fire (a fire lit where you could not step off it): step off it first, to the
   // first free side (west, east, south, north).

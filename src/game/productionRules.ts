@@ -23,6 +23,7 @@ import { chebyshev } from "./map/CollisionMap.ts";
 import { levelOf } from "./progression.ts";
 import type { Player } from "./world/Player.ts";
 import type { GameError, World } from "./world/World.ts";
+import { skillTitle } from "./skills.ts";
 
 /** Tiles from a station at which it can be used (Chebyshev: a side or a corner, as a range for cooking). */
 export const STATION_REACH = 1;
@@ -99,7 +100,7 @@ export function planMake(world: World, player: Player, recipe: ProductionRecipe,
 export function checkMake(world: World, player: Player, recipe: ProductionRecipe): GameError | undefined {
   if (recipe.unsupported !== undefined) return { code: "UNSUPPORTED_RECIPE", message: `${recipe.name} cannot be made in this world: ${recipe.unsupported}` };
   if (recipe.skill !== null && levelOf(player, recipe.skill) < recipe.level)
-    return { code: "LEVEL_TOO_LOW", message: `you need ${recipe.skill} level ${recipe.level} to make ${recipe.name.toLowerCase()}` };
+    return { code: "LEVEL_TOO_LOW", message: `you need ${skillTitle(recipe.skill)} level ${recipe.level} to make ${recipe.name.toLowerCase()}` };
   if (recipe.station !== null && stationInReach(world, player, recipe) === undefined) {
     const type = world.content.stations.find((s) => s.type === recipe.station)?.name ?? spaced(recipe.station);
     return { code: "NO_STATION", message: `you need to be next to a ${recipe.kind === "cooking" ? "fire or range" : type.toLowerCase()}` };

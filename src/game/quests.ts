@@ -25,6 +25,7 @@ import type { ServerEvent } from "./serverEvents.ts";
 import type { ContentRegistry } from "../manifests/registry.ts";
 import type { Player, PlayerData, QuestProgress } from "./world/Player.ts";
 import type { GameError, World } from "./world/World.ts";
+import { skillTitle } from "./skills.ts";
 
 export { FIRE_TARGET };
 export type QuestStatus = "not_started" | "in_progress" | "completed";
@@ -63,7 +64,7 @@ export function startRefusal(world: World, player: Player, quest: Quest): GameEr
 export function unmetRequirement(world: World, player: Player, quest: Quest): string | undefined {
   for (const [name, level] of Object.entries(quest.requirements.skills)) {
     const skill = toSkill(name);
-    if (skill === undefined || levelOf(player, skill) < level) return `you need ${name} level ${level} for ${quest.name}`;
+    if (skill === undefined || levelOf(player, skill) < level) return `you need ${skillTitle(skill ?? name)} level ${level} for ${quest.name}`;
   }
   for (const q of quest.requirements.quests) {
     if ((player.data.quests?.[q]?.completions ?? 0) === 0) return `you need to complete ${world.content.quests.quests.get(q)?.name ?? q} first`;

@@ -41,6 +41,13 @@ export const MAX_XP = 200_000_000;
 export const XP_TENTHS = 10;
 export const MAX_XP_TENTHS = MAX_XP * XP_TENTHS;
 
+/** A skill as the genre names it in words: "Smithing", "Defence", "Hitpoints" (the ids `defense`, `constitution`). */
+export function skillTitle(skill: string): string {
+  if (skill === "defense") return "Defence";
+  if (skill === "constitution") return "Hitpoints";
+  return skill.charAt(0).toUpperCase() + skill.slice(1);
+}
+
 /** Whole xp of an xp kept in tenths (rounded down: 17.9 xp is 17). */
 export function wholeXp(tenths: number): number {
   return Math.floor(tenths / XP_TENTHS);

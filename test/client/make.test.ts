@@ -110,7 +110,7 @@ describe("browser client: the Make dialog (real Chromium)", function () {
     // The iron bar: listed, its refusal in words, as the server gave it.
     const iron = recipes.getByRole("button", { name: "Iron bar", exact: true });
     await iron.click();
-    await make.getByText(/can't make now: You need smithing level 15 to make iron bar\./).waitFor();
+    await make.getByText(/can't make now: You need Smithing level 15 to make iron bar\./).waitFor();
     assert.equal(await make.getByRole("button", { name: "Make 1" }).isDisabled(), true, "greyed: nothing to send");
     assert.deepEqual(await lowContrastTexts(page), [], "the Make dialog's text is legible");
     await screenshot(page, "make-furnace");

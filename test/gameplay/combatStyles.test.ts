@@ -178,6 +178,19 @@ describe("attack styles", () => {
     };
     assert.deepEqual([hit("accurate"), hit("defensive")], [true, false]);
   });
+
+  it("gives no xp for a hit taken: Defence is trained by a style, not by being hit (docs/playtest.md session 27)", async () => {
+    const g = await gameWorld();
+    const npc = brute(g);
+    const p = g.add({ x: npc.x + 1, z: npc.z, ...wielding("bronze_sword") });
+    p.data.combatStyle = "aggressive";
+    const before = Object.fromEntries(Object.entries(p.data.skills).map(([k, v]) => [k, v.xpTenths]));
+    rolls(g, 0, 0.99); // a hit, near the brute's max
+    npcAttacksPlayer(g.world, npc, p);
+    assert.ok(p.data.health < p.maxHealth, "the brute hit");
+    const after = Object.fromEntries(Object.entries(p.data.skills).map(([k, v]) => [k, v.xpTenths]));
+    assert.deepEqual(after, before);
+  });
 });
 
 describe("player:setCombatStyle", () => {

@@ -72,7 +72,7 @@ describe("gathering tools", () => {
     startAt(g, p, "tree_normal");
     const e = g.errors(p).at(-1)!;
     assert.equal(e.code, "NO_TOOL");
-    assert.equal(e.message, "You need woodcutting level 6 to use a steel hatchet.");
+    assert.equal(e.message, "You need Woodcutting level 6 to use a steel hatchet.");
     assert.equal(p.action, undefined);
     assert.equal(count(p, "logs"), 0);
     const q = g.add({});

@@ -40,6 +40,8 @@ describe("eating and equipment", () => {
     g.send(p, "inventory:use", { slot: 1 });
     g.tick();
     assert.equal(g.errors(p)[0]!.code, "LEVEL_TOO_LOW", "steel needs attack 5");
+    // The skill as the genre names it, not its id in lower case (docs/playtest.md session 27).
+    assert.match(g.errors(p)[0]!.message, /^You need Attack level 5 to wear that\.$/);
     assert.equal(p.data.inventory[1]?.itemId, "steel_sword");
     g.send(p, "inventory:use", { slot: 2 });
     g.tick();

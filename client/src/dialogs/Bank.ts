@@ -2,7 +2,9 @@
  * The Bank dialog: opens on `interface:open {type: "bank"}` (after talking to a banker), shows the
  * player's synced bank and inventory, and moves the chosen quantity (1, 5, All, X) with
  * `bank:deposit {slot, quantity}` (an inventory item) and `bank:withdraw {itemId, quantity}` (a
- * bank item). It closes when the player walks out of the bank's reach.
+ * bank item); **Deposit inventory** deposits everything the inventory holds, as the genre's bank
+ * button does (a `bank:deposit` an item, its whole count). It closes when the player walks out of
+ * the bank's reach.
  */
 import { SERVICE_RANGE } from "../../../src/game/rules.ts";
 import { INVENTORY_SIZE } from "../../../src/game/world/Player.ts";
@@ -16,6 +18,7 @@ export class BankDialog {
   private readonly quantity = new QuantityPicker([1, 5, "All", "X"]);
   private readonly bank = group("Withdraw from the bank", "bank-items");
   private readonly inventory = group("Deposit from your inventory", "inventory-items");
+  private readonly depositAll: HTMLButtonElement;
   /** The banker whose bank this is (the dialog closes when the player leaves its reach). */
   private npcId: string | undefined;
 
@@ -32,7 +35,11 @@ export class BankDialog {
     lists.append(this.bank.el, this.inventory.el);
     const actions = document.createElement("div");
     actions.className = "dialog-actions";
-    actions.append(button("Close", () => this.close()));
+    this.depositAll = button("Deposit inventory", () => this.depositInventory());
+    actions.append(
+      this.depositAll,
+      button("Close", () => this.close()),
+    );
     this.dialog.body.append(hint, this.quantity.el, lists, actions);
   }
 
@@ -81,6 +88,21 @@ export class BankDialog {
       (slot) => this.deposit(Number(slot)),
     );
     this.inventory.empty.hidden = inv.length > 0;
+    this.depositAll.disabled = inv.length === 0;
+  }
+
+  /** Everything in the inventory: a stack a deposit, and each other item once with its whole count. */
+  private depositInventory(): void {
+    const p = me(this.host);
+    if (p === undefined) return;
+    this.dialog.say("");
+    const counted = new Set<string>();
+    for (const s of inventorySlots(p)) {
+      const stackable = this.host.content.registry.items.get(s.itemId)?.stackable === true;
+      if (!stackable && counted.has(s.itemId)) continue;
+      counted.add(s.itemId);
+      this.host.room.send("bank:deposit", { slot: s.slot, quantity: movable(this.host, p, s) });
+    }
   }
 
   private deposit(slot: number): void {

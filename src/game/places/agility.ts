@@ -28,7 +28,7 @@ export function obstacleChance(def: ObstacleDef, level: number): number {
 /** Why the player may not try the obstacle, if it may not. */
 export function obstacleRefusal(player: Player, def: ObstacleDef): GameError | undefined {
   const level = levelOf(player, "agility");
-  return level < def.level ? { code: "LEVEL_TOO_LOW", message: `you need agility level ${def.level} to try the ${def.name.toLowerCase()}` } : undefined;
+  return level < def.level ? { code: "LEVEL_TOO_LOW", message: `you need Agility level ${def.level} to try the ${def.name.toLowerCase()}` } : undefined;
 }
 
 /** One attempt, from where the player stands: across and xp, or a fall and its damage. */

@@ -1,0 +1,132 @@
+/**
+ * What the playtest of session 27 by a player of the genre found (docs/playtest.md "Playtest
+ * 2026-11-29 (session 27)"), in a real browser (see support.ts) against a real server serving a
+ * fresh build: the bank's Deposit inventory; a quest's rewards said when it completes, and the
+ * quest giver's last words without the engine's parenthesis.
+ */
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { handleAction } from "../../src/game/actions.ts";
+import { openBank } from "../../src/game/services.ts";
+import type { Player } from "../../src/game/world/Player.ts";
+import { startTestServer, type TestServer } from "../support/server.ts";
+import { eventually, until } from "../support/until.ts";
+import { artifacts, buildClient, createCharacter, enterWorld, launchBrowser, livePlayer, openPage, playAnonymously, screenshot } from "./support.ts";
+
+describe("browser client: what the playtest of session 27 found (real Chromium)", function () {
+  this.timeout(240_000);
+  let t: TestServer;
+  let browser: Browser;
+  let dist: string;
+  const pageErrors: string[] = [];
+  let context: BrowserContext;
+  let page: Page;
+  let me: Player;
+
+  before(async () => {
+    dist = await buildClient();
+    t = await startTestServer({ CLIENT_BUILD_DIR: dist, TICK_MS: "100" });
+    browser = await launchBrowser();
+    ({ context, page } = await openPage(browser, pageErrors));
+    await playAnonymously(page, t.baseUrl);
+    await createCharacter(page, "Thistle");
+    await enterWorld(page, "Thistle");
+    me = await livePlayer(t, "Thistle");
+  });
+
+  afterEach(async function () {
+    if (this.currentTest?.state !== "failed") return;
+    const name = `playtest27-failed-${this.currentTest.title.slice(0, 40).replace(/\W+/g, "-")}`;
+    await screenshot(page, name).catch(() => {});
+    fs.mkdirSync(artifacts, { recursive: true });
+    fs.writeFileSync(`${artifacts}/${name}-errors.txt`, [`test: ${this.currentTest.err?.message ?? ""}`, ...pageErrors].join("\n"));
+  });
+
+  after(async () => {
+    await context?.close();
+    await browser?.close();
+    await t?.close();
+    if (dist !== undefined) fs.rmSync(dist, { recursive: true, force: true });
+  });
+
+  const world = () => t.server.world.world;
+  /** Runs on the world's tick (between ticks nothing else touches the player). */
+  const onTick = (fn: (p: Player) => void) =>
+    new Promise<void>((resolve) =>
+      world().enqueueCommand(me.id, (p) => {
+        fn(p);
+        resolve();
+      }),
+    );
+  const beside = (at: { x: number; z: number }) => {
+    for (let r = 1; r < 6; r++)
+      for (let dx = -r; dx <= r; dx++)
+        for (let dz = -r; dz <= r; dz++)
+          if (Math.max(Math.abs(dx), Math.abs(dz)) === r && world().collision.isWalkable(at.x + dx, at.z + dz)) return { x: at.x + dx, z: at.z + dz };
+    throw new Error(`no walkable tile near ${at.x}, ${at.z}`);
+  };
+  /** Teleports the player there and waits until the view is centred on it. */
+  const goTo = async (at: { x: number; z: number }) => {
+    await onTick((p) => world().teleport(p, at));
+    await until(() => (me.x === at.x && me.z === at.z ? true : undefined), `at ${at.x}, ${at.z}`);
+    await eventually(
+      async () => ((await page.getByLabel("Game world").getAttribute("data-view-center")) === `${at.x},${at.z}` ? true : undefined),
+      "the view centred",
+    );
+  };
+
+  it("deposits the whole inventory with the bank's Deposit inventory, as the genre's button does", async () => {
+    const w = world();
+    const booth = w.stations.find((s) => s.type === "bank")!;
+    await goTo(beside(booth));
+    const items = [
+      { itemId: "tinderbox", quantity: 1 },
+      { itemId: "bread", quantity: 1 },
+      { itemId: "logs", quantity: 1 },
+      { itemId: "bread", quantity: 1 },
+      { itemId: "air_rune", quantity: 10 },
+      { itemId: "logs", quantity: 1 },
+      { itemId: "bread", quantity: 1 },
+    ];
+    await onTick((p) => {
+      p.data.inventory = Array.from({ length: 28 }, (_, i) => items[i] ?? null);
+      p.data.bank = [];
+      p.syncDue = true;
+      openBank(w, p, booth.id);
+    });
+    const bank = page.getByRole("dialog", { name: "Bank" });
+    await bank.getByRole("group", { name: "Deposit from your inventory" }).getByRole("button", { name: "Air rune x 10" }).waitFor();
+    await bank.getByRole("button", { name: "Deposit inventory", exact: true }).click();
+    await bank.getByText("Your inventory is empty.").waitFor();
+    await until(() => (me.data.inventory.every((s) => s === null) ? true : undefined), "the inventory empty on the server");
+    const banked = Object.fromEntries(me.data.bank.map((s) => [s.itemId, s.quantity]));
+    assert.deepEqual(banked, { tinderbox: 1, bread: 3, logs: 2, air_rune: 10 });
+    assert.equal(await bank.getByRole("button", { name: "Deposit inventory", exact: true }).isDisabled(), true, "nothing left to deposit");
+    await bank.getByRole("button", { name: "Close", exact: true }).click();
+    await bank.waitFor({ state: "hidden" });
+    assert.deepEqual(pageErrors, []);
+  });
+
+  it("says a quest's rewards when it completes, and Warden Tamsin's thanks in her own words", async () => {
+    const w = world();
+    const tamsin = [...w.npcs.values()].find((n) => n.def.id === "warden_tamsin")!;
+    await onTick((p) => {
+      // A Settler's Charter at its last stage, the return to Tamsin (world-assets quests.json).
+      p.data.quests = { settlers_charter: { status: "in_progress", stage: 3, progress: 0, completions: 0 } };
+      p.data.inventory = Array.from({ length: 28 }, (_, i) => (i < 5 ? { itemId: "logs", quantity: 1 } : null));
+      p.syncDue = true;
+      w.teleport(p, beside(tamsin));
+      handleAction(w, p, { action: "talk", targetId: tamsin.id });
+    });
+    const box = page.getByRole("dialog", { name: "Warden Tamsin" });
+    await box.getByRole("button", { name: "A Settler's Charter: it's done.", exact: false }).click();
+    await box.getByText("Well done! That's everything I asked.", { exact: true }).waitFor();
+    const chat = page.getByRole("log", { name: "Chat" });
+    await chat.getByText("Congratulations! You have completed A Settler's Charter.").waitFor();
+    await chat.getByText("You are awarded: 1 quest point, 100 Woodcutting xp, 100 Attack xp, Settler's charter, Coins x 50.", { exact: true }).waitFor();
+    await page.keyboard.press("Escape");
+    await box.waitFor({ state: "hidden" });
+    assert.deepEqual(pageErrors, []);
+  });
+});
