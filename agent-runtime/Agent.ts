@@ -331,7 +331,8 @@ export class Agent {
         const mob =
           goal.target ??
           [...know.mobSpots.keys()].sort((a, b) => (know.registry.npcs.get(a)?.stats?.level ?? 1) - (know.registry.npcs.get(b)?.stats?.level ?? 1))[0];
-        return new Fight(mob ?? "");
+        // Under the magic focus a fight that casts ends with its runes: it crafts more rather than melee (brain/magicFocus.ts).
+        return new Fight(mob ?? "", { castOnly: this.record.focus === "magic" });
       }
       case "banking":
         return new Bank();
