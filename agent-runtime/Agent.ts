@@ -26,6 +26,7 @@ import type { QuestEntry } from "./brain/questPlan.ts";
 import { offerOf } from "./brain/makingChoice.ts";
 import { hidePurchase } from "./brain/makingFocus.ts";
 import { kitOf, runePurchase, shouldEat, threat } from "./brain/fighting.ts";
+import { CASTER_FOOD, casterKeep } from "./brain/magicFocus.ts";
 import { Random } from "./brain/random.ts";
 import { toolPurchases, type ScriptedBrain } from "./brain/scripted.ts";
 import { nameOf, type Knowledge } from "./knowledge.ts";
@@ -335,7 +336,8 @@ export class Agent {
         return new Fight(mob ?? "", { castOnly: this.record.focus === "magic" });
       }
       case "banking":
-        return new Bank();
+        // A caster banks all but its pickaxe, staff and spell's runes: loads of essence take the pack (brain/magicFocus.ts).
+        return this.record.focus === "magic" ? new Bank(false, { item: casterKeep(know, kitOf(this.view.self!)), food: CASTER_FOOD }) : new Bank();
       case "cooking":
         return new Cook();
       case "firemaking":

@@ -182,7 +182,7 @@ export function magicChoice(
 ): Scored | null | undefined {
   const kit: Kit = { skills: obs.skills, inventory: obs.inventory, weaponId: obs.equipment.weapon, coins: obs.coins };
   const staff = staffForSpell(kit, know);
-  // Coins it keeps for the staff: every purchase but the pickaxe for essence leaves them.
+  // Coins it keeps for the staff: a better pickaxe leaves them.
   const keep = staff?.price ?? 0;
   switch (option.type) {
     case "shopping": {
@@ -198,11 +198,14 @@ export function magicChoice(
           score: MAGIC_SCORES.tool,
           reason: `a ${nameOf(know, pick.itemId)} to mine essence, ${pick.price} coins`,
         };
-      const plain = ordinary(option);
-      if (plain === undefined || plain.target === undefined) return plain === undefined ? null : plain;
-      if (minesEssenceWith(know, plain.target)) return plain;
-      // Runes before the staff spend its coins on what the staff gives for nothing.
-      if (staff !== undefined && know.registry.magic.runes.has(plain.target)) return null;
+      // Else only what casting takes: runes once the staff is held (before, they spend its coins on what
+      // it gives for nothing), a better pickaxe (tools.json's tiers) with the staff's coins left. No other
+      // tool: a caster banks those (casterKeep), and would buy them again.
+      const casting = option.targets.filter((id) => know.registry.magic.runes.has(id) || minesEssenceWith(know, id));
+      const plain = casting.length === 0 ? undefined : ordinary({ ...option, targets: casting });
+      if (plain?.target === undefined) return null;
+      if (know.registry.magic.runes.has(plain.target)) return staff === undefined ? plain : null;
+      if (!minesEssenceWith(know, plain.target)) return null;
       const price = offerOf(know, plain.target)?.price ?? 0;
       return obs.coins - price >= keep ? plain : null;
     }
@@ -210,9 +213,9 @@ export function magicChoice(
       // Clutter (hides, logs, a quest's leftovers) costs every load of essence its slots: banked first, once.
       const essence = essenceTarget(know, [...know.registry.resources.keys()]);
       const carriesEssence = obs.inventory.some((s) => (know.registry.resources.get(essence ?? "")?.harvestYield ?? []).some((y) => y.itemId === s.itemId));
-      if (carriesEssence || obs.freeSlots === 0 || obs.recentGoals[0]?.type === "banking" || casterClutter(know, obs.inventory) < MAGIC_SCORES.clutterSlots)
+      if (carriesEssence || obs.freeSlots === 0 || obs.recentGoals[0]?.type === "banking" || casterClutter(know, kit) < MAGIC_SCORES.clutterSlots)
         return undefined;
-      return { type: "banking", score: MAGIC_SCORES.bank, reason: `bank ${casterClutter(know, obs.inventory)} slots of clutter: room for essence` };
+      return { type: "banking", score: MAGIC_SCORES.bank, reason: `bank ${casterClutter(know, kit)} slots of clutter: room for essence` };
     }
     case "mining": {
       const target = essenceTarget(know, option.targets);
@@ -296,18 +299,34 @@ export function casterLoot(ctx: Ctx, itemId: string | undefined): boolean {
   return itemId === "coins" || (itemId !== undefined && ctx.know.registry.magic.runes.has(itemId));
 }
 
-/** Slots a bank visit would free for essence (behaviours.ts Bank: all but one of each kept item, coins and 5 food). */
-export function casterClutter(know: Knowledge, inventory: readonly { itemId: string }[]): number {
+/** Food a caster keeps when it banks (its fights are at range on weak monsters; the slots go to essence). */
+export const CASTER_FOOD = 2;
+
+/**
+ * What a caster keeps when it banks: its pickaxe (any for essence), an elemental staff, the runes
+ * of its training spell that its staff does not stand for, and coins; every other tool, weapon and
+ * rune goes to the bank, so a load of essence takes the whole pack (a woodsman's pack kept 18 slots
+ * of tools, gear, runes and food: loads of 10 essence in the 09:06 run).
+ */
+export function casterKeep(know: Knowledge, kit: Kit): (itemId: string) => boolean {
+  const staff = staffRunesHeld(kit, know);
+  const spell = trainingSpell(kit, know, staff);
+  const runes = new Set(spell === undefined ? [] : paidRunes(spell, staff).map((r) => r.runeId));
+  return (itemId) => itemId === "coins" || minesEssenceWith(know, itemId) || know.registry.magic.staves.has(itemId) || runes.has(itemId);
+}
+
+/** Slots a caster's bank visit would free for essence (behaviours.ts Bank with casterKeep: all but one of each kept item and CASTER_FOOD food). */
+export function casterClutter(know: Knowledge, kit: Kit): number {
+  const keep = casterKeep(know, kit);
   const kept = new Set<string>();
   let food = 0;
   let clutter = 0;
-  for (const s of inventory) {
-    if (s.itemId === "coins") continue;
-    if (know.keep.has(s.itemId) && !kept.has(s.itemId)) {
+  for (const s of kit.inventory) {
+    if (keep(s.itemId) && !kept.has(s.itemId)) {
       kept.add(s.itemId);
       continue;
     }
-    if ((know.registry.item(s.itemId)?.healAmount ?? 0) > 0 && food < 5) {
+    if ((know.registry.item(s.itemId)?.healAmount ?? 0) > 0 && food < CASTER_FOOD) {
       food++;
       continue;
     }

@@ -10,7 +10,9 @@ import { Fight, type Ctx } from "../../agent-runtime/brain/behaviours.ts";
 import type { GoalOption, Observation } from "../../agent-runtime/brain/Brain.ts";
 import { castableSpell, kitOf, type Kit } from "../../agent-runtime/brain/fighting.ts";
 import {
+  CASTER_FOOD,
   casterClutter,
+  casterKeep,
   casterLoot,
   essenceTarget,
   magicRecipe,
@@ -136,17 +138,16 @@ describe("agent magic focus: a caster's runes, staff and fights", () => {
       allAre(noPick, "shopping", "bronze_pickaxe");
     });
 
-    it("keeps the staff's coins from other purchases (a fishing net, runes) until it holds the staff", () => {
-      for (const c of choose(base({ coins: 100, availableGoals: opts(shopping("small_fishing_net", "staff_of_air", "mind_rune")) })))
-        assert.notEqual(c.type, "shopping", c.reason);
+    it("buys only what casting takes: no other tool, runes once it holds the staff, a better pickaxe with the staff's coins left", () => {
       const idle = { type: "idle", description: "", targets: [] };
+      for (const c of choose(base({ coins: 149, availableGoals: opts(shopping("small_fishing_net", "staff_of_air", "mind_rune", "iron_pickaxe")) })))
+        assert.notEqual(c.type, "shopping", c.reason);
       allAre(base({ coins: 100, availableGoals: [shopping("small_fishing_net", "staff_of_air"), idle], focus: undefined }), "shopping", "small_fishing_net");
-      // With the staff wielded, the net leaves nothing to keep.
-      allAre(
-        base({ coins: 100, equipment: { weapon: "staff_of_air" }, availableGoals: [shopping("small_fishing_net"), idle] }),
-        "shopping",
-        "small_fishing_net",
-      );
+      // With the staff wielded: mind runes with the coins beyond those kept (fighting.ts runePurchase), never the net.
+      const staff = { weapon: "staff_of_air" };
+      allAre(base({ coins: 100, equipment: staff, availableGoals: [shopping("small_fishing_net"), idle] }), "idle");
+      allAre(base({ coins: 200, equipment: staff, availableGoals: [shopping("small_fishing_net", "mind_rune"), idle] }), "shopping", "mind_rune");
+      allAre(base({ coins: 170, equipment: staff, availableGoals: [shopping("iron_pickaxe"), idle] }), "shopping", "iron_pickaxe");
     });
 
     it("mines essence before quests that pay nothing toward Magic and before melee; with the staff before any quest", () => {
@@ -173,18 +174,31 @@ describe("agent magic focus: a caster's runes, staff and fights", () => {
       const hides = Array.from({ length: 6 }, (_, i) => ({ slot: 4 + i, itemId: "cowhide", quantity: 1 }));
       const bank = { type: "banking", description: "Bank", targets: [] };
       const cluttered = base({ inventory: [...base().inventory, ...hides], freeSlots: 20, availableGoals: opts(bank) });
-      assert.equal(casterClutter(know, cluttered.inventory), 6);
+      const kit = (inventory: { itemId: string; quantity: number }[], weaponId?: string) => ({ skills: {}, inventory, weaponId, coins: 0 });
+      assert.equal(casterClutter(know, kit(cluttered.inventory)), 7, "the hides and the hatchet");
       allAre(cluttered, "banking");
       allAre({ ...cluttered, recentGoals: [{ type: "banking", outcome: "done" }] }, "mining", "rock_essence");
       const essence = { slot: 12, itemId: "rune_essence", quantity: 1 };
       allAre({ ...cluttered, inventory: [...cluttered.inventory, essence] }, "mining", "rock_essence");
-      // Tools, runes, coins and five food are kept by the bank: no clutter.
-      const kept = [
-        ...base().inventory,
-        { slot: 3, itemId: "air_rune", quantity: 9 },
-        ...Array.from({ length: 5 }, (_, i) => ({ slot: 4 + i, itemId: "bread", quantity: 1 })),
+      // A caster keeps its pickaxe, its staff, the runes its staff does not stand for, coins and CASTER_FOOD food;
+      // the hatchet, the air runes (with the staff), a bow and the rest of the food go to the bank.
+      const pack = [
+        stack("bronze_pickaxe", 1),
+        stack("staff_of_air", 1),
+        stack("mind_rune", 40),
+        stack("coins", 9),
+        ...Array.from({ length: CASTER_FOOD }, () => stack("bread", 1)),
       ];
-      assert.equal(casterClutter(know, kept), 0);
+      assert.equal(casterClutter(know, kit(pack)), 0);
+      assert.equal(casterClutter(know, kit([...pack, stack("bronze_hatchet", 1), stack("air_rune", 30), stack("shortbow", 1), stack("bread", 1)])), 4);
+      assert.equal(casterClutter(know, kit([stack("air_rune", 30), stack("mind_rune", 30)])), 0, "without a staff, both runes are kept");
+      const keep = casterKeep(know, kit(pack));
+      assert.deepEqual(["bronze_pickaxe", "iron_pickaxe", "staff_of_air", "mind_rune", "air_rune", "bronze_hatchet", "hammer"].filter(keep), [
+        "bronze_pickaxe",
+        "iron_pickaxe",
+        "staff_of_air",
+        "mind_rune",
+      ]);
     });
 
     it("takes the quests paying toward Magic (coins, runes) first, and the others after its own goals", () => {
