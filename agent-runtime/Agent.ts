@@ -26,7 +26,7 @@ import type { QuestEntry } from "./brain/questPlan.ts";
 import { offerOf } from "./brain/makingChoice.ts";
 import { hidePurchase } from "./brain/makingFocus.ts";
 import { kitOf, runePurchase, shouldEat, threat } from "./brain/fighting.ts";
-import { CASTER_FOOD, casterKeep } from "./brain/magicFocus.ts";
+import { CASTER_FOOD, casterKeep, staffForSpell } from "./brain/magicFocus.ts";
 import { Random } from "./brain/random.ts";
 import { toolPurchases, type ScriptedBrain } from "./brain/scripted.ts";
 import { nameOf, type Knowledge } from "./knowledge.ts";
@@ -337,7 +337,10 @@ export class Agent {
       }
       case "banking":
         // A caster banks all but its pickaxe, staff and spell's runes: loads of essence take the pack (brain/magicFocus.ts).
-        return this.record.focus === "magic" ? new Bank(false, { item: casterKeep(know, kitOf(this.view.self!)), food: CASTER_FOOD }) : new Bank();
+        // Once the staff is held (before, its quests' fights want the food and tools: the 09:38 run, hurt at a quest's kill stage).
+        return this.record.focus === "magic" && staffForSpell(kitOf(this.view.self!), know) === undefined
+          ? new Bank(false, { item: casterKeep(know, kitOf(this.view.self!)), food: CASTER_FOOD })
+          : new Bank();
       case "cooking":
         return new Cook();
       case "firemaking":

@@ -147,7 +147,7 @@ export const MIN_FIGHT_CASTS = 10;
 /** Scores under the magic focus, before focus.ts's FOCUS_BONUS: above quests (86–88) with it, below upkeep (a full inventory, 90+). */
 export const MAGIC_SCORES = {
   /** Banking clutter of MAGIC_SCORES.clutterSlots or more before a load of essence: above mining with its bonus. */
-  bank: 92,
+  bank: 96,
   clutterSlots: 5,
   /** The staff of the training spell: before anything but a full inventory. */
   staff: 88,
@@ -213,7 +213,14 @@ export function magicChoice(
       // Clutter (hides, logs, a quest's leftovers) costs every load of essence its slots: banked first, once.
       const essence = essenceTarget(know, [...know.registry.resources.keys()]);
       const carriesEssence = obs.inventory.some((s) => (know.registry.resources.get(essence ?? "")?.harvestYield ?? []).some((y) => y.itemId === s.itemId));
-      if (carriesEssence || obs.freeSlots === 0 || obs.recentGoals[0]?.type === "banking" || casterClutter(know, kit) < MAGIC_SCORES.clutterSlots)
+      // Only once the staff is held (or none is sold): before, its quests' fights want the food and tools.
+      if (
+        staff !== undefined ||
+        carriesEssence ||
+        obs.freeSlots === 0 ||
+        obs.recentGoals[0]?.type === "banking" ||
+        casterClutter(know, kit) < MAGIC_SCORES.clutterSlots
+      )
         return undefined;
       return { type: "banking", score: MAGIC_SCORES.bank, reason: `bank ${casterClutter(know, kit)} slots of clutter: room for essence` };
     }

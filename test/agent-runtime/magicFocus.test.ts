@@ -173,7 +173,8 @@ describe("agent magic focus: a caster's runes, staff and fights", () => {
     it("banks clutter (hides, logs) before a load of essence, once, and not with essence in the pack", () => {
       const hides = Array.from({ length: 6 }, (_, i) => ({ slot: 4 + i, itemId: "cowhide", quantity: 1 }));
       const bank = { type: "banking", description: "Bank", targets: [] };
-      const cluttered = base({ inventory: [...base().inventory, ...hides], freeSlots: 20, availableGoals: opts(bank) });
+      const cluttered = base({ inventory: [...base().inventory, ...hides], freeSlots: 20, equipment: { weapon: "staff_of_air" }, availableGoals: opts(bank) });
+      assert.notEqual(new ScriptedBrain(know, "m").choose({ ...cluttered, equipment: {} }).type, "banking", "not before it holds the staff");
       const kit = (inventory: { itemId: string; quantity: number }[], weaponId?: string) => ({ skills: {}, inventory, weaponId, coins: 0 });
       assert.equal(casterClutter(know, kit(cluttered.inventory)), 7, "the hides and the hatchet");
       allAre(cluttered, "banking");
