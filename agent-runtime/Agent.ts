@@ -28,6 +28,7 @@ import type { QuestEntry } from "./brain/questPlan.ts";
 import { offerOf } from "./brain/makingChoice.ts";
 import { hidePurchase } from "./brain/makingFocus.ts";
 import { kitOf, runePurchase, shouldEat, threat } from "./brain/fighting.ts";
+import { CASTER_FOOD, casterKeep, staffForSpell } from "./brain/magicFocus.ts";
 import { Random } from "./brain/random.ts";
 import { toolPurchases, type ScriptedBrain } from "./brain/scripted.ts";
 import { nameOf, type Knowledge } from "./knowledge.ts";
@@ -337,11 +338,16 @@ export class Agent {
         const mob =
           goal.target ??
           [...know.mobSpots.keys()].sort((a, b) => (know.registry.npcs.get(a)?.stats?.level ?? 1) - (know.registry.npcs.get(b)?.stats?.level ?? 1))[0];
-        // Under `focus melee`, a melee level a quest asks for is trained first (brain/meleeFocus.ts).
-        return new Fight(mob ?? "", meleeQuestSkill(this.observation(), know));
+        // Under `focus melee`, a melee level a quest asks for is trained first (brain/meleeFocus.ts);
+        // under the magic focus a fight that casts ends with its runes: it crafts more rather than melee (brain/magicFocus.ts).
+        return new Fight(mob ?? "", { trainFirst: meleeQuestSkill(this.observation(), know), castOnly: this.record.focus === "magic" });
       }
       case "banking":
-        return new Bank();
+        // A caster banks all but its pickaxe, staff and spell's runes: loads of essence take the pack (brain/magicFocus.ts).
+        // Once the staff is held (before, its quests' fights want the food and tools: the 09:38 run, hurt at a quest's kill stage).
+        return this.record.focus === "magic" && staffForSpell(kitOf(this.view.self!), know) === undefined
+          ? new Bank(false, { item: casterKeep(know, kitOf(this.view.self!)), food: CASTER_FOOD })
+          : new Bank();
       case "cooking":
         return new Cook();
       case "firemaking":

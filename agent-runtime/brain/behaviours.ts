@@ -129,9 +129,12 @@ export class Bank implements Behaviour {
   private total = -1;
   private readonly walker = new Walker();
   private readonly visit: boolean;
+  /** What it keeps instead of the ordinary (one of each tool and weapon, runes, thread; FOOD_KEPT food): a caster's (magicFocus.ts casterKeep). */
+  private readonly keep: { item: (itemId: string) => boolean; food: number } | undefined;
 
-  constructor(visit = false) {
+  constructor(visit = false, keep?: { item: (itemId: string) => boolean; food: number }) {
     this.visit = visit;
+    this.keep = keep;
   }
 
   private depositable(ctx: Ctx): { slot: number; quantity: number }[] {
@@ -141,12 +144,12 @@ export class Bank implements Behaviour {
     const kept = new Set<string>();
     for (const s of self.inventory) {
       // One of each kept item: a second (the daggers it smiths) is banked, or they would fill the inventory.
-      if (ctx.know.keep.has(s.itemId) && !kept.has(s.itemId)) {
+      if ((this.keep?.item(s.itemId) ?? ctx.know.keep.has(s.itemId)) && !kept.has(s.itemId)) {
         kept.add(s.itemId);
         continue;
       }
       const heals = (ctx.know.registry.item(s.itemId)?.healAmount ?? 0) > 0;
-      if (heals && food < FOOD_KEPT) {
+      if (heals && food < (this.keep?.food ?? FOOD_KEPT)) {
         food++;
         continue;
       }

@@ -5,6 +5,7 @@ import { nameOf, nearest } from "../knowledge.ts";
 import { basePay } from "./selling.ts";
 import { questStyle } from "./meleeFocus.ts";
 import { boostPrayer, canWield, castableSpell, kitOf, meleeWorth, needsAltar, trainingStyle } from "./fighting.ts";
+import { casterLoot, staffToWield } from "./magicFocus.ts";
 import {
   Avoid,
   Crowd,
@@ -74,10 +75,15 @@ export class Fight implements Behaviour {
 
   /** A melee level a quest asks for (meleeFocus.ts meleeQuestSkill): trained first, until reached. */
   private readonly trainFirst: { skill: string; level: number } | undefined;
+  /** Under the magic focus: a fight begun casting ends when it can cast no more (it crafts runes, rather than melee). */
+  private readonly castOnly: boolean;
+  /** It cast in this goal (a cast-only fight ends once it cannot). */
+  private hasCast = false;
 
-  constructor(mobType: string, trainFirst?: { skill: string; level: number }) {
+  constructor(mobType: string, opts: { trainFirst?: { skill: string; level: number } | undefined; castOnly?: boolean } = {}) {
     this.mobType = mobType;
-    this.trainFirst = trainFirst;
+    this.trainFirst = opts.trainFirst;
+    this.castOnly = opts.castOnly ?? false;
   }
 
   /** Melee trains Strength ahead of Attack ahead of Defence (fighting.ts trainingStyle): the style that does, when another is in force. */
@@ -97,6 +103,15 @@ export class Fight implements Behaviour {
     this.walker.keepToggle(ctx);
     if (!this.equipped) {
       this.equipped = true;
+      // A carried elemental staff that makes a spell castable (a Staff of Air's air runes) is wielded first (magicFocus.ts).
+      const staff = staffToWield(kitOf(self), ctx.know);
+      const staffSlot = staff === undefined ? undefined : self.inventory.find((s) => s.itemId === staff);
+      if (staffSlot !== undefined) {
+        ctx.send("inventory:use", { slot: staffSlot.slot });
+        ctx.note(`wield ${nameOf(ctx.know, staffSlot.itemId)} to cast`);
+        return going(progress);
+      }
+      const wieldsStaff = ctx.know.registry.magic.staves.has(self.equipment.weapon?.itemId ?? "");
       // The best melee weapon carried that it can wield, when better than the one wielded (a
       // bought sword; a gathering tool, a staff or a bow is not one: fighting.ts meleeWorth). A bow
       // fires only with arrows in the ammunition slot (the server refuses every shot without:
@@ -105,7 +120,7 @@ export class Fight implements Behaviour {
       const wieldedId = self.equipment.weapon?.itemId;
       const bowNoArrows = wieldedId !== undefined && isRangedWeapon(ctx.know.registry.item(wieldedId)) && self.equipment.arrows === undefined;
       const wielded = meleeWorth(ctx.know, wieldedId) ?? 0;
-      const weapon = self.inventory
+      const weapon = (wieldsStaff && castableSpell(kitOf(self), ctx.know) !== undefined ? [] : self.inventory)
         .filter((s) => (meleeWorth(ctx.know, s.itemId) ?? 0) > (bowNoArrows ? -1 : wielded) && canWield(ctx.know, self.skills, s.itemId))
         .sort((a, b) => meleeWorth(ctx.know, b.itemId)! - meleeWorth(ctx.know, a.itemId)!)[0];
       if (weapon !== undefined) {
@@ -138,6 +153,7 @@ export class Fight implements Behaviour {
     if (this.crowd.taken(ctx, spot, measure)) return crowded(`${this.mobType} fought by a crowd`, progress);
     // With runes for a spell it casts (training Magic); else melee in the style of the skill it trains now.
     const spell = ctx.tick < this.noMagicUntil ? undefined : castableSpell(kitOf(self), ctx.know);
+    if (spell === undefined && this.castOnly && this.hasCast) return ended("done", `out of runes after ${this.kills} kills`);
     if (spell === undefined) this.fitStyle(ctx);
     const current = this.target !== undefined ? ctx.view.entities.get(this.target) : undefined;
     // An altar trip ends once the points are back, wherever they came back.
@@ -163,7 +179,10 @@ export class Fight implements Behaviour {
       return going(progress);
     }
     if (ctx.view.freeSlots() > 0) {
-      const loot = ctx.view.find("item", (e) => dist(e, ctx.view.position) <= 4 && !this.avoid.has(e.id, ctx) && worthLooting(ctx, e.ref))[0];
+      const loot = ctx.view.find(
+        "item",
+        (e) => dist(e, ctx.view.position) <= 4 && !this.avoid.has(e.id, ctx) && (this.castOnly ? casterLoot(ctx, e.ref) : worthLooting(ctx, e.ref)),
+      )[0];
       if (loot !== undefined) {
         this.avoid.add(loot.id, ctx, 20);
         this.looting = loot.id;
@@ -245,6 +264,7 @@ export class Fight implements Behaviour {
   }
 
   private cast(ctx: Ctx, targetId: string, spellId: string): void {
+    this.hasCast = true;
     this.issuedAt = ctx.tick;
     this.casting = true;
     ctx.send("player:action", { action: "cast", spellId, targetId });

@@ -9,11 +9,11 @@
 import type { Knowledge } from "../knowledge.ts";
 import type { GoalChoice, Observation } from "./Brain.ts";
 import { castableSpell, meleeWorth } from "./fighting.ts";
+import { castingKit, essenceTarget, minesEssenceWith } from "./magicFocus.ts";
 
-/** Whether a resource yields what a runecrafting recipe binds into runes (rune essence). */
+/** Whether a resource yields what a runecrafting recipe binds into runes (rune essence: the recipes' essence types, not inputs). */
 function minesEssence(know: Knowledge, resourceId: string): boolean {
-  const yields = new Set((know.registry.resources.get(resourceId)?.harvestYield ?? []).map((y) => y.itemId));
-  return [...know.registry.production.values()].some((r) => r.skill === "runecrafting" && r.inputs.some((i) => yields.has(i.itemId)));
+  return essenceTarget(know, [resourceId]) !== undefined;
 }
 import { servesMaking } from "./makingFocus.ts";
 import { fishForFood, foodCounts, servesMeleeQuest } from "./meleeFocus.ts";
@@ -36,11 +36,15 @@ const SERVES: Record<Focus, (choice: GoalChoice, obs: Observation, know: Knowled
     (c.type === "fishing" && fishForFood(obs, foodCounts(obs, know).food, foodCounts(obs, know).raw)),
   // Casting (a fight with runes for a spell; without, a fight trains melee, not Magic), runes bought
   // or crafted, and the essence they are crafted from mined (the runes it can earn in this world).
+  // A staff standing for runes and the pickaxe for essence serve it too (magicFocus.ts).
   magic: (c, obs, know) =>
     (c.type === "combat" &&
-      castableSpell({ skills: obs.skills, inventory: obs.inventory, weaponId: obs.equipment.weapon, coins: obs.coins }, know) !== undefined) ||
+      castableSpell(castingKit({ skills: obs.skills, inventory: obs.inventory, weaponId: obs.equipment.weapon, coins: obs.coins }, know), know) !==
+        undefined) ||
     (c.type === "mining" && c.target !== undefined && minesEssence(know, c.target)) ||
-    (c.type === "shopping" && c.target !== undefined && know.registry.magic.runes.has(c.target)) ||
+    (c.type === "shopping" &&
+      c.target !== undefined &&
+      (know.registry.magic.runes.has(c.target) || know.registry.magic.staves.has(c.target) || minesEssenceWith(know, c.target))) ||
     (c.type === "making" && c.target !== undefined && know.registry.production.get(c.target)?.skill === "runecrafting"),
   // Mining, making but runecrafting, cows for hides, its tools and a pickaxe bought, surplus sold when short (makingFocus.ts).
   making: (c, obs, know) => servesMaking(c, obs, know),

@@ -13,6 +13,7 @@ import { nameOf, type Knowledge } from "../knowledge.ts";
 import type { Brain, GoalChoice, GoalOption, Observation } from "./Brain.ts";
 import { bestMonster, runePurchase, weaponUpgrade } from "./fighting.ts";
 import { focusBonus } from "./focus.ts";
+import { magicChoice } from "./magicFocus.ts";
 import { makingReserve, makingScore, makingToolPurchases, tierUpgrade } from "./makingChoice.ts";
 import { cookForFight, fishForFood } from "./meleeFocus.ts";
 import { needText, QUEST_TRAINING, questNeedFor, questScore } from "./questChoice.ts";
@@ -137,6 +138,15 @@ export class ScriptedBrain implements Brain {
   }
 
   private score(option: GoalOption, obs: Observation): (GoalChoice & { score: number }) | undefined {
+    // Under the magic focus, its own say first (magicFocus.ts): the staff, essence, runes in pairs, casting.
+    if (obs.focus === "magic") {
+      const magic = magicChoice(option, obs, this.know, (o) => this.ordinary(o, obs));
+      if (magic !== undefined) return magic ?? undefined;
+    }
+    return this.ordinary(option, obs);
+  }
+
+  private ordinary(option: GoalOption, obs: Observation): (GoalChoice & { score: number }) | undefined {
     const count = (test: (itemId: string) => boolean) => obs.inventory.filter((s) => test(s.itemId)).length;
     const reg = this.know.registry;
     const raw = count((id) => reg.recipes.cooking.some((r) => r.raw === id && r.level <= (obs.skills.cooking?.level ?? 1)));

@@ -153,6 +153,7 @@ const TRAINED = [
   "crafting",
   "fletching",
   "runecrafting",
+  "magic",
 ];
 
 /** Item sets from the content: what counts as a log, a fish, a cooked fish, a tool (of gathering or making). */

@@ -134,13 +134,21 @@ export function availableGoals(content: ContentRegistry, data: PlayerData): Avai
   const weapons = goalContent(content).weapons.filter((id) => !missing.includes(id) && !hasItem(data, (held) => held === id));
   // The inputs of the making chains sold there (a cowhide to tan, leather, flax, a bar), a player's
   // way past gathering every one: bounded by what the placed stores sell that a supported recipe takes.
-  if (missing.length + runes.length + weapons.length + supplies.length > 0) {
+  // The elemental staves sold there when it holds none (a caster's: unlimited runes of its element,
+  // runes.json elementalStaves; agent-runtime/brain/magicFocus.ts buys one under the magic focus).
+  const holdsStaff = hasItem(data, (held) => content.magic.staves.has(held));
+  const staves = holdsStaff ? [] : [...new Set(forSale.filter((id) => content.magic.staves.has(id)))];
+  if (missing.length + runes.length + weapons.length + supplies.length + staves.length > 0) {
     const description = runes.length === 0 ? "Buy a tool" : missing.length === 0 ? "Buy runes" : "Buy a tool or runes";
-    const more = [...(weapons.length > 0 ? ["a weapon"] : []), ...(supplies.length > 0 ? ["making supplies"] : [])].join(" or ");
+    const more = [
+      ...(weapons.length > 0 ? ["a weapon"] : []),
+      ...(supplies.length > 0 ? ["making supplies"] : []),
+      ...(staves.length > 0 ? ["a staff"] : []),
+    ].join(" or ");
     goals.push({
       type: "shopping",
       description: more === "" ? description : `${description} or ${more}`,
-      targets: [...missing, ...runes, ...weapons, ...supplies],
+      targets: [...missing, ...runes, ...weapons, ...supplies, ...staves],
     });
   }
   // Placed stores that buy something it carries (a general store any tradeable item, a specialist

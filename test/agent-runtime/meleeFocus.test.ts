@@ -140,7 +140,7 @@ describe("agent focus melee: quests, lamps and food", () => {
       } as unknown as WorldUpdate);
       const sent: { type: string; data: unknown }[] = [];
       const ctx: Ctx = { view, know, rng: new Random("fight"), tick: 0, send: (type, data) => void sent.push({ type, data }), note: () => {} };
-      new Fight("brindle_cow", need).step(ctx);
+      new Fight("brindle_cow", { trainFirst: need }).step(ctx);
       return { sent: sent.filter((m) => m.type === "player:setCombatStyle").map((m) => m.data), self: view.self! };
     };
     // Unarmed: accurate trains Attack, defensive Defence; Strength would lead otherwise (aggressive).
