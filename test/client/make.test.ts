@@ -238,7 +238,8 @@ describe("browser client: the Make dialog (real Chromium)", function () {
       await beside(furnace);
       await menuPick(furnace, /^Use .*furnace/i);
       await make.getByRole("button", { name: "Bronze bar", pressed: true }).waitFor();
-      await make.getByRole("button", { name: "Make All" }).click();
+      // One bar (the pick may have taken a second ore of a kind before the teleport stopped it).
+      await make.getByRole("button", { name: "Make 1" }).click();
       await make.getByRole("status").getByText("Bronze bar: 1 made. Done.").waitFor();
       await make.getByRole("button", { name: "Close" }).click();
       const anvil = world.stations.find((s) => s.type === "anvil")!;
@@ -249,7 +250,9 @@ describe("browser client: the Make dialog (real Chromium)", function () {
       await make.getByRole("status").getByText("Bronze dagger: 1 made. Done.").waitFor();
       assert.equal(has("bronze_bar"), 0);
       assert.equal(has("bronze_dagger"), 2, "the starter dagger and the one smithed");
-      assert.equal(me.data.skills.mining.xpTenths, 350, "two ores at 17.5 xp");
+      // 17.5 xp an ore: the two smelted, and any the pick took before the next teleport stopped it.
+      const mined = 2 + has("copper_ore") + has("tin_ore");
+      assert.equal(me.data.skills.mining.xpTenths, 175 * mined, `${mined} ores at 17.5 xp`);
       assert.equal(me.data.skills.smithing.xpTenths, 190, "a bronze bar (6.5) and a dagger (12.5)");
       await screenshot(p2, "make-newcomer-dagger");
       assert.deepEqual(errors, []);
