@@ -5,7 +5,7 @@
  * uniform 0..max hit, the style's invisible levels, 4 xp a hitpoint to the style's skill), the
  * style trains the skill `--order` says (the lowest of the three by default; the agents'
  * leapfrog:strength,attack,defense since agent-runtime/brain/fighting.ts trainingStyle), a monster's hits give
- * Defence 1 xp a hitpoint; between kills `--gap` ticks (a respawn found at once); no walking, looting
+ * no xp (as in OSRS, and src/game/combat.ts since a5fa7d3; they gave Defence 1 xp a hitpoint before); between kills `--gap` ticks (a respawn found at once); no walking, looting
  * or eating; a weapon's Attack requirement is not checked. Usage: npm run bench:melee-bound -- [--mob brindle_cow]
  * [--weapon bronze_sword] [--runs 50] [--gap 10] [--order leapfrog:strength,attack,defense]
  */
@@ -102,7 +102,6 @@ function climb(): { ticks: number; taken: number } {
           ? Math.floor(rng.next() * (maxHitHitpoints(stats.strength, 0, NPC_STYLE_BONUS) * 10 + 1))
           : 0;
       taken += hit;
-      xp.defense! += hit / 10;
     }
     if (health <= 0) {
       health = stats.health * 10;
