@@ -18,6 +18,14 @@ export function sentenceCase(name: string): string {
   return name.replace(/(\s+)([A-Z][a-z'-]*)\b/g, (_all, space: string, word: string) => space + word.toLowerCase());
 }
 
+/**
+ * "1 Bronze bar", "2 Bronze bars": a count of more than one is plural, as the genre writes it; a name
+ * already ending in s ("Leather gloves", "Coins") stays.
+ */
+export function counted(quantity: number, name: string): string {
+  return `${quantity} ${name}${quantity > 1 && !/s$/i.test(name) ? "s" : ""}`;
+}
+
 /** An NPC's name as shown: a `mob` in sentence case, any other as written. */
 export function npcDisplayName(def: { name: string; category?: string | undefined }): string {
   return def.category === "mob" ? sentenceCase(def.name) : def.name;

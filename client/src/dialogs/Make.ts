@@ -11,6 +11,7 @@ import type { ServerEvent } from "../../../src/game/serverEvents.ts";
 import { MAKE_MAX_QUANTITY } from "../../../src/game/clientEvents.ts";
 import { button, Dialog, group } from "./dialog.ts";
 import { itemName, type DialogHost } from "./host.ts";
+import { counted } from "../names.ts";
 
 type Recipes = ServerEvent<"skill:recipes">;
 type Recipe = Recipes["recipes"][number];
@@ -188,7 +189,7 @@ export class MakeDialog {
 
   private describe(r: Recipe): string {
     const parts = [r.skill === null ? "no skill needed" : `${cap(r.skill)} level ${r.level}`];
-    const inputs = r.inputs.map((i) => `${i.quantity} ${itemName(this.host, i.itemId)}`);
+    const inputs = r.inputs.map((i) => counted(i.quantity, itemName(this.host, i.itemId)));
     if (r.essence !== null) inputs.push(`every ${r.essence.map((e) => itemName(this.host, e)).join(" or ")}`);
     if (inputs.length > 0) parts.push(`uses ${inputs.join(", ")}`);
     if (r.tools.length > 0) parts.push(`needs ${r.tools.map((t) => itemName(this.host, t)).join(", ")}`);

@@ -8,6 +8,7 @@ import type { PlayerState } from "../../../schema/WorldState.ts";
 import type { Spell } from "../../../src/manifests/magicContent.ts";
 import type { Content } from "../content.ts";
 import type { Send } from "../worldMenu.ts";
+import { counted } from "../names.ts";
 
 export interface SpellbookHost {
   content: Content;
@@ -80,7 +81,7 @@ export class SpellbookPanel {
 
   /** "1 Air rune, 2 Earth runes": a count of more than one is plural, as the genre writes it. */
   private runesText(spell: Spell): string {
-    return spell.runes.map((r) => `${r.quantity} ${this.runeName(r.runeId)}${r.quantity > 1 ? "s" : ""}`).join(", ");
+    return spell.runes.map((r) => counted(r.quantity, this.runeName(r.runeId))).join(", ");
   }
 
   render(p: PlayerState): void {
