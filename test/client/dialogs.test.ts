@@ -453,7 +453,7 @@ describe("browser client dialogs: Trade, Bank, Store (real Chromium)", function 
     assert.ok(keeper, "the content has Hobb's store");
     assert.equal(ben.player.data.coins, 25);
     await pick(ben, keeper, `Trade ${keeper.def.name}`, keeper.def.name);
-    const store = ben.page.getByRole("dialog", { name: "Store" });
+    const store = ben.page.getByRole("dialog", { name: "Hobb's Provisions" });
     await store.waitFor();
     await store.getByText("Hobb's Provisions", { exact: false }).waitFor();
     await store.getByText("You have 25 coins.").waitFor();

@@ -344,7 +344,7 @@ describe("browser client: what the genre playtest of 2026-11-29 found (real Chro
     const hobb = [...w.npcs.values()].find((n) => n.def.id === "provisioner_hobb")!;
     await goTo(beside(hobb));
     await onTick((p) => openKeepersStore(w, p, hobb.id));
-    await clear("Store");
+    await clear("Hobb's Provisions");
     const tamsin = [...w.npcs.values()].find((n) => n.def.id === "warden_tamsin")!;
     await goTo(beside(tamsin));
     await onTick((p) => talkTo(w, p, tamsin));

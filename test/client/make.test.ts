@@ -228,7 +228,7 @@ describe("browser client: the Make dialog (real Chromium)", function () {
       const keeper = [...world.npcs.values()].find((n) => n.service?.storeId === "brackenford_general")!;
       await beside(keeper);
       await menuPick(keeper, new RegExp(`^Trade ${keeper.def.name}$`));
-      const store = p2.getByRole("dialog", { name: "Store" });
+      const store = p2.getByRole("dialog", { name: "Hobb's Provisions" });
       await store
         .getByRole("group", { name: "Buy" })
         .getByRole("button", { name: /^Hammer, 10 coins/ })

@@ -47,7 +47,10 @@ export class StoreDialog {
   open(store: StoreOpen): void {
     this.store = store;
     const def = this.host.content.registry.stores.get(store.storeId);
-    this.heading.textContent = def?.description ? `${store.name}: ${def.description}` : store.name;
+    // Titled with the store's name, as the genre's store window is ("Maelis's Runes"); its description below.
+    this.dialog.title = store.name;
+    this.heading.textContent = def?.description ?? "";
+    this.heading.hidden = !def?.description;
     this.dialog.say("");
     this.render();
     this.dialog.show();

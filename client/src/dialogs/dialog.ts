@@ -49,6 +49,11 @@ export class Dialog {
     return this.el.open;
   }
 
+  /** Its heading, and so its accessible name (a store's dialog is titled with the store's name). */
+  set title(text: string) {
+    this.el.querySelector("h2")!.textContent = text;
+  }
+
   /** Opens the dialog (if closed) and moves focus into it. */
   show(): void {
     if (this.el.open) return;
