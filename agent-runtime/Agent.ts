@@ -27,7 +27,7 @@ import { meleeQuestSkill } from "./brain/meleeFocus.ts";
 import type { QuestEntry } from "./brain/questPlan.ts";
 import { offerOf } from "./brain/makingChoice.ts";
 import { hidePurchase } from "./brain/makingFocus.ts";
-import { kitOf, runePurchase, shouldEat, threat } from "./brain/fighting.ts";
+import { kitOf, losingFight, runePurchase, shouldEat } from "./brain/fighting.ts";
 import { CASTER_FOOD, casterKeep, staffForSpell } from "./brain/magicFocus.ts";
 import { Random } from "./brain/random.ts";
 import { toolPurchases, type ScriptedBrain } from "./brain/scripted.ts";
@@ -477,8 +477,9 @@ export class Agent {
       this.log("action", `eat ${nameOf(this.deps.know, food.itemId)} (health ${self.health}/${self.maxHealth})`);
       return true;
     }
-    const losing = self.health < self.maxHealth * FLEE_BELOW || self.health <= threat(this.view, this.deps.know);
-    if (losing && (this.goal?.type === "combat" || this.goal?.type === "quest") && this.behaviour !== undefined) {
+    const goal = this.goal?.type === "combat" || this.goal?.type === "quest" ? this.goal.type : "other";
+    const questFighting = this.behaviour instanceof QuestGoal && this.behaviour.fighting;
+    if (this.behaviour !== undefined && losingFight(this.view, this.deps.know, FLEE_BELOW, goal, questFighting)) {
       this.endGoal("failed", `leaving a losing fight (health ${self.health}/${self.maxHealth})`, false, true);
       this.command = { behaviour: new GoTo(this.deps.know.spawn, "home"), label: "flee home" };
       return true;

@@ -160,6 +160,21 @@ export function shouldEat(view: AgentView, know: Knowledge, share: number): bool
   return self.health < self.maxHealth * share || self.health <= threat(view, know);
 }
 
+/**
+ * Whether the agent is losing a fight it should leave (nothing left to eat): below `flee` of its
+ * health or within one max hit of a monster next to it, while it fights. A combat goal is a fight
+ * throughout; a quest goal only while a stage's fight is on or a monster stands by, so a hurt agent
+ * still walks to talk, gathers and delivers (before, every quest chosen at low health was given up
+ * at once as "a losing fight", five in one tick in the quest ladder's trace).
+ */
+export function losingFight(view: AgentView, know: Knowledge, flee: number, goal: "combat" | "quest" | "other", questFighting: boolean): boolean {
+  const self = view.self!;
+  if (goal === "other") return false;
+  const near = threat(view, know);
+  if (goal === "quest" && !questFighting && near === 0) return false;
+  return self.health < self.maxHealth * flee || self.health <= near;
+}
+
 /** The multiplier key (`prayers.json` bonuses) that boosts each melee skill. */
 const BOOSTS: Record<string, string> = { attack: "attackMultiplier", strength: "strengthMultiplier", defense: "defenseMultiplier" };
 

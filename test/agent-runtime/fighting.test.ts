@@ -15,6 +15,7 @@ import {
   castableSpell,
   COINS_KEPT,
   kitOf,
+  losingFight,
   meleeRates,
   meleeWorth,
   npcMaxHit,
@@ -214,6 +215,23 @@ describe("agent fighting: styles, eating, magic", () => {
     const full = agent(sync({ health: 10, maxHealth: 10 }));
     full.view.update({ tick: 2, entities: [{ ...cutpurse(full.spot.x + 1, full.spot.z) }], removed: [] });
     assert.equal(shouldEat(full.view, know, 0.5), false, "at full health eating heals nothing");
+  });
+
+  it("leaves a losing fight, and a quest only while its fight is on or a monster stands by", () => {
+    const rat: Entry = { id: "r1", kind: "npc", x: 1, z: 0, ref: "meadow_rat", name: "Meadow rat", health: 30, maxHealth: 30, level: 1, dead: false };
+    const at = (health: number, others: Entry[] = []) => {
+      const a = agent(sync({ health, maxHealth: 100 }), []);
+      a.view.update({ tick: 2, entities: others.map((o) => ({ ...o, x: a.spot.x + o.x, z: a.spot.z + o.z })), removed: [] });
+      return a.view;
+    };
+    assert.equal(losingFight(at(25), know, 0.3, "combat", false), true, "a combat goal below 30 %");
+    assert.equal(losingFight(at(35), know, 0.3, "combat", false), false, "above 30 %, nothing next to it");
+    assert.equal(losingFight(at(10, [rat]), know, 0.3, "combat", false), true, "within the rat's max hit");
+    // The quest ladder's trace: five quests given up in one tick at 27 % while walking to talk.
+    assert.equal(losingFight(at(25), know, 0.3, "quest", false), false, "a quest walking to talk at 25 % goes on");
+    assert.equal(losingFight(at(25), know, 0.3, "quest", true), true, "a quest's kill stage at 25 % is left");
+    assert.equal(losingFight(at(25, [rat]), know, 0.3, "quest", false), true, "a monster next to it makes it a fight");
+    assert.equal(losingFight(at(5), know, 0.3, "other", false), false, "gathering is no fight");
   });
 
   it("casts its strongest spell on the monster with runes, again when the spell's timer has run, and melees without", () => {
