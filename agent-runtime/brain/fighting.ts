@@ -9,6 +9,7 @@
  *   health), to eat before it is in danger.
  * Pure decisions from what the agent sees and the content: no sending.
  */
+import { maxHitHitpoints, NPC_STYLE_BONUS } from "../../src/game/combat.ts";
 import { isRangedWeapon, stylesOffered, type CombatStyle } from "../../src/game/combatStyles.ts";
 import type { Spell } from "../../src/manifests/magicContent.ts";
 import type { PrayerDef } from "../../src/manifests/schemas/misc.ts";
@@ -132,10 +133,14 @@ export function runePurchase(self: Kit, know: Knowledge): RunePurchase | undefin
   return undefined;
 }
 
-/** A monster's max hit in lifepoints, as the server rolls it (src/game/combat.ts npcAttacksPlayer: maxHitHitpoints of its Strength, no bonus). */
+/**
+ * A monster's max hit in lifepoints, as the server rolls it: src/game/combat.ts npcAttacksPlayer's
+ * own formula, maxHitHitpoints of its Strength with no strength bonus and the monster's invisible
+ * style level (NPC_STYLE_BONUS; without it a boar's 2 hitpoints were reckoned 1).
+ */
 export function npcMaxHit(know: Knowledge, npcRef: string): number {
   const strength = know.registry.npcs.get(npcRef)?.stats?.strength ?? 1;
-  return Math.max(1, Math.floor(0.5 + ((strength + 8) * 64) / 640)) * LIFEPOINTS_PER_HITPOINT;
+  return maxHitHitpoints(strength, 0, NPC_STYLE_BONUS) * LIFEPOINTS_PER_HITPOINT;
 }
 
 /** The highest next hit of the living monsters next to the agent (0 when none stands by). */

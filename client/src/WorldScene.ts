@@ -93,7 +93,6 @@ const DEPTH = {
   me: 6,
   roof: 7,
   playerLabel: 8,
-  myLabel: 9,
   bar: 10,
   effect: 11,
   cursor: 12,
@@ -321,10 +320,12 @@ export class WorldScene extends Phaser.Scene {
       // Each look is a texture drawn once and shared (client/src/art/draw.ts): a kind of NPC is one
       // more quad of the same texture, which the renderer batches.
       const shape = this.add.image(0, 0, "__DEFAULT");
-      // Players and NPCs carry their names (NPCs' in the genre's yellow; yours topmost where
-      // players meet); in a crowd, declutterLabels hides those that would overlap a nearer one.
+      // Other players and NPCs carry their names (NPCs' in the genre's yellow); in a crowd,
+      // declutterLabels hides those that would overlap a nearer one. Yours has none, as in the
+      // genre: it lay over a monster on the tile north of you (docs/playtest.md, session 27), and
+      // the pointer still names you.
       const label =
-        sprite.kind === "player" || sprite.kind === "npc"
+        (sprite.kind === "player" && !mine) || sprite.kind === "npc"
           ? this.add
               .text(to.x, to.y + NAME_DY, sprite.label, {
                 fontFamily: "sans-serif",
@@ -334,7 +335,7 @@ export class WorldScene extends Phaser.Scene {
                 padding: { x: 3, y: 1 },
               })
               .setOrigin(0.5, 1)
-              .setDepth(mine ? DEPTH.myLabel : DEPTH.playerLabel)
+              .setDepth(DEPTH.playerLabel)
           : undefined;
       // You are drawn over another player on your tile, not under.
       shape
@@ -491,7 +492,7 @@ export class WorldScene extends Phaser.Scene {
   private declutterAt = 0;
 
   /**
-   * Hides the players' name labels that would overlap one nearer to you (yours first; see
+   * Hides the name labels that would overlap one nearer to you (the nearest first; see
    * labels.ts), and says how many are hidden and shown on the canvas (`data-hidden-labels`,
    * `data-labels`, for the tests).
    */
@@ -500,9 +501,7 @@ export class WorldScene extends Phaser.Scene {
     const ax = me?.shape.x ?? this.cameras.main.worldView.centerX;
     const ay = me?.shape.y ?? this.cameras.main.worldView.centerY;
     const labelled = [...this.drawn.values()].flatMap((d) =>
-      d.label === undefined
-        ? []
-        : [{ label: d.label, npc: d.kind === "npc", dist: d === me ? -1 : Math.max(Math.abs(d.shape.x - ax), Math.abs(d.shape.y - ay)) }],
+      d.label === undefined ? [] : [{ label: d.label, npc: d.kind === "npc", dist: Math.max(Math.abs(d.shape.x - ax), Math.abs(d.shape.y - ay)) }],
     );
     declutter(labelled, this.game.canvas);
   }

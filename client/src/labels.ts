@@ -1,7 +1,7 @@
 /**
  * Which players' name labels to show where they would overlap: in a crowd, a pile of names over
- * each other read as none. Labels are taken in order of importance (yours, then the nearest to
- * you), and one that would overlap a label already taken is hidden; its player still shows its
+ * each other read as none. Labels are taken in order of importance (the nearest to you first;
+ * yours is not drawn, as in the genre), and one that would overlap a label already taken is hidden; its player still shows its
  * name on hover and in its menu. Pure, so that it is tested without a canvas.
  */
 
@@ -44,14 +44,17 @@ export interface SceneLabel {
   y: number;
   width: number;
   height: number;
+  /** What it says (a name, an NPC's with its level). */
+  text: string;
   visible: boolean;
   setVisible(on: boolean): unknown;
 }
 
 /**
- * Shows the labels {@link visibleLabels} keeps, taken by `dist` (your own -1, first), and of the
+ * Shows the labels {@link visibleLabels} keeps, taken by `dist` (nearest first), and of the
  * NPCs' only the nearest {@link NPC_LABELS}; says on the canvas how many are hidden and shown
- * (`data-hidden-labels`, `data-labels`, for the tests). Sorts `labelled`.
+ * (`data-hidden-labels`, `data-labels`) and which names show (`data-label-names`, a JSON list, sorted),
+ * for the tests. Sorts `labelled`.
  */
 export function declutter(labelled: { label: SceneLabel; npc: boolean; dist: number }[], canvas: HTMLElement): void {
   labelled.sort((a, b) => a.dist - b.dist);
@@ -70,4 +73,6 @@ export function declutter(labelled: { label: SceneLabel; npc: boolean; dist: num
   if (canvas.dataset.hiddenLabels !== said) canvas.dataset.hiddenLabels = said;
   const shownCount = String(labelled.length - hidden);
   if (canvas.dataset.labels !== shownCount) canvas.dataset.labels = shownCount;
+  const names = JSON.stringify(labelled.flatMap(({ label }, i) => (shown[i] ? [label.text] : [])).sort());
+  if (canvas.dataset.labelNames !== names) canvas.dataset.labelNames = names;
 }

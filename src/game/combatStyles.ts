@@ -9,7 +9,8 @@
  * - xp per hitpoint of damage: 4 to the style's skill, controlled 1⅓ to each of Attack, Strength
  *   and Defence, longrange 2 to Ranged and 2 to Defence (plus 1⅓ to Constitution, combat.ts).
  * Which styles a weapon offers and the attack type (stab, slash, crush) each uses follow the
- * genre's weapon categories (OSRS wiki "Weapons/Types"): content names the category
+ * genre's weapon categories (OSRS wiki "Weapons/Types", https://oldschool.runescape.wiki/w/Weapons/Types;
+ * "Combat Options" for the "alternative aggressive" fourth style): content names the category
  * (`weaponType`), and a category this table does not know offers all four melee styles with the
  * weapon's best attack bonus type, since the manifests then say nothing more.
  * Pure rules: no transport, no database.
@@ -18,7 +19,7 @@ import type { Skill } from "./skills.ts";
 import type { ItemDef } from "../manifests/schemas/items.ts";
 
 /** Every style name (the protocol's `player:setCombatStyle`); which apply depends on the weapon. */
-export const COMBAT_STYLES = ["accurate", "aggressive", "defensive", "controlled", "rapid", "longrange"] as const;
+export const COMBAT_STYLES = ["accurate", "aggressive", "defensive", "controlled", "rapid", "longrange", "alt_aggressive"] as const;
 export type CombatStyle = (typeof COMBAT_STYLES)[number];
 export type StyleKind = "melee" | "ranged";
 export type AttackType = "stab" | "slash" | "crush" | "ranged";
@@ -28,7 +29,12 @@ export const DEFAULT_COMBAT_STYLE: CombatStyle = "accurate";
 /** Longrange never reaches beyond this (OSRS: a weapon's range plus 2, at most 10). */
 export const MAX_ATTACK_RANGE = 10;
 
-export const MELEE_STYLES = ["accurate", "aggressive", "defensive", "controlled"] as const satisfies readonly CombatStyle[];
+/**
+ * In the genre's order on the Combat tab: accurate, aggressive, then the third slot (controlled,
+ * or the alternative aggressive: a second aggressive style of another attack type, e.g. a
+ * dagger's Slash), defensive last.
+ */
+export const MELEE_STYLES = ["accurate", "aggressive", "alt_aggressive", "controlled", "defensive"] as const satisfies readonly CombatStyle[];
 export const RANGED_STYLES = ["accurate", "rapid", "longrange"] as const satisfies readonly CombatStyle[];
 
 export interface StyleBonus {
@@ -38,11 +44,15 @@ export interface StyleBonus {
   ranged: number;
 }
 
+/** A melee category content names but this table does not know: these four, with the weapon's best attack type. */
+const FOUR_STYLES = ["accurate", "aggressive", "controlled", "defensive"] as const satisfies readonly CombatStyle[];
+
 const NONE: StyleBonus = { attack: 0, strength: 0, defence: 0, ranged: 0 };
 const BONUSES: Record<StyleKind, Partial<Record<CombatStyle, StyleBonus>>> = {
   melee: {
     accurate: { ...NONE, attack: 3 },
     aggressive: { ...NONE, strength: 3 },
+    alt_aggressive: { ...NONE, strength: 3 },
     defensive: { ...NONE, defence: 3 },
     controlled: { attack: 1, strength: 1, defence: 1, ranged: 0 },
   },
@@ -53,21 +63,30 @@ const BONUSES: Record<StyleKind, Partial<Record<CombatStyle, StyleBonus>>> = {
   },
 };
 
-/** Melee weapon categories: the attack type of each style they offer (a missing style is not offered). */
+/**
+ * Melee weapon categories: the attack type of each style they offer (a missing style is not
+ * offered), as the OSRS wiki's "Weapons/Types" lists them (https://oldschool.runescape.wiki/w/Weapons/Types).
+ */
+const STAB_SWORD = { accurate: "stab", aggressive: "stab", alt_aggressive: "slash", defensive: "stab" } as const;
 const MELEE_CATEGORIES: Record<string, Partial<Record<CombatStyle, AttackType>>> = {
-  // Punch, kick, block.
+  // Unarmed: Punch (accurate), Kick (aggressive), Block (defensive), all crush.
   UNARMED: { accurate: "crush", aggressive: "crush", defensive: "crush" },
-  // Stab, lunge, (slash), block: the stab lunge stands for aggressive.
-  DAGGER: { accurate: "stab", aggressive: "stab", defensive: "stab" },
-  // Stab, lunge, slash (controlled), block.
-  SWORD: { accurate: "stab", aggressive: "stab", controlled: "slash", defensive: "stab" },
-  // Pound, pummel, spike (controlled stab), block.
+  // Stab sword (daggers, and the genre's swords: bronze to rune sword): Stab (accurate, stab),
+  // Lunge (aggressive, stab), Slash (aggressive, slash), Block (defensive, stab).
+  DAGGER: STAB_SWORD,
+  SWORD: STAB_SWORD,
+  // Spiked (maces): Pound (accurate, crush), Pummel (aggressive, crush), Spike (controlled, stab), Block (defensive, crush).
   MACE: { accurate: "crush", aggressive: "crush", controlled: "stab", defensive: "crush" },
-  // Chop, hack, (smash), block.
-  AXE: { accurate: "slash", aggressive: "slash", defensive: "slash" },
-  // Spike, impale, (smash), block.
-  PICKAXE: { accurate: "stab", aggressive: "stab", defensive: "stab" },
+  // Axe (hatchets): Chop (accurate, slash), Hack (aggressive, slash), Smash (aggressive, crush), Block (defensive, slash).
+  AXE: { accurate: "slash", aggressive: "slash", alt_aggressive: "crush", defensive: "slash" },
+  // Pickaxe: Spike (accurate, stab), Impale (aggressive, stab), Smash (aggressive, crush), Block (defensive, stab).
+  PICKAXE: { accurate: "stab", aggressive: "stab", alt_aggressive: "crush", defensive: "stab" },
+  // Staff: Bash (accurate), Pound (aggressive), Focus (defensive), all crush (its spell styles are magic.ts's autocast).
+  STAFF: { accurate: "crush", aggressive: "crush", defensive: "crush" },
 };
+
+/** The genre's name of an alternative aggressive style, by its attack type (a dagger's Slash, an axe's Smash). */
+const ALT_AGGRESSIVE_NAMES: Record<AttackType, string> = { stab: "Lunge", slash: "Slash", crush: "Smash", ranged: "Rapid" };
 
 /** Whether a weapon (undefined: unarmed) shoots: content says `attackType` ranged, or the weapon is a bow. */
 export function isRangedWeapon(weapon: ItemDef | undefined): boolean {
@@ -91,8 +110,17 @@ function bestAttackType(weapon: ItemDef): AttackType {
 export function stylesOffered(weapon: ItemDef | undefined): Map<CombatStyle, AttackType> {
   if (isRangedWeapon(weapon)) return new Map(RANGED_STYLES.map((s) => [s, "ranged" as const]));
   const category = weapon === undefined ? MELEE_CATEGORIES.UNARMED! : MELEE_CATEGORIES[(weapon.weaponType ?? "").toUpperCase()];
-  const types = category ?? Object.fromEntries(MELEE_STYLES.map((s) => [s, bestAttackType(weapon!)]));
+  const types = category ?? Object.fromEntries(FOUR_STYLES.map((s) => [s, bestAttackType(weapon!)]));
   return new Map(MELEE_STYLES.flatMap((s) => (types[s] === undefined ? [] : [[s, types[s]] as const])));
+}
+
+/**
+ * The style's name on the Combat tab: the style itself ("Accurate"); the alternative aggressive by
+ * the genre's name of its action ("Slash", "Smash"), so that it is told from the other aggressive.
+ */
+export function styleLabel(style: CombatStyle, weapon: ItemDef | undefined): string {
+  if (style === "alt_aggressive") return ALT_AGGRESSIVE_NAMES[attackTypeOf(style, weapon)];
+  return style[0]!.toUpperCase() + style.slice(1);
 }
 
 /** The style in force: the chosen one if the weapon offers it, else the weapon kind's default. */
@@ -127,6 +155,7 @@ export function styleXp(style: CombatStyle, weapon: ItemDef | undefined): Partia
   if (isRangedWeapon(weapon)) return style === "longrange" ? { ranged: 2, defense: 2 } : { ranged: 4 };
   switch (style) {
     case "aggressive":
+    case "alt_aggressive":
       return { strength: 4 };
     case "defensive":
       return { defense: 4 };

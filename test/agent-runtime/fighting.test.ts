@@ -33,6 +33,8 @@ import { knowledgeOf, type Knowledge } from "../../agent-runtime/knowledge.ts";
 import type { WorldUpdate } from "../../src/game/worldUpdate.ts";
 import { bundledContent } from "../support/content.ts";
 import { XP_FOR_LEVEL } from "../../src/game/skills.ts";
+import { npcAttacksPlayer } from "../../src/game/combat.ts";
+import { gameWorld } from "../support/game.ts";
 
 type Entry = WorldUpdate["entities"][number];
 type Sent = { type: string; data: Record<string, unknown> };
@@ -172,8 +174,10 @@ describe("agent fighting: styles, eating, magic", () => {
     // Level 1: the cows (8 hitpoints, Defence 1: few misses and a kill's walk spread over more blows) before the rats.
     assert.equal(bestMonster(all, levels(1), 3, 100, know), "brindle_cow");
     assert.ok(meleeRates(levels(1), know, "brindle_cow").dealt > meleeRates(levels(1), know, "meadow_rat").dealt);
-    // Twenty: the boars (Defence 4, 12 hitpoints) hit harder but give more.
-    assert.equal(bestMonster(all, levels(20), 25, 250, know), "bristleback_boar");
+    // Twenty-five: the boars (Defence 4, 12 hitpoints) hit harder but give more. At twenty, still
+    // the cows: a boar's hits of up to 2 hitpoints cost about what its hitpoints give.
+    assert.equal(bestMonster(all, levels(25), 25, 250, know), "bristleback_boar");
+    assert.equal(bestMonster(all, levels(20), 25, 250, know), "brindle_cow");
     // Never one above its combat level (the Cinder hound is 20), nor one whose max hit is over a third of its health.
     assert.equal(bestMonster(["meadow_rat", "cinder_hound"], levels(10), 13, 100, know), "meadow_rat");
     assert.equal(bestMonster(["meadow_rat", "hollow_cutpurse"], levels(15), 20, 50, know), "meadow_rat", "the cutpurse's 20 is over a third of 50");
@@ -181,6 +185,27 @@ describe("agent fighting: styles, eating, magic", () => {
     // Better levels, more dealt and less taken.
     assert.ok(meleeRates(levels(10), know, "brindle_cow").dealt > meleeRates(levels(1), know, "brindle_cow").dealt);
     assert.ok(meleeRates(levels(10), know, "brindle_cow").taken < meleeRates(levels(1), know, "brindle_cow").taken);
+  });
+
+  it("reckons a monster's max hit as the server rolls it, its invisible style level counted (a boar: 2 hitpoints, not 1)", async () => {
+    // Bristleback boar, Strength 6: ⌊0.5 + (6 + 1 + 8) × 64 / 640⌋ = 2 hitpoints (combat.ts
+    // maxHitHitpoints with NPC_STYLE_BONUS); without the +1, ⌊0.5 + 14 × 64 / 640⌋ = 1.
+    assert.equal(npcMaxHit(know, "bristleback_boar"), 20);
+    const boar = know.registry.npcs.get("bristleback_boar")!;
+    const rates = meleeRates({ attack: { level: 1 }, strength: { level: 1 }, defense: { level: 1 } }, know, "bristleback_boar");
+    // Its chance to hit a level-1 fighter: (5 + 9) × 64 = 896 against (1 + 8) × 64 = 576.
+    const chance = 1 - (576 + 2) / (2 * (896 + 1));
+    assert.ok(Math.abs(rates.taken - (chance * 20) / 2 / (boar.combat?.attackSpeedTicks ?? 4)) < 1e-9, `taken ${rates.taken}`);
+    // Every attackable monster against the server's own roll: its highest damage (a hit, then the top damage roll).
+    const g = await gameWorld();
+    const p = g.add();
+    for (const npc of new Map([...g.world.npcs.values()].filter((n) => n.def.combat?.attackable === true).map((n) => [n.def.id, n])).values()) {
+      p.data.health = 100_000;
+      const values = [0, 0.999999];
+      (g.world as { random: () => number }).random = () => values.shift() ?? 0.5;
+      npcAttacksPlayer(g.world, npc, p);
+      assert.equal(npcMaxHit(know, npc.def.id), 100_000 - p.data.health, npc.def.id);
+    }
   });
 
   it("eats below half its health, or hurt within one max hit of a monster next to it, and not at full health", () => {

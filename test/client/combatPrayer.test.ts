@@ -69,6 +69,9 @@ describe("browser client: the Combat and Prayer tabs (real Chromium)", function 
     await page.getByRole("menu").getByRole("menuitem", { name: "Equip Bronze dagger" }).click();
     await page.getByRole("tab", { name: "Combat" }).click();
     await combat.getByText(/^Bronze dagger \(melee, dagger\) · attack type Stab$/).waitFor();
+    // The genre's stab sword: Stab, Lunge, Slash (the alternative aggressive), Block.
+    assert.deepEqual(await styles.getByRole("button").allTextContents(), ["Accurate", "Aggressive", "Slash", "Defensive"]);
+    await styles.getByText("Slash · xp to Strength").waitFor();
     await styles.getByRole("button", { name: "Aggressive" }).click();
     await until(() => (player.data.combatStyle === "aggressive" ? true : undefined), "the server's style aggressive", 10_000);
     await styles.getByRole("button", { name: "Aggressive", pressed: true }).waitFor();

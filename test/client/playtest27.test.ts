@@ -2,7 +2,8 @@
  * What the playtest of session 27 by a player of the genre found (docs/playtest.md "Playtest
  * 2026-11-29 (session 27)"), in a real browser (see support.ts) against a real server serving a
  * fresh build: the bank's Deposit inventory; a quest's rewards said when it completes, and the
- * quest giver's last words without the engine's parenthesis.
+ * quest giver's last words without the engine's parenthesis; no name label of your own (the genre
+ * draws none), so that it does not lie over a monster on the tile north of you.
  */
 import assert from "node:assert/strict";
 import fs from "node:fs";
@@ -10,6 +11,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { handleAction } from "../../src/game/actions.ts";
 import { openBank } from "../../src/game/services.ts";
 import type { Player } from "../../src/game/world/Player.ts";
+import { holdStill } from "../support/placing.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 import { eventually, until } from "../support/until.ts";
 import { artifacts, buildClient, createCharacter, enterWorld, launchBrowser, livePlayer, openPage, playAnonymously, screenshot } from "./support.ts";
@@ -127,6 +129,28 @@ describe("browser client: what the playtest of session 27 found (real Chromium)"
     await chat.getByText("You are awarded: 1 quest point, 100 Woodcutting xp, 100 Attack xp, Settler's charter, Coins x 50.", { exact: true }).waitFor();
     await page.keyboard.press("Escape");
     await box.waitFor({ state: "hidden" });
+    assert.deepEqual(pageErrors, []);
+  });
+
+  it("draws no name label over you, so that a monster on the tile north of you shows (the genre draws no own name)", async () => {
+    const w = world();
+    // A cow with a walkable tile south of it: you stand there, the cow held still on the tile north.
+    const cow = [...w.npcs.values()].find((n) => n.def.id === "brindle_cow" && n.deadUntil === 0 && w.collision.isWalkable(n.x, n.z + 1))!;
+    assert.ok(cow !== undefined, "a cow with a free tile south of it");
+    await new Promise<void>((resolve) => w.enqueueCommand(me.id, () => (holdStill(cow), resolve())));
+    // (Not goTo: the cows' pen lies near the map's edge, where the view stops short of centring on you.)
+    const south = { x: cow.x, z: cow.z + 1 };
+    await onTick((p) => w.teleport(p, south));
+    await until(() => (me.x === south.x && me.z === south.z ? true : undefined), "south of the cow");
+    const canvas = page.getByLabel("Game world");
+    const names = async () => JSON.parse((await canvas.getAttribute("data-label-names")) ?? "[]") as string[];
+    // The client writes a kind in sentence case: "Brindle cow (level 2)".
+    const cowShown = async () => (await names()).some((n) => n.toLowerCase().startsWith(cow.def.name.toLowerCase()));
+    await eventually(async () => ((await cowShown()) ? true : undefined), "the cow's label shown");
+    assert.equal(cow.x, me.x);
+    assert.equal(cow.z, me.z - 1, "the cow on the tile north of you");
+    assert.ok(!(await names()).includes("Thistle"), `no label of your own over the cow: ${JSON.stringify(await names())}`);
+    await screenshot(page, "playtest27-cow-north");
     assert.deepEqual(pageErrors, []);
   });
 });

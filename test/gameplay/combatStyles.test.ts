@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { attackRange, maxHitHitpoints, npcAttacksPlayer, npcDefenceBonus, playerAttacksNpc } from "../../src/game/combat.ts";
-import { parseCombatStyle, stylesOffered, styleBonus, type CombatStyle } from "../../src/game/combatStyles.ts";
+import { parseCombatStyle, stylesOffered, styleBonus, styleLabel, type CombatStyle } from "../../src/game/combatStyles.ts";
 import { XP_FOR_LEVEL, type Skill } from "../../src/game/skills.ts";
 import type { NpcInstance } from "../../src/game/world/entities.ts";
 import type { Player } from "../../src/game/world/Player.ts";
@@ -54,8 +54,33 @@ describe("attack styles", () => {
     const g = await gameWorld();
     const styles = (id?: string) => Object.fromEntries(stylesOffered(id === undefined ? undefined : item(g, id)));
     assert.deepEqual(styles(), { accurate: "crush", aggressive: "crush", defensive: "crush" }, "unarmed: punch, kick, block");
-    assert.deepEqual(styles("bronze_sword"), { accurate: "stab", aggressive: "stab", defensive: "stab", controlled: "slash" });
-    assert.deepEqual(styles("iron_mace"), { accurate: "crush", aggressive: "crush", defensive: "crush", controlled: "stab" });
+    // OSRS wiki "Weapons/Types": in the genre's order, with the Combat tab's names.
+    const list = (id?: string) =>
+      [...stylesOffered(id === undefined ? undefined : item(g, id))].map(
+        ([s, type]) => `${styleLabel(s, id === undefined ? undefined : item(g, id))} ${s} ${type}`,
+      );
+    // Stab sword (daggers and swords): Stab, Lunge, Slash (the alternative aggressive), Block.
+    const stabSword = ["Accurate accurate stab", "Aggressive aggressive stab", "Slash alt_aggressive slash", "Defensive defensive stab"];
+    assert.deepEqual(list("bronze_dagger"), stabSword, "dagger: stab, lunge, slash, block");
+    assert.deepEqual(list("bronze_sword"), stabSword, "sword: a stab sword in the genre");
+    // Spiked (mace): Pound, Pummel, Spike (controlled stab), Block.
+    assert.deepEqual(list("iron_mace"), ["Accurate accurate crush", "Aggressive aggressive crush", "Controlled controlled stab", "Defensive defensive crush"]);
+    // Axe: Chop, Hack, Smash (crush), Block; pickaxe: Spike, Impale, Smash (crush), Block.
+    assert.deepEqual(list("bronze_hatchet"), [
+      "Accurate accurate slash",
+      "Aggressive aggressive slash",
+      "Smash alt_aggressive crush",
+      "Defensive defensive slash",
+    ]);
+    assert.deepEqual(list("bronze_pickaxe"), [
+      "Accurate accurate stab",
+      "Aggressive aggressive stab",
+      "Smash alt_aggressive crush",
+      "Defensive defensive stab",
+    ]);
+    // Staff: Bash, Pound, Focus, all crush (no controlled).
+    assert.deepEqual(list("staff_of_air"), ["Accurate accurate crush", "Aggressive aggressive crush", "Defensive defensive crush"]);
+    assert.deepEqual(list(), ["Accurate accurate crush", "Aggressive aggressive crush", "Defensive defensive crush"]);
     assert.deepEqual(styles("shortbow"), { accurate: "ranged", rapid: "ranged", longrange: "ranged" });
     // A melee category the table does not know: all four styles, with the weapon's best attack type.
     const flail = { ...item(g, "iron_mace"), weaponType: "FLAIL", bonuses: { attackStab: 1, attackSlash: 6, attackCrush: 4 } };
@@ -68,7 +93,8 @@ describe("attack styles", () => {
     ["bronze_sword", "accurate", { attack: 4 }],
     ["bronze_sword", "aggressive", { strength: 4 }],
     ["bronze_sword", "defensive", { defense: 4 }],
-    ["bronze_sword", "controlled", { attack: 4 / 3, strength: 4 / 3, defense: 4 / 3 }],
+    ["bronze_dagger", "alt_aggressive", { strength: 4 }],
+    ["iron_mace", "controlled", { attack: 4 / 3, strength: 4 / 3, defense: 4 / 3 }],
     ["shortbow", "accurate", { ranged: 4 }],
     ["shortbow", "rapid", { ranged: 4 }],
     ["shortbow", "longrange", { ranged: 2, defense: 2 }],
@@ -158,7 +184,7 @@ describe("attack styles", () => {
       return npc.health < npc.maxHealth;
     };
     assert.equal(hits("accurate"), false, "the sword's stab glances off");
-    assert.equal(hits("controlled"), true, "its slash gets through");
+    assert.equal(hits("alt_aggressive"), true, "its slash gets through");
   });
 
   it("defends better on defensive: the style's +3 Defence meets the NPC's attack roll", async () => {
@@ -199,12 +225,12 @@ describe("player:setCombatStyle", () => {
     const p = g.add(wielding("bronze_sword"));
     g.tick();
     assert.equal(g.events(p, "player:sync").at(-1)!.combatStyle, "accurate", "the default");
-    g.send(p, "player:setCombatStyle", { style: "controlled" });
+    g.send(p, "player:setCombatStyle", { style: "alt_aggressive" });
     g.tick();
     assert.deepEqual(g.errors(p), []);
-    assert.equal(p.data.combatStyle, "controlled");
+    assert.equal(p.data.combatStyle, "alt_aggressive");
     assert.equal(p.saveDue, true, "saved with the character");
-    assert.equal(g.events(p, "player:sync").at(-1)!.combatStyle, "controlled");
+    assert.equal(g.events(p, "player:sync").at(-1)!.combatStyle, "alt_aggressive");
   });
 
   const refused: [weapon: string | undefined, style: CombatStyle][] = [
@@ -214,6 +240,9 @@ describe("player:setCombatStyle", () => {
     [undefined, "controlled"],
     ["bronze_sword", "longrange"],
     ["bronze_dagger", "controlled"],
+    ["bronze_sword", "controlled"],
+    ["iron_mace", "alt_aggressive"],
+    [undefined, "alt_aggressive"],
   ];
   for (const [weapon, style] of refused) {
     it(`refuses ${style} ${weapon === undefined ? "unarmed" : `with a ${weapon}`} (INVALID_COMBAT_STYLE), changing nothing`, async () => {

@@ -111,7 +111,7 @@ describe("combat formulas against published values", () => {
     ["bronze_sword", "accurate", { attack: 28, constitution: 9.3 }],
     ["bronze_sword", "aggressive", { strength: 28, constitution: 9.3 }],
     ["bronze_sword", "defensive", { defense: 28, constitution: 9.3 }],
-    ["bronze_sword", "controlled", { attack: 9.3, strength: 9.3, defense: 9.3, constitution: 9.3 }],
+    ["iron_mace", "controlled", { attack: 9.3, strength: 9.3, defense: 9.3, constitution: 9.3 }],
     ["shortbow", "rapid", { ranged: 28, constitution: 9.3 }],
     ["shortbow", "longrange", { ranged: 14, defense: 14, constitution: 9.3 }],
   ];

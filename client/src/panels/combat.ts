@@ -1,12 +1,12 @@
 /**
  * The Combat panel: your combat level, the wielded weapon (or unarmed) with its kind and the attack type of the style
  * in force, and a button for each style the weapon offers (`player:setCombatStyle`), the current
- * one pressed. Which styles, and their attack types, come from the server's own rules
+ * one pressed (named by its style, the alternative aggressive by its action: a dagger's "Slash"). Which styles, and their attack types, come from the server's own rules
  * (src/game/combatStyles.ts, imported), so the panel offers exactly what the server accepts.
  * Below them the Auto Retaliate toggle (`player:setAutoRetaliate`, pressed while on: the server's
  * synced `autoRetaliate`, src/game/retaliate.ts).
  */
-import { attackTypeOf, effectiveStyle, parseCombatStyle, styleKind, stylesOffered, styleXp } from "../../../src/game/combatStyles.ts";
+import { attackTypeOf, effectiveStyle, parseCombatStyle, styleKind, styleLabel, stylesOffered, styleXp } from "../../../src/game/combatStyles.ts";
 import type { PlayerState } from "../../../schema/WorldState.ts";
 import type { Content } from "../content.ts";
 import type { Send } from "../worldMenu.ts";
@@ -67,7 +67,7 @@ export class CombatPanel {
         const b = document.createElement("button");
         b.type = "button";
         b.dataset.style = style;
-        b.textContent = title(style);
+        b.textContent = styleLabel(style, def);
         b.setAttribute("aria-pressed", String(style === current));
         b.addEventListener("click", () => this.send("player:setCombatStyle", { style: style }));
         const what = document.createElement("span");

@@ -1,11 +1,16 @@
 /** The OpenAPI paths of friends, ignores and voice (src/http/openapi.ts). */
 import { SOCIAL_BODY, SOCIAL_NAME, SOCIAL_RESPONSE } from "../routes/social.ts";
 import { VOICE_BODY, VOICE_RESPONSE } from "../routes/voice.ts";
-import { merge, OWNED, social, type ErrorCodes, type Paths } from "./ops.ts";
+import { merge, OWNED, social, type ErrorCodes, type Op, type Paths } from "./ops.ts";
 
 const socialName = { name: SOCIAL_NAME };
 /** A path's `:name` is checked as a body (400 INVALID_PAYLOAD). */
 const checkedName: ErrorCodes = { 400: ["INVALID_PAYLOAD"] };
+
+/** A change to the lists by a player named in the path (`{name}`): answers with the lists, refuses with `codes` besides a bad name. */
+function byName(summary: string, ...codes: Parameters<typeof social>): Op {
+  return { summary, auth: "bearer", params: socialName, responses: { 200: SOCIAL_RESPONSE }, errors: merge(checkedName, social(...codes)) };
+}
 
 export const SOCIAL_PATHS: Paths = {
   "/api/v1/social": {
@@ -25,31 +30,13 @@ export const SOCIAL_PATHS: Paths = {
     },
   },
   "/api/v1/social/friends/{name}": {
-    delete: {
-      summary: "Remove a friend (from both lists), or withdraw your request to them",
-      auth: "bearer",
-      params: socialName,
-      responses: { 200: SOCIAL_RESPONSE },
-      errors: merge(checkedName, social("NOT_FRIENDS")),
-    },
+    delete: byName("Remove a friend (from both lists), or withdraw your request to them", "NOT_FRIENDS"),
   },
   "/api/v1/social/requests/{name}/accept": {
-    post: {
-      summary: "Accept a player's friend request",
-      auth: "bearer",
-      params: socialName,
-      responses: { 200: SOCIAL_RESPONSE },
-      errors: merge(checkedName, social("ALREADY_FRIENDS", "NO_REQUEST", "FRIENDS_FULL", "THEIR_FRIENDS_FULL")),
-    },
+    post: byName("Accept a player's friend request", "ALREADY_FRIENDS", "NO_REQUEST", "FRIENDS_FULL", "THEIR_FRIENDS_FULL"),
   },
   "/api/v1/social/requests/{name}/decline": {
-    post: {
-      summary: "Decline a player's friend request",
-      auth: "bearer",
-      params: socialName,
-      responses: { 200: SOCIAL_RESPONSE },
-      errors: merge(checkedName, social("NO_REQUEST")),
-    },
+    post: byName("Decline a player's friend request", "NO_REQUEST"),
   },
   "/api/v1/social/ignored": {
     post: {
@@ -61,13 +48,7 @@ export const SOCIAL_PATHS: Paths = {
     },
   },
   "/api/v1/social/ignored/{name}": {
-    delete: {
-      summary: "Stop ignoring a player",
-      auth: "bearer",
-      params: socialName,
-      responses: { 200: SOCIAL_RESPONSE },
-      errors: merge(checkedName, social("NOT_IGNORED")),
-    },
+    delete: byName("Stop ignoring a player", "NOT_IGNORED"),
   },
   "/api/voice/token": {
     post: {
