@@ -112,41 +112,51 @@ describe("watching an agent from the dashboard (real Chromium, the agent runtime
     // and water blue, and the watched character in the game's look for a person (its skin, from
     // art/looks.ts) over a gold ring, not a dot.
     await eventually(async () => ((await canvas.getAttribute("data-map")) === "ground" ? true : undefined), "the map drawn under the view");
-    const drawn = await canvas.evaluate((c: HTMLCanvasElement, radius) => {
-      const g = c.getContext("2d")!;
-      const tile = c.width / (2 * radius + 1);
-      const { data } = g.getImageData(0, 0, c.width, c.height);
-      const hex = (i: number) => `#${[data[i]!, data[i + 1]!, data[i + 2]!].map((v) => v.toString(16).padStart(2, "0")).join("")}`;
-      const tiles: { dx: number; dz: number; colors: number; grey: number; blue: number }[] = [];
-      const around = new Set<string>();
-      for (let dz = -radius; dz <= radius; dz++) {
-        for (let dx = -radius; dx <= radius; dx++) {
-          const colors = new Set<string>();
-          let grey = 0;
-          let blue = 0;
-          let n = 0;
-          // The tile's inside, clear of the grid's lines on its edges.
-          for (let y = 1; y < tile - 1; y++) {
-            for (let x = 1; x < tile - 1; x++) {
-              const i = (((dz + radius) * tile + y) * c.width + (dx + radius) * tile + x) * 4;
-              const [r, gg, b] = [data[i]!, data[i + 1]!, data[i + 2]!];
-              colors.add(hex(i));
-              if (Math.max(r, gg, b) - Math.min(r, gg, b) <= 24) grey++;
-              if (b > r + 30 && b > gg) blue++;
-              if (Math.abs(dx) <= 1 && Math.abs(dz) <= 1) around.add(hex(i));
-              n++;
+    // Next to the mine's rock face (world-config.json `rocks:mine_face`, z 29-30), so that the view has
+    // one to show wherever the agent was; the agent plays on from there.
+    assert.ok(t.server.world.world.teleport(player()!, { x: 11, z: 26 }), "a walkable tile by the rock face");
+    const read = () =>
+      canvas.evaluate((c: HTMLCanvasElement, radius) => {
+        const g = c.getContext("2d")!;
+        const tile = c.width / (2 * radius + 1);
+        const { data } = g.getImageData(0, 0, c.width, c.height);
+        const hex = (i: number) => `#${[data[i]!, data[i + 1]!, data[i + 2]!].map((v) => v.toString(16).padStart(2, "0")).join("")}`;
+        const tiles: { dx: number; dz: number; colors: number; grey: number; blue: number }[] = [];
+        const around = new Set<string>();
+        for (let dz = -radius; dz <= radius; dz++) {
+          for (let dx = -radius; dx <= radius; dx++) {
+            const colors = new Set<string>();
+            let grey = 0;
+            let blue = 0;
+            let n = 0;
+            // The tile's inside, clear of the grid's lines on its edges.
+            for (let y = 1; y < tile - 1; y++) {
+              for (let x = 1; x < tile - 1; x++) {
+                const i = (((dz + radius) * tile + y) * c.width + (dx + radius) * tile + x) * 4;
+                const [r, gg, b] = [data[i]!, data[i + 1]!, data[i + 2]!];
+                colors.add(hex(i));
+                if (Math.max(r, gg, b) - Math.min(r, gg, b) <= 24) grey++;
+                if (b > r + 30 && b > gg) blue++;
+                if (Math.abs(dx) <= 1 && Math.abs(dz) <= 1) around.add(hex(i));
+                n++;
+              }
             }
+            tiles.push({ dx, dz, colors: colors.size, grey: grey / n, blue: blue / n });
           }
-          tiles.push({ dx, dz, colors: colors.size, grey: grey / n, blue: blue / n });
         }
-      }
-      return { x: Number(c.dataset.x), z: Number(c.dataset.z), tiles, around: [...around] };
-    }, WATCH_RADIUS);
+        return { x: Number(c.dataset.x), z: Number(c.dataset.z), tiles, around: [...around] };
+      }, WATCH_RADIUS);
     const b = buildCollision(t.server.world.world.content).bounds;
     const config = JSON.parse(fs.readFileSync(path.join(t.worldDir, "assets", "manifests", "world-config.json"), "utf8")) as {
       game: { blocked: { minX: number; maxX: number; minZ: number; maxZ: number; reason: string }[] };
     };
     const reason = (x: number, z: number) => config.game.blocked.find((r) => x >= r.minX && x <= r.maxX && z >= r.minZ && z <= r.maxZ)?.reason ?? "";
+    const faceIn = (d: Awaited<ReturnType<typeof read>>) =>
+      d.tiles.some((tile) => tile.dz !== -1 && /^(rocks|water):/.test(reason(d.x + tile.dx, d.z + tile.dz)));
+    const drawn = await eventually(async () => {
+      const d = await read();
+      return faceIn(d) ? d : undefined;
+    }, "the view to show the rock face");
     const inWorld = drawn.tiles.filter(({ dx, dz }) => drawn.x + dx >= b.minX && drawn.x + dx <= b.maxX && drawn.z + dz >= b.minZ && drawn.z + dz <= b.maxZ);
     const textured = inWorld.filter((tile) => tile.colors >= 3).length;
     assert.ok(textured >= inWorld.length * 0.8, `the ground is the game's pixel art: ${textured} of ${inWorld.length} tiles textured`);
