@@ -31,7 +31,7 @@ export function placeOf(content: Content, id: string): Place | undefined {
 }
 
 /** How a place looks: a door a lettered tile, dark while shut; ladders and stairs arrows; obstacles drawn as what they are. */
-export function placeSprite(content: Content, e: EntityState): Sprite | undefined {
+export function placeSprite(content: Content, e: Pick<EntityState, "id" | "open">): Sprite | undefined {
   const p = placeOf(content, e.id);
   if (p === undefined) return undefined;
   switch (p.place) {

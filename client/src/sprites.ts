@@ -63,18 +63,34 @@ function gearWorn(content: Content, text: string): Gear {
   return gear;
 }
 
+/** Your own shirt: blue, so that you stand out among the others. */
+const YOURS = "#2f7fd0";
+
+/**
+ * A player as others see it, from its public `worn` (the JSON of slot → item id, "" when nothing
+ * shows); `yours`: in your blue (the dashboard's Watch view draws the watched character so).
+ */
+export function wornLook(content: Content | undefined, name: string, worn: string | undefined, yours: boolean): Look {
+  return person(name, yours ? YOURS : undefined, content !== undefined && worn !== undefined && worn !== "" ? gearWorn(content, worn) : {});
+}
+
 export function playerSprite(p: PlayerState, mine: boolean, content?: Content): Sprite {
-  let gear: Gear = {};
-  if (content !== undefined) {
-    // Yours from your own equipment (the owner's fields, current at once); another's from `worn`.
-    if (mine) gear = gearOf(content, (slot) => p.equipment?.get(slot)?.itemId);
-    else if (p.worn !== undefined && p.worn !== "") gear = gearWorn(content, p.worn);
-  }
-  const look = person(p.name, mine ? "#2f7fd0" : undefined, gear);
+  // Yours from your own equipment (the owner's fields, current at once); another's from `worn`.
+  const look =
+    mine && content !== undefined
+      ? person(
+          p.name,
+          YOURS,
+          gearOf(content, (slot) => p.equipment?.get(slot)?.itemId),
+        )
+      : wornLook(content, p.name, p.worn, mine);
   return { kind: "player", label: p.name, look, health: p.health, maxHealth: p.maxHealth };
 }
 
-export function entitySprite(content: Content, e: EntityState): Sprite {
+/** What the looks read of a synced entity (the Colyseus state's, or a `/ws` delta's entry). */
+export type SeenEntity = Pick<EntityState, "id" | "kind" | "ref" | "name" | "level" | "quantity" | "depleted" | "open" | "health" | "maxHealth">;
+
+export function entitySprite(content: Content, e: SeenEntity): Sprite {
   switch (e.kind) {
     case "npc": {
       const def = content.registry.npcs.get(e.ref);

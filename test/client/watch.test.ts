@@ -2,17 +2,20 @@
  * Watching an agent play from the dashboard (`/agents`, **Watch**), in real Chromium against a
  * real server and the agent runtime as its own process: the owner registers an agent, the runtime
  * plays it, **Watch** opens a read-only view (`/ws?spectate=`) that follows the character as it
- * moves on the server, on the map around it (the minimap's ground: every tile of the view blocked
- * or walkable as the content's collision map has it), beside its goal and recent decisions; an event sent on the spectator
- * connection from the page is refused (SPECTATOR) and the agent plays on. Screenshot:
+ * moves on the server, drawn as the game draws the world (the ground's pixel art, rock faces and
+ * water where the content has them, the character in the game's look for a person, ringed in
+ * gold), beside its goal and recent decisions; an event sent on the spectator connection from the
+ * page is refused (SPECTATOR) and the agent plays on. Screenshot:
  * test-artifacts/browser/dashboard-watch.png.
  */
 import assert from "node:assert/strict";
 import net from "node:net";
 import fs from "node:fs";
+import path from "node:path";
 import type { Browser, Page } from "playwright-core";
-import { BLOCKED_COLOR } from "../../client/src/minimap.ts";
+import { person } from "../../client/src/art/looks.ts";
 import { WATCH_RADIUS } from "../../client/src/dashboard/WatchView.ts";
+import { WATCHED_RING } from "../../client/src/dashboard/watchArt.ts";
 import { buildCollision } from "../../src/game/world/setup.ts";
 import { startAgentRuntime, type RuntimeProcess } from "../support/agentRuntime.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
@@ -103,36 +106,74 @@ describe("watching an agent from the dashboard (real Chromium, the agent runtime
     await view.scrollIntoViewIfNeeded();
     await screenshot(page, "dashboard-watch");
 
-    // The map under it: each tile's ground (a pixel in its corner, clear of the shapes drawn at
-    // tile centres) is the blocked colour exactly where the content's collision map blocks it.
+    // The world under it, drawn as the game draws it (dashboard/watchArt.ts, the world view's art):
+    // the ground's pixel art, textured (grass specks, paths, floors, shingles: several colours in a
+    // tile, where the minimap's ground was one flat colour a tile), the content's rock faces grey
+    // and water blue, and the watched character in the game's look for a person (its skin, from
+    // art/looks.ts) over a gold ring, not a dot.
     await eventually(async () => ((await canvas.getAttribute("data-map")) === "ground" ? true : undefined), "the map drawn under the view");
-    const drawn = await canvas.evaluate((c: HTMLCanvasElement, radius) => {
-      const g = c.getContext("2d")!;
-      const tile = c.width / (2 * radius + 1);
-      const corners: [number, number, string][] = [];
-      for (let dz = -radius; dz <= radius; dz++) {
-        for (let dx = -radius; dx <= radius; dx++) {
-          const [r, gg, b] = g.getImageData((dx + radius) * tile + 1, (dz + radius) * tile + 1, 1, 1).data;
-          corners.push([dx, dz, `#${[r, gg, b].map((v) => v!.toString(16).padStart(2, "0")).join("")}`]);
+    // Next to the mine's rock face (world-config.json `rocks:mine_face`, z 29-30), so that the view has
+    // one to show wherever the agent was; the agent plays on from there.
+    assert.ok(t.server.world.world.teleport(player()!, { x: 11, z: 26 }), "a walkable tile by the rock face");
+    const read = () =>
+      canvas.evaluate((c: HTMLCanvasElement, radius) => {
+        const g = c.getContext("2d")!;
+        const tile = c.width / (2 * radius + 1);
+        const { data } = g.getImageData(0, 0, c.width, c.height);
+        const hex = (i: number) => `#${[data[i]!, data[i + 1]!, data[i + 2]!].map((v) => v.toString(16).padStart(2, "0")).join("")}`;
+        const tiles: { dx: number; dz: number; colors: number; grey: number; blue: number }[] = [];
+        const around = new Set<string>();
+        for (let dz = -radius; dz <= radius; dz++) {
+          for (let dx = -radius; dx <= radius; dx++) {
+            const colors = new Set<string>();
+            let grey = 0;
+            let blue = 0;
+            let n = 0;
+            // The tile's inside, clear of the grid's lines on its edges.
+            for (let y = 1; y < tile - 1; y++) {
+              for (let x = 1; x < tile - 1; x++) {
+                const i = (((dz + radius) * tile + y) * c.width + (dx + radius) * tile + x) * 4;
+                const [r, gg, b] = [data[i]!, data[i + 1]!, data[i + 2]!];
+                colors.add(hex(i));
+                if (Math.max(r, gg, b) - Math.min(r, gg, b) <= 24) grey++;
+                if (b > r + 30 && b > gg) blue++;
+                if (Math.abs(dx) <= 1 && Math.abs(dz) <= 1) around.add(hex(i));
+                n++;
+              }
+            }
+            tiles.push({ dx, dz, colors: colors.size, grey: grey / n, blue: blue / n });
+          }
         }
-      }
-      return { x: Number(c.dataset.x), z: Number(c.dataset.z), corners };
-    }, WATCH_RADIUS);
-    const collision = buildCollision(t.server.world.world.content);
-    const b = collision.bounds;
-    let blocked = 0;
-    for (const [dx, dz, color] of drawn.corners) {
-      const x = drawn.x + dx;
-      const z = drawn.z + dz;
-      // The watched character's name is written over the row above it; outside the world is no ground.
-      if (dz === -1 || x < b.minX || x > b.maxX || z < b.minZ || z > b.maxZ) continue;
-      const isBlocked = !collision.isWalkable(x, z);
-      if (isBlocked) blocked++;
-      // A faint grid line darkens the ground a little: the blocked colour is told apart, not matched to the level.
-      const near = (hex: string) => [1, 3, 5].every((i) => Math.abs(parseInt(color.slice(i, i + 2), 16) - parseInt(hex.slice(i, i + 2), 16)) <= 12);
-      assert.equal(near(BLOCKED_COLOR), isBlocked, `tile (${x}, ${z}) drawn ${color}: ${isBlocked ? "blocked" : "walkable"} on the map`);
+        return { x: Number(c.dataset.x), z: Number(c.dataset.z), tiles, around: [...around] };
+      }, WATCH_RADIUS);
+    const b = buildCollision(t.server.world.world.content).bounds;
+    const config = JSON.parse(fs.readFileSync(path.join(t.worldDir, "assets", "manifests", "world-config.json"), "utf8")) as {
+      game: { blocked: { minX: number; maxX: number; minZ: number; maxZ: number; reason: string }[] };
+    };
+    const reason = (x: number, z: number) => config.game.blocked.find((r) => x >= r.minX && x <= r.maxX && z >= r.minZ && z <= r.maxZ)?.reason ?? "";
+    const faceIn = (d: Awaited<ReturnType<typeof read>>) =>
+      d.tiles.some((tile) => tile.dz !== -1 && /^(rocks|water):/.test(reason(d.x + tile.dx, d.z + tile.dz)));
+    const drawn = await eventually(async () => {
+      const d = await read();
+      return faceIn(d) ? d : undefined;
+    }, "the view to show the rock face");
+    const inWorld = drawn.tiles.filter(({ dx, dz }) => drawn.x + dx >= b.minX && drawn.x + dx <= b.maxX && drawn.z + dz >= b.minZ && drawn.z + dz <= b.maxZ);
+    const textured = inWorld.filter((tile) => tile.colors >= 3).length;
+    assert.ok(textured >= inWorld.length * 0.8, `the ground is the game's pixel art: ${textured} of ${inWorld.length} tiles textured`);
+    let faces = 0;
+    for (const tile of inWorld) {
+      // The watched character's name is written over the row above it.
+      if (tile.dz === -1) continue;
+      const why = reason(drawn.x + tile.dx, drawn.z + tile.dz);
+      const at = `tile (${drawn.x + tile.dx}, ${drawn.z + tile.dz}), ${why}`;
+      if (why.startsWith("rocks:")) assert.ok(tile.grey >= 0.6, `${at}: drawn as a rock face (${tile.grey} grey)`);
+      if (why.startsWith("water:")) assert.ok(tile.blue >= 0.6, `${at}: drawn as water (${tile.blue} blue)`);
+      if (why.startsWith("rocks:") || why.startsWith("water:")) faces++;
     }
-    assert.ok(blocked > 0, "some blocked tiles (walls, water) in view to tell apart");
+    assert.ok(faces > 0, "rock faces or water in view to tell apart");
+    const skin = person("Kestrel").skin;
+    assert.ok(drawn.around.includes(skin), `Kestrel drawn as a person (skin ${skin}) at the view's centre`);
+    assert.ok(drawn.around.includes(WATCHED_RING), "Kestrel ringed in gold");
 
     // A spectator connection opened from the page cannot act, and the agent's session is untouched.
     const refusal = await page.evaluate(

@@ -337,14 +337,24 @@ export function framesOf(look: Look): number {
   return look.type === "fishing" ? 4 : look.type === "fire" ? 2 : 1;
 }
 
+/**
+ * A look drawn on a canvas, its frames side by side (`w` × `h` each): shown centred on its tile, at
+ * one pixel a screen pixel in the world view (32 a tile). The world view makes a texture of it; the
+ * dashboard's Watch view draws it on its own canvas.
+ */
+export function lookCanvas(look: Look): { c: HTMLCanvasElement; w: number; h: number; frames: number } {
+  const d = drawingOf(look);
+  const { c, g } = canvas(d.w * d.frames, d.h);
+  for (let f = 0; f < d.frames; f++) d.draw(g, f, f * d.w);
+  return { c, w: d.w, h: d.h, frames: d.frames };
+}
+
 /** The texture of a look, drawn the first time it is asked for (frames "0", "1", … side by side). */
 export function textureOf(scene: Phaser.Scene, look: Look): string {
   const key = `art:${JSON.stringify(look)}`;
   if (scene.textures.exists(key)) return key;
-  const d = drawingOf(look);
-  const { c, g } = canvas(d.w * d.frames, d.h);
-  for (let f = 0; f < d.frames; f++) d.draw(g, f, f * d.w);
+  const { c, w, h, frames } = lookCanvas(look);
   const tex = scene.textures.addCanvas(key, c)!;
-  for (let f = 0; f < d.frames; f++) tex.add(String(f), 0, f * d.w, 0, d.w, d.h);
+  for (let f = 0; f < frames; f++) tex.add(String(f), 0, f * w, 0, w, h);
   return key;
 }

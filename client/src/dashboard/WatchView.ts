@@ -4,31 +4,19 @@
  * "Spectating"), beside the agent's goal and its recent decisions (mirrored from the card, which
  * polls them). The view cannot act: it sends nothing, and the server would refuse it (SPECTATOR).
  *
- * Drawn on a canvas, top-down, centred on the character: the map around it once the content is in
- * (the minimap's ground, minimap.ts: walkable ground by area, safe towns lighter, blocked tiles
- * dark, and its icons for banks, stores, stations, altars and quest starts; `data-map="ground"`),
- * then players (the watched one ringed in gold, with its name), NPCs, resources (grey when
- * depleted), ground items and objects, each as a shape of its kind, from the `world:update` deltas
- * (entities merged by id, `removed` dropped).
+ * Drawn on a canvas, top-down, centred on the character, as the game's world view draws the world
+ * (watchArt.ts): the ground's pixel art once the content is in (`data-map="ground"`), roofs over the
+ * buildings, stations, and what the `world:update` deltas send (entities merged by id, `removed`
+ * dropped), each in the game's look for it: players in the gear they show (the watched one in your
+ * blue, ringed in gold, named), NPCs by kind, trees, rocks, fishing spots, fires, ground items.
  */
 import type { Content } from "../content.ts";
-import { drawMapIcon, groundImage, minimapIcons, type MinimapIcon } from "../minimap.ts";
 import { el } from "./dom.ts";
+import { WATCH_TILE, WatchArt, type WatchEntity as Entity } from "./watchArt.ts";
 
 /** Tiles shown either side of the character. */
 export const WATCH_RADIUS = 10;
-const TILE_PX = 16;
-const SIZE = (2 * WATCH_RADIUS + 1) * TILE_PX;
-
-interface Entity {
-  id: string;
-  kind: "player" | "npc" | "item" | "resource" | "object";
-  x: number;
-  z: number;
-  name?: string;
-  depleted?: boolean;
-  dead?: boolean;
-}
+const SIZE = (2 * WATCH_RADIUS + 1) * WATCH_TILE;
 
 export interface WatchSources {
   /** The owner's token. */
@@ -56,6 +44,8 @@ export class WatchView {
   private readonly goal = el("p", { className: "watch-goal" });
   private readonly decisions = el("ol", { className: "watch-decisions" });
   private readonly entities = new Map<string, Entity>();
+  /** The game's art for the view (the pieces of ground, looks and roofs it drew, kept). */
+  private readonly art = new WatchArt();
   private readonly observer: MutationObserver;
   private socket: WebSocket | undefined;
   private name = "";
@@ -147,100 +137,21 @@ export class WatchView {
     });
   }
 
-  /** The content's map icons, made once it is in. */
-  private icons: { content: Content; icons: MinimapIcon[] } | undefined;
-
   private draw(): void {
     const g = this.canvas.getContext("2d");
     if (g === null) return;
     const me = this.entities.get(this.sources.characterId);
     const content = this.sources.content?.();
-    g.fillStyle = content !== undefined && me !== undefined ? "#1b1410" : "#3f6b2f";
-    g.fillRect(0, 0, SIZE, SIZE);
-    if (content !== undefined && me !== undefined) {
-      // The minimap's ground, one pixel a tile, scaled to this view's tiles around the character.
-      const b = content.collision.bounds;
-      const ground = groundImage(content);
-      g.imageSmoothingEnabled = false;
-      g.drawImage(ground, (b.minX - me.x + WATCH_RADIUS) * TILE_PX, (b.minZ - me.z + WATCH_RADIUS) * TILE_PX, ground.width * TILE_PX, ground.height * TILE_PX);
-      if (this.icons?.content !== content) this.icons = { content, icons: minimapIcons(content) };
-      for (const icon of this.icons.icons) {
-        if (Math.abs(icon.x - me.x) > WATCH_RADIUS || Math.abs(icon.z - me.z) > WATCH_RADIUS) continue;
-        drawMapIcon(g, icon.kind, (icon.x - me.x + WATCH_RADIUS) * TILE_PX + TILE_PX / 2, (icon.z - me.z + WATCH_RADIUS) * TILE_PX + TILE_PX / 2);
-      }
-      if (this.canvas.dataset.map !== "ground") this.canvas.dataset.map = "ground";
+    if (me === undefined) {
+      g.fillStyle = "#3f6b2f";
+      g.fillRect(0, 0, SIZE, SIZE);
+      return;
     }
-    g.lineWidth = 1;
-    g.strokeStyle = "rgba(0,0,0,0.12)";
-    for (let i = 0; i <= SIZE; i += TILE_PX) {
-      g.beginPath();
-      g.moveTo(i, 0);
-      g.lineTo(i, SIZE);
-      g.moveTo(0, i);
-      g.lineTo(SIZE, i);
-      g.stroke();
-    }
-    if (me === undefined) return;
+    this.art.draw(g, content, me, this.entities.values(), this.name, WATCH_RADIUS);
+    if (content !== undefined && this.canvas.dataset.map !== "ground") this.canvas.dataset.map = "ground";
     this.canvas.dataset.x = String(me.x);
     this.canvas.dataset.z = String(me.z);
     this.where.textContent = `${this.name || "The character"} is at (${me.x}, ${me.z}); ${this.entities.size - 1} other things in view.`;
-    const order = ["object", "resource", "item", "npc", "player"];
-    const sorted = [...this.entities.values()].sort(
-      (a, b) => order.indexOf(a.kind) - order.indexOf(b.kind) || (a.id === me.id ? 1 : 0) - (b.id === me.id ? 1 : 0),
-    );
-    for (const e of sorted) {
-      const cx = (e.x - me.x + WATCH_RADIUS) * TILE_PX + TILE_PX / 2;
-      const cy = (e.z - me.z + WATCH_RADIUS) * TILE_PX + TILE_PX / 2;
-      if (cx < 0 || cy < 0 || cx > SIZE || cy > SIZE) continue;
-      this.shape(g, e, cx, cy, e.id === me.id);
-    }
-    g.fillStyle = "#fff";
-    g.font = "11px sans-serif";
-    g.textAlign = "center";
-    g.textBaseline = "alphabetic";
-    g.fillText(this.name, SIZE / 2, SIZE / 2 - TILE_PX);
-  }
-
-  private shape(g: CanvasRenderingContext2D, e: Entity, x: number, y: number, watched: boolean): void {
-    const r = TILE_PX / 2 - 2;
-    g.beginPath();
-    switch (e.kind) {
-      case "player":
-        g.fillStyle = watched ? "#4aa3ff" : "#8fb8e8";
-        g.arc(x, y, r, 0, Math.PI * 2);
-        g.fill();
-        if (watched) {
-          g.lineWidth = 2;
-          g.strokeStyle = "#ffd54a";
-          g.stroke();
-          g.lineWidth = 1;
-        }
-        return;
-      case "npc":
-        g.fillStyle = e.dead === true ? "#6b5843" : "#e07b39";
-        g.moveTo(x, y - r);
-        g.lineTo(x + r, y + r);
-        g.lineTo(x - r, y + r);
-        g.closePath();
-        g.fill();
-        return;
-      case "resource":
-        g.fillStyle = e.depleted === true ? "#777" : "#1f4d1a";
-        g.moveTo(x, y - r);
-        g.lineTo(x + r, y);
-        g.lineTo(x, y + r);
-        g.lineTo(x - r, y);
-        g.closePath();
-        g.fill();
-        return;
-      case "item":
-        g.fillStyle = "#ffe082";
-        g.fillRect(x - 3, y - 3, 6, 6);
-        return;
-      default:
-        g.fillStyle = "#8b5a2b";
-        g.fillRect(x - r, y - r, 2 * r, 2 * r);
-    }
   }
 
   /** Ends the connection (the view stays, saying it is closed). */
