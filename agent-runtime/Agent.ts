@@ -28,7 +28,7 @@ import type { QuestEntry } from "./brain/questPlan.ts";
 import { offerOf } from "./brain/makingChoice.ts";
 import { hidePurchase } from "./brain/makingFocus.ts";
 import { kitOf, losingFight, runePurchase, shouldEat } from "./brain/fighting.ts";
-import { CASTER_FOOD, casterKeep, staffForSpell } from "./brain/magicFocus.ts";
+import { CASTER_FOOD, casterKeep, staffForSpell, staffSale } from "./brain/magicFocus.ts";
 import { Random } from "./brain/random.ts";
 import { toolPurchases, type ScriptedBrain } from "./brain/scripted.ts";
 import { nameOf, type Knowledge } from "./knowledge.ts";
@@ -366,8 +366,12 @@ export class Agent {
       }
       case "making":
         return new Make(goal.target);
-      case "selling":
-        return new Sell(goal.target ?? "", this.deps.fallback.keep);
+      case "selling": {
+        // A caster short of its staff sells its bow and other skills' tools too (brain/magicFocus.ts staffSale).
+        const sale = staffSale(this.observation(), this.deps.know);
+        const keep = this.deps.fallback.keep;
+        return sale === undefined ? new Sell(goal.target ?? "", keep) : new Sell(goal.target ?? "", (id) => keep(id) || sale.keep(id), sale.release);
+      }
       case "quest":
         return new QuestGoal(goal.target ?? "");
       case "explore":

@@ -19,6 +19,7 @@ import type { Ctx } from "./behaviourKit.ts";
 import type { GoalChoice, GoalOption, Observation } from "./Brain.ts";
 import { castableSpell, type Kit } from "./fighting.ts";
 import { offerOf } from "./makingChoice.ts";
+import { saleTrip, type Keep } from "./selling.ts";
 
 /** A scored choice, as the scripted policy ranks them. */
 type Scored = GoalChoice & { score: number };
@@ -252,6 +253,19 @@ export function magicChoice(
         reason: `cast ${spell.name} at ${plain.target === undefined ? "monsters" : nameOf(know, plain.target)} (${Number.isFinite(casts) ? casts : "unlimited"} casts)`,
       };
     }
+    case "selling": {
+      // Short of the staff: a sale of what it does not cast with, when it brings the staff within reach.
+      const sale = staffSale(obs, know);
+      if (sale === undefined) return undefined;
+      const trip = saleTrip(obs.inventory, know, obs.position, sale.keep, sale.release);
+      if (trip === undefined || !option.targets.includes(trip.storeId) || obs.coins + trip.coins < sale.price) return undefined;
+      return {
+        type: "selling",
+        target: trip.storeId,
+        score: MAGIC_SCORES.staff,
+        reason: `sell ${trip.itemIds.map((id) => nameOf(know, id)).join(", ")} (about ${trip.coins} coins) for the staff: ${obs.coins} of ${sale.price} coins`,
+      };
+    }
     case "quest": {
       // The quests paying toward Magic first (coins for the staff, runes, Magic xp); the others below its goals.
       const paying = option.targets.filter((id) => paysTowardMagic(know, id));
@@ -263,6 +277,32 @@ export function magicChoice(
     default:
       return undefined;
   }
+}
+
+/**
+ * A caster short of its staff's price may sell what it keeps when banking but does not cast with
+ * (a bow and its arrows, the tools of other skills): the items released, with the essence it mines
+ * held back (`keep`). Undefined when not under `focus magic`, with the staff held, none sold, or the
+ * coins for it. A seed-1 run (results-ladder-magic-s28.json) sat at 136-141 of the Staff of Air's
+ * 150 coins from tick 2,000 to 7,000 carrying a shortbow and 50 arrows, and cast without the staff.
+ */
+export function staffSale(
+  obs: Pick<Observation, "focus" | "skills" | "inventory" | "equipment" | "coins">,
+  know: Knowledge,
+): { keep: Keep; release: Keep; price: number } | undefined {
+  if (obs.focus !== "magic") return undefined;
+  const kit: Kit = { skills: obs.skills, inventory: obs.inventory, weaponId: obs.equipment.weapon, coins: obs.coins };
+  const staff = staffForSpell(kit, know);
+  if (staff === undefined || obs.coins >= staff.price) return undefined;
+  const cast = casterKeep(know, kit);
+  const essence = new Set(
+    [...know.registry.production.values()].filter((r) => r.skill === "runecrafting").flatMap((r) => r.essence?.types ?? r.inputs.map((i) => i.itemId)),
+  );
+  return {
+    keep: (id) => essence.has(id),
+    release: (id) => !cast(id) && (know.registry.item(id)?.healAmount ?? 0) === 0,
+    price: staff.price,
+  };
 }
 
 /** Whether a quest's rewards help a caster: coins (the staff, runes), runes, or Magic or Runecrafting xp. */

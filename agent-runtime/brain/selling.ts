@@ -39,13 +39,14 @@ export function basePay(know: Knowledge, storeId: string, itemId: string): numbe
  * Knowledge.keep) but the spare copies of a kept item (the second dagger or pair of gloves it
  * smithed or sewed: banking keeps one of each too), FOOD_KEPT pieces of food, and what `keep` holds back.
  */
-export function surplus(inventory: readonly Slot[], know: Knowledge, keep: Keep = () => false): Slot[] {
+export function surplus(inventory: readonly Slot[], know: Knowledge, keep: Keep = () => false, release: Keep = () => false): Slot[] {
   let food = 0;
   const out: Slot[] = [];
   const kept = new Set<string>();
   for (const s of inventory) {
     if (s.itemId === "coins" || keep(s.itemId)) continue;
-    if (know.keep.has(s.itemId)) {
+    // `release`: kept items it may sell this time (a caster's bow and tools for its staff: magicFocus.ts staffSale).
+    if (know.keep.has(s.itemId) && !release(s.itemId)) {
       // One of each kept; a spare is surplus, but never runes or a making consumable (thread), which stack or are used up.
       const spare = kept.has(s.itemId) && !know.registry.magic.runes.has(s.itemId) && !consumables(know).has(s.itemId);
       kept.add(s.itemId);
@@ -81,8 +82,8 @@ export interface SaleTrip {
  * item kind at its base price, the first few of a kind only: the price falls as the stock grows),
  * the nearest of equals. Undefined when no store pays for anything of it.
  */
-export function saleTrip(inventory: readonly Slot[], know: Knowledge, from: Spot, keep?: Keep): SaleTrip | undefined {
-  const goods = surplus(inventory, know, keep);
+export function saleTrip(inventory: readonly Slot[], know: Knowledge, from: Spot, keep?: Keep, release?: Keep): SaleTrip | undefined {
+  const goods = surplus(inventory, know, keep, release);
   if (goods.length === 0) return undefined;
   const counts = new Map<string, number>();
   for (const s of goods) counts.set(s.itemId, (counts.get(s.itemId) ?? 0) + s.quantity);
@@ -113,6 +114,7 @@ export class Sell implements Behaviour {
   private readonly walker = new Walker();
   private readonly storeId: string;
   private readonly keep: Keep | undefined;
+  private readonly release: Keep | undefined;
   /** The store's view: what it pays now for the first of each item carried (undefined: not open yet). */
   private offers: Map<string, number> | undefined;
   private soldAt = -Infinity;
@@ -123,15 +125,16 @@ export class Sell implements Behaviour {
   private readonly refused = new Set<string>();
   private lastSold: string | undefined;
 
-  constructor(storeId: string, keep?: Keep) {
+  constructor(storeId: string, keep?: Keep, release?: Keep) {
     this.storeId = storeId;
     this.keep = keep;
+    this.release = release;
   }
 
   /** What is left to sell here: surplus slots the store's view pays for. */
   private goods(ctx: Ctx): Slot[] {
     const inv = ctx.view.self!.inventory;
-    return surplus(inv, ctx.know, this.keep).filter(
+    return surplus(inv, ctx.know, this.keep, this.release).filter(
       (s) =>
         !this.refused.has(s.itemId) && (this.offers === undefined ? basePay(ctx.know, this.storeId, s.itemId) >= 1 : (this.offers.get(s.itemId) ?? 0) >= 1),
     );

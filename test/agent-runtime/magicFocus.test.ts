@@ -19,11 +19,13 @@ import {
   MIN_FIGHT_CASTS,
   paysTowardMagic,
   staffForSpell,
+  staffSale,
   staffToWield,
   trainingSpell,
 } from "../../agent-runtime/brain/magicFocus.ts";
 import { Random } from "../../agent-runtime/brain/random.ts";
 import { ScriptedBrain } from "../../agent-runtime/brain/scripted.ts";
+import { saleTrip, surplus } from "../../agent-runtime/brain/selling.ts";
 import { knowledgeOf, type Knowledge } from "../../agent-runtime/knowledge.ts";
 import { availableGoals } from "../../src/agents/AgentService.ts";
 import { SKILLS } from "../../src/game/skills.ts";
@@ -136,6 +138,38 @@ describe("agent magic focus: a caster's runes, staff and fights", () => {
         availableGoals: opts(shopping("bronze_pickaxe", "staff_of_air")),
       });
       allAre(noPick, "shopping", "bronze_pickaxe");
+    });
+
+    it("short of the staff, sells its bow and other skills' tools when the sale reaches the price; never the pickaxe, essence or runes", () => {
+      // The seed-1 run of results-ladder-magic-s28.json: 136-141 of 150 coins for 5,000 ticks, a shortbow and 50 arrows carried.
+      const inventory = [
+        { slot: 0, itemId: "shortbow", quantity: 1 },
+        { slot: 1, itemId: "bronze_arrow", quantity: 50 },
+        { slot: 2, itemId: "bronze_pickaxe", quantity: 1 },
+        { slot: 3, itemId: "rune_essence", quantity: 1 },
+        { slot: 4, itemId: "air_rune", quantity: 3 },
+        { slot: 5, itemId: "mind_rune", quantity: 3 },
+        { slot: 6, itemId: "tinderbox", quantity: 1 },
+      ];
+      const obs = base({ coins: 136, inventory, freeSlots: 21 });
+      const sale = staffSale(obs, know)!;
+      assert.equal(sale.price, 150);
+      const sold = surplus(inventory, know, sale.keep, sale.release).map((s) => s.itemId);
+      assert.deepEqual(sold.sort(), ["bronze_arrow", "shortbow", "tinderbox"]);
+      const trip = saleTrip(inventory, know, obs.position, sale.keep, sale.release)!;
+      assert.ok(trip.coins >= 14, `the sale pays the 14 coins short (${trip.coins})`);
+      const selling = { type: "selling", description: "Sell", targets: [trip.storeId] };
+      allAre(base({ coins: 136, inventory, freeSlots: 21, availableGoals: opts(selling) }), "selling", trip.storeId);
+      // Kept as before: without the focus, with the coins, with the staff, or a sale too small to reach the price.
+      assert.equal(staffSale({ ...obs, focus: undefined }, know), undefined);
+      assert.equal(staffSale({ ...obs, coins: 150 }, know), undefined);
+      assert.equal(staffSale({ ...obs, equipment: { weapon: "staff_of_air" } }, know), undefined);
+      assert.deepEqual(
+        surplus(inventory, know).map((s) => s.itemId),
+        ["rune_essence"],
+        "an ordinary sale keeps the bow, arrows and tools",
+      );
+      for (const c of choose(base({ coins: 20, inventory, freeSlots: 21, availableGoals: opts(selling) }))) assert.notEqual(c.type, "selling", c.reason);
     });
 
     it("buys only what casting takes: no other tool, runes once it holds the staff, a better pickaxe with the staff's coins left", () => {
