@@ -4,7 +4,7 @@ import { isRangedWeapon } from "../../src/game/combatStyles.ts";
 import { nameOf, nearest } from "../knowledge.ts";
 import { basePay } from "./selling.ts";
 import { questStyle } from "./meleeFocus.ts";
-import { boostPrayer, canWield, castableSpell, kitOf, meleeWorth, needsAltar, trainingStyle } from "./fighting.ts";
+import { armourToWear, boostPrayer, canWield, castableSpell, kitOf, meleeWorth, needsAltar, trainingStyle } from "./fighting.ts";
 import { casterLoot, staffToWield } from "./magicFocus.ts";
 import {
   Avoid,
@@ -72,6 +72,8 @@ export class Fight implements Behaviour {
   /** No altar trip before this tick (the last one gave up). */
   private altarAgainAt = -Infinity;
   private buriedAt = -Infinity;
+  /** When it last put on a piece of armour (the sync showing it worn comes a tick later). */
+  private woreAt = -Infinity;
 
   /** A melee level a quest asks for (meleeFocus.ts meleeQuestSkill): trained first, until reached. */
   private readonly trainFirst: { skill: string; level: number } | undefined;
@@ -131,6 +133,18 @@ export class Fight implements Behaviour {
       if (bowNoArrows) {
         ctx.send("equipment:remove", { slot: "weapon" });
         ctx.note(`put away the ${nameOf(ctx.know, wieldedId)}: no arrows equipped`);
+        return going(progress);
+      }
+    }
+    // Armour it carries that beats what it wears in that slot (a bought leather body, the
+    // vambraces a quest gave), put on between blows: less damage taken, less time healing
+    // (fighting.ts armourUpgrade). Not by a caster: armour takes off its magic accuracy.
+    if (!this.castOnly && ctx.tick - this.woreAt >= 3 && castableSpell(kitOf(self), ctx.know) === undefined) {
+      const piece = armourToWear(ctx.know, self);
+      if (piece !== undefined) {
+        this.woreAt = ctx.tick;
+        ctx.send("inventory:use", { slot: piece.slot });
+        ctx.note(`wear ${nameOf(ctx.know, piece.itemId)}`);
         return going(progress);
       }
     }

@@ -11,7 +11,7 @@
  */
 import { nameOf, type Knowledge } from "../knowledge.ts";
 import type { Brain, GoalChoice, GoalOption, Observation } from "./Brain.ts";
-import { bestMonster, runePurchase, weaponUpgrade } from "./fighting.ts";
+import { armourUpgrade, bestMonster, runePurchase, weaponUpgrade } from "./fighting.ts";
 import { focusBonus } from "./focus.ts";
 import { magicChoice } from "./magicFocus.ts";
 import { makingReserve, makingScore, makingToolPurchases, tierUpgrade } from "./makingChoice.ts";
@@ -176,6 +176,11 @@ export class ScriptedBrain implements Brain {
         // Burning logs trains firemaking; banking keeps them. Burn when firemaking lags woodcutting.
         return { type: "firemaking", score: (full ? 70 : 20) + (level("woodcutting") - level("firemaking")) * 4, reason: `${logs} logs to burn` };
       case "shopping": {
+        // Under `focus melee`, its coins go to a better weapon, then to armour, before any tool.
+        if (obs.focus === "melee") {
+          const gear = this.meleeGear(obs, option.targets);
+          if (gear !== undefined) return gear;
+        }
         const reserve = makingReserve(this.know, obs);
         const buy = toolPurchases(this.know).find(
           (t) =>
@@ -316,6 +321,25 @@ export class ScriptedBrain implements Brain {
       default:
         return undefined;
     }
+  }
+
+  /**
+   * A better melee weapon than it holds once it has the coins (fighting.ts weaponUpgrade); holding
+   * one, the armour adding the most defence a coin (fighting.ts armourUpgrade).
+   */
+  private meleeGear(obs: Observation, targets: readonly string[]): (GoalChoice & { score: number }) | undefined {
+    const weapon = weaponUpgrade(this.know, obs, targets);
+    if (weapon !== undefined)
+      return {
+        type: "shopping",
+        target: weapon.itemId,
+        score: WEAPON_SCORE,
+        reason: `a better weapon: ${nameOf(this.know, weapon.itemId)} for ${weapon.price}`,
+      };
+    const armour = armourUpgrade(this.know, obs, targets);
+    if (armour !== undefined)
+      return { type: "shopping", target: armour.itemId, score: WEAPON_SCORE, reason: `armour: ${nameOf(this.know, armour.itemId)} for ${armour.price}` };
+    return undefined;
   }
 
   async reply(message: string): Promise<string> {

@@ -1,0 +1,145 @@
+/**
+ * A fighter's armour (agent-runtime/brain/fighting.ts armourWorth, armourUpgrade, armourToWear; their
+ * use in scripted.ts, focus.ts and fight.ts), against the default world's content: under `focus
+ * melee` its coins buy a better weapon first, then the armour adding the most defence a coin, before
+ * any tool; a Fight puts on the armour it carries that beats what it wears.
+ */
+import assert from "node:assert/strict";
+import { AgentView, type Self } from "../../agent-runtime/AgentView.ts";
+import type { Ctx } from "../../agent-runtime/brain/behaviourKit.ts";
+import type { Observation } from "../../agent-runtime/brain/Brain.ts";
+import { Fight } from "../../agent-runtime/brain/fight.ts";
+import { armourToWear, armourUpgrade, armourWorth, WEAPON_RESERVE } from "../../agent-runtime/brain/fighting.ts";
+import { FOCUS_BONUS, focusBonus } from "../../agent-runtime/brain/focus.ts";
+import { Random } from "../../agent-runtime/brain/random.ts";
+import { ScriptedBrain, WEAPON_SCORE } from "../../agent-runtime/brain/scripted.ts";
+import { knowledgeOf, type Knowledge } from "../../agent-runtime/knowledge.ts";
+import { availableGoals } from "../../src/agents/AgentService.ts";
+import type { PlayerData } from "../../src/game/world/Player.ts";
+import { SKILLS } from "../../src/game/skills.ts";
+import { bundledContent } from "../support/content.ts";
+
+describe("agent focus melee: armour", () => {
+  let know: Knowledge;
+  let shopping: string[];
+  before(async () => {
+    const content = await bundledContent();
+    know = knowledgeOf(content);
+    const data = {
+      skills: Object.fromEntries(SKILLS.map((k) => [k, { level: 1, xpTenths: 0 }])),
+      inventory: [{ slot: 0, itemId: "bronze_hatchet", quantity: 1 }],
+      equipment: {},
+      bank: [],
+      quests: {},
+    } as unknown as PlayerData;
+    shopping = availableGoals(content, data).find((g) => g.type === "shopping")!.targets;
+  });
+
+  const levels = { attack: { level: 1 }, strength: { level: 1 }, defense: { level: 1 } };
+  const kit = (coins: number, inventory: string[] = [], equipment: Record<string, string> = {}) => ({
+    skills: levels,
+    coins,
+    inventory: inventory.map((itemId) => ({ itemId })),
+    equipment,
+  });
+
+  it("counts armour's melee defence as the server does, and buys the most defence a coin once it holds a weapon", () => {
+    // The mean of stab, slash and crush, rounded (src/game/combat.ts playerBonuses).
+    assert.equal(armourWorth(know, "bronze_full_helm"), 4);
+    assert.equal(armourWorth(know, "leather_body"), 8);
+    assert.equal(armourWorth(know, "bronze_platebody"), 12);
+    assert.equal(armourWorth(know, "bronze_sword"), undefined, "a weapon is no armour");
+    assert.equal(armourUpgrade(know, kit(500), shopping), undefined, "no weapon yet: the coins go to one first");
+    // A leather body: 36 coins for +8, the most a coin; then the bronze helm (35 for +4).
+    assert.equal(armourUpgrade(know, kit(40, ["bronze_sword"]), shopping)?.itemId, "leather_body");
+    assert.equal(armourUpgrade(know, kit(40, [], { weapon: "bronze_sword", body: "leather_body" }), shopping)?.itemId, "bronze_full_helm");
+    assert.equal(armourUpgrade(know, kit(30, [], { weapon: "bronze_sword" }), shopping)?.itemId, "leather_gloves", "what 30 coins buy");
+    // The vambraces a quest gave (+2) beat leather gloves (+1): not bought.
+    const held = kit(12, ["leather_vambraces", "leather_boots"], { weapon: "bronze_dagger" });
+    assert.equal(armourUpgrade(know, held, shopping), undefined);
+  });
+
+  const obs = (over: Partial<Observation> = {}): Observation => ({
+    name: "Robin",
+    position: { x: 0, z: 0 },
+    health: 100,
+    maxHealth: 100,
+    combatLevel: 3,
+    coins: 95,
+    skills: Object.fromEntries(
+      ["attack", "strength", "defense", "constitution", "fishing", "mining", "woodcutting"].map((s) => [s, { level: s === "constitution" ? 10 : 1, xp: 0 }]),
+    ),
+    inventory: [{ slot: 0, itemId: "bronze_hatchet", quantity: 1 }],
+    freeSlots: 27,
+    equipment: {},
+    nearby: {},
+    availableGoals: [],
+    recentGoals: [],
+    focus: "melee",
+    ...over,
+  });
+
+  it("under focus melee, the shopping goal buys the weapon, then armour, before a tool (which hid the weapon: runs of 12:13, 95 coins and no sword)", () => {
+    const options = [
+      { type: "shopping" as const, description: "", targets: shopping },
+      { type: "combat" as const, description: "", targets: ["brindle_cow"] },
+    ];
+    const c = new ScriptedBrain(know, "s1").choose(obs({ availableGoals: options }));
+    assert.deepEqual([c.type, c.target], ["shopping", "bronze_sword"]);
+    assert.equal(focusBonus({ type: "shopping", target: "leather_body", reason: "" }, obs(), know), FOCUS_BONUS);
+    const armed = obs({ availableGoals: options, coins: 40, equipment: { weapon: "bronze_sword" } });
+    const d = new ScriptedBrain(know, "s1").choose(armed);
+    assert.deepEqual([d.type, d.target], ["shopping", "leather_body"], d.reason);
+    assert.ok(WEAPON_SCORE + FOCUS_BONUS > 95, "above fighting on");
+    // 20 coins short of a sword and its reserve, and no weapon: it fights on.
+    assert.equal(new ScriptedBrain(know, "s1").choose(obs({ availableGoals: options, coins: 25 + WEAPON_RESERVE - 1 })).type, "combat");
+  });
+
+  it("a fight puts on the armour it carries that beats what it wears, one piece at a time", () => {
+    const self: Self = {
+      id: "me",
+      name: "Robin",
+      position: { x: 0, y: 0, z: 0 },
+      health: 100,
+      maxHealth: 100,
+      combatLevel: 3,
+      coins: 0,
+      combatStyle: "aggressive",
+      autocast: null,
+      runEnergy: 100,
+      runMode: false,
+      autoRetaliate: true,
+      prayerPoints: 1,
+      activePrayers: [],
+      skills: { attack: { level: 1, xp: 0 }, strength: { level: 1, xp: 0 }, defense: { level: 1, xp: 0 } },
+      inventory: [
+        { slot: 2, itemId: "leather_gloves", quantity: 1 },
+        { slot: 5, itemId: "leather_body", quantity: 1 },
+      ],
+      equipment: { weapon: { itemId: "bronze_sword", quantity: 1 }, gloves: { itemId: "leather_vambraces", quantity: 1 } },
+      bank: [],
+      inTrade: false,
+    };
+    assert.deepEqual(armourToWear(know, self), { slot: 5, itemId: "leather_body" }, "not the gloves: the vambraces are better");
+    const view = new AgentView();
+    view.playerId = "me";
+    view.sync(self);
+    const spot = know.mobSpots.get("brindle_cow")![0]!;
+    view.update({
+      tick: 1,
+      entities: [{ id: "me", kind: "player", x: spot.x, z: spot.z, name: "Robin", health: 100, maxHealth: 100, combatLevel: 3, running: false }],
+      removed: [],
+    });
+    const sent: { type: string; data: Record<string, unknown> }[] = [];
+    const ctx: Ctx = { view, know, rng: new Random("wear"), tick: 0, send: (type, data) => void sent.push({ type, data }), note: () => {} };
+    const fight = new Fight("brindle_cow");
+    for (let t = 0; t < 3; t++) {
+      ctx.tick = t;
+      fight.step(ctx);
+    }
+    assert.deepEqual(
+      sent.filter((m) => m.type === "inventory:use"),
+      [{ type: "inventory:use", data: { slot: 5 } }],
+    );
+  });
+});
