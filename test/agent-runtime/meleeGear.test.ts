@@ -142,4 +142,17 @@ describe("agent focus melee: armour", () => {
       [{ type: "inventory:use", data: { slot: 5 } }],
     );
   });
+
+  it("under focus melee, a crowd at the cows sends it to the next monster, not to a quest besides the focus", () => {
+    const options = [
+      { type: "combat" as const, description: "", targets: ["brindle_cow", "meadow_rat", "mossback_toad"] },
+      { type: "quest" as const, description: "", targets: ["orlas_commission"] },
+    ];
+    const crowded = [{ type: "combat", target: "brindle_cow", outcome: "failed" as const, crowded: true }];
+    for (const seed of ["s1", "s2", "s3"]) {
+      const c = new ScriptedBrain(know, seed).choose(obs({ availableGoals: options, recentGoals: crowded }));
+      assert.equal(c.type, "combat", `${seed}: ${c.reason}`);
+      assert.notEqual(c.target, "brindle_cow");
+    }
+  });
 });
