@@ -478,7 +478,12 @@ export class Agent {
       return true;
     }
     const losing = self.health < self.maxHealth * FLEE_BELOW || self.health <= threat(this.view, this.deps.know);
-    if (losing && (this.goal?.type === "combat" || this.goal?.type === "quest") && this.behaviour !== undefined) {
+    // A quest is left only in its fight: hurt, it may still talk, walk and gather (the run of 12:25
+    // failed five quests at once at a quarter of its health, each as `leaving a losing fight`).
+    const fighting =
+      this.goal?.type === "combat" ||
+      (this.goal?.type === "quest" && ((this.behaviour instanceof QuestGoal && this.behaviour.fighting) || self.health <= threat(this.view, this.deps.know)));
+    if (losing && fighting && this.behaviour !== undefined) {
       this.endGoal("failed", `leaving a losing fight (health ${self.health}/${self.maxHealth})`, false, true);
       this.command = { behaviour: new GoTo(this.deps.know.spawn, "home"), label: "flee home" };
       return true;

@@ -132,10 +132,16 @@ export function runePurchase(self: Kit, know: Knowledge): RunePurchase | undefin
   return undefined;
 }
 
-/** A monster's max hit in lifepoints, as the server rolls it (src/game/combat.ts npcAttacksPlayer: maxHitHitpoints of its Strength, no bonus). */
+/** The invisible style levels a monster's blows get (src/game/combat.ts NPC_STYLE_BONUS), on its Attack and its Strength. */
+const NPC_STYLE_BONUS = 1;
+
+/**
+ * A monster's max hit in lifepoints, as the server rolls it (src/game/combat.ts npcAttacksPlayer:
+ * maxHitHitpoints of its Strength and NPC_STYLE_BONUS; a boar's is 2 hitpoints, not the 1 counted before).
+ */
 export function npcMaxHit(know: Knowledge, npcRef: string): number {
   const strength = know.registry.npcs.get(npcRef)?.stats?.strength ?? 1;
-  return Math.max(1, Math.floor(0.5 + ((strength + 8) * 64) / 640)) * LIFEPOINTS_PER_HITPOINT;
+  return Math.max(1, Math.floor(0.5 + ((strength + NPC_STYLE_BONUS + 8) * 64) / 640)) * LIFEPOINTS_PER_HITPOINT;
 }
 
 /** The highest next hit of the living monsters next to the agent (0 when none stands by). */
@@ -205,7 +211,7 @@ export function meleeRates(skills: Record<string, { level: number }>, know: Know
   const perAttack = (chance(attackRoll, defenceRoll) * maxHit) / 2;
   const health = (stats?.health ?? 1) * LIFEPOINTS_PER_HITPOINT;
   const ticksPerKill = (health / Math.max(0.1, perAttack)) * 4 + KILL_OVERHEAD_TICKS;
-  const theirs = chance(((stats?.attack ?? 1) + 9) * 64, (level("defense") + 8) * 64);
+  const theirs = chance(((stats?.attack ?? 1) + NPC_STYLE_BONUS + 8) * 64, (level("defense") + 8) * 64);
   const speed = know.registry.npcs.get(npcRef)?.combat?.attackSpeedTicks ?? 4;
   return { dealt: health / ticksPerKill, taken: (theirs * npcMaxHit(know, npcRef)) / 2 / speed };
 }

@@ -184,12 +184,16 @@ export class ScriptedBrain implements Brain {
           const gear = this.meleeGear(obs, option.targets);
           if (gear !== undefined) return gear;
         }
-        const reserve = makingReserve(this.know, obs);
+        // Under `focus melee` no coins are kept for making.
+        const reserve = obs.focus === "melee" ? 0 : makingReserve(this.know, obs);
         const buy = toolPurchases(this.know).find(
           (t) =>
             option.targets.includes(t.itemId) &&
+            // Under `focus melee` only the net that catches its food: a needle and thread took the
+            // coins for one in a run of 12:25 (hurt, nothing to eat, nothing to fish with).
+            (obs.focus !== "melee" || t.skill === "fishing") &&
             // A gathering tool leaves the coins for the tools of making what it gathers already (makingChoice.ts).
-            obs.coins >= t.price + (t.inputs === undefined ? reserve + makingPurse(obs, this.know, t.itemId) : 0) &&
+            obs.coins >= t.price + (t.inputs === undefined && obs.focus !== "melee" ? reserve + makingPurse(obs, this.know, t.itemId) : 0) &&
             !obs.inventory.some((s) => s.itemId === t.itemId) &&
             !Object.values(obs.equipment).includes(t.itemId) &&
             // A tool of making only once it carries something to make with it.

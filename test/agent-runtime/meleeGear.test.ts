@@ -155,4 +155,18 @@ describe("agent focus melee: armour", () => {
       assert.notEqual(c.target, "brindle_cow");
     }
   });
+
+  it("under focus melee, its first coins buy no tool of making (a needle, thread) but the net that catches its food", () => {
+    const options = [{ type: "shopping" as const, description: "", targets: ["needle", "thread", "small_fishing_net"] }];
+    const inventory = [
+      { slot: 0, itemId: "bronze_hatchet", quantity: 1 },
+      { slot: 1, itemId: "leather", quantity: 1 },
+    ];
+    const c = new ScriptedBrain(know, "s1").choose(obs({ availableGoals: options, coins: 10, inventory }));
+    assert.deepEqual([c.type, c.target], ["shopping", "small_fishing_net"], c.reason);
+    const net = [...inventory, { slot: 2, itemId: "small_fishing_net", quantity: 1 }];
+    assert.notEqual(new ScriptedBrain(know, "s1").choose(obs({ availableGoals: options, coins: 10, inventory: net })).type, "shopping");
+    const unfocused = new ScriptedBrain(know, "s1").choose(obs({ availableGoals: options, coins: 10, inventory: net, focus: undefined }));
+    assert.equal(unfocused.type, "shopping", "unfocused: a tool of making as before");
+  });
 });
