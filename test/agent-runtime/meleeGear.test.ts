@@ -53,7 +53,10 @@ describe("agent focus melee: armour", () => {
     // A leather body: 36 coins for +8, the most a coin; then the bronze helm (35 for +4).
     assert.equal(armourUpgrade(know, kit(40, ["bronze_sword"]), shopping)?.itemId, "leather_body");
     assert.equal(armourUpgrade(know, kit(40, [], { weapon: "bronze_sword", body: "leather_body" }), shopping)?.itemId, "bronze_full_helm");
-    assert.equal(armourUpgrade(know, kit(30, [], { weapon: "bronze_sword" }), shopping)?.itemId, "leather_gloves", "what 30 coins buy");
+    // 30 coins buy leather gloves (+1 for 10: 0.1 a coin), but it saves for the body (0.22 a coin).
+    assert.equal(armourUpgrade(know, kit(30, [], { weapon: "bronze_sword" }), shopping), undefined, "saves for the leather body");
+    // With the body: the helm (0.114 a coin) is within ARMOUR_VALUE_SHARE of the kiteshield (7 for 60: 0.117).
+    assert.equal(armourUpgrade(know, kit(35, [], { weapon: "bronze_sword", body: "leather_body" }), shopping)?.itemId, "bronze_full_helm");
     // The vambraces a quest gave (+2) beat leather gloves (+1): not bought.
     const held = kit(12, ["leather_vambraces", "leather_boots"], { weapon: "bronze_dagger" });
     assert.equal(armourUpgrade(know, held, shopping), undefined);
