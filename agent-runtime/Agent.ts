@@ -184,11 +184,19 @@ export class Agent {
     if (this.activity.length > ACTIVITY_KEPT) this.activity.length = ACTIVITY_KEPT;
   }
 
-  /** Sets or clears its owner's standing instruction (brain/focus.ts); the next goal follows it. */
+  /**
+   * Sets or clears its owner's standing instruction (brain/focus.ts). A new focus is followed at
+   * once: the goal it chose for itself before is ended and the next chosen by the focus (a ladder
+   * run of 12:13 chose a fight at 1/1/1 a tick before `focus melee` came, and spent 480 ticks and
+   * all its food on two cows where the focus does its quests first).
+   */
   setFocus(focus: Focus | null): void {
+    const changed = (focus ?? undefined) !== this.record.focus;
     this.record.focus = focus ?? undefined;
     this.log("decision", focus === null ? "focus cleared" : `focus: ${focus}`);
     this.deps.onFocus?.(this);
+    if (changed && focus !== null && this.goal?.lockedBy === "autonomous" && this.behaviour !== undefined)
+      this.endGoal("done", `focus ${focus}: choosing again`);
   }
 
   /** `GET /agents/:id`. */
