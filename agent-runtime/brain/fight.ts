@@ -72,6 +72,7 @@ export class Fight implements Behaviour {
   /** No altar trip before this tick (the last one gave up). */
   private altarAgainAt = -Infinity;
   private buriedAt = -Infinity;
+  private droppedAt = -Infinity;
   /** When it last put on a piece of armour (the sync showing it worn comes a tick later). */
   private woreAt = -Infinity;
 
@@ -190,6 +191,15 @@ export class Fight implements Behaviour {
     if (bone !== undefined && ctx.tick - this.buriedAt >= BURY_TICKS) {
       this.buriedAt = ctx.tick;
       ctx.send("inventory:use", { slot: bone.slot });
+      return going(progress);
+    }
+    // Burnt food it carries is dropped (it heals nothing, no store buys it): the slots it took
+    // ended fishing for food at once in the 12:25 run (a full pack of burnt fish and meat).
+    const burnt = self.inventory.find((s) => ctx.know.registry.recipes.cooking.some((r) => r.burnt === s.itemId));
+    if (burnt !== undefined && ctx.tick - this.droppedAt >= BURY_TICKS) {
+      this.droppedAt = ctx.tick;
+      ctx.send("player:action", { action: "dropAll", targetId: burnt.itemId });
+      ctx.note(`drop the ${nameOf(ctx.know, burnt.itemId)}`);
       return going(progress);
     }
     if (ctx.view.freeSlots() > 0) {

@@ -240,6 +240,9 @@ export class ScriptedBrain implements Brain {
         };
       }
       case "making":
+        // Under `focus melee` no making (its quests make what they need themselves): a tanning
+        // goal stalled 600 ticks in the 12:13 and 12:25 runs while the fighter healed.
+        if (obs.focus === "melee") return undefined;
         return makingScore(option, obs, this.know);
       case "selling": {
         // Surplus a placed store pays for: sold when the inventory fills (before banking it), or on

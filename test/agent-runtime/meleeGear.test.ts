@@ -144,6 +144,21 @@ describe("agent focus melee: armour", () => {
       sent.filter((m) => m.type === "inventory:use"),
       [{ type: "inventory:use", data: { slot: 5 } }],
     );
+    // Burnt food is dropped between blows (it heals nothing and no store buys it).
+    view.sync({ ...self, inventory: [{ slot: 7, itemId: "burnt_fish", quantity: 1 }] });
+    for (let t = 3; t < 6; t++) {
+      ctx.tick = t;
+      fight.step(ctx);
+    }
+    assert.ok(sent.some((m) => m.type === "player:action" && m.data.action === "dropAll" && m.data.targetId === "burnt_fish"));
+  });
+
+  it("under focus melee, makes nothing (a tanning goal stalled 600 ticks while it healed)", () => {
+    const making = { type: "making" as const, description: "", targets: ["tanning:leather"] };
+    const idle = { type: "idle" as const, description: "", targets: [] };
+    const inventory = [{ slot: 0, itemId: "cowhide", quantity: 1 }];
+    assert.equal(new ScriptedBrain(know, "s1").choose(obs({ availableGoals: [making, idle], inventory, coins: 20 })).type, "idle");
+    assert.equal(new ScriptedBrain(know, "s1").choose(obs({ availableGoals: [making, idle], inventory, coins: 20, focus: undefined })).type, "making");
   });
 
   it("under focus melee, a crowd at the cows sends it to the next monster, not to a quest besides the focus", () => {
