@@ -46,6 +46,8 @@ export const CHOICE_TIMEOUT_TICKS = 10;
  * shouldEat); leave a fight below the second, or within a max hit, with nothing to eat.
  */
 export const EAT_BELOW = 0.5;
+/** Food (cooked or raw) a fighter under `focus melee` keeps when it banks for room. */
+export const MELEE_FOOD_KEPT = 12;
 export const FLEE_BELOW = 0.3;
 /** Between goals, eat below this share (the scripted policy fights at 70 % and up). */
 export const TOP_UP_BELOW = 0.75;
@@ -355,7 +357,10 @@ export class Agent {
         // Once the staff is held (before, its quests' fights want the food and tools: the 09:38 run, hurt at a quest's kill stage).
         return this.record.focus === "magic" && staffForSpell(kitOf(this.view.self!), know) === undefined
           ? new Bank(false, { item: casterKeep(know, kitOf(this.view.self!)), food: CASTER_FOOD })
-          : new Bank();
+          : // Under `focus melee` it banks for room and keeps its food, raw meat too (brain/scripted.ts MELEE_ROOM).
+            this.record.focus === "melee"
+            ? new Bank(false, { item: (id) => know.keep.has(id), food: MELEE_FOOD_KEPT }, true)
+            : new Bank();
       case "cooking":
         return new Cook();
       case "firemaking":

@@ -131,10 +131,13 @@ export class Bank implements Behaviour {
   private readonly visit: boolean;
   /** What it keeps instead of the ordinary (one of each tool and weapon, runes, thread; FOOD_KEPT food): a caster's (magicFocus.ts casterKeep). */
   private readonly keep: { item: (itemId: string) => boolean; food: number } | undefined;
+  /** Raw food it can cook counts as food kept (under `focus melee`: the cows' meat is its food). */
+  private readonly keepRaw: boolean;
 
-  constructor(visit = false, keep?: { item: (itemId: string) => boolean; food: number }) {
+  constructor(visit = false, keep?: { item: (itemId: string) => boolean; food: number }, keepRaw = false) {
     this.visit = visit;
     this.keep = keep;
+    this.keepRaw = keepRaw;
   }
 
   private depositable(ctx: Ctx): { slot: number; quantity: number }[] {
@@ -148,7 +151,8 @@ export class Bank implements Behaviour {
         kept.add(s.itemId);
         continue;
       }
-      const heals = (ctx.know.registry.item(s.itemId)?.healAmount ?? 0) > 0;
+      const heals =
+        (ctx.know.registry.item(s.itemId)?.healAmount ?? 0) > 0 || (this.keepRaw && ctx.know.registry.recipes.cooking.some((r) => r.raw === s.itemId));
       if (heals && food < (this.keep?.food ?? FOOD_KEPT)) {
         food++;
         continue;

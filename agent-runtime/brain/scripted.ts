@@ -66,6 +66,14 @@ export const COOK_FOR_FIGHT = 84;
  * bonus (93) above a quest besides the focus (86) and making, below cooking a load (95).
  */
 export const FISH_FOR_FOOD = 78;
+/**
+ * Under `focus melee`, with this many free slots or fewer it banks before fighting or fishing on:
+ * a pack of hides, logs and quest items left one or two slots, and fishing for food ended after a
+ * catch or two (runs of 12:32: fishing goals of 40 ticks, then a fight with two shrimp).
+ */
+export const MELEE_ROOM = 6;
+/** Banking for room under `focus melee`: above a fight (at most 105 with the bonus at melee 1, ~96-101 from melee 5), below a melee quest (107). */
+export const MELEE_BANK_SCORE = 102;
 /** A sale worth fewer coins than this is no trip worth making (the inventory is banked instead). */
 export const MIN_SALE_COINS = 3;
 
@@ -162,9 +170,11 @@ export class ScriptedBrain implements Brain {
       case "banking":
         return full
           ? { type: "banking", score: 90, reason: "the inventory is full" }
-          : obs.freeSlots <= 2
-            ? { type: "banking", score: 45, reason: "the inventory is nearly full" }
-            : undefined;
+          : obs.focus === "melee" && obs.freeSlots <= MELEE_ROOM
+            ? { type: "banking", score: MELEE_BANK_SCORE, reason: `room for food (${obs.freeSlots} free)` }
+            : obs.freeSlots <= 2
+              ? { type: "banking", score: 45, reason: "the inventory is nearly full" }
+              : undefined;
       case "cooking":
         if (raw === 0) return undefined;
         // Hurt with nothing to eat: cook before it can fight again. Under `focus melee`, cook the

@@ -12,7 +12,8 @@ import { Fight } from "../../agent-runtime/brain/fight.ts";
 import { armourToWear, armourUpgrade, armourWorth, WEAPON_RESERVE } from "../../agent-runtime/brain/fighting.ts";
 import { FOCUS_BONUS, focusBonus } from "../../agent-runtime/brain/focus.ts";
 import { Random } from "../../agent-runtime/brain/random.ts";
-import { ScriptedBrain, WEAPON_SCORE } from "../../agent-runtime/brain/scripted.ts";
+import { MELEE_BANK_SCORE, MELEE_ROOM, ScriptedBrain, WEAPON_SCORE } from "../../agent-runtime/brain/scripted.ts";
+import { MELEE_QUEST_LIFT, QUEST_START } from "../../agent-runtime/brain/questChoice.ts";
 import { knowledgeOf, type Knowledge } from "../../agent-runtime/knowledge.ts";
 import { availableGoals } from "../../src/agents/AgentService.ts";
 import type { PlayerData } from "../../src/game/world/Player.ts";
@@ -186,5 +187,17 @@ describe("agent focus melee: armour", () => {
     assert.notEqual(new ScriptedBrain(know, "s1").choose(obs({ availableGoals: options, coins: 10, inventory: net })).type, "shopping");
     const unfocused = new ScriptedBrain(know, "s1").choose(obs({ availableGoals: options, coins: 10, inventory: net, focus: undefined }));
     assert.equal(unfocused.type, "shopping", "unfocused: a tool of making as before");
+  });
+
+  it("under focus melee, banks for room before it fights or fishes on with MELEE_ROOM free slots or fewer", () => {
+    const options = [
+      { type: "banking" as const, description: "", targets: [] },
+      { type: "combat" as const, description: "", targets: ["brindle_cow"] },
+    ];
+    for (const seed of ["s1", "s2", "s3"]) {
+      assert.equal(new ScriptedBrain(know, seed).choose(obs({ availableGoals: options, freeSlots: MELEE_ROOM })).type, "banking", seed);
+      assert.equal(new ScriptedBrain(know, seed).choose(obs({ availableGoals: options, freeSlots: MELEE_ROOM + 1 })).type, "combat", seed);
+    }
+    assert.ok(MELEE_BANK_SCORE < MELEE_QUEST_LIFT + QUEST_START + FOCUS_BONUS, "below a melee quest");
   });
 });
