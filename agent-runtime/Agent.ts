@@ -101,6 +101,8 @@ export class Agent {
   /** The experience total last seen, and the tick it last grew (a training goal's sign of life). */
   private xpSeen = -1;
   private xpGrewAt = 0;
+  /** Where it stood at the last stall check (a training goal on its way is not stalled). */
+  private stallSpot: { x: number; z: number } | undefined;
 
   private readonly deps: AgentDeps;
   private readonly conn: AgentLink;
@@ -449,6 +451,13 @@ export class Agent {
       this.xpGrewAt = this.ticks;
       return false;
     }
+    // On its way (it moved this tick) it is not stalled: a walk from the cows to the fishing spots
+    // took more than GOAL_STALL_TICKS, and fishing for food failed as "crowded or out of reach"
+    // on arrival in the 12:39 runs (then no food, and the fighter healed at 10 lifepoints a 100 ticks).
+    const here = this.view.position;
+    const moved = this.stallSpot === undefined || this.stallSpot.x !== here.x || this.stallSpot.z !== here.z;
+    this.stallSpot = { x: here.x, z: here.z };
+    if (moved) this.xpGrewAt = this.ticks;
     return this.ticks - this.xpGrewAt > GOAL_STALL_TICKS;
   }
 
