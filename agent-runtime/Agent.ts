@@ -23,7 +23,7 @@ import { Make } from "./brain/making.ts";
 import { Sell } from "./brain/selling.ts";
 import { QuestGoal } from "./brain/quest.ts";
 import { LampRubber } from "./brain/lamp.ts";
-import { meleeQuestSkill } from "./brain/meleeFocus.ts";
+import { meleeQuestSkill, pendingQuestXp } from "./brain/meleeFocus.ts";
 import type { QuestEntry } from "./brain/questPlan.ts";
 import { offerOf } from "./brain/makingChoice.ts";
 import { hidePurchase } from "./brain/makingFocus.ts";
@@ -352,7 +352,11 @@ export class Agent {
           [...know.mobSpots.keys()].sort((a, b) => (know.registry.npcs.get(a)?.stats?.level ?? 1) - (know.registry.npcs.get(b)?.stats?.level ?? 1))[0];
         // Under `focus melee`, a melee level a quest asks for is trained first (brain/meleeFocus.ts);
         // under the magic focus a fight that casts ends with its runes: it crafts more rather than melee (brain/magicFocus.ts).
-        return new Fight(mob ?? "", { trainFirst: meleeQuestSkill(this.observation(), know), castOnly: this.record.focus === "magic" });
+        return new Fight(mob ?? "", {
+          trainFirst: meleeQuestSkill(this.observation(), know),
+          castOnly: this.record.focus === "magic",
+          pendingXp: this.record.focus === "melee" ? pendingQuestXp(know, this.observation()) : undefined,
+        });
       }
       case "banking":
         // A caster banks all but its pickaxe, staff and spell's runes: loads of essence take the pack (brain/magicFocus.ts).

@@ -3,7 +3,7 @@ import { dist, type Seen } from "../AgentView.ts";
 import { isRangedWeapon } from "../../src/game/combatStyles.ts";
 import { nameOf, nearest } from "../knowledge.ts";
 import { basePay } from "./selling.ts";
-import { questStyle } from "./meleeFocus.ts";
+import { questBudgetStyle, questStyle } from "./meleeFocus.ts";
 import { armourToWear, boostPrayer, canWield, castableSpell, kitOf, meleeWorth, needsAltar, trainingStyle } from "./fighting.ts";
 import { casterLoot, staffToWield } from "./magicFocus.ts";
 import {
@@ -83,16 +83,26 @@ export class Fight implements Behaviour {
   /** It cast in this goal (a cast-only fight ends once it cannot). */
   private hasCast = false;
 
-  constructor(mobType: string, opts: { trainFirst?: { skill: string; level: number } | undefined; castOnly?: boolean } = {}) {
+  /** Under `focus melee`, the melee xp its quests still give (meleeFocus.ts pendingQuestXp): a skill they take to 10 is not trained. */
+  private readonly pendingXp: Record<string, number> | undefined;
+
+  constructor(
+    mobType: string,
+    opts: { trainFirst?: { skill: string; level: number } | undefined; castOnly?: boolean; pendingXp?: Record<string, number> | undefined } = {},
+  ) {
     this.mobType = mobType;
     this.trainFirst = opts.trainFirst;
+    this.pendingXp = opts.pendingXp;
     this.castOnly = opts.castOnly ?? false;
   }
 
   /** Melee trains Strength ahead of Attack ahead of Defence (fighting.ts trainingStyle): the style that does, when another is in force. */
   private fitStyle(ctx: Ctx): void {
     const self = ctx.view.self!;
-    const want = questStyle(self, ctx.know, this.trainFirst) ?? trainingStyle(self, ctx.know);
+    const want =
+      questStyle(self, ctx.know, this.trainFirst) ??
+      (this.pendingXp === undefined ? undefined : questBudgetStyle(self, ctx.know, this.pendingXp)) ??
+      trainingStyle(self, ctx.know);
     if (want === undefined || want.style === self.combatStyle || ctx.tick - this.styleAskedAt < 3) return;
     this.styleAskedAt = ctx.tick;
     ctx.send("player:setCombatStyle", { style: want.style });

@@ -11,6 +11,7 @@ import type { Observation } from "../../agent-runtime/brain/Brain.ts";
 import { Fight } from "../../agent-runtime/brain/fight.ts";
 import { armourToWear, armourUpgrade, armourWorth, WEAPON_RESERVE } from "../../agent-runtime/brain/fighting.ts";
 import { FOCUS_BONUS, focusBonus } from "../../agent-runtime/brain/focus.ts";
+import { pendingQuestXp, questBudgetStyle } from "../../agent-runtime/brain/meleeFocus.ts";
 import { Random } from "../../agent-runtime/brain/random.ts";
 import { MELEE_BANK_SCORE, MELEE_ROOM, ScriptedBrain, WEAPON_SCORE } from "../../agent-runtime/brain/scripted.ts";
 import { MELEE_QUEST_LIFT, QUEST_START } from "../../agent-runtime/brain/questChoice.ts";
@@ -199,5 +200,33 @@ describe("agent focus melee: armour", () => {
       assert.equal(new ScriptedBrain(know, seed).choose(obs({ availableGoals: options, freeSlots: MELEE_ROOM + 1 })).type, "combat", seed);
     }
     assert.ok(MELEE_BANK_SCORE < MELEE_QUEST_LIFT + QUEST_START + FOCUS_BONUS, "below a melee quest");
+  });
+
+  it("under focus melee, leaves out of training a melee skill the quests to come will take to 10 (Strength at 8 before Tusks and Hides)", () => {
+    const completed = (ids: string[]) =>
+      [...know.registry.quests.quests.values()].map((q) => ({
+        id: q.id,
+        name: q.name,
+        status: ids.includes(q.id) ? ("completed" as const) : ("not_started" as const),
+        stage: null,
+        stageText: "",
+      }));
+    // Settler 100 Attack; Hides 150 Strength, 150 Defence; Tusks 200 Attack, 250 Strength; The Drowned Watch 200 Defence.
+    assert.deepEqual(pendingQuestXp(know, { focus: "melee", quests: completed([]) }), { attack: 300, strength: 400, defense: 350 });
+    assert.deepEqual(pendingQuestXp(know, { focus: "melee", quests: completed(["settlers_charter", "hides_for_the_vats"]) }), {
+      attack: 200,
+      strength: 250,
+      defense: 200,
+    });
+    assert.deepEqual(pendingQuestXp(know, { focus: undefined, quests: [] }), {});
+    const self = {
+      combatStyle: "aggressive",
+      equipment: { weapon: { itemId: "bronze_sword", quantity: 1 } },
+      skills: { attack: { level: 5, xp: 388 }, strength: { level: 8, xp: 801 }, defense: { level: 5, xp: 388 } },
+    } as unknown as Self;
+    // The ordinary order trains Strength (8 < Attack 5 + 5); with 400 Strength xp to come (801 + 400 ≥ 1,154) it trains Attack.
+    assert.equal(questBudgetStyle(self, know, {})?.skill, undefined);
+    assert.equal(questBudgetStyle(self, know, { strength: 400 })?.skill, "attack");
+    assert.equal(questBudgetStyle(self, know, { strength: 200 }), undefined, "801 + 200 short of 1,154: the ordinary order");
   });
 });
