@@ -23,7 +23,7 @@ import { Make } from "./brain/making.ts";
 import { Sell } from "./brain/selling.ts";
 import { QuestGoal } from "./brain/quest.ts";
 import { LampRubber } from "./brain/lamp.ts";
-import { meleeQuestSkill, pendingQuestXp } from "./brain/meleeFocus.ts";
+import { meleeQuestSkill, pendingQuestXp, questMakeInputs } from "./brain/meleeFocus.ts";
 import type { QuestEntry } from "./brain/questPlan.ts";
 import { offerOf } from "./brain/makingChoice.ts";
 import { hidePurchase } from "./brain/makingFocus.ts";
@@ -365,7 +365,7 @@ export class Agent {
           ? new Bank(false, { item: casterKeep(know, kitOf(this.view.self!)), food: CASTER_FOOD })
           : // Under `focus melee` it banks for room and keeps its food, raw meat too (brain/scripted.ts MELEE_ROOM).
             this.record.focus === "melee"
-            ? new Bank(false, { item: (id) => know.keep.has(id), food: MELEE_FOOD_KEPT }, true)
+            ? new Bank(false, { item: (id) => know.keep.has(id), food: MELEE_FOOD_KEPT }, true, questMakeInputs(know, this.observation()))
             : new Bank();
       case "cooking":
         return new Cook();

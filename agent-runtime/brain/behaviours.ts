@@ -134,10 +134,14 @@ export class Bank implements Behaviour {
   /** Raw food it can cook counts as food kept (under `focus melee`: the cows' meat is its food). */
   private readonly keepRaw: boolean;
 
-  constructor(visit = false, keep?: { item: (itemId: string) => boolean; food: number }, keepRaw = false) {
+  /** Items kept up to a count (a quest's inputs under `focus melee`: meleeFocus.ts questMakeInputs). */
+  private readonly keepAll: ReadonlyMap<string, number>;
+
+  constructor(visit = false, keep?: { item: (itemId: string) => boolean; food: number }, keepRaw = false, keepAll: ReadonlyMap<string, number> = new Map()) {
     this.visit = visit;
     this.keep = keep;
     this.keepRaw = keepRaw;
+    this.keepAll = keepAll;
   }
 
   private depositable(ctx: Ctx): { slot: number; quantity: number }[] {
@@ -145,7 +149,13 @@ export class Bank implements Behaviour {
     let food = 0;
     const out: { slot: number; quantity: number }[] = [];
     const kept = new Set<string>();
+    const held = new Map<string, number>();
     for (const s of self.inventory) {
+      const upTo = this.keepAll.get(s.itemId) ?? 0;
+      if ((held.get(s.itemId) ?? 0) < upTo) {
+        held.set(s.itemId, (held.get(s.itemId) ?? 0) + s.quantity);
+        continue;
+      }
       // One of each kept item: a second (the daggers it smiths) is banked, or they would fill the inventory.
       if ((this.keep?.item(s.itemId) ?? ctx.know.keep.has(s.itemId)) && !kept.has(s.itemId)) {
         kept.add(s.itemId);

@@ -249,3 +249,22 @@ export function questBudgetStyle(self: Self, know: Knowledge, pending: Record<st
   for (const s of covered) skills[s] = { level: 10, xp: XP_AT_10 };
   return trainingStyle({ ...self, skills }, know);
 }
+
+/**
+ * The items the quests not completed yet make things from (Hides for the Vats: the cowhides it tans,
+ * the leather it sews), as many as its make stages take: kept when it banks for room under `focus melee` (a run of 12:47
+ * banked its two cowhides and its tanning stage failed `nothing to make`).
+ */
+export function questMakeInputs(know: Knowledge, obs: Pick<Observation, "quests">): Map<string, number> {
+  const done = new Set((obs.quests ?? []).filter((q) => q.status === "completed").map((q) => q.id));
+  const out = new Map<string, number>();
+  for (const quest of know.registry.quests.quests.values()) {
+    if (done.has(quest.id)) continue;
+    for (const stage of quest.stages) {
+      if (stage.type !== "make" || stage.target === undefined) continue;
+      const recipe = [...know.registry.production.values()].find((r) => r.output === stage.target);
+      for (const i of recipe?.inputs ?? []) out.set(i.itemId, Math.max(out.get(i.itemId) ?? 0, i.quantity * (stage.count ?? 1)));
+    }
+  }
+  return out;
+}

@@ -170,7 +170,7 @@ export class ScriptedBrain implements Brain {
       case "banking":
         return full
           ? { type: "banking", score: 90, reason: "the inventory is full" }
-          : obs.focus === "melee" && obs.freeSlots <= MELEE_ROOM
+          : obs.focus === "melee" && obs.freeSlots <= MELEE_ROOM && this.bankable(obs) >= 3
             ? { type: "banking", score: MELEE_BANK_SCORE, reason: `room for food (${obs.freeSlots} free)` }
             : obs.freeSlots <= 2
               ? { type: "banking", score: 45, reason: "the inventory is nearly full" }
@@ -341,6 +341,18 @@ export class ScriptedBrain implements Brain {
       default:
         return undefined;
     }
+  }
+
+  /** Slots a melee trainer's bank trip frees: neither food (cooked or raw), a kept item (tool, gear) nor coins. */
+  private bankable(obs: Observation): number {
+    const reg = this.know.registry;
+    return obs.inventory.filter(
+      (s) =>
+        s.itemId !== "coins" &&
+        !this.know.keep.has(s.itemId) &&
+        (reg.item(s.itemId)?.healAmount ?? 0) === 0 &&
+        !reg.recipes.cooking.some((r) => r.raw === s.itemId),
+    ).length;
   }
 
   /**

@@ -11,7 +11,7 @@ import type { Observation } from "../../agent-runtime/brain/Brain.ts";
 import { Fight } from "../../agent-runtime/brain/fight.ts";
 import { armourToWear, armourUpgrade, armourWorth, WEAPON_RESERVE } from "../../agent-runtime/brain/fighting.ts";
 import { FOCUS_BONUS, focusBonus } from "../../agent-runtime/brain/focus.ts";
-import { pendingQuestXp, questBudgetStyle } from "../../agent-runtime/brain/meleeFocus.ts";
+import { pendingQuestXp, questBudgetStyle, questMakeInputs } from "../../agent-runtime/brain/meleeFocus.ts";
 import { Random } from "../../agent-runtime/brain/random.ts";
 import { MELEE_BANK_SCORE, MELEE_ROOM, ScriptedBrain, WEAPON_SCORE } from "../../agent-runtime/brain/scripted.ts";
 import { MELEE_QUEST_LIFT, QUEST_START } from "../../agent-runtime/brain/questChoice.ts";
@@ -195,10 +195,22 @@ describe("agent focus melee: armour", () => {
       { type: "banking" as const, description: "", targets: [] },
       { type: "combat" as const, description: "", targets: ["brindle_cow"] },
     ];
+    const logs = Array.from({ length: 4 }, (_, i) => ({ slot: i + 1, itemId: "logs", quantity: 1 }));
+    const inventory = [{ slot: 0, itemId: "bronze_hatchet", quantity: 1 }, ...logs];
+    const food = Array.from({ length: 4 }, (_, i) => ({ slot: i + 1, itemId: "raw_meat", quantity: 1 }));
     for (const seed of ["s1", "s2", "s3"]) {
-      assert.equal(new ScriptedBrain(know, seed).choose(obs({ availableGoals: options, freeSlots: MELEE_ROOM })).type, "banking", seed);
-      assert.equal(new ScriptedBrain(know, seed).choose(obs({ availableGoals: options, freeSlots: MELEE_ROOM + 1 })).type, "combat", seed);
+      assert.equal(new ScriptedBrain(know, seed).choose(obs({ availableGoals: options, inventory, freeSlots: MELEE_ROOM })).type, "banking", seed);
+      assert.equal(new ScriptedBrain(know, seed).choose(obs({ availableGoals: options, inventory, freeSlots: MELEE_ROOM + 1 })).type, "combat", seed);
+      // Nothing a trip frees (food and tools): no trip.
+      const kept = [{ slot: 0, itemId: "bronze_hatchet", quantity: 1 }, ...food];
+      assert.equal(new ScriptedBrain(know, seed).choose(obs({ availableGoals: options, inventory: kept, freeSlots: 2 })).type, "combat", seed);
     }
+    // What its quests still make things from is kept at the bank: Hides for the Vats' two cowhides.
+    assert.equal(questMakeInputs(know, { quests: [] }).get("cowhide"), 2);
+    assert.equal(
+      questMakeInputs(know, { quests: [{ id: "hides_for_the_vats", name: "", status: "completed", stage: null, stageText: "" }] }).get("cowhide"),
+      undefined,
+    );
     assert.ok(MELEE_BANK_SCORE < MELEE_QUEST_LIFT + QUEST_START + FOCUS_BONUS, "below a melee quest");
   });
 
