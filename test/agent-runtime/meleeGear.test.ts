@@ -223,24 +223,14 @@ describe("agent focus melee: armour", () => {
         stage: null,
         stageText: "",
       }));
-    // Only the quests it can go on with now: requirements met, fights winnable. At the start, none
-    // (Settler's Charter's five rats want food it does not carry; the rest need a quest first).
-    assert.deepEqual(pendingQuestXp(know, obs({ quests: completed([]) })), {});
-    const lvl = (a: number, s: number, d: number) => ({
-      ...obs().skills,
-      attack: { level: a, xp: 0 },
-      strength: { level: s, xp: 0 },
-      defense: { level: d, xp: 0 },
+    // Settler 100 Attack; Hides 150 Strength, 150 Defence; Tusks 200 Attack, 250 Strength; The Drowned Watch 200 Defence.
+    assert.deepEqual(pendingQuestXp(know, { focus: "melee", quests: completed([]) }), { attack: 300, strength: 400, defense: 350 });
+    assert.deepEqual(pendingQuestXp(know, { focus: "melee", quests: completed(["settlers_charter", "hides_for_the_vats"]) }), {
+      attack: 200,
+      strength: 250,
+      defense: 200,
     });
-    // Settler and Kettle done at Attack 3: Hides for the Vats (its cows are its training monster; 150 Strength, 150 Defence);
-    // not Tusks (its boars not winnable yet), nor The Drowned Watch (Defence 5).
-    const early = obs({ quests: completed(["settlers_charter", "kettle_supper"]), skills: lvl(3, 1, 1) });
-    assert.deepEqual(pendingQuestXp(know, early), { strength: 150, defense: 150 });
-    // Levels and food for the boars, Defence 7: Tusks (200 Attack, 250 Strength) and The Drowned Watch (200 Defence) too.
-    const meat = Array.from({ length: 10 }, (_, i) => ({ slot: i + 1, itemId: "cooked_meat", quantity: 1 }));
-    const late = obs({ quests: completed(["settlers_charter", "kettle_supper"]), skills: lvl(8, 9, 7), inventory: meat, combatLevel: 9 });
-    assert.deepEqual(pendingQuestXp(know, late), { attack: 200, strength: 400, defense: 350 });
-    assert.deepEqual(pendingQuestXp(know, { ...late, focus: undefined }), {});
+    assert.deepEqual(pendingQuestXp(know, { focus: undefined, quests: [] }), {});
     const self = {
       combatStyle: "aggressive",
       equipment: { weapon: { itemId: "bronze_sword", quantity: 1 } },
