@@ -419,11 +419,16 @@ export class Shop implements Behaviour {
 }
 
 /** Walks to a spot (commands `go home`, `go to bank` without a bank goal). */
+/** Ticks a walk may stand still before it is given up. */
+export const GOTO_STUCK_TICKS = 5 * STALL_TICKS;
+
 export class GoTo implements Behaviour {
   private readonly walker = new Walker();
   private readonly to: Spot;
   private readonly label: string;
   private from: Spot | undefined;
+  private last: Spot | undefined;
+  private movedAt = 0;
 
   constructor(to: Spot, label: string) {
     this.to = to;
@@ -434,6 +439,12 @@ export class GoTo implements Behaviour {
     const here = ctx.view.position;
     this.from ??= here;
     if (dist(here, this.to) <= 1) return ended("done", `arrived ${this.label}`);
+    // Standing still GOTO_STUCK_TICKS: no way there (a flight home from under the cistern held a
+    // ladder run's agent for 3,000 ticks, its goals never chosen again).
+    if (this.last === undefined || this.last.x !== here.x || this.last.z !== here.z) {
+      this.last = { x: here.x, z: here.z };
+      this.movedAt = ctx.tick;
+    } else if (ctx.tick - this.movedAt > GOTO_STUCK_TICKS) return ended("failed", `no way ${this.label}`);
     this.walker.walk(ctx, this.to);
     const total = Math.max(1, dist(this.from, this.to));
     return going(pct(total - dist(here, this.to), total));

@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { AgentView, type Self } from "../../agent-runtime/AgentView.ts";
-import { Fight, GoTo, RUN_ABOVE, Shop, shouldRun, STALL_TICKS, WALK_BELOW, type Ctx } from "../../agent-runtime/brain/behaviours.ts";
+import { Fight, GoTo, GOTO_STUCK_TICKS, RUN_ABOVE, Shop, shouldRun, STALL_TICKS, WALK_BELOW, type Ctx } from "../../agent-runtime/brain/behaviours.ts";
 import {
   bestMonster,
   boostPrayer,
@@ -416,6 +416,12 @@ describe("agent fighting: styles, eating, magic", () => {
     view.sync(energy(60));
     at(4);
     assert.deepEqual(moves(), [true, false, true], "60 %: running again");
+    // Standing still GOTO_STUCK_TICKS (no way there, as from under the cistern): given up, not held for ever.
+    const stuck = new GoTo({ x: 0, z: 0 }, "home");
+    ctx.tick = 100;
+    assert.equal(stuck.step(ctx).end, undefined);
+    ctx.tick = 100 + GOTO_STUCK_TICKS + 1;
+    assert.equal(stuck.step(ctx).end, "failed");
   });
 
   it("keeps the run toggle to the same choice (a walk to an action's target runs by it), asking again only after STALL_TICKS; a fight keeps it while chasing", () => {
