@@ -46,11 +46,11 @@ export const CHOICE_TIMEOUT_TICKS = 10;
  * shouldEat); leave a fight below the second, or within a max hit, with nothing to eat.
  */
 export const EAT_BELOW = 0.5;
-/** Food (cooked or raw) a fighter under `focus melee` keeps when it banks for room. */
-export const MELEE_FOOD_KEPT = 12;
 export const FLEE_BELOW = 0.3;
 /** Between goals, eat below this share (the scripted policy fights at 70 % and up). */
 export const TOP_UP_BELOW = 0.75;
+/** Food (cooked or raw) a fighter under `focus melee` keeps when it banks for room. */
+export const MELEE_FOOD_KEPT = 12;
 /**
  * An autonomous training goal (gathering, combat) that gained no experience for this many ticks is
  * given up as failed, so the brain tries something else: with many agents in one place the trees,
