@@ -23,7 +23,7 @@ import { Make } from "./brain/making.ts";
 import { Sell } from "./brain/selling.ts";
 import { QuestGoal } from "./brain/quest.ts";
 import { LampRubber } from "./brain/lamp.ts";
-import { meleeQuestSkill } from "./brain/meleeFocus.ts";
+import { meleeQuestSkill, pendingQuestXp, questMakeInputs } from "./brain/meleeFocus.ts";
 import type { QuestEntry } from "./brain/questPlan.ts";
 import { offerOf } from "./brain/makingChoice.ts";
 import { hidePurchase } from "./brain/makingFocus.ts";
@@ -49,6 +49,8 @@ export const EAT_BELOW = 0.5;
 export const FLEE_BELOW = 0.3;
 /** Between goals, eat below this share (the scripted policy fights at 70 % and up). */
 export const TOP_UP_BELOW = 0.75;
+/** Food (cooked or raw) a fighter under `focus melee` keeps when it banks for room. */
+export const MELEE_FOOD_KEPT = 12;
 /**
  * An autonomous training goal (gathering, combat) that gained no experience for this many ticks is
  * given up as failed, so the brain tries something else: with many agents in one place the trees,
@@ -99,6 +101,8 @@ export class Agent {
   /** The experience total last seen, and the tick it last grew (a training goal's sign of life). */
   private xpSeen = -1;
   private xpGrewAt = 0;
+  /** Where it stood at the last stall check (a training goal on its way is not stalled). */
+  private stallSpot: { x: number; z: number } | undefined;
 
   private readonly deps: AgentDeps;
   private readonly conn: AgentLink;
@@ -184,11 +188,19 @@ export class Agent {
     if (this.activity.length > ACTIVITY_KEPT) this.activity.length = ACTIVITY_KEPT;
   }
 
-  /** Sets or clears its owner's standing instruction (brain/focus.ts); the next goal follows it. */
+  /**
+   * Sets or clears its owner's standing instruction (brain/focus.ts). A new focus is followed at
+   * once: the goal it chose for itself before is ended and the next chosen by the focus (a ladder
+   * run of 12:13 chose a fight at 1/1/1 a tick before `focus melee` came, and spent 480 ticks and
+   * all its food on two cows where the focus does its quests first).
+   */
   setFocus(focus: Focus | null): void {
+    const changed = (focus ?? undefined) !== this.record.focus;
     this.record.focus = focus ?? undefined;
     this.log("decision", focus === null ? "focus cleared" : `focus: ${focus}`);
     this.deps.onFocus?.(this);
+    if (changed && focus !== null && this.goal?.lockedBy === "autonomous" && this.behaviour !== undefined)
+      this.endGoal("done", `focus ${focus}: choosing again`);
   }
 
   /** `GET /agents/:id`. */
@@ -340,14 +352,21 @@ export class Agent {
           [...know.mobSpots.keys()].sort((a, b) => (know.registry.npcs.get(a)?.stats?.level ?? 1) - (know.registry.npcs.get(b)?.stats?.level ?? 1))[0];
         // Under `focus melee`, a melee level a quest asks for is trained first (brain/meleeFocus.ts);
         // under the magic focus a fight that casts ends with its runes: it crafts more rather than melee (brain/magicFocus.ts).
-        return new Fight(mob ?? "", { trainFirst: meleeQuestSkill(this.observation(), know), castOnly: this.record.focus === "magic" });
+        return new Fight(mob ?? "", {
+          trainFirst: meleeQuestSkill(this.observation(), know),
+          castOnly: this.record.focus === "magic",
+          pendingXp: this.record.focus === "melee" ? pendingQuestXp(know, this.observation()) : undefined,
+        });
       }
       case "banking":
         // A caster banks all but its pickaxe, staff and spell's runes: loads of essence take the pack (brain/magicFocus.ts).
         // Once the staff is held (before, its quests' fights want the food and tools: the 09:38 run, hurt at a quest's kill stage).
         return this.record.focus === "magic" && staffForSpell(kitOf(this.view.self!), know) === undefined
           ? new Bank(false, { item: casterKeep(know, kitOf(this.view.self!)), food: CASTER_FOOD })
-          : new Bank();
+          : // Under `focus melee` it banks for room and keeps its food, raw meat too (brain/scripted.ts MELEE_ROOM).
+            this.record.focus === "melee"
+            ? new Bank(false, { item: (id) => know.keep.has(id), food: MELEE_FOOD_KEPT }, true, questMakeInputs(know, this.observation()))
+            : new Bank();
       case "cooking":
         return new Cook();
       case "firemaking":
@@ -440,6 +459,13 @@ export class Agent {
       this.xpGrewAt = this.ticks;
       return false;
     }
+    // On its way (it moved this tick) it is not stalled: a walk from the cows to the fishing spots
+    // took more than GOAL_STALL_TICKS, and fishing for food failed as "crowded or out of reach"
+    // on arrival in the 12:39 runs (then no food, and the fighter healed at 10 lifepoints a 100 ticks).
+    const here = this.view.position;
+    const moved = this.stallSpot === undefined || this.stallSpot.x !== here.x || this.stallSpot.z !== here.z;
+    this.stallSpot = { x: here.x, z: here.z };
+    if (moved) this.xpGrewAt = this.ticks;
     return this.ticks - this.xpGrewAt > GOAL_STALL_TICKS;
   }
 

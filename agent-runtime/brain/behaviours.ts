@@ -131,10 +131,17 @@ export class Bank implements Behaviour {
   private readonly visit: boolean;
   /** What it keeps instead of the ordinary (one of each tool and weapon, runes, thread; FOOD_KEPT food): a caster's (magicFocus.ts casterKeep). */
   private readonly keep: { item: (itemId: string) => boolean; food: number } | undefined;
+  /** Raw food it can cook counts as food kept (under `focus melee`: the cows' meat is its food). */
+  private readonly keepRaw: boolean;
 
-  constructor(visit = false, keep?: { item: (itemId: string) => boolean; food: number }) {
+  /** Items kept up to a count (a quest's inputs under `focus melee`: meleeFocus.ts questMakeInputs). */
+  private readonly keepAll: ReadonlyMap<string, number>;
+
+  constructor(visit = false, keep?: { item: (itemId: string) => boolean; food: number }, keepRaw = false, keepAll: ReadonlyMap<string, number> = new Map()) {
     this.visit = visit;
     this.keep = keep;
+    this.keepRaw = keepRaw;
+    this.keepAll = keepAll;
   }
 
   private depositable(ctx: Ctx): { slot: number; quantity: number }[] {
@@ -142,13 +149,20 @@ export class Bank implements Behaviour {
     let food = 0;
     const out: { slot: number; quantity: number }[] = [];
     const kept = new Set<string>();
+    const held = new Map<string, number>();
     for (const s of self.inventory) {
+      const upTo = this.keepAll.get(s.itemId) ?? 0;
+      if ((held.get(s.itemId) ?? 0) < upTo) {
+        held.set(s.itemId, (held.get(s.itemId) ?? 0) + s.quantity);
+        continue;
+      }
       // One of each kept item: a second (the daggers it smiths) is banked, or they would fill the inventory.
       if ((this.keep?.item(s.itemId) ?? ctx.know.keep.has(s.itemId)) && !kept.has(s.itemId)) {
         kept.add(s.itemId);
         continue;
       }
-      const heals = (ctx.know.registry.item(s.itemId)?.healAmount ?? 0) > 0;
+      const heals =
+        (ctx.know.registry.item(s.itemId)?.healAmount ?? 0) > 0 || (this.keepRaw && ctx.know.registry.recipes.cooking.some((r) => r.raw === s.itemId));
       if (heals && food < (this.keep?.food ?? FOOD_KEPT)) {
         food++;
         continue;
@@ -405,11 +419,16 @@ export class Shop implements Behaviour {
 }
 
 /** Walks to a spot (commands `go home`, `go to bank` without a bank goal). */
+/** Ticks a walk may stand still before it is given up. */
+export const GOTO_STUCK_TICKS = 5 * STALL_TICKS;
+
 export class GoTo implements Behaviour {
   private readonly walker = new Walker();
   private readonly to: Spot;
   private readonly label: string;
   private from: Spot | undefined;
+  private last: Spot | undefined;
+  private movedAt = 0;
 
   constructor(to: Spot, label: string) {
     this.to = to;
@@ -420,6 +439,12 @@ export class GoTo implements Behaviour {
     const here = ctx.view.position;
     this.from ??= here;
     if (dist(here, this.to) <= 1) return ended("done", `arrived ${this.label}`);
+    // Standing still GOTO_STUCK_TICKS: no way there (a flight home from under the cistern held a
+    // ladder run's agent for 3,000 ticks, its goals never chosen again).
+    if (this.last === undefined || this.last.x !== here.x || this.last.z !== here.z) {
+      this.last = { x: here.x, z: here.z };
+      this.movedAt = ctx.tick;
+    } else if (ctx.tick - this.movedAt > GOTO_STUCK_TICKS) return ended("failed", `no way ${this.label}`);
     this.walker.walk(ctx, this.to);
     const total = Math.max(1, dist(this.from, this.to));
     return going(pct(total - dist(here, this.to), total));

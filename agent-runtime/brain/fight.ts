@@ -3,8 +3,8 @@ import { dist, type Seen } from "../AgentView.ts";
 import { isRangedWeapon } from "../../src/game/combatStyles.ts";
 import { nameOf, nearest } from "../knowledge.ts";
 import { basePay } from "./selling.ts";
-import { questStyle } from "./meleeFocus.ts";
-import { boostPrayer, canWield, castableSpell, kitOf, meleeWorth, needsAltar, trainingStyle } from "./fighting.ts";
+import { questBudgetStyle, questStyle } from "./meleeFocus.ts";
+import { armourToWear, boostPrayer, canWield, castableSpell, kitOf, meleeWorth, needsAltar, trainingStyle } from "./fighting.ts";
 import { casterLoot, staffToWield } from "./magicFocus.ts";
 import {
   Avoid,
@@ -72,6 +72,9 @@ export class Fight implements Behaviour {
   /** No altar trip before this tick (the last one gave up). */
   private altarAgainAt = -Infinity;
   private buriedAt = -Infinity;
+  private droppedAt = -Infinity;
+  /** When it last put on a piece of armour (the sync showing it worn comes a tick later). */
+  private woreAt = -Infinity;
 
   /** A melee level a quest asks for (meleeFocus.ts meleeQuestSkill): trained first, until reached. */
   private readonly trainFirst: { skill: string; level: number } | undefined;
@@ -80,16 +83,26 @@ export class Fight implements Behaviour {
   /** It cast in this goal (a cast-only fight ends once it cannot). */
   private hasCast = false;
 
-  constructor(mobType: string, opts: { trainFirst?: { skill: string; level: number } | undefined; castOnly?: boolean } = {}) {
+  /** Under `focus melee`, the melee xp its quests still give (meleeFocus.ts pendingQuestXp): a skill they take to 10 is not trained. */
+  private readonly pendingXp: Record<string, number> | undefined;
+
+  constructor(
+    mobType: string,
+    opts: { trainFirst?: { skill: string; level: number } | undefined; castOnly?: boolean; pendingXp?: Record<string, number> | undefined } = {},
+  ) {
     this.mobType = mobType;
     this.trainFirst = opts.trainFirst;
+    this.pendingXp = opts.pendingXp;
     this.castOnly = opts.castOnly ?? false;
   }
 
   /** Melee trains Strength ahead of Attack ahead of Defence (fighting.ts trainingStyle): the style that does, when another is in force. */
   private fitStyle(ctx: Ctx): void {
     const self = ctx.view.self!;
-    const want = questStyle(self, ctx.know, this.trainFirst) ?? trainingStyle(self, ctx.know);
+    const want =
+      questStyle(self, ctx.know, this.trainFirst) ??
+      (this.pendingXp === undefined ? undefined : questBudgetStyle(self, ctx.know, this.pendingXp)) ??
+      trainingStyle(self, ctx.know);
     if (want === undefined || want.style === self.combatStyle || ctx.tick - this.styleAskedAt < 3) return;
     this.styleAskedAt = ctx.tick;
     ctx.send("player:setCombatStyle", { style: want.style });
@@ -131,6 +144,18 @@ export class Fight implements Behaviour {
       if (bowNoArrows) {
         ctx.send("equipment:remove", { slot: "weapon" });
         ctx.note(`put away the ${nameOf(ctx.know, wieldedId)}: no arrows equipped`);
+        return going(progress);
+      }
+    }
+    // Armour it carries that beats what it wears in that slot (a bought leather body, the
+    // vambraces a quest gave), put on between blows: less damage taken, less time healing
+    // (fighting.ts armourUpgrade). Not by a caster: armour takes off its magic accuracy.
+    if (!this.castOnly && ctx.tick - this.woreAt >= 3 && castableSpell(kitOf(self), ctx.know) === undefined) {
+      const piece = armourToWear(ctx.know, self);
+      if (piece !== undefined) {
+        this.woreAt = ctx.tick;
+        ctx.send("inventory:use", { slot: piece.slot });
+        ctx.note(`wear ${nameOf(ctx.know, piece.itemId)}`);
         return going(progress);
       }
     }
@@ -176,6 +201,15 @@ export class Fight implements Behaviour {
     if (bone !== undefined && ctx.tick - this.buriedAt >= BURY_TICKS) {
       this.buriedAt = ctx.tick;
       ctx.send("inventory:use", { slot: bone.slot });
+      return going(progress);
+    }
+    // Burnt food it carries is dropped (it heals nothing, no store buys it): the slots it took
+    // ended fishing for food at once in the 12:25 run (a full pack of burnt fish and meat).
+    const burnt = self.inventory.find((s) => ctx.know.registry.recipes.cooking.some((r) => r.burnt === s.itemId));
+    if (burnt !== undefined && ctx.tick - this.droppedAt >= BURY_TICKS) {
+      this.droppedAt = ctx.tick;
+      ctx.send("player:action", { action: "dropAll", targetId: burnt.itemId });
+      ctx.note(`drop the ${nameOf(ctx.know, burnt.itemId)}`);
       return going(progress);
     }
     if (ctx.view.freeSlots() > 0) {

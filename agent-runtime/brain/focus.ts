@@ -8,7 +8,7 @@
  */
 import type { Knowledge } from "../knowledge.ts";
 import type { GoalChoice, Observation } from "./Brain.ts";
-import { castableSpell, meleeWorth } from "./fighting.ts";
+import { armourWorth, castableSpell, meleeWorth } from "./fighting.ts";
 import { castingKit, essenceTarget, minesEssenceWith } from "./magicFocus.ts";
 
 /** Whether a resource yields what a runecrafting recipe binds into runes (rune essence: the recipes' essence types, not inputs). */
@@ -26,12 +26,12 @@ export const FOCUS_BONUS = 15;
 
 /** Whether a chosen goal serves the focus. */
 const SERVES: Record<Focus, (choice: GoalChoice, obs: Observation, know: Knowledge) => boolean> = {
-  // Fighting, a better weapon, and cooking the meat the monsters drop (the food that lets it fight on hurt).
+  // Fighting, a better weapon and armour, and cooking the meat the monsters drop (the food that lets it fight on hurt).
   // And the quests giving melee xp or a lamp, or opening one that does (meleeFocus.ts).
   melee: (c, obs, know) =>
     c.type === "combat" ||
     c.type === "cooking" ||
-    (c.type === "shopping" && (meleeWorth(know, c.target) ?? 0) > 0) ||
+    (c.type === "shopping" && ((meleeWorth(know, c.target) ?? 0) > 0 || (armourWorth(know, c.target) ?? 0) > 0)) ||
     (c.type === "quest" && servesMeleeQuest(know, obs, c.target)) ||
     (c.type === "fishing" && fishForFood(obs, foodCounts(obs, know).food, foodCounts(obs, know).raw)),
   // Casting (a fight with runes for a spell; without, a fight trains melee, not Magic), runes bought

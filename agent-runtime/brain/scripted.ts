@@ -11,7 +11,7 @@
  */
 import { nameOf, type Knowledge } from "../knowledge.ts";
 import type { Brain, GoalChoice, GoalOption, Observation } from "./Brain.ts";
-import { bestMonster, runePurchase, weaponUpgrade } from "./fighting.ts";
+import { armourUpgrade, bestMonster, runePurchase, weaponUpgrade } from "./fighting.ts";
 import { focusBonus } from "./focus.ts";
 import { magicChoice } from "./magicFocus.ts";
 import { makingReserve, makingScore, makingToolPurchases, tierUpgrade } from "./makingChoice.ts";
@@ -66,6 +66,14 @@ export const COOK_FOR_FIGHT = 84;
  * bonus (93) above a quest besides the focus (86) and making, below cooking a load (95).
  */
 export const FISH_FOR_FOOD = 78;
+/**
+ * Under `focus melee`, with this many free slots or fewer it banks before fighting or fishing on:
+ * a pack of hides, logs and quest items left one or two slots, and fishing for food ended after a
+ * catch or two (runs of 12:32: fishing goals of 40 ticks, then a fight with two shrimp).
+ */
+export const MELEE_ROOM = 6;
+/** Banking for room under `focus melee`: above a fight (at most 105 with the bonus at melee 1, ~96-101 from melee 5), below a melee quest (107). */
+export const MELEE_BANK_SCORE = 102;
 /** A sale worth fewer coins than this is no trip worth making (the inventory is banked instead). */
 export const MIN_SALE_COINS = 3;
 
@@ -125,7 +133,10 @@ export class ScriptedBrain implements Brain {
       if (g.type !== type || g.outcome !== "failed" || g.fled === true) return;
       const same = target === undefined || g.target === undefined || g.target === target;
       if (same && (i < 3 || g.crowded === true)) p += 60;
-      else if (g.crowded === true) p += 30;
+      // Under `focus melee` a crowd at one spawn is no reason to fight less: the crowded monster is
+      // left out (uncrowded) and the next best fought (a run of 12:13 took four other quests and
+      // 600 ticks of making after the cows were found crowded, its combat 30 down).
+      else if (g.crowded === true && !(obs.focus === "melee" && type === "combat")) p += 30;
     });
     return p;
   }
@@ -159,9 +170,11 @@ export class ScriptedBrain implements Brain {
       case "banking":
         return full
           ? { type: "banking", score: 90, reason: "the inventory is full" }
-          : obs.freeSlots <= 2
-            ? { type: "banking", score: 45, reason: "the inventory is nearly full" }
-            : undefined;
+          : obs.focus === "melee" && obs.freeSlots <= MELEE_ROOM && this.bankable(obs) >= 3
+            ? { type: "banking", score: MELEE_BANK_SCORE, reason: `room for food (${obs.freeSlots} free)` }
+            : obs.freeSlots <= 2
+              ? { type: "banking", score: 45, reason: "the inventory is nearly full" }
+              : undefined;
       case "cooking":
         if (raw === 0) return undefined;
         // Hurt with nothing to eat: cook before it can fight again. Under `focus melee`, cook the
@@ -176,12 +189,21 @@ export class ScriptedBrain implements Brain {
         // Burning logs trains firemaking; banking keeps them. Burn when firemaking lags woodcutting.
         return { type: "firemaking", score: (full ? 70 : 20) + (level("woodcutting") - level("firemaking")) * 4, reason: `${logs} logs to burn` };
       case "shopping": {
-        const reserve = makingReserve(this.know, obs);
+        // Under `focus melee`, its coins go to a better weapon, then to armour, before any tool.
+        if (obs.focus === "melee") {
+          const gear = this.meleeGear(obs, option.targets);
+          if (gear !== undefined) return gear;
+        }
+        // Under `focus melee` no coins are kept for making.
+        const reserve = obs.focus === "melee" ? 0 : makingReserve(this.know, obs);
         const buy = toolPurchases(this.know).find(
           (t) =>
             option.targets.includes(t.itemId) &&
+            // Under `focus melee` only the net that catches its food: a needle and thread took the
+            // coins for one in a run of 12:25 (hurt, nothing to eat, nothing to fish with).
+            (obs.focus !== "melee" || t.skill === "fishing") &&
             // A gathering tool leaves the coins for the tools of making what it gathers already (makingChoice.ts).
-            obs.coins >= t.price + (t.inputs === undefined ? reserve + makingPurse(obs, this.know, t.itemId) : 0) &&
+            obs.coins >= t.price + (t.inputs === undefined && obs.focus !== "melee" ? reserve + makingPurse(obs, this.know, t.itemId) : 0) &&
             !obs.inventory.some((s) => s.itemId === t.itemId) &&
             !Object.values(obs.equipment).includes(t.itemId) &&
             // A tool of making only once it carries something to make with it.
@@ -228,6 +250,9 @@ export class ScriptedBrain implements Brain {
         };
       }
       case "making":
+        // Under `focus melee` no making (its quests make what they need themselves): a tanning
+        // goal stalled 600 ticks in the 12:13 and 12:25 runs while the fighter healed.
+        if (obs.focus === "melee") return undefined;
         return makingScore(option, obs, this.know);
       case "selling": {
         // Surplus a placed store pays for: sold when the inventory fills (before banking it), or on
@@ -316,6 +341,37 @@ export class ScriptedBrain implements Brain {
       default:
         return undefined;
     }
+  }
+
+  /** Slots a melee trainer's bank trip frees: neither food (cooked or raw), a kept item (tool, gear) nor coins. */
+  private bankable(obs: Observation): number {
+    const reg = this.know.registry;
+    return obs.inventory.filter(
+      (s) =>
+        s.itemId !== "coins" &&
+        !this.know.keep.has(s.itemId) &&
+        (reg.item(s.itemId)?.healAmount ?? 0) === 0 &&
+        !reg.recipes.cooking.some((r) => r.raw === s.itemId),
+    ).length;
+  }
+
+  /**
+   * A better melee weapon than it holds once it has the coins (fighting.ts weaponUpgrade); holding
+   * one, the armour adding the most defence a coin (fighting.ts armourUpgrade).
+   */
+  private meleeGear(obs: Observation, targets: readonly string[]): (GoalChoice & { score: number }) | undefined {
+    const weapon = weaponUpgrade(this.know, obs, targets);
+    if (weapon !== undefined)
+      return {
+        type: "shopping",
+        target: weapon.itemId,
+        score: WEAPON_SCORE,
+        reason: `a better weapon: ${nameOf(this.know, weapon.itemId)} for ${weapon.price}`,
+      };
+    const armour = armourUpgrade(this.know, obs, targets);
+    if (armour !== undefined)
+      return { type: "shopping", target: armour.itemId, score: WEAPON_SCORE, reason: `armour: ${nameOf(this.know, armour.itemId)} for ${armour.price}` };
+    return undefined;
   }
 
   async reply(message: string): Promise<string> {

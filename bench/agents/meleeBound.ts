@@ -23,6 +23,8 @@ walking, looting or eating): the lower bound of the agents' melee ladder, in tic
   --weapon ID    the weapon wielded (default: unarmed)
   --runs N       climbs averaged (default 50)
   --gap TICKS    ticks between kills (default 10)
+  --armour IDS   armour worn, comma-separated (bronze_full_helm,bronze_kiteshield): its defence
+                 bonus as src/game/combat.ts playerBonuses counts it (the mean of stab, slash, crush)
   --order ORDER  which skill the style trains: lowest (the lowest of the three, the default), or
                  a comma-separated order such as strength,attack,defense (each to 10 in turn), or
                  leapfrog:strength,attack,defense (the first below the second + 5, then the
@@ -37,6 +39,7 @@ try {
       runs: { type: "string", default: "50" },
       gap: { type: "string", default: "10" },
       order: { type: "string", default: "lowest" },
+      armour: { type: "string", default: "" },
       help: { type: "boolean", default: false },
     },
   });
@@ -54,6 +57,11 @@ const mob = content.npcs.get(values.mob)!;
 const weapon = values.weapon === undefined ? undefined : content.item(values.weapon);
 const attackBonus = weapon?.bonuses?.attack ?? 0;
 const strengthBonus = weapon?.bonuses?.strength ?? 0;
+const armour = values.armour === "" ? [] : values.armour.split(",").map((id) => content.item(id)!);
+const defenceBonus = armour.reduce((n, a) => {
+  const b = a.bonuses ?? {};
+  return n + (b.defense ?? 0) + Math.round(((b.defenseStab ?? 0) + (b.defenseSlash ?? 0) + (b.defenseCrush ?? 0)) / 3);
+}, 0);
 const speed = weapon?.attackSpeed ?? UNARMED_SPEED_TICKS;
 const stats = mob.stats!;
 const rng = new Random("melee-bound");
@@ -98,7 +106,7 @@ function climb(): { ticks: number; taken: number } {
     // The monster's blows over those ticks (every attackSpeedTicks).
     for (theirs += speed; theirs >= (mob.combat?.attackSpeedTicks ?? 4); theirs -= mob.combat?.attackSpeedTicks ?? 4) {
       const hit =
-        rng.next() < hitChance((stats.attack + NPC_STYLE_BONUS + 8) * 64, (level("defense") + plus("defense") + 8) * 64)
+        rng.next() < hitChance((stats.attack + NPC_STYLE_BONUS + 8) * 64, (level("defense") + plus("defense") + 8) * (defenceBonus + 64))
           ? Math.floor(rng.next() * (maxHitHitpoints(stats.strength, 0, NPC_STYLE_BONUS) * 10 + 1))
           : 0;
       taken += hit;
@@ -120,5 +128,5 @@ for (let i = 0; i < runs; i++) {
   taken += r.taken;
 }
 process.stdout.write(
-  `${mob.name}, ${weapon?.name ?? "unarmed"}: ${Math.round(ticks / runs)} ticks of fighting (${Math.round(ticks / runs / 100)} min at 600 ms), ${Math.round(taken / runs)} lifepoints taken (mean of ${runs})\n`,
+  `${mob.name}, ${weapon?.name ?? "unarmed"}${armour.length > 0 ? `, ${armour.map((a) => a.name).join(", ")} (defence +${defenceBonus})` : ""}: ${Math.round(ticks / runs)} ticks of fighting (${Math.round(ticks / runs / 100)} min at 600 ms), ${Math.round(taken / runs)} lifepoints taken (mean of ${runs})\n`,
 );

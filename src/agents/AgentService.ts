@@ -132,23 +132,27 @@ export function availableGoals(content: ContentRegistry, data: PlayerData): Avai
   // Weapons sold there that it does not hold (a genre player buys a better sword once it has the
   // coins); not the elemental staves (a caster's, not a fighter's: fighting.ts meleeWorth).
   const weapons = goalContent(content).weapons.filter((id) => !missing.includes(id) && !hasItem(data, (held) => held === id));
+  // Armour sold there that it does not hold (a helm, a shield, a platebody: a genre fighter wears
+  // what its coins buy, and takes less damage; agent-runtime/brain/fighting.ts armourUpgrade).
+  const armour = goalContent(content).armour.filter((id) => !hasItem(data, (held) => held === id));
   // The inputs of the making chains sold there (a cowhide to tan, leather, flax, a bar), a player's
   // way past gathering every one: bounded by what the placed stores sell that a supported recipe takes.
   // The elemental staves sold there when it holds none (a caster's: unlimited runes of its element,
   // runes.json elementalStaves; agent-runtime/brain/magicFocus.ts buys one under the magic focus).
   const holdsStaff = hasItem(data, (held) => content.magic.staves.has(held));
   const staves = holdsStaff ? [] : [...new Set(forSale.filter((id) => content.magic.staves.has(id)))];
-  if (missing.length + runes.length + weapons.length + supplies.length + staves.length > 0) {
+  if (missing.length + runes.length + weapons.length + armour.length + supplies.length + staves.length > 0) {
     const description = runes.length === 0 ? "Buy a tool" : missing.length === 0 ? "Buy runes" : "Buy a tool or runes";
     const more = [
       ...(weapons.length > 0 ? ["a weapon"] : []),
+      ...(armour.length > 0 ? ["armour"] : []),
       ...(supplies.length > 0 ? ["making supplies"] : []),
       ...(staves.length > 0 ? ["a staff"] : []),
     ].join(" or ");
     goals.push({
       type: "shopping",
       description: more === "" ? description : `${description} or ${more}`,
-      targets: [...missing, ...runes, ...weapons, ...supplies, ...staves],
+      targets: [...new Set([...missing, ...runes, ...weapons, ...armour, ...supplies, ...staves])],
     });
   }
   // Placed stores that buy something it carries (a general store any tradeable item, a specialist

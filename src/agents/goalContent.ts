@@ -1,7 +1,7 @@
 /**
  * What `availableGoals` (AgentService.ts) reads from the content alone, derived once per content
  * registry rather than at every goal choice of every agent: the placed resources, monsters and
- * stations, the stores' keepers and what they sell (tools, runes, weapons, making supplies), the
+ * stations, the stores' keepers and what they sell (tools, runes, weapons, armour, making supplies), the
  * recipes a `making` goal may offer. The content does not change under a running server (a reload
  * builds a new registry, which gets its own entry).
  */
@@ -10,6 +10,9 @@ import type { ProductionRecipe } from "../manifests/production.ts";
 
 /** The kinds of making an agent's `making` goal covers (cooking and firemaking have goals of their own). */
 export const MAKING_KINDS: ReadonlySet<string> = new Set(["smelting", "smithing", "crafting", "fletching", "runecrafting", "tanning"]);
+
+/** The worn slots that hold armour (src/game/clientEvents.ts EQUIPMENT_SLOTS but the weapon, ammunition and jewellery). */
+export const ARMOUR_SLOTS: ReadonlySet<string> = new Set(["helmet", "body", "legs", "shield", "gloves", "boots"]);
 
 export interface GoalContent {
   /** Every gathering resource of the content. */
@@ -33,6 +36,8 @@ export interface GoalContent {
   runes: string[];
   /** Weapons sold there that are neither tools nor staves (the agent's holding is checked per character). */
   weapons: string[];
+  /** Armour sold there: worn items of a slot but the weapon's and the ammunition's (a helm, a shield, a platebody, leather). */
+  armour: string[];
   /** The inputs of supported making recipes (not runecrafting's) sold there that are no tool nor rune. */
   supplies: string[];
   /** Recipes of MAKING_KINDS, supported, whose station (if any) is placed. */
@@ -53,6 +58,7 @@ export function deriveGoalContent(content: ContentRegistry): GoalContent {
   const forSale = [...content.stores.values()].filter((s) => keepers.has(s.id)).flatMap((s) => s.items.map((i) => i.itemId));
   const runes = [...new Set(forSale.filter((id) => content.magic.runes.has(id)))];
   const weapons = [...new Set(forSale.filter((id) => content.item(id)?.equipSlot === "weapon" && !tools.has(id) && !content.magic.staves.has(id)))];
+  const armour = [...new Set(forSale.filter((id) => ARMOUR_SLOTS.has(content.item(id)?.equipSlot ?? "") && !tools.has(id)))];
   const made = new Set(
     [...content.production.values()].flatMap((r) => (r.unsupported === undefined && r.skill !== "runecrafting" ? r.inputs.map((i) => i.itemId) : [])),
   );
@@ -69,6 +75,7 @@ export function deriveGoalContent(content: ContentRegistry): GoalContent {
     forSale,
     runes,
     weapons,
+    armour,
     supplies: [...new Set(forSale.filter((id) => made.has(id) && !tools.has(id) && !runes.includes(id)))],
     recipes: [...content.production.values()].filter(
       (r) => MAKING_KINDS.has(r.kind) && r.unsupported === undefined && (r.station === null || stations.has(r.station)),

@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { AgentView, type Self } from "../../agent-runtime/AgentView.ts";
-import { Fight, GoTo, RUN_ABOVE, Shop, shouldRun, STALL_TICKS, WALK_BELOW, type Ctx } from "../../agent-runtime/brain/behaviours.ts";
+import { Fight, GoTo, GOTO_STUCK_TICKS, RUN_ABOVE, Shop, shouldRun, STALL_TICKS, WALK_BELOW, type Ctx } from "../../agent-runtime/brain/behaviours.ts";
 import {
   bestMonster,
   boostPrayer,
@@ -212,6 +212,8 @@ describe("agent fighting: styles, eating, magic", () => {
     // A hollow cutpurse (Strength 10) hits up to 2 hitpoints: 20 lifepoints (combat.ts maxHitHitpoints(10, 0)).
     assert.equal(npcMaxHit(know, "hollow_cutpurse"), 20);
     assert.equal(npcMaxHit(know, "meadow_rat"), 10);
+    // The monsters' style bonus counts (src/game/combat.ts NPC_STYLE_BONUS): a boar's Strength 6 hits 2 hitpoints.
+    assert.equal(npcMaxHit(know, "bristleback_boar"), 20);
     const cutpurse = (x: number, z: number): Entry => ({
       id: "c1",
       kind: "npc",
@@ -255,7 +257,8 @@ describe("agent fighting: styles, eating, magic", () => {
     // The quest ladder's trace: five quests given up in one tick at 27 % while walking to talk.
     assert.equal(losingFight(at(25), know, 0.3, "quest", false), false, "a quest walking to talk at 25 % goes on");
     assert.equal(losingFight(at(25), know, 0.3, "quest", true), true, "a quest's kill stage at 25 % is left");
-    assert.equal(losingFight(at(25, [rat]), know, 0.3, "quest", false), true, "a monster next to it makes it a fight");
+    assert.equal(losingFight(at(25, [rat]), know, 0.3, "quest", false), false, "a rat next to it cannot kill it from 25");
+    assert.equal(losingFight(at(10, [rat]), know, 0.3, "quest", false), true, "one that could kill it with its next hit makes it a fight");
     assert.equal(losingFight(at(5), know, 0.3, "other", false), false, "gathering is no fight");
   });
 
@@ -455,6 +458,12 @@ describe("agent fighting: styles, eating, magic", () => {
     view.sync(energy(60));
     at(4);
     assert.deepEqual(moves(), [true, false, true], "60 %: running again");
+    // Standing still GOTO_STUCK_TICKS (no way there, as from under the cistern): given up, not held for ever.
+    const stuck = new GoTo({ x: 0, z: 0 }, "home");
+    ctx.tick = 100;
+    assert.equal(stuck.step(ctx).end, undefined);
+    ctx.tick = 100 + GOTO_STUCK_TICKS + 1;
+    assert.equal(stuck.step(ctx).end, "failed");
   });
 
   it("keeps the run toggle to the same choice (a walk to an action's target runs by it), asking again only after STALL_TICKS; a fight keeps it while chasing", () => {

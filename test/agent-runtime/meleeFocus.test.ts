@@ -167,6 +167,11 @@ describe("agent focus melee: quests, lamps and food", () => {
     const ready = obs({ quests, skills: skills({ attack: 8, strength: 9, defense: 7 }), inventory: meat, combatLevel: 9 });
     assert.equal(questFightsWinnable(know, ready, "tusks_in_the_hollow"), true);
     assert.equal(questScore(tusks, ready, know)?.target, "tusks_in_the_hollow");
+    // Hides for the Vats' two cows are the monster it trains on anyway: no cost beyond training,
+    // whatever its health and food (their kills count for the stage from any goal).
+    const hurt = obs({ quests: questList(["settlers_charter"]), health: 40, inventory: [] });
+    assert.equal(questFightsWinnable(know, hurt, "hides_for_the_vats"), true);
+    assert.equal(questFightsWinnable(know, hurt, "settlers_charter"), false, "five rats at 40 health and no food: not yet");
     // Past its fights (the last talk), nothing to win.
     assert.equal(questFightsWinnable(know, weak, "tusks_in_the_hollow", know.registry.quests.quests.get("tusks_in_the_hollow")!.stages.at(-1)!.id), true);
   });

@@ -25,8 +25,8 @@ describe("agents: the shopping goal", () => {
     assert.ok(shopping !== undefined);
     for (const supply of ["cowhide", "leather", "bronze_bar", "flax"]) assert.ok(shopping.targets.includes(supply), `${supply}: ${JSON.stringify(shopping)}`);
     assert.match(shopping.description, /making supplies/);
-    // Food and finished goods are no one's input; every target is sold by a store.
-    for (const other of ["bread", "leather_gloves", "leather_body"]) assert.ok(!shopping.targets.includes(other), other);
+    // Food is no one's input nor armour; every target is sold by a store.
+    for (const other of ["bread", "cooked_meat"]) assert.ok(!shopping.targets.includes(other), other);
     const sold = new Set([...content.stores.values()].flatMap((s) => s.items.map((i) => i.itemId)));
     assert.deepEqual(
       shopping.targets.filter((id) => !sold.has(id)),
@@ -39,5 +39,17 @@ describe("agents: the shopping goal", () => {
         .find((g) => g.type === "shopping")!
         .targets.includes("cowhide"),
     );
+  });
+
+  it("lists the armour placed stores sell that it does not hold (a genre fighter wears what its coins buy)", async () => {
+    const content = await bundledContent();
+    const shopping = availableGoals(content, data([])).find((g) => g.type === "shopping")!;
+    for (const armour of ["bronze_full_helm", "bronze_platebody", "bronze_kiteshield", "iron_full_helm", "leather_body", "leather_gloves"])
+      assert.ok(shopping.targets.includes(armour), armour);
+    assert.match(shopping.description, /armour/);
+    // Carried or worn: not on offer again.
+    const worn = { ...data(["leather_body"]), equipment: { helmet: { itemId: "bronze_full_helm", quantity: 1 } } } as unknown as PlayerData;
+    const held = availableGoals(content, worn).find((g) => g.type === "shopping")!.targets;
+    assert.ok(!held.includes("leather_body") && !held.includes("bronze_full_helm") && held.includes("bronze_kiteshield"));
   });
 });
