@@ -114,6 +114,8 @@ export class Agent {
   /** Asked the server for fresh options (`agent:getGoal`) to choose from when they come. */
   private awaitingOptions = false;
   private reportedProgress = -1;
+  /** The most progress the goal's behaviour has shown (the stall watchdog's measure: a new high, not a value above the last reported step). */
+  private bestProgress = -1;
   private lastEatTick = -Infinity;
   /** Rubs the xp lamps it carries (brain/lamp.ts). */
   private readonly lamp = new LampRubber();
@@ -309,6 +311,7 @@ export class Agent {
     if (!fresh) return;
     this.choosingSince = undefined;
     this.reportedProgress = goal.progress;
+    this.bestProgress = goal.progress;
     if (this.endedGoals.has(goal.id)) return;
     this.behaviour = this.behaviourFor(goal);
     this.behaviourGoalId = goal.id;
@@ -489,7 +492,11 @@ export class Agent {
   private report(out: Outcome): void {
     const goal = this.goal;
     if (goal === null || this.behaviourGoalId !== goal.id) return;
-    if (out.progress > this.reportedProgress) this.lastProgressAt = this.ticks;
+    // A new high only: 25 % held after a report of 20 % is no progress (it kept a stalled make alive for 4,000 ticks).
+    if (out.progress > this.bestProgress) {
+      this.bestProgress = out.progress;
+      this.lastProgressAt = this.ticks;
+    }
     if (out.progress >= this.reportedProgress + PROGRESS_STEP || (out.progress === 100 && this.reportedProgress < 100)) {
       this.reportedProgress = out.progress;
       this.conn.send("agent:goalProgress", { goalId: goal.id, progress: out.progress });

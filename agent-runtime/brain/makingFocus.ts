@@ -70,15 +70,35 @@ export const HIDE_BUY_MIN = 3;
 /** A hide purchase's score: above fighting cows for them (at most 85 at melee 1 with food), below banking a full inventory. */
 export const HIDE_BUY_SCORE = 88;
 
+/** The leather (tanning's outputs) that a supported craft at its Crafting level takes: bought ready-tanned when hides run out. */
+export function craftLeather(know: Knowledge, obs: Pick<Observation, "skills">): Set<string> {
+  const reg = know.registry;
+  const tanned = new Set([...reg.production.values()].filter((r) => r.kind === "tanning" && r.output !== null).map((r) => r.output as string));
+  return new Set(
+    [...reg.production.values()]
+      .filter((r) => r.kind === "crafting" && r.unsupported === undefined && r.level <= level(obs, "crafting"))
+      .flatMap((r) => r.inputs.map((i) => i.itemId))
+      .filter((id) => tanned.has(id)),
+  );
+}
+
+/** Whether buying `itemId` failed in its last three goals (the store out of stock: Tawney's holds 10 hides, one back every 120 s). */
+function failedLately(obs: { recentGoals?: Observation["recentGoals"] | undefined }, itemId: string): boolean {
+  return (obs.recentGoals ?? []).slice(0, 3).some((g) => g.type === "shopping" && g.target === itemId && g.outcome === "failed");
+}
+
 /**
  * The hides a focused maker buys when it wants hides (hidesWanted) and a placed store among the
  * shopping `targets` sells them (Tawney's cowhide, as a player of the genre buys them rather than
  * fights for every one): enough to make up HIDE_LOAD with what it carries, as many as its coins pay
  * for with the tanner's fee of each, keeping the price of the needle and thread it lacks for the
- * leather, and room in the inventory; none when that is fewer than HIDE_BUY_MIN.
+ * leather, and room in the inventory; none when that is fewer than HIDE_BUY_MIN. The cheapest a
+ * leather first (a cowhide at 4 and the tanner's 1 over leather at 6); one whose purchase failed in
+ * its last goals (out of stock) is passed over for the next, so with the hides sold out it buys the
+ * store's leather rather than fight cows at Attack 1.
  */
 export function hidePurchase(
-  obs: Obs & Pick<Observation, "freeSlots">,
+  obs: Obs & Pick<Observation, "freeSlots"> & { recentGoals?: Observation["recentGoals"] | undefined },
   know: Knowledge,
   targets: readonly string[],
 ): { itemId: string; storeId: string; price: number; quantity: number } | undefined {
@@ -93,15 +113,27 @@ export function hidePurchase(
   const lacking = [...new Set(crafts.flatMap((r) => [...r.tools, ...r.consumables.map((c) => c.itemId)]))].filter((t) => !owned.has(t));
   const reserve = lacking.reduce((n, t) => n + (offerOf(know, t)?.price ?? 0), 0);
   const wanted = HIDE_LOAD - hidesCarried(obs, know);
-  for (const hide of hideInputs(know)) {
-    const offer = offerOf(know, hide);
-    if (offer === undefined || !targets.includes(hide)) continue;
-    const fee = Math.min(...tanning.filter((r) => r.inputs.some((i) => i.itemId === hide)).map((r) => r.coins));
-    const afford = Math.floor((obs.coins - reserve) / (offer.price + fee));
+  // Hides with the tanner's cheapest fee, and the leather a craft at its level takes, at no fee.
+  const goods = [
+    ...[...hideInputs(know)].map((id) => ({ id, fee: Math.min(...tanning.filter((r) => r.inputs.some((i) => i.itemId === id)).map((r) => r.coins)) })),
+    ...[...craftLeather(know, obs)].map((id) => ({ id, fee: 0 })),
+  ].flatMap((g) => {
+    const offer = offerOf(know, g.id);
+    return offer === undefined ? [] : [{ offer, cost: offer.price + g.fee }];
+  });
+  goods.sort((a, b) => a.cost - b.cost);
+  for (const { offer, cost } of goods) {
+    if (!targets.includes(offer.itemId) || failedLately(obs, offer.itemId)) continue;
+    const afford = Math.floor((obs.coins - reserve) / cost);
     const quantity = Math.min(wanted, afford, obs.freeSlots);
     if (quantity > 0 && quantity >= Math.min(HIDE_BUY_MIN, wanted)) return { ...offer, quantity };
   }
   return undefined;
+}
+
+/** What hidePurchase may buy: the hides and the leather tanned from them. */
+export function hideGoods(know: Knowledge, obs: Pick<Observation, "skills">): string[] {
+  return [...hideInputs(know), ...craftLeather(know, obs)];
 }
 
 /**
@@ -175,7 +207,7 @@ export function servesMaking(c: GoalChoice, obs: Obs, know: Knowledge): boolean 
     case "combat":
       return c.target !== undefined && hidesWanted(obs, know) && hideSources(know, [c.target]).length > 0;
     case "shopping":
-      return c.target !== undefined && (makingShopItems(know).has(c.target) || (hideInputs(know).has(c.target) && hidesWanted(obs, know)));
+      return c.target !== undefined && (makingShopItems(know).has(c.target) || (hideGoods(know, obs).includes(c.target) && hidesWanted(obs, know)));
     case "selling":
       return makingShortOfCoins(obs);
     default:

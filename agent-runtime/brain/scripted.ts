@@ -17,7 +17,7 @@ import { magicChoice } from "./magicFocus.ts";
 import { makingReserve, makingScore, makingToolPurchases, tierUpgrade } from "./makingChoice.ts";
 import { cookForFight, fishForFood } from "./meleeFocus.ts";
 import { needText, QUEST_TRAINING, questNeedFor, questScore } from "./questChoice.ts";
-import { HIDE_BUY_SCORE, hideInputs, hidePurchase, makingCombat, makingInputs, makingPurse, makingShortOfCoins, makingStuck } from "./makingFocus.ts";
+import { HIDE_BUY_SCORE, hideGoods, hidePurchase, makingCombat, makingInputs, makingPurse, makingShortOfCoins, makingStuck } from "./makingFocus.ts";
 
 import { Random } from "./random.ts";
 import { saleTrip, type Keep } from "./selling.ts";
@@ -239,8 +239,8 @@ export class ScriptedBrain implements Brain {
         // ... and first of all when the sale pays for a load of hides it cannot buy now.
         const forHides =
           short &&
-          hidePurchase(obs, this.know, [...hideInputs(this.know)]) === undefined &&
-          hidePurchase({ ...obs, coins: obs.coins + trip.coins }, this.know, [...hideInputs(this.know)]) !== undefined;
+          hidePurchase(obs, this.know, hideGoods(this.know, obs)) === undefined &&
+          hidePurchase({ ...obs, coins: obs.coins + trip.coins }, this.know, hideGoods(this.know, obs)) !== undefined;
         const score = full
           ? 91
           : makingStuck(obs, this.know)
