@@ -126,7 +126,10 @@ describe("agent brain: making supplies", () => {
       assert.deepEqual(sent, ["player:action"], "on its way to the tanner");
       make.onEvent(
         "skill:recipes",
-        { station: "tanner", recipes: [{ id: "tanning:leather", makeable: false, refusal: { code: "NOT_ENOUGH_COINS", message: "that costs 1 coins" } }] },
+        {
+          station: "tanner",
+          recipes: [{ id: "tanning:leather", makeable: false, refusal: { code: "NOT_ENOUGH_COINS", message: "that costs 1 coins" } }],
+        } as never,
         ctx,
       );
       assert.ok(
@@ -138,7 +141,10 @@ describe("agent brain: making supplies", () => {
       assert.equal(make.step(ctx).end, undefined);
       make.onEvent(
         "skill:recipes",
-        { station: "tanner", recipes: [{ id: "tanning:hard_leather", makeable: false, refusal: { code: "NOT_ENOUGH_COINS", message: "that costs 3 coins" } }] },
+        {
+          station: "tanner",
+          recipes: [{ id: "tanning:hard_leather", makeable: false, refusal: { code: "NOT_ENOUGH_COINS", message: "that costs 3 coins" } }],
+        } as never,
         ctx,
       );
       ctx.tick = 16;
