@@ -26,7 +26,7 @@ import { LampRubber } from "./brain/lamp.ts";
 import { meleeQuestSkill } from "./brain/meleeFocus.ts";
 import type { QuestEntry } from "./brain/questPlan.ts";
 import { offerOf } from "./brain/makingChoice.ts";
-import { hidePurchase } from "./brain/makingFocus.ts";
+import { HIDE_LOAD, hidePurchase, hidesCarried, threadsFor } from "./brain/makingFocus.ts";
 import { kitOf, runePurchase, shouldEat, threat } from "./brain/fighting.ts";
 import { CASTER_FOOD, casterKeep, staffForSpell } from "./brain/magicFocus.ts";
 import { Random } from "./brain/random.ts";
@@ -362,10 +362,21 @@ export class Agent {
           return runes === undefined ? new Idle() : new Shop(runes.storeId, runes.items);
         }
         // Hides: a load, as many as its coins pay for with the tanner's fee (brain/makingFocus.ts).
-        const hides = goal.target === undefined ? undefined : hidePurchase(this.observation(), know, [goal.target]);
-        if (hides !== undefined) return new Shop(hides.storeId, [{ itemId: hides.itemId, quantity: hides.quantity }]);
+        // With the thread for them, when the store sells both (Tawney's): a load is not stopped half-sewn.
+        const obs = this.observation();
+        const hides = goal.target === undefined ? undefined : hidePurchase(obs, know, [goal.target]);
+        if (hides !== undefined) {
+          const spent = hides.quantity * hides.price;
+          const threads = threadsFor(obs, know, hidesCarried(obs, know) + hides.quantity, obs.coins - spent - hides.quantity).filter(
+            (t) => offerOf(know, t.itemId)?.storeId === hides.storeId,
+          );
+          return new Shop(hides.storeId, [{ itemId: hides.itemId, quantity: hides.quantity }, ...threads]);
+        }
         const buy = toolPurchases(know).find((t) => t.itemId === goal.target) ?? offerOf(know, goal.target) ?? toolPurchases(know)[0];
-        return buy === undefined ? new Idle() : new Shop(buy.storeId, buy.itemId);
+        if (buy === undefined) return new Idle();
+        // A thread under `focus making`: two at a time (ten makes), as its coins allow (brain/makingFocus.ts threadsFor).
+        const spool = threadsFor(obs, know, HIDE_LOAD, obs.coins).find((t) => t.itemId === buy.itemId);
+        return new Shop(buy.storeId, spool === undefined ? buy.itemId : [spool]);
       }
       case "making":
         return new Make(goal.target);

@@ -59,7 +59,7 @@ export function hidesWanted(obs: Obs, know: Knowledge): boolean {
 }
 
 /** Hides and the leather tanned from them that it carries. */
-function hidesCarried(obs: Pick<Observation, "inventory">, know: Knowledge): number {
+export function hidesCarried(obs: Pick<Observation, "inventory">, know: Knowledge): number {
   const made = new Set([...know.registry.production.values()].filter((r) => r.kind === "tanning" && r.output !== null).map((r) => r.output as string));
   const hides = hideInputs(know);
   return obs.inventory.filter((s) => hides.has(s.itemId) || made.has(s.itemId)).reduce((n, s) => n + s.quantity, 0);
@@ -213,4 +213,32 @@ export function servesMaking(c: GoalChoice, obs: Obs, know: Knowledge): boolean 
     default:
       return false;
   }
+}
+
+/**
+ * The making consumables (thread, five makes each) a focused maker buys with `makes` more leather
+ * makes in view: enough for them besides those it carries (it cannot see the makes left of a thread
+ * begun), as its `coins` allow, so a load of leather is not stopped half-sewn for a trip back to
+ * Tawney's (the runs of 12:13 UTC: a making goal refused "you need some thread" every few loads).
+ */
+export function threadsFor(
+  obs: Pick<Observation, "focus" | "inventory" | "skills">,
+  know: Knowledge,
+  makes: number,
+  coins: number,
+): { itemId: string; quantity: number }[] {
+  if (obs.focus !== "making") return [];
+  const leather = craftLeather(know, obs);
+  const crafts = [...know.registry.production.values()].filter(
+    (r) => r.kind === "crafting" && r.unsupported === undefined && r.inputs.some((i) => leather.has(i.itemId)),
+  );
+  const out: { itemId: string; quantity: number }[] = [];
+  for (const c of new Map(crafts.flatMap((r) => r.consumables.map((k) => [k.itemId, k.uses] as const)))) {
+    const [itemId, uses] = c;
+    const price = offerOf(know, itemId)?.price ?? 0;
+    const carried = obs.inventory.filter((s) => s.itemId === itemId).reduce((n, s) => n + s.quantity, 0);
+    const quantity = Math.min(Math.ceil(makes / Math.max(1, uses)) - carried, price > 0 ? Math.floor(coins / price) : Infinity);
+    if (quantity > 0) out.push({ itemId, quantity });
+  }
+  return out;
 }

@@ -10,7 +10,7 @@ import { AgentView, type Self } from "../../agent-runtime/AgentView.ts";
 import type { Ctx } from "../../agent-runtime/brain/behaviourKit.ts";
 import { Make, MAX_STARTS, salePerInput } from "../../agent-runtime/brain/making.ts";
 import { makingScore } from "../../agent-runtime/brain/makingChoice.ts";
-import { craftLeather, HIDE_LOAD, hidePurchase } from "../../agent-runtime/brain/makingFocus.ts";
+import { craftLeather, HIDE_LOAD, hidePurchase, threadsFor } from "../../agent-runtime/brain/makingFocus.ts";
 import { Random } from "../../agent-runtime/brain/random.ts";
 import { ScriptedBrain } from "../../agent-runtime/brain/scripted.ts";
 import { knowledgeOf, type Knowledge } from "../../agent-runtime/knowledge.ts";
@@ -64,6 +64,25 @@ describe("agent brain: making supplies", () => {
     ];
     const c = brain.choose(obs(tools, options, { recentGoals: soldOut }));
     assert.deepEqual([c.type, c.target], ["shopping", "leather"]);
+  });
+
+  it("buys thread for a load of leather (five makes a thread), as its coins allow, besides what it carries", () => {
+    assert.deepEqual(
+      threadsFor(
+        obs(
+          tools.filter((t) => t !== "thread"),
+          [],
+        ),
+        know,
+        HIDE_LOAD,
+        100,
+      ),
+      [{ itemId: "thread", quantity: 2 }],
+    );
+    assert.deepEqual(threadsFor(obs(tools, []), know, HIDE_LOAD, 100), [{ itemId: "thread", quantity: 1 }]);
+    assert.deepEqual(threadsFor(obs(tools, []), know, 4, 100), []);
+    assert.deepEqual(threadsFor(obs([], []), know, HIDE_LOAD, 3), [{ itemId: "thread", quantity: 1 }]);
+    assert.deepEqual(threadsFor(obs([], [], { focus: undefined }), know, HIDE_LOAD, 100), []);
   });
 
   it("smiths what sells best a bar at equal xp a bar: a sword (30 at Flintwright Arms) over a full helm, a hatchet over a dagger", () => {
