@@ -11,6 +11,7 @@
 import type { Knowledge } from "../knowledge.ts";
 import type { GoalChoice, Observation } from "./Brain.ts";
 import { makingToolPurchases, offerOf } from "./makingChoice.ts";
+import { salePerInput } from "./making.ts";
 
 /** The level a making focus trains Crafting and Smithing to first (the ladder's target: 10 each). */
 export const MAKING_TARGET = 10;
@@ -143,8 +144,36 @@ export function hideGoods(know: Knowledge, obs: Pick<Observation, "skills">): st
  */
 export function makingCombat(targets: readonly string[], obs: Obs, know: Knowledge): string | null | undefined {
   if (obs.focus !== "making") return undefined;
-  if (!hidesWanted(obs, know)) return null;
+  if (!hidesWanted(obs, know) || anvilPays(obs, know)) return null;
   return hideSources(know, targets)[0] ?? null;
+}
+
+/** Coins a bar smithed must fetch (selling.ts basePay) for the anvil to pay for hides: a bronze sword's 30, not a hatchet's 16. */
+export const ANVIL_COINS = 20;
+
+/**
+ * Whether a focused maker earns its hides at the anvil rather than fights cows for them: it owns a
+ * pickaxe and the tools of a smithing recipe at its level that a placed store pays ANVIL_COINS a
+ * bar for (a bronze sword from Smithing 5), and a placed store sells hides or leather. A sword is
+ * two ores, about 50 ticks mined, smelted and smithed, for 30 coins, five hides tanned; a fight
+ * with a cow at Attack 1-3 took 150-300 ticks for a hide or two and ended at a quarter of its health
+ * (the ladder runs of 12:13 and 12:37 UTC: 17-23 such fights a run, most of them for hides).
+ */
+export function anvilPays(obs: Obs, know: Knowledge): boolean {
+  if (obs.focus !== "making" || !ownsPickaxe(obs, know)) return false;
+  const owned = new Set([...obs.inventory.map((s) => s.itemId), ...Object.values(obs.equipment)]);
+  const sells = hideGoods(know, obs).some((id) => offerOf(know, id) !== undefined);
+  return (
+    sells &&
+    [...know.registry.production.values()].some(
+      (r) =>
+        r.kind === "smithing" &&
+        r.unsupported === undefined &&
+        r.level <= level(obs, "smithing") &&
+        r.tools.every((t) => owned.has(t)) &&
+        salePerInput(know, r) >= ANVIL_COINS,
+    )
+  );
 }
 
 /** Items whose purchase serves making: the tools of making but runecrafting's, and the pickaxes. */

@@ -17,7 +17,18 @@ import { magicChoice } from "./magicFocus.ts";
 import { makingReserve, makingScore, makingToolPurchases, tierUpgrade } from "./makingChoice.ts";
 import { cookForFight, fishForFood } from "./meleeFocus.ts";
 import { needText, QUEST_TRAINING, questNeedFor, questScore } from "./questChoice.ts";
-import { HIDE_BUY_SCORE, hideGoods, hidePurchase, makingCombat, makingInputs, makingPurse, makingShortOfCoins, makingStuck } from "./makingFocus.ts";
+import {
+  anvilPays,
+  HIDE_BUY_SCORE,
+  hideGoods,
+  hidePurchase,
+  hidesWanted,
+  makingCombat,
+  makingInputs,
+  makingPurse,
+  makingShortOfCoins,
+  makingStuck,
+} from "./makingFocus.ts";
 
 import { Random } from "./random.ts";
 import { saleTrip, type Keep } from "./selling.ts";
@@ -66,6 +77,11 @@ export const COOK_FOR_FIGHT = 84;
  * bonus (93) above a quest besides the focus (86) and making, below cooking a load (95).
  */
 export const FISH_FOR_FOOD = 78;
+/**
+ * Mining for the anvil's coins under `focus making` while it wants hides it cannot buy (makingFocus.ts
+ * anvilPays): with the focus's bonus (85) above training other skills, below a quest (86-88) and making (90).
+ */
+export const ANVIL_MINING = 70;
 /** A sale worth fewer coins than this is no trip worth making (the inventory is banked instead). */
 export const MIN_SALE_COINS = 3;
 
@@ -283,6 +299,9 @@ export class ScriptedBrain implements Brain {
         // Under `focus melee`, hurt with little food: fish for it (meleeFocus.ts fishForFood).
         if (option.type === "fishing" && fishForFood(obs, food, raw))
           return { type: "fishing", target, score: FISH_FOR_FOOD, reason: `fish for food (${food} to eat)` };
+        // A focused maker wanting hides it cannot buy mines for the anvil's coins instead of fighting for them (makingFocus.ts anvilPays).
+        if (option.type === "mining" && hidesWanted(obs, this.know) && anvilPays(obs, this.know) && 60 - level("mining") < ANVIL_MINING)
+          return { type: "mining", target, score: ANVIL_MINING, reason: `mine for bars to sell for hides (mining ${level("mining")})` };
         return { type: option.type, target, score: 60 - level(option.type), reason: `train ${option.type} (level ${level(option.type)})` };
       }
       case "combat": {

@@ -10,7 +10,7 @@ import { AgentView, type Self } from "../../agent-runtime/AgentView.ts";
 import type { Ctx } from "../../agent-runtime/brain/behaviourKit.ts";
 import { Make, MAX_STARTS, salePerInput } from "../../agent-runtime/brain/making.ts";
 import { makingScore } from "../../agent-runtime/brain/makingChoice.ts";
-import { craftLeather, HIDE_LOAD, hidePurchase, threadsFor } from "../../agent-runtime/brain/makingFocus.ts";
+import { anvilPays, craftLeather, HIDE_LOAD, hidePurchase, makingCombat, threadsFor } from "../../agent-runtime/brain/makingFocus.ts";
 import { Random } from "../../agent-runtime/brain/random.ts";
 import { ScriptedBrain } from "../../agent-runtime/brain/scripted.ts";
 import { knowledgeOf, type Knowledge } from "../../agent-runtime/knowledge.ts";
@@ -64,6 +64,28 @@ describe("agent brain: making supplies", () => {
     ];
     const c = brain.choose(obs(tools, options, { recentGoals: soldOut }));
     assert.deepEqual([c.type, c.target], ["shopping", "leather"]);
+  });
+
+  it("earns its hides at the anvil rather than fight cows at Attack 1 once a bar smithed sells for 20 coins or more", () => {
+    const options: GoalOption[] = [
+      { type: "shopping", description: "Buy a tool or making supplies", targets: ["needle", "thread", "cowhide", "leather"] },
+      { type: "combat", description: "Fight", targets: ["brindle_cow"] },
+      { type: "mining", description: "Mine rocks", targets: ["ore_copper", "ore_tin"] },
+      { type: "woodcutting", description: "Chop trees", targets: ["tree_normal"] },
+      { type: "idle", description: "Stand still", targets: [] },
+    ];
+    const poor = { coins: 3, skills: { ...skills, mining: { level: 12, xp: 0 } } };
+    assert.equal(anvilPays(obs(tools, options, poor), know), true, "a sword at Smithing 5: 30 coins a bar");
+    const brain = new ScriptedBrain(know, "s");
+    const c = brain.choose(obs(tools, options, poor));
+    assert.deepEqual([c.type, c.target === undefined ? undefined : c.target.startsWith("ore_")], ["mining", true]);
+    assert.equal(makingCombat(["brindle_cow"], obs(tools, options, poor), know), null);
+    // Below Smithing 5 (a hatchet's 16 coins a bar), or without a hammer: the cows, as before.
+    const low = { ...poor, skills: { ...poor.skills, smithing: { level: 4, xp: 0 } } };
+    assert.equal(anvilPays(obs(tools, options, low), know), false);
+    assert.equal(makingCombat(["brindle_cow"], obs(tools, options, low), know), "brindle_cow");
+    assert.equal(anvilPays(obs(["bronze_pickaxe", "needle"], options, poor), know), false);
+    assert.equal(anvilPays(obs(tools, options, { ...poor, focus: undefined }), know), false);
   });
 
   it("buys thread for a load of leather (five makes a thread), as its coins allow, besides what it carries", () => {
