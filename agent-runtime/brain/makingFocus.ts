@@ -176,6 +176,23 @@ export function anvilPays(obs: Obs, know: Knowledge): boolean {
   );
 }
 
+/**
+ * Of mining `targets`, those a focused maker mines: the rocks yielding an ore that a smelting recipe
+ * at its Smithing level takes (copper and tin, not iron below Smithing 15, whose ore it could only
+ * bank: the 12:37 UTC run's seed 1 mined iron at Mining 15 and Smithing 9 from tick 8,000 and ended
+ * at Smithing 9). All of them without the focus, or when none yields such an ore.
+ */
+export function makingRocks(targets: readonly string[], obs: Obs, know: Knowledge): string[] {
+  if (obs.focus !== "making") return [...targets];
+  const smeltable = new Set(
+    [...know.registry.production.values()]
+      .filter((r) => r.kind === "smelting" && r.unsupported === undefined && r.level <= level(obs, "smithing"))
+      .flatMap((r) => r.inputs.map((i) => i.itemId)),
+  );
+  const rocks = targets.filter((id) => (know.registry.resources.get(id)?.harvestYield ?? []).some((y) => smeltable.has(y.itemId)));
+  return rocks.length > 0 ? rocks : [...targets];
+}
+
 /** Items whose purchase serves making: the tools of making but runecrafting's, and the pickaxes. */
 export function makingShopItems(know: Knowledge): Set<string> {
   return new Set([

@@ -19,6 +19,7 @@ import { cookForFight, fishForFood } from "./meleeFocus.ts";
 import { needText, QUEST_TRAINING, questNeedFor, questScore } from "./questChoice.ts";
 import {
   anvilPays,
+  makingRocks,
   HIDE_BUY_SCORE,
   hideGoods,
   hidePurchase,
@@ -290,7 +291,9 @@ export class ScriptedBrain implements Brain {
           );
         // The most rewarding resource the server says it can gather (they are listed by the server
         // as usable), not one found crowded lately while another is left.
-        const target = this.uncrowded(option.type, option.targets, (t) => t, obs).sort(
+        // A focused maker mines the ores it can smelt at its Smithing level (makingFocus.ts makingRocks).
+        const targets: string[] = option.type === "mining" ? makingRocks(option.targets, obs, this.know) : option.targets;
+        const target = this.uncrowded(option.type, targets, (t) => t, obs).sort(
           (a, b) => (reg.resources.get(b)?.levelRequired ?? 0) - (reg.resources.get(a)?.levelRequired ?? 0) || carried(a) - carried(b),
         )[0];
         // A quest asks for a level it lacks: it trains toward it first (questChoice.ts).

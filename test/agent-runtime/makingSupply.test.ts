@@ -10,7 +10,7 @@ import { AgentView, type Self } from "../../agent-runtime/AgentView.ts";
 import type { Ctx } from "../../agent-runtime/brain/behaviourKit.ts";
 import { Make, MAX_STARTS, salePerInput } from "../../agent-runtime/brain/making.ts";
 import { makingScore } from "../../agent-runtime/brain/makingChoice.ts";
-import { anvilPays, craftLeather, HIDE_LOAD, hidePurchase, makingCombat, threadsFor } from "../../agent-runtime/brain/makingFocus.ts";
+import { anvilPays, craftLeather, HIDE_LOAD, hidePurchase, makingCombat, makingRocks, threadsFor } from "../../agent-runtime/brain/makingFocus.ts";
 import { Random } from "../../agent-runtime/brain/random.ts";
 import { ScriptedBrain } from "../../agent-runtime/brain/scripted.ts";
 import { knowledgeOf, type Knowledge } from "../../agent-runtime/knowledge.ts";
@@ -86,6 +86,18 @@ describe("agent brain: making supplies", () => {
     assert.equal(makingCombat(["brindle_cow"], obs(tools, options, low), know), "brindle_cow");
     assert.equal(anvilPays(obs(["bronze_pickaxe", "needle"], options, poor), know), false);
     assert.equal(anvilPays(obs(tools, options, { ...poor, focus: undefined }), know), false);
+  });
+
+  it("mines the ores it can smelt at its Smithing level: copper and tin, not iron at Smithing 9", () => {
+    const rocks = ["ore_copper", "ore_tin", "ore_iron"];
+    assert.deepEqual(makingRocks(rocks, obs([], [], { skills: { ...skills, smithing: { level: 9, xp: 0 } } }), know), ["ore_copper", "ore_tin"]);
+    assert.deepEqual(makingRocks(rocks, obs([], [], { focus: undefined }), know), rocks);
+    const brain = new ScriptedBrain(know, "s");
+    const mining: GoalOption = { type: "mining", description: "Mine rocks", targets: rocks };
+    const c = brain.choose(
+      obs(tools, [mining], { skills: { ...skills, mining: { level: 16, xp: 0 }, smithing: { level: 9, xp: 0 }, crafting: { level: 10, xp: 0 } } }),
+    );
+    assert.deepEqual([c.type, c.target === "ore_iron"], ["mining", false]);
   });
 
   it("buys thread for a load of leather (five makes a thread), as its coins allow, besides what it carries", () => {
