@@ -9,6 +9,7 @@ import type { GoalOption, Observation } from "../../agent-runtime/brain/Brain.ts
 import { AgentView, type Self } from "../../agent-runtime/AgentView.ts";
 import type { Ctx } from "../../agent-runtime/brain/behaviourKit.ts";
 import { Make, MAX_STARTS, salePerInput } from "../../agent-runtime/brain/making.ts";
+import { FetchInputs } from "../../agent-runtime/brain/makingBank.ts";
 import { makingScore } from "../../agent-runtime/brain/makingChoice.ts";
 import { anvilPays, craftLeather, HIDE_LOAD, hidePurchase, makingCombat, makingRocks, threadsFor } from "../../agent-runtime/brain/makingFocus.ts";
 import { Random } from "../../agent-runtime/brain/random.ts";
@@ -136,6 +137,37 @@ describe("agent brain: making supplies", () => {
     assert.equal(at(5), "smithing:bronze_sword");
     // Below 5: the hatchet (16 at the general store) over the dagger (11) and the pickaxe.
     assert.equal(at(3), "smithing:bronze_hatchet");
+  });
+
+  it("leaves a spare sword (30 coins at Flintwright Arms) with it on a bank trip for ores, and deposits the logs", () => {
+    const view = new AgentView();
+    view.playerId = "me";
+    const carried = ["hammer", "bronze_sword", "bronze_sword", "logs"];
+    view.sync({
+      id: "me",
+      position: { x: 0, z: 0 },
+      inventory: carried.map((itemId, slot) => ({ slot, itemId, quantity: 1 })),
+      equipment: {},
+      skills: { smithing: { level: 5, xp: 0 } },
+      coins: 0,
+    } as unknown as Self);
+    const sent: { event: string; data: unknown }[] = [];
+    const ctx: Ctx = { view, know, rng: new Random("m"), tick: 0, send: (event: string, data: unknown) => void sent.push({ event, data }), note: () => {} };
+    const fetch = new FetchInputs(know.registry.production.get("smelting:bronze_bar")!, 0);
+    const bank = [
+      { itemId: "copper_ore", quantity: 20 },
+      { itemId: "tin_ore", quantity: 20 },
+    ];
+    fetch.onEvent("interface:open", { type: "bank", bank }, ctx);
+    for (let t = 0; t < 5; t++) fetch.step({ ...ctx, tick: t });
+    const deposited = sent.filter((s) => s.event === "bank:deposit").map((s) => carried[(s.data as { slot: number }).slot]);
+    assert.deepEqual(deposited, ["logs"]);
+    const withdrawn = sent.filter((s) => s.event === "bank:withdraw").map((s) => s.data as { itemId: string; quantity: number });
+    // 25 free slots: 12 of each ore.
+    assert.deepEqual(withdrawn, [
+      { itemId: "copper_ore", quantity: 12 },
+      { itemId: "tin_ore", quantity: 12 },
+    ]);
   });
 
   describe("a make that never starts", () => {
