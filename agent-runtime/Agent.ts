@@ -26,7 +26,7 @@ import { LampRubber } from "./brain/lamp.ts";
 import { meleeQuestSkill } from "./brain/meleeFocus.ts";
 import type { QuestEntry } from "./brain/questPlan.ts";
 import { offerOf } from "./brain/makingChoice.ts";
-import { HIDE_LOAD, hidePurchase, hidesCarried, threadsFor } from "./brain/makingFocus.ts";
+import { HIDE_LOAD, hidePurchase, hidesCarried, tanningDue, threadsFor } from "./brain/makingFocus.ts";
 import { kitOf, runePurchase, shouldEat, threat } from "./brain/fighting.ts";
 import { CASTER_FOOD, casterKeep, staffForSpell } from "./brain/magicFocus.ts";
 import { Random } from "./brain/random.ts";
@@ -375,7 +375,8 @@ export class Agent {
         const buy = toolPurchases(know).find((t) => t.itemId === goal.target) ?? offerOf(know, goal.target) ?? toolPurchases(know)[0];
         if (buy === undefined) return new Idle();
         // A thread under `focus making`: two at a time (ten makes), as its coins allow (brain/makingFocus.ts threadsFor).
-        const spool = threadsFor(obs, know, HIDE_LOAD, obs.coins).find((t) => t.itemId === buy.itemId);
+        // The tanner's fees for the hides it carries are kept (the 13:00 UTC run: two threads left no coin to tan with).
+        const spool = threadsFor(obs, know, HIDE_LOAD, Math.max(buy.price, obs.coins - tanningDue(obs, know))).find((t) => t.itemId === buy.itemId);
         return new Shop(buy.storeId, spool === undefined ? buy.itemId : [spool]);
       }
       case "making":

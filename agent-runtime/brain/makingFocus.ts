@@ -288,3 +288,12 @@ export function threadsFor(
   }
   return out;
 }
+
+/** The tanner's fees for the hides it carries (the cheapest tanning of each): coins a thread purchase leaves it. */
+export function tanningDue(obs: Pick<Observation, "inventory">, know: Knowledge): number {
+  const tanning = [...know.registry.production.values()].filter((r) => r.kind === "tanning" && r.unsupported === undefined);
+  const hides = hideInputs(know);
+  return obs.inventory
+    .filter((s) => hides.has(s.itemId))
+    .reduce((n, s) => n + s.quantity * Math.min(...tanning.filter((r) => r.inputs.some((i) => i.itemId === s.itemId)).map((r) => r.coins)), 0);
+}

@@ -11,7 +11,7 @@ import type { Ctx } from "../../agent-runtime/brain/behaviourKit.ts";
 import { Make, MAX_STARTS, salePerInput } from "../../agent-runtime/brain/making.ts";
 import { FetchInputs } from "../../agent-runtime/brain/makingBank.ts";
 import { makingScore } from "../../agent-runtime/brain/makingChoice.ts";
-import { anvilPays, craftLeather, HIDE_LOAD, hidePurchase, makingCombat, makingRocks, threadsFor } from "../../agent-runtime/brain/makingFocus.ts";
+import { anvilPays, craftLeather, HIDE_LOAD, hidePurchase, makingCombat, makingRocks, tanningDue, threadsFor } from "../../agent-runtime/brain/makingFocus.ts";
 import { Random } from "../../agent-runtime/brain/random.ts";
 import { ScriptedBrain } from "../../agent-runtime/brain/scripted.ts";
 import { knowledgeOf, type Knowledge } from "../../agent-runtime/knowledge.ts";
@@ -118,6 +118,8 @@ describe("agent brain: making supplies", () => {
     assert.deepEqual(threadsFor(obs(tools, []), know, 4, 100), []);
     assert.deepEqual(threadsFor(obs([], []), know, HIDE_LOAD, 3), [{ itemId: "thread", quantity: 1 }]);
     assert.deepEqual(threadsFor(obs([], [], { focus: undefined }), know, HIDE_LOAD, 100), []);
+    // The tanner's fee of each hide carried is kept back from the thread's coins.
+    assert.equal(tanningDue(obs(["cowhide", "cowhide", "leather"], []), know), 2);
   });
 
   it("smiths what sells best a bar at equal xp a bar: a sword (30 at Flintwright Arms) over a full helm, a hatchet over a dagger", () => {
