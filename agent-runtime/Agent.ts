@@ -26,7 +26,7 @@ import { LampRubber } from "./brain/lamp.ts";
 import { meleeQuestSkill, pendingQuestXp, questMakeInputs } from "./brain/meleeFocus.ts";
 import type { QuestEntry } from "./brain/questPlan.ts";
 import { offerOf } from "./brain/makingChoice.ts";
-import { hidePurchase } from "./brain/makingFocus.ts";
+import { HIDE_LOAD, hidePurchase, hidesCarried, tanningDue, threadsFor } from "./brain/makingFocus.ts";
 import { kitOf, losingFight, runePurchase, shouldEat } from "./brain/fighting.ts";
 import { CASTER_FOOD, casterKeep, staffForSpell, staffSale } from "./brain/magicFocus.ts";
 import { Random } from "./brain/random.ts";
@@ -118,6 +118,8 @@ export class Agent {
   /** Asked the server for fresh options (`agent:getGoal`) to choose from when they come. */
   private awaitingOptions = false;
   private reportedProgress = -1;
+  /** The most progress the goal's behaviour has shown (the stall watchdog's measure: a new high, not a value above the last reported step). */
+  private bestProgress = -1;
   private lastEatTick = -Infinity;
   /** Rubs the xp lamps it carries (brain/lamp.ts). */
   private readonly lamp = new LampRubber();
@@ -321,6 +323,7 @@ export class Agent {
     if (!fresh) return;
     this.choosingSince = undefined;
     this.reportedProgress = goal.progress;
+    this.bestProgress = goal.progress;
     if (this.endedGoals.has(goal.id)) return;
     this.behaviour = this.behaviourFor(goal);
     this.behaviourGoalId = goal.id;
@@ -378,10 +381,22 @@ export class Agent {
           return runes === undefined ? new Idle() : new Shop(runes.storeId, runes.items);
         }
         // Hides: a load, as many as its coins pay for with the tanner's fee (brain/makingFocus.ts).
-        const hides = goal.target === undefined ? undefined : hidePurchase(this.observation(), know, [goal.target]);
-        if (hides !== undefined) return new Shop(hides.storeId, [{ itemId: hides.itemId, quantity: hides.quantity }]);
+        // With the thread for them, when the store sells both (Tawney's): a load is not stopped half-sewn.
+        const obs = this.observation();
+        const hides = goal.target === undefined ? undefined : hidePurchase(obs, know, [goal.target]);
+        if (hides !== undefined) {
+          const spent = hides.quantity * hides.price;
+          const threads = threadsFor(obs, know, hidesCarried(obs, know) + hides.quantity, obs.coins - spent - hides.quantity).filter(
+            (t) => offerOf(know, t.itemId)?.storeId === hides.storeId,
+          );
+          return new Shop(hides.storeId, [{ itemId: hides.itemId, quantity: hides.quantity }, ...threads]);
+        }
         const buy = toolPurchases(know).find((t) => t.itemId === goal.target) ?? offerOf(know, goal.target) ?? toolPurchases(know)[0];
-        return buy === undefined ? new Idle() : new Shop(buy.storeId, buy.itemId);
+        if (buy === undefined) return new Idle();
+        // A thread under `focus making`: two at a time (ten makes), as its coins allow (brain/makingFocus.ts threadsFor).
+        // The tanner's fees for the hides it carries are kept (the 13:00 UTC run: two threads left no coin to tan with).
+        const spool = threadsFor(obs, know, HIDE_LOAD, Math.max(buy.price, obs.coins - tanningDue(obs, know))).find((t) => t.itemId === buy.itemId);
+        return new Shop(buy.storeId, spool === undefined ? buy.itemId : [spool]);
       }
       case "making":
         return new Make(goal.target);
@@ -520,7 +535,11 @@ export class Agent {
   private report(out: Outcome): void {
     const goal = this.goal;
     if (goal === null || this.behaviourGoalId !== goal.id) return;
-    if (out.progress > this.reportedProgress) this.lastProgressAt = this.ticks;
+    // A new high only: 25 % held after a report of 20 % is no progress (it kept a stalled make alive for 4,000 ticks).
+    if (out.progress > this.bestProgress) {
+      this.bestProgress = out.progress;
+      this.lastProgressAt = this.ticks;
+    }
     if (out.progress >= this.reportedProgress + PROGRESS_STEP || (out.progress === 100 && this.reportedProgress < 100)) {
       this.reportedProgress = out.progress;
       this.conn.send("agent:goalProgress", { goalId: goal.id, progress: out.progress });

@@ -14,6 +14,8 @@ import { nameOf, nearest, type Spot } from "../knowledge.ts";
 import { Avoid, ended, errorOf, going, Walker, type Behaviour, type BehaviourEventArgs, type Ctx, type Outcome, STALL_TICKS } from "./behaviourKit.ts";
 import type { ProductionRecipe } from "../../src/manifests/production.ts";
 import { FetchInputs } from "./makingBank.ts";
+import { basePay } from "./selling.ts";
+import type { Knowledge } from "../knowledge.ts";
 
 /** The kinds the goal covers, in the order a chain runs them (smelt before smithing the bars). */
 export const MAKING_ORDER = ["smelting", "smithing", "tanning", "crafting", "fletching", "runecrafting"] as const;
@@ -30,10 +32,33 @@ export function stationSpots(ctx: Ctx, type: string): (Spot & { id: string | und
   return ctx.know.registry.areas.flatMap((a) => a.stations.filter((s) => s.type === type).map((s) => ({ id: s.id, x: s.position.x, z: s.position.z })));
 }
 
+/** The most a placed store pays for a make's output (selling.ts basePay), per unit of its inputs (a sword's 30 coins a bar). */
+export function salePerInput(know: Knowledge, r: ProductionRecipe): number {
+  if (r.output === null) return 0;
+  const units = r.inputs.reduce((n, i) => n + i.quantity, 0) || 1;
+  const pay = Math.max(0, ...know.keepers.map((k) => basePay(know, k.storeId, r.output!)));
+  return (pay * r.outputQuantity) / units;
+}
+
+/**
+ * The order making recipes are made in: by MAKING_ORDER, then the highest level (the most xp a
+ * make), as a player trains; but at the anvil, where every bronze item gives the same 12.5 xp a bar,
+ * the most xp a bar first, then what sells best a bar (a sword's 30 coins at Flintwright Arms over a
+ * full helm's 7.5): the coins that pay for hides and the tanner.
+ */
+export function recipeOrder(know: Knowledge): (a: ProductionRecipe, b: ProductionRecipe) => number {
+  const order = (k: string) => MAKING_ORDER.indexOf(k as (typeof MAKING_ORDER)[number]);
+  const xpPer = (r: ProductionRecipe) => r.xp / (r.inputs.reduce((n, i) => n + i.quantity, 0) || 1);
+  return (a, b) =>
+    order(a.kind) - order(b.kind) ||
+    (a.kind === "smithing" && b.kind === "smithing" ? xpPer(b) - xpPer(a) || salePerInput(know, b) - salePerInput(know, a) : 0) ||
+    b.level - a.level;
+}
+
 /**
  * The recipe to make next from what the agent carries: supported, at its level, with its tools and
- * the inputs for at least one make, and a station of its type in the world; `prefer` first, then by
- * MAKING_ORDER, then the highest level (the most xp a make), as a player trains.
+ * the inputs for at least one make, and a station of its type in the world; `prefer` first, then in
+ * recipeOrder (MAKING_ORDER, then the highest level; at the anvil what sells best a bar).
  */
 export function nextRecipe(ctx: Ctx, prefer?: string, skip?: (id: string) => boolean): ProductionRecipe | undefined {
   const self = ctx.view.self;
@@ -49,9 +74,13 @@ export function nextRecipe(ctx: Ctx, prefer?: string, skip?: (id: string) => boo
       makesCarried(ctx, r) > 0 &&
       (r.station === null || stationSpots(ctx, r.station).length > 0),
   );
-  ok.sort((a, b) => Number(b.id === prefer) - Number(a.id === prefer) || order(a.kind) - order(b.kind) || b.level - a.level);
+  const by = recipeOrder(ctx.know);
+  ok.sort((a, b) => Number(b.id === prefer) - Number(a.id === prefer) || by(a, b));
   return ok[0];
 }
+
+/** `skill:make`s sent with nothing made in between after which a making goal ends (makeStopped "interrupted" over and over). */
+export const MAX_STARTS = 4;
 
 export class Make implements Behaviour {
   private readonly prefer: string | undefined;
@@ -64,6 +93,8 @@ export class Make implements Behaviour {
   private askedAt = -Infinity;
   private made = 0;
   private failures = 0;
+  /** `skill:make`s sent since the last make that gave something: a loop that never starts ends the goal. */
+  private startsSinceProgress = 0;
   /** The tick of the first step (the view may lag the goal by a tick: what was given to make it). */
   private startedAt: number | undefined;
   /** The bank trip for the goal's recipe's inputs: undefined before, null once over. */
@@ -85,6 +116,8 @@ export class Make implements Behaviour {
       this.makingSince = undefined;
     }
     if (this.failures >= 5) return ended("failed", "cannot make anything here", this.progress());
+    // Sent again and again with nothing made (interrupted, or unanswered): not a goal to wait 600 ticks on.
+    if (this.startsSinceProgress >= MAX_STARTS) return ended("failed", `the make did not start (${this.startsSinceProgress} tries)`, this.progress());
     const recipe = nextRecipe(ctx, this.prefer, (id) => this.avoid.has(id, ctx));
     this.startedAt ??= ctx.tick;
     // The server offered the goal from the character's state; the agent's view of it may come a tick later.
@@ -132,6 +165,7 @@ export class Make implements Behaviour {
   private start(ctx: Ctx, recipe: ProductionRecipe): void {
     if (this.makingSince !== undefined) return;
     this.makingSince = ctx.tick;
+    this.startsSinceProgress++;
     ctx.send("skill:make", { recipeId: recipe.id, quantity: "all" });
     ctx.note(`make ${recipe.name}${recipe.output !== null ? ` (${nameOf(ctx.know, recipe.output)})` : ""}`);
   }
@@ -143,12 +177,21 @@ export class Make implements Behaviour {
     }
     if (type === "skill:recipes" && this.recipe !== undefined && this.makingSince === undefined) {
       // At the station: make the recipe if the server agrees it can be made here.
-      const listed = (data.recipes as { id: string; makeable: boolean }[] | undefined)?.find((r) => r.id === this.recipe!.id);
+      const listed = (data.recipes as { id: string; makeable: boolean; refusal?: { code: string; message: string } | null }[] | undefined)?.find(
+        (r) => r.id === this.recipe!.id,
+      );
       if (listed?.makeable === true) this.start(ctx, this.recipe);
+      else if (listed !== undefined && listed.refusal?.code !== "NO_STATION") {
+        // At the station and refused (the tanner's fee, a thread): another recipe, or the goal ends.
+        this.failures++;
+        this.avoid.add(this.recipe.id, ctx, 60);
+        ctx.note(`could not make ${this.recipe.name}: ${listed.refusal?.message ?? "not makeable here"}`);
+      }
       return;
     }
     if (type === "skill:makeProgress") {
       this.lastProgress = ctx.tick;
+      this.startsSinceProgress = 0;
       if (Number(data.quantity) > 0) this.made++;
       return;
     }

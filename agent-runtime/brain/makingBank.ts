@@ -9,8 +9,11 @@
 import { nearest } from "../knowledge.ts";
 import type { ProductionRecipe } from "../../src/manifests/production.ts";
 import { FOOD_KEPT, STALL_TICKS, Walker, type Ctx } from "./behaviourKit.ts";
+import { basePay } from "./selling.ts";
 
 export const INVENTORY_SLOTS = 28;
+/** What a placed store pays for an item (selling.ts basePay) from which a bank trip for inputs leaves it carried, to be sold: a bronze sword's 30. */
+export const CARRIED_WORTH = 20;
 
 /** What a bank:withdraw plan takes out for `recipe`, from the bank's contents and the room it has. */
 export function withdrawals(
@@ -104,6 +107,7 @@ export class FetchInputs {
     const reg = ctx.know.registry;
     // Deposit what is neither kept, nor food it keeps, nor the recipe's input: room for the load.
     let food = 0;
+    const worth = (id: string) => Math.max(0, ...ctx.know.keepers.map((k) => basePay(ctx.know, k.storeId, id)));
     const deposits: { slot: number; quantity: number }[] = [];
     const kept = new Set<string>();
     for (const s of self.inventory) {
@@ -117,6 +121,9 @@ export class FetchInputs {
         food++;
         continue;
       }
+      // Goods a placed store pays well for go to the store, not the bank: the 13:00 UTC run's seed 1
+      // banked the swords it smithed to sell for hides and sat at 4 coins with Crafting 4.
+      if (worth(s.itemId) >= CARRIED_WORTH) continue;
       deposits.push({ slot: s.slot, quantity: s.quantity });
       bank.set(s.itemId, (bank.get(s.itemId) ?? 0) + s.quantity);
     }

@@ -5,7 +5,7 @@
  */
 import type { Knowledge } from "../knowledge.ts";
 import type { GoalChoice, GoalOption, Observation } from "./Brain.ts";
-import { MAKING_ORDER } from "./making.ts";
+import { MAKING_ORDER, recipeOrder } from "./making.ts";
 
 /** The cheapest offer of a placed store for each tool the making recipes keep, with the inputs of those recipes. */
 export function makingToolPurchases(know: Knowledge): { skill: string; itemId: string; storeId: string; price: number; inputs: string[] }[] {
@@ -54,8 +54,7 @@ export function makingScore(option: GoalOption, obs: Observation, know: Knowledg
     return r === undefined || r.coins > obs.coins ? [] : [r];
   });
   if (recipes.length === 0) return undefined;
-  const order = (k: string) => MAKING_ORDER.indexOf(k as (typeof MAKING_ORDER)[number]);
-  recipes.sort((a, b) => order(a.kind) - order(b.kind) || b.level - a.level);
+  recipes.sort(recipeOrder(know));
   const first = recipes[0]!;
   // A focused maker (makingFocus.ts) makes before a quest; a full inventory is upkeep either way.
   const base = obs.focus === "making" && first.skill !== "runecrafting" ? FOCUSED_MAKING : 70;

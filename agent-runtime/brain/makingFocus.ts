@@ -11,6 +11,7 @@
 import type { Knowledge } from "../knowledge.ts";
 import type { GoalChoice, Observation } from "./Brain.ts";
 import { makingToolPurchases, offerOf } from "./makingChoice.ts";
+import { salePerInput } from "./making.ts";
 
 /** The level a making focus trains Crafting and Smithing to first (the ladder's target: 10 each). */
 export const MAKING_TARGET = 10;
@@ -59,7 +60,7 @@ export function hidesWanted(obs: Obs, know: Knowledge): boolean {
 }
 
 /** Hides and the leather tanned from them that it carries. */
-function hidesCarried(obs: Pick<Observation, "inventory">, know: Knowledge): number {
+export function hidesCarried(obs: Pick<Observation, "inventory">, know: Knowledge): number {
   const made = new Set([...know.registry.production.values()].filter((r) => r.kind === "tanning" && r.output !== null).map((r) => r.output as string));
   const hides = hideInputs(know);
   return obs.inventory.filter((s) => hides.has(s.itemId) || made.has(s.itemId)).reduce((n, s) => n + s.quantity, 0);
@@ -70,15 +71,35 @@ export const HIDE_BUY_MIN = 3;
 /** A hide purchase's score: above fighting cows for them (at most 85 at melee 1 with food), below banking a full inventory. */
 export const HIDE_BUY_SCORE = 88;
 
+/** The leather (tanning's outputs) that a supported craft at its Crafting level takes: bought ready-tanned when hides run out. */
+export function craftLeather(know: Knowledge, obs: Pick<Observation, "skills">): Set<string> {
+  const reg = know.registry;
+  const tanned = new Set([...reg.production.values()].filter((r) => r.kind === "tanning" && r.output !== null).map((r) => r.output as string));
+  return new Set(
+    [...reg.production.values()]
+      .filter((r) => r.kind === "crafting" && r.unsupported === undefined && r.level <= level(obs, "crafting"))
+      .flatMap((r) => r.inputs.map((i) => i.itemId))
+      .filter((id) => tanned.has(id)),
+  );
+}
+
+/** Whether buying `itemId` failed in its last three goals (the store out of stock: Tawney's holds 10 hides, one back every 120 s). */
+function failedLately(obs: { recentGoals?: Observation["recentGoals"] | undefined }, itemId: string): boolean {
+  return (obs.recentGoals ?? []).slice(0, 3).some((g) => g.type === "shopping" && g.target === itemId && g.outcome === "failed");
+}
+
 /**
  * The hides a focused maker buys when it wants hides (hidesWanted) and a placed store among the
  * shopping `targets` sells them (Tawney's cowhide, as a player of the genre buys them rather than
  * fights for every one): enough to make up HIDE_LOAD with what it carries, as many as its coins pay
  * for with the tanner's fee of each, keeping the price of the needle and thread it lacks for the
- * leather, and room in the inventory; none when that is fewer than HIDE_BUY_MIN.
+ * leather, and room in the inventory; none when that is fewer than HIDE_BUY_MIN. The cheapest a
+ * leather first (a cowhide at 4 and the tanner's 1 over leather at 6); one whose purchase failed in
+ * its last goals (out of stock) is passed over for the next, so with the hides sold out it buys the
+ * store's leather rather than fight cows at Attack 1.
  */
 export function hidePurchase(
-  obs: Obs & Pick<Observation, "freeSlots">,
+  obs: Obs & Pick<Observation, "freeSlots"> & { recentGoals?: Observation["recentGoals"] | undefined },
   know: Knowledge,
   targets: readonly string[],
 ): { itemId: string; storeId: string; price: number; quantity: number } | undefined {
@@ -93,15 +114,27 @@ export function hidePurchase(
   const lacking = [...new Set(crafts.flatMap((r) => [...r.tools, ...r.consumables.map((c) => c.itemId)]))].filter((t) => !owned.has(t));
   const reserve = lacking.reduce((n, t) => n + (offerOf(know, t)?.price ?? 0), 0);
   const wanted = HIDE_LOAD - hidesCarried(obs, know);
-  for (const hide of hideInputs(know)) {
-    const offer = offerOf(know, hide);
-    if (offer === undefined || !targets.includes(hide)) continue;
-    const fee = Math.min(...tanning.filter((r) => r.inputs.some((i) => i.itemId === hide)).map((r) => r.coins));
-    const afford = Math.floor((obs.coins - reserve) / (offer.price + fee));
+  // Hides with the tanner's cheapest fee, and the leather a craft at its level takes, at no fee.
+  const goods = [
+    ...[...hideInputs(know)].map((id) => ({ id, fee: Math.min(...tanning.filter((r) => r.inputs.some((i) => i.itemId === id)).map((r) => r.coins)) })),
+    ...[...craftLeather(know, obs)].map((id) => ({ id, fee: 0 })),
+  ].flatMap((g) => {
+    const offer = offerOf(know, g.id);
+    return offer === undefined ? [] : [{ offer, cost: offer.price + g.fee }];
+  });
+  goods.sort((a, b) => a.cost - b.cost);
+  for (const { offer, cost } of goods) {
+    if (!targets.includes(offer.itemId) || failedLately(obs, offer.itemId)) continue;
+    const afford = Math.floor((obs.coins - reserve) / cost);
     const quantity = Math.min(wanted, afford, obs.freeSlots);
     if (quantity > 0 && quantity >= Math.min(HIDE_BUY_MIN, wanted)) return { ...offer, quantity };
   }
   return undefined;
+}
+
+/** What hidePurchase may buy: the hides and the leather tanned from them. */
+export function hideGoods(know: Knowledge, obs: Pick<Observation, "skills">): string[] {
+  return [...hideInputs(know), ...craftLeather(know, obs)];
 }
 
 /**
@@ -111,8 +144,53 @@ export function hidePurchase(
  */
 export function makingCombat(targets: readonly string[], obs: Obs, know: Knowledge): string | null | undefined {
   if (obs.focus !== "making") return undefined;
-  if (!hidesWanted(obs, know)) return null;
+  if (!hidesWanted(obs, know) || anvilPays(obs, know)) return null;
   return hideSources(know, targets)[0] ?? null;
+}
+
+/** Coins a bar smithed must fetch (selling.ts basePay) for the anvil to pay for hides: a bronze sword's 30, not a hatchet's 16. */
+export const ANVIL_COINS = 20;
+
+/**
+ * Whether a focused maker earns its hides at the anvil rather than fights cows for them: it owns a
+ * pickaxe and the tools of a smithing recipe at its level that a placed store pays ANVIL_COINS a
+ * bar for (a bronze sword from Smithing 5), and a placed store sells hides or leather. A sword is
+ * two ores, about 50 ticks mined, smelted and smithed, for 30 coins, five hides tanned; a fight
+ * with a cow at Attack 1-3 took 150-300 ticks for a hide or two and ended at a quarter of its health
+ * (the ladder runs of 12:13 and 12:37 UTC: 17-23 such fights a run, most of them for hides).
+ */
+export function anvilPays(obs: Obs, know: Knowledge): boolean {
+  if (obs.focus !== "making" || !ownsPickaxe(obs, know)) return false;
+  const owned = new Set([...obs.inventory.map((s) => s.itemId), ...Object.values(obs.equipment)]);
+  const sells = hideGoods(know, obs).some((id) => offerOf(know, id) !== undefined);
+  return (
+    sells &&
+    [...know.registry.production.values()].some(
+      (r) =>
+        r.kind === "smithing" &&
+        r.unsupported === undefined &&
+        r.level <= level(obs, "smithing") &&
+        r.tools.every((t) => owned.has(t)) &&
+        salePerInput(know, r) >= ANVIL_COINS,
+    )
+  );
+}
+
+/**
+ * Of mining `targets`, those a focused maker mines: the rocks yielding an ore that a smelting recipe
+ * at its Smithing level takes (copper and tin, not iron below Smithing 15, whose ore it could only
+ * bank: the 12:37 UTC run's seed 1 mined iron at Mining 15 and Smithing 9 from tick 8,000 and ended
+ * at Smithing 9). All of them without the focus, or when none yields such an ore.
+ */
+export function makingRocks(targets: readonly string[], obs: Obs, know: Knowledge): string[] {
+  if (obs.focus !== "making") return [...targets];
+  const smeltable = new Set(
+    [...know.registry.production.values()]
+      .filter((r) => r.kind === "smelting" && r.unsupported === undefined && r.level <= level(obs, "smithing"))
+      .flatMap((r) => r.inputs.map((i) => i.itemId)),
+  );
+  const rocks = targets.filter((id) => (know.registry.resources.get(id)?.harvestYield ?? []).some((y) => smeltable.has(y.itemId)));
+  return rocks.length > 0 ? rocks : [...targets];
 }
 
 /** Items whose purchase serves making: the tools of making but runecrafting's, and the pickaxes. */
@@ -175,10 +253,47 @@ export function servesMaking(c: GoalChoice, obs: Obs, know: Knowledge): boolean 
     case "combat":
       return c.target !== undefined && hidesWanted(obs, know) && hideSources(know, [c.target]).length > 0;
     case "shopping":
-      return c.target !== undefined && (makingShopItems(know).has(c.target) || (hideInputs(know).has(c.target) && hidesWanted(obs, know)));
+      return c.target !== undefined && (makingShopItems(know).has(c.target) || (hideGoods(know, obs).includes(c.target) && hidesWanted(obs, know)));
     case "selling":
       return makingShortOfCoins(obs);
     default:
       return false;
   }
+}
+
+/**
+ * The making consumables (thread, five makes each) a focused maker buys with `makes` more leather
+ * makes in view: enough for them besides those it carries (it cannot see the makes left of a thread
+ * begun), as its `coins` allow, so a load of leather is not stopped half-sewn for a trip back to
+ * Tawney's (the runs of 12:13 UTC: a making goal refused "you need some thread" every few loads).
+ */
+export function threadsFor(
+  obs: Pick<Observation, "focus" | "inventory" | "skills">,
+  know: Knowledge,
+  makes: number,
+  coins: number,
+): { itemId: string; quantity: number }[] {
+  if (obs.focus !== "making") return [];
+  const leather = craftLeather(know, obs);
+  const crafts = [...know.registry.production.values()].filter(
+    (r) => r.kind === "crafting" && r.unsupported === undefined && r.inputs.some((i) => leather.has(i.itemId)),
+  );
+  const out: { itemId: string; quantity: number }[] = [];
+  for (const c of new Map(crafts.flatMap((r) => r.consumables.map((k) => [k.itemId, k.uses] as const)))) {
+    const [itemId, uses] = c;
+    const price = offerOf(know, itemId)?.price ?? 0;
+    const carried = obs.inventory.filter((s) => s.itemId === itemId).reduce((n, s) => n + s.quantity, 0);
+    const quantity = Math.min(Math.ceil(makes / Math.max(1, uses)) - carried, price > 0 ? Math.floor(coins / price) : Infinity);
+    if (quantity > 0) out.push({ itemId, quantity });
+  }
+  return out;
+}
+
+/** The tanner's fees for the hides it carries (the cheapest tanning of each): coins a thread purchase leaves it. */
+export function tanningDue(obs: Pick<Observation, "inventory">, know: Knowledge): number {
+  const tanning = [...know.registry.production.values()].filter((r) => r.kind === "tanning" && r.unsupported === undefined);
+  const hides = hideInputs(know);
+  return obs.inventory
+    .filter((s) => hides.has(s.itemId))
+    .reduce((n, s) => n + s.quantity * Math.min(...tanning.filter((r) => r.inputs.some((i) => i.itemId === s.itemId)).map((r) => r.coins)), 0);
 }

@@ -17,7 +17,19 @@ import { magicChoice } from "./magicFocus.ts";
 import { makingReserve, makingScore, makingToolPurchases, tierUpgrade } from "./makingChoice.ts";
 import { cookForFight, fishForFood } from "./meleeFocus.ts";
 import { needText, QUEST_TRAINING, questNeedFor, questScore } from "./questChoice.ts";
-import { HIDE_BUY_SCORE, hideInputs, hidePurchase, makingCombat, makingInputs, makingPurse, makingShortOfCoins, makingStuck } from "./makingFocus.ts";
+import {
+  anvilPays,
+  makingRocks,
+  HIDE_BUY_SCORE,
+  hideGoods,
+  hidePurchase,
+  hidesWanted,
+  makingCombat,
+  makingInputs,
+  makingPurse,
+  makingShortOfCoins,
+  makingStuck,
+} from "./makingFocus.ts";
 
 import { Random } from "./random.ts";
 import { saleTrip, type Keep } from "./selling.ts";
@@ -74,6 +86,11 @@ export const FISH_FOR_FOOD = 78;
 export const MELEE_ROOM = 6;
 /** Banking for room under `focus melee`: above a fight (at most 105 with the bonus at melee 1, ~96-101 from melee 5), below a melee quest (107). */
 export const MELEE_BANK_SCORE = 102;
+/**
+ * Mining for the anvil's coins under `focus making` while it wants hides it cannot buy (makingFocus.ts
+ * anvilPays): with the focus's bonus (85) above training other skills, below a quest (86-88) and making (90).
+ */
+export const ANVIL_MINING = 70;
 /** A sale worth fewer coins than this is no trip worth making (the inventory is banked instead). */
 export const MIN_SALE_COINS = 3;
 
@@ -264,8 +281,8 @@ export class ScriptedBrain implements Brain {
         // ... and first of all when the sale pays for a load of hides it cannot buy now.
         const forHides =
           short &&
-          hidePurchase(obs, this.know, [...hideInputs(this.know)]) === undefined &&
-          hidePurchase({ ...obs, coins: obs.coins + trip.coins }, this.know, [...hideInputs(this.know)]) !== undefined;
+          hidePurchase(obs, this.know, hideGoods(this.know, obs)) === undefined &&
+          hidePurchase({ ...obs, coins: obs.coins + trip.coins }, this.know, hideGoods(this.know, obs)) !== undefined;
         const score = full
           ? 91
           : makingStuck(obs, this.know)
@@ -299,7 +316,9 @@ export class ScriptedBrain implements Brain {
           );
         // The most rewarding resource the server says it can gather (they are listed by the server
         // as usable), not one found crowded lately while another is left.
-        const target = this.uncrowded(option.type, option.targets, (t) => t, obs).sort(
+        // A focused maker mines the ores it can smelt at its Smithing level (makingFocus.ts makingRocks).
+        const targets: string[] = option.type === "mining" ? makingRocks(option.targets, obs, this.know) : option.targets;
+        const target = this.uncrowded(option.type, targets, (t) => t, obs).sort(
           (a, b) => (reg.resources.get(b)?.levelRequired ?? 0) - (reg.resources.get(a)?.levelRequired ?? 0) || carried(a) - carried(b),
         )[0];
         // A quest asks for a level it lacks: it trains toward it first (questChoice.ts).
@@ -308,6 +327,9 @@ export class ScriptedBrain implements Brain {
         // Under `focus melee`, hurt with little food: fish for it (meleeFocus.ts fishForFood).
         if (option.type === "fishing" && fishForFood(obs, food, raw))
           return { type: "fishing", target, score: FISH_FOR_FOOD, reason: `fish for food (${food} to eat)` };
+        // A focused maker wanting hides it cannot buy mines for the anvil's coins instead of fighting for them (makingFocus.ts anvilPays).
+        if (option.type === "mining" && hidesWanted(obs, this.know) && anvilPays(obs, this.know) && 60 - level("mining") < ANVIL_MINING)
+          return { type: "mining", target, score: ANVIL_MINING, reason: `mine for bars to sell for hides (mining ${level("mining")})` };
         return { type: option.type, target, score: 60 - level(option.type), reason: `train ${option.type} (level ${level(option.type)})` };
       }
       case "combat": {

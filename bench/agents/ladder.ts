@@ -434,8 +434,11 @@ export async function runLadder(opts: LadderOptions): Promise<LadderResult> {
       ).catch(() => undefined);
       for (const a of [...(record?.agent?.activity ?? [])].reverse()) {
         const key = `${a.at}|${a.text}`;
-        const wanted = a.text.startsWith("goal failed") || (process.env.LADDER_GOALS === "1" && a.text.startsWith("choose"));
-        if (a.kind !== "decision" || !wanted || logged.has(key)) continue;
+        // With LADDER_GOALS=1, the refusals of its makes too (why a making goal stalls).
+        const wanted =
+          (a.kind === "decision" && (a.text.startsWith("goal failed") || (process.env.LADDER_GOALS === "1" && a.text.startsWith("choose")))) ||
+          (a.kind === "action" && process.env.LADDER_GOALS === "1" && a.text.startsWith("could not"));
+        if (!wanted || logged.has(key)) continue;
         logged.add(key);
         opts.log(`seed ${opts.seed}:   tick ${result.ticksRun}: ${a.text}`);
       }
