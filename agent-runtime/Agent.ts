@@ -16,26 +16,20 @@ import { ACTIVITY_KEPT, agentSeed, type Activity, type AgentRecord, type AgentSt
 import { AgentView } from "./AgentView.ts";
 import { ChatCommands } from "./chatCommands.ts";
 import type { AgentLink, LinkFactory } from "./GameConnection.ts";
-import { Bank, Cook, Explore, Fight, Firemake, Gather, GoTo, Idle, Shop, type Behaviour, type Ctx, type Outcome } from "./brain/behaviours.ts";
+import { Fight, GoTo, type Behaviour, type Ctx, type Outcome } from "./brain/behaviours.ts";
 import { RECENT_GOALS, type Brain, type GoalOption, type Observation } from "./brain/Brain.ts";
 import { addressedTo } from "./brain/commands.ts";
-import { Make } from "./brain/making.ts";
-import { Sell } from "./brain/selling.ts";
 import { QuestGoal } from "./brain/quest.ts";
 import { LampRubber } from "./brain/lamp.ts";
-import { meleeQuestSkill, pendingQuestXp, questMakeInputs } from "./brain/meleeFocus.ts";
 import type { QuestEntry } from "./brain/questPlan.ts";
-import { offerOf } from "./brain/makingChoice.ts";
-import { HIDE_LOAD, hidePurchase, hidesCarried, tanningDue, threadsFor } from "./brain/makingFocus.ts";
-import { kitOf, losingFight, runePurchase, shouldEat } from "./brain/fighting.ts";
-import { CASTER_FOOD, casterKeep, staffForSpell, staffSale } from "./brain/magicFocus.ts";
+import { losingFight, shouldEat } from "./brain/fighting.ts";
 import { Random } from "./brain/random.ts";
-import { toolPurchases, type ScriptedBrain } from "./brain/scripted.ts";
+import { type ScriptedBrain } from "./brain/scripted.ts";
 import { nameOf, type Knowledge } from "./knowledge.ts";
 import type { ServerApi } from "./serverApi.ts";
 
 export { ACTIVITY_KEPT, type Activity, type AgentRecord, type AgentState };
-type Goal = NonNullable<ServerEvent<"agent:goal">["goal"]>;
+import { behaviourFor, type Goal } from "./goalBehaviour.ts";
 
 /** Progress is reported when it moved this many points (and always at 100). */
 export const PROGRESS_STEP = 10;
@@ -49,8 +43,6 @@ export const EAT_BELOW = 0.5;
 export const FLEE_BELOW = 0.3;
 /** Between goals, eat below this share (the scripted policy fights at 70 % and up). */
 export const TOP_UP_BELOW = 0.75;
-/** Food (cooked or raw) a fighter under `focus melee` keeps when it banks for room. */
-export const MELEE_FOOD_KEPT = 12;
 /**
  * An autonomous training goal (gathering, combat) that gained no experience for this many ticks is
  * given up as failed, so the brain tries something else: with many agents in one place the trees,
@@ -325,94 +317,17 @@ export class Agent {
     this.reportedProgress = goal.progress;
     this.bestProgress = goal.progress;
     if (this.endedGoals.has(goal.id)) return;
-    this.behaviour = this.behaviourFor(goal);
+    this.behaviour = behaviourFor(goal, {
+      know: this.deps.know,
+      view: this.view,
+      focus: this.record.focus,
+      observation: () => this.observation(),
+      keep: this.deps.fallback.keep,
+    });
     this.behaviourGoalId = goal.id;
     this.questAtStart = goal.type === "quest" ? this.questEntry(goal.target) : undefined;
     this.xpGrewAt = this.ticks;
     this.log("decision", `goal: ${goal.description}${goal.target !== undefined ? ` (${nameOf(this.deps.know, goal.target)})` : ""} [${goal.lockedBy}]`);
-  }
-
-  private behaviourFor(goal: Goal): Behaviour {
-    const know = this.deps.know;
-    const bestResource = (skill: string) =>
-      [...know.registry.resources.values()]
-        .filter(
-          (r) =>
-            r.gathering === skill &&
-            r.levelRequired <= (this.view.self?.skills[skill]?.level ?? 1) &&
-            this.view.has(r.toolRequired) &&
-            know.resourceSpots.has(r.id),
-        )
-        .sort((a, b) => b.levelRequired - a.levelRequired)[0]?.id;
-    switch (goal.type) {
-      case "woodcutting":
-      case "mining":
-      case "fishing":
-        return new Gather(goal.type, goal.target ?? bestResource(goal.type) ?? "");
-      case "combat": {
-        const mob =
-          goal.target ??
-          [...know.mobSpots.keys()].sort((a, b) => (know.registry.npcs.get(a)?.stats?.level ?? 1) - (know.registry.npcs.get(b)?.stats?.level ?? 1))[0];
-        // Under `focus melee`, a melee level a quest asks for is trained first (brain/meleeFocus.ts);
-        // under the magic focus a fight that casts ends with its runes: it crafts more rather than melee (brain/magicFocus.ts).
-        return new Fight(mob ?? "", {
-          trainFirst: meleeQuestSkill(this.observation(), know),
-          castOnly: this.record.focus === "magic",
-          pendingXp: this.record.focus === "melee" ? pendingQuestXp(know, this.observation()) : undefined,
-        });
-      }
-      case "banking":
-        // A caster banks all but its pickaxe, staff and spell's runes: loads of essence take the pack (brain/magicFocus.ts).
-        // Once the staff is held (before, its quests' fights want the food and tools: the 09:38 run, hurt at a quest's kill stage).
-        return this.record.focus === "magic" && staffForSpell(kitOf(this.view.self!), know) === undefined
-          ? new Bank(false, { item: casterKeep(know, kitOf(this.view.self!)), food: CASTER_FOOD })
-          : // Under `focus melee` it banks for room and keeps its food, raw meat too (brain/scripted.ts MELEE_ROOM).
-            this.record.focus === "melee"
-            ? new Bank(false, { item: (id) => know.keep.has(id), food: MELEE_FOOD_KEPT }, true, questMakeInputs(know, this.observation()))
-            : new Bank();
-      case "cooking":
-        return new Cook();
-      case "firemaking":
-        return new Firemake();
-      case "shopping": {
-        // Runes: for the strongest spell it can afford to cast many times (brain/fighting.ts).
-        if (goal.target !== undefined && know.registry.magic.runes.has(goal.target)) {
-          const runes = runePurchase(kitOf(this.view.self!), know);
-          return runes === undefined ? new Idle() : new Shop(runes.storeId, runes.items);
-        }
-        // Hides: a load, as many as its coins pay for with the tanner's fee (brain/makingFocus.ts).
-        // With the thread for them, when the store sells both (Tawney's): a load is not stopped half-sewn.
-        const obs = this.observation();
-        const hides = goal.target === undefined ? undefined : hidePurchase(obs, know, [goal.target]);
-        if (hides !== undefined) {
-          const spent = hides.quantity * hides.price;
-          const threads = threadsFor(obs, know, hidesCarried(obs, know) + hides.quantity, obs.coins - spent - hides.quantity).filter(
-            (t) => offerOf(know, t.itemId)?.storeId === hides.storeId,
-          );
-          return new Shop(hides.storeId, [{ itemId: hides.itemId, quantity: hides.quantity }, ...threads]);
-        }
-        const buy = toolPurchases(know).find((t) => t.itemId === goal.target) ?? offerOf(know, goal.target) ?? toolPurchases(know)[0];
-        if (buy === undefined) return new Idle();
-        // A thread under `focus making`: two at a time (ten makes), as its coins allow (brain/makingFocus.ts threadsFor).
-        // The tanner's fees for the hides it carries are kept (the 13:00 UTC run: two threads left no coin to tan with).
-        const spool = threadsFor(obs, know, HIDE_LOAD, Math.max(buy.price, obs.coins - tanningDue(obs, know))).find((t) => t.itemId === buy.itemId);
-        return new Shop(buy.storeId, spool === undefined ? buy.itemId : [spool]);
-      }
-      case "making":
-        return new Make(goal.target);
-      case "selling": {
-        // A caster short of its staff sells its bow and other skills' tools too (brain/magicFocus.ts staffSale).
-        const sale = staffSale(this.observation(), this.deps.know);
-        const keep = this.deps.fallback.keep;
-        return sale === undefined ? new Sell(goal.target ?? "", keep) : new Sell(goal.target ?? "", (id) => keep(id) || sale.keep(id), sale.release);
-      }
-      case "quest":
-        return new QuestGoal(goal.target ?? "");
-      case "explore":
-        return new Explore(goal.target);
-      default:
-        return new Idle();
-    }
   }
 
   // ---- one game tick -------------------------------------------------------------------------

@@ -5,8 +5,11 @@
  * message arrives, never in the per-tick step, so a slow brain (a language model) does not hold
  * the game up.
  */
-import type { Focus } from "./focus.ts";
 import type { QuestEntry } from "./questPlan.ts";
+
+/** An owner's standing instructions (focus.ts): what an agent can be told to pursue above all. */
+export const FOCUSES = ["melee", "magic", "making", "quests"] as const;
+export type Focus = (typeof FOCUSES)[number];
 
 /** A goal the server offers this character now (`availableGoals` of the goal routes). */
 export interface GoalOption {

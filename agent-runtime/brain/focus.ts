@@ -7,19 +7,19 @@
  * is not offered, so the focus never stalls it. The runtime keeps the focus with the agent (store.ts).
  */
 import type { Knowledge } from "../knowledge.ts";
-import type { GoalChoice, Observation } from "./Brain.ts";
+import { FOCUSES, type Focus, type GoalChoice, type Observation } from "./Brain.ts";
 import { armourWorth, castableSpell, meleeWorth } from "./fighting.ts";
 import { castingKit, essenceTarget, minesEssenceWith } from "./magicFocus.ts";
+import { servesMaking } from "./makingFocus.ts";
+import { fishForFood, foodCounts, servesMeleeQuest } from "./meleeFocus.ts";
+
+// The kinds of focus are defined with the brain's types (Brain.ts), which every focus module imports.
+export { FOCUSES, type Focus };
 
 /** Whether a resource yields what a runecrafting recipe binds into runes (rune essence: the recipes' essence types, not inputs). */
 function minesEssence(know: Knowledge, resourceId: string): boolean {
   return essenceTarget(know, [resourceId]) !== undefined;
 }
-import { servesMaking } from "./makingFocus.ts";
-import { fishForFood, foodCounts, servesMeleeQuest } from "./meleeFocus.ts";
-
-export const FOCUSES = ["melee", "magic", "making", "quests"] as const;
-export type Focus = (typeof FOCUSES)[number];
 
 /** What a focused goal gains: enough to pass ordinary training and quests (at most 88), not upkeep past 95. */
 export const FOCUS_BONUS = 15;

@@ -8,7 +8,7 @@
  */
 import type { AgentView } from "../AgentView.ts";
 import type { Knowledge } from "../knowledge.ts";
-import type { Focus } from "./focus.ts";
+import type { Focus } from "./Brain.ts";
 import { lampSkill, lampXpOf } from "./meleeFocus.ts";
 import type { ServerEventArgs } from "../../src/game/serverEvents.ts";
 import type { ClientEvent, ClientEventName } from "../../src/game/clientEvents.ts";

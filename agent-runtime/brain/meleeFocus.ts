@@ -21,8 +21,8 @@ import { XP_FOR_LEVEL } from "../../src/game/skills.ts";
 
 /** Lifepoints to a hitpoint (src/game/world/entities.ts LIFEPOINTS_PER_HITPOINT): health and healing are shown in lifepoints. */
 const LIFEPOINTS_PER_HITPOINT = 10;
-import type { Focus } from "./focus.ts";
-import { questSkillNeeds } from "./questChoice.ts";
+import type { Focus } from "./Brain.ts";
+import { questSkillNeeds } from "./questNeeds.ts";
 
 /** The melee skills, in the order the fighter leads them (fighting.ts MELEE_TRAINING). */
 export const MELEE_SKILLS = ["strength", "attack", "defense"] as const;

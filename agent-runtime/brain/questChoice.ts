@@ -18,6 +18,9 @@ import { RECENT_GOALS, type GoalChoice, type GoalOption, type Observation } from
 import type { QuestDef } from "./questPlan.ts";
 import { meleeQuestValue, questFightsWinnable } from "./meleeFocus.ts";
 
+// The levels its quests ask for (questNeeds.ts: meleeFocus.ts needs them too, and questChoice needs meleeFocus).
+export { needText, questNeedFor, questSkillNeeds, type QuestSkillNeed } from "./questNeeds.ts";
+
 /** A quest's scores: above combat's (at most 85 with melee 1 and food) and training's, below a full inventory's making (93), selling (91) and banking. */
 export const QUEST_DOING = 88;
 export const QUEST_START = 86;
@@ -88,53 +91,4 @@ export function questScore(option: GoalOption, obs: Observation, know: Knowledge
   // Under `focus melee`, a quest giving melee xp passes a fight with food at melee 1 (80 − 1 + 6, + the noise).
   const lift = melee.get(pick.quest.id)! > 0 ? MELEE_QUEST_LIFT : 0;
   return { type: "quest", target: pick.quest.id, score: (pick.doing ? QUEST_DOING : QUEST_START) + lift, reason: what };
-}
-
-/** A skill level a quest asks for that the agent lacks. */
-export interface QuestSkillNeed {
-  skill: string;
-  level: number;
-  questId: string;
-  questName: string;
-}
-
-/**
- * The skill levels it lacks for the quests it could start otherwise (not completed, their quests
- * required completed), as the quest engine checks them: what it trains toward, lowest gap first.
- * Nothing until its quest list is heard.
- */
-export function questSkillNeeds(obs: Pick<Observation, "quests" | "skills">, know: Knowledge): QuestSkillNeed[] {
-  if (obs.quests === undefined) return [];
-  const status = new Map(obs.quests.map((q) => [q.id, q.status]));
-  const out: QuestSkillNeed[] = [];
-  for (const quest of know.registry.quests.quests.values()) {
-    if (status.get(quest.id) !== "not_started") continue;
-    if (!quest.requirements.quests.every((q) => status.get(q) === "completed")) continue;
-    for (const [skill, level] of Object.entries(quest.requirements.skills)) {
-      const has = obs.skills[skill.toLowerCase()]?.level ?? 1;
-      if (has < level) out.push({ skill: skill.toLowerCase(), level, questId: quest.id, questName: quest.name });
-    }
-  }
-  return out.sort((a, b) => a.level - (obs.skills[a.skill]?.level ?? 1) - (b.level - (obs.skills[b.skill]?.level ?? 1)));
-}
-
-/** The skills a goal type trains toward a quest's requirement: a fight trains melee and hitpoints, a gathering goal its skill. */
-const TRAINED_BY: Record<string, readonly string[]> = {
-  combat: ["attack", "strength", "defense", "defence", "constitution", "hitpoints"],
-  woodcutting: ["woodcutting"],
-  mining: ["mining"],
-  fishing: ["fishing"],
-};
-
-/** The quest requirement a goal of this type trains toward, if any (scripted.ts raises its score to QUEST_TRAINING). */
-export function questNeedFor(goalType: string, obs: Pick<Observation, "quests" | "skills">, know: Knowledge): QuestSkillNeed | undefined {
-  const trains = TRAINED_BY[goalType];
-  if (trains === undefined) return undefined;
-  return questSkillNeeds(obs, know).find((n) => trains.includes(n.skill));
-}
-
-/** "Attack 3 for Tusks in the Hollow (level 2)": a training goal's reason. */
-export function needText(need: QuestSkillNeed, obs: Pick<Observation, "skills">): string {
-  const name = need.skill.charAt(0).toUpperCase() + need.skill.slice(1);
-  return `for quest ${need.questName}: ${name} ${need.level} (level ${obs.skills[need.skill]?.level ?? 1})`;
 }

@@ -6,7 +6,6 @@
  * the public `PlayerState.worn` (one string field, no schema object a player). It changes only when
  * the gear does, so a player who walks sends nothing more.
  */
-import type { ItemStack } from "./world/Player.ts";
 
 /** The equipment slots others see, in the order the summary lists them. */
 export const WORN_SLOTS = ["weapon", "shield", "helmet", "body", "legs", "cape", "boots"] as const;
@@ -26,7 +25,7 @@ export interface WornSummary {
  * The summary of `equipment`, the cached one when the shown slots hold the same items (a compare
  * of seven strings: no object is made while the gear stays the same, which is nearly always).
  */
-export function wornOf(equipment: Readonly<Record<string, ItemStack>>, cache: WornSummary): WornSummary {
+export function wornOf(equipment: Readonly<Record<string, { readonly itemId: string; readonly quantity: number }>>, cache: WornSummary): WornSummary {
   let same = true;
   for (let i = 0; i < WORN_SLOTS.length; i++) {
     if ((equipment[WORN_SLOTS[i]!]?.itemId ?? "") !== cache.ids[i]) {
