@@ -238,14 +238,8 @@ export class ScriptedBrain implements Brain {
             reason: `buy ${hides.quantity} × ${nameOf(this.know, hides.itemId)} at ${hides.price} for Crafting`,
           };
         // A better melee weapon than it holds, once it has the coins (fighting.ts weaponUpgrade).
-        const weapon = weaponUpgrade(this.know, obs, option.targets);
-        if (weapon !== undefined)
-          return {
-            type: "shopping",
-            target: weapon.itemId,
-            score: WEAPON_SCORE,
-            reason: `a better weapon: ${nameOf(this.know, weapon.itemId)} for ${weapon.price}`,
-          };
+        const weapon = this.weaponChoice(obs, option.targets);
+        if (weapon !== undefined) return weapon;
         const better = tierUpgrade(this.know, obs, option.targets);
         if (better !== undefined)
           return {
@@ -377,19 +371,20 @@ export class ScriptedBrain implements Brain {
     ).length;
   }
 
+  /** A better melee weapon than it holds, once it has the coins (fighting.ts weaponUpgrade), as a shopping choice. */
+  private weaponChoice(obs: Observation, targets: readonly string[]): (GoalChoice & { score: number }) | undefined {
+    const weapon = weaponUpgrade(this.know, obs, targets);
+    if (weapon === undefined) return undefined;
+    return { type: "shopping", target: weapon.itemId, score: WEAPON_SCORE, reason: `a better weapon: ${nameOf(this.know, weapon.itemId)} for ${weapon.price}` };
+  }
+
   /**
    * A better melee weapon than it holds once it has the coins (fighting.ts weaponUpgrade); holding
    * one, the armour adding the most defence a coin (fighting.ts armourUpgrade).
    */
   private meleeGear(obs: Observation, targets: readonly string[]): (GoalChoice & { score: number }) | undefined {
-    const weapon = weaponUpgrade(this.know, obs, targets);
-    if (weapon !== undefined)
-      return {
-        type: "shopping",
-        target: weapon.itemId,
-        score: WEAPON_SCORE,
-        reason: `a better weapon: ${nameOf(this.know, weapon.itemId)} for ${weapon.price}`,
-      };
+    const weapon = this.weaponChoice(obs, targets);
+    if (weapon !== undefined) return weapon;
     const armour = armourUpgrade(this.know, obs, targets);
     if (armour !== undefined)
       return { type: "shopping", target: armour.itemId, score: WEAPON_SCORE, reason: `armour: ${nameOf(this.know, armour.itemId)} for ${armour.price}` };
