@@ -5,14 +5,15 @@
  * recipes a `making` goal may offer. The content does not change under a running server (a reload
  * builds a new registry, which gets its own entry).
  */
+import { EQUIPMENT_SLOTS } from "../game/clientEvents.ts";
 import type { ContentRegistry, ResourceNode } from "../manifests/registry.ts";
 import type { ProductionRecipe } from "../manifests/production.ts";
 
 /** The kinds of making an agent's `making` goal covers (cooking and firemaking have goals of their own). */
 export const MAKING_KINDS: ReadonlySet<string> = new Set(["smelting", "smithing", "crafting", "fletching", "runecrafting", "tanning"]);
 
-/** The worn slots that hold armour (src/game/clientEvents.ts EQUIPMENT_SLOTS but the weapon, ammunition and jewellery). */
-export const ARMOUR_SLOTS: ReadonlySet<string> = new Set(["helmet", "body", "legs", "shield", "gloves", "boots"]);
+/** The worn slots that hold armour (src/game/clientEvents.ts EQUIPMENT_SLOTS but the weapon, ammunition, cape and jewellery). */
+export const ARMOUR_SLOTS: ReadonlySet<string> = new Set(EQUIPMENT_SLOTS.filter((s) => !["weapon", "arrows", "cape", "amulet", "ring"].includes(s)));
 
 export interface GoalContent {
   /** Every gathering resource of the content. */
