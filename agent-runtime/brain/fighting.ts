@@ -9,7 +9,7 @@
  *   health), to eat before it is in danger.
  * Pure decisions from what the agent sees and the content: no sending.
  */
-import { maxHitHitpoints, NPC_STYLE_BONUS } from "../../src/game/combat.ts";
+import { hitChance, maxHitHitpoints, NPC_STYLE_BONUS } from "../../src/game/combat.ts";
 import { isRangedWeapon, stylesOffered, type CombatStyle } from "../../src/game/combatStyles.ts";
 import type { Spell } from "../../src/manifests/magicContent.ts";
 import type { PrayerDef } from "../../src/manifests/schemas/misc.ts";
@@ -214,19 +214,54 @@ export const KILL_OVERHEAD_TICKS = 15;
 /** A monster whose max hit is more than this share of the agent's max health is not one to train on. */
 export const SAFE_HIT_SHARE = 1 / 3;
 
-/** The agent's melee against a monster and back: lifepoints dealt and taken per tick, by the server's formulas (src/game/combat.ts). */
-export function meleeRates(skills: Record<string, { level: number }>, know: Knowledge, npcRef: string): { dealt: number; taken: number } {
+/** What worn gear adds to a melee fight: the weapon's melee attack and strength bonuses, the armour's melee defence (src/game/combat.ts playerBonuses). */
+export interface MeleeGear {
+  attack: number;
+  strength: number;
+  defence: number;
+}
+
+/** No gear: unarmed and unarmoured. */
+export const NO_GEAR: MeleeGear = { attack: 0, strength: 0, defence: 0 };
+
+/**
+ * The melee bonuses of what it wears (item ids by slot): the weapon's attack bonus of its best melee
+ * type, the strength bonuses, and the armour's defence as the server averages it (armourWorth).
+ */
+export function meleeGear(know: Knowledge, equipment: Readonly<Record<string, string | undefined>>): MeleeGear {
+  const gear = { ...NO_GEAR };
+  for (const itemId of Object.values(equipment)) {
+    const b = (itemId === undefined ? undefined : know.registry.item(itemId)?.bonuses) ?? {};
+    gear.attack += (b.attack ?? 0) + Math.max(b.attackStab ?? 0, b.attackSlash ?? 0, b.attackCrush ?? 0);
+    gear.strength += b.strength ?? 0;
+    gear.defence += armourWorth(know, itemId) ?? 0;
+  }
+  return gear;
+}
+
+/**
+ * The agent's melee against a monster and back: lifepoints dealt and taken per tick, by the
+ * server's formulas (src/game/combat.ts: hitChance, maxHitHitpoints), with the bonuses of the gear
+ * it wears (a bronze sword's +5 attack and +4 strength, a leather body's +8 defence; before, a
+ * Tusks in the Hollow boar was reckoned as if it fought unarmed and unarmoured).
+ */
+export function meleeRates(
+  skills: Record<string, { level: number }>,
+  know: Knowledge,
+  npcRef: string,
+  gear: MeleeGear = NO_GEAR,
+): { dealt: number; taken: number } {
   const stats = know.registry.npcs.get(npcRef)?.stats;
   const level = (s: string) => skills[s]?.level ?? 1;
-  // The agent trains its lowest skill (+3 in that style's roll); unarmed figures, what it fights with at first.
-  const attackRoll = (level("attack") + 8) * 64;
+  // No style's invisible levels counted: a lower bound on what it deals, an upper one on what it takes.
+  const attackRoll = (level("attack") + 8) * (gear.attack + 64);
   const defenceRoll = ((stats?.defense ?? 1) + 9) * ((stats?.defenseBonus ?? 0) + 64);
-  const chance = (a: number, d: number) => (a > d ? 1 - (d + 2) / (2 * (a + 1)) : a / (2 * (d + 1)));
-  const maxHit = Math.max(1, Math.floor(0.5 + ((level("strength") + 8) * 64) / 640)) * LIFEPOINTS_PER_HITPOINT;
+  const chance = hitChance;
+  const maxHit = maxHitHitpoints(level("strength"), gear.strength) * LIFEPOINTS_PER_HITPOINT;
   const perAttack = (chance(attackRoll, defenceRoll) * maxHit) / 2;
   const health = (stats?.health ?? 1) * LIFEPOINTS_PER_HITPOINT;
   const ticksPerKill = (health / Math.max(0.1, perAttack)) * 4 + KILL_OVERHEAD_TICKS;
-  const theirs = chance(((stats?.attack ?? 1) + NPC_STYLE_BONUS + 8) * 64, (level("defense") + 8) * 64);
+  const theirs = chance(((stats?.attack ?? 1) + NPC_STYLE_BONUS + 8) * 64, (level("defense") + 8) * (gear.defence + 64));
   const speed = know.registry.npcs.get(npcRef)?.combat?.attackSpeedTicks ?? 4;
   return { dealt: health / ticksPerKill, taken: (theirs * npcMaxHit(know, npcRef)) / 2 / speed };
 }

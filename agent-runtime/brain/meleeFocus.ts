@@ -16,8 +16,9 @@ import { stylesOffered, type CombatStyle } from "../../src/game/combatStyles.ts"
 import type { Self } from "../AgentView.ts";
 import type { Knowledge } from "../knowledge.ts";
 import type { Observation } from "./Brain.ts";
-import { bestMonster, MELEE_TRAINING, meleeRates, trainingStyle } from "./fighting.ts";
+import { bestMonster, MELEE_TRAINING, meleeGear, meleeRates, trainingStyle } from "./fighting.ts";
 import { XP_FOR_LEVEL } from "../../src/game/skills.ts";
+import { maxHitHitpoints } from "../../src/game/combat.ts";
 
 /** Lifepoints to a hitpoint (src/game/world/entities.ts LIFEPOINTS_PER_HITPOINT): health and healing are shown in lifepoints. */
 const LIFEPOINTS_PER_HITPOINT = 10;
@@ -102,44 +103,49 @@ export function servesMeleeQuest(know: Knowledge, obs: Pick<Observation, "quests
   return questId !== undefined && meleeQuestValue(know, obs, questId) > 0;
 }
 
-/** Whether a quest has a monster to kill (a fight it needs the levels to win, whatever it asks for). */
-function fights(know: Knowledge, questId: string): boolean {
-  return know.registry.quests.quests.get(questId)?.stages.some((s) => s.type === "kill") ?? false;
-}
-
 /**
- * Under `focus melee`, the melee level a quest giving melee xp and holding no fight asks for
- * (Defence 5 for The Drowned Watch: a walk, a gate and two talks for 450 melee xp), nearest first:
- * the fight trains it before leading with Strength (fight.ts), since the quest's xp comes sooner.
- * A quest with a fight (Tusks in the Hollow's two boars of level 6, for Attack 3) needs the levels
- * to win it anyway: the ordinary order (Strength first) gets there. Undefined otherwise.
+ * Under `focus melee`, the melee level a quest giving melee xp asks for, nearest first (Attack 3
+ * for Tusks in the Hollow, Defence 5 for The Drowned Watch: 700 and 450 melee xp): the fight trains
+ * it before leading with Strength (fight.ts), since the quest's xp comes sooner. Before, only a
+ * quest with no fight counted, and a goal that said "for Tusks in the Hollow: Attack 3" trained
+ * Defence for The Drowned Watch at Attack 2 (a run of 2026-11-29 15:47). Undefined otherwise.
  */
 export function meleeQuestSkill(obs: Pick<Observation, "quests" | "skills" | "focus">, know: Knowledge): { skill: string; level: number } | undefined {
   if (obs.focus !== "melee") return undefined;
   const need = questSkillNeeds(obs, know).find(
-    (n) =>
-      (MELEE_SKILLS as readonly string[]).includes(n.skill === "defence" ? "defense" : n.skill) &&
-      questMeleeXp(know, n.questId) > 0 &&
-      !fights(know, n.questId),
+    (n) => (MELEE_SKILLS as readonly string[]).includes(n.skill === "defence" ? "defense" : n.skill) && questMeleeXp(know, n.questId) > 0,
   );
   return need === undefined ? undefined : { skill: need.skill, level: need.level };
 }
 
 /**
+ * Xp short of a quest's level that is trained at once whatever the max hit (Attack 2 to 3 after A
+ * Settler's Charter's 100 Attack xp: 74 xp, two or three cows).
+ */
+export const QUICK_DETOUR_XP = 100;
+
+/**
  * The style that trains a melee level a quest asks for (meleeQuestSkill), while the level is short
- * of it, Strength has reached it, and the wielded weapon offers that style (the server's table, src/game/combatStyles.ts);
- * undefined otherwise (then it trains as fighting.ts trainingStyle says).
+ * of it and the wielded weapon offers that style (the server's table, src/game/combatStyles.ts);
+ * undefined otherwise (then it trains as fighting.ts trainingStyle says). Attack or Defence is
+ * trained so only when the xp short is a quick detour (QUICK_DETOUR_XP) or its style's max hit is
+ * 2 hitpoints or more (maxHitHitpoints with no invisible Strength levels): at a max hit of 1 a cow
+ * took 119 ticks in the defensive style against 60 in the aggressive one at Strength 5, and took
+ * more of its health (a run of 2026-11-29 15:47 trained Defence so at 2/5/2).
  */
 export function questStyle(self: Self, know: Knowledge, need: { skill: string; level: number } | undefined): { style: CombatStyle; skill: string } | undefined {
   if (need === undefined) return undefined;
   const skill = need.skill === "defence" ? "defense" : need.skill;
-  if ((self.skills[skill]?.level ?? 1) >= need.level) return undefined;
-  // Strength first up to the level asked for: at Strength 1 the max hit is one hitpoint, and
-  // training anything else first is slow and costly in health (a run of 09:05 trained Defence to 4
-  // at Strength 1 by tick 3,000).
-  if (skill !== "strength" && (self.skills.strength?.level ?? 1) < need.level) return undefined;
+  const mine = self.skills[skill];
+  if ((mine?.level ?? 1) >= need.level) return undefined;
   const weaponId = self.equipment.weapon?.itemId;
-  const offered = stylesOffered(weaponId === undefined ? undefined : know.registry.item(weaponId));
+  const weapon = weaponId === undefined ? undefined : know.registry.item(weaponId);
+  if (skill !== "strength") {
+    const short = (XP_FOR_LEVEL[need.level] ?? Infinity) - (mine?.xp ?? 0);
+    const maxHit = maxHitHitpoints(self.skills.strength?.level ?? 1, weapon?.bonuses?.strength ?? 0);
+    if (short > QUICK_DETOUR_XP && maxHit < 2) return undefined;
+  }
+  const offered = stylesOffered(weapon);
   if (offered.has("rapid")) return undefined;
   const training = MELEE_TRAINING.find((t) => t.skill === skill);
   return training !== undefined && offered.has(training.style) ? training : undefined;
@@ -154,7 +160,7 @@ export function questStyle(self: Self, know: Knowledge, need: { skill: string; l
  */
 export function questFightsWinnable(
   know: Knowledge,
-  obs: Pick<Observation, "focus" | "skills" | "health" | "inventory" | "combatLevel" | "maxHealth">,
+  obs: Pick<Observation, "focus" | "skills" | "health" | "inventory" | "combatLevel" | "maxHealth" | "equipment">,
   questId: string,
   fromStage?: string | null,
 ): boolean {
@@ -172,7 +178,7 @@ export function questFightsWinnable(
   let cost = 0;
   for (const s of quest.stages.slice(from)) {
     if (s.type !== "kill" || s.target === undefined || s.target === training) continue;
-    const r = meleeRates(obs.skills, know, s.target);
+    const r = meleeRates(obs.skills, know, s.target, meleeGear(know, obs.equipment));
     const ticks = ((know.registry.npcs.get(s.target)?.stats?.health ?? 1) * LIFEPOINTS_PER_HITPOINT) / Math.max(0.01, r.dealt);
     cost += (s.count ?? 1) * r.taken * ticks;
   }

@@ -235,7 +235,7 @@ export async function runLadder(opts: LadderOptions): Promise<LadderResult> {
       await setGoal(mapping, input);
       if (mapping.agentId === agent!.agentId) {
         goals.push({ tick: Math.max(0, played), type: input.type, target: input.target, description: input.description });
-        if (process.env.LADDER_GOALS === "1") {
+        if (process.env.LADDER_GOALS === "1" || process.env.LADDER_GOALS === "all") {
           const p = world.players.get(agent!.characterId);
           opts.log(
             `seed ${opts.seed}: goal ${input.type} ${input.target ?? ""} (${input.description ?? ""}) health ${p?.data.health}/${p?.maxHealth} free ${p?.data.inventory.filter((x) => x === null).length}`,
@@ -434,10 +434,13 @@ export async function runLadder(opts: LadderOptions): Promise<LadderResult> {
       ).catch(() => undefined);
       for (const a of [...(record?.agent?.activity ?? [])].reverse()) {
         const key = `${a.at}|${a.text}`;
-        // With LADDER_GOALS=1, the refusals of its makes too (why a making goal stalls).
+        // With LADDER_GOALS=1 (or all), the refusals of its makes too (why a making goal stalls).
+        // With LADDER_GOALS=all, every line of it (each attack, pickup, meal: where a goal's ticks went).
+        const goals = process.env.LADDER_GOALS === "1" || process.env.LADDER_GOALS === "all";
         const wanted =
-          (a.kind === "decision" && (a.text.startsWith("goal failed") || (process.env.LADDER_GOALS === "1" && a.text.startsWith("choose")))) ||
-          (a.kind === "action" && process.env.LADDER_GOALS === "1" && a.text.startsWith("could not"));
+          process.env.LADDER_GOALS === "all" ||
+          (a.kind === "decision" && (a.text.startsWith("goal failed") || (goals && a.text.startsWith("choose")))) ||
+          (a.kind === "action" && goals && a.text.startsWith("could not"));
         if (!wanted || logged.has(key)) continue;
         logged.add(key);
         opts.log(`seed ${opts.seed}:   tick ${result.ticksRun}: ${a.text}`);

@@ -16,6 +16,7 @@ import {
   COINS_KEPT,
   kitOf,
   losingFight,
+  meleeGear,
   meleeRates,
   meleeWorth,
   npcMaxHit,
@@ -206,6 +207,18 @@ describe("agent fighting: styles, eating, magic", () => {
       npcAttacksPlayer(g.world, npc, p);
       assert.equal(npcMaxHit(know, npc.def.id), 100_000 - p.data.health, npc.def.id);
     }
+  });
+
+  it("counts the gear it wears in melee rates: a sword's attack and strength, armour's defence", () => {
+    const lv = { attack: { level: 3 }, strength: { level: 7 }, defense: { level: 3 } };
+    const bare = meleeRates(lv, know, "bristleback_boar");
+    assert.deepEqual(meleeRates(lv, know, "bristleback_boar", meleeGear(know, {})), bare, "nothing worn: unarmed figures");
+    const gear = meleeGear(know, { weapon: "bronze_sword", body: "leather_body" });
+    // Bronze sword: +5 attack, +4 strength (items/weapons.json); leather body: 7, 8, 9 stab/slash/crush, averaged to 8.
+    assert.deepEqual(gear, { attack: 5, strength: 4, defence: 8 });
+    const armed = meleeRates(lv, know, "bristleback_boar", gear);
+    assert.ok(armed.dealt > bare.dealt, `a sword deals more: ${armed.dealt} > ${bare.dealt}`);
+    assert.ok(armed.taken < bare.taken, `armour takes less: ${armed.taken} < ${bare.taken}`);
   });
 
   it("eats below half its health, or hurt within one max hit of a monster next to it, and not at full health", () => {

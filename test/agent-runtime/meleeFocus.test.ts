@@ -122,16 +122,17 @@ describe("agent focus melee: quests, lamps and food", () => {
 
   it("trains the melee level a melee quest asks for before Strength leads, until it is reached", () => {
     const quests = questList(["settlers_charter", "kettle_supper"]);
-    // Defence 5 (The Drowned Watch: no fight); not Attack 3 (Tusks: two boars of level 6, which Strength gets it ready for).
-    assert.deepEqual(meleeQuestSkill(obs({ quests }), know), { skill: "defense", level: 5 });
-    assert.equal(meleeQuestSkill(obs({ quests: questList(["kettle_supper"]) }), know), undefined, "Tusks alone: the ordinary order");
+    // The nearest first: Attack 3 (Tusks in the Hollow, 700 melee xp) before Defence 5 (The Drowned Watch, 450).
+    assert.deepEqual(meleeQuestSkill(obs({ quests }), know), { skill: "attack", level: 3 });
+    assert.deepEqual(meleeQuestSkill(obs({ quests, skills: skills({ attack: 3 }) }), know), { skill: "defense", level: 5 });
+    assert.deepEqual(meleeQuestSkill(obs({ quests: questList(["kettle_supper"]) }), know), { skill: "attack", level: 3 }, "Tusks alone");
     assert.equal(meleeQuestSkill(obs({ quests, focus: undefined }), know), undefined, "only under the focus");
     assert.equal(meleeQuestSkill(obs({ quests, skills: skills({ attack: 3, defense: 5 }) }), know), undefined);
 
-    const fighter = (levels: Record<string, number>, style: string, need?: { skill: string; level: number }) => {
+    const fighter = (levels: Record<string, number>, style: string, need?: { skill: string; level: number }, xp: Record<string, number> = {}) => {
       const view = new AgentView();
       view.playerId = "me";
-      const sk = Object.fromEntries(Object.entries(skills(levels)).map(([k, v]) => [k, v]));
+      const sk = Object.fromEntries(Object.entries(skills(levels, xp)).map(([k, v]) => [k, v]));
       view.sync({ name: "Robin", inventory: [], equipment: {}, skills: sk, coins: 0, combatStyle: style, position: { x: 0, y: 0, z: 0 } } as unknown as Self);
       view.update({
         tick: 1,
@@ -145,10 +146,17 @@ describe("agent focus melee: quests, lamps and food", () => {
     };
     // Unarmed: accurate trains Attack, defensive Defence; Strength would lead otherwise (aggressive).
     assert.deepEqual(fighter({}, "accurate").sent, [{ style: "aggressive" }]);
-    assert.deepEqual(fighter({ strength: 3 }, "aggressive", { skill: "attack", level: 3 }).sent, [{ style: "accurate" }]);
-    assert.deepEqual(fighter({ strength: 5 }, "aggressive", { skill: "defense", level: 5 }).sent, [{ style: "defensive" }]);
-    // Strength first up to the level asked for (a max hit of one hitpoint trains nothing fast).
-    assert.deepEqual(fighter({ strength: 4 }, "defensive", { skill: "defense", level: 5 }).sent, [{ style: "aggressive" }]);
+    // Attack 2 to 3 after the Settler's 100 Attack xp: 74 xp short, a quick detour at any max hit.
+    assert.deepEqual(fighter({ attack: 2, strength: 1 }, "aggressive", { skill: "attack", level: 3 }, { attack: 100 }).sent, [{ style: "accurate" }]);
+    // Defence 1 to 5 (388 xp) only once its style hits 2 hitpoints: Strength 7 unarmed.
+    assert.deepEqual(fighter({ strength: 7 }, "aggressive", { skill: "defense", level: 5 }).sent, [{ style: "defensive" }]);
+    // Below it, Strength leads (at a max hit of one hitpoint a cow took 119 ticks in the defensive style, 60 in the aggressive).
+    assert.deepEqual(fighter({ strength: 5 }, "defensive", { skill: "defense", level: 5 }).sent, [{ style: "aggressive" }]);
+    assert.deepEqual(
+      fighter({ strength: 3 }, "accurate", { skill: "attack", level: 3 }).sent,
+      [{ style: "aggressive" }],
+      "Attack 1 to 3: 174 xp, no quick detour",
+    );
     // Reached: the ordinary order again.
     assert.deepEqual(fighter({ attack: 3 }, "accurate", { skill: "attack", level: 3 }).sent, [{ style: "aggressive" }]);
     assert.equal(questStyle(fighter({ attack: 3 }, "accurate").self, know, { skill: "attack", level: 3 }), undefined);
