@@ -16,13 +16,13 @@ import { ACTIVITY_KEPT, agentSeed, type Activity, type AgentRecord, type AgentSt
 import { AgentView } from "./AgentView.ts";
 import { ChatCommands } from "./chatCommands.ts";
 import type { AgentLink, LinkFactory } from "./GameConnection.ts";
-import { Fight, GoTo, type Behaviour, type Ctx, type Outcome } from "./brain/behaviours.ts";
+import { fieldFireLog, Fight, GoTo, type Behaviour, type Ctx, type Outcome } from "./brain/behaviours.ts";
 import { RECENT_GOALS, type Brain, type GoalOption, type Observation } from "./brain/Brain.ts";
 import { addressedTo } from "./brain/commands.ts";
 import { QuestGoal } from "./brain/quest.ts";
 import { LampRubber } from "./brain/lamp.ts";
 import type { QuestEntry } from "./brain/questPlan.ts";
-import { losingFight, shouldEat } from "./brain/fighting.ts";
+import { fleeSpot, losingFight, shouldEat } from "./brain/fighting.ts";
 import { Random } from "./brain/random.ts";
 import { type ScriptedBrain } from "./brain/scripted.ts";
 import { nameOf, type Knowledge } from "./knowledge.ts";
@@ -441,7 +441,12 @@ export class Agent {
     const questFighting = this.behaviour instanceof QuestGoal && this.behaviour.fighting;
     if (this.behaviour !== undefined && losingFight(this.view, this.deps.know, FLEE_BELOW, goal, questFighting)) {
       this.endGoal("failed", `leaving a losing fight (health ${self.health}/${self.maxHealth})`, false, true);
-      this.command = { behaviour: new GoTo(this.deps.know.spawn, "home"), label: "flee home" };
+      // With raw food and a fire it can light here, only out of the fight: it cooks in the field (behaviours.ts Cook).
+      const raw = self.inventory.some((s) => this.deps.know.registry.recipes.cooking.some((r) => r.raw === s.itemId));
+      const field = raw && fieldFireLog(this.view, this.deps.know) !== undefined;
+      this.command = field
+        ? { behaviour: new GoTo(fleeSpot(this.view.position, this.deps.know.spawn), "out of the fight"), label: "flee the fight" }
+        : { behaviour: new GoTo(this.deps.know.spawn, "home"), label: "flee home" };
       return true;
     }
     return false;

@@ -14,7 +14,7 @@ import { CASTER_FOOD, casterKeep, staffForSpell, staffSale } from "./brain/magic
 import { Make } from "./brain/making.ts";
 import { offerOf } from "./brain/makingChoice.ts";
 import { HIDE_LOAD, hidePurchase, hidesCarried, tanningDue, threadsFor } from "./brain/makingFocus.ts";
-import { meleeQuestSkill, pendingQuestXp, questMakeInputs } from "./brain/meleeFocus.ts";
+import { lightableLogs, MELEE_LOGS_KEPT, meleeLoot, meleeQuestSkill, pendingQuestXp, questMakeInputs } from "./brain/meleeFocus.ts";
 import { QuestGoal } from "./brain/quest.ts";
 import { toolPurchases } from "./brain/scripted.ts";
 import { Sell, type Keep } from "./brain/selling.ts";
@@ -63,6 +63,7 @@ export function behaviourFor(goal: Goal, agent: GoalSource): Behaviour {
         trainFirst: meleeQuestSkill(agent.observation(), know),
         castOnly: focus === "magic",
         pendingXp: focus === "melee" ? pendingQuestXp(know, agent.observation()) : undefined,
+        loot: focus === "melee" ? meleeLoot(know, agent.observation()) : undefined,
       });
     }
     case "banking":
@@ -72,7 +73,7 @@ export function behaviourFor(goal: Goal, agent: GoalSource): Behaviour {
         ? new Bank(false, { item: casterKeep(know, kitOf(agent.view.self!)), food: CASTER_FOOD })
         : // Under `focus melee` it banks for room and keeps its food, raw meat too (brain/scripted.ts MELEE_ROOM).
           focus === "melee"
-          ? new Bank(false, { item: (id) => know.keep.has(id), food: MELEE_FOOD_KEPT }, true, questMakeInputs(know, agent.observation()))
+          ? new Bank(false, { item: (id) => know.keep.has(id), food: MELEE_FOOD_KEPT }, true, meleeBankKeeps(know, agent.observation()))
           : new Bank();
     case "cooking":
       return new Cook();
@@ -117,4 +118,11 @@ export function behaviourFor(goal: Goal, agent: GoalSource): Behaviour {
     default:
       return new Idle();
   }
+}
+
+/** What a melee trainer's bank trip leaves in the pack besides food and gear: its quests' inputs, and MELEE_LOGS_KEPT logs for a fire to cook on. */
+function meleeBankKeeps(know: Knowledge, obs: Observation): Map<string, number> {
+  const keeps = questMakeInputs(know, obs);
+  for (const log of lightableLogs(know, obs.skills.firemaking?.level ?? 1)) keeps.set(log, Math.max(keeps.get(log) ?? 0, MELEE_LOGS_KEPT));
+  return keeps;
 }

@@ -83,14 +83,23 @@ export class Fight implements Behaviour {
   /** It cast in this goal (a cast-only fight ends once it cannot). */
   private hasCast = false;
 
+  /** What it picks up instead of worthLooting's (under `focus melee`: meleeFocus.ts meleeLoot). */
+  private readonly loot: ((itemId: string) => boolean) | undefined;
+
   /** Under `focus melee`, the melee xp its quests still give (meleeFocus.ts pendingQuestXp): a skill they take to 10 is not trained. */
   private readonly pendingXp: Record<string, number> | undefined;
 
   constructor(
     mobType: string,
-    opts: { trainFirst?: { skill: string; level: number } | undefined; castOnly?: boolean; pendingXp?: Record<string, number> | undefined } = {},
+    opts: {
+      trainFirst?: { skill: string; level: number } | undefined;
+      castOnly?: boolean;
+      pendingXp?: Record<string, number> | undefined;
+      loot?: ((itemId: string) => boolean) | undefined;
+    } = {},
   ) {
     this.mobType = mobType;
+    this.loot = opts.loot;
     this.trainFirst = opts.trainFirst;
     this.pendingXp = opts.pendingXp;
     this.castOnly = opts.castOnly ?? false;
@@ -215,7 +224,10 @@ export class Fight implements Behaviour {
     if (ctx.view.freeSlots() > 0) {
       const loot = ctx.view.find(
         "item",
-        (e) => dist(e, ctx.view.position) <= 4 && !this.avoid.has(e.id, ctx) && (this.castOnly ? casterLoot(ctx, e.ref) : worthLooting(ctx, e.ref)),
+        (e) =>
+          dist(e, ctx.view.position) <= 4 &&
+          !this.avoid.has(e.id, ctx) &&
+          (this.castOnly ? casterLoot(ctx, e.ref) : this.loot !== undefined && e.ref !== undefined ? this.loot(e.ref) : worthLooting(ctx, e.ref)),
       )[0];
       if (loot !== undefined) {
         this.avoid.add(loot.id, ctx, 20);

@@ -181,6 +181,18 @@ export function losingFight(view: AgentView, know: Knowledge, flee: number, goal
   return self.health < self.maxHealth * flee || self.health <= near;
 }
 
+/** Tiles a fighter leaving a fight walks when it can cook in the field: past a monster's leash (the content's leashRange, 6 to 10 for the low monsters). */
+export const FLEE_TILES = 12;
+
+/** Where to leave a fight for when it cooks in the field: FLEE_TILES toward `home`, or home when nearer. */
+export function fleeSpot(here: { x: number; z: number }, home: { x: number; z: number }): { x: number; z: number } {
+  const dx = home.x - here.x;
+  const dz = home.z - here.z;
+  const d = Math.max(Math.abs(dx), Math.abs(dz));
+  if (d <= FLEE_TILES) return { x: home.x, z: home.z };
+  return { x: here.x + Math.round((dx * FLEE_TILES) / d), z: here.z + Math.round((dz * FLEE_TILES) / d) };
+}
+
 /** The multiplier key (`prayers.json` bonuses) that boosts each melee skill. */
 const BOOSTS: Record<string, string> = { attack: "attackMultiplier", strength: "strengthMultiplier", defense: "defenseMultiplier" };
 

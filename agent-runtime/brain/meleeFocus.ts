@@ -274,3 +274,27 @@ export function questMakeInputs(know: Knowledge, obs: Pick<Observation, "quests"
   }
   return out;
 }
+
+/** Logs it keeps under `focus melee` (banking and selling leave them): a fire at the cows' field to cook the meat on (behaviours.ts Cook). */
+export const MELEE_LOGS_KEPT = 3;
+
+/** The logs it can light at its Firemaking level (the first tier: normal logs). */
+export function lightableLogs(know: Knowledge, firemaking: number): Set<string> {
+  return new Set(know.registry.recipes.firemaking.filter((r) => r.level <= firemaking).map((r) => r.log));
+}
+
+/**
+ * Under `focus melee`, what a fight picks up: coins, what it keeps (tools, gear, runes), food raw or
+ * cooked, bones to bury, and the inputs its quests still make things from (Hides for the Vats'
+ * cowhides); not what is only worth a coin at a store (a cowhide after Hides: 1 coin, a pickup,
+ * a slot and a share of a bank trip; the 15:47 run's fighter banked "for room" every ~900 ticks).
+ */
+export function meleeLoot(know: Knowledge, obs: Pick<Observation, "quests">): (itemId: string) => boolean {
+  const inputs = questMakeInputs(know, obs);
+  const raw = new Set(know.registry.recipes.cooking.map((r) => r.raw));
+  return (itemId) => {
+    const item = know.registry.item(itemId);
+    if (item === undefined) return false;
+    return itemId === "coins" || know.keep.has(itemId) || (item.healAmount ?? 0) > 0 || raw.has(itemId) || (item.prayerXp ?? 0) > 0 || inputs.has(itemId);
+  };
+}

@@ -107,12 +107,14 @@ export class ScriptedBrain implements Brain {
     this.rng = new Random(seed);
     const raw = new Set(know.registry.recipes.cooking.map((r) => r.raw));
     const inputs = makingInputs(know);
+    const logs = new Set(know.registry.recipes.firemaking.map((r) => r.log));
     // What it never sells: raw food (it cooks it), and under a making focus the inputs of its chains.
     // Stuck without a coin for the tanner or a thread, it sells those inputs too (makingFocus.ts makingStuck).
-    this.keep = (itemId) => raw.has(itemId) || (this.focus === "making" && !this.stuck && inputs.has(itemId));
+    // Under `focus melee`, logs: a fire at the cows' field to cook its meat on (behaviours.ts Cook).
+    this.keep = (itemId) => raw.has(itemId) || (this.focus === "making" && !this.stuck && inputs.has(itemId)) || (this.focus === "melee" && logs.has(itemId));
   }
 
-  /** Items it keeps rather than sells (selling.ts): raw food, which it cooks. */
+  /** Items it keeps rather than sells (selling.ts): raw food, which it cooks (and more under a focus: see the constructor). */
   readonly keep: Keep;
   /** The focus of the last observation it chose from (what `keep` holds back depends on it). */
   private focus: Observation["focus"];
