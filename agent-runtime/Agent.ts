@@ -13,7 +13,8 @@ import type { Focus } from "./brain/focus.ts";
 import type { ServerEvent, ServerEventArgs } from "../src/game/serverEvents.ts";
 import type { ClientEvent, ClientEventName } from "../src/game/clientEvents.ts";
 import { ACTIVITY_KEPT, agentSeed, type Activity, type AgentRecord, type AgentState } from "./agentRecord.ts";
-import { AgentView } from "./AgentView.ts";
+import { AgentView, dist } from "./AgentView.ts";
+import { skillingChance } from "../src/game/gathering.ts";
 import { ChatCommands } from "./chatCommands.ts";
 import type { AgentLink, LinkFactory } from "./GameConnection.ts";
 import { fieldFireLog, Fight, GoTo, type Behaviour, type Ctx, type Outcome } from "./brain/behaviours.ts";
@@ -50,6 +51,29 @@ export const TOP_UP_BELOW = 0.75;
  */
 export const GOAL_STALL_TICKS = 80;
 const TRAINING_GOALS = new Set(["woodcutting", "mining", "fishing", "combat"]);
+/** Players within this many tiles make a stalled training goal's spot a crowded one. */
+const CROWD_RADIUS = 8;
+/** Expected rolls without a success before a gathering goal counts as stalled (e^-6: one stall in 400 goals by chance). */
+const STALL_ROLLS = 6;
+
+/**
+ * Ticks without experience before a training goal is stalled: GOAL_STALL_TICKS, or for gathering
+ * STALL_ROLLS of its expected ticks a success at its level (the node's cycle over the OSRS
+ * skilling chance of its best yield: src/game/gathering.ts), when longer. Shrimp at Fishing 3 come
+ * every ~25 ticks, and 80 dry ticks ended fishing for food by chance in most runs of 15:47.
+ */
+export function stallTicks(goal: { type: string; target?: string | undefined }, skills: Record<string, { level: number }>, know: Knowledge): number {
+  if (goal.type === "combat" || goal.target === undefined) return GOAL_STALL_TICKS;
+  const node = know.registry.resources.get(goal.target);
+  if (node === undefined) return GOAL_STALL_TICKS;
+  const level = skills[node.gathering]?.level ?? 1;
+  const chances = node.harvestYield
+    .filter((y) => (y.levelRequired ?? node.levelRequired) <= level && y.catchLow !== undefined && y.catchHigh !== undefined)
+    .map((y) => skillingChance(y.catchLow!, y.catchHigh!, level));
+  if (chances.length === 0) return GOAL_STALL_TICKS;
+  const miss = chances.reduce((p, c) => p * (1 - c), 1);
+  return Math.max(GOAL_STALL_TICKS, Math.ceil((STALL_ROLLS * node.baseCycleTicks) / Math.max(0.01, 1 - miss)));
+}
 /**
  * Any other autonomous goal (making, cooking, a purchase, the bank) with neither experience nor
  * progress for this many ticks is given up too: a goal whose behaviour loops on a refusal it does
@@ -357,8 +381,13 @@ export class Agent {
       const out = this.behaviour.step(this.ctx);
       this.report(out);
       if (out.end !== undefined) this.endGoal(out.end, out.why, out.crowded === true);
-      else if (this.stalled()) this.endGoal("failed", `crowded or out of reach: no experience in ${GOAL_STALL_TICKS} ticks`, true);
-      else if (this.goingNowhere()) this.endGoal("failed", `no experience and no progress in ${ANY_GOAL_STALL_TICKS} ticks`);
+      else if (this.stalled()) {
+        // A crowd only when others stand near: alone, the spot is no worse than another (a fishing
+        // spot marked crowded was left for the next ten goals, and the hurt fighter chopped trees).
+        const others = this.view.countSeen("player", (p) => p.id !== this.view.playerId && dist(p, this.view.position) <= CROWD_RADIUS);
+        const ticks = stallTicks(this.goal!, this.view.self.skills, this.deps.know);
+        this.endGoal("failed", `${others > 0 ? "crowded or out of reach" : "out of reach"}: no experience in ${ticks} ticks`, others > 0);
+      } else if (this.goingNowhere()) this.endGoal("failed", `no experience and no progress in ${ANY_GOAL_STALL_TICKS} ticks`);
       return;
     }
     if (this.goalsPaused) return;
@@ -396,7 +425,7 @@ export class Agent {
     const moved = this.stallSpot === undefined || this.stallSpot.x !== here.x || this.stallSpot.z !== here.z;
     this.stallSpot = { x: here.x, z: here.z };
     if (moved) this.xpGrewAt = this.ticks;
-    return this.ticks - this.xpGrewAt > GOAL_STALL_TICKS;
+    return this.ticks - this.xpGrewAt > stallTicks(goal, this.view.self!.skills, this.deps.know);
   }
 
   /** The options change with what the agent carries: ask for fresh ones, and choose when they come. */

@@ -262,10 +262,13 @@ export function meleeRates(
   know: Knowledge,
   npcRef: string,
   gear: MeleeGear = NO_GEAR,
+  style?: CombatStyle,
 ): { dealt: number; taken: number } {
   const stats = know.registry.npcs.get(npcRef)?.stats;
-  const level = (s: string) => skills[s]?.level ?? 1;
-  // No style's invisible levels counted: a lower bound on what it deals, an upper one on what it takes.
+  // The style's invisible levels (OSRS: +3 to the trained skill, +1 each when controlled); none
+  // when no style is given: a lower bound on what it deals, an upper one on what it takes.
+  const boost = (skill: string) => (style === "controlled" ? 1 : style !== undefined && MELEE_TRAINING.find((t) => t.skill === skill)?.style === style ? 3 : 0);
+  const level = (s: string) => (skills[s]?.level ?? 1) + boost(s);
   const attackRoll = (level("attack") + 8) * (gear.attack + 64);
   const defenceRoll = ((stats?.defense ?? 1) + 9) * ((stats?.defenseBonus ?? 0) + 64);
   const chance = hitChance;

@@ -16,7 +16,7 @@ import { stylesOffered, type CombatStyle } from "../../src/game/combatStyles.ts"
 import type { Self } from "../AgentView.ts";
 import type { Knowledge } from "../knowledge.ts";
 import type { Observation } from "./Brain.ts";
-import { bestMonster, MELEE_TRAINING, meleeGear, meleeRates, trainingStyle } from "./fighting.ts";
+import { bestMonster, MELEE_TRAINING, meleeGear, meleeRates, TRAINING_LEAD, trainingStyle } from "./fighting.ts";
 import { XP_FOR_LEVEL } from "../../src/game/skills.ts";
 import { maxHitHitpoints } from "../../src/game/combat.ts";
 
@@ -175,10 +175,15 @@ export function questFightsWinnable(
   // kills count for the stage whichever goal makes them (Hides for the Vats' two cows waited for
   // food until tick 6,111 in a run of 12:32, its 300 melee xp and The Drowned Watch's 450 with it).
   const training = bestMonster([...know.mobSpots.keys()], obs.skills, obs.combatLevel, obs.maxHealth, know);
+  // A quest's fight trains as fighting.ts trainingStyle leads: Strength (aggressive, +3 invisible
+  // Strength levels) until it is TRAINING_LEAD ahead of Attack. Without them a boar was reckoned at a
+  // max hit of 1 hitpoint up to Strength 7, where the aggressive style hits 2 from Strength 4.
+  const lv = (skill: string) => obs.skills[skill]?.level ?? 1;
+  const style: CombatStyle = lv("strength") < Math.min(10, lv("attack") + TRAINING_LEAD) ? "aggressive" : "accurate";
   let cost = 0;
   for (const s of quest.stages.slice(from)) {
     if (s.type !== "kill" || s.target === undefined || s.target === training) continue;
-    const r = meleeRates(obs.skills, know, s.target, meleeGear(know, obs.equipment));
+    const r = meleeRates(obs.skills, know, s.target, meleeGear(know, obs.equipment), style);
     const ticks = ((know.registry.npcs.get(s.target)?.stats?.health ?? 1) * LIFEPOINTS_PER_HITPOINT) / Math.max(0.01, r.dealt);
     cost += (s.count ?? 1) * r.taken * ticks;
   }

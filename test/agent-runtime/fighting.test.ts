@@ -219,6 +219,13 @@ describe("agent fighting: styles, eating, magic", () => {
     const armed = meleeRates(lv, know, "bristleback_boar", gear);
     assert.ok(armed.dealt > bare.dealt, `a sword deals more: ${armed.dealt} > ${bare.dealt}`);
     assert.ok(armed.taken < bare.taken, `armour takes less: ${armed.taken} < ${bare.taken}`);
+    // The aggressive style's +3 invisible Strength: a bronze sword at Strength 4 hits 2 hitpoints, not 1 (maxHitHitpoints).
+    const s4 = { attack: { level: 3 }, strength: { level: 4 }, defense: { level: 2 } };
+    const plain = meleeRates(s4, know, "bristleback_boar", gear);
+    const aggressive = meleeRates(s4, know, "bristleback_boar", gear, "aggressive");
+    assert.ok(Math.abs(aggressive.dealt / plain.dealt - 2) < 0.35, `about twice the damage: ${aggressive.dealt} vs ${plain.dealt}`);
+    assert.equal(aggressive.taken, plain.taken, "no defence from the aggressive style");
+    assert.ok(meleeRates(s4, know, "bristleback_boar", gear, "defensive").taken < plain.taken, "the defensive style's +3 Defence");
   });
 
   it("eats below half its health, or hurt within one max hit of a monster next to it, and not at full health", () => {
