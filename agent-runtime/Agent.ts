@@ -14,7 +14,7 @@ import type { ServerEvent, ServerEventArgs } from "../src/game/serverEvents.ts";
 import type { ClientEvent, ClientEventName } from "../src/game/clientEvents.ts";
 import { ACTIVITY_KEPT, agentSeed, type Activity, type AgentRecord, type AgentState } from "./agentRecord.ts";
 import { AgentView, dist } from "./AgentView.ts";
-import { skillingChance } from "../src/game/gathering.ts";
+import { CROWD_RADIUS, stallTicks, TRAINING_GOALS } from "./stall.ts";
 import { ChatCommands } from "./chatCommands.ts";
 import type { AgentLink, LinkFactory } from "./GameConnection.ts";
 import { fieldFireLog, Fight, GoTo, type Behaviour, type Ctx, type Outcome } from "./brain/behaviours.ts";
@@ -44,36 +44,6 @@ export const EAT_BELOW = 0.5;
 export const FLEE_BELOW = 0.3;
 /** Between goals, eat below this share (the scripted policy fights at 70 % and up). */
 export const TOP_UP_BELOW = 0.75;
-/**
- * An autonomous training goal (gathering, combat) that gained no experience for this many ticks is
- * given up as failed, so the brain tries something else: with many agents in one place the trees,
- * rocks and monsters are taken, and waiting for them is no way to train.
- */
-export const GOAL_STALL_TICKS = 80;
-const TRAINING_GOALS = new Set(["woodcutting", "mining", "fishing", "combat"]);
-/** Players within this many tiles make a stalled training goal's spot a crowded one. */
-const CROWD_RADIUS = 8;
-/** Expected rolls without a success before a gathering goal counts as stalled (e^-6: one stall in 400 goals by chance). */
-const STALL_ROLLS = 6;
-
-/**
- * Ticks without experience before a training goal is stalled: GOAL_STALL_TICKS, or for gathering
- * STALL_ROLLS of its expected ticks a success at its level (the node's cycle over the OSRS
- * skilling chance of its best yield: src/game/gathering.ts), when longer. Shrimp at Fishing 3 come
- * every ~25 ticks, and 80 dry ticks ended fishing for food by chance in most runs of 15:47.
- */
-export function stallTicks(goal: { type: string; target?: string | undefined }, skills: Record<string, { level: number }>, know: Knowledge): number {
-  if (goal.type === "combat" || goal.target === undefined) return GOAL_STALL_TICKS;
-  const node = know.registry.resources.get(goal.target);
-  if (node === undefined) return GOAL_STALL_TICKS;
-  const level = skills[node.gathering]?.level ?? 1;
-  const chances = node.harvestYield
-    .filter((y) => (y.levelRequired ?? node.levelRequired) <= level && y.catchLow !== undefined && y.catchHigh !== undefined)
-    .map((y) => skillingChance(y.catchLow!, y.catchHigh!, level));
-  if (chances.length === 0) return GOAL_STALL_TICKS;
-  const miss = chances.reduce((p, c) => p * (1 - c), 1);
-  return Math.max(GOAL_STALL_TICKS, Math.ceil((STALL_ROLLS * node.baseCycleTicks) / Math.max(0.01, 1 - miss)));
-}
 /**
  * Any other autonomous goal (making, cooking, a purchase, the bank) with neither experience nor
  * progress for this many ticks is given up too: a goal whose behaviour loops on a refusal it does
@@ -394,7 +364,6 @@ export class Agent {
     if (this.choosingSince === undefined || this.ticks - this.choosingSince > CHOICE_TIMEOUT_TICKS) this.requestOptions();
   }
 
-  /** True when an autonomous training goal has gained no experience for GOAL_STALL_TICKS. */
   /** An autonomous goal other than training (and quest, idle, explore) with no experience nor progress for ANY_GOAL_STALL_TICKS. */
   private goingNowhere(): boolean {
     const goal = this.goal;
@@ -408,6 +377,7 @@ export class Agent {
     return this.ticks - Math.max(this.xpGrewAt, this.lastProgressAt) > ANY_GOAL_STALL_TICKS;
   }
 
+  /** True when an autonomous training goal has gained no experience for its allowance (stall.ts stallTicks) while standing still. */
   private stalled(): boolean {
     const goal = this.goal;
     if (goal === null || goal.lockedBy !== "autonomous" || !TRAINING_GOALS.has(goal.type)) return false;
