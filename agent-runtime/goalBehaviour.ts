@@ -14,7 +14,7 @@ import { CASTER_FOOD, casterKeep, staffForSpell, staffSale } from "./brain/magic
 import { Make } from "./brain/making.ts";
 import { offerOf } from "./brain/makingChoice.ts";
 import { HIDE_LOAD, hidePurchase, hidesCarried, tanningDue, threadsFor } from "./brain/makingFocus.ts";
-import { lightableLogs, MELEE_LOGS_KEPT, meleeLoot, meleeQuestSkill, pendingQuestXp, questMakeInputs } from "./brain/meleeFocus.ts";
+import { enoughFood, lightableLogs, MELEE_LOGS_KEPT, meleeLoot, meleeQuestSkill, pendingQuestXp, questMakeInputs } from "./brain/meleeFocus.ts";
 import { QuestGoal } from "./brain/quest.ts";
 import { toolPurchases } from "./brain/scripted.ts";
 import { Sell, type Keep } from "./brain/selling.ts";
@@ -52,7 +52,12 @@ export function behaviourFor(goal: Goal, agent: GoalSource): Behaviour {
     case "woodcutting":
     case "mining":
     case "fishing":
-      return new Gather(goal.type, goal.target ?? bestResource(goal.type) ?? "");
+      // Under `focus melee` it fishes for food, and stops with enough for the next fights (brain/meleeFocus.ts).
+      return new Gather(
+        goal.type,
+        goal.target ?? bestResource(goal.type) ?? "",
+        goal.type === "fishing" && focus === "melee" ? () => enoughFood(agent.observation(), know) : undefined,
+      );
     case "combat": {
       const mob =
         goal.target ??

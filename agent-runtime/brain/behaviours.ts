@@ -56,9 +56,13 @@ export class Gather implements Behaviour {
   private readonly skill: string;
   private readonly resourceType: string;
 
-  constructor(skill: string, resourceType: string) {
+  /** When it has gathered enough (a fighter's fishing for food: meleeFocus.ts enoughFood); else it gathers until the pack is full. */
+  private readonly enough: (() => boolean) | undefined;
+
+  constructor(skill: string, resourceType: string, enough?: () => boolean) {
     this.skill = skill;
     this.resourceType = resourceType;
+    this.enough = enough;
   }
 
   private yields(ctx: Ctx): string[] {
@@ -69,6 +73,7 @@ export class Gather implements Behaviour {
     if (this.room < 0) this.room = ctx.view.freeSlots();
     if (this.failure !== undefined) return ended("failed", this.failure, pct(this.gained, this.room));
     if (ctx.view.freeSlots() === 0) return ended("done", "inventory full");
+    if (this.enough?.() === true) return ended("done", "enough gathered");
     if (this.skill === "mining" && this.yields(ctx).some((id) => roomForPartner(ctx, id))) return ended("done", "room left for the ore it smelts with");
     const current = this.target !== undefined ? ctx.view.entities.get(this.target) : undefined;
     // Next to it, the server's action goes on by itself (a slow catch is not a stall): wait longer.

@@ -87,6 +87,16 @@ describe("agent behaviours: a crowded spot", () => {
     assert.equal(run(new Gather("woodcutting", "tree_normal"), few.ctx, 100).out.end, undefined);
   });
 
+  it("stops gathering once it has enough (a fighter's fishing for food), else goes on until the pack is full", () => {
+    let enough = false;
+    const { ctx } = agentAt(25, -15, [tree("t1", 24, -14, false)]);
+    const gather = new Gather("woodcutting", "tree_normal", () => enough);
+    assert.equal(run(gather, ctx, 20).out.end, undefined);
+    enough = true;
+    const { out } = run(gather, ctx, 1, 20);
+    assert.deepEqual([out.end, out.end === "done" ? out.why : ""], ["done", "enough gathered"]);
+  });
+
   it("does not count the crowd while still on its way (far from every spot of the resource)", () => {
     const { ctx, sent } = agentAt(0, 0, players(6, 0, 1));
     assert.equal(run(new Gather("woodcutting", "tree_normal"), ctx, 100).out.end, undefined);

@@ -14,7 +14,9 @@ import { FOCUS_BONUS, focusBonus } from "../../agent-runtime/brain/focus.ts";
 import { LampRubber } from "../../agent-runtime/brain/lamp.ts";
 import {
   cookForFight,
+  enoughFood,
   fishForFood,
+  MELEE_FISH_STOCK,
   foodCounts,
   lampSkill,
   lampXpOf,
@@ -241,6 +243,14 @@ describe("agent focus melee: quests, lamps and food", () => {
       assert.equal(c.type, "cooking", `seed ${seed}`);
     }
     assert.ok(COOK_FOR_FIGHT + FOCUS_BONUS < QUEST_START + FOCUS_BONUS, "a melee quest still comes first");
+  });
+
+  it("fishes for food until it carries MELEE_FISH_STOCK pieces, cooked or raw", () => {
+    const pack = (n: number, itemId: string) => Array.from({ length: n }, (_, slot) => ({ slot, itemId, quantity: 1 }));
+    assert.equal(enoughFood(obs({ inventory: pack(MELEE_FISH_STOCK - 1, "raw_shrimp") }), know), false);
+    assert.equal(enoughFood(obs({ inventory: pack(MELEE_FISH_STOCK, "raw_shrimp") }), know), true);
+    assert.equal(enoughFood(obs({ inventory: [...pack(5, "shrimp"), ...pack(5, "raw_meat").map((s) => ({ ...s, slot: s.slot + 5 }))] }), know), true);
+    assert.equal(enoughFood(obs({ inventory: pack(MELEE_FISH_STOCK, "logs") }), know), false, "logs are no food");
   });
 
   it("fishes for food while hurt with little to eat, before a quest besides the focus", () => {
