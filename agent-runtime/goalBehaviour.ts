@@ -14,7 +14,7 @@ import { CASTER_FOOD, casterKeep, staffForSpell, staffSale } from "./brain/magic
 import { Make } from "./brain/making.ts";
 import { offerOf } from "./brain/makingChoice.ts";
 import { HIDE_LOAD, hidePurchase, hidesCarried, tanningDue, threadsFor } from "./brain/makingFocus.ts";
-import { enoughFood, lightableLogs, MELEE_LOGS_KEPT, meleeLoot, meleeQuestSkill, pendingQuestXp, questMakeInputs } from "./brain/meleeFocus.ts";
+import { enoughFood, foodPurchase, lightableLogs, MELEE_LOGS_KEPT, meleeLoot, meleeQuestSkill, pendingQuestXp, questMakeInputs } from "./brain/meleeFocus.ts";
 import { QuestGoal } from "./brain/quest.ts";
 import { toolPurchases } from "./brain/scripted.ts";
 import { Sell, type Keep } from "./brain/selling.ts";
@@ -101,6 +101,9 @@ export function behaviourFor(goal: Goal, agent: GoalSource): Behaviour {
         );
         return new Shop(hides.storeId, [{ itemId: hides.itemId, quantity: hides.quantity }, ...threads]);
       }
+      // Food: as many as the coins pay for, up to a few fights' worth (brain/meleeFocus.ts).
+      const food = goal.target === undefined ? undefined : foodPurchase(know, obs, [goal.target]);
+      if (food !== undefined) return new Shop(food.storeId, [{ itemId: food.itemId, quantity: food.quantity }]);
       const buy = toolPurchases(know).find((t) => t.itemId === goal.target) ?? offerOf(know, goal.target) ?? toolPurchases(know)[0];
       if (buy === undefined) return new Idle();
       // A thread under `focus making`: two at a time (ten makes), as its coins allow (brain/makingFocus.ts threadsFor).

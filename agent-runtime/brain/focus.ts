@@ -31,7 +31,8 @@ const SERVES: Record<Focus, (choice: GoalChoice, obs: Observation, know: Knowled
   melee: (c, obs, know) =>
     c.type === "combat" ||
     c.type === "cooking" ||
-    (c.type === "shopping" && ((meleeWorth(know, c.target) ?? 0) > 0 || (armourWorth(know, c.target) ?? 0) > 0)) ||
+    (c.type === "shopping" &&
+      ((meleeWorth(know, c.target) ?? 0) > 0 || (armourWorth(know, c.target) ?? 0) > 0 || (know.registry.item(c.target ?? "")?.healAmount ?? 0) > 0)) ||
     (c.type === "quest" && servesMeleeQuest(know, obs, c.target)) ||
     (c.type === "fishing" && fishForFood(obs, foodCounts(obs, know).food, foodCounts(obs, know).raw)),
   // Casting (a fight with runes for a spell; without, a fight trains melee, not Magic), runes bought

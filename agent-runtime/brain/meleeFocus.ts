@@ -317,3 +317,39 @@ export function meleeLoot(know: Knowledge, obs: Pick<Observation, "quests">): (i
     return itemId === "coins" || know.keep.has(itemId) || (item.healAmount ?? 0) > 0 || raw.has(itemId) || (item.prayerXp ?? 0) > 0 || inputs.has(itemId);
   };
 }
+
+/** Food bought at most in one trip under `focus melee` (a few fights' worth at low levels). */
+export const MELEE_FOOD_BUY = 8;
+/** Fewer than this is no trip worth making to a store. */
+const MIN_FOOD_BUY = 2;
+
+/**
+ * Under `focus melee`, hurt with little to eat and nothing raw to cook (fishForFood), the food to
+ * buy with its coins instead of fishing: the store food healing the most lifepoints a coin among
+ * `targets` (the server's shopping goal), as many as its coins and free slots allow up to
+ * MELEE_FOOD_BUY. Bread heals 40 lifepoints for 12 coins at Hobb's; a shrimp caught and cooked
+ * at Fishing and Cooking 1-5 took some 50 ticks for 30 (one in ~25 ticks caught, half burnt: the
+ * runs of 2026-11-29 15:47-16:24), while a cow at Defence 1 takes 0.55 lifepoints a tick.
+ */
+export function foodPurchase(
+  know: Knowledge,
+  obs: Pick<Observation, "focus" | "health" | "maxHealth" | "inventory" | "skills" | "coins" | "freeSlots">,
+  targets: readonly string[],
+): { itemId: string; storeId: string; price: number; quantity: number } | undefined {
+  const { food, raw } = foodCounts(obs, know);
+  if (!fishForFood(obs, food, raw)) return undefined;
+  const placed = new Set(know.keepers.map((k) => k.storeId));
+  let best: { itemId: string; storeId: string; price: number; value: number } | undefined;
+  for (const store of know.registry.stores.values()) {
+    if (!placed.has(store.id)) continue;
+    for (const offer of store.items) {
+      const heal = know.registry.item(offer.itemId)?.healAmount ?? 0;
+      if (heal <= 0 || !targets.includes(offer.itemId) || offer.price <= 0) continue;
+      const value = heal / offer.price;
+      if (best === undefined || value > best.value) best = { itemId: offer.itemId, storeId: store.id, price: offer.price, value };
+    }
+  }
+  if (best === undefined) return undefined;
+  const quantity = Math.min(MELEE_FOOD_BUY, Math.floor(obs.coins / best.price), obs.freeSlots);
+  return quantity < MIN_FOOD_BUY ? undefined : { itemId: best.itemId, storeId: best.storeId, price: best.price, quantity };
+}

@@ -15,7 +15,7 @@ import { armourUpgrade, bestMonster, runePurchase, weaponUpgrade } from "./fight
 import { focusBonus } from "./focus.ts";
 import { magicChoice } from "./magicFocus.ts";
 import { makingReserve, makingScore, makingToolPurchases, tierUpgrade } from "./makingChoice.ts";
-import { cookForFight, fishForFood } from "./meleeFocus.ts";
+import { cookForFight, fishForFood, foodPurchase } from "./meleeFocus.ts";
 import { needText, QUEST_TRAINING, questNeedFor, questScore } from "./questChoice.ts";
 import {
   anvilPays,
@@ -78,6 +78,8 @@ export const COOK_FOR_FIGHT = 84;
  * bonus (93) above a quest besides the focus (86) and making, below cooking a load (95).
  */
 export const FISH_FOR_FOOD = 78;
+/** Buying food under `focus melee` while hurt with nothing to eat (meleeFocus.ts foodPurchase): with the focus's bonus above fishing for it (FISH_FOR_FOOD, 78) by more than the choice's noise (5). */
+export const BUY_FOOD = 84;
 /**
  * Under `focus melee`, with this many free slots or fewer it banks before fighting or fishing on:
  * a pack of hides, logs and quest items left one or two slots, and fishing for food ended after a
@@ -212,6 +214,15 @@ export class ScriptedBrain implements Brain {
         if (obs.focus === "melee") {
           const gear = this.meleeGear(obs, option.targets);
           if (gear !== undefined) return gear;
+          // Hurt with nothing to eat: food bought, before fishing for it (meleeFocus.ts foodPurchase).
+          const food = foodPurchase(this.know, obs, option.targets);
+          if (food !== undefined)
+            return {
+              type: "shopping",
+              target: food.itemId,
+              score: BUY_FOOD,
+              reason: `buy ${food.quantity} × ${nameOf(this.know, food.itemId)} for ${food.quantity * food.price} (${obs.health}/${obs.maxHealth}, nothing to eat)`,
+            };
         }
         // Under `focus melee` no coins are kept for making.
         const reserve = obs.focus === "melee" ? 0 : makingReserve(this.know, obs);

@@ -141,18 +141,21 @@ export function availableGoals(content: ContentRegistry, data: PlayerData): Avai
   // runes.json elementalStaves; agent-runtime/brain/magicFocus.ts buys one under the magic focus).
   const holdsStaff = hasItem(data, (held) => content.magic.staves.has(held));
   const staves = holdsStaff ? [] : [...new Set(forSale.filter((id) => content.magic.staves.has(id)))];
-  if (missing.length + runes.length + weapons.length + armour.length + supplies.length + staves.length > 0) {
+  // Food sold there (a genre fighter buys bread for the fights ahead; agent-runtime/brain/meleeFocus.ts foodPurchase): a consumable, always on offer.
+  const food = goalContent(content).food;
+  if (missing.length + runes.length + weapons.length + armour.length + supplies.length + staves.length + food.length > 0) {
     const description = runes.length === 0 ? "Buy a tool" : missing.length === 0 ? "Buy runes" : "Buy a tool or runes";
     const more = [
       ...(weapons.length > 0 ? ["a weapon"] : []),
       ...(armour.length > 0 ? ["armour"] : []),
       ...(supplies.length > 0 ? ["making supplies"] : []),
       ...(staves.length > 0 ? ["a staff"] : []),
+      ...(food.length > 0 ? ["food"] : []),
     ].join(" or ");
     goals.push({
       type: "shopping",
       description: more === "" ? description : `${description} or ${more}`,
-      targets: [...new Set([...missing, ...runes, ...weapons, ...armour, ...supplies, ...staves])],
+      targets: [...new Set([...missing, ...runes, ...weapons, ...armour, ...supplies, ...staves, ...food])],
     });
   }
   // Placed stores that buy something it carries (a general store any tradeable item, a specialist

@@ -1,7 +1,7 @@
 /**
  * What `availableGoals` (AgentService.ts) reads from the content alone, derived once per content
  * registry rather than at every goal choice of every agent: the placed resources, monsters and
- * stations, the stores' keepers and what they sell (tools, runes, weapons, armour, making supplies), the
+ * stations, the stores' keepers and what they sell (tools, runes, weapons, armour, making supplies, food), the
  * recipes a `making` goal may offer. The content does not change under a running server (a reload
  * builds a new registry, which gets its own entry).
  */
@@ -41,6 +41,8 @@ export interface GoalContent {
   armour: string[];
   /** The inputs of supported making recipes (not runecrafting's) sold there that are no tool nor rune. */
   supplies: string[];
+  /** Food sold there: items that heal (bread, cooked meat, shrimp). */
+  food: string[];
   /** Recipes of MAKING_KINDS, supported, whose station (if any) is placed. */
   recipes: ProductionRecipe[];
   /** Area ids (the explore goal's targets). */
@@ -78,6 +80,7 @@ export function deriveGoalContent(content: ContentRegistry): GoalContent {
     weapons,
     armour,
     supplies: [...new Set(forSale.filter((id) => made.has(id) && !tools.has(id) && !runes.includes(id)))],
+    food: [...new Set(forSale.filter((id) => (content.item(id)?.healAmount ?? 0) > 0))],
     recipes: [...content.production.values()].filter(
       (r) => MAKING_KINDS.has(r.kind) && r.unsupported === undefined && (r.station === null || stations.has(r.station)),
     ),

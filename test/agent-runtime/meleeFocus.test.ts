@@ -16,6 +16,8 @@ import {
   cookForFight,
   enoughFood,
   fishForFood,
+  foodPurchase,
+  MELEE_FOOD_BUY,
   MELEE_FISH_STOCK,
   foodCounts,
   lampSkill,
@@ -243,6 +245,36 @@ describe("agent focus melee: quests, lamps and food", () => {
       assert.equal(c.type, "cooking", `seed ${seed}`);
     }
     assert.ok(COOK_FOR_FIGHT + FOCUS_BONUS < QUEST_START + FOCUS_BONUS, "a melee quest still comes first");
+  });
+
+  it("buys food while hurt with nothing to eat: the most lifepoints a coin, as many as its coins and slots allow", () => {
+    const targets = ["bread", "cooked_meat", "shrimp", "bronze_sword"];
+    // Bread: 4 hitpoints for 12 coins beats cooked meat's and shrimp's 3 for 10 (stores.json, items/food.json).
+    assert.deepEqual(foodPurchase(know, obs({ health: 40, coins: 60, freeSlots: 20 }), targets), {
+      itemId: "bread",
+      storeId: "brackenford_general",
+      price: 12,
+      quantity: 5,
+    });
+    assert.equal(foodPurchase(know, obs({ health: 40, coins: 500, freeSlots: 20 }), targets)?.quantity, MELEE_FOOD_BUY, "a few fights' worth");
+    assert.equal(foodPurchase(know, obs({ health: 40, coins: 500, freeSlots: 3 }), targets)?.quantity, 3, "no more than its free slots");
+    assert.equal(foodPurchase(know, obs({ health: 40, coins: 20, freeSlots: 20 }), targets), undefined, "one loaf is no trip");
+    assert.equal(foodPurchase(know, obs({ health: 90, coins: 60, freeSlots: 20 }), targets), undefined, "healthy: it fights");
+    assert.equal(foodPurchase(know, obs({ health: 40, coins: 60, freeSlots: 20, focus: undefined }), targets), undefined, "only under the focus");
+    assert.equal(foodPurchase(know, obs({ health: 40, coins: 60, freeSlots: 20 }), ["bronze_sword"]), undefined, "no food on offer");
+    const carrying = obs({ health: 40, coins: 60, freeSlots: 20, inventory: [{ slot: 0, itemId: "raw_meat", quantity: 1 }] });
+    assert.equal(foodPurchase(know, carrying, targets), undefined, "raw meat to cook first");
+    // The brain buys it before fishing for it, under every seed.
+    for (let seed = 0; seed < 10; seed++) {
+      const c = new ScriptedBrain(know, `s${seed}`).choose({
+        ...obs({ health: 40, coins: 60, freeSlots: 20, inventory: [{ slot: 0, itemId: "small_fishing_net", quantity: 1 }] }),
+        availableGoals: [
+          { type: "shopping", description: "", targets },
+          { type: "fishing", description: "", targets: ["fishing_spot_net"] },
+        ],
+      });
+      assert.deepEqual([c.type, c.target], ["shopping", "bread"], `seed ${seed}: ${c.reason}`);
+    }
   });
 
   it("fishes for food until it carries MELEE_FISH_STOCK pieces, cooked or raw", () => {

@@ -25,8 +25,7 @@ describe("agents: the shopping goal", () => {
     assert.ok(shopping !== undefined);
     for (const supply of ["cowhide", "leather", "bronze_bar", "flax"]) assert.ok(shopping.targets.includes(supply), `${supply}: ${JSON.stringify(shopping)}`);
     assert.match(shopping.description, /making supplies/);
-    // Food is no one's input nor armour; every target is sold by a store.
-    for (const other of ["bread", "cooked_meat"]) assert.ok(!shopping.targets.includes(other), other);
+    // Every target is sold by a store.
     const sold = new Set([...content.stores.values()].flatMap((s) => s.items.map((i) => i.itemId)));
     assert.deepEqual(
       shopping.targets.filter((id) => !sold.has(id)),
@@ -39,6 +38,15 @@ describe("agents: the shopping goal", () => {
         .find((g) => g.type === "shopping")!
         .targets.includes("cowhide"),
     );
+  });
+
+  it("lists the food placed stores sell (bread, cooked meat, shrimp), on offer whatever it carries", async () => {
+    const content = await bundledContent();
+    const shopping = availableGoals(content, data(["bread"])).find((g) => g.type === "shopping")!;
+    for (const food of ["bread", "cooked_meat", "shrimp"]) assert.ok(shopping.targets.includes(food), food);
+    assert.match(shopping.description, /food/);
+    // Nothing that heals nothing: the raw fish and the logs are no food.
+    for (const other of ["raw_shrimp", "logs"]) assert.ok(!shopping.targets.includes(other), other);
   });
 
   it("lists the armour placed stores sell that it does not hold (a genre fighter wears what its coins buy)", async () => {
