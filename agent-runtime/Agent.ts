@@ -7,7 +7,8 @@
  * next one and sets it on the server as `autonomous` (`agent:setGoal`). Chat commands (from the
  * owner's `agent:message` or one of the owner's characters addressing it by name: owners.ts) run as
  * the same kind of behaviour ahead of the goal; while goals are paused, the agent idles again after
- * a command. It never says a line that would be a command (speech.ts).
+ * a command. It never says a line that would be a command (speech.ts). Its reflexes (reflexes.ts:
+ * eating, leaving a lost fight, prayers off) come before the goal's behaviour in each tick.
  */
 import type { Focus } from "./brain/focus.ts";
 import type { ServerEvent, ServerEventArgs } from "../src/game/serverEvents.ts";
@@ -22,10 +23,10 @@ import { addressedTo } from "./brain/commands.ts";
 import { QuestGoal } from "./brain/quest.ts";
 import { LampRubber } from "./brain/lamp.ts";
 import type { QuestEntry } from "./brain/questPlan.ts";
-import { losingFight, shouldEat } from "./brain/fighting.ts";
 import { Random } from "./brain/random.ts";
 import { type ScriptedBrain } from "./brain/scripted.ts";
 import { nameOf, type Knowledge } from "./knowledge.ts";
+import { Reflexes } from "./reflexes.ts";
 import type { ServerApi } from "./serverApi.ts";
 
 export { ACTIVITY_KEPT, type Activity, type AgentRecord, type AgentState };
@@ -35,14 +36,6 @@ import { behaviourFor, type Goal } from "./goalBehaviour.ts";
 export const PROGRESS_STEP = 10;
 /** Ticks to wait for the server to confirm a chosen goal before choosing again. */
 export const CHOICE_TIMEOUT_TICKS = 10;
-/**
- * Eat below this share of health (or within one max hit of a monster next to it: brain/fighting.ts
- * shouldEat); leave a fight below the second, or within a max hit, with nothing to eat.
- */
-export const EAT_BELOW = 0.5;
-export const FLEE_BELOW = 0.3;
-/** Between goals, eat below this share (the scripted policy fights at 70 % and up). */
-export const TOP_UP_BELOW = 0.75;
 /**
  * An autonomous training goal (gathering, combat) that gained no experience for this many ticks is
  * given up as failed, so the brain tries something else: with many agents in one place the trees,
@@ -112,7 +105,8 @@ export class Agent {
   private reportedProgress = -1;
   /** The most progress the goal's behaviour has shown (the stall watchdog's measure: a new high, not a value above the last reported step). */
   private bestProgress = -1;
-  private lastEatTick = -Infinity;
+  /** Eats, flees a lost fight, ends its prayers (reflexes.ts). */
+  private readonly reflexes: Reflexes;
   /** Rubs the xp lamps it carries (brain/lamp.ts). */
   private readonly lamp = new LampRubber();
   private readonly ctx: Ctx;
@@ -142,6 +136,7 @@ export class Agent {
       send: <K extends ClientEventName>(type: K, data: ClientEvent<K>) => void this.conn.send(type, data as never),
       note: (text: string) => this.log("action", text),
     };
+    this.reflexes = new Reflexes(this.ctx);
     this.chat = new ChatCommands(this, {
       ...deps,
       sendChat: (line) => this.conn.send("player:chat", { message: line }),
@@ -346,11 +341,11 @@ export class Agent {
       }
       return;
     }
-    if (!this.goalsPaused && this.reflexes()) return;
+    if (!this.goalsPaused && this.reflex()) return;
     // An xp lamp is rubbed out of a fight and a quest (whose dialogues the quest goal answers).
     if (!(this.behaviour instanceof QuestGoal || this.behaviour instanceof Fight) && this.lamp.step(this.view, this.deps.know, this.ticks, this.ctx.send))
       return;
-    this.endPrayers();
+    this.reflexes.prayersOff(this.behaviour);
     // While paused, the only goal is one set by hand after the pause (a command or the owner's
     // REST call): pursued, then the agent idles again instead of choosing another.
     if (this.behaviour !== undefined) {
@@ -365,7 +360,6 @@ export class Agent {
     if (this.choosingSince === undefined || this.ticks - this.choosingSince > CHOICE_TIMEOUT_TICKS) this.requestOptions();
   }
 
-  /** True when an autonomous training goal has gained no experience for GOAL_STALL_TICKS. */
   /** An autonomous goal other than training (and quest, idle, explore) with no experience nor progress for ANY_GOAL_STALL_TICKS. */
   private goingNowhere(): boolean {
     const goal = this.goal;
@@ -379,6 +373,7 @@ export class Agent {
     return this.ticks - Math.max(this.xpGrewAt, this.lastProgressAt) > ANY_GOAL_STALL_TICKS;
   }
 
+  /** True when an autonomous training goal has gained no experience for GOAL_STALL_TICKS. */
   private stalled(): boolean {
     const goal = this.goal;
     if (goal === null || goal.lockedBy !== "autonomous" || !TRAINING_GOALS.has(goal.type)) return false;
@@ -406,45 +401,15 @@ export class Agent {
     this.conn.send("agent:getGoal", {});
   }
 
-  /** Out of a fight, the prayers it left on are switched off (they drain points for nothing). */
-  private endPrayers(): void {
-    const active = this.view.self!.activePrayers;
-    if (
-      active.length === 0 ||
-      this.behaviour instanceof Fight ||
-      (this.behaviour instanceof QuestGoal && this.behaviour.fighting) ||
-      this.ticks - this.prayersOffAt < 3
-    )
-      return;
-    this.prayersOffAt = this.ticks;
-    for (const id of active) this.ctx.send("prayer:toggle", { prayerId: id, active: false });
-    this.log("action", `stop praying (${active.join(", ")})`);
-  }
-
-  private prayersOffAt = -Infinity;
-
-  /** Eat when hurt; leave a fight that is being lost with nothing to eat. True when it acted. */
-  private reflexes(): boolean {
-    const self = this.view.self!;
-    // Health does not come back by itself: between goals it eats up to the level it fights at.
-    const threshold = this.behaviour === undefined ? TOP_UP_BELOW : EAT_BELOW;
-    if (!shouldEat(this.view, this.deps.know, threshold)) return false;
-    const food = self.inventory.find((s) => (this.deps.know.registry.item(s.itemId)?.healAmount ?? 0) > 0);
-    if (food !== undefined) {
-      if (this.ticks - this.lastEatTick < 3) return false;
-      this.lastEatTick = this.ticks;
-      this.conn.send("inventory:use", { slot: food.slot });
-      this.log("action", `eat ${nameOf(this.deps.know, food.itemId)} (health ${self.health}/${self.maxHealth})`);
-      return true;
-    }
-    const goal = this.goal?.type === "combat" || this.goal?.type === "quest" ? this.goal.type : "other";
-    const questFighting = this.behaviour instanceof QuestGoal && this.behaviour.fighting;
-    if (this.behaviour !== undefined && losingFight(this.view, this.deps.know, FLEE_BELOW, goal, questFighting)) {
+  /** Its reflexes (reflexes.ts): eats when hurt, or ends a fight it is losing and walks home. True when it acted. */
+  private reflex(): boolean {
+    const reflex = this.reflexes.eatOrFlee(this.behaviour, this.goal?.type);
+    if (reflex === "flee") {
+      const self = this.view.self!;
       this.endGoal("failed", `leaving a losing fight (health ${self.health}/${self.maxHealth})`, false, true);
       this.command = { behaviour: new GoTo(this.deps.know.spawn, "home"), label: "flee home" };
-      return true;
     }
-    return false;
+    return reflex !== undefined;
   }
 
   private report(out: Outcome): void {
