@@ -8,7 +8,8 @@
  * owner's `agent:message` or one of the owner's characters addressing it by name: owners.ts) run as
  * the same kind of behaviour ahead of the goal; while goals are paused, the agent idles again after
  * a command. It never says a line that would be a command (speech.ts). Its reflexes (reflexes.ts:
- * eating, leaving a lost fight, prayers off) come before the goal's behaviour in each tick.
+ * eating, leaving a lost fight, prayers off) come before the goal's behaviour in each tick; a goal
+ * of its own that gets nowhere is given up (goalWatch.ts).
  */
 import type { Focus } from "./brain/focus.ts";
 import type { ServerEvent, ServerEventArgs } from "../src/game/serverEvents.ts";
@@ -27,6 +28,7 @@ import { Random } from "./brain/random.ts";
 import { type ScriptedBrain } from "./brain/scripted.ts";
 import { nameOf, type Knowledge } from "./knowledge.ts";
 import { Reflexes } from "./reflexes.ts";
+import { GoalWatch } from "./goalWatch.ts";
 import type { ServerApi } from "./serverApi.ts";
 
 export { ACTIVITY_KEPT, type Activity, type AgentRecord, type AgentState };
@@ -36,21 +38,6 @@ import { behaviourFor, type Goal } from "./goalBehaviour.ts";
 export const PROGRESS_STEP = 10;
 /** Ticks to wait for the server to confirm a chosen goal before choosing again. */
 export const CHOICE_TIMEOUT_TICKS = 10;
-/**
- * An autonomous training goal (gathering, combat) that gained no experience for this many ticks is
- * given up as failed, so the brain tries something else: with many agents in one place the trees,
- * rocks and monsters are taken, and waiting for them is no way to train.
- */
-export const GOAL_STALL_TICKS = 80;
-const TRAINING_GOALS = new Set(["woodcutting", "mining", "fishing", "combat"]);
-/**
- * Any other autonomous goal (making, cooking, a purchase, the bank) with neither experience nor
- * progress for this many ticks is given up too: a goal whose behaviour loops on a refusal it does
- * not recognise held a ladder agent for 6,500 ticks (issue #48). A quest has its own limit
- * (quest.ts QUEST_STUCK_TICKS); idling and exploring are no progress by nature.
- */
-export const ANY_GOAL_STALL_TICKS = 600;
-const OWN_LIMIT_GOALS = new Set(["quest", "idle", "explore"]);
 
 export interface AgentDeps {
   record: AgentRecord;
@@ -83,11 +70,8 @@ export class Agent {
   /** Ticks stepped, and the ticks in which its goal made progress (for the benches). */
   ticks = 0;
   lastProgressAt = 0;
-  /** The experience total last seen, and the tick it last grew (a training goal's sign of life). */
-  private xpSeen = -1;
-  private xpGrewAt = 0;
-  /** Where it stood at the last stall check (a training goal on its way is not stalled). */
-  private stallSpot: { x: number; z: number } | undefined;
+  /** Gives up an autonomous goal that gets nowhere (goalWatch.ts). */
+  private readonly watch: GoalWatch;
 
   private readonly deps: AgentDeps;
   private readonly conn: AgentLink;
@@ -137,6 +121,7 @@ export class Agent {
       note: (text: string) => this.log("action", text),
     };
     this.reflexes = new Reflexes(this.ctx);
+    this.watch = new GoalWatch(this.view);
     this.chat = new ChatCommands(this, {
       ...deps,
       sendChat: (line) => this.conn.send("player:chat", { message: line }),
@@ -321,7 +306,7 @@ export class Agent {
     });
     this.behaviourGoalId = goal.id;
     this.questAtStart = goal.type === "quest" ? this.questEntry(goal.target) : undefined;
-    this.xpGrewAt = this.ticks;
+    this.watch.began(this.ticks);
     this.log("decision", `goal: ${goal.description}${goal.target !== undefined ? ` (${nameOf(this.deps.know, goal.target)})` : ""} [${goal.lockedBy}]`);
   }
 
@@ -352,46 +337,14 @@ export class Agent {
       const out = this.behaviour.step(this.ctx);
       this.report(out);
       if (out.end !== undefined) this.endGoal(out.end, out.why, out.crowded === true);
-      else if (this.stalled()) this.endGoal("failed", `crowded or out of reach: no experience in ${GOAL_STALL_TICKS} ticks`, true);
-      else if (this.goingNowhere()) this.endGoal("failed", `no experience and no progress in ${ANY_GOAL_STALL_TICKS} ticks`);
+      else {
+        const givenUp = this.watch.givenUp(this.goal, this.ticks, this.lastProgressAt);
+        if (givenUp !== undefined) this.endGoal("failed", givenUp.why, givenUp.crowded);
+      }
       return;
     }
     if (this.goalsPaused) return;
     if (this.choosingSince === undefined || this.ticks - this.choosingSince > CHOICE_TIMEOUT_TICKS) this.requestOptions();
-  }
-
-  /** An autonomous goal other than training (and quest, idle, explore) with no experience nor progress for ANY_GOAL_STALL_TICKS. */
-  private goingNowhere(): boolean {
-    const goal = this.goal;
-    if (goal === null || goal.lockedBy !== "autonomous" || TRAINING_GOALS.has(goal.type) || OWN_LIMIT_GOALS.has(goal.type)) return false;
-    let xp = 0;
-    for (const s of Object.values(this.view.self!.skills)) xp += s.xp;
-    if (xp !== this.xpSeen) {
-      this.xpSeen = xp;
-      this.xpGrewAt = this.ticks;
-    }
-    return this.ticks - Math.max(this.xpGrewAt, this.lastProgressAt) > ANY_GOAL_STALL_TICKS;
-  }
-
-  /** True when an autonomous training goal has gained no experience for GOAL_STALL_TICKS. */
-  private stalled(): boolean {
-    const goal = this.goal;
-    if (goal === null || goal.lockedBy !== "autonomous" || !TRAINING_GOALS.has(goal.type)) return false;
-    let xp = 0;
-    for (const s of Object.values(this.view.self!.skills)) xp += s.xp;
-    if (xp !== this.xpSeen) {
-      this.xpSeen = xp;
-      this.xpGrewAt = this.ticks;
-      return false;
-    }
-    // On its way (it moved this tick) it is not stalled: a walk from the cows to the fishing spots
-    // took more than GOAL_STALL_TICKS, and fishing for food failed as "crowded or out of reach"
-    // on arrival in the 12:39 runs (then no food, and the fighter healed at 10 lifepoints a 100 ticks).
-    const here = this.view.position;
-    const moved = this.stallSpot === undefined || this.stallSpot.x !== here.x || this.stallSpot.z !== here.z;
-    this.stallSpot = { x: here.x, z: here.z };
-    if (moved) this.xpGrewAt = this.ticks;
-    return this.ticks - this.xpGrewAt > GOAL_STALL_TICKS;
   }
 
   /** The options change with what the agent carries: ask for fresh ones, and choose when they come. */
