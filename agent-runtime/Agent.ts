@@ -7,26 +7,29 @@
  * next one and sets it on the server as `autonomous` (`agent:setGoal`). Chat commands (from the
  * owner's `agent:message` or one of the owner's characters addressing it by name: owners.ts) run as
  * the same kind of behaviour ahead of the goal; while goals are paused, the agent idles again after
- * a command. It never says a line that would be a command (speech.ts).
+ * a command. It never says a line that would be a command (speech.ts). Its reflexes (reflexes.ts:
+ * eating, leaving a lost fight, prayers off) come before the goal's behaviour in each tick; a goal
+ * of its own that gets nowhere is given up (goalWatch.ts).
  */
 import type { Focus } from "./brain/focus.ts";
 import type { ServerEvent, ServerEventArgs } from "../src/game/serverEvents.ts";
 import type { ClientEvent, ClientEventName } from "../src/game/clientEvents.ts";
 import { ACTIVITY_KEPT, agentSeed, type Activity, type AgentRecord, type AgentState } from "./agentRecord.ts";
-import { AgentView, dist } from "./AgentView.ts";
-import { CROWD_RADIUS, stallTicks, TRAINING_GOALS } from "./stall.ts";
+import { AgentView } from "./AgentView.ts";
 import { ChatCommands } from "./chatCommands.ts";
 import type { AgentLink, LinkFactory } from "./GameConnection.ts";
 import { fieldFireLog, Fight, GoTo, type Behaviour, type Ctx, type Outcome } from "./brain/behaviours.ts";
+import { fleeSpot } from "./brain/fighting.ts";
 import { RECENT_GOALS, type Brain, type GoalOption, type Observation } from "./brain/Brain.ts";
 import { addressedTo } from "./brain/commands.ts";
 import { QuestGoal } from "./brain/quest.ts";
 import { LampRubber } from "./brain/lamp.ts";
 import type { QuestEntry } from "./brain/questPlan.ts";
-import { fleeSpot, losingFight, shouldEat } from "./brain/fighting.ts";
 import { Random } from "./brain/random.ts";
 import { type ScriptedBrain } from "./brain/scripted.ts";
 import { nameOf, type Knowledge } from "./knowledge.ts";
+import { Reflexes } from "./reflexes.ts";
+import { GoalWatch } from "./goalWatch.ts";
 import type { ServerApi } from "./serverApi.ts";
 
 export { ACTIVITY_KEPT, type Activity, type AgentRecord, type AgentState };
@@ -36,22 +39,6 @@ import { behaviourFor, type Goal } from "./goalBehaviour.ts";
 export const PROGRESS_STEP = 10;
 /** Ticks to wait for the server to confirm a chosen goal before choosing again. */
 export const CHOICE_TIMEOUT_TICKS = 10;
-/**
- * Eat below this share of health (or within one max hit of a monster next to it: brain/fighting.ts
- * shouldEat); leave a fight below the second, or within a max hit, with nothing to eat.
- */
-export const EAT_BELOW = 0.5;
-export const FLEE_BELOW = 0.3;
-/** Between goals, eat below this share (the scripted policy fights at 70 % and up). */
-export const TOP_UP_BELOW = 0.75;
-/**
- * Any other autonomous goal (making, cooking, a purchase, the bank) with neither experience nor
- * progress for this many ticks is given up too: a goal whose behaviour loops on a refusal it does
- * not recognise held a ladder agent for 6,500 ticks (issue #48). A quest has its own limit
- * (quest.ts QUEST_STUCK_TICKS); idling and exploring are no progress by nature.
- */
-export const ANY_GOAL_STALL_TICKS = 600;
-const OWN_LIMIT_GOALS = new Set(["quest", "idle", "explore"]);
 
 export interface AgentDeps {
   record: AgentRecord;
@@ -84,11 +71,8 @@ export class Agent {
   /** Ticks stepped, and the ticks in which its goal made progress (for the benches). */
   ticks = 0;
   lastProgressAt = 0;
-  /** The experience total last seen, and the tick it last grew (a training goal's sign of life). */
-  private xpSeen = -1;
-  private xpGrewAt = 0;
-  /** Where it stood at the last stall check (a training goal on its way is not stalled). */
-  private stallSpot: { x: number; z: number } | undefined;
+  /** Gives up an autonomous goal that gets nowhere (goalWatch.ts). */
+  private readonly watch: GoalWatch;
 
   private readonly deps: AgentDeps;
   private readonly conn: AgentLink;
@@ -106,7 +90,8 @@ export class Agent {
   private reportedProgress = -1;
   /** The most progress the goal's behaviour has shown (the stall watchdog's measure: a new high, not a value above the last reported step). */
   private bestProgress = -1;
-  private lastEatTick = -Infinity;
+  /** Eats, flees a lost fight, ends its prayers (reflexes.ts). */
+  private readonly reflexes: Reflexes;
   /** Rubs the xp lamps it carries (brain/lamp.ts). */
   private readonly lamp = new LampRubber();
   private readonly ctx: Ctx;
@@ -136,6 +121,8 @@ export class Agent {
       send: <K extends ClientEventName>(type: K, data: ClientEvent<K>) => void this.conn.send(type, data as never),
       note: (text: string) => this.log("action", text),
     };
+    this.reflexes = new Reflexes(this.ctx);
+    this.watch = new GoalWatch(this.view, this.deps.know);
     this.chat = new ChatCommands(this, {
       ...deps,
       sendChat: (line) => this.conn.send("player:chat", { message: line }),
@@ -320,7 +307,7 @@ export class Agent {
     });
     this.behaviourGoalId = goal.id;
     this.questAtStart = goal.type === "quest" ? this.questEntry(goal.target) : undefined;
-    this.xpGrewAt = this.ticks;
+    this.watch.began(this.ticks);
     this.log("decision", `goal: ${goal.description}${goal.target !== undefined ? ` (${nameOf(this.deps.know, goal.target)})` : ""} [${goal.lockedBy}]`);
   }
 
@@ -340,62 +327,25 @@ export class Agent {
       }
       return;
     }
-    if (!this.goalsPaused && this.reflexes()) return;
+    if (!this.goalsPaused && this.reflex()) return;
     // An xp lamp is rubbed out of a fight and a quest (whose dialogues the quest goal answers).
     if (!(this.behaviour instanceof QuestGoal || this.behaviour instanceof Fight) && this.lamp.step(this.view, this.deps.know, this.ticks, this.ctx.send))
       return;
-    this.endPrayers();
+    this.reflexes.prayersOff(this.behaviour);
     // While paused, the only goal is one set by hand after the pause (a command or the owner's
     // REST call): pursued, then the agent idles again instead of choosing another.
     if (this.behaviour !== undefined) {
       const out = this.behaviour.step(this.ctx);
       this.report(out);
       if (out.end !== undefined) this.endGoal(out.end, out.why, out.crowded === true);
-      else if (this.stalled()) {
-        // A crowd only when others stand near: alone, the spot is no worse than another (a fishing
-        // spot marked crowded was left for the next ten goals, and the hurt fighter chopped trees).
-        const others = this.view.countSeen("player", (p) => p.id !== this.view.playerId && dist(p, this.view.position) <= CROWD_RADIUS);
-        const ticks = stallTicks(this.goal!, this.view.self.skills, this.deps.know);
-        this.endGoal("failed", `${others > 0 ? "crowded or out of reach" : "out of reach"}: no experience in ${ticks} ticks`, others > 0);
-      } else if (this.goingNowhere()) this.endGoal("failed", `no experience and no progress in ${ANY_GOAL_STALL_TICKS} ticks`);
+      else {
+        const givenUp = this.watch.givenUp(this.goal, this.ticks, this.lastProgressAt);
+        if (givenUp !== undefined) this.endGoal("failed", givenUp.why, givenUp.crowded);
+      }
       return;
     }
     if (this.goalsPaused) return;
     if (this.choosingSince === undefined || this.ticks - this.choosingSince > CHOICE_TIMEOUT_TICKS) this.requestOptions();
-  }
-
-  /** An autonomous goal other than training (and quest, idle, explore) with no experience nor progress for ANY_GOAL_STALL_TICKS. */
-  private goingNowhere(): boolean {
-    const goal = this.goal;
-    if (goal === null || goal.lockedBy !== "autonomous" || TRAINING_GOALS.has(goal.type) || OWN_LIMIT_GOALS.has(goal.type)) return false;
-    let xp = 0;
-    for (const s of Object.values(this.view.self!.skills)) xp += s.xp;
-    if (xp !== this.xpSeen) {
-      this.xpSeen = xp;
-      this.xpGrewAt = this.ticks;
-    }
-    return this.ticks - Math.max(this.xpGrewAt, this.lastProgressAt) > ANY_GOAL_STALL_TICKS;
-  }
-
-  /** True when an autonomous training goal has gained no experience for its allowance (stall.ts stallTicks) while standing still. */
-  private stalled(): boolean {
-    const goal = this.goal;
-    if (goal === null || goal.lockedBy !== "autonomous" || !TRAINING_GOALS.has(goal.type)) return false;
-    let xp = 0;
-    for (const s of Object.values(this.view.self!.skills)) xp += s.xp;
-    if (xp !== this.xpSeen) {
-      this.xpSeen = xp;
-      this.xpGrewAt = this.ticks;
-      return false;
-    }
-    // On its way (it moved this tick) it is not stalled: a walk from the cows to the fishing spots
-    // took more than GOAL_STALL_TICKS, and fishing for food failed as "crowded or out of reach"
-    // on arrival in the 12:39 runs (then no food, and the fighter healed at 10 lifepoints a 100 ticks).
-    const here = this.view.position;
-    const moved = this.stallSpot === undefined || this.stallSpot.x !== here.x || this.stallSpot.z !== here.z;
-    this.stallSpot = { x: here.x, z: here.z };
-    if (moved) this.xpGrewAt = this.ticks;
-    return this.ticks - this.xpGrewAt > stallTicks(goal, this.view.self!.skills, this.deps.know);
   }
 
   /** The options change with what the agent carries: ask for fresh ones, and choose when they come. */
@@ -405,50 +355,20 @@ export class Agent {
     this.conn.send("agent:getGoal", {});
   }
 
-  /** Out of a fight, the prayers it left on are switched off (they drain points for nothing). */
-  private endPrayers(): void {
-    const active = this.view.self!.activePrayers;
-    if (
-      active.length === 0 ||
-      this.behaviour instanceof Fight ||
-      (this.behaviour instanceof QuestGoal && this.behaviour.fighting) ||
-      this.ticks - this.prayersOffAt < 3
-    )
-      return;
-    this.prayersOffAt = this.ticks;
-    for (const id of active) this.ctx.send("prayer:toggle", { prayerId: id, active: false });
-    this.log("action", `stop praying (${active.join(", ")})`);
-  }
-
-  private prayersOffAt = -Infinity;
-
-  /** Eat when hurt; leave a fight that is being lost with nothing to eat. True when it acted. */
-  private reflexes(): boolean {
-    const self = this.view.self!;
-    // Health does not come back by itself: between goals it eats up to the level it fights at.
-    const threshold = this.behaviour === undefined ? TOP_UP_BELOW : EAT_BELOW;
-    if (!shouldEat(this.view, this.deps.know, threshold)) return false;
-    const food = self.inventory.find((s) => (this.deps.know.registry.item(s.itemId)?.healAmount ?? 0) > 0);
-    if (food !== undefined) {
-      if (this.ticks - this.lastEatTick < 3) return false;
-      this.lastEatTick = this.ticks;
-      this.conn.send("inventory:use", { slot: food.slot });
-      this.log("action", `eat ${nameOf(this.deps.know, food.itemId)} (health ${self.health}/${self.maxHealth})`);
-      return true;
-    }
-    const goal = this.goal?.type === "combat" || this.goal?.type === "quest" ? this.goal.type : "other";
-    const questFighting = this.behaviour instanceof QuestGoal && this.behaviour.fighting;
-    if (this.behaviour !== undefined && losingFight(this.view, this.deps.know, FLEE_BELOW, goal, questFighting)) {
+  /** Its reflexes (reflexes.ts): eats when hurt, or ends a fight it is losing and walks home. True when it acted. */
+  private reflex(): boolean {
+    const reflex = this.reflexes.eatOrFlee(this.behaviour, this.goal?.type);
+    if (reflex === "flee") {
+      const self = this.view.self!;
       this.endGoal("failed", `leaving a losing fight (health ${self.health}/${self.maxHealth})`, false, true);
       // With raw food and a fire it can light here, only out of the fight: it cooks in the field (behaviours.ts Cook).
       const raw = self.inventory.some((s) => this.deps.know.registry.recipes.cooking.some((r) => r.raw === s.itemId));
-      const field = raw && fieldFireLog(this.view, this.deps.know) !== undefined;
-      this.command = field
-        ? { behaviour: new GoTo(fleeSpot(this.view.position, this.deps.know.spawn), "out of the fight"), label: "flee the fight" }
-        : { behaviour: new GoTo(this.deps.know.spawn, "home"), label: "flee home" };
-      return true;
+      this.command =
+        raw && fieldFireLog(this.view, this.deps.know) !== undefined
+          ? { behaviour: new GoTo(fleeSpot(this.view.position, this.deps.know.spawn), "out of the fight"), label: "flee the fight" }
+          : { behaviour: new GoTo(this.deps.know.spawn, "home"), label: "flee home" };
     }
-    return false;
+    return reflex !== undefined;
   }
 
   private report(out: Outcome): void {

@@ -11,7 +11,6 @@
  */
 import * as Phaser from "phaser";
 import { chebyshev, type Tile } from "../../src/game/map/CollisionMap.ts";
-import { findPath } from "../../src/game/map/pathfinding.ts";
 import { spawnStations } from "../../src/game/world/spawn.ts";
 import { Ground } from "./art/ground.ts";
 import { fadeOut, flash, lunge, pose, wear } from "./art/motion.ts";
@@ -24,6 +23,7 @@ import { drawHealthBar, drawHitSplat, HEALTH_BAR_MS, RisingTexts } from "./scene
 import { stationSprite } from "./sprites.ts";
 import { TouchPress } from "./touchPress.ts";
 import type { Sprite } from "./art/sprite.ts";
+import { WalkPath } from "./walkPath.ts";
 
 export type { Tile };
 
@@ -105,10 +105,8 @@ const DECLUTTER_MS = 100;
 
 export class WorldScene extends Phaser.Scene {
   private readonly drawn = new Map<string, Drawn>();
-  private marker!: Phaser.GameObjects.Rectangle;
   private cursor!: Phaser.GameObjects.Rectangle;
   private cursorTile: Tile | undefined;
-  private pathGraphics!: Phaser.GameObjects.Graphics;
   private grid!: Phaser.GameObjects.Graphics;
   /** The ground, the water's surface and the roofs (client/src/art/ground.ts). */
   private ground!: Ground;
@@ -116,8 +114,8 @@ export class WorldScene extends Phaser.Scene {
   private hover!: Phaser.GameObjects.Text;
   /** Where the grid was drawn for (the camera's scroll, in whole tiles). */
   private gridAt = "";
-  /** The path being walked (tiles still ahead) and where it ends. */
-  private path: { tiles: Tile[]; goal: Tile; reach: number } | undefined;
+  /** The way your walk takes (walkPath.ts). */
+  private walk!: WalkPath;
   private following: string | undefined;
   /** Xp drops and level-ups rising from things (sceneEffects.ts). */
   private readonly rising: RisingTexts;
@@ -164,8 +162,7 @@ export class WorldScene extends Phaser.Scene {
       this.place(s.id, stationSprite(s.type, stationNames.get(s.type) ?? s.type), s.x, s.z);
     }
 
-    this.pathGraphics = this.add.graphics().setDepth(DEPTH.path);
-    this.marker = this.add.rectangle(0, 0, TILE, TILE).setStrokeStyle(2, 0xffff00).setVisible(false).setDepth(DEPTH.path);
+    this.walk = new WalkPath(this, collision, TILE, DEPTH.path);
     this.cursor = this.add.rectangle(0, 0, TILE, TILE).setStrokeStyle(3, 0x4fc3f7).setVisible(false).setDepth(DEPTH.cursor);
     this.cameras.main.setBounds(b.minX * TILE, b.minZ * TILE, (b.maxX - b.minX + 1) * TILE, (b.maxZ - b.minZ + 1) * TILE);
 
@@ -349,7 +346,7 @@ export class WorldScene extends Phaser.Scene {
       d.to = to;
       d.start = this.time.now;
       d.tile = { x, z };
-      if (mine) this.walked({ x, z });
+      if (mine) this.walk.walked({ x, z });
     }
     // Depleted resources are drawn so (a stump, a bare rock), and their name says so.
     wear(this, d.shape, sprite.look);
@@ -387,57 +384,20 @@ export class WorldScene extends Phaser.Scene {
 
   /**
    * Shows the way from your tile to `goal` (or as near as `reach` tiles of it): the path the
-   * server's pathfinding finds there on the same map. Nothing is shown when there is no way.
+   * server's pathfinding finds there on the same map (walkPath.ts). Nothing is shown when there is no way.
    */
   showPath(goal: Tile, reach = 0): void {
     const me = this.drawn.get(this.host.playerId() ?? "");
-    if (me === undefined) return;
-    if (reach > 0 && chebyshev(me.tile, goal) <= reach) return this.clearPath();
-    const r = findPath(this.host.content.collision, me.tile, goal);
-    // The walk ends at the first tile within reach (next to a tree, not in it).
-    const tiles = r.ok ? r.path.slice(0, r.path.findIndex((t) => chebyshev(t, goal) <= reach) + 1 || undefined) : [];
-    this.path = tiles.length > 0 ? { tiles, goal, reach } : undefined;
-    const end = this.path?.tiles.at(-1) ?? goal;
-    this.marker.setPosition(center(end.x), center(end.z)).setVisible(this.path !== undefined || reach === 0);
-    this.drawPath();
+    if (me !== undefined) this.walk.show(me.tile, goal, reach);
   }
 
   clearPath(): void {
-    this.path = undefined;
-    this.marker.setVisible(false);
-    this.drawPath();
+    this.walk.clear();
   }
 
   /** The tiles of the path still ahead (for tests and the accessible position line). */
   pathAhead(): Tile[] {
-    return this.path?.tiles.slice() ?? [];
-  }
-
-  /** Your player arrived at a tile: the path drops what is behind, or is found again from here. */
-  private walked(at: Tile): void {
-    const p = this.path;
-    if (p === undefined) return;
-    const i = p.tiles.findIndex((t) => t.x === at.x && t.z === at.z);
-    if (i === p.tiles.length - 1 || chebyshev(at, p.goal) <= p.reach) {
-      this.clearPath();
-      return;
-    }
-    if (i >= 0) p.tiles.splice(0, i + 1);
-    else {
-      // The server went its own way (a moving target, a new action): follow it from here.
-      const r = findPath(this.host.content.collision, at, p.goal);
-      if (!r.ok || r.path.length === 0) return this.clearPath();
-      p.tiles = r.path;
-    }
-    this.drawPath();
-  }
-
-  private drawPath(): void {
-    const g = this.pathGraphics.clear();
-    const p = this.path;
-    if (p === undefined) return;
-    g.fillStyle(0xffff00, 0.85);
-    for (const t of p.tiles.slice(0, -1)) g.fillCircle(center(t.x), center(t.z), 4);
+    return this.walk.ahead();
   }
 
   /** A hit splat over something (hitSplats.ts): the damage on red, a miss on blue, and a badge for the style. */

@@ -6,8 +6,8 @@ import assert from "node:assert/strict";
 import { addressedTo, parseCommand } from "../../agent-runtime/brain/commands.ts";
 import { CROWD_MEMORY, MELEE_FOCUS, ScriptedBrain, toolPurchases } from "../../agent-runtime/brain/scripted.ts";
 import type { GoalOption, Observation } from "../../agent-runtime/brain/Brain.ts";
-import { knowledgeOf } from "../../agent-runtime/knowledge.ts";
-import { bundledContent } from "../support/content.ts";
+import type { Knowledge } from "../../agent-runtime/knowledge.ts";
+import { bundledKnowledge, observation } from "./support.ts";
 
 describe("agent brain: chat commands", () => {
   it("reads every command and its variants", () => {
@@ -45,38 +45,31 @@ describe("agent brain: chat commands", () => {
 
 describe("agent brain: the scripted policy", () => {
   let brain: () => ScriptedBrain;
-  let know: ReturnType<typeof knowledgeOf>;
+  let know: Knowledge;
   let options: GoalOption[];
-  const base = (over: Partial<Observation> = {}): Observation => ({
-    name: "Robin",
-    position: { x: 0, z: 0 },
-    health: 100,
-    maxHealth: 100,
-    combatLevel: 3,
-    coins: 25,
-    skills: {
-      woodcutting: { level: 1, xp: 0 },
-      mining: { level: 5, xp: 400 },
-      fishing: { level: 3, xp: 200 },
-      cooking: { level: 1, xp: 0 },
-      firemaking: { level: 1, xp: 0 },
-    },
-    inventory: [
-      { slot: 0, itemId: "bronze_hatchet", quantity: 1 },
-      { slot: 1, itemId: "bronze_pickaxe", quantity: 1 },
-      { slot: 2, itemId: "small_fishing_net", quantity: 1 },
-    ],
-    freeSlots: 25,
-    equipment: {},
-    nearby: {},
-    availableGoals: options,
-    recentGoals: [],
-    ...over,
-  });
+  const base = (over: Partial<Observation> = {}): Observation =>
+    observation({
+      coins: 25,
+      skills: {
+        woodcutting: { level: 1, xp: 0 },
+        mining: { level: 5, xp: 400 },
+        fishing: { level: 3, xp: 200 },
+        cooking: { level: 1, xp: 0 },
+        firemaking: { level: 1, xp: 0 },
+      },
+      inventory: [
+        { slot: 0, itemId: "bronze_hatchet", quantity: 1 },
+        { slot: 1, itemId: "bronze_pickaxe", quantity: 1 },
+        { slot: 2, itemId: "small_fishing_net", quantity: 1 },
+      ],
+      freeSlots: 25,
+      availableGoals: options,
+      ...over,
+    });
   const full = Array.from({ length: 28 }, (_, slot) => ({ slot, itemId: "logs", quantity: 1 }));
 
   before(async () => {
-    know = knowledgeOf(await bundledContent());
+    know = await bundledKnowledge();
     brain = () => new ScriptedBrain(know, "seed");
     options = [
       { type: "woodcutting", description: "Chop trees", targets: ["tree_normal"] },

@@ -6,7 +6,7 @@
  * coins to spare.
  */
 import assert from "node:assert/strict";
-import { AgentView, type Self } from "../../agent-runtime/AgentView.ts";
+import type { Self } from "../../agent-runtime/AgentView.ts";
 import { Fight, GoTo, GOTO_STUCK_TICKS, RUN_ABOVE, Shop, shouldRun, STALL_TICKS, WALK_BELOW, type Ctx } from "../../agent-runtime/brain/behaviours.ts";
 import {
   bestMonster,
@@ -27,23 +27,18 @@ import {
   WEAPON_RESERVE,
   weaponUpgrade,
 } from "../../agent-runtime/brain/fighting.ts";
-import { Random } from "../../agent-runtime/brain/random.ts";
 import { ScriptedBrain } from "../../agent-runtime/brain/scripted.ts";
-import type { Observation } from "../../agent-runtime/brain/Brain.ts";
-import { knowledgeOf, type Knowledge } from "../../agent-runtime/knowledge.ts";
+import type { Knowledge } from "../../agent-runtime/knowledge.ts";
 import type { WorldUpdate } from "../../src/game/worldUpdate.ts";
-import { bundledContent } from "../support/content.ts";
 import { XP_FOR_LEVEL } from "../../src/game/skills.ts";
 import { npcAttacksPlayer } from "../../src/game/combat.ts";
 import { gameWorld } from "../support/game.ts";
-
-type Entry = WorldUpdate["entities"][number];
-type Sent = { type: string; data: Record<string, unknown> };
+import { bundledKnowledge, ctxOf, observation, selfOf, viewOf, type Entry, type Sent } from "./support.ts";
 
 describe("agent fighting: styles, eating, magic", () => {
   let know: Knowledge;
   before(async () => {
-    know = knowledgeOf(await bundledContent());
+    know = await bundledKnowledge();
   });
 
   /** Skills at these levels (with the xp of the level); magic by xp (level 1 below 83). */
@@ -55,28 +50,7 @@ describe("agent fighting: styles, eating, magic", () => {
   });
   const XP_AT = XP_FOR_LEVEL;
   /** A player:sync as the server sends it (a new character's, with `over`). */
-  const sync = (over: Partial<Self> = {}): Self => ({
-    id: "me",
-    name: "Robin",
-    position: { x: 0, y: 0, z: 0 },
-    health: 100,
-    maxHealth: 100,
-    combatLevel: 3,
-    coins: 0,
-    combatStyle: "accurate",
-    autocast: null,
-    runEnergy: 100,
-    runMode: false,
-    autoRetaliate: true,
-    prayerPoints: 1,
-    activePrayers: [],
-    skills: skills(1, 1, 1),
-    inventory: [],
-    equipment: {},
-    bank: [],
-    inTrade: false,
-    ...over,
-  });
+  const sync = (over: Partial<Self> = {}): Self => selfOf({ skills: skills(1, 1, 1), ...over });
   const sword = { weapon: { itemId: "bronze_sword", quantity: 1 } };
   const rat = (id: string, x: number, z: number): Entry => ({
     id,
@@ -94,32 +68,8 @@ describe("agent fighting: styles, eating, magic", () => {
   /** An agent at the rats' spawn with this state, seeing `others`; its ctx and what it sent. */
   function agent(self: Self, others: Entry[] = []) {
     const spot = know.mobSpots.get("meadow_rat")![0]!;
-    const view = new AgentView();
-    view.playerId = "me";
-    view.sync(self);
-    const me: Entry = {
-      id: "me",
-      kind: "player",
-      x: spot.x,
-      z: spot.z,
-      name: "Robin",
-      health: self.health,
-      maxHealth: self.maxHealth,
-      combatLevel: 3,
-      running: false,
-    };
-    view.update({ tick: 1, entities: [me, ...others], removed: [] });
-    const sent: Sent[] = [];
-    const notes: string[] = [];
-    const ctx: Ctx = {
-      view,
-      know,
-      rng: new Random("fight"),
-      tick: 0,
-      send: (type, data) => void sent.push({ type, data: data }),
-      note: (t) => void notes.push(t),
-    };
-    return { view, ctx, sent, notes, spot };
+    const view = viewOf(self, spot, others);
+    return { view, ...ctxOf(know, view, "fight"), spot };
   }
   const steps = (fight: Fight, ctx: Ctx, from: number, n: number) => {
     for (let t = from; t < from + n; t++) {
@@ -403,24 +353,14 @@ describe("agent fighting: styles, eating, magic", () => {
     );
 
     // The policy chooses the trip when the server offers runes; the Shop buys them all when the store opens.
-    const obs: Observation = {
-      name: "Robin",
-      position: { x: 0, z: 0 },
-      health: 100,
-      maxHealth: 100,
-      combatLevel: 3,
+    const obs = observation({
       coins: 1000,
       skills: skills(1, 1, 1),
-      inventory: [],
-      freeSlots: 28,
-      equipment: {},
-      nearby: {},
       availableGoals: [
         { type: "shopping", description: "Buy runes", targets: ["air_rune", "mind_rune"] },
         { type: "idle", description: "Stand still", targets: [] },
       ],
-      recentGoals: [],
-    };
+    });
     const c = new ScriptedBrain(know, "runes").choose(obs);
     assert.deepEqual({ type: c.type, target: c.target }, { type: "shopping", target: "air_rune" });
     assert.match(c.reason, /^runes for 100 casts of Wind Strike; they cost 700$/);

@@ -5,7 +5,7 @@
  * runes in hand, the staff wielded at a fight, and a cast-only fight ended when its runes run out.
  */
 import assert from "node:assert/strict";
-import { AgentView, type Self } from "../../agent-runtime/AgentView.ts";
+import type { Self } from "../../agent-runtime/AgentView.ts";
 import { Fight, type Ctx } from "../../agent-runtime/brain/behaviours.ts";
 import type { GoalOption, Observation } from "../../agent-runtime/brain/Brain.ts";
 import { castableSpell, kitOf, type Kit } from "../../agent-runtime/brain/fighting.ts";
@@ -23,17 +23,14 @@ import {
   staffToWield,
   trainingSpell,
 } from "../../agent-runtime/brain/magicFocus.ts";
-import { Random } from "../../agent-runtime/brain/random.ts";
 import { ScriptedBrain } from "../../agent-runtime/brain/scripted.ts";
 import { saleTrip, surplus } from "../../agent-runtime/brain/selling.ts";
-import { knowledgeOf, type Knowledge } from "../../agent-runtime/knowledge.ts";
+import type { Knowledge } from "../../agent-runtime/knowledge.ts";
 import { availableGoals } from "../../src/agents/AgentService.ts";
 import { SKILLS } from "../../src/game/skills.ts";
 import type { PlayerData } from "../../src/game/world/Player.ts";
-import type { WorldUpdate } from "../../src/game/worldUpdate.ts";
 import { bundledContent } from "../support/content.ts";
-
-type Entry = WorldUpdate["entities"][number];
+import { bundledKnowledge, ctxOf, observation, selfOf, viewOf, type Entry } from "./support.ts";
 
 const AIR = "runecrafting:air_rune";
 const MIND = "runecrafting:mind_rune";
@@ -41,7 +38,7 @@ const MIND = "runecrafting:mind_rune";
 describe("agent magic focus: a caster's runes, staff and fights", () => {
   let know: Knowledge;
   before(async () => {
-    know = knowledgeOf(await bundledContent());
+    know = await bundledKnowledge();
   });
 
   const kit = (over: Partial<Kit> = {}): Kit => ({ skills: { magic: { level: 1, xp: 0 } }, inventory: [], weaponId: undefined, coins: 0, ...over });
@@ -80,26 +77,18 @@ describe("agent magic focus: a caster's runes, staff and fights", () => {
   });
 
   describe("the scripted policy under focus magic", () => {
-    const base = (over: Partial<Observation> = {}): Observation => ({
-      name: "Robin",
-      position: { x: 0, z: 0 },
-      health: 100,
-      maxHealth: 100,
-      combatLevel: 3,
-      coins: 20,
-      skills: { magic: { level: 3, xp: 200 }, mining: { level: 5, xp: 400 }, runecrafting: { level: 3, xp: 200 } },
-      inventory: [
-        { slot: 0, itemId: "bronze_hatchet", quantity: 1 },
-        { slot: 1, itemId: "bronze_pickaxe", quantity: 1 },
-      ],
-      freeSlots: 26,
-      equipment: {},
-      nearby: {},
-      availableGoals: [],
-      recentGoals: [],
-      focus: "magic",
-      ...over,
-    });
+    const base = (over: Partial<Observation> = {}): Observation =>
+      observation({
+        coins: 20,
+        skills: { magic: { level: 3, xp: 200 }, mining: { level: 5, xp: 400 }, runecrafting: { level: 3, xp: 200 } },
+        inventory: [
+          { slot: 0, itemId: "bronze_hatchet", quantity: 1 },
+          { slot: 1, itemId: "bronze_pickaxe", quantity: 1 },
+        ],
+        freeSlots: 26,
+        focus: "magic",
+        ...over,
+      });
     const opts = (...extra: GoalOption[]): GoalOption[] => [
       { type: "mining", description: "Mine rocks", targets: ["ore_copper", "ore_tin", "rock_essence"] },
       { type: "combat", description: "Fight monsters", targets: ["brindle_cow", "meadow_rat"] },
@@ -264,38 +253,12 @@ describe("agent magic focus: a caster's runes, staff and fights", () => {
   });
 
   describe("the fight", () => {
-    const sync = (over: Partial<Self> = {}): Self => ({
-      id: "me",
-      name: "Robin",
-      position: { x: 0, y: 0, z: 0 },
-      health: 100,
-      maxHealth: 100,
-      combatLevel: 3,
-      coins: 0,
-      combatStyle: "accurate",
-      autocast: null,
-      runEnergy: 100,
-      runMode: false,
-      autoRetaliate: true,
-      prayerPoints: 1,
-      activePrayers: [],
-      skills: { magic: { level: 1, xp: 0 } },
-      inventory: [],
-      equipment: {},
-      bank: [],
-      inTrade: false,
-      ...over,
-    });
+    const sync = (over: Partial<Self> = {}): Self => selfOf({ skills: { magic: { level: 1, xp: 0 } }, ...over });
     const cow: Entry = { id: "c1", kind: "npc", x: 0, z: 0, ref: "brindle_cow", name: "Brindle cow", health: 80, maxHealth: 80, level: 2, dead: false };
     function agent(self: Self) {
       const spot = know.mobSpots.get("brindle_cow")![0]!;
-      const view = new AgentView();
-      view.playerId = "me";
-      view.sync(self);
-      const me: Entry = { id: "me", kind: "player", x: spot.x, z: spot.z, name: "Robin", health: 100, maxHealth: 100, combatLevel: 3, running: false };
-      view.update({ tick: 1, entities: [me, { ...cow, x: spot.x + 2, z: spot.z }], removed: [] });
-      const sent: { type: string; data: Record<string, unknown> }[] = [];
-      const ctx: Ctx = { view, know, rng: new Random("magic"), tick: 0, send: (type, data) => void sent.push({ type, data }), note: () => {} };
+      const view = viewOf(self, spot, [{ ...cow, x: spot.x + 2, z: spot.z }]);
+      const { ctx, sent } = ctxOf(know, view, "magic");
       return { view, ctx, sent };
     }
 

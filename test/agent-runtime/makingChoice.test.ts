@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import type { GoalOption, Observation } from "../../agent-runtime/brain/Brain.ts";
-import { AgentView, type Self } from "../../agent-runtime/AgentView.ts";
+import type { Self } from "../../agent-runtime/AgentView.ts";
 import type { Ctx } from "../../agent-runtime/brain/behaviourKit.ts";
 import { roomForPartner } from "../../agent-runtime/brain/making.ts";
 import { Shop } from "../../agent-runtime/brain/behaviours.ts";
@@ -26,31 +26,24 @@ import { QUEST_DOING } from "../../agent-runtime/brain/questChoice.ts";
 import { FOCUS_BONUS, focusBonus } from "../../agent-runtime/brain/focus.ts";
 import { Random } from "../../agent-runtime/brain/random.ts";
 import { ScriptedBrain, toolPurchases } from "../../agent-runtime/brain/scripted.ts";
-import { knowledgeOf, type Knowledge } from "../../agent-runtime/knowledge.ts";
-import { bundledContent } from "../support/content.ts";
+import type { Knowledge } from "../../agent-runtime/knowledge.ts";
+import { bundledKnowledge, carrying, ctxOf, observation, viewOf } from "./support.ts";
 
 describe("agent brain: making", () => {
   let know: Knowledge;
   before(async () => {
-    know = knowledgeOf(await bundledContent());
+    know = await bundledKnowledge();
   });
 
-  const obs = (inventory: string[], goals: GoalOption[], over: Partial<Observation> = {}): Observation => ({
-    name: "Robin",
-    position: { x: 0, z: 0 },
-    health: 100,
-    maxHealth: 100,
-    combatLevel: 3,
-    coins: 100,
-    skills: { mining: { level: 1, xp: 0 }, smithing: { level: 1, xp: 0 } },
-    inventory: inventory.map((itemId, slot) => ({ slot, itemId, quantity: 1 })),
-    freeSlots: 28 - inventory.length,
-    equipment: {},
-    nearby: {},
-    availableGoals: goals,
-    recentGoals: [],
-    ...over,
-  });
+  const obs = (inventory: string[], goals: GoalOption[], over: Partial<Observation> = {}): Observation =>
+    observation({
+      coins: 100,
+      skills: { mining: { level: 1, xp: 0 }, smithing: { level: 1, xp: 0 } },
+      inventory: carrying(inventory),
+      freeSlots: 28 - inventory.length,
+      availableGoals: goals,
+      ...over,
+    });
   const training: GoalOption[] = [
     { type: "mining", description: "Mine rocks", targets: ["ore_copper", "ore_tin"] },
     { type: "banking", description: "Bank items", targets: [] },
@@ -93,16 +86,8 @@ describe("agent brain: making", () => {
     const copper = Array.from({ length: 10 }, () => "copper_ore");
     const next = new ScriptedBrain(know, "m").choose(obs(copper, [{ type: "mining", description: "Mine rocks", targets: ["ore_copper", "ore_tin"] }]));
     assert.deepEqual([next.type, next.target], ["mining", "ore_tin"]);
-    const ctxWith = (items: string[]): Ctx => {
-      const view = new AgentView();
-      view.playerId = "me";
-      view.sync({
-        inventory: items.map((itemId, slot) => ({ slot, itemId, quantity: 1 })),
-        equipment: {},
-        skills: { smithing: { level: 1, xp: 0 } },
-      } as unknown as Self);
-      return { view, know, rng: new Random("m"), tick: 0, send: () => {}, note: () => {} };
-    };
+    const ctxWith = (items: string[]): Ctx =>
+      ctxOf(know, viewOf({ inventory: carrying(items), equipment: {}, skills: { smithing: { level: 1, xp: 0 } } } as unknown as Self), "m").ctx;
     // 3 tools and 12 copper: 13 slots left, more than the 12 copper over the tin: mine on.
     assert.equal(roomForPartner(ctxWith(["hammer", "bronze_pickaxe", "tinderbox", ...Array.from({ length: 12 }, () => "copper_ore")]), "copper_ore"), false);
     // 13 copper: 12 slots left, at most the 13 over the tin: stop, the rest is the tin's.
@@ -184,9 +169,7 @@ describe("agent brain: making", () => {
 
     it("buys the hides the store holds when it holds fewer than the load (a buy of more is refused whole), and fails on none", () => {
       const ctx = (sent: { itemId: string; quantity: number }[]): Ctx => {
-        const view = new AgentView();
-        view.playerId = "me";
-        view.sync({ inventory: [{ slot: 0, itemId: "needle", quantity: 1 }], equipment: {}, skills: {} } as unknown as Self);
+        const view = viewOf({ inventory: [{ slot: 0, itemId: "needle", quantity: 1 }], equipment: {}, skills: {} } as unknown as Self);
         const send = (event: string, data: unknown) => void (event === "store:buy" && sent.push(data as { itemId: string; quantity: number }));
         return { view, know, rng: new Random("m"), tick: 0, send, note: () => {} };
       };

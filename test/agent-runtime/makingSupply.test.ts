@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import type { GoalOption, Observation } from "../../agent-runtime/brain/Brain.ts";
-import { AgentView, type Self } from "../../agent-runtime/AgentView.ts";
+import type { Self } from "../../agent-runtime/AgentView.ts";
 import type { Ctx } from "../../agent-runtime/brain/behaviourKit.ts";
 import { Make, MAX_STARTS, salePerInput } from "../../agent-runtime/brain/making.ts";
 import { FetchInputs } from "../../agent-runtime/brain/makingBank.ts";
@@ -14,33 +14,26 @@ import { makingScore } from "../../agent-runtime/brain/makingChoice.ts";
 import { anvilPays, craftLeather, HIDE_LOAD, hidePurchase, makingCombat, makingRocks, tanningDue, threadsFor } from "../../agent-runtime/brain/makingFocus.ts";
 import { Random } from "../../agent-runtime/brain/random.ts";
 import { ScriptedBrain } from "../../agent-runtime/brain/scripted.ts";
-import { knowledgeOf, type Knowledge } from "../../agent-runtime/knowledge.ts";
-import { bundledContent } from "../support/content.ts";
+import type { Knowledge } from "../../agent-runtime/knowledge.ts";
+import { bundledKnowledge, carrying, ctxOf, observation, viewOf } from "./support.ts";
 
 describe("agent brain: making supplies", () => {
   let know: Knowledge;
   before(async () => {
-    know = knowledgeOf(await bundledContent());
+    know = await bundledKnowledge();
   });
 
   const skills = { mining: { level: 5, xp: 0 }, smithing: { level: 5, xp: 0 }, crafting: { level: 3, xp: 0 } };
-  const obs = (inventory: string[], goals: GoalOption[], over: Partial<Observation> = {}): Observation => ({
-    name: "Robin",
-    position: { x: 0, z: 0 },
-    health: 100,
-    maxHealth: 100,
-    combatLevel: 3,
-    coins: 100,
-    skills,
-    inventory: inventory.map((itemId, slot) => ({ slot, itemId, quantity: 1 })),
-    freeSlots: 28 - inventory.length,
-    equipment: {},
-    nearby: {},
-    availableGoals: goals,
-    recentGoals: [],
-    focus: "making",
-    ...over,
-  });
+  const obs = (inventory: string[], goals: GoalOption[], over: Partial<Observation> = {}): Observation =>
+    observation({
+      coins: 100,
+      skills,
+      inventory: carrying(inventory),
+      freeSlots: 28 - inventory.length,
+      availableGoals: goals,
+      focus: "making",
+      ...over,
+    });
   const tools = ["bronze_pickaxe", "needle", "thread", "hammer"];
   const soldOut: Observation["recentGoals"] = [{ type: "shopping", target: "cowhide", outcome: "failed" }];
 
@@ -142,19 +135,16 @@ describe("agent brain: making supplies", () => {
   });
 
   it("leaves a spare sword (30 coins at Flintwright Arms) with it on a bank trip for ores, and deposits the logs", () => {
-    const view = new AgentView();
-    view.playerId = "me";
     const carried = ["hammer", "bronze_sword", "bronze_sword", "logs"];
-    view.sync({
+    const view = viewOf({
       id: "me",
       position: { x: 0, z: 0 },
-      inventory: carried.map((itemId, slot) => ({ slot, itemId, quantity: 1 })),
+      inventory: carrying(carried),
       equipment: {},
       skills: { smithing: { level: 5, xp: 0 } },
       coins: 0,
     } as unknown as Self);
-    const sent: { event: string; data: unknown }[] = [];
-    const ctx: Ctx = { view, know, rng: new Random("m"), tick: 0, send: (event: string, data: unknown) => void sent.push({ event, data }), note: () => {} };
+    const { ctx, sent } = ctxOf(know, view, "m");
     const fetch = new FetchInputs(know.registry.production.get("smelting:bronze_bar")!, 0);
     const bank = [
       { itemId: "copper_ore", quantity: 20 },
@@ -162,9 +152,9 @@ describe("agent brain: making supplies", () => {
     ];
     fetch.onEvent("interface:open", { type: "bank", bank }, ctx);
     for (let t = 0; t < 5; t++) fetch.step({ ...ctx, tick: t });
-    const deposited = sent.filter((s) => s.event === "bank:deposit").map((s) => carried[(s.data as { slot: number }).slot]);
+    const deposited = sent.filter((s) => s.type === "bank:deposit").map((s) => carried[s.data.slot as number]);
     assert.deepEqual(deposited, ["logs"]);
-    const withdrawn = sent.filter((s) => s.event === "bank:withdraw").map((s) => s.data as { itemId: string; quantity: number });
+    const withdrawn = sent.filter((s) => s.type === "bank:withdraw").map((s) => s.data);
     // 25 free slots: 12 of each ore.
     assert.deepEqual(withdrawn, [
       { itemId: "copper_ore", quantity: 12 },
@@ -173,13 +163,11 @@ describe("agent brain: making supplies", () => {
   });
 
   describe("a make that never starts", () => {
-    const ctxOf = (sent: string[], carried = ["needle", "leather"]): Ctx => {
-      const view = new AgentView();
-      view.playerId = "me";
-      view.sync({
+    const makerCtx = (sent: string[], carried = ["needle", "leather"]): Ctx => {
+      const view = viewOf({
         id: "me",
         position: { x: 0, z: 0 },
-        inventory: carried.map((itemId, slot) => ({ slot, itemId, quantity: 1 })),
+        inventory: carrying(carried),
         equipment: {},
         skills: { crafting: { level: 1, xp: 0 } },
         coins: 0,
@@ -189,7 +177,7 @@ describe("agent brain: making supplies", () => {
 
     it(`ends the goal after ${MAX_STARTS} tries with nothing made (interrupted over and over)`, () => {
       const sent: string[] = [];
-      const ctx = ctxOf(sent);
+      const ctx = makerCtx(sent);
       const make = new Make("crafting:leather_gloves");
       let end: string | undefined;
       for (let t = 0; t < 200 && end === undefined; t++) {
@@ -207,7 +195,7 @@ describe("agent brain: making supplies", () => {
     it("counts a station's refusal (its recipes' answer: not makeable here) as a failure, not a wait", () => {
       const notes: string[] = [];
       const sent: string[] = [];
-      const ctx = { ...ctxOf(sent, ["cowhide"]), note: (t: string) => void notes.push(t) };
+      const ctx = { ...makerCtx(sent, ["cowhide"]), note: (t: string) => void notes.push(t) };
       const make = new Make("tanning:leather");
       assert.equal(make.step(ctx).end, undefined);
       assert.deepEqual(sent, ["player:action"], "on its way to the tanner");

@@ -6,8 +6,7 @@
  * lamp goes to the lowest melee skill; the meat it carries is cooked before it fights on.
  */
 import assert from "node:assert/strict";
-import { AgentView, type Self } from "../../agent-runtime/AgentView.ts";
-import type { Ctx } from "../../agent-runtime/brain/behaviourKit.ts";
+import type { Self } from "../../agent-runtime/AgentView.ts";
 import type { GoalOption, Observation } from "../../agent-runtime/brain/Brain.ts";
 import { Fight } from "../../agent-runtime/brain/fight.ts";
 import { FOCUS_BONUS, focusBonus } from "../../agent-runtime/brain/focus.ts";
@@ -30,18 +29,15 @@ import {
   servesMeleeQuest,
 } from "../../agent-runtime/brain/meleeFocus.ts";
 import { MELEE_QUEST_LIFT, QUEST_START, questScore } from "../../agent-runtime/brain/questChoice.ts";
-import type { QuestEntry } from "../../agent-runtime/brain/questPlan.ts";
-import { Random } from "../../agent-runtime/brain/random.ts";
 import { COOK_FOR_FIGHT, ScriptedBrain } from "../../agent-runtime/brain/scripted.ts";
-import { knowledgeOf, type Knowledge } from "../../agent-runtime/knowledge.ts";
+import type { Knowledge } from "../../agent-runtime/knowledge.ts";
 import type { ServerEventArgs } from "../../src/game/serverEvents.ts";
-import type { WorldUpdate } from "../../src/game/worldUpdate.ts";
-import { bundledContent } from "../support/content.ts";
+import { bundledKnowledge, ctxOf, observation, questList, viewOf } from "./support.ts";
 
 describe("agent focus melee: quests, lamps and food", () => {
   let know: Knowledge;
   before(async () => {
-    know = knowledgeOf(await bundledContent());
+    know = await bundledKnowledge();
   });
 
   const skills = (levels: Record<string, number>, xp: Record<string, number> = {}) =>
@@ -50,31 +46,15 @@ describe("agent focus melee: quests, lamps and food", () => {
         (s) => [s, { level: levels[s] ?? (s === "constitution" ? 10 : 1), xp: xp[s] ?? 0 }],
       ),
     );
-  const obs = (over: Partial<Observation> = {}): Observation => ({
-    name: "Robin",
-    position: { x: 0, z: 0 },
-    health: 100,
-    maxHealth: 100,
-    combatLevel: 3,
-    coins: 25,
-    skills: skills({}),
-    inventory: [{ slot: 0, itemId: "bronze_hatchet", quantity: 1 }],
-    freeSlots: 27,
-    equipment: {},
-    nearby: {},
-    availableGoals: [],
-    recentGoals: [],
-    focus: "melee",
-    ...over,
-  });
-  const questList = (completed: string[], doing: Record<string, string> = {}): QuestEntry[] =>
-    [...know.registry.quests.quests.values()].map((q) => ({
-      id: q.id,
-      name: q.name,
-      status: completed.includes(q.id) ? "completed" : doing[q.id] !== undefined ? "in_progress" : "not_started",
-      stage: doing[q.id] ?? null,
-      stageText: "",
-    }));
+  const obs = (over: Partial<Observation> = {}): Observation =>
+    observation({
+      coins: 25,
+      skills: skills({}),
+      inventory: [{ slot: 0, itemId: "bronze_hatchet", quantity: 1 }],
+      freeSlots: 27,
+      focus: "melee",
+      ...over,
+    });
   const quest = (...targets: string[]): GoalOption => ({ type: "quest", description: "Do a quest", targets });
 
   it("counts a quest's melee xp with its lamps, and the xp of the quests it opens", () => {
@@ -85,14 +65,14 @@ describe("agent focus melee: quests, lamps and food", () => {
     assert.equal(questMeleeXp(know, "the_drowned_watch"), 450);
     assert.equal(questMeleeXp(know, "kettle_supper"), 0);
     // Supper at the Kettle gives none itself but opens Tusks: it serves the focus until Tusks is done.
-    assert.ok(meleeQuestValue(know, obs({ quests: questList([]) }), "kettle_supper") > 0);
-    assert.equal(meleeQuestValue(know, obs({ quests: questList(["tusks_in_the_hollow"]) }), "kettle_supper"), 0);
-    assert.equal(servesMeleeQuest(know, obs({ quests: questList([]) }), "straight_and_true"), false);
-    assert.equal(servesMeleeQuest(know, obs({ quests: questList([]) }), "hides_for_the_vats"), true);
+    assert.ok(meleeQuestValue(know, obs({ quests: questList(know, []) }), "kettle_supper") > 0);
+    assert.equal(meleeQuestValue(know, obs({ quests: questList(know, ["tusks_in_the_hollow"]) }), "kettle_supper"), 0);
+    assert.equal(servesMeleeQuest(know, obs({ quests: questList(know, []) }), "straight_and_true"), false);
+    assert.equal(servesMeleeQuest(know, obs({ quests: questList(know, []) }), "hides_for_the_vats"), true);
   });
 
   it("lifts the quests serving the melee focus, not the others, and takes the best melee xp a tick first", () => {
-    const quests = questList(["settlers_charter", "kettle_supper"]);
+    const quests = questList(know, ["settlers_charter", "kettle_supper"]);
     const o = obs({ quests });
     assert.equal(focusBonus({ type: "quest", target: "the_drowned_watch", reason: "" }, o, know), FOCUS_BONUS);
     assert.equal(focusBonus({ type: "quest", target: "orlas_commission", reason: "" }, o, know), 0);
@@ -125,26 +105,19 @@ describe("agent focus melee: quests, lamps and food", () => {
   });
 
   it("trains the melee level a melee quest asks for before Strength leads, until it is reached", () => {
-    const quests = questList(["settlers_charter", "kettle_supper"]);
+    const quests = questList(know, ["settlers_charter", "kettle_supper"]);
     // The nearest first: Attack 3 (Tusks in the Hollow, 700 melee xp) before Defence 5 (The Drowned Watch, 450).
     assert.deepEqual(meleeQuestSkill(obs({ quests }), know), { skill: "attack", level: 3 });
     assert.deepEqual(meleeQuestSkill(obs({ quests, skills: skills({ attack: 3 }) }), know), { skill: "defense", level: 5 });
-    assert.deepEqual(meleeQuestSkill(obs({ quests: questList(["kettle_supper"]) }), know), { skill: "attack", level: 3 }, "Tusks alone");
+    assert.deepEqual(meleeQuestSkill(obs({ quests: questList(know, ["kettle_supper"]) }), know), { skill: "attack", level: 3 }, "Tusks alone");
     assert.equal(meleeQuestSkill(obs({ quests, focus: undefined }), know), undefined, "only under the focus");
     assert.equal(meleeQuestSkill(obs({ quests, skills: skills({ attack: 3, defense: 5 }) }), know), undefined);
 
     const fighter = (levels: Record<string, number>, style: string, need?: { skill: string; level: number }, xp: Record<string, number> = {}) => {
-      const view = new AgentView();
-      view.playerId = "me";
       const sk = Object.fromEntries(Object.entries(skills(levels, xp)).map(([k, v]) => [k, v]));
-      view.sync({ name: "Robin", inventory: [], equipment: {}, skills: sk, coins: 0, combatStyle: style, position: { x: 0, y: 0, z: 0 } } as unknown as Self);
-      view.update({
-        tick: 1,
-        entities: [{ id: "me", kind: "player", x: 0, z: 0, name: "Robin", health: 10, maxHealth: 10, combatLevel: 3, running: false }],
-        removed: [],
-      } as unknown as WorldUpdate);
-      const sent: { type: string; data: unknown }[] = [];
-      const ctx: Ctx = { view, know, rng: new Random("fight"), tick: 0, send: (type, data) => void sent.push({ type, data }), note: () => {} };
+      const self = { name: "Robin", inventory: [], equipment: {}, skills: sk, coins: 0, combatStyle: style, position: { x: 0, y: 0, z: 0 } } as unknown as Self;
+      const view = viewOf(self, { x: 0, z: 0 }, [], { health: 10, maxHealth: 10 });
+      const { ctx, sent } = ctxOf(know, view, "fight");
       new Fight("brindle_cow", { trainFirst: need }).step(ctx);
       return { sent: sent.filter((m) => m.type === "player:setCombatStyle").map((m) => m.data), self: view.self! };
     };
@@ -167,7 +140,7 @@ describe("agent focus melee: quests, lamps and food", () => {
   });
 
   it("leaves a quest whose fights it cannot win yet until its levels and food make them winnable", () => {
-    const quests = questList(["settlers_charter", "kettle_supper"]);
+    const quests = questList(know, ["settlers_charter", "kettle_supper"]);
     const tusks = quest("tusks_in_the_hollow");
     // Attack 3, the rest level 1: two boars of level 6 cost far more than its health.
     const weak = obs({ quests, skills: skills({ attack: 3 }) });
@@ -181,7 +154,7 @@ describe("agent focus melee: quests, lamps and food", () => {
     assert.equal(questScore(tusks, ready, know)?.target, "tusks_in_the_hollow");
     // Hides for the Vats' two cows are the monster it trains on anyway: no cost beyond training,
     // whatever its health and food (their kills count for the stage from any goal).
-    const hurt = obs({ quests: questList(["settlers_charter"]), health: 40, inventory: [] });
+    const hurt = obs({ quests: questList(know, ["settlers_charter"]), health: 40, inventory: [] });
     assert.equal(questFightsWinnable(know, hurt, "hides_for_the_vats"), true);
     assert.equal(questFightsWinnable(know, hurt, "settlers_charter"), false, "five rats at 40 health and no food: not yet");
     // Past its fights (the last talk), nothing to win.
@@ -193,9 +166,7 @@ describe("agent focus melee: quests, lamps and food", () => {
     assert.equal(lampSkill(skills({}, { attack: 100, strength: 900, defense: 120 }), undefined), "attack");
     assert.equal(lampSkill(skills({}), "magic"), "magic");
 
-    const view = new AgentView();
-    view.playerId = "me";
-    view.sync({
+    const view = viewOf({
       name: "Robin",
       inventory: [
         { slot: 0, itemId: "bread", quantity: 1 },
@@ -298,7 +269,7 @@ describe("agent focus melee: quests, lamps and food", () => {
         { slot: 0, itemId: "small_fishing_net", quantity: 1 },
         { slot: 1, itemId: "cooked_meat", quantity: 1 },
       ],
-      quests: questList(["settlers_charter", "kettle_supper"]),
+      quests: questList(know, ["settlers_charter", "kettle_supper"]),
       availableGoals: [
         { type: "fishing", description: "", targets: ["fishing_spot_net"] },
         quest("orlas_commission"),

@@ -5,14 +5,12 @@
  * any tool; a Fight puts on the armour it carries that beats what it wears.
  */
 import assert from "node:assert/strict";
-import { AgentView, type Self } from "../../agent-runtime/AgentView.ts";
-import type { Ctx } from "../../agent-runtime/brain/behaviourKit.ts";
+import type { Self } from "../../agent-runtime/AgentView.ts";
 import type { Observation } from "../../agent-runtime/brain/Brain.ts";
 import { Fight } from "../../agent-runtime/brain/fight.ts";
 import { armourToWear, armourUpgrade, armourWorth, WEAPON_RESERVE } from "../../agent-runtime/brain/fighting.ts";
 import { FOCUS_BONUS, focusBonus } from "../../agent-runtime/brain/focus.ts";
 import { pendingQuestXp, questBudgetStyle, questMakeInputs } from "../../agent-runtime/brain/meleeFocus.ts";
-import { Random } from "../../agent-runtime/brain/random.ts";
 import { MELEE_BANK_SCORE, MELEE_ROOM, ScriptedBrain, WEAPON_SCORE } from "../../agent-runtime/brain/scripted.ts";
 import { MELEE_QUEST_LIFT, QUEST_START } from "../../agent-runtime/brain/questChoice.ts";
 import { knowledgeOf, type Knowledge } from "../../agent-runtime/knowledge.ts";
@@ -20,6 +18,7 @@ import { availableGoals } from "../../src/agents/AgentService.ts";
 import type { PlayerData } from "../../src/game/world/Player.ts";
 import { SKILLS } from "../../src/game/skills.ts";
 import { bundledContent } from "../support/content.ts";
+import { ctxOf, observation, questList, selfOf, viewOf } from "./support.ts";
 
 describe("agent focus melee: armour", () => {
   let know: Knowledge;
@@ -64,25 +63,17 @@ describe("agent focus melee: armour", () => {
     assert.equal(armourUpgrade(know, held, shopping), undefined);
   });
 
-  const obs = (over: Partial<Observation> = {}): Observation => ({
-    name: "Robin",
-    position: { x: 0, z: 0 },
-    health: 100,
-    maxHealth: 100,
-    combatLevel: 3,
-    coins: 95,
-    skills: Object.fromEntries(
-      ["attack", "strength", "defense", "constitution", "fishing", "mining", "woodcutting"].map((s) => [s, { level: s === "constitution" ? 10 : 1, xp: 0 }]),
-    ),
-    inventory: [{ slot: 0, itemId: "bronze_hatchet", quantity: 1 }],
-    freeSlots: 27,
-    equipment: {},
-    nearby: {},
-    availableGoals: [],
-    recentGoals: [],
-    focus: "melee",
-    ...over,
-  });
+  const obs = (over: Partial<Observation> = {}): Observation =>
+    observation({
+      coins: 95,
+      skills: Object.fromEntries(
+        ["attack", "strength", "defense", "constitution", "fishing", "mining", "woodcutting"].map((s) => [s, { level: s === "constitution" ? 10 : 1, xp: 0 }]),
+      ),
+      inventory: [{ slot: 0, itemId: "bronze_hatchet", quantity: 1 }],
+      freeSlots: 27,
+      focus: "melee",
+      ...over,
+    });
 
   it("under focus melee, the shopping goal buys the weapon, then armour, before a tool (which hid the weapon: runs of 12:13, 95 coins and no sword)", () => {
     const options = [
@@ -101,42 +92,19 @@ describe("agent focus melee: armour", () => {
   });
 
   it("a fight puts on the armour it carries that beats what it wears, one piece at a time", () => {
-    const self: Self = {
-      id: "me",
-      name: "Robin",
-      position: { x: 0, y: 0, z: 0 },
-      health: 100,
-      maxHealth: 100,
-      combatLevel: 3,
-      coins: 0,
+    const self = selfOf({
       combatStyle: "aggressive",
-      autocast: null,
-      runEnergy: 100,
-      runMode: false,
-      autoRetaliate: true,
-      prayerPoints: 1,
-      activePrayers: [],
       skills: { attack: { level: 1, xp: 0 }, strength: { level: 1, xp: 0 }, defense: { level: 1, xp: 0 } },
       inventory: [
         { slot: 2, itemId: "leather_gloves", quantity: 1 },
         { slot: 5, itemId: "leather_body", quantity: 1 },
       ],
       equipment: { weapon: { itemId: "bronze_sword", quantity: 1 }, gloves: { itemId: "leather_vambraces", quantity: 1 } },
-      bank: [],
-      inTrade: false,
-    };
-    assert.deepEqual(armourToWear(know, self), { slot: 5, itemId: "leather_body" }, "not the gloves: the vambraces are better");
-    const view = new AgentView();
-    view.playerId = "me";
-    view.sync(self);
-    const spot = know.mobSpots.get("brindle_cow")![0]!;
-    view.update({
-      tick: 1,
-      entities: [{ id: "me", kind: "player", x: spot.x, z: spot.z, name: "Robin", health: 100, maxHealth: 100, combatLevel: 3, running: false }],
-      removed: [],
     });
-    const sent: { type: string; data: Record<string, unknown> }[] = [];
-    const ctx: Ctx = { view, know, rng: new Random("wear"), tick: 0, send: (type, data) => void sent.push({ type, data }), note: () => {} };
+    assert.deepEqual(armourToWear(know, self), { slot: 5, itemId: "leather_body" }, "not the gloves: the vambraces are better");
+    const spot = know.mobSpots.get("brindle_cow")![0]!;
+    const view = viewOf(self, spot);
+    const { ctx, sent } = ctxOf(know, view, "wear");
     const fight = new Fight("brindle_cow");
     for (let t = 0; t < 3; t++) {
       ctx.tick = t;
@@ -215,14 +183,7 @@ describe("agent focus melee: armour", () => {
   });
 
   it("under focus melee, leaves out of training a melee skill the quests to come will take to 10 (Strength at 8 before Tusks and Hides)", () => {
-    const completed = (ids: string[]) =>
-      [...know.registry.quests.quests.values()].map((q) => ({
-        id: q.id,
-        name: q.name,
-        status: ids.includes(q.id) ? ("completed" as const) : ("not_started" as const),
-        stage: null,
-        stageText: "",
-      }));
+    const completed = (ids: string[]) => questList(know, ids);
     // Settler 100 Attack; Hides 150 Strength, 150 Defence; Tusks 200 Attack, 250 Strength; The Drowned Watch 200 Defence.
     assert.deepEqual(pendingQuestXp(know, { focus: "melee", quests: completed([]) }), { attack: 300, strength: 400, defense: 350 });
     assert.deepEqual(pendingQuestXp(know, { focus: "melee", quests: completed(["settlers_charter", "hides_for_the_vats"]) }), {

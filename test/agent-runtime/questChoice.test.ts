@@ -6,8 +6,7 @@
  * the training need: a bow (which shoots only with arrows equipped) is never the weapon it takes.
  */
 import assert from "node:assert/strict";
-import { AgentView, type Self } from "../../agent-runtime/AgentView.ts";
-import type { Ctx } from "../../agent-runtime/brain/behaviourKit.ts";
+import type { Self } from "../../agent-runtime/AgentView.ts";
 import { RECENT_GOALS, type GoalOption, type Observation } from "../../agent-runtime/brain/Brain.ts";
 import { Fight } from "../../agent-runtime/brain/fight.ts";
 import {
@@ -19,19 +18,16 @@ import {
   questSkillNeeds,
   stalledAttempts,
 } from "../../agent-runtime/brain/questChoice.ts";
-import type { QuestEntry } from "../../agent-runtime/brain/questPlan.ts";
-import { Random } from "../../agent-runtime/brain/random.ts";
 import { ScriptedBrain } from "../../agent-runtime/brain/scripted.ts";
-import { knowledgeOf, type Knowledge } from "../../agent-runtime/knowledge.ts";
-import type { WorldUpdate } from "../../src/game/worldUpdate.ts";
-import { bundledContent } from "../support/content.ts";
+import type { Knowledge } from "../../agent-runtime/knowledge.ts";
+import { bundledKnowledge, ctxOf, observation, questList, viewOf } from "./support.ts";
 
 type Recent = Observation["recentGoals"][number];
 
 describe("agent quests: stalled quests and the levels quests ask for", () => {
   let know: Knowledge;
   before(async () => {
-    know = knowledgeOf(await bundledContent());
+    know = await bundledKnowledge();
   });
 
   const skills = (levels: Record<string, number>) =>
@@ -41,35 +37,18 @@ describe("agent quests: stalled quests and the levels quests ask for", () => {
         { level: levels[s] ?? (s === "constitution" ? 10 : 1), xp: 0 },
       ]),
     );
-  const obs = (over: Partial<Observation> = {}): Observation => ({
-    name: "Robin",
-    position: { x: 0, z: 0 },
-    health: 100,
-    maxHealth: 100,
-    combatLevel: 3,
-    coins: 25,
-    skills: skills({}),
-    inventory: [
-      { slot: 0, itemId: "bronze_hatchet", quantity: 1 },
-      { slot: 1, itemId: "bronze_pickaxe", quantity: 1 },
-      { slot: 2, itemId: "small_fishing_net", quantity: 1 },
-    ],
-    freeSlots: 25,
-    equipment: {},
-    nearby: {},
-    availableGoals: [],
-    recentGoals: [],
-    ...over,
-  });
-  /** Every quest of the content: the ones named completed or in progress at a stage, the others not started. */
-  const questList = (completed: string[], doing: Record<string, string> = {}): QuestEntry[] =>
-    [...know.registry.quests.quests.values()].map((q) => ({
-      id: q.id,
-      name: q.name,
-      status: completed.includes(q.id) ? "completed" : doing[q.id] !== undefined ? "in_progress" : "not_started",
-      stage: doing[q.id] ?? null,
-      stageText: "",
-    }));
+  const obs = (over: Partial<Observation> = {}): Observation =>
+    observation({
+      coins: 25,
+      skills: skills({}),
+      inventory: [
+        { slot: 0, itemId: "bronze_hatchet", quantity: 1 },
+        { slot: 1, itemId: "bronze_pickaxe", quantity: 1 },
+        { slot: 2, itemId: "small_fishing_net", quantity: 1 },
+      ],
+      freeSlots: 25,
+      ...over,
+    });
   const stalled = (target: string): Recent => ({ type: "quest", target, outcome: "failed", stalled: true });
   const other = (n: number): Recent[] => Array.from({ length: n }, () => ({ type: "fishing", target: "fishing_spot_net", outcome: "done" as const }));
   const quest = (...targets: string[]): GoalOption => ({ type: "quest", description: "Do a quest", targets });
@@ -86,7 +65,7 @@ describe("agent quests: stalled quests and the levels quests ask for", () => {
   });
 
   it("scores a quest stalled twice lately below training, and another quest first, until the attempts are forgotten", () => {
-    const doing = questList(["settlers_charter"], { hides_for_the_vats: "cull_cows" });
+    const doing = questList(know, ["settlers_charter"], { hides_for_the_vats: "cull_cows" });
     // Stalled twice (the last one 10 goals ago: no longer left out as just given up).
     const twice = [...other(10), stalled("hides_for_the_vats"), ...other(5), stalled("hides_for_the_vats")];
     const low = questScore(quest("hides_for_the_vats"), obs({ quests: doing, recentGoals: twice }), know);
@@ -110,7 +89,7 @@ describe("agent quests: stalled quests and the levels quests ask for", () => {
   });
 
   it("lets a quest whose monsters come next wait while hurt, and takes another one meanwhile", () => {
-    const doing = questList(["settlers_charter"], { hides_for_the_vats: "cull_cows" });
+    const doing = questList(know, ["settlers_charter"], { hides_for_the_vats: "cull_cows" });
     const hurt = obs({ quests: doing, health: 50 });
     assert.equal(questScore(quest("hides_for_the_vats"), hurt, know), undefined);
     assert.equal(questScore(quest("hides_for_the_vats", "kettle_supper"), hurt, know)?.target, "kettle_supper");
@@ -118,9 +97,9 @@ describe("agent quests: stalled quests and the levels quests ask for", () => {
 
   it("lists the levels it lacks for the quests it could start otherwise", () => {
     // Tusks in the Hollow wants Supper at the Kettle done and Attack 3; The Drowned Watch, the charter and Defence 5.
-    assert.deepEqual(questSkillNeeds(obs({ quests: questList([]) }), know), []);
+    assert.deepEqual(questSkillNeeds(obs({ quests: questList(know, []) }), know), []);
     assert.deepEqual(
-      questSkillNeeds(obs({ quests: questList(["kettle_supper", "settlers_charter"]), skills: skills({ attack: 2, defense: 1 }) }), know).map((n) => [
+      questSkillNeeds(obs({ quests: questList(know, ["kettle_supper", "settlers_charter"]), skills: skills({ attack: 2, defense: 1 }) }), know).map((n) => [
         n.questId,
         n.skill,
         n.level,
@@ -131,7 +110,7 @@ describe("agent quests: stalled quests and the levels quests ask for", () => {
       ],
     );
     assert.deepEqual(
-      questSkillNeeds(obs({ quests: questList(["kettle_supper", "settlers_charter", "the_drowned_watch"]), skills: skills({ attack: 3 }) }), know),
+      questSkillNeeds(obs({ quests: questList(know, ["kettle_supper", "settlers_charter", "the_drowned_watch"]), skills: skills({ attack: 3 }) }), know),
       [],
       "met, or the quest done",
     );
@@ -141,7 +120,7 @@ describe("agent quests: stalled quests and the levels quests ask for", () => {
   it("fights for a quest's Attack or Defence requirement before gathering and other fights, and says for which quest", () => {
     // Defence 4 (combat at 80 − 4): raised to QUEST_TRAINING for The Drowned Watch's Defence 5.
     const needs = obs({
-      quests: questList(["settlers_charter", "kettle_supper"]),
+      quests: questList(know, ["settlers_charter", "kettle_supper"]),
       skills: skills({ attack: 9, strength: 9, defense: 4 }),
       availableGoals: training,
     });
@@ -156,7 +135,11 @@ describe("agent quests: stalled quests and the levels quests ask for", () => {
     assert.equal(c.type, "quest");
     // Met: the reason is plain training again.
     const met = new ScriptedBrain(know, "s1").choose(
-      obs({ quests: questList(["settlers_charter", "kettle_supper"]), skills: skills({ attack: 9, strength: 9, defense: 9 }), availableGoals: [training[1]!] }),
+      obs({
+        quests: questList(know, ["settlers_charter", "kettle_supper"]),
+        skills: skills({ attack: 9, strength: 9, defense: 9 }),
+        availableGoals: [training[1]!],
+      }),
     );
     assert.doesNotMatch(met.reason, /for quest/);
   });
@@ -165,21 +148,14 @@ describe("agent quests: stalled quests and the levels quests ask for", () => {
 describe("agent fights: the weapon it takes", () => {
   let know: Knowledge;
   before(async () => {
-    know = knowledgeOf(await bundledContent());
+    know = await bundledKnowledge();
   });
 
   function fighter(items: string[], equipment: Record<string, { itemId: string; quantity: number }> = {}) {
-    const view = new AgentView();
-    view.playerId = "me";
     const inventory = items.map((itemId, slot) => ({ slot, itemId, quantity: itemId === "bronze_arrow" ? 50 : 1 }));
-    view.sync({ name: "Robin", inventory, equipment, skills: {}, coins: 0, position: { x: 0, y: 0, z: 0 } } as unknown as Self);
-    view.update({
-      tick: 1,
-      entities: [{ id: "me", kind: "player", x: 0, z: 0, name: "Robin", health: 10, maxHealth: 10, combatLevel: 3, running: false }],
-      removed: [],
-    } as unknown as WorldUpdate);
-    const sent: { type: string; data: unknown }[] = [];
-    const ctx: Ctx = { view, know, rng: new Random("fight"), tick: 0, send: (type, data) => void sent.push({ type, data }), note: () => {} };
+    const self = { name: "Robin", inventory, equipment, skills: {}, coins: 0, position: { x: 0, y: 0, z: 0 } } as unknown as Self;
+    const view = viewOf(self, { x: 0, z: 0 }, [], { health: 10, maxHealth: 10 });
+    const { ctx, sent } = ctxOf(know, view, "fight");
     new Fight("meadow_rat").step(ctx);
     return sent.filter((m) => m.type === "inventory:use" || m.type === "equipment:remove");
   }

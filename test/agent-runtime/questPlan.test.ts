@@ -15,6 +15,7 @@ import { Random } from "../../agent-runtime/brain/random.ts";
 import { knowledgeOf, type Knowledge } from "../../agent-runtime/knowledge.ts";
 import type { WorldUpdate } from "../../src/game/worldUpdate.ts";
 import { bundledContent } from "../support/content.ts";
+import { observation } from "./support.ts";
 
 type Stack = [itemId: string, quantity: number];
 
@@ -387,22 +388,7 @@ describe("agent quests: the dialogue and the choice", () => {
   });
 
   it("chooses a quest in progress first, not one given up lately, not one whose monster it cannot beat yet", () => {
-    const obs = (over: Partial<Observation>): Observation => ({
-      name: "Robin",
-      position: { x: 0, z: 0 },
-      health: 10,
-      maxHealth: 10,
-      combatLevel: 3,
-      coins: 0,
-      skills: {},
-      inventory: [],
-      freeSlots: 28,
-      equipment: {},
-      nearby: {},
-      availableGoals: [],
-      recentGoals: [],
-      ...over,
-    });
+    const obs = (over: Partial<Observation>): Observation => observation({ health: 10, maxHealth: 10, ...over });
     const option = { type: "quest", description: "Do a quest", targets: ["settlers_charter"] };
     const started = questScore(option, obs({}), know);
     assert.equal(started?.target, "settlers_charter");

@@ -5,23 +5,20 @@
  * to, when the scripted policy chooses a sale, and the Sell behaviour's orders from the store's view.
  */
 import assert from "node:assert/strict";
-import { AgentView, type Self } from "../../agent-runtime/AgentView.ts";
-import type { Ctx } from "../../agent-runtime/brain/behaviours.ts";
+import type { Self } from "../../agent-runtime/AgentView.ts";
 import type { Observation } from "../../agent-runtime/brain/Brain.ts";
-import { Random } from "../../agent-runtime/brain/random.ts";
 import { ScriptedBrain } from "../../agent-runtime/brain/scripted.ts";
 import { basePay, saleTrip, Sell, surplus } from "../../agent-runtime/brain/selling.ts";
-import { knowledgeOf, type Knowledge } from "../../agent-runtime/knowledge.ts";
+import type { Knowledge } from "../../agent-runtime/knowledge.ts";
 import type { WorldUpdate } from "../../src/game/worldUpdate.ts";
-import { bundledContent } from "../support/content.ts";
+import { bundledKnowledge, ctxOf, observation, selfOf, viewOf } from "./support.ts";
 
-type Sent = { type: string; data: Record<string, unknown> };
 const slots = (...ids: [string, number][]) => ids.map(([itemId, quantity], slot) => ({ slot, itemId, quantity }));
 
 describe("agent selling: surplus, prices, the store, the trip", () => {
   let know: Knowledge;
   before(async () => {
-    know = knowledgeOf(await bundledContent());
+    know = await bundledKnowledge();
   });
 
   it("prices a sale as the server does: the buyback rate of the item's value at the base stock, 0 where the store does not buy it", () => {
@@ -84,25 +81,16 @@ describe("agent selling: surplus, prices, the store, the trip", () => {
   });
 
   it("the scripted policy sells a full inventory before banking it, keeps raw food to cook, and makes no trip for a few coins", () => {
-    const obs = (inventory: Observation["inventory"], freeSlots: number): Observation => ({
-      name: "Robin",
-      position: { x: 0, z: 0 },
-      health: 100,
-      maxHealth: 100,
-      combatLevel: 3,
-      coins: 0,
-      skills: {},
-      inventory,
-      freeSlots,
-      equipment: {},
-      nearby: {},
-      availableGoals: [
-        { type: "selling", description: "Sell items", targets: ["brackenford_general", "tawney_leatherworks"] },
-        { type: "banking", description: "Bank items", targets: [] },
-        { type: "idle", description: "Stand still", targets: [] },
-      ],
-      recentGoals: [],
-    });
+    const obs = (inventory: Observation["inventory"], freeSlots: number): Observation =>
+      observation({
+        inventory,
+        freeSlots,
+        availableGoals: [
+          { type: "selling", description: "Sell items", targets: ["brackenford_general", "tawney_leatherworks"] },
+          { type: "banking", description: "Bank items", targets: [] },
+          { type: "idle", description: "Stand still", targets: [] },
+        ],
+      });
     const full = Array.from({ length: 28 }, (_, slot) => ({ slot, itemId: "oak_logs", quantity: 1 }));
     const c = new ScriptedBrain(know, "sell").choose(obs(full, 0));
     assert.deepEqual({ type: c.type, target: c.target }, { type: "selling", target: "brackenford_general" });
@@ -114,39 +102,9 @@ describe("agent selling: surplus, prices, the store, the trip", () => {
 
   it("Sell: walks to the keeper, opens the store, sells what the store's view pays for one at a time, and is done when nothing more pays", () => {
     const keeper = know.keepers.find((k) => k.storeId === "brackenford_general")!;
-    const self = (inventory: Self["inventory"], coins = 0): Self => ({
-      id: "me",
-      name: "Robin",
-      position: { x: keeper.x + 1, y: 0, z: keeper.z },
-      health: 100,
-      maxHealth: 100,
-      combatLevel: 3,
-      coins,
-      combatStyle: "accurate",
-      autocast: null,
-      runEnergy: 100,
-      runMode: false,
-      autoRetaliate: true,
-      prayerPoints: 1,
-      activePrayers: [],
-      skills: {},
-      inventory,
-      equipment: {},
-      bank: [],
-      inTrade: false,
-    });
-    const view = new AgentView();
-    view.playerId = "me";
-    view.sync(self(slots(["bronze_hatchet", 1], ["oak_logs", 1], ["oak_logs", 1], ["bones", 1])));
-    const sent: Sent[] = [];
-    const ctx: Ctx = {
-      view,
-      know,
-      rng: new Random("sell"),
-      tick: 0,
-      send: (type, data) => void sent.push({ type, data: data }),
-      note: () => {},
-    };
+    const self = (inventory: Self["inventory"], coins = 0): Self => selfOf({ position: { x: keeper.x + 1, y: 0, z: keeper.z }, coins, inventory });
+    const view = viewOf(self(slots(["bronze_hatchet", 1], ["oak_logs", 1], ["oak_logs", 1], ["bones", 1])));
+    const { ctx, sent } = ctxOf(know, view, "sell");
     const far = { tick: 1, entities: [{ id: "me", kind: "player", x: 30, z: 30, name: "Robin" }], removed: [] } as unknown as WorldUpdate;
     view.update(far);
     const sell = new Sell("brackenford_general");

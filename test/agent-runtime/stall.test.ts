@@ -1,11 +1,11 @@
 /**
- * When a training goal counts as stalled (agent-runtime/stall.ts stallTicks): GOAL_STALL_TICKS
+ * When a training goal counts as stalled (agent-runtime/goalWatch.ts stallTicks): GOAL_STALL_TICKS
  * without experience, or for gathering six of its expected ticks a catch at the agent's level, by
  * the server's own skilling chance (src/game/gathering.ts). Shrimp at Fishing 3 come every ~25
  * ticks: 80 dry ticks ended fishing for food by chance in most ladder runs of 2026-11-29 15:47.
  */
 import assert from "node:assert/strict";
-import { GOAL_STALL_TICKS, stallTicks } from "../../agent-runtime/stall.ts";
+import { GOAL_STALL_TICKS, stallTicks } from "../../agent-runtime/goalWatch.ts";
 import { knowledgeOf, type Knowledge } from "../../agent-runtime/knowledge.ts";
 import { skillingChance } from "../../src/game/gathering.ts";
 import { bundledContent } from "../support/content.ts";

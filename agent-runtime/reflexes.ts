@@ -1,0 +1,67 @@
+/**
+ * An agent's reflexes: what it does of itself, whatever its goal, as a player's hands do. It eats
+ * when hurt, leaves a fight it is losing with nothing to eat, and switches off the prayers it left
+ * on out of a fight. The agent (Agent.ts) steps them once a tick ahead of its goal's behaviour, and
+ * walks home when one says to flee.
+ */
+import { Fight, type Behaviour, type Ctx } from "./brain/behaviours.ts";
+import { losingFight, shouldEat } from "./brain/fighting.ts";
+import { QuestGoal } from "./brain/quest.ts";
+import { nameOf } from "./knowledge.ts";
+
+/**
+ * Eat below this share of health (or within one max hit of a monster next to it: brain/fighting.ts
+ * shouldEat); leave a fight below the second, or within a max hit, with nothing to eat.
+ */
+export const EAT_BELOW = 0.5;
+export const FLEE_BELOW = 0.3;
+/** Between goals, eat below this share (the scripted policy fights at 70 % and up). */
+export const TOP_UP_BELOW = 0.75;
+/** Ticks between two bites, and between two times it switches its prayers off. */
+const REFLEX_TICKS = 3;
+
+export class Reflexes {
+  private readonly ctx: Ctx;
+  private lastEatTick = -Infinity;
+  private prayersOffAt = -Infinity;
+
+  /** `ctx`: the agent's own (its view, knowledge, tick, link and activity log). */
+  constructor(ctx: Ctx) {
+    this.ctx = ctx;
+  }
+
+  /**
+   * Eats when hurt (`ate`); with nothing to eat, says to leave a fight that is being lost (`flee`);
+   * else nothing. `behaviour`: its goal's, undefined between goals; `goalType`: its goal's type.
+   */
+  eatOrFlee(behaviour: Behaviour | undefined, goalType: string | undefined): "ate" | "flee" | undefined {
+    const { view, know, tick } = this.ctx;
+    const self = view.self!;
+    // Health does not come back by itself: between goals it eats up to the level it fights at.
+    const threshold = behaviour === undefined ? TOP_UP_BELOW : EAT_BELOW;
+    if (!shouldEat(view, know, threshold)) return undefined;
+    const food = self.inventory.find((s) => (know.registry.item(s.itemId)?.healAmount ?? 0) > 0);
+    if (food !== undefined) {
+      if (tick - this.lastEatTick < REFLEX_TICKS) return undefined;
+      this.lastEatTick = tick;
+      this.ctx.send("inventory:use", { slot: food.slot });
+      this.ctx.note(`eat ${nameOf(know, food.itemId)} (health ${self.health}/${self.maxHealth})`);
+      return "ate";
+    }
+    const goal = goalType === "combat" || goalType === "quest" ? goalType : "other";
+    const questFighting = behaviour instanceof QuestGoal && behaviour.fighting;
+    if (behaviour !== undefined && losingFight(view, know, FLEE_BELOW, goal, questFighting)) return "flee";
+    return undefined;
+  }
+
+  /** Out of a fight, the prayers it left on are switched off (they drain points for nothing). */
+  prayersOff(behaviour: Behaviour | undefined): void {
+    const active = this.ctx.view.self!.activePrayers;
+    const tick = this.ctx.tick;
+    if (active.length === 0 || behaviour instanceof Fight || (behaviour instanceof QuestGoal && behaviour.fighting) || tick - this.prayersOffAt < REFLEX_TICKS)
+      return;
+    this.prayersOffAt = tick;
+    for (const id of active) this.ctx.send("prayer:toggle", { prayerId: id, active: false });
+    this.ctx.note(`stop praying (${active.join(", ")})`);
+  }
+}
