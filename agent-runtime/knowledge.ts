@@ -90,10 +90,13 @@ export function knowledgeOf(registry: ContentRegistry): Knowledge {
   };
 }
 
-/** A content id as players read it (an item's, a resource's or an NPC's name; the id if none): for the activity log. */
+/**
+ * A content id as players read it (an item's, a resource's, an NPC's or a quest's name; the id if
+ * none): for the activity log ("goal: Do a quest (Straight and True)", not the quest's id).
+ */
 export function nameOf(know: Knowledge, id: string): string {
   const r = know.registry;
-  return r.items.get(id)?.name ?? r.resources.get(id)?.name ?? r.npcs.get(id)?.name ?? id;
+  return r.items.get(id)?.name ?? r.resources.get(id)?.name ?? r.npcs.get(id)?.name ?? r.quests.quests.get(id)?.name ?? id;
 }
 
 export const chebyshev = (a: Spot, b: Spot): number => Math.max(Math.abs(a.x - b.x), Math.abs(a.z - b.z));

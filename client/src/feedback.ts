@@ -34,6 +34,15 @@ export function rewardsLine(q: ServerEvent<"quest:completed">, itemLabel: (itemI
   return parts.length === 0 ? "" : `You are awarded: ${parts.join(", ")}.`;
 }
 
+/**
+ * An xp drop as the genre shows it: whole xp, the change of the skill's whole xp (`gained`), so 1⅓
+ * Hitpoints xp a hitpoint rises as +1, +1, +2 and never as "+1.3"; none while the whole xp has not
+ * moved (a 0.4 xp Hitpoints share). (docs/playtest.md session 29: the drops showed tenths.)
+ */
+export function xpDropText(x: Pick<ServerEvent<"skill:xp">, "skill" | "gained">): string | undefined {
+  return x.gained > 0 ? `+${x.gained} ${skillName(x.skill)} xp` : undefined;
+}
+
 export function showFeedback(
   room: Room,
   scene: WorldScene,
@@ -53,7 +62,8 @@ export function showFeedback(
   });
   room.onMessage("skill:xp", (x: ServerEvent<"skill:xp">) => {
     const skill = skillName(x.skill);
-    scene.floatText(playerId, `+${+x.gainedExact.toFixed(1)} ${skill} xp`);
+    const drop = xpDropText(x);
+    if (drop !== undefined) scene.floatText(playerId, drop);
     if (x.levelUp) {
       // "an Attack level", "a Cooking level": the genre's line, with English's article.
       const text = `Congratulations, you just advanced ${/^[AEIOU]/.test(skill) ? "an" : "a"} ${skill} level. You are now level ${x.level}.`;

@@ -24,6 +24,7 @@ import {
   DEFAULT_COMBAT_STYLE,
   effectiveStyle,
   stylesOffered,
+  styleAfterSwitch,
   isRangedWeapon,
   styleAttackRange,
   styleAttackSpeed,
@@ -33,6 +34,7 @@ import {
   type CombatStyle,
 } from "./combatStyles.ts";
 import type { Skill } from "./skills.ts";
+import type { ItemDef } from "../manifests/schemas/items.ts";
 import { killPlayer } from "./death.ts";
 import { retaliate } from "./retaliate.ts";
 import { prayedLevel, protectionFactor } from "./prayer.ts";
@@ -115,11 +117,11 @@ export function setCombatStyle(world: World, player: Player, data: { style: Comb
 }
 
 /**
- * After the weapon changed: a style the new weapon does not offer becomes its kind's default
- * (accurate), as the genre switches styles when a weapon of another kind is wielded.
+ * After the weapon changed (`before`: the weapon wielded until now, undefined unarmed): the style in
+ * the same button slot of the new weapon, as the genre keeps the slot (combatStyles.ts `styleAfterSwitch`).
  */
-export function fitCombatStyle(world: World, player: Player): void {
-  const style = combatStyleOf(world, player);
+export function fitCombatStyle(world: World, player: Player, before: ItemDef | undefined): void {
+  const style = styleAfterSwitch(player.data.combatStyle, before, weapon(world, player));
   if (style === (player.data.combatStyle ?? DEFAULT_COMBAT_STYLE)) return;
   player.data.combatStyle = style;
   player.syncDue = true;

@@ -24,7 +24,7 @@ export type CombatStyle = (typeof COMBAT_STYLES)[number];
 export type StyleKind = "melee" | "ranged";
 export type AttackType = "stab" | "slash" | "crush" | "ranged";
 
-/** The style a character has before it picks one, and the one a weapon of another kind switches to. */
+/** The style a character has before it picks one (the first slot), and the one a stored style this weapon lacks reads as. */
 export const DEFAULT_COMBAT_STYLE: CombatStyle = "accurate";
 /** Longrange never reaches beyond this (OSRS: a weapon's range plus 2, at most 10). */
 export const MAX_ATTACK_RANGE = 10;
@@ -85,7 +85,23 @@ const MELEE_CATEGORIES: Record<string, Partial<Record<CombatStyle, AttackType>>>
   STAFF: { accurate: "crush", aggressive: "crush", defensive: "crush" },
 };
 
-/** The genre's name of an alternative aggressive style, by its attack type (a dagger's Slash, an axe's Smash). */
+/**
+ * The Combat tab's name of each style of a category, the action the genre's button shows (OSRS wiki
+ * "Weapons/Types", the same page as above): the style itself (Accurate, Aggressive) only for a
+ * category this table does not know, and for bows, whose buttons the genre names so.
+ */
+const STAB_SWORD_NAMES = { accurate: "Stab", aggressive: "Lunge", alt_aggressive: "Slash", defensive: "Block" } as const;
+const STYLE_NAMES: Record<string, Partial<Record<CombatStyle, string>>> = {
+  UNARMED: { accurate: "Punch", aggressive: "Kick", defensive: "Block" },
+  DAGGER: STAB_SWORD_NAMES,
+  SWORD: STAB_SWORD_NAMES,
+  MACE: { accurate: "Pound", aggressive: "Pummel", controlled: "Spike", defensive: "Block" },
+  AXE: { accurate: "Chop", aggressive: "Hack", alt_aggressive: "Smash", defensive: "Block" },
+  PICKAXE: { accurate: "Spike", aggressive: "Impale", alt_aggressive: "Smash", defensive: "Block" },
+  STAFF: { accurate: "Bash", aggressive: "Pound", defensive: "Focus" },
+};
+
+/** The genre's name of an alternative aggressive style of a category not named above, by its attack type. */
 const ALT_AGGRESSIVE_NAMES: Record<AttackType, string> = { stab: "Lunge", slash: "Slash", crush: "Smash", ranged: "Rapid" };
 
 /** Whether a weapon (undefined: unarmed) shoots: content says `attackType` ranged, or the weapon is a bow. */
@@ -115,12 +131,57 @@ export function stylesOffered(weapon: ItemDef | undefined): Map<CombatStyle, Att
 }
 
 /**
- * The style's name on the Combat tab: the style itself ("Accurate"); the alternative aggressive by
- * the genre's name of its action ("Slash", "Smash"), so that it is told from the other aggressive.
+ * The style's name on the Combat tab: the genre's action for the weapon's category ("Punch", "Stab",
+ * "Lunge", "Slash", "Block"); else the style itself ("Accurate", "Rapid"), the alternative aggressive
+ * by its attack type's action ("Smash") so that it is told from the other aggressive.
  */
 export function styleLabel(style: CombatStyle, weapon: ItemDef | undefined): string {
+  const category = isRangedWeapon(weapon) ? undefined : weapon === undefined ? "UNARMED" : (weapon.weaponType ?? "").toUpperCase();
+  const named = category === undefined ? undefined : STYLE_NAMES[category]?.[style];
+  if (named !== undefined) return named;
   if (style === "alt_aggressive") return ALT_AGGRESSIVE_NAMES[attackTypeOf(style, weapon)];
+  return styleTitle(style);
+}
+
+/** The style's own name, as the genre's tooltip gives it beside the action: "Accurate", "Aggressive". */
+export function styleTitle(style: CombatStyle): string {
+  if (style === "alt_aggressive") return "Aggressive";
   return style[0]!.toUpperCase() + style.slice(1);
+}
+
+/**
+ * The button slot of a style on the genre's Combat tab: four slots, top left to bottom right, and a
+ * three-style weapon leaves the third empty (unarmed Punch, Kick, _, Block; a bow Accurate, Rapid, _,
+ * Longrange): accurate 0; aggressive and rapid 1; the alternative aggressive and controlled 2;
+ * defensive and longrange 3. (The client's attack style variable is this slot, 0 to 3: RuneLite's
+ * `WeaponType` lists each weapon type's four slots so.)
+ */
+export function styleSlot(style: CombatStyle): number {
+  switch (style) {
+    case "accurate":
+      return 0;
+    case "aggressive":
+    case "rapid":
+      return 1;
+    case "alt_aggressive":
+    case "controlled":
+      return 2;
+    default:
+      return 3;
+  }
+}
+
+/**
+ * The style after a weapon switch (OSRS wiki "Combat Options": the game keeps the selected button,
+ * not the style, which is why "switching weapons may result in controlled or defensive becoming
+ * selected" for a player on a dagger's Slash): the new weapon's style in the same slot; a slot the
+ * new weapon leaves empty (a three-style weapon's third) goes to the next slot, as slot 2 becomes
+ * Block unarmed and Longrange on a bow.
+ */
+export function styleAfterSwitch(chosen: CombatStyle | undefined, before: ItemDef | undefined, after: ItemDef | undefined): CombatStyle {
+  const slot = styleSlot(effectiveStyle(chosen, before));
+  const offered = [...stylesOffered(after).keys()];
+  return offered.find((s) => styleSlot(s) === slot) ?? offered.find((s) => styleSlot(s) > slot) ?? offered.at(-1) ?? DEFAULT_COMBAT_STYLE;
 }
 
 /** The style in force: the chosen one if the weapon offers it, else the weapon kind's default. */

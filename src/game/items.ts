@@ -9,7 +9,7 @@
  * The item is always taken first, then its effect applies (never an effect without the removal).
  */
 import { EQUIPMENT_SLOTS } from "./clientEvents.ts";
-import { fitCombatStyle } from "./combat.ts";
+import { fitCombatStyle, weapon } from "./combat.ts";
 import { fitAutocast } from "./magic.ts";
 import { MAX_STACK, transact } from "./inventory.ts";
 import { addXp, levelOf, toSkill } from "./progression.ts";
@@ -104,6 +104,7 @@ function equip(world: World, player: Player, slot: number): HandlerResult {
       return { code: "LEVEL_TOO_LOW", message: `you need ${skillTitle(skill)} level ${level} to wear that` };
   }
   const worn = player.data.equipment[where];
+  const weaponBefore = weapon(world, player);
   // Stackable ammunition joins a worn stack of the same item.
   if (worn !== undefined && worn.itemId === stack.itemId && item.stackable) {
     if (worn.quantity + stack.quantity > MAX_STACK) return { code: "STACK_OVERFLOW", message: "that stack would be too large" };
@@ -120,7 +121,7 @@ function equip(world: World, player: Player, slot: number): HandlerResult {
     player.data.equipment[where] = taken.value;
   }
   if (where === "weapon") {
-    fitCombatStyle(world, player);
+    fitCombatStyle(world, player, weaponBefore);
     fitAutocast(world, player);
   }
   player.publicVersion++;
@@ -131,11 +132,12 @@ export function unequip(world: World, player: Player, data: { slot: string }): H
   if (busy) return busy;
   const worn = player.data.equipment[data.slot];
   if (worn === undefined) return { code: "INVALID_SLOT", message: `nothing is worn in ${data.slot}` };
+  const weaponBefore = weapon(world, player);
   const r = transact(player, world.content, (tx) => tx.inv.add(worn.itemId, worn.quantity));
   if (!r.ok) return invError(r.error);
   delete player.data.equipment[data.slot];
   if (data.slot === "weapon") {
-    fitCombatStyle(world, player);
+    fitCombatStyle(world, player, weaponBefore);
     fitAutocast(world, player);
   }
   player.publicVersion++;

@@ -211,9 +211,11 @@ describe("agent behaviours: a fighter's choice of monster", () => {
 });
 
 describe("agent activity: what it notes, by name", () => {
-  it("names items, resources and NPCs as players read them (an unknown id as itself), and a gatherer's note says which tree", async () => {
+  it("names items, resources, NPCs and quests as players read them (an unknown id as itself), and a gatherer's note says which tree", async () => {
     const know = knowledgeOf(await bundledContent());
     assert.equal(nameOf(know, "bronze_hatchet"), "Bronze hatchet");
+    // The dashboard's "goal: Do a quest (straight_and_true)" named the quest by its id (docs/playtest.md session 29).
+    assert.equal(nameOf(know, "straight_and_true"), "Straight and True");
     assert.equal(nameOf(know, "tree_normal"), "Tree");
     const banker = know.banks[0]!.npcRef;
     assert.equal(nameOf(know, banker), know.registry.npcs.get(banker)!.name);

@@ -59,9 +59,10 @@ describe("browser client: the Combat and Prayer tabs (real Chromium)", function 
     const combat = page.getByRole("tabpanel", { name: "Combat" });
     await combat.getByText("Unarmed (melee) · attack type Crush").waitFor();
     const styles = combat.getByRole("list", { name: "Attack styles" });
-    assert.deepEqual(await styles.getByRole("button").allTextContents(), ["Accurate", "Aggressive", "Defensive"]);
-    assert.equal(await styles.getByRole("button", { name: "Accurate" }).getAttribute("aria-pressed"), "true");
-    await styles.getByText("Crush · xp to Strength").waitFor();
+    // The genre's buttons name the action (Punch, Kick, Block), the style beside it (docs/playtest.md session 29).
+    assert.deepEqual(await styles.getByRole("button").allTextContents(), ["Punch", "Kick", "Block"]);
+    assert.equal(await styles.getByRole("button", { name: "Punch" }).getAttribute("aria-pressed"), "true");
+    await styles.getByText("Aggressive · Crush · xp to Strength").waitFor();
 
     // The starter dagger wielded from the Inventory: its styles (stab), and Aggressive chosen.
     await page.getByRole("tab", { name: "Inventory" }).click();
@@ -70,12 +71,13 @@ describe("browser client: the Combat and Prayer tabs (real Chromium)", function 
     await page.getByRole("tab", { name: "Combat" }).click();
     await combat.getByText(/^Bronze dagger \(melee, dagger\) · attack type Stab$/).waitFor();
     // The genre's stab sword: Stab, Lunge, Slash (the alternative aggressive), Block.
-    assert.deepEqual(await styles.getByRole("button").allTextContents(), ["Accurate", "Aggressive", "Slash", "Defensive"]);
-    await styles.getByText("Slash · xp to Strength").waitFor();
-    await styles.getByRole("button", { name: "Aggressive" }).click();
+    assert.deepEqual(await styles.getByRole("button").allTextContents(), ["Stab", "Lunge", "Slash", "Block"]);
+    await styles.getByText("Aggressive · Slash · xp to Strength").waitFor();
+    assert.equal(await styles.getByRole("button", { name: "Lunge" }).getAttribute("aria-describedby"), "combat-style-aggressive");
+    await styles.getByRole("button", { name: "Lunge" }).click();
     await until(() => (player.data.combatStyle === "aggressive" ? true : undefined), "the server's style aggressive", 10_000);
-    await styles.getByRole("button", { name: "Aggressive", pressed: true }).waitFor();
-    assert.equal(await styles.getByRole("button", { name: "Accurate" }).getAttribute("aria-pressed"), "false");
+    await styles.getByRole("button", { name: "Lunge", pressed: true }).waitFor();
+    assert.equal(await styles.getByRole("button", { name: "Stab" }).getAttribute("aria-pressed"), "false");
     assert.deepEqual(await lowContrastTexts(page), [], "the Combat tab's text is legible");
     await screenshot(page, "combat-tab");
 

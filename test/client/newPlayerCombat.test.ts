@@ -126,11 +126,11 @@ describe("browser client: a new player fights in a style, casts Wind Strike and 
     const player = await livePlayer(t, "Newcomer");
     assert.equal(count(player, "coins") + player.data.coins, 25, "the starter kit's coins, nothing given");
 
-    // Aggressive, unarmed (punches train Strength).
+    // Aggressive, unarmed: Kick (kicks train Strength).
     await page.getByRole("tab", { name: "Combat" }).click();
     const styles = page.getByRole("tabpanel", { name: "Combat" }).getByRole("list", { name: "Attack styles" });
-    await styles.getByRole("button", { name: "Aggressive" }).click();
-    await styles.getByRole("button", { name: "Aggressive", pressed: true }).waitFor();
+    await styles.getByRole("button", { name: "Kick" }).click();
+    await styles.getByRole("button", { name: "Kick", pressed: true }).waitFor();
     await serverHas("the server's style aggressive", () => player.data.combatStyle === "aggressive");
 
     // A rat that stands still, does not fight back and takes many hits (set between two ticks):

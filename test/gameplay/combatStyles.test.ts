@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { attackRange, maxHitHitpoints, npcAttacksPlayer, npcDefenceBonus, playerAttacksNpc } from "../../src/game/combat.ts";
-import { parseCombatStyle, stylesOffered, styleBonus, styleLabel, type CombatStyle } from "../../src/game/combatStyles.ts";
+import { parseCombatStyle, styleAfterSwitch, stylesOffered, styleBonus, styleLabel, styleSlot, type CombatStyle } from "../../src/game/combatStyles.ts";
 import { XP_FOR_LEVEL, type Skill } from "../../src/game/skills.ts";
 import type { NpcInstance } from "../../src/game/world/entities.ts";
 import type { Player } from "../../src/game/world/Player.ts";
@@ -54,37 +54,34 @@ describe("attack styles", () => {
     const g = await gameWorld();
     const styles = (id?: string) => Object.fromEntries(stylesOffered(id === undefined ? undefined : item(g, id)));
     assert.deepEqual(styles(), { accurate: "crush", aggressive: "crush", defensive: "crush" }, "unarmed: punch, kick, block");
-    // OSRS wiki "Weapons/Types": in the genre's order, with the Combat tab's names.
+    // OSRS wiki "Weapons/Types": in the genre's order, with the Combat tab's names (the button's action).
     const list = (id?: string) =>
       [...stylesOffered(id === undefined ? undefined : item(g, id))].map(
         ([s, type]) => `${styleLabel(s, id === undefined ? undefined : item(g, id))} ${s} ${type}`,
       );
     // Stab sword (daggers and swords): Stab, Lunge, Slash (the alternative aggressive), Block.
-    const stabSword = ["Accurate accurate stab", "Aggressive aggressive stab", "Slash alt_aggressive slash", "Defensive defensive stab"];
+    const stabSword = ["Stab accurate stab", "Lunge aggressive stab", "Slash alt_aggressive slash", "Block defensive stab"];
     assert.deepEqual(list("bronze_dagger"), stabSword, "dagger: stab, lunge, slash, block");
     assert.deepEqual(list("bronze_sword"), stabSword, "sword: a stab sword in the genre");
     // Spiked (mace): Pound, Pummel, Spike (controlled stab), Block.
-    assert.deepEqual(list("iron_mace"), ["Accurate accurate crush", "Aggressive aggressive crush", "Controlled controlled stab", "Defensive defensive crush"]);
+    assert.deepEqual(list("iron_mace"), ["Pound accurate crush", "Pummel aggressive crush", "Spike controlled stab", "Block defensive crush"]);
     // Axe: Chop, Hack, Smash (crush), Block; pickaxe: Spike, Impale, Smash (crush), Block.
-    assert.deepEqual(list("bronze_hatchet"), [
-      "Accurate accurate slash",
-      "Aggressive aggressive slash",
-      "Smash alt_aggressive crush",
-      "Defensive defensive slash",
-    ]);
-    assert.deepEqual(list("bronze_pickaxe"), [
-      "Accurate accurate stab",
-      "Aggressive aggressive stab",
-      "Smash alt_aggressive crush",
-      "Defensive defensive stab",
-    ]);
+    assert.deepEqual(list("bronze_hatchet"), ["Chop accurate slash", "Hack aggressive slash", "Smash alt_aggressive crush", "Block defensive slash"]);
+    assert.deepEqual(list("bronze_pickaxe"), ["Spike accurate stab", "Impale aggressive stab", "Smash alt_aggressive crush", "Block defensive stab"]);
     // Staff: Bash, Pound, Focus, all crush (no controlled).
-    assert.deepEqual(list("staff_of_air"), ["Accurate accurate crush", "Aggressive aggressive crush", "Defensive defensive crush"]);
-    assert.deepEqual(list(), ["Accurate accurate crush", "Aggressive aggressive crush", "Defensive defensive crush"]);
+    assert.deepEqual(list("staff_of_air"), ["Bash accurate crush", "Pound aggressive crush", "Focus defensive crush"]);
+    assert.deepEqual(list(), ["Punch accurate crush", "Kick aggressive crush", "Block defensive crush"]);
+    // Bows keep the styles' own names, as the genre's Combat tab has them.
+    assert.deepEqual(list("shortbow"), ["Accurate accurate ranged", "Rapid rapid ranged", "Longrange longrange ranged"]);
     assert.deepEqual(styles("shortbow"), { accurate: "ranged", rapid: "ranged", longrange: "ranged" });
     // A melee category the table does not know: all four styles, with the weapon's best attack type.
     const flail = { ...item(g, "iron_mace"), weaponType: "FLAIL", bonuses: { attackStab: 1, attackSlash: 6, attackCrush: 4 } };
     assert.deepEqual(Object.fromEntries(stylesOffered(flail)), { accurate: "slash", aggressive: "slash", defensive: "slash", controlled: "slash" });
+    assert.deepEqual(
+      [...stylesOffered(flail).keys()].map((s) => styleLabel(s, flail)),
+      ["Accurate", "Aggressive", "Controlled", "Defensive"],
+      "a category without names: the styles' own",
+    );
   });
 
   // OSRS wiki "Combat Options": 4 xp per damage to the style's skill, controlled 1⅓ to each
@@ -278,30 +275,62 @@ describe("player:setCombatStyle", () => {
     }
   });
 
-  it("switches to accurate when a weapon of another kind is wielded, and keeps a style both offer", async () => {
+  // OSRS wiki "Combat Options": the game keeps the selected button slot, not the style, so a player
+  // on a dagger's Slash (the third of four buttons) finds controlled or defensive selected after a switch.
+  it("keeps the button slot when the weapon changes: Slash on a dagger is Smash on an axe and Block unarmed", async () => {
     const g = await gameWorld();
-    const p = g.add({ combatStyle: "aggressive", ...wielding("bronze_sword") }, [
-      { itemId: "shortbow", quantity: 1 },
+    const p = g.add({ combatStyle: "alt_aggressive", ...wielding("bronze_dagger") }, [
+      { itemId: "bronze_hatchet", quantity: 1 },
       { itemId: "iron_mace", quantity: 1 },
+      { itemId: "shortbow", quantity: 1 },
     ]);
-    g.send(p, "inventory:use", { slot: 1 });
-    g.tick();
-    assert.equal(p.data.equipment.weapon!.itemId, "iron_mace");
-    assert.equal(p.data.combatStyle, "aggressive", "sword to mace: both melee");
-    g.send(p, "inventory:use", { slot: 0 });
-    g.tick();
-    assert.equal(p.data.equipment.weapon!.itemId, "shortbow");
-    assert.equal(p.data.combatStyle, "accurate", "mace to bow: ranged's default");
-    assert.equal(g.events(p, "player:sync").at(-1)!.combatStyle, "accurate");
-    g.send(p, "player:setCombatStyle", { style: "rapid" });
+    const wield = (id: string) => {
+      g.send(p, "inventory:use", { slot: p.data.inventory.findIndex((s) => s?.itemId === id) });
+      g.tick();
+      assert.equal(p.data.equipment.weapon!.itemId, id);
+    };
+    wield("bronze_hatchet");
+    assert.equal(p.data.combatStyle, "alt_aggressive", "dagger Slash to axe Smash: the third button on both");
+    wield("iron_mace");
+    assert.equal(p.data.combatStyle, "controlled", "axe Smash to mace Spike: the mace's third button is controlled");
+    assert.equal(g.events(p, "player:sync").at(-1)!.combatStyle, "controlled", "the client is told");
     g.send(p, "equipment:remove", { slot: "weapon" });
     g.tick();
-    assert.equal(p.data.combatStyle, "accurate", "bow off: unarmed has no rapid");
+    assert.equal(p.data.combatStyle, "defensive", "mace Spike to unarmed: no third button, so the next, Block");
     g.send(p, "player:setCombatStyle", { style: "aggressive" });
     g.tick();
-    g.send(p, "inventory:use", { slot: p.data.inventory.findIndex((s) => s?.itemId === "iron_mace") });
+    wield("shortbow");
+    assert.equal(p.data.combatStyle, "rapid", "Kick to the bow's second slot, Rapid");
+    wield("iron_mace");
+    assert.equal(p.data.combatStyle, "aggressive", "Rapid to the mace's second slot, Pummel");
+    wield("shortbow");
+    g.send(p, "player:setCombatStyle", { style: "longrange" });
     g.tick();
-    assert.equal(p.data.combatStyle, "aggressive", "unarmed to mace keeps aggressive");
+    wield("bronze_hatchet");
+    assert.equal(p.data.combatStyle, "defensive", "Longrange (the last slot) to the axe's Block");
+    g.send(p, "player:setCombatStyle", { style: "accurate" });
+    g.tick();
+    wield("shortbow");
+    assert.equal(p.data.combatStyle, "accurate", "the first slot stays the first");
     assert.deepEqual(g.errors(p), []);
+  });
+
+  it("picks the style of a slot for every pair of weapons the content has", async () => {
+    const g = await gameWorld();
+    const weapons = [
+      undefined,
+      ...["bronze_dagger", "bronze_sword", "iron_mace", "bronze_hatchet", "bronze_pickaxe", "staff_of_air", "shortbow"].map((id) => item(g, id)),
+    ];
+    for (const before of weapons)
+      for (const style of stylesOffered(before).keys())
+        for (const after of weapons) {
+          const got = styleAfterSwitch(style, before, after);
+          const what = `${style} on ${before?.id ?? "unarmed"} to ${after?.id ?? "unarmed"}`;
+          assert.ok(stylesOffered(after).has(got), `${what}: ${got} is offered`);
+          // The same slot where the new weapon has it, else the last (the only slot a weapon here lacks is the third).
+          const slot = styleSlot(style);
+          const want = [...stylesOffered(after).keys()].find((s) => styleSlot(s) === slot) ?? [...stylesOffered(after).keys()].at(-1);
+          assert.equal(got, want, what);
+        }
   });
 });

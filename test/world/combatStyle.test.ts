@@ -1,7 +1,8 @@
 /**
  * `player:setCombatStyle` on both transports (one event table): a style the weapon offers comes
  * back in `player:sync` (and, on Colyseus, in the owner's private `combatStyle` field); one it does
- * not offer is an `INVALID_COMBAT_STYLE` error naming the event, and changes nothing.
+ * not offer is an `INVALID_COMBAT_STYLE` error naming the event, and changes nothing. A weapon
+ * switch keeps the Combat tab's button slot (src/game/combatStyles.ts `styleAfterSwitch`), told alike.
  */
 import assert from "node:assert/strict";
 import type { MapSchema } from "@colyseus/schema";
@@ -56,6 +57,31 @@ describe("player:setCombatStyle on both transports", function () {
       assert.equal(player.data.combatStyle, "aggressive", "unchanged");
       if (client instanceof WorldTestClient) await client.room.leave();
       else client.close();
+    });
+  }
+
+  for (const transport of ["colyseus", "ws"] as const) {
+    it(`${transport}: keeps the button slot on a weapon switch, the dagger's Slash becoming Block unarmed`, async () => {
+      const name = `Slot${transport}`;
+      const client = transport === "colyseus" ? await WorldTestClient.join(t.baseUrl, { name }) : await WsTestClient.connect(`${t.wsUrl}?name=${name}`);
+      const id = String((await client.next("welcome")).characterId);
+      const player = t.server.world.world.players.get(id)!;
+      const dagger = player.data.inventory.findIndex((s) => s?.itemId === "bronze_dagger");
+      assert.ok(dagger >= 0, "the starter kit's bronze dagger");
+      client.send("inventory:use", { slot: dagger });
+      client.send("player:setCombatStyle", { style: "alt_aggressive" });
+      await syncWith(client, "alt_aggressive");
+      assert.equal(player.data.equipment.weapon?.itemId, "bronze_dagger");
+      client.send("equipment:remove", { slot: "weapon" });
+      await syncWith(client, "defensive");
+      assert.equal(player.data.combatStyle, "defensive", "unarmed has no third button: the next, Block");
+      if (client instanceof WorldTestClient) {
+        await client.waitFor(() => {
+          const s = (client.room.state as { players?: MapSchema<PlayerState> }).players?.get(id);
+          return s?.combatStyle === "defensive" ? s : undefined;
+        }, 5_000, "the owner's combatStyle field");
+        await client.room.leave();
+      } else client.close();
     });
   }
 });

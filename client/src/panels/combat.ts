@@ -1,12 +1,13 @@
 /**
  * The Combat panel: your combat level, the wielded weapon (or unarmed) with its kind and the attack type of the style
  * in force, and a button for each style the weapon offers (`player:setCombatStyle`), the current
- * one pressed (named by its style, the alternative aggressive by its action: a dagger's "Slash"). Which styles, and their attack types, come from the server's own rules
+ * one pressed (named by the genre's action, "Punch", "Stab", "Lunge", "Slash", "Block", the style and what
+ * it trains beside it: "Aggressive · Slash · xp to Strength", its accessible description). Which styles, and their attack types, come from the server's own rules
  * (src/game/combatStyles.ts, imported), so the panel offers exactly what the server accepts.
  * Below them the Auto Retaliate toggle (`player:setAutoRetaliate`, pressed while on: the server's
  * synced `autoRetaliate`, src/game/retaliate.ts).
  */
-import { attackTypeOf, effectiveStyle, parseCombatStyle, styleKind, styleLabel, stylesOffered, styleXp } from "../../../src/game/combatStyles.ts";
+import { attackTypeOf, effectiveStyle, parseCombatStyle, styleKind, styleLabel, stylesOffered, styleTitle, styleXp } from "../../../src/game/combatStyles.ts";
 import type { PlayerState } from "../../../schema/WorldState.ts";
 import type { Content } from "../content.ts";
 import type { Send } from "../worldMenu.ts";
@@ -72,7 +73,11 @@ export class CombatPanel {
         b.addEventListener("click", () => this.send("player:setCombatStyle", { style: style }));
         const what = document.createElement("span");
         what.className = "style-what";
-        what.textContent = `${title(type)} · ${trains(Object.keys(styleXp(style, def)))}`;
+        const label = styleLabel(style, def);
+        const kindWord = styleTitle(style) === label ? "" : `${styleTitle(style)} · `;
+        what.textContent = `${kindWord}${title(type)} · ${trains(Object.keys(styleXp(style, def)))}`;
+        what.id = `combat-style-${style}`;
+        b.setAttribute("aria-describedby", what.id);
         li.append(b, what);
         if (focused === style) queueMicrotask(() => b.focus());
         return li;

@@ -1,17 +1,25 @@
 /**
  * The Equipment panel: every equipment slot with what is worn there, and a Remove button for each
- * worn item (`equipment:remove`), named `Remove Bronze sword`.
+ * worn item (`equipment:remove`), named `Remove Bronze sword`; below, the worn items' bonuses as the
+ * genre's Equipment Stats list them (attack and defence by type, then strength and prayer), summed by
+ * the server's own rule (src/game/equipmentStats.ts).
  */
 import { EQUIPMENT_SLOTS } from "../../../src/game/clientEvents.ts";
 import type { PlayerState } from "../../../schema/WorldState.ts";
 import { itemLabel, type Content } from "../content.ts";
 import type { Send } from "../worldMenu.ts";
 import { showItem } from "../art/itemIcon.ts";
+import { equipmentStats, STAT_TYPES } from "../../../src/game/equipmentStats.ts";
+
+/** A bonus as the genre writes it: +14, -5, 0. */
+const signed = (n: number) => (n > 0 ? `+${n}` : String(n));
 
 const title = (s: string) => s[0]!.toUpperCase() + s.slice(1);
 
 export class EquipmentPanel {
   private readonly list: HTMLElement;
+  private readonly statRows: HTMLElement;
+  private readonly statOther: HTMLElement;
   private readonly content: Content;
   private readonly send: Send;
   private shown = "";
@@ -20,6 +28,8 @@ export class EquipmentPanel {
     this.content = content;
     this.send = send;
     this.list = document.getElementById("equipment-slots")!;
+    this.statRows = document.getElementById("equipment-stats-rows")!;
+    this.statOther = document.getElementById("equipment-stats-other")!;
   }
 
   render(p: PlayerState): void {
@@ -30,6 +40,7 @@ export class EquipmentPanel {
     const key = JSON.stringify(worn);
     if (key === this.shown) return;
     this.shown = key;
+    this.renderStats(worn.map((w) => (w.item === undefined ? undefined : this.content.registry.items.get(w.item.itemId))));
     // Focus on a Remove button survives a redraw when that slot is still worn.
     const focused = (document.activeElement as HTMLElement | null)?.dataset.slot;
     this.list.replaceChildren(
@@ -59,5 +70,20 @@ export class EquipmentPanel {
         return li;
       }),
     );
+  }
+
+  private renderStats(worn: Parameters<typeof equipmentStats>[0]): void {
+    const stats = equipmentStats(worn);
+    this.statRows.replaceChildren(
+      ...(["attack", "defence"] as const).map((kind) => {
+        const tr = document.createElement("tr");
+        const th = document.createElement("th");
+        th.scope = "row";
+        th.textContent = title(kind);
+        tr.append(th, ...STAT_TYPES.map((t) => Object.assign(document.createElement("td"), { textContent: signed(stats[kind][t]) })));
+        return tr;
+      }),
+    );
+    this.statOther.textContent = `Melee strength ${signed(stats.meleeStrength)} · Ranged strength ${signed(stats.rangedStrength)} · Prayer ${signed(stats.prayer)}`;
   }
 }
