@@ -1,7 +1,8 @@
 /**
  * The `shopping` goal the server offers an agent (src/agents/AgentService.ts availableGoals): the
- * missing tools, runes and weapons, and the inputs of the making chains that placed stores sell
- * (Tawney's cowhide and leather): bounded by what a store sells that a supported recipe takes.
+ * missing tools, runes and weapons, the inputs of the making chains that placed stores sell
+ * (Tawney's cowhide and leather: bounded by what a store sells that a supported recipe takes), the
+ * armour and the food they sell.
  */
 import assert from "node:assert/strict";
 import { availableGoals } from "../../src/agents/AgentService.ts";
