@@ -152,6 +152,14 @@ export function questStyle(self: Self, know: Knowledge, need: { skill: string; l
 }
 
 /**
+ * What a quest's fights really cost over meleeRates' reckoning: the walk between its monsters and the
+ * attacks its meals delay (src/game/items.ts EAT_ATTACK_DELAY_TICKS). A Tusks in the Hollow boar at
+ * 3/7/4 with a bronze sword, reckoned 141 lifepoints, took some 190 (six cooked meats and 10 of its
+ * health) in a run of 2026-11-29 16:26, and the fight was left at the second boar.
+ */
+export const QUEST_FIGHT_MARGIN = 1.35;
+
+/**
  * Under `focus melee`, whether it can win a quest's fights from a stage on with the health and food
  * it has now (fighting.ts meleeRates: the lifepoints a kill costs at its levels; it leaves a fight
  * below 30 %): Tusks in the Hollow's two boars of level 6 cost a level-3 fighter some 400 lifepoints
@@ -188,7 +196,7 @@ export function questFightsWinnable(
     cost += (s.count ?? 1) * r.taken * ticks;
   }
   const food = obs.inventory.reduce((n, slot) => n + (know.registry.item(slot.itemId)?.healAmount ?? 0) * LIFEPOINTS_PER_HITPOINT * slot.quantity, 0);
-  return cost <= obs.health * 0.7 + food;
+  return cost * QUEST_FIGHT_MARGIN <= obs.health * 0.7 + food;
 }
 
 /** Cooked food it wants in hand before a fight under `focus melee` (the reflexes eat below half health). */
