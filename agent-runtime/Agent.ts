@@ -360,11 +360,14 @@ export class Agent {
     const reflex = this.reflexes.eatOrFlee(this.behaviour, this.goal?.type);
     if (reflex === "flee") {
       const self = this.view.self!;
+      const training = this.goal?.type === "combat";
       this.endGoal("failed", `leaving a losing fight (health ${self.health}/${self.maxHealth})`, false, true);
-      // With raw food and a fire it can light here, only out of the fight: it cooks in the field (behaviours.ts Cook).
+      // From a training fight with raw food and a fire it can light here, only out of the fight: it
+      // cooks in the field (behaviours.ts Cook). From a quest, home: a flight of 12 tiles from the
+      // Sunken Cistern's sentries stayed in the cistern (a run of 16:33).
       const raw = self.inventory.some((s) => this.deps.know.registry.recipes.cooking.some((r) => r.raw === s.itemId));
       this.command =
-        raw && fieldFireLog(this.view, this.deps.know) !== undefined
+        training && raw && fieldFireLog(this.view, this.deps.know) !== undefined
           ? { behaviour: new GoTo(fleeSpot(this.view.position, this.deps.know.spawn), "out of the fight"), label: "flee the fight" }
           : { behaviour: new GoTo(this.deps.know.spawn, "home"), label: "flee home" };
     }

@@ -16,7 +16,7 @@ import { stylesOffered, type CombatStyle } from "../../src/game/combatStyles.ts"
 import type { Self } from "../AgentView.ts";
 import type { Knowledge } from "../knowledge.ts";
 import type { Observation } from "./Brain.ts";
-import { bestMonster, MELEE_TRAINING, meleeGear, meleeRates, TRAINING_LEAD, trainingStyle } from "./fighting.ts";
+import { bestMonster, MELEE_TRAINING, meleeGear, meleeRates, npcMaxHit, TRAINING_LEAD, trainingStyle } from "./fighting.ts";
 import { XP_FOR_LEVEL } from "../../src/game/skills.ts";
 import { maxHitHitpoints } from "../../src/game/combat.ts";
 
@@ -151,6 +151,33 @@ export function questStyle(self: Self, know: Knowledge, need: { skill: string; l
   return training !== undefined && offered.has(training.style) ? training : undefined;
 }
 
+/** Health share a quest through an area of aggressive monsters waits for (dangerousRoute). */
+export const DANGER_HEALTH = 0.9;
+/** Lifepoints of food it carries into such an area (three cooked meats). */
+export const DANGER_FOOD = 90;
+
+/** An aggressive monster whose max hit is this share of its health or more makes an area dangerous. */
+const DANGER_HIT_SHARE = 0.2;
+
+/**
+ * Whether quest stages lead into an area whose monsters attack on sight and hit hard (a `reach`
+ * stage's area spawns an aggressive monster whose max hit is DANGER_HIT_SHARE of `maxHealth` or
+ * more): The Drowned Watch's walk to the Sunken Cistern's gate passes drowned sentries of level 47
+ * that hit 5 hitpoints; begun at 80 % health, a run of 16:33 left it at the last ladder and took
+ * 1,226 ticks over it. (Hollowbrook Woods' cutpurses hit 2.)
+ */
+export function dangerousRoute(know: Knowledge, stages: readonly { type: string; area?: string | undefined }[], maxHealth: number): boolean {
+  return stages.some(
+    (s) =>
+      s.type === "reach" &&
+      know.registry.areas.some(
+        (a) =>
+          a.id === s.area &&
+          a.mobSpawns.some((m) => know.registry.npcs.get(m.mobId)?.combat?.aggressive === true && npcMaxHit(know, m.mobId) >= maxHealth * DANGER_HIT_SHARE),
+      ),
+  );
+}
+
 /**
  * What a quest's fights really cost over meleeRates' reckoning: the walk between its monsters and the
  * attacks its meals delay (src/game/items.ts EAT_ATTACK_DELAY_TICKS). A Tusks in the Hollow boar at
@@ -196,6 +223,10 @@ export function questFightsWinnable(
     cost += (s.count ?? 1) * r.taken * ticks;
   }
   const food = obs.inventory.reduce((n, slot) => n + (know.registry.item(slot.itemId)?.healAmount ?? 0) * LIFEPOINTS_PER_HITPOINT * slot.quantity, 0);
+  // A way through an area where monsters attack on sight: at full health (DANGER_HEALTH) with food.
+  // Past the `reach`, the stages there (the cistern's gate) are still inside: all but the talks left count.
+  const inside = quest.stages.slice(from).some((s) => s.type !== "dialogue" && s.type !== "give");
+  if (inside && dangerousRoute(know, quest.stages, obs.maxHealth) && (obs.health < obs.maxHealth * DANGER_HEALTH || food < DANGER_FOOD)) return false;
   return cost * QUEST_FIGHT_MARGIN <= obs.health * 0.7 + food;
 }
 

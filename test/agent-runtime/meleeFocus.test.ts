@@ -13,6 +13,7 @@ import { FOCUS_BONUS, focusBonus } from "../../agent-runtime/brain/focus.ts";
 import { LampRubber } from "../../agent-runtime/brain/lamp.ts";
 import {
   cookForFight,
+  dangerousRoute,
   enoughFood,
   fishForFood,
   foodPurchase,
@@ -73,7 +74,8 @@ describe("agent focus melee: quests, lamps and food", () => {
 
   it("lifts the quests serving the melee focus, not the others, and takes the best melee xp a tick first", () => {
     const quests = questList(know, ["settlers_charter", "kettle_supper"]);
-    const o = obs({ quests });
+    // At full health with food for the Sunken Cistern (dangerousRoute).
+    const o = obs({ quests, inventory: [4, 5, 6].map((slot) => ({ slot, itemId: "cooked_meat", quantity: 1 })) });
     assert.equal(focusBonus({ type: "quest", target: "the_drowned_watch", reason: "" }, o, know), FOCUS_BONUS);
     assert.equal(focusBonus({ type: "quest", target: "orlas_commission", reason: "" }, o, know), 0);
     assert.equal(
@@ -246,6 +248,23 @@ describe("agent focus melee: quests, lamps and food", () => {
       });
       assert.deepEqual([c.type, c.target], ["shopping", "bread"], `seed ${seed}: ${c.reason}`);
     }
+  });
+
+  it("goes through an area of aggressive monsters (The Drowned Watch's cistern) only near full health with food", () => {
+    const watch = know.registry.quests.quests.get("the_drowned_watch")!;
+    assert.equal(dangerousRoute(know, watch.stages, 110), true, "the Sunken Cistern's sentries attack on sight and hit 5 hitpoints");
+    assert.equal(dangerousRoute(know, watch.stages, 400), false, "not for one who takes 7 hitpoints (the horror's) lightly");
+    assert.equal(dangerousRoute(know, know.registry.quests.quests.get("tusks_in_the_hollow")!.stages, 110), false, "the woods' cutpurses hit 2");
+    assert.equal(dangerousRoute(know, know.registry.quests.quests.get("hides_for_the_vats")!.stages, 110), false);
+    const meat = (n: number) => Array.from({ length: n }, (_, slot) => ({ slot, itemId: "cooked_meat", quantity: 1 }));
+    const at = (health: number, food: number, stage?: string) =>
+      questFightsWinnable(know, obs({ health, maxHealth: 110, inventory: meat(food) }), "the_drowned_watch", stage);
+    assert.equal(at(88, 5), false, "80 % of its health: it waits (a run of 16:33 began so and was left at the last ladder)");
+    assert.equal(at(105, 1), false, "without the food");
+    assert.equal(at(105, 3), true);
+    // Past the cistern, the last talk does not wait.
+    assert.equal(at(50, 0, watch.stages.at(-1)!.id), true);
+    assert.equal(at(50, 0, watch.stages[2]!.id), false, "the gate is still inside");
   });
 
   it("fishes for food until it carries MELEE_FISH_STOCK pieces, cooked or raw", () => {
