@@ -119,8 +119,10 @@ export function meleeQuestSkill(obs: Pick<Observation, "quests" | "skills" | "fo
 }
 
 /**
- * Xp short of a quest's level that is trained at once whatever the max hit (Attack 2 to 3 after A
- * Settler's Charter's 100 Attack xp: 74 xp, two or three cows).
+ * Xp short of a quest's level that is trained at once, once the aggressive style hits 2 hitpoints
+ * (Strength 4), whatever the max hit of the style that trains it (Attack 2 to 3 after A Settler's
+ * Charter's 100 Attack xp: 74 xp, two or three cows). Before Strength 4 every style hits 1, and the
+ * detour only put off the Strength that doubles every hit (a run of 16:33 trained Attack at 2/1/1).
  */
 export const QUICK_DETOUR_XP = 100;
 
@@ -142,8 +144,11 @@ export function questStyle(self: Self, know: Knowledge, need: { skill: string; l
   const weapon = weaponId === undefined ? undefined : know.registry.item(weaponId);
   if (skill !== "strength") {
     const short = (XP_FOR_LEVEL[need.level] ?? Infinity) - (mine?.xp ?? 0);
-    const maxHit = maxHitHitpoints(self.skills.strength?.level ?? 1, weapon?.bonuses?.strength ?? 0);
-    if (short > QUICK_DETOUR_XP && maxHit < 2) return undefined;
+    const strength = self.skills.strength?.level ?? 1;
+    const maxHit = maxHitHitpoints(strength, weapon?.bonuses?.strength ?? 0);
+    // The aggressive style's max hit (its +3 invisible Strength levels): a detour waits until it is 2.
+    const leadHit = maxHitHitpoints(strength, weapon?.bonuses?.strength ?? 0, 3);
+    if (maxHit < 2 && (short > QUICK_DETOUR_XP || leadHit < 2)) return undefined;
   }
   const offered = stylesOffered(weapon);
   if (offered.has("rapid")) return undefined;

@@ -125,8 +125,13 @@ describe("agent focus melee: quests, lamps and food", () => {
     };
     // Unarmed: accurate trains Attack, defensive Defence; Strength would lead otherwise (aggressive).
     assert.deepEqual(fighter({}, "accurate").sent, [{ style: "aggressive" }]);
-    // Attack 2 to 3 after the Settler's 100 Attack xp: 74 xp short, a quick detour at any max hit.
-    assert.deepEqual(fighter({ attack: 2, strength: 1 }, "aggressive", { skill: "attack", level: 3 }, { attack: 100 }).sent, [{ style: "accurate" }]);
+    // Attack 2 to 3 after the Settler's 100 Attack xp: 74 xp short, a quick detour once the aggressive style hits 2 (Strength 4).
+    assert.deepEqual(fighter({ attack: 2, strength: 4 }, "aggressive", { skill: "attack", level: 3 }, { attack: 100 }).sent, [{ style: "accurate" }]);
+    assert.deepEqual(
+      fighter({ attack: 2, strength: 3 }, "accurate", { skill: "attack", level: 3 }, { attack: 100 }).sent,
+      [{ style: "aggressive" }],
+      "Strength 3: every style hits 1",
+    );
     // Defence 1 to 5 (388 xp) only once its style hits 2 hitpoints: Strength 7 unarmed.
     assert.deepEqual(fighter({ strength: 7 }, "aggressive", { skill: "defense", level: 5 }).sent, [{ style: "defensive" }]);
     // Below it, Strength leads (at a max hit of one hitpoint a cow took 119 ticks in the defensive style, 60 in the aggressive).
