@@ -264,9 +264,9 @@ describe("agent focus melee: quests, lamps and food", () => {
     const meat = (n: number) => Array.from({ length: n }, (_, slot) => ({ slot, itemId: "cooked_meat", quantity: 1 }));
     const at = (health: number, food: number, stage?: string) =>
       questFightsWinnable(know, obs({ health, maxHealth: 110, inventory: meat(food) }), "the_drowned_watch", stage);
-    assert.equal(at(88, 5), false, "80 % of its health: it waits (a run of 16:33 began so and was left at the last ladder)");
-    assert.equal(at(105, 1), false, "without the food");
-    assert.equal(at(105, 3), true);
+    assert.equal(at(80, 5), false, "below 75 % of its health: it waits");
+    assert.equal(at(88, 2), false, "without three meals (a run of 16:33 began at 80 % and was left at the last ladder)");
+    assert.equal(at(88, 3), true);
     // Past the cistern, the last talk does not wait.
     assert.equal(at(50, 0, watch.stages.at(-1)!.id), true);
     assert.equal(at(50, 0, watch.stages[2]!.id), false, "the gate is still inside");
