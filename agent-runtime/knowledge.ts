@@ -7,6 +7,7 @@
  */
 import { applySchemas, KNOWN_MANIFESTS } from "../src/manifests/catalog.ts";
 import { buildRegistry, type ContentRegistry } from "../src/manifests/registry.ts";
+import { counted, npcDisplayName, sentenceCase } from "../src/game/sentence.ts";
 
 export interface Spot {
   x: number;
@@ -92,11 +93,26 @@ export function knowledgeOf(registry: ContentRegistry): Knowledge {
 
 /**
  * A content id as players read it (an item's, a resource's, an NPC's or a quest's name; the id if
- * none): for the activity log ("goal: Do a quest (Straight and True)", not the quest's id).
+ * none): for the activity log ("goal: Do a quest (Straight and True)", not the quest's id), named
+ * as the world view names it: a resource and a monster in sentence case ("Brindle cow", "Shallow
+ * water"; src/game/sentence.ts, the browser client's names.ts), not the manifests' Title Case.
  */
 export function nameOf(know: Knowledge, id: string): string {
   const r = know.registry;
-  return r.items.get(id)?.name ?? r.resources.get(id)?.name ?? r.npcs.get(id)?.name ?? r.quests.quests.get(id)?.name ?? id;
+  const resource = r.resources.get(id);
+  const npc = r.npcs.get(id);
+  return (
+    r.items.get(id)?.name ??
+    (resource !== undefined ? sentenceCase(resource.name) : undefined) ??
+    (npc !== undefined ? npcDisplayName(npc) : undefined) ??
+    r.quests.quests.get(id)?.name ??
+    id
+  );
+}
+
+/** "2 Bronze daggers", "1 Logs", "3 Meadow rats": a count of a thing by {@link nameOf}, plural over one as the browser client writes it. */
+export function countOf(know: Knowledge, quantity: number, id: string): string {
+  return counted(quantity, nameOf(know, id));
 }
 
 export const chebyshev = (a: Spot, b: Spot): number => Math.max(Math.abs(a.x - b.x), Math.abs(a.z - b.z));

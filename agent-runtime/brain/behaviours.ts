@@ -6,7 +6,7 @@
  * goes on by itself) and issues the next command when that action has ended or stalled.
  */
 import { dist, type AgentView, type Seen } from "../AgentView.ts";
-import { nameOf, nearest, type Knowledge, type Spot } from "../knowledge.ts";
+import { countOf, nameOf, nearest, type Knowledge, type Spot } from "../knowledge.ts";
 import { roomForPartner } from "./making.ts";
 import {
   Avoid,
@@ -450,7 +450,7 @@ export class Shop implements Behaviour {
         }
         if (quantity < wanted) this.goal!.set(itemId, this.goal!.get(itemId)! - (wanted - quantity));
         ctx.send("store:buy", { storeId: this.storeId, itemId, quantity });
-        ctx.note(`buy ${quantity > 1 ? `${quantity} × ` : ""}${nameOf(ctx.know, itemId)}`);
+        ctx.note(`buy ${quantity > 1 ? countOf(ctx.know, quantity, itemId) : nameOf(ctx.know, itemId)}`);
       }
     }
     if (type === "error" && data.event === "store:buy") this.failure = `could not buy: ${String(data.message)}`;

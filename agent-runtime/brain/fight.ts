@@ -243,13 +243,13 @@ export class Fight implements Behaviour {
       this.target = foe.id;
       if (spell !== undefined) {
         this.cast(ctx, foe.id, spell.id);
-        ctx.note(`cast ${spell.name} on ${foe.name ?? nameOf(ctx.know, this.mobType)} (${foe.x},${foe.z})`);
+        ctx.note(`cast ${spell.name} on ${nameOf(ctx.know, this.mobType)} (${foe.x},${foe.z})`);
         return going(progress);
       }
       this.issuedAt = ctx.tick;
       this.casting = false;
       ctx.send("player:action", { action: "attack", targetId: foe.id });
-      ctx.note(`attack ${foe.name ?? nameOf(ctx.know, this.mobType)} (${foe.x},${foe.z})`);
+      ctx.note(`attack ${nameOf(ctx.know, this.mobType)} (${foe.x},${foe.z})`);
       return going(progress);
     }
     if (dist(spot, ctx.view.position) > 3) this.walker.walk(ctx, spot);

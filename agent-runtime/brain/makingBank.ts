@@ -6,7 +6,7 @@
  * as many makes as its inventory holds (and, for tanning, its coins pay), the ingredients in the
  * recipe's proportions (one copper ore to one tin ore), as a player fetches a load for the furnace.
  */
-import { nearest } from "../knowledge.ts";
+import { countOf, nearest } from "../knowledge.ts";
 import type { ProductionRecipe } from "../../src/manifests/production.ts";
 import { FOOD_KEPT, STALL_TICKS, Walker, type Ctx } from "./behaviourKit.ts";
 import { basePay } from "./selling.ts";
@@ -134,7 +134,7 @@ export class FetchInputs {
       stackable: (id) => reg.item(id)?.stackable === true,
     });
     this.taken = plan.reduce((n, w) => n + w.quantity, 0);
-    if (this.taken > 0) ctx.note(`withdraw ${plan.map((w) => `${w.quantity} × ${reg.item(w.itemId)?.name ?? w.itemId}`).join(", ")}`);
+    if (this.taken > 0) ctx.note(`withdraw ${plan.map((w) => countOf(ctx.know, w.quantity, w.itemId)).join(", ")}`);
     this.queue = [...deposits.map((deposit) => ({ deposit })), ...plan.map((withdraw) => ({ withdraw }))];
   }
 }

@@ -17,7 +17,8 @@
  */
 import type { ServerEvent } from "../../src/game/serverEvents.ts";
 import type { ProductionRecipe } from "../../src/manifests/production.ts";
-import { nameOf, nearest, type Knowledge, type Spot } from "../knowledge.ts";
+import { pluralOf, sentenceCase } from "../../src/game/sentence.ts";
+import { countOf, nameOf, nearest, type Knowledge, type Spot } from "../knowledge.ts";
 import type { Ctx } from "./behaviourKit.ts";
 import { stationSpots } from "./making.ts";
 
@@ -127,7 +128,7 @@ function via(ctx: Ctx, spot: Spot | undefined, what: string): QuestStep | undefi
   const ladder = ladderToward(ctx.know, here, spot);
   return ladder === undefined
     ? { kind: "fail", why: `no way to ${what}` }
-    : { kind: "climb", ladderId: ladder.id, why: `${ladder.name} on the way to ${what}` };
+    : { kind: "climb", ladderId: ladder.id, why: `${sentenceCase(ladder.name)} on the way to ${what}` };
 }
 
 /** The one step to take now for `quest`, given the character's entry of `quest:list` (undefined: not heard yet). */
@@ -152,24 +153,24 @@ export function nextStep(ctx: Ctx, quest: QuestDef, entry: QuestEntry | undefine
       return talk(ctx, stage.npcId ?? quest.startNpc, stage.description ?? `talk for ${quest.name}`);
     case "kill": {
       const spots = ctx.know.mobSpots.get(target) ?? [];
-      if (spots.length === 0) return { kind: "fail", why: `no ${target} in this world` };
+      if (spots.length === 0) return { kind: "fail", why: `no ${nameOf(ctx.know, target)} in this world` };
       return (
         via(ctx, nearest(ctx.view.position, spots), `the ${nameOf(ctx.know, target)}`) ?? {
           kind: "fight",
           mobId: target,
-          why: `kill ${left} more ${nameOf(ctx.know, target)}`,
+          why: `kill ${left} more ${pluralOf(left, nameOf(ctx.know, target))}`,
         }
       );
     }
     case "gather":
-      return gather(ctx, target) ?? { kind: "fail", why: `nothing here yields ${target}` };
+      return gather(ctx, target) ?? { kind: "fail", why: `nothing here yields ${nameOf(ctx.know, target)}` };
     case "interact":
       if (target === "fire") return light(ctx);
       if (isPlace(ctx.know, target))
         return via(ctx, placeSpot(ctx.know, target), target) ?? { kind: "use", targetId: target, why: stage.description ?? `use ${target}` };
-      return make(ctx, target, left, 0) ?? { kind: "fail", why: `no way to make ${target}` };
+      return make(ctx, target, left, 0) ?? { kind: "fail", why: `no way to make ${nameOf(ctx.know, target)}` };
     case "make":
-      return make(ctx, target, left, 0) ?? { kind: "fail", why: `no way to make ${target}` };
+      return make(ctx, target, left, 0) ?? { kind: "fail", why: `no way to make ${nameOf(ctx.know, target)}` };
     case "reach": {
       const to = stage.area === undefined ? undefined : spotIn(ctx.know, stage.area, ctx.view.position);
       if (to === undefined) return { kind: "fail", why: `no area ${String(stage.area)}` };
@@ -178,8 +179,8 @@ export function nextStep(ctx: Ctx, quest: QuestDef, entry: QuestEntry | undefine
     case "give": {
       const want = stage.count ?? 1;
       const have = ctx.view.count(target);
-      if (have >= want) return talk(ctx, stage.npcId ?? quest.startNpc, `give ${want} ${nameOf(ctx.know, target)}`);
-      return acquire(ctx, target, want - have, 0) ?? { kind: "fail", why: `no way to get ${target}` };
+      if (have >= want) return talk(ctx, stage.npcId ?? quest.startNpc, `give ${countOf(ctx.know, want, target)}`);
+      return acquire(ctx, target, want - have, 0) ?? { kind: "fail", why: `no way to get ${nameOf(ctx.know, target)}` };
     }
     default:
       return { kind: "fail", why: `a ${stage.type} stage` };
@@ -204,7 +205,7 @@ function roomFor(ctx: Ctx, items: readonly ItemStack[] | undefined, what: string
 
 function talk(ctx: Ctx, npcId: string, why: string): QuestStep {
   const spot = npcSpot(ctx.know, npcId);
-  if (spot === undefined) return { kind: "fail", why: `no ${npcId} in this world` };
+  if (spot === undefined) return { kind: "fail", why: `no ${nameOf(ctx.know, npcId)} in this world` };
   return via(ctx, spot, nameOf(ctx.know, npcId)) ?? { kind: "talk", npcId, why };
 }
 
@@ -229,7 +230,7 @@ function purchase(ctx: Ctx, itemId: string, quantity: number): QuestStep | undef
   offers.sort((a, b) => a.price - b.price);
   const offer = offers[0];
   if (offer === undefined || (ctx.view.self?.coins ?? 0) < offer.price * quantity) return undefined;
-  return { kind: "buy", storeId: offer.storeId, itemId, quantity, why: `buy ${quantity} ${nameOf(ctx.know, itemId)} for ${offer.price * quantity} coins` };
+  return { kind: "buy", storeId: offer.storeId, itemId, quantity, why: `buy ${countOf(ctx.know, quantity, itemId)} for ${offer.price * quantity} coins` };
 }
 
 /** Gathering an item: the resource at its level that yields it, its tool bought first; room made first. */
@@ -241,7 +242,12 @@ function gather(ctx: Ctx, itemId: string): QuestStep | undefined {
   const node = nodes.find((r) => ctx.view.has(r.toolRequired)) ?? nodes[0];
   if (node === undefined) return undefined;
   if (!ctx.view.has(node.toolRequired))
-    return purchase(ctx, node.toolRequired, 1) ?? { kind: "fail", why: `no ${nameOf(ctx.know, node.toolRequired)} to gather ${itemId}, nor the coins for one` };
+    return (
+      purchase(ctx, node.toolRequired, 1) ?? {
+        kind: "fail",
+        why: `no ${nameOf(ctx.know, node.toolRequired)} to gather ${nameOf(ctx.know, itemId)}, nor the coins for one`,
+      }
+    );
   if (ctx.view.freeSlots() === 0) return { kind: "bank", why: "no room to gather" };
   const spot = nearest(ctx.view.position, ctx.know.resourceSpots.get(node.id)!);
   return via(ctx, spot, nameOf(ctx.know, node.id)) ?? { kind: "gather", skill: node.gathering, resourceId: node.id, why: `gather ${nameOf(ctx.know, itemId)}` };
@@ -274,11 +280,14 @@ function make(ctx: Ctx, itemId: string, quantity: number, depth: number): QuestS
   if (recipe === undefined || depth > 2) return undefined;
   const makes = Math.ceil(quantity / Math.max(1, recipe.outputQuantity));
   for (const tool of recipe.tools)
-    if (!ctx.view.has(tool)) return purchase(ctx, tool, 1) ?? { kind: "fail", why: `no ${nameOf(ctx.know, tool)} to make ${itemId}` };
+    if (!ctx.view.has(tool)) return purchase(ctx, tool, 1) ?? { kind: "fail", why: `no ${nameOf(ctx.know, tool)} to make ${nameOf(ctx.know, itemId)}` };
   const inputs = recipe.essence !== undefined ? [{ itemId: recipe.essence.types[0]!, quantity: 1 }] : recipe.inputs;
   for (const input of inputs) {
     const need = input.quantity * makes - ctx.view.count(input.itemId);
-    if (need > 0) return acquire(ctx, input.itemId, need, depth + 1) ?? { kind: "fail", why: `no way to get ${input.itemId} for ${itemId}` };
+    if (need > 0)
+      return (
+        acquire(ctx, input.itemId, need, depth + 1) ?? { kind: "fail", why: `no way to get ${nameOf(ctx.know, input.itemId)} for ${nameOf(ctx.know, itemId)}` }
+      );
   }
   const station = recipe.station === null ? undefined : nearest(ctx.view.position, stationSpots(ctx, recipe.station));
   const climb = via(ctx, station, recipe.station ?? "");

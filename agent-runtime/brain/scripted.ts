@@ -9,7 +9,7 @@
  * quest that stalled twice lately waits below training in the same way, and a skill level a quest
  * asks for raises the goal that trains it (questChoice.ts).
  */
-import { nameOf, type Knowledge } from "../knowledge.ts";
+import { countOf, nameOf, type Knowledge } from "../knowledge.ts";
 import type { Brain, GoalChoice, GoalOption, Observation } from "./Brain.ts";
 import { armourUpgrade, bestMonster, runePurchase, weaponUpgrade } from "./fighting.ts";
 import { focusBonus } from "./focus.ts";
@@ -221,7 +221,7 @@ export class ScriptedBrain implements Brain {
               type: "shopping",
               target: food.itemId,
               score: BUY_FOOD,
-              reason: `buy ${food.quantity} × ${nameOf(this.know, food.itemId)} for ${food.quantity * food.price} (${obs.health}/${obs.maxHealth}, nothing to eat)`,
+              reason: `buy ${countOf(this.know, food.quantity, food.itemId)} for ${food.quantity * food.price} (${obs.health}/${obs.maxHealth}, nothing to eat)`,
             };
         }
         // Under `focus melee` no coins are kept for making.
@@ -248,7 +248,7 @@ export class ScriptedBrain implements Brain {
             type: "shopping",
             target: hides.itemId,
             score: HIDE_BUY_SCORE,
-            reason: `buy ${hides.quantity} × ${nameOf(this.know, hides.itemId)} at ${hides.price} for Crafting`,
+            reason: `buy ${countOf(this.know, hides.quantity, hides.itemId)} at ${hides.price} for Crafting`,
           };
         // A better melee weapon than it holds, once it has the coins (fighting.ts weaponUpgrade).
         const weapon = this.weaponChoice(obs, option.targets);

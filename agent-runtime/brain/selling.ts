@@ -8,7 +8,7 @@
  * A `keep` predicate lets a caller hold back more (the inputs of a making chain, food to cook).
  */
 import { dist } from "../AgentView.ts";
-import { nameOf, type Knowledge, type Spot } from "../knowledge.ts";
+import { countOf, nameOf, type Knowledge, type Spot } from "../knowledge.ts";
 import { isGeneral } from "../../src/game/store.ts";
 import { DEFAULT_DELTA, shopPrice } from "../../src/game/storePricing.ts";
 import { ended, errorOf, going, pct, Walker, type Behaviour, type BehaviourEventArgs, type Ctx, type Outcome, FOOD_KEPT, STALL_TICKS } from "./behaviourKit.ts";
@@ -160,7 +160,9 @@ export class Sell implements Behaviour {
       this.lastSold = s.itemId;
       this.sold++;
       ctx.send("store:sell", { storeId: this.storeId, slot: s.slot, quantity: stackable ? s.quantity : 1 });
-      ctx.note(`sell ${stackable && s.quantity > 1 ? `${s.quantity} × ` : ""}${nameOf(ctx.know, s.itemId)} (${this.offers.get(s.itemId)} coins)`);
+      ctx.note(
+        `sell ${stackable && s.quantity > 1 ? countOf(ctx.know, s.quantity, s.itemId) : nameOf(ctx.know, s.itemId)} (${this.offers.get(s.itemId)} coins)`,
+      );
       return going(progress);
     }
     if (seen === undefined) {

@@ -16,7 +16,7 @@ import { Ground } from "./art/ground.ts";
 import { fadeOut, flash, lunge, pose, wear } from "./art/motion.ts";
 import type { Content } from "./content.ts";
 import type { HitStyle } from "./hitSplats.ts";
-import { declutter } from "./labels.ts";
+import { declutter, labelBottom } from "./labels.ts";
 import { drawRock, drawUnderground } from "./places.ts";
 import { drawGrid, markViewCenter } from "./viewGrid.ts";
 import { drawHealthBar, drawHitSplat, HEALTH_BAR_MS, RisingTexts } from "./sceneEffects.ts";
@@ -435,6 +435,14 @@ export class WorldScene extends Phaser.Scene {
       d.shape.setPosition(x, y);
       d.label?.setPosition(x, y + NAME_DY);
       drawHealthBar(this, d, x, y, time, TILE, DEPTH.bar);
+    }
+    // No name on your character: one that would lie on you hangs elsewhere (labels.ts).
+    const you = this.drawn.get(this.host.playerId() ?? "")?.shape.getBounds();
+    for (const d of you === undefined ? [] : this.drawn.values()) {
+      if (d.label === undefined) continue;
+      const { x, y, width, height } = d.label;
+      const bottom = labelBottom({ x, bottom: y, width, height }, d.shape.y + d.shape.displayHeight / 2, you);
+      if (bottom !== y) d.label.setY(bottom);
     }
     if (time >= this.declutterAt) {
       this.declutterAt = time + DECLUTTER_MS;

@@ -34,6 +34,29 @@ export function visibleLabels(boxes: readonly LabelBox[]): boolean[] {
   });
 }
 
+/** A drawn thing's box in world pixels. */
+export interface Rect {
+  left: number;
+  top: number;
+  right: number;
+  bottom: number;
+}
+
+const overlaps = (b: LabelBox, r: Rect) => b.x + b.width / 2 > r.left && b.x - b.width / 2 < r.right && b.bottom > r.top && b.bottom - b.height < r.bottom;
+
+/**
+ * Where a label hangs (its bottom) so that it does not cover your character: above its own player
+ * or NPC (`label.bottom`) when that is clear of you; else under its feet (`ownerBottom`: a player on
+ * the tile south of you has its name on your head, docs/playtest.md session 29); else (someone on
+ * your tile while you lean into a fight) above your head. Yours is not drawn, so no name lies on you.
+ */
+export function labelBottom(label: LabelBox, ownerBottom: number, you: Rect | undefined): number {
+  if (you === undefined || !overlaps(label, you)) return label.bottom;
+  const below = ownerBottom + LABEL_GAP + label.height;
+  if (!overlaps({ ...label, bottom: below }, you)) return below;
+  return you.top - LABEL_GAP;
+}
+
 /** At most this many NPCs' names are shown (the nearest ones). */
 export const NPC_LABELS = 12;
 
@@ -53,8 +76,8 @@ export interface SceneLabel {
 /**
  * Shows the labels {@link visibleLabels} keeps, taken by `dist` (nearest first), and of the
  * NPCs' only the nearest {@link NPC_LABELS}; says on the canvas how many are hidden and shown
- * (`data-hidden-labels`, `data-labels`) and which names show (`data-label-names`, a JSON list, sorted),
- * for the tests. Sorts `labelled`.
+ * (`data-hidden-labels`, `data-labels`), which names show (`data-label-names`, a JSON list, sorted)
+ * and where they hang (`data-label-boxes`), for the tests. Sorts `labelled`.
  */
 export function declutter(labelled: { label: SceneLabel; npc: boolean; dist: number }[], canvas: HTMLElement): void {
   labelled.sort((a, b) => a.dist - b.dist);
@@ -75,4 +98,13 @@ export function declutter(labelled: { label: SceneLabel; npc: boolean; dist: num
   if (canvas.dataset.labels !== shownCount) canvas.dataset.labels = shownCount;
   const names = JSON.stringify(labelled.flatMap(({ label }, i) => (shown[i] ? [label.text] : [])).sort());
   if (canvas.dataset.labelNames !== names) canvas.dataset.labelNames = names;
+  // Where the shown ones hang (world pixels: centre x, bottom, size), for the tests.
+  const boxes = JSON.stringify(
+    labelled.flatMap(({ label }, i) =>
+      shown[i]
+        ? [{ text: label.text, x: Math.round(label.x), bottom: Math.round(label.y), width: Math.round(label.width), height: Math.round(label.height) }]
+        : [],
+    ),
+  );
+  if (canvas.dataset.labelBoxes !== boxes) canvas.dataset.labelBoxes = boxes;
 }

@@ -12,24 +12,11 @@
  * ("II", "McKay"), and lowers the others.
  */
 import type { ContentRegistry } from "../../src/manifests/registry.ts";
+import { counted, npcDisplayName, sentenceCase } from "../../src/game/sentence.ts";
 
-/** "Cooking Range" → "Cooking range"; "Tree" stays. */
-export function sentenceCase(name: string): string {
-  return name.replace(/(\s+)([A-Z][a-z'-]*)\b/g, (_all, space: string, word: string) => space + word.toLowerCase());
-}
-
-/**
- * "1 Bronze bar", "2 Bronze bars": a count of more than one is plural, as the genre writes it; a name
- * already ending in s ("Leather gloves", "Coins") stays.
- */
-export function counted(quantity: number, name: string): string {
-  return `${quantity} ${name}${quantity > 1 && !/s$/i.test(name) ? "s" : ""}`;
-}
-
-/** An NPC's name as shown: a `mob` in sentence case, any other as written. */
-export function npcDisplayName(def: { name: string; category?: string | undefined }): string {
-  return def.category === "mob" ? sentenceCase(def.name) : def.name;
-}
+// The rules themselves live with the game's other words (src/game/sentence.ts), so that the agents'
+// activity (agent-runtime/knowledge.ts nameOf) names things as the world view does.
+export { counted, npcDisplayName, sentenceCase };
 
 /** What the server's lines call a thing, and what the client calls it (only names that differ). */
 export type NameChanges = ReadonlyMap<string, string>;

@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { AgentView, type Self } from "../../agent-runtime/AgentView.ts";
 import { CROWDED_TICKS, Fight, Gather, PLAYERS_PER_MONSTER, type Behaviour, type Ctx, type Outcome } from "../../agent-runtime/brain/behaviours.ts";
 import { Random } from "../../agent-runtime/brain/random.ts";
-import { knowledgeOf, nameOf, type Knowledge } from "../../agent-runtime/knowledge.ts";
+import { countOf, knowledgeOf, nameOf, type Knowledge } from "../../agent-runtime/knowledge.ts";
 import type { WorldUpdate } from "../../src/game/worldUpdate.ts";
 import { bundledContent } from "../support/content.ts";
 
@@ -234,5 +234,44 @@ describe("agent activity: what it notes, by name", () => {
     const ctx: Ctx = { view, know, rng: new Random("names"), tick: 0, send: () => {}, note: (text) => void notes.push(text) };
     new Gather("woodcutting", "tree_normal").step(ctx);
     assert.deepEqual(notes, ["gather Tree at 1,0"]);
+  });
+
+  it("names monsters and resources as the world view does, and counts more than one in the plural", async () => {
+    const know = knowledgeOf(await bundledContent());
+    // The manifests write "Brindle Cow", "Shallow Water"; the world view "Brindle cow", "Shallow water"
+    // (client/src/names.ts), and the activity said "attack Brindle Cow" (docs/playtest.md session 29).
+    assert.equal(know.registry.npcs.get("brindle_cow")!.name, "Brindle Cow");
+    assert.equal(nameOf(know, "brindle_cow"), "Brindle cow");
+    assert.equal(nameOf(know, "fishing_spot_net"), "Shallow water");
+    // A person's name stays as written.
+    assert.equal(nameOf(know, "smith_orla"), know.registry.npcs.get("smith_orla")!.name);
+    // "give 2 Bronze dagger" read wrong; the server says "You still need to kill 5 meadow rats.".
+    assert.equal(countOf(know, 2, "bronze_dagger"), "2 Bronze daggers");
+    assert.equal(countOf(know, 1, "bronze_dagger"), "1 Bronze dagger");
+    assert.equal(countOf(know, 3, "logs"), "3 Logs", "a name that ends in s already");
+
+    // A fighter's note names the cow so, though the server's update names it "Brindle Cow".
+    const spot = know.mobSpots.get("brindle_cow")![0]!;
+    const view = new AgentView();
+    view.playerId = "me";
+    view.sync({ inventory: [], equipment: {}, skills: {} } as unknown as Self);
+    const me: Entry = { id: "me", kind: "player", x: spot.x, z: spot.z, name: "Robin", health: 10, maxHealth: 10, combatLevel: 3, running: false };
+    const cow: Entry = {
+      id: "c1",
+      kind: "npc",
+      x: spot.x + 1,
+      z: spot.z,
+      ref: "brindle_cow",
+      name: "Brindle Cow",
+      health: 8,
+      maxHealth: 8,
+      level: 2,
+      dead: false,
+    };
+    view.update({ tick: 1, entities: [me, cow], removed: [] });
+    const notes: string[] = [];
+    const ctx: Ctx = { view, know, rng: new Random("cow"), tick: 0, send: () => {}, note: (text) => void notes.push(text) };
+    new Fight("brindle_cow").step(ctx);
+    assert.ok(notes.includes(`attack Brindle cow (${spot.x + 1},${spot.z})`), JSON.stringify(notes));
   });
 });

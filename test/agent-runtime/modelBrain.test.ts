@@ -67,7 +67,7 @@ describe("agent runtime with a language model (a local OpenAI-compatible server)
     const schema = JSON.stringify(asked.body.response_format);
     for (const field of ["type", "target", "reason"]) assert.match(schema, new RegExp(`"${field}"`));
     assert.ok(
-      (await activity()).some((a) => /choose fishing \(Shallow Water\): local:test-model: the model likes fish/.test(a)),
+      (await activity()).some((a) => /choose fishing \(Shallow water\): local:test-model: the model likes fish/.test(a)),
       "the choice (its target by name) and its reason in the activity",
     );
     // And it plays it: fishing xp on the server.

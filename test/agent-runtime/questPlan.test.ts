@@ -85,7 +85,7 @@ describe("agent quests: the step for each stage", () => {
     assert.deepEqual(nextStep(ctx, quest({ id: "k", type: "kill", target: "meadow_rat", count: 5 }), at("k", [2, 5])), {
       kind: "fight",
       mobId: "meadow_rat",
-      why: "kill 3 more Meadow Rat",
+      why: "kill 3 more Meadow rats",
     });
     const below = nextStep(ctx, quest({ id: "k", type: "kill", target: "gloom_crawler", count: 1 }), at("k"));
     assert.equal(below.kind, "climb");
@@ -242,6 +242,9 @@ describe("agent quests: the step for each stage", () => {
       "gather",
     );
     assert.deepEqual(nextStep(agent(town, [["logs", 3]]).ctx, q, at("gv")), { kind: "talk", npcId: "smith_orla", why: "give 3 Logs" });
+    // Two of a thing in the plural, as the server's own lines count them ("give 2 Bronze dagger" read wrong).
+    const daggers = quest({ id: "gv", type: "give", npcId: "smith_orla", target: "bronze_dagger", count: 2 });
+    assert.deepEqual(nextStep(agent(town, [["bronze_dagger", 2]]).ctx, daggers, at("gv")), { kind: "talk", npcId: "smith_orla", why: "give 2 Bronze daggers" });
     const bars = quest({ id: "gv", type: "give", npcId: "smith_orla", target: "bronze_bar", count: 1 });
     assert.equal(
       kind(

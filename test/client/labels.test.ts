@@ -1,9 +1,10 @@
 /**
  * The players' name labels in a crowd (client/src/labels.ts): which to show so that none overlap,
- * yours and the nearest first. The play test checks it on the canvas in Chromium.
+ * yours and the nearest first; and where one hangs so that it does not lie on your character. The
+ * play test and playtest29.test.ts check them on the canvas in Chromium.
  */
 import assert from "node:assert/strict";
-import { LABEL_GAP, visibleLabels, type LabelBox } from "../../client/src/labels.ts";
+import { LABEL_GAP, labelBottom, visibleLabels, type LabelBox, type Rect } from "../../client/src/labels.ts";
 
 const box = (x: number, bottom: number, width = 40, height = 16): LabelBox => ({ x, bottom, width, height });
 
@@ -36,5 +37,39 @@ describe("name labels in a crowd", () => {
       }
     }
     assert.ok(kept.length > 5 && kept.length < crowd.length, `some shown, some hidden: ${kept.length} of ${crowd.length}`);
+  });
+});
+
+describe("a name label and your character", () => {
+  // You: a 32-pixel figure centred on 16,16 (tile 0,0). A label hangs 23 pixels above its owner's centre.
+  const you: Rect = { left: 0, top: 0, right: 32, bottom: 32 };
+  const clear = (b: LabelBox, r: Rect) => b.x + b.width / 2 <= r.left || b.x - b.width / 2 >= r.right || b.bottom <= r.top || b.bottom - b.height >= r.bottom;
+
+  it("leaves a label clear of you where it is: above its owner, on your tile or any other", () => {
+    const onYourTile = box(16, 16 - 23, 60, 17);
+    assert.equal(labelBottom(onYourTile, 32, you), 16 - 23);
+    const east = box(48, 16 - 23, 60, 17);
+    assert.equal(labelBottom(east, 32, you), 16 - 23);
+    assert.equal(labelBottom(onYourTile, 32, undefined), 16 - 23, "nothing to keep clear before you are drawn");
+  });
+
+  it("hangs the name of one on the tile south of you under its feet, not on your head", () => {
+    const south = box(16, 48 - 23, 60, 17);
+    assert.ok(!clear(south, you), "above its owner, it lies on you");
+    const bottom = labelBottom(south, 64, you);
+    assert.equal(bottom, 64 + LABEL_GAP + 17, "under its owner's feet");
+    assert.ok(clear({ ...south, bottom }, you));
+  });
+
+  it("hangs it under its owner when you lean into it, and above your head when neither is clear of you", () => {
+    // You lean north into a fight: your figure rises into the name of one on your tile.
+    const leaning: Rect = { left: 0, top: -12, right: 32, bottom: 20 };
+    const onYourTile = box(16, 16 - 23, 60, 17);
+    assert.equal(labelBottom(onYourTile, 32, leaning), 32 + LABEL_GAP + 17);
+    // A figure that reaches both above and under its owner: the name goes over your head.
+    const tall: Rect = { left: 0, top: -30, right: 32, bottom: 60 };
+    const bottom = labelBottom(onYourTile, 32, tall);
+    assert.equal(bottom, -30 - LABEL_GAP);
+    assert.ok(clear({ ...onYourTile, bottom }, tall));
   });
 });

@@ -1,8 +1,10 @@
 /**
  * The Equipment panel: every equipment slot with what is worn there, and a Remove button for each
- * worn item (`equipment:remove`), named `Remove Bronze sword`; below, the worn items' bonuses as the
- * genre's Equipment Stats list them (attack and defence by type, then strength and prayer), summed by
- * the server's own rule (src/game/equipmentStats.ts).
+ * worn item (`equipment:remove`), named `Remove Bronze sword`; and, as the genre opens them from its
+ * "Equipment Stats" button, the worn items' bonuses (attack and defence by type, then strength and
+ * prayer, summed by the server's own rule, src/game/equipmentStats.ts) in place of the slots while
+ * the tab's **Equipment stats** button is pressed (`aria-expanded`): at the top of the tab, unscrolled
+ * (below the eleven slots they needed the tab's scroll, docs/playtest.md session 29).
  */
 import { EQUIPMENT_SLOTS } from "../../../src/game/clientEvents.ts";
 import type { PlayerState } from "../../../schema/WorldState.ts";
@@ -30,6 +32,15 @@ export class EquipmentPanel {
     this.list = document.getElementById("equipment-slots")!;
     this.statRows = document.getElementById("equipment-stats-rows")!;
     this.statOther = document.getElementById("equipment-stats-other")!;
+    const toggle = document.getElementById("equipment-stats-toggle")!;
+    const view = document.getElementById("equipment-stats-view")!;
+    toggle.addEventListener("click", () => {
+      const open = toggle.getAttribute("aria-expanded") !== "true";
+      toggle.setAttribute("aria-expanded", String(open));
+      view.hidden = !open;
+      this.list.hidden = open;
+      view.closest(".panel")?.scrollTo({ top: 0 });
+    });
   }
 
   render(p: PlayerState): void {
