@@ -255,7 +255,7 @@ export const SERVER_EVENTS = {
   tradeCancelled: { doc: "the trade (or request) ended without a swap, and why", schema: z.strictObject({ tradeId: id, reason: z.enum(CANCEL_REASONS) }) },
   tradeError: { doc: "a trade command was refused", schema: z.strictObject({ tradeId: id.optional(), code: z.string().min(1), message: z.string() }) },
   "agent:goal": {
-    doc: "an agent's goal state, with the goals it may choose now (agents' connections; their targets as docs/agents.md lists them: a `shopping` goal's the missing tools, runes, weapons and making supplies placed stores sell): at login right after `welcome` and `player:sync`, on every change, and in answer to `agent:getGoal`",
+    doc: "an agent's goal state, with the goals it may choose now (agents' connections; their targets as docs/agents.md lists them: a `shopping` goal's the missing tools, runes, weapons, armour, making supplies, staves and food placed stores sell): at login right after `welcome` and `player:sync`, on every change, and in answer to `agent:getGoal`",
     schema: z.strictObject({
       agentId: id,
       goal: goal.nullable(),

@@ -124,7 +124,7 @@ describe("agent brain: the scripted policy", () => {
     const onlyCombat = options.filter((o) => o.type === "combat" || o.type === "idle");
     const c = brain().choose(base({ availableGoals: onlyCombat }));
     assert.deepEqual({ type: c.type, target: c.target }, { type: "combat", target: "mossback_toad" });
-    assert.match(c.reason, /^fight Mossback Toad \(melee 1\/1\/1\)$/, "its reason names the monster");
+    assert.match(c.reason, /^fight Mossback toad \(melee 1\/1\/1\)$/, "its reason names the monster (as the world view does)");
     assert.notEqual(brain().choose(base({ availableGoals: onlyCombat, health: 40 })).type, "combat");
     // Hurt with food to eat it fights on (the runtime eats); below 40 % not even then.
     const bread = [...base().inventory, { slot: 3, itemId: "bread", quantity: 1 }];
