@@ -282,6 +282,28 @@ describe("agent fighting: styles, eating, magic", () => {
     assert.deepEqual(a.sent.at(-1)?.data, { action: "attack", targetId: "r1" });
   });
 
+  it("leaves a monster someone else fights (single-way combat's IN_COMBAT) for another, melee and cast alike", () => {
+    for (const inventory of [
+      [],
+      [
+        { slot: 0, itemId: "air_rune", quantity: 5 },
+        { slot: 1, itemId: "mind_rune", quantity: 5 },
+      ],
+    ]) {
+      const spot = know.mobSpots.get("meadow_rat")![0]!;
+      const a = agent(sync({ skills: skills(1, 1, 1), inventory }), [rat("r1", spot.x + 1, spot.z), rat("r2", spot.x + 2, spot.z)]);
+      const fight = new Fight("meadow_rat");
+      steps(fight, a.ctx, 0, 1);
+      const first = a.sent.filter((s) => s.type === "player:action").at(-1)!.data;
+      assert.ok(first.targetId === "r1" || first.targetId === "r2");
+      fight.onEvent("error", { code: "IN_COMBAT", message: "Someone else is fighting that.", event: "player:action" }, a.ctx);
+      a.sent.length = 0;
+      steps(fight, a.ctx, 1, 12);
+      const targets = new Set(a.sent.filter((s) => s.type === "player:action").map((s) => s.data.targetId));
+      assert.deepEqual([...targets], [first.targetId === "r1" ? "r2" : "r1"], `the other rat, never the refused one (${first.action})`);
+    }
+  });
+
   it("buys the best melee weapon it can wield and afford, and wields a better one it carries at its next fight", () => {
     const obs = (coins: number, over: { inventory?: { itemId: string }[]; weapon?: string; attack?: number } = {}) => ({
       skills: skills(over.attack ?? 1, 1, 1),
