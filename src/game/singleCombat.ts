@@ -2,8 +2,8 @@
  * Single-way combat, as the genre's world has it outside multi-combat areas (OSRS wiki
  * "Single-way combat": "a player or monster can be attacked by only one player or monster at a
  * time"): a monster fighting one player cannot be attacked by another ("Someone else is fighting
- * that.", the game's words), and an aggressive monster does not set on a player already fighting
- * another monster.
+ * that.", the game's words), a player a monster is attacking cannot attack another ("I'm already
+ * under attack."), and a monster does not set on a player already fighting another monster.
  *
  * "Fighting" lasts {@link SINGLE_COMBAT_TICKS} after the last hit either dealt the other (a miss
  * counts): the genre's single-way combat timer, about 10 ticks (6 s) after the last hit (OSRS wiki
@@ -52,11 +52,20 @@ export function playerFoe(world: World, player: Player): NpcInstance | undefined
   return npc !== undefined && npc.deadUntil === 0 ? npc : undefined;
 }
 
-/** A player's attack or cast on an NPC another player is fighting: refused (`IN_COMBAT`), nothing changed. */
+export const UNDER_ATTACK: GameError = { code: "IN_COMBAT", message: "I'm already under attack." };
+
+/**
+ * A player's attack or cast on an NPC, refused (`IN_COMBAT`, nothing changed) when another player
+ * is fighting that NPC, or when another NPC is fighting the player and still after it (the genre's
+ * "I'm already under attack.": in singles a player takes on the monster attacking it first).
+ */
 export function singleCombatRefusal(world: World, player: Player, npc: NpcInstance): GameError | undefined {
+  if (inMultiCombat(world, npc)) return undefined;
   const other = npcFoe(world, npc);
-  if (other === undefined || other.id === player.id || inMultiCombat(world, npc)) return undefined;
-  return SOMEONE_ELSE_FIGHTING;
+  if (other !== undefined && other.id !== player.id) return SOMEONE_ELSE_FIGHTING;
+  const attacker = playerFoe(world, player);
+  if (attacker !== undefined && attacker.id !== npc.id && attacker.targetId === player.id && !inMultiCombat(world, attacker)) return UNDER_ATTACK;
+  return undefined;
 }
 
 /** Whether the NPC may attack the player: not while the player fights another NPC (outside multi-combat). */

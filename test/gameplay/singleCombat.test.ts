@@ -231,6 +231,44 @@ describe("single-way combat", () => {
     assert.equal(hound.targetId, p.id, "free again, the player is the hound's");
   });
 
+  it('refuses a player a monster is attacking another monster ("I\'m already under attack."), not the one attacking it', async () => {
+    const g = await gameWorld(11);
+    const hound = [...g.world.npcs.values()].find((n) => n.def.id === "cinder_hound")!;
+    holdStill(hound, { health: 10_000, maxHealth: 10_000 }).targetId = undefined;
+    const walk = (x: number, z: number) => g.world.collision.isWalkable(x, z);
+    const spots = [
+      [1, 0],
+      [-1, 0],
+      [0, 1],
+      [0, -1],
+    ].filter(([dx, dz]) => walk(hound.x + dx!, hound.z + dz!) && walk(hound.x + 2 * dx!, hound.z + 2 * dz!));
+    assert.ok(spots.length > 0, "room beside the hound");
+    const [dx, dz] = spots[0]!;
+    const p = g.add({ x: hound.x + dx!, z: hound.z + dz! });
+    const r = rat(g);
+    holdStill(r, { at: { x: hound.x + 2 * dx!, z: hound.z + 2 * dz! } });
+    for (let i = 0; i < 20 && !g.events(p, "combat:hit").some((h) => h.attackerId === hound.id); i++) g.tick();
+    assert.equal(hound.targetId, p.id, "the hound set on the player");
+    g.send(p, "player:action", { action: "attack", targetId: r.id });
+    g.tick();
+    assert.deepEqual(
+      g.errors(p).map((e) => [e.code, e.message]),
+      [["IN_COMBAT", "I'm already under attack."]],
+    );
+    assert.equal(hitsBy(g, p, r), 0);
+    g.send(p, "player:action", { action: "attack", targetId: hound.id });
+    untilHit(g, p, hound);
+    assert.equal(g.errors(p).length, 1, "the hound itself may be fought");
+    // The hound gone after someone else (it stops chasing): the player is free to choose.
+    g.send(p, "player:action", { action: "stop" });
+    hound.def = { ...hound.def, combat: { ...hound.def.combat!, aggressive: false, retaliates: false } };
+    hound.targetId = undefined;
+    g.tick();
+    g.send(p, "player:action", { action: "attack", targetId: r.id });
+    untilHit(g, p, r);
+    assert.equal(g.errors(p).length, 1, "the rat, once the hound is after no one");
+  });
+
   it("lets many fight one monster in an area the content marks multi-combat", async () => {
     const g = await gameWorld(10);
     const r = rat(g);
