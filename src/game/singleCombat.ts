@@ -52,12 +52,13 @@ export function playerFoe(world: World, player: Player): NpcInstance | undefined
   return npc !== undefined && npc.deadUntil === 0 ? npc : undefined;
 }
 
-export const UNDER_ATTACK: GameError = { code: "IN_COMBAT", message: "I'm already under attack." };
+export const UNDER_ATTACK: GameError = { code: "UNDER_ATTACK", message: "I'm already under attack." };
 
 /**
- * A player's attack or cast on an NPC, refused (`IN_COMBAT`, nothing changed) when another player
- * is fighting that NPC, or when another NPC is fighting the player and still after it (the genre's
- * "I'm already under attack.": in singles a player takes on the monster attacking it first).
+ * A player's attack or cast on an NPC, refused (nothing changed) when another player is fighting
+ * that NPC (`IN_COMBAT`), or when another NPC is fighting the player and still after it
+ * (`UNDER_ATTACK`, the genre's "I'm already under attack.": in singles a player takes on the
+ * monster attacking it first).
  */
 export function singleCombatRefusal(world: World, player: Player, npc: NpcInstance): GameError | undefined {
   if (inMultiCombat(world, npc)) return undefined;

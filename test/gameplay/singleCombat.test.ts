@@ -253,7 +253,7 @@ describe("single-way combat", () => {
     g.tick();
     assert.deepEqual(
       g.errors(p).map((e) => [e.code, e.message]),
-      [["IN_COMBAT", "I'm already under attack."]],
+      [["UNDER_ATTACK", "I'm already under attack."]],
     );
     assert.equal(hitsBy(g, p, r), 0);
     g.send(p, "player:action", { action: "attack", targetId: hound.id });
