@@ -61,11 +61,11 @@ export const UNDER_ATTACK: GameError = { code: "UNDER_ATTACK", message: "I'm alr
  * monster attacking it first).
  */
 export function singleCombatRefusal(world: World, player: Player, npc: NpcInstance): GameError | undefined {
-  if (inMultiCombat(world, npc)) return undefined;
   const other = npcFoe(world, npc);
-  if (other !== undefined && other.id !== player.id) return SOMEONE_ELSE_FIGHTING;
   const attacker = playerFoe(world, player);
-  if (attacker !== undefined && attacker.id !== npc.id && attacker.targetId === player.id && !inMultiCombat(world, attacker)) return UNDER_ATTACK;
+  // Most attacks meet neither fight: the areas are looked at only when one is found.
+  if (other !== undefined && other.id !== player.id && !inMultiCombat(world, npc)) return SOMEONE_ELSE_FIGHTING;
+  if (attacker !== undefined && attacker.id !== npc.id && attacker.targetId === player.id && !inMultiCombat(world, npc)) return UNDER_ATTACK;
   return undefined;
 }
 
