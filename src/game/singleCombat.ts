@@ -14,7 +14,6 @@
  * of this applies (judged by where the monster stands).
  */
 import type { NpcInstance } from "./world/entities.ts";
-export type { Foe } from "./world/entities.ts";
 import type { Player } from "./world/Player.ts";
 import type { GameError, World } from "./world/World.ts";
 
