@@ -1,6 +1,7 @@
 /** Combat, the scripted agent's fighting goal (see behaviours.ts for the others). */
 import { dist, type Seen } from "../AgentView.ts";
 import { isRangedWeapon } from "../../src/game/combatStyles.ts";
+import { SINGLE_COMBAT_TICKS } from "../../src/game/singleCombat.ts";
 import { nameOf, nearest } from "../knowledge.ts";
 import { basePay } from "./selling.ts";
 import { questBudgetStyle, questStyle } from "./meleeFocus.ts";
@@ -51,6 +52,8 @@ export class Fight implements Behaviour {
   private target: string | undefined;
   private issuedAt = -Infinity;
   private lastHit = -Infinity;
+  /** The monster that last hit it, and when (single-way combat: the one it must fight first). */
+  private hitBy: { id: string; tick: number } | undefined;
   private kills = 0;
   private equipped = false;
   private looting: string | undefined;
@@ -326,6 +329,7 @@ export class Fight implements Behaviour {
       }
       return;
     }
+    if (type === "combat:hit" && data.targetId === ctx.view.playerId) this.hitBy = { id: String(data.attackerId), tick: ctx.tick };
     const err = errorOf(type, data);
     if (err?.event === "player:action" && this.casting && (err.code === "NO_RUNES" || err.code === "LEVEL_TOO_LOW" || err.code === "UNKNOWN_SPELL")) {
       // Its spell cannot be cast (the runes ran out): melee for a while, the same monster.
@@ -338,6 +342,16 @@ export class Fight implements Behaviour {
     if (err?.event === "player:action" && this.target !== undefined && err.code !== "ITEM_GONE") {
       this.avoid.add(this.target, ctx);
       this.target = undefined;
+    }
+    // Single-way combat: a monster is after it (UNDER_ATTACK, "I'm already under attack."), so
+    // that one is fought first, as the genre's player does (src/game/singleCombat.ts).
+    const by = this.hitBy;
+    if (err?.code === "UNDER_ATTACK" && by !== undefined && ctx.tick - by.tick <= SINGLE_COMBAT_TICKS && ctx.view.entities.has(by.id)) {
+      this.target = by.id;
+      this.issuedAt = ctx.tick;
+      this.casting = false;
+      ctx.send("player:action", { action: "attack", targetId: by.id });
+      ctx.note(`fight back at ${nameOf(ctx.know, ctx.view.entities.get(by.id)!.ref ?? "the monster")}: under attack`);
     }
   }
 }

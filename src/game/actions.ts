@@ -23,6 +23,7 @@ import { STATION_REACH } from "./productionRules.ts";
 import { talkTo } from "./dialogue.ts";
 import { openBank, openKeepersStore } from "./services.ts";
 import { prayAtAltar } from "./prayer.ts";
+import { singleCombatRefusal } from "./singleCombat.ts";
 import { placeRefusal, placeTarget, usePlace } from "./places/interact.ts";
 import type { Action, Player } from "./world/Player.ts";
 import type { GameError, HandlerResult, World } from "./world/World.ts";
@@ -262,8 +263,11 @@ export function handleAction(world: World, player: Player, data: ActionInput): H
         const refused = placeRefusal(world, player, action.targetId);
         if (refused) return refused;
       }
-      if (action.kind === "attack" && world.npcs.get(action.targetId)!.def.combat?.attackable !== true) {
-        return { code: "NOT_ATTACKABLE", message: "you can't attack that" };
+      if (action.kind === "attack") {
+        const npc = world.npcs.get(action.targetId)!;
+        if (npc.def.combat?.attackable !== true) return { code: "NOT_ATTACKABLE", message: "you can't attack that" };
+        const taken = singleCombatRefusal(world, player, npc);
+        if (taken) return taken;
       }
       player.action = action;
       player.moveTarget = undefined;

@@ -40,6 +40,7 @@ import { retaliate } from "./retaliate.ts";
 import { prayedLevel, protectionFactor } from "./prayer.ts";
 import { questStep } from "./quests.ts";
 import type { HitStyle } from "./serverEvents.ts";
+import { endFightsOf, markFight, npcFoe, singleCombatRefusal } from "./singleCombat.ts";
 
 export const UNARMED_SPEED_TICKS = 4;
 export const DEFAULT_RANGED_RANGE = 7;
@@ -161,6 +162,8 @@ export function announce(
 /** A player's attack on an NPC (the player is in range and its attack timer is ready). */
 export function playerAttacksNpc(world: World, player: Player, npc: NpcInstance): GameError | undefined {
   if (!npc.def.combat?.attackable) return { code: "NOT_ATTACKABLE", message: `you can't attack ${npc.def.name}` };
+  const taken = singleCombatRefusal(world, player, npc);
+  if (taken) return taken;
   const ranged = isRanged(world, player);
   if (ranged) {
     const ammo = player.data.equipment.arrows;
@@ -187,7 +190,7 @@ export function playerAttacksNpc(world: World, player: Player, npc: NpcInstance)
   npc.health -= damage;
   npc.damageBy.set(player.id, (npc.damageBy.get(player.id) ?? 0) + damage);
   npc.version++;
-  if (npc.def.combat.retaliates && npc.targetId === undefined) npc.targetId = player.id;
+  fightBack(world, player, npc);
   announce(world, player.id, npc, damage, ranged ? "ranged" : "melee", npc.health, npc.maxHealth);
   if (damage > 0) {
     for (const [skill, perHitpoint] of Object.entries(styleXp(style, w)) as [Skill, number][])
@@ -196,6 +199,15 @@ export function playerAttacksNpc(world: World, player: Player, npc: NpcInstance)
   }
   if (npc.health <= 0) npcDies(world, npc);
   return undefined;
+}
+
+/**
+ * After a player's hit on an NPC: the NPC, if it fights back, turns on the player unless it still
+ * fights someone else (its fight with them over, it turns); the two now fight (singleCombat.ts).
+ */
+export function fightBack(world: World, player: Player, npc: NpcInstance): void {
+  if (npc.def.combat?.retaliates === true && (npc.targetId === undefined || npcFoe(world, npc) === undefined)) npc.targetId = player.id;
+  markFight(world, player, npc);
 }
 
 /** An NPC's attack on a player (in range, timer ready). */
@@ -210,6 +222,7 @@ export function npcAttacksPlayer(world: World, npc: NpcInstance, player: Player)
   // NPCs attack in melee: a protection prayer against melee takes its share off (prayer.ts).
   const damage = Math.min(player.data.health, Math.floor(rolled * protectionFactor(world, player, "melee")));
   npc.nextAttackTick = world.tick + (npc.def.combat?.attackSpeedTicks ?? UNARMED_SPEED_TICKS);
+  markFight(world, player, npc);
   player.data.health -= damage;
   // Being attacked stops a make loop (production.ts announces it).
   if (player.action?.kind === "make") {
@@ -238,6 +251,7 @@ export function npcDies(world: World, npc: NpcInstance): void {
   }
   npc.deadUntil = world.tick + (npc.def.combat?.respawnTicks ?? 25);
   npc.targetId = undefined;
+  endFightsOf(world, npc);
   npc.damageBy.clear();
   npc.version++;
   for (const p of world.players.values()) if (p.action?.kind === "attack" && p.action.targetId === npc.id) p.action = undefined;

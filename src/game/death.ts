@@ -61,7 +61,11 @@ export function killPlayer(world: World, player: Player, killedBy: string | null
     ],
     diedAt: world.now(),
   });
-  for (const npc of world.npcs.values()) if (npc.targetId === player.id) npc.targetId = undefined;
+  for (const npc of world.npcs.values()) {
+    if (npc.targetId === player.id) npc.targetId = undefined;
+    if (npc.foe?.id === player.id) npc.foe = undefined;
+  }
+  player.foe = undefined;
   player.data.health = player.maxHealth;
   endPrayers(player);
   // Through teleport(), which also moves the player in the world's spatial index: assigned

@@ -21,7 +21,8 @@
  *   taking the staff off clears it, as in the genre.
  * Pure rules: no transport, no database.
  */
-import { announce, hitChance, npcDies, weapon } from "./combat.ts";
+import { announce, fightBack, hitChance, npcDies, weapon } from "./combat.ts";
+import { singleCombatRefusal } from "./singleCombat.ts";
 import { transact } from "./inventory.ts";
 import { addXp, levelOf } from "./progression.ts";
 import { invError, tradeLock } from "./rules.ts";
@@ -121,7 +122,7 @@ export function autocastSpell(world: World, player: Player): Spell | undefined {
 /** Casts a spell on an NPC (in range, attack timer ready): runes used once, the hit rolled, xp given. */
 export function castOnNpc(world: World, player: Player, npc: NpcInstance, spell: Spell): GameError | undefined {
   if (!npc.def.combat?.attackable) return { code: "NOT_ATTACKABLE", message: `you can't attack ${npc.def.name}` };
-  const refused = castRefusal(world, player, spell);
+  const refused = singleCombatRefusal(world, player, npc) ?? castRefusal(world, player, spell);
   if (refused) return refused;
   const free = staffRunes(world, player);
   const paid = transact(player, world.content, (tx) => {
@@ -135,7 +136,7 @@ export function castOnNpc(world: World, player: Player, npc: NpcInstance, spell:
   npc.health -= damage;
   npc.damageBy.set(player.id, (npc.damageBy.get(player.id) ?? 0) + damage);
   npc.version++;
-  if (npc.def.combat.retaliates && npc.targetId === undefined) npc.targetId = player.id;
+  fightBack(world, player, npc);
   announce(world, player.id, npc, damage, "magic", npc.health, npc.maxHealth);
   addXp(world, player, "magic", spellXp(spell, damage));
   if (damage > 0) addXp(world, player, "constitution", (damage / LIFEPOINTS_PER_HITPOINT) * CONSTITUTION_XP_PER_HITPOINT);
@@ -156,7 +157,7 @@ export function beginCast(world: World, player: Player, data: { spellId?: string
   const npc = world.npcs.get(data.targetId);
   if (npc === undefined || npc.deadUntil !== 0) return { code: "INVALID_TARGET", message: "that target is gone" };
   if (npc.def.combat?.attackable !== true) return { code: "NOT_ATTACKABLE", message: "you can't attack that" };
-  const refused = castRefusal(world, player, spell);
+  const refused = singleCombatRefusal(world, player, npc) ?? castRefusal(world, player, spell);
   if (refused) return refused;
   player.action = { kind: "cast", targetId: npc.id, spellId: spell.id };
   player.moveTarget = undefined;

@@ -7,12 +7,15 @@
  * - Aggressive mobs pick the nearest player within their aggression range whose combat level is
  *   at most twice theirs (as in RuneScape), never inside a safe zone (where mobs still fight
  *   back when attacked).
+ * - Single-way combat (singleCombat.ts): a mob neither sets on nor keeps after a player who fights
+ *   another mob now (outside multi-combat areas).
  * - Otherwise mobs wander within their radius now and then.
  */
 import { chebyshev, type Tile } from "./map/CollisionMap.ts";
 import { hasLineOfSight } from "./map/lineOfSight.ts";
 import { npcAttacksPlayer } from "./combat.ts";
 import { despawnGroundItems } from "./groundItems.ts";
+import { npcMayAttack } from "./singleCombat.ts";
 import type { NpcInstance } from "./world/entities.ts";
 import type { World } from "./world/World.ts";
 
@@ -85,6 +88,8 @@ function npcTurn(world: World, npc: NpcInstance): void {
   let target = npc.targetId !== undefined ? world.players.get(npc.targetId) : undefined;
   // Safe zones stop aggression, not retaliation: a mob attacked in town fights back.
   if (target !== undefined && chebyshev(target, { x: npc.spawnX, z: npc.spawnZ }) > leash) target = undefined;
+  // Single-way combat: a player who fights another monster now is left alone (singleCombat.ts).
+  if (target !== undefined && !npcMayAttack(world, npc, target)) target = undefined;
   if (target === undefined && npc.targetId !== undefined) npc.targetId = undefined;
 
   if (target === undefined && combat.aggressive && !inSafeZone(world, npc)) {
@@ -92,7 +97,7 @@ function npcTurn(world: World, npc: NpcInstance): void {
     let best: number = Infinity;
     for (const p of world.playersNear(npc, combat.aggroRange)) {
       const d = chebyshev(p, npc);
-      if (p.data.combatLevel <= level * 2 && !inSafeZone(world, p) && d < best) {
+      if (p.data.combatLevel <= level * 2 && !inSafeZone(world, p) && d < best && npcMayAttack(world, npc, p)) {
         best = d;
         target = p;
       }

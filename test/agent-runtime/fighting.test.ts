@@ -282,6 +282,46 @@ describe("agent fighting: styles, eating, magic", () => {
     assert.deepEqual(a.sent.at(-1)?.data, { action: "attack", targetId: "r1" });
   });
 
+  it("leaves a monster someone else fights (single-way combat's IN_COMBAT) for another, melee and cast alike", () => {
+    for (const inventory of [
+      [],
+      [
+        { slot: 0, itemId: "air_rune", quantity: 5 },
+        { slot: 1, itemId: "mind_rune", quantity: 5 },
+      ],
+    ]) {
+      const spot = know.mobSpots.get("meadow_rat")![0]!;
+      const a = agent(sync({ skills: skills(1, 1, 1), inventory }), [rat("r1", spot.x + 1, spot.z), rat("r2", spot.x + 2, spot.z)]);
+      const fight = new Fight("meadow_rat");
+      steps(fight, a.ctx, 0, 1);
+      const first = a.sent.filter((s) => s.type === "player:action").at(-1)!.data;
+      assert.ok(first.targetId === "r1" || first.targetId === "r2");
+      fight.onEvent("error", { code: "IN_COMBAT", message: "Someone else is fighting that.", event: "player:action" }, a.ctx);
+      a.sent.length = 0;
+      steps(fight, a.ctx, 1, 12);
+      const targets = new Set(a.sent.filter((s) => s.type === "player:action").map((s) => s.data.targetId));
+      assert.deepEqual([...targets], [first.targetId === "r1" ? "r2" : "r1"], `the other rat, never the refused one (${first.action})`);
+    }
+  });
+
+  it("under attack by another monster (UNDER_ATTACK), fights that one back instead of its quarry", () => {
+    const spot = know.mobSpots.get("meadow_rat")![0]!;
+    const hound = { ...rat("h1", spot.x - 1, spot.z), ref: "cinder_hound", name: "Cinder hound" };
+    const a = agent(sync({ skills: skills(1, 1, 1) }), [rat("r1", spot.x + 1, spot.z), hound]);
+    const fight = new Fight("meadow_rat");
+    steps(fight, a.ctx, 0, 1);
+    assert.deepEqual(a.sent.filter((s) => s.type === "player:action").at(-1)?.data, { action: "attack", targetId: "r1" });
+    fight.onEvent("combat:hit", { attackerId: "h1", targetId: a.view.playerId, damage: 10, style: "melee", targetHealth: 90, targetMaxHealth: 100 }, a.ctx);
+    a.sent.length = 0;
+    fight.onEvent("error", { code: "UNDER_ATTACK", message: "I'm already under attack.", event: "player:action" }, a.ctx);
+    assert.deepEqual(
+      a.sent.map((s) => s.data),
+      [{ action: "attack", targetId: "h1" }],
+    );
+    steps(fight, a.ctx, 1, 4);
+    assert.ok(!a.sent.some((s) => s.data.targetId === "r1"), "not the rat meanwhile");
+  });
+
   it("buys the best melee weapon it can wield and afford, and wields a better one it carries at its next fight", () => {
     const obs = (coins: number, over: { inventory?: { itemId: string }[]; weapon?: string; attack?: number } = {}) => ({
       skills: skills(over.attack ?? 1, 1, 1),

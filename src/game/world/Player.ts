@@ -3,6 +3,7 @@
  * bank) and its transient state (path, input queue, dirty flags). Plain data; the World mutates it.
  */
 import type { Tile } from "../map/CollisionMap.ts";
+import type { Foe } from "./entities.ts";
 import type { CombatStyle } from "../combatStyles.ts";
 import type { Skill } from "../skills.ts";
 import { noneWorn, type WornSummary } from "../worn.ts";
@@ -195,6 +196,8 @@ export class Player {
   making: Extract<Action, { kind: "make" }> | undefined;
   /** Why the make loop was taken away, when the code that did it knows (walking, combat). */
   makeInterruptedBy: "moved" | "combat" | undefined;
+  /** The NPC it fights now, and until when (single-way combat: singleCombat.ts). */
+  foe: Foe | undefined = undefined;
   /** No new skilling roll or attack before this tick. */
   nextActionTick = 0;
   /** The prayers switched on (prayer.ts), in the order they were; never saved (off at logout). */

@@ -48,6 +48,12 @@ export interface ResourceInstance {
   mark?: number;
 }
 
+/** Who an NPC or a player fights now (single-way combat, src/game/singleCombat.ts), and until which tick. */
+export interface Foe {
+  id: string;
+  until: number;
+}
+
 export interface NpcInstance {
   id: string;
   def: NpcDef;
@@ -65,6 +71,8 @@ export interface NpcInstance {
   nextAttackTick: number;
   /** 0 while alive; else the tick it respawns. */
   deadUntil: number;
+  /** The player it fights now, and until when (single-way combat: singleCombat.ts). */
+  foe?: Foe | undefined;
   /** Damage dealt to it per player (who gets the drop). */
   damageBy: Map<string, number>;
   version: number;

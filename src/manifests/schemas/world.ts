@@ -16,6 +16,8 @@ export const area = z.looseObject({
   biomeType: z.string().optional(),
   safeZone: z.boolean().default(false),
   pvpEnabled: z.boolean().default(false),
+  /** A multi-combat area: many may fight one monster, and many monsters one player (src/game/singleCombat.ts). */
+  multiCombat: z.boolean().default(false),
   npcs: z.array(areaNpc).default([]),
   resources: z.array(areaResource).default([]),
   mobSpawns: z.array(mobSpawn).default([]),
