@@ -363,7 +363,7 @@ export class Agent {
       const training = this.goal?.type === "combat";
       this.endGoal("failed", `leaving a losing fight (health ${self.health}/${self.maxHealth})`, false, true);
       // From a training fight with raw food and a fire it can light here, only out of the fight: it
-      // cooks in the field (behaviours.ts Cook). From a quest, home: a flight of 12 tiles from the
+      // cooks in the field (cooking.ts Cook). From a quest, home: a flight of 12 tiles from the
       // Sunken Cistern's sentries stayed in the cistern (a run of 16:33).
       const raw = self.inventory.some((s) => this.deps.know.registry.recipes.cooking.some((r) => r.raw === s.itemId));
       this.command =

@@ -334,7 +334,7 @@ export function questMakeInputs(know: Knowledge, obs: Pick<Observation, "quests"
   return out;
 }
 
-/** Logs it keeps under `focus melee` (banking and selling leave them): a fire at the cows' field to cook the meat on (behaviours.ts Cook). */
+/** Logs it keeps under `focus melee` (banking and selling leave them): a fire at the cows' field to cook the meat on (cooking.ts Cook). */
 export const MELEE_LOGS_KEPT = 3;
 
 /** The logs it can light at its Firemaking level (the first tier: normal logs). */

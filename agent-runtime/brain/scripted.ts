@@ -112,7 +112,7 @@ export class ScriptedBrain implements Brain {
     const logs = new Set(know.registry.recipes.firemaking.map((r) => r.log));
     // What it never sells: raw food (it cooks it), and under a making focus the inputs of its chains.
     // Stuck without a coin for the tanner or a thread, it sells those inputs too (makingFocus.ts makingStuck).
-    // Under `focus melee`, logs: a fire at the cows' field to cook its meat on (behaviours.ts Cook).
+    // Under `focus melee`, logs: a fire at the cows' field to cook its meat on (cooking.ts Cook).
     this.keep = (itemId) => raw.has(itemId) || (this.focus === "making" && !this.stuck && inputs.has(itemId)) || (this.focus === "melee" && logs.has(itemId));
   }
 
