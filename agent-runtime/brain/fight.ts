@@ -86,6 +86,9 @@ export class Fight implements Behaviour {
   /** It cast in this goal (a cast-only fight ends once it cannot). */
   private hasCast = false;
 
+  /** Whether it walks to an altar between kills when its prayer points run low (not in a quest's fight: quest.ts). */
+  private readonly altar: boolean;
+
   /** What it picks up instead of worthLooting's (under `focus melee`: meleeFocus.ts meleeLoot). */
   private readonly loot: ((itemId: string) => boolean) | undefined;
 
@@ -99,10 +102,12 @@ export class Fight implements Behaviour {
       castOnly?: boolean;
       pendingXp?: Record<string, number> | undefined;
       loot?: ((itemId: string) => boolean) | undefined;
+      altar?: boolean;
     } = {},
   ) {
     this.mobType = mobType;
     this.loot = opts.loot;
+    this.altar = opts.altar ?? true;
     this.trainFirst = opts.trainFirst;
     this.pendingXp = opts.pendingXp;
     this.castOnly = opts.castOnly ?? false;
@@ -195,7 +200,7 @@ export class Fight implements Behaviour {
     const current = this.target !== undefined ? ctx.view.entities.get(this.target) : undefined;
     // An altar trip ends once the points are back, wherever they came back.
     if (this.altarSince !== undefined && !needsAltar(self, ctx.know)) this.altarSince = undefined;
-    if ((current === undefined || current.dead === true) && this.recharge(ctx)) return going(progress);
+    if ((current === undefined || current.dead === true) && this.altar && this.recharge(ctx)) return going(progress);
     if (current !== undefined && current.dead !== true) {
       if (spell === undefined) this.pray(ctx);
       // A cast is one attack: cast again when the spell's attack timer has run.

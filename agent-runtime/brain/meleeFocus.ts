@@ -188,6 +188,16 @@ export function dangerousRoute(know: Knowledge, stages: readonly { type: string;
 }
 
 /**
+ * What a quest's fight against a monster hitting 2 hitpoints or more really costs over meleeRates'
+ * reckoning: the walk between its monsters and the attacks its meals delay (src/game/items.ts
+ * EAT_ATTACK_DELAY_TICKS). A Tusks in the Hollow boar took about 130 lifepoints at 8/9/7 and at
+ * 3/7/4 in runs of 16:26 and 17:05 where the reckoning said 87 and 141, and both fights were left
+ * at the second boar. Not for the monsters hitting 1 (A Settler's rats, Hides' cows): there the
+ * reckoning held, and a margin kept the rats unwinnable at 1/1/1 with five loaves (16:40).
+ */
+export const QUEST_FIGHT_MARGIN = 1.5;
+
+/**
  * Under `focus melee`, whether it can win a quest's fights from a stage on with the health and food
  * it has now (fighting.ts meleeRates: the lifepoints a kill costs at its levels; it leaves a fight
  * below 30 %): Tusks in the Hollow's two boars of level 6 cost a level-3 fighter some 400 lifepoints
@@ -221,7 +231,8 @@ export function questFightsWinnable(
     if (s.type !== "kill" || s.target === undefined || s.target === training) continue;
     const r = meleeRates(obs.skills, know, s.target, meleeGear(know, obs.equipment), style);
     const ticks = ((know.registry.npcs.get(s.target)?.stats?.health ?? 1) * LIFEPOINTS_PER_HITPOINT) / Math.max(0.01, r.dealt);
-    cost += (s.count ?? 1) * r.taken * ticks;
+    // A monster hitting 2 hitpoints or more costs QUEST_FIGHT_MARGIN times the reckoning (its own walk, the meals' delay).
+    cost += (s.count ?? 1) * r.taken * ticks * (npcMaxHit(know, s.target) >= 2 * LIFEPOINTS_PER_HITPOINT ? QUEST_FIGHT_MARGIN : 1);
   }
   const food = obs.inventory.reduce((n, slot) => n + (know.registry.item(slot.itemId)?.healAmount ?? 0) * LIFEPOINTS_PER_HITPOINT * slot.quantity, 0);
   // A way through an area where monsters attack on sight: at full health (DANGER_HEALTH) with food.
