@@ -6,7 +6,7 @@
 
 import type { ServerEvent } from "../src/game/serverEvents.ts";
 import type { AgentView } from "./AgentView.ts";
-import { Bank, Cook, Explore, Fight, Firemake, Gather, Idle, Shop, type Behaviour } from "./brain/behaviours.ts";
+import { Bank, Cook, Explore, Fight, Firemake, Gather, Idle, lightableLogs, Shop, type Behaviour } from "./brain/behaviours.ts";
 import type { Observation } from "./brain/Brain.ts";
 import { kitOf, runePurchase } from "./brain/fighting.ts";
 import type { Focus } from "./brain/focus.ts";
@@ -14,7 +14,7 @@ import { CASTER_FOOD, casterKeep, staffForSpell, staffSale } from "./brain/magic
 import { Make } from "./brain/making.ts";
 import { offerOf } from "./brain/makingChoice.ts";
 import { HIDE_LOAD, hidePurchase, hidesCarried, tanningDue, threadsFor } from "./brain/makingFocus.ts";
-import { enoughFood, foodPurchase, lightableLogs, MELEE_LOGS_KEPT, meleeLoot, meleeQuestSkill, pendingQuestXp, questMakeInputs } from "./brain/meleeFocus.ts";
+import { enoughFood, foodPurchase, MELEE_LOGS_KEPT, meleeLoot, meleeQuestSkill, pendingQuestXp, questMakeInputs } from "./brain/meleeFocus.ts";
 import { QuestGoal } from "./brain/quest.ts";
 import { toolPurchases } from "./brain/scripted.ts";
 import { Sell, type Keep } from "./brain/selling.ts";
@@ -56,7 +56,7 @@ export function behaviourFor(goal: Goal, agent: GoalSource): Behaviour {
       return new Gather(
         goal.type,
         goal.target ?? bestResource(goal.type) ?? "",
-        goal.type === "fishing" && focus === "melee" ? () => enoughFood(agent.observation(), know) : undefined,
+        goal.type === "fishing" && focus === "melee" ? () => enoughFood(agent.view.self!, know) : undefined,
       );
     case "combat": {
       const mob =

@@ -41,7 +41,7 @@ export {
   type Outcome,
 } from "./behaviourKit.ts";
 export { Fight } from "./fight.ts";
-export { Cook, fieldFireLog, Firemake, FIRE_OVER_RANGE_TILES } from "./cooking.ts";
+export { Cook, fieldFireLog, Firemake, FIRE_OVER_RANGE_TILES, lightableLogs } from "./cooking.ts";
 
 /** Woodcutting, mining, fishing: gather the chosen resource type until the inventory is full. */
 export class Gather implements Behaviour {

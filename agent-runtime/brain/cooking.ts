@@ -21,8 +21,13 @@ export function fieldFireLog(view: AgentView, know: Knowledge): { slot: number; 
   const range = nearest(view.position, know.ranges);
   if (range !== undefined && dist(range, view.position) <= FIRE_OVER_RANGE_TILES) return undefined;
   if (!view.has("tinderbox")) return undefined;
-  const level = view.self!.skills.firemaking?.level ?? 1;
-  return view.self!.inventory.find((s) => know.registry.recipes.firemaking.some((r) => r.log === s.itemId && r.level <= level));
+  const logs = lightableLogs(know, view.self!.skills.firemaking?.level ?? 1);
+  return view.self!.inventory.find((s) => logs.has(s.itemId));
+}
+
+/** The logs it can light at its Firemaking level (the first tier: normal logs). */
+export function lightableLogs(know: Knowledge, firemaking: number): Set<string> {
+  return new Set(know.registry.recipes.firemaking.filter((r) => r.level <= firemaking).map((r) => r.log));
 }
 
 /** Cooking: cook every raw food the agent can, on a fire in view, one it lights when the range is far (FIRE_OVER_RANGE_TILES), or the nearest range. */

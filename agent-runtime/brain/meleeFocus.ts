@@ -348,11 +348,6 @@ export function questMakeInputs(know: Knowledge, obs: Pick<Observation, "quests"
 /** Logs it keeps under `focus melee` (banking and selling leave them): a fire at the cows' field to cook the meat on (cooking.ts Cook). */
 export const MELEE_LOGS_KEPT = 3;
 
-/** The logs it can light at its Firemaking level (the first tier: normal logs). */
-export function lightableLogs(know: Knowledge, firemaking: number): Set<string> {
-  return new Set(know.registry.recipes.firemaking.filter((r) => r.level <= firemaking).map((r) => r.log));
-}
-
 /**
  * Under `focus melee`, what a fight picks up: coins, what it keeps (tools, gear, runes), food raw or
  * cooked, bones to bury, and the inputs its quests still make things from (Hides for the Vats'
