@@ -20,6 +20,7 @@ import { LIFEPOINTS_PER_HITPOINT } from "./world/entities.ts";
 import type { Player } from "./world/Player.ts";
 import type { HandlerResult, World } from "./world/World.ts";
 import { skillTitle } from "./skills.ts";
+import { burnChance } from "./cookingBurn.ts";
 
 /** Ticks between bites (RuneScape: 3 ticks, 1.8 s). */
 export const EAT_DELAY_TICKS = 3;
@@ -209,10 +210,8 @@ export function cookOnce(world: World, player: Player, targetId: string, rawItem
   const slot = player.data.inventory.findIndex((s) => s?.itemId === rawItemId);
   if (slot < 0) return false;
   const level = levelOf(player, "cooking");
-  const stopBurn = (range !== undefined ? recipe.stopBurnLevel?.range : recipe.stopBurnLevel?.fire) ?? recipe.level + 30;
-  // Burn chance falls linearly from 60% at the recipe's level to 0 at its stop-burn level.
-  const burnChance = level >= stopBurn ? 0 : 0.6 * ((stopBurn - level) / Math.max(1, stopBurn - recipe.level));
-  const burnt = recipe.burnt !== undefined && world.random() < burnChance;
+  // Burn chance falls linearly from 60% at the recipe's level to 0 at its stop-burn level (cookingBurn.ts).
+  const burnt = recipe.burnt !== undefined && world.random() < burnChance(recipe, level, range !== undefined ? "range" : "fire");
   const r = transact(player, world.content, (tx) => {
     tx.inv.removeFromSlot(slot, 1);
     tx.inv.add(burnt ? recipe.burnt! : recipe.cooked, 1);
