@@ -30,6 +30,11 @@ export function lightableLogs(know: Knowledge, firemaking: number): Set<string> 
   return new Set(know.registry.recipes.firemaking.filter((r) => r.level <= firemaking).map((r) => r.log));
 }
 
+/** What the cooking recipes burn food into (burnt meat, burnt fish): nothing to eat, nothing a store wants. */
+export function burntFood(know: Knowledge): Set<string> {
+  return new Set(know.registry.recipes.cooking.flatMap((r) => (r.burnt !== undefined ? [r.burnt] : [])));
+}
+
 /** Cooking: cook every raw food the agent can, on a fire in view, one it lights when the range is far (FIRE_OVER_RANGE_TILES), or the nearest range. */
 export class Cook implements Behaviour {
   private issuedAt = -Infinity;
@@ -39,6 +44,7 @@ export class Cook implements Behaviour {
   private heat: string | undefined;
   private lightAskedAt = -Infinity;
   private lightTries = 0;
+  private droppedAt = -Infinity;
 
   private raws(ctx: Ctx) {
     const level = ctx.view.self!.skills.cooking?.level ?? 1;
@@ -49,7 +55,20 @@ export class Cook implements Behaviour {
   step(ctx: Ctx): Outcome {
     const raws = this.raws(ctx);
     if (this.total < 0) this.total = raws.length;
-    if (raws.length === 0) return ended("done", "nothing left to cook");
+    if (raws.length === 0) {
+      // What it burnt is dropped, as a genre player does: it heals nothing and took a slot of the
+      // next load (four burnt meats rode along to the bank in a run of 19:02).
+      const burnt = burntFood(ctx.know);
+      const waste = ctx.view.self!.inventory.find((s) => burnt.has(s.itemId));
+      if (waste !== undefined && ctx.tick - this.droppedAt >= 1) {
+        this.droppedAt = ctx.tick;
+        ctx.send("player:action", { action: "dropAll", targetId: waste.itemId });
+        ctx.note(`drop the ${nameOf(ctx.know, waste.itemId)}`);
+        return going(100);
+      }
+      if (waste !== undefined) return going(100);
+      return ended("done", "nothing left to cook");
+    }
     if (this.failures >= 5) return ended("failed", "nowhere to cook", pct(this.total - raws.length, this.total));
     const progress = pct(this.total - raws.length, this.total);
     if (ctx.tick - Math.max(this.issuedAt, this.lastGain) < STALL_TICKS) return going(progress);

@@ -1,4 +1,5 @@
 /** Combat, the scripted agent's fighting goal (see behaviours.ts for the others). */
+import { burntFood } from "./cooking.ts";
 import { dist, type Seen } from "../AgentView.ts";
 import { isRangedWeapon } from "../../src/game/combatStyles.ts";
 import { SINGLE_COMBAT_TICKS } from "../../src/game/singleCombat.ts";
@@ -222,7 +223,8 @@ export class Fight implements Behaviour {
     }
     // Burnt food it carries is dropped (it heals nothing, no store buys it): the slots it took
     // ended fishing for food at once in the 12:25 run (a full pack of burnt fish and meat).
-    const burnt = self.inventory.find((s) => ctx.know.registry.recipes.cooking.some((r) => r.burnt === s.itemId));
+    const waste = burntFood(ctx.know);
+    const burnt = self.inventory.find((s) => waste.has(s.itemId));
     if (burnt !== undefined && ctx.tick - this.droppedAt >= BURY_TICKS) {
       this.droppedAt = ctx.tick;
       ctx.send("player:action", { action: "dropAll", targetId: burnt.itemId });

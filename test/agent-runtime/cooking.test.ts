@@ -43,4 +43,22 @@ describe("agent cooking in the field", () => {
     assert.deepEqual(cook(cows, ["logs", "raw_meat"]).sent, [{ type: "inventory:use", data: { slot: 1, targetId: range.id } }], "no tinderbox");
     assert.deepEqual(cook(cows, ["tinderbox", "raw_meat"]).sent, [{ type: "inventory:use", data: { slot: 1, targetId: range.id } }], "no log");
   });
+
+  it("drops what it burnt once the raw food is cooked, then is done", () => {
+    const view = viewOf(selfOf({ inventory: carrying(["tinderbox", "burnt_meat", "shrimp", "burnt_fish"]) }), cows);
+    const { ctx, sent, notes } = ctxOf(know, view, "cook");
+    const behaviour = new Cook();
+    assert.equal(behaviour.step(ctx).end, undefined, "going on");
+    assert.deepEqual(sent, [{ type: "player:action", data: { action: "dropAll", targetId: "burnt_meat" } }]);
+    assert.deepEqual(notes, ["drop the Burnt meat"]);
+    view.sync({ ...view.self!, inventory: carrying(["tinderbox", "shrimp", "burnt_fish"]) });
+    ctx.tick = 1;
+    behaviour.step(ctx);
+    assert.deepEqual(sent.at(-1), { type: "player:action", data: { action: "dropAll", targetId: "burnt_fish" } });
+    view.sync({ ...view.self!, inventory: carrying(["tinderbox", "shrimp"]) });
+    ctx.tick = 2;
+    const end = behaviour.step(ctx);
+    assert.deepEqual([end.end, end.end === undefined ? "" : end.why], ["done", "nothing left to cook"]);
+    assert.equal(sent.length, 2, "the shrimp it cooked is kept");
+  });
 });
