@@ -14,7 +14,8 @@ import { CASTER_FOOD, casterKeep, staffForSpell, staffSale } from "./brain/magic
 import { Make } from "./brain/making.ts";
 import { offerOf } from "./brain/makingChoice.ts";
 import { HIDE_LOAD, hidePurchase, hidesCarried, tanningDue, threadsFor } from "./brain/makingFocus.ts";
-import { enoughFood, foodPurchase, MELEE_LOGS_KEPT, meleeLoot, meleeQuestSkill, pendingQuestXp, questMakeInputs } from "./brain/meleeFocus.ts";
+import { enoughFood, foodPurchase, provisionTarget } from "./brain/meleeFood.ts";
+import { MELEE_LOGS_KEPT, meleeLoot, meleeQuestSkill, pendingQuestXp, questMakeInputs } from "./brain/meleeFocus.ts";
 import { QuestGoal } from "./brain/quest.ts";
 import { toolPurchases } from "./brain/scripted.ts";
 import { Sell, type Keep } from "./brain/selling.ts";
@@ -51,13 +52,16 @@ export function behaviourFor(goal: Goal, agent: GoalSource): Behaviour {
   switch (goal.type) {
     case "woodcutting":
     case "mining":
-    case "fishing":
-      // Under `focus melee` it fishes for food, and stops with enough for the next fights (brain/meleeFocus.ts).
+    case "fishing": {
+      // Under `focus melee` it fishes for food, and stops with enough for the next fights, or for
+      // the quest it lays food in for (brain/meleeFood.ts provisionTarget: reckoned as it sets out).
+      const target = goal.type === "fishing" && focus === "melee" ? provisionTarget(know, agent.observation()) : undefined;
       return new Gather(
         goal.type,
         goal.target ?? bestResource(goal.type) ?? "",
-        goal.type === "fishing" && focus === "melee" ? () => enoughFood(agent.view.self!, know) : undefined,
+        goal.type === "fishing" && focus === "melee" ? () => enoughFood(agent.view.self!, know, target) : undefined,
       );
+    }
     case "combat": {
       const mob =
         goal.target ??

@@ -5,16 +5,15 @@
  * walks home when one says to flee.
  */
 import { Fight, type Behaviour, type Ctx } from "./brain/behaviours.ts";
-import { losingFight, shouldEat } from "./brain/fighting.ts";
+import { FLEE_BELOW, losingFight, shouldEat } from "./brain/fighting.ts";
 import { QuestGoal } from "./brain/quest.ts";
 import { nameOf } from "./knowledge.ts";
 
 /**
  * Eat below this share of health (or within one max hit of a monster next to it: brain/fighting.ts
- * shouldEat); leave a fight below the second, or within a max hit, with nothing to eat.
+ * shouldEat); leave a fight below brain/fighting.ts FLEE_BELOW, or within a max hit, with nothing to eat.
  */
 export const EAT_BELOW = 0.5;
-export const FLEE_BELOW = 0.3;
 /** Between goals, eat below this share (the scripted policy fights at 70 % and up). */
 export const TOP_UP_BELOW = 0.75;
 /** Ticks between two bites, and between two times it switches its prayers off. */

@@ -11,6 +11,8 @@
  */
 import { hitChance, maxHitHitpoints, NPC_STYLE_BONUS } from "../../src/game/combat.ts";
 import { isRangedWeapon, stylesOffered, type CombatStyle } from "../../src/game/combatStyles.ts";
+// Hitpoints are shown and dealt in lifepoints, ten to a hitpoint.
+import { LIFEPOINTS_PER_HITPOINT } from "../../src/game/world/entities.ts";
 import type { Spell } from "../../src/manifests/magicContent.ts";
 import type { PrayerDef } from "../../src/manifests/schemas/misc.ts";
 import type { Self, AgentView } from "../AgentView.ts";
@@ -22,9 +24,6 @@ export const MELEE_TRAINING: readonly { skill: string; style: CombatStyle }[] = 
   { skill: "attack", style: "accurate" },
   { skill: "defense", style: "defensive" },
 ];
-
-/** Hitpoints are shown and dealt in lifepoints, ten to a hitpoint (src/game/world/entities.ts LIFEPOINTS_PER_HITPOINT). */
-const LIFEPOINTS_PER_HITPOINT = 10;
 
 /**
  * How many levels Strength runs ahead of Attack, and Attack of Defence. Measured with
@@ -164,6 +163,12 @@ export function shouldEat(view: AgentView, know: Knowledge, share: number): bool
   if (self.health >= self.maxHealth) return false;
   return self.health < self.maxHealth * share || self.health <= threat(view, know);
 }
+
+/**
+ * The share of its health below which a fighter with nothing to eat leaves the fight (the reflexes:
+ * reflexes.ts losingFight); what a fight may spend is its health above this (meleeFocus.ts).
+ */
+export const FLEE_BELOW = 0.3;
 
 /**
  * Whether the agent is losing a fight it should leave (nothing left to eat): below `flee` of its

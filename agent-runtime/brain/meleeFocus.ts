@@ -16,13 +16,13 @@ import { stylesOffered, type CombatStyle } from "../../src/game/combatStyles.ts"
 import type { Self } from "../AgentView.ts";
 import type { Knowledge } from "../knowledge.ts";
 import type { Observation } from "./Brain.ts";
-import { bestMonster, MELEE_TRAINING, meleeGear, meleeRates, npcMaxHit, TRAINING_LEAD, trainingStyle } from "./fighting.ts";
+import { FLEE_BELOW, MELEE_TRAINING, meleeGear, meleeRates, npcMaxHit, TRAINING_LEAD, trainingStyle } from "./fighting.ts";
 import { XP_FOR_LEVEL } from "../../src/game/skills.ts";
 import { maxHitHitpoints } from "../../src/game/combat.ts";
-
-/** Lifepoints to a hitpoint (src/game/world/entities.ts LIFEPOINTS_PER_HITPOINT): health and healing are shown in lifepoints. */
-const LIFEPOINTS_PER_HITPOINT = 10;
+// Health and healing are shown in lifepoints, ten to a hitpoint.
+import { LIFEPOINTS_PER_HITPOINT } from "../../src/game/world/entities.ts";
 import type { Focus } from "./Brain.ts";
+import { offerOf } from "./makingChoice.ts";
 import { questSkillNeeds } from "./questNeeds.ts";
 
 /** The melee skills, in the order the fighter leads them (fighting.ts MELEE_TRAINING). */
@@ -85,21 +85,63 @@ export function expectedQuestTicks(know: Knowledge, questId: string, fromStage?:
 }
 
 /**
- * A quest's worth to a melee trainer: its melee xp, and that of the quests not completed that
- * require it (Supper at the Kettle opens Tusks in the Hollow), a tick of its expected time.
+ * What a coin a quest gives is worth to a melee trainer, in melee xp: it buys the food, the weapon
+ * and the armour it fights with. A loaf (40 lifepoints for 12 coins) pays for about 40 xp of cow
+ * fighting at 3/4/2 with a bronze sword (a cow costs ~35 lifepoints for 32 xp: fighting.ts
+ * meleeRates), some 3 xp a coin; one is the floor of that.
  */
-export function meleeQuestValue(know: Knowledge, obs: Pick<Observation, "quests">, questId: string): number {
+export const COIN_MELEE_XP = 1;
+
+/**
+ * A quest worth less than this (melee xp a tick of its expected time) does not serve `focus melee`:
+ * training gives ~0.4 xp a tick at Strength 4-10 (bench/agents/README.md), and Orla's First
+ * Commission's 60 coins, 55 of them spent on a pickaxe and a hammer, are not worth its mining and
+ * smithing (0.02), where Keeping Your Footing's 75 coins for a walk and two obstacles are (0.24).
+ */
+export const MIN_MELEE_VALUE = 0.1;
+
+/**
+ * The coins a quest gives less the tools its gathering and making stages need that it holds none
+ * of (the cheapest offer of each; a tool no store sells makes the coins count for nothing).
+ */
+export function questNetCoins(know: Knowledge, obs: Pick<Observation, "inventory" | "equipment">, questId: string): number {
+  const quest = know.registry.quests.quests.get(questId);
+  if (quest === undefined) return 0;
+  const coins = quest.rewards.items.reduce((n, s) => n + (s.itemId === "coins" ? s.quantity : 0), 0);
+  if (coins === 0) return 0;
+  const held = new Set([...obs.inventory.map((s) => s.itemId), ...Object.values(obs.equipment)]);
+  const tools = new Set<string>();
+  for (const stage of quest.stages) {
+    if (stage.type === "gather" && stage.target !== undefined) {
+      const nodes = [...know.registry.resources.values()].filter((r) => r.harvestYield.some((y) => y.itemId === stage.target));
+      if (nodes.length > 0 && !nodes.some((r) => held.has(r.toolRequired))) tools.add(nodes[0]!.toolRequired);
+    }
+    if (stage.type === "make" && stage.target !== undefined)
+      for (const tool of [...know.registry.production.values()].find((r) => r.output === stage.target)?.tools ?? []) if (!held.has(tool)) tools.add(tool);
+  }
+  let cost = 0;
+  for (const tool of tools) cost += offerOf(know, tool)?.price ?? Infinity;
+  return Math.max(0, coins - cost);
+}
+
+/**
+ * A quest's worth to a melee trainer: its melee xp, that of the quests not completed that require
+ * it (Supper at the Kettle opens Tusks in the Hollow), and its coins less the tools it needs
+ * (questNetCoins, at COIN_MELEE_XP), a tick of its expected time; 0 below MIN_MELEE_VALUE.
+ */
+export function meleeQuestValue(know: Knowledge, obs: Pick<Observation, "quests" | "inventory" | "equipment">, questId: string): number {
   const status = new Map((obs.quests ?? []).map((q) => [q.id, q]));
   const entry = status.get(questId);
-  let xp = questMeleeXp(know, questId);
+  let xp = questMeleeXp(know, questId) + questNetCoins(know, obs, questId) * COIN_MELEE_XP;
   for (const q of know.registry.quests.quests.values())
     if (q.requirements.quests.includes(questId) && status.get(q.id)?.status !== "completed") xp += questMeleeXp(know, q.id);
   if (xp === 0) return 0;
-  return xp / Math.max(1, expectedQuestTicks(know, questId, entry?.status === "in_progress" ? entry.stage : undefined));
+  const value = xp / Math.max(1, expectedQuestTicks(know, questId, entry?.status === "in_progress" ? entry.stage : undefined));
+  return value < MIN_MELEE_VALUE ? 0 : value;
 }
 
-/** Whether a quest serves `focus melee`: it gives melee xp or a lamp, or opens a quest that does. */
-export function servesMeleeQuest(know: Knowledge, obs: Pick<Observation, "quests">, questId: string | undefined): boolean {
+/** Whether a quest serves `focus melee`: it gives melee xp or a lamp, opens a quest that does, or coins enough for its time (meleeQuestValue). */
+export function servesMeleeQuest(know: Knowledge, obs: Pick<Observation, "quests" | "inventory" | "equipment">, questId: string | undefined): boolean {
   return questId !== undefined && meleeQuestValue(know, obs, questId) > 0;
 }
 
@@ -197,96 +239,78 @@ export function dangerousRoute(know: Knowledge, stages: readonly { type: string;
  */
 export const QUEST_FIGHT_MARGIN = 1.5;
 
+/** What questFightsWinnable reads of the agent. */
+export type FighterObs = Pick<Observation, "focus" | "skills" | "health" | "inventory" | "combatLevel" | "maxHealth" | "equipment" | "quests">;
+
+/** The lifepoints of food it carries (anything that heals, at its heal amount). */
+export function foodLifepoints(know: Knowledge, inventory: Observation["inventory"]): number {
+  return inventory.reduce((n, slot) => n + (know.registry.item(slot.itemId)?.healAmount ?? 0) * LIFEPOINTS_PER_HITPOINT * slot.quantity, 0);
+}
+
 /**
- * Under `focus melee`, whether it can win a quest's fights from a stage on with the health and food
- * it has now (fighting.ts meleeRates: the lifepoints a kill costs at its levels; it leaves a fight
- * below 30 %): Tusks in the Hollow's two boars of level 6 cost a level-3 fighter some 400 lifepoints
- * each, and the quest waits until its levels and food make them winnable (the quest run of
- * 05:44 lost three fights to them). Always true under another focus (questChoice.ts's own margin holds).
+ * The lifepoints of food it lacks to win a quest's fights from a stage on (0: winnable now), under
+ * `focus melee`: the fights' cost (fighting.ts meleeRates: the lifepoints a kill costs at its levels,
+ * the kills its current stage still needs) less what it may spend, its health above the share where
+ * it leaves a fight (fighting.ts FLEE_BELOW) and its food. Tusks in the Hollow's two boars of level 6
+ * cost a level-3 fighter some 400 lifepoints each, and the quest waits until its levels and food make
+ * them winnable (the quest run of 05:44 lost three fights to them). A way through an area where
+ * monsters attack on sight (dangerousRoute) needs DANGER_FOOD in hand and food to top up to
+ * DANGER_HEALTH besides. 0 under another focus (questChoice.ts's own margin holds).
  */
-export function questFightsWinnable(
-  know: Knowledge,
-  obs: Pick<Observation, "focus" | "skills" | "health" | "inventory" | "combatLevel" | "maxHealth" | "equipment">,
-  questId: string,
-  fromStage?: string | null,
-): boolean {
-  if (obs.focus !== "melee") return true;
+export function questFoodShort(know: Knowledge, obs: FighterObs, questId: string, fromStage?: string | null): number {
+  if (obs.focus !== "melee") return 0;
   const quest = know.registry.quests.quests.get(questId);
-  if (quest === undefined) return true;
+  if (quest === undefined) return 0;
   const from = Math.max(
     0,
     quest.stages.findIndex((s) => s.id === fromStage),
   );
-  // The monster it trains on anyway (fighting.ts bestMonster) costs the quest nothing more: its
-  // kills count for the stage whichever goal makes them (Hides for the Vats' two cows waited for
-  // food until tick 6,111 in a run of 12:32, its 300 melee xp and The Drowned Watch's 450 with it).
-  const training = bestMonster([...know.mobSpots.keys()], obs.skills, obs.combatLevel, obs.maxHealth, know);
+  // The kills its current stage has counted already (quest:list's progress).
+  const entry = (obs.quests ?? []).find((q) => q.id === questId);
+  const counted = entry?.stage === quest.stages[from]?.id ? (entry?.progress?.count ?? 0) : 0;
+  // The monster it trains on counts too: Hides for the Vats' two cows at 2/1/1, unarmed and with
+  // nothing to eat, were a losing fight of 386 ticks in a run of 19:15. (They were left out when a
+  // fighter never laid in food: Hides waited for it until tick 6,111 in a run of 12:32; now
+  // meleeFood.ts questProvision buys or fishes it.)
   // A quest's fight trains as fighting.ts trainingStyle leads: Strength (aggressive, +3 invisible
   // Strength levels) until it is TRAINING_LEAD ahead of Attack. Without them a boar was reckoned at a
   // max hit of 1 hitpoint up to Strength 7, where the aggressive style hits 2 from Strength 4.
   const lv = (skill: string) => obs.skills[skill]?.level ?? 1;
   const style: CombatStyle = lv("strength") < Math.min(10, lv("attack") + TRAINING_LEAD) ? "aggressive" : "accurate";
   let cost = 0;
-  for (const s of quest.stages.slice(from)) {
-    if (s.type !== "kill" || s.target === undefined || s.target === training) continue;
+  quest.stages.slice(from).forEach((s, i) => {
+    if (s.type !== "kill" || s.target === undefined) return;
     const r = meleeRates(obs.skills, know, s.target, meleeGear(know, obs.equipment), style);
     const ticks = ((know.registry.npcs.get(s.target)?.stats?.health ?? 1) * LIFEPOINTS_PER_HITPOINT) / Math.max(0.01, r.dealt);
+    const kills = Math.max(0, (s.count ?? 1) - (i === 0 ? counted : 0));
     // A monster hitting 2 hitpoints or more costs QUEST_FIGHT_MARGIN times the reckoning (its own walk, the meals' delay).
-    cost += (s.count ?? 1) * r.taken * ticks * (npcMaxHit(know, s.target) >= 2 * LIFEPOINTS_PER_HITPOINT ? QUEST_FIGHT_MARGIN : 1);
-  }
-  const food = obs.inventory.reduce((n, slot) => n + (know.registry.item(slot.itemId)?.healAmount ?? 0) * LIFEPOINTS_PER_HITPOINT * slot.quantity, 0);
-  // A way through an area where monsters attack on sight: at full health (DANGER_HEALTH) with food.
+    cost += kills * r.taken * ticks * (npcMaxHit(know, s.target) >= 2 * LIFEPOINTS_PER_HITPOINT ? QUEST_FIGHT_MARGIN : 1);
+  });
+  const food = foodLifepoints(know, obs.inventory);
+  const short = cost > 0 ? Math.max(0, cost - (obs.health - obs.maxHealth * FLEE_BELOW) - food) : 0;
+  // A way through an area where monsters attack on sight: at DANGER_HEALTH with DANGER_FOOD in hand.
   // Past the `reach`, the stages there (the cistern's gate) are still inside: all but the talks left count.
   const inside = quest.stages.slice(from).some((s) => s.type !== "dialogue" && s.type !== "give");
-  if (inside && dangerousRoute(know, quest.stages, obs.maxHealth) && (obs.health < obs.maxHealth * DANGER_HEALTH || food < DANGER_FOOD)) return false;
-  return cost <= obs.health * 0.7 + food;
-}
-
-/** Cooked food it wants in hand before a fight under `focus melee` (the reflexes eat below half health). */
-export const MELEE_FOOD = 4;
-
-/**
- * Under `focus melee`, whether to cook the raw food it carries now rather than fight on: it holds
- * fewer than MELEE_FOOD cooked and at least as much raw as it lacks (or any raw while hurt).
- */
-export function cookForFight(obs: Pick<Observation, "focus" | "health" | "maxHealth">, food: number, raw: number): boolean {
-  if (obs.focus !== "melee" || raw === 0 || food >= MELEE_FOOD) return false;
-  return raw >= MELEE_FOOD - food || obs.health < obs.maxHealth * 0.7;
+  if (!inside || !dangerousRoute(know, quest.stages, obs.maxHealth)) return short;
+  return Math.max(short, DANGER_FOOD + Math.max(0, obs.maxHealth * DANGER_HEALTH - obs.health) - food);
 }
 
 /**
- * Under `focus melee`, whether to fish for food now: hurt (below the 70 % it fights at without
- * food), with fewer than MELEE_FOOD cooked and no raw food (that it cooks first: cookForFight). A level-1 fighter
- * takes some 86 lifepoints a cow (fighting.ts meleeRates) and health comes back at 10 lifepoints a
- * 100 ticks (src/game/regeneration.ts); shrimp caught and cooked (30 lifepoints each) heal it
- * several times faster than waiting.
+ * Under `focus melee`, whether it can win a quest's fights from a stage on with the health and food
+ * it has now (questFoodShort is 0), and, through an area where monsters attack on sight, is at
+ * DANGER_HEALTH (the reflexes top it up from its food between goals). Always true under another focus.
  */
-export function fishForFood(obs: Pick<Observation, "focus" | "health" | "maxHealth">, food: number, raw: number): boolean {
-  return obs.focus === "melee" && obs.health < obs.maxHealth * 0.7 && food < MELEE_FOOD && raw === 0;
-}
-
-/**
- * Food, cooked or raw, that a fishing trip under `focus melee` stops at: some 10 raw shrimp, half of
- * them burnt at Cooking 1-10, heal ~150 lifepoints, the cost of a few cows at low levels. Before,
- * it fished until the pack was full: 570 and 610 ticks for ~20 shrimp in a run of 16:18, while
- * fighting waited.
- */
-export const MELEE_FISH_STOCK = 10;
-
-/** Whether it carries MELEE_FISH_STOCK pieces of food, cooked or raw (foodCounts). */
-export function enoughFood(obs: Pick<Observation, "inventory" | "skills">, know: Knowledge): boolean {
-  const { food, raw } = foodCounts(obs, know);
-  return food + raw >= MELEE_FISH_STOCK;
-}
-
-/** The slots of food it carries (anything that heals) and of raw food it can cook at its level, as the scripted policy counts them. */
-export function foodCounts(obs: Pick<Observation, "inventory" | "skills">, know: Knowledge): { food: number; raw: number } {
-  const cooking = obs.skills.cooking?.level ?? 1;
-  const reg = know.registry;
-  return {
-    food: obs.inventory.filter((s) => (reg.item(s.itemId)?.healAmount ?? 0) > 0).length,
-    raw: obs.inventory.filter((s) => reg.recipes.cooking.some((r) => r.raw === s.itemId && r.level <= cooking)).length,
-  };
+export function questFightsWinnable(know: Knowledge, obs: FighterObs, questId: string, fromStage?: string | null): boolean {
+  if (obs.focus !== "melee") return true;
+  if (questFoodShort(know, obs, questId, fromStage) > 0) return false;
+  const quest = know.registry.quests.quests.get(questId);
+  if (quest === undefined) return true;
+  const from = Math.max(
+    0,
+    quest.stages.findIndex((s) => s.id === fromStage),
+  );
+  const inside = quest.stages.slice(from).some((s) => s.type !== "dialogue" && s.type !== "give");
+  return !(inside && dangerousRoute(know, quest.stages, obs.maxHealth) && obs.health < obs.maxHealth * DANGER_HEALTH);
 }
 
 /** Xp at level 10, the ladder's melee milestone (src/game/skills.ts XP_FOR_LEVEL[10]). */
@@ -362,40 +386,4 @@ export function meleeLoot(know: Knowledge, obs: Pick<Observation, "quests">): (i
     if (item === undefined) return false;
     return itemId === "coins" || know.keep.has(itemId) || (item.healAmount ?? 0) > 0 || raw.has(itemId) || (item.prayerXp ?? 0) > 0 || inputs.has(itemId);
   };
-}
-
-/** Food bought at most in one trip under `focus melee` (a few fights' worth at low levels). */
-export const MELEE_FOOD_BUY = 8;
-/** Fewer than this is no trip worth making to a store. */
-const MIN_FOOD_BUY = 2;
-
-/**
- * Under `focus melee`, hurt with little to eat and nothing raw to cook (fishForFood), the food to
- * buy with its coins instead of fishing: the store food healing the most lifepoints a coin among
- * `targets` (the server's shopping goal), as many as its coins and free slots allow up to
- * MELEE_FOOD_BUY. Bread heals 40 lifepoints for 12 coins at Hobb's; a shrimp caught and cooked
- * at Fishing and Cooking 1-5 took some 50 ticks for 30 (one in ~25 ticks caught, half burnt: the
- * runs of 2026-11-29 15:47-16:24), while a cow at Defence 1 takes 0.55 lifepoints a tick.
- */
-export function foodPurchase(
-  know: Knowledge,
-  obs: Pick<Observation, "focus" | "health" | "maxHealth" | "inventory" | "skills" | "coins" | "freeSlots">,
-  targets: readonly string[],
-): { itemId: string; storeId: string; price: number; quantity: number } | undefined {
-  const { food, raw } = foodCounts(obs, know);
-  if (!fishForFood(obs, food, raw)) return undefined;
-  const placed = new Set(know.keepers.map((k) => k.storeId));
-  let best: { itemId: string; storeId: string; price: number; value: number } | undefined;
-  for (const store of know.registry.stores.values()) {
-    if (!placed.has(store.id)) continue;
-    for (const offer of store.items) {
-      const heal = know.registry.item(offer.itemId)?.healAmount ?? 0;
-      if (heal <= 0 || !targets.includes(offer.itemId) || offer.price <= 0) continue;
-      const value = heal / offer.price;
-      if (best === undefined || value > best.value) best = { itemId: offer.itemId, storeId: store.id, price: offer.price, value };
-    }
-  }
-  if (best === undefined) return undefined;
-  const quantity = Math.min(MELEE_FOOD_BUY, Math.floor(obs.coins / best.price), obs.freeSlots);
-  return quantity < MIN_FOOD_BUY ? undefined : { itemId: best.itemId, storeId: best.storeId, price: best.price, quantity };
 }

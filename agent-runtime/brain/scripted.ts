@@ -15,7 +15,7 @@ import { armourUpgrade, bestMonster, runePurchase, weaponUpgrade } from "./fight
 import { focusBonus } from "./focus.ts";
 import { magicChoice } from "./magicFocus.ts";
 import { makingReserve, makingScore, makingToolPurchases, tierUpgrade } from "./makingChoice.ts";
-import { cookForFight, fishForFood, foodPurchase } from "./meleeFocus.ts";
+import { cookForFight, fishForFood, foodPurchase, provisionShort } from "./meleeFood.ts";
 import { needText, QUEST_TRAINING, questNeedFor, questScore } from "./questChoice.ts";
 import {
   anvilPays,
@@ -69,6 +69,13 @@ export const MELEE_FOCUS = 10;
  */
 export const WEAPON_SCORE = 86;
 /**
+ * Under `focus melee`, a better weapon or armour it can afford (meleeGear): with the focus's bonus
+ * (112) above a quest serving the focus (107) by more than the choice's noise (5), since its fights
+ * cost less food with it: Hides for the Vats was fought unarmed at 2/1/1 with 167 coins in hand,
+ * and lost, in a run of 19:22.
+ */
+export const MELEE_GEAR_SCORE = 97;
+/**
  * Cooking for the next fight under `focus melee` (meleeFocus.ts cookForFight): with the focus's
  * bonus (99) above fighting on with no food (at most 94 + 15), below a quest serving the focus (101).
  */
@@ -78,6 +85,14 @@ export const COOK_FOR_FIGHT = 84;
  * bonus (93) above a quest besides the focus (86) and making, below cooking a load (95).
  */
 export const FISH_FOR_FOOD = 78;
+/**
+ * Laying in the food a quest's fights need under `focus melee` (meleeFood.ts questProvision):
+ * fishing for it with the focus's bonus (103) above a fight by more than the choice's noise (5)
+ * from melee 2 (at most 80 − 2 + 6 + 15); buying it (PROVISION_BUY) and cooking it (as a full
+ * load, 95) above fishing by as much. The quest itself (107) is not offered until the food is in hand.
+ */
+export const PROVISION_SCORE = 88;
+export const PROVISION_BUY = PROVISION_SCORE + 5;
 /** Buying food under `focus melee` while hurt with nothing to eat (meleeFocus.ts foodPurchase): with the focus's bonus above fishing for it (FISH_FOR_FOOD, 78) by more than the choice's noise (5). */
 export const BUY_FOOD = 84;
 /**
@@ -199,10 +214,20 @@ export class ScriptedBrain implements Brain {
       case "cooking":
         if (raw === 0) return undefined;
         // Hurt with nothing to eat: cook before it can fight again. Under `focus melee`, cook the
-        // meat the cows drop before fighting on with little food (meleeFocus.ts cookForFight).
+        // meat the cows drop before fighting on with little food (meleeFood.ts cookForFight), and
+        // the food laid in for a quest's fights before it sets out (meleeFood.ts provisionShort).
         return {
           type: "cooking",
-          score: full || raw >= 8 ? 95 : !healthy && food === 0 ? 80 : cookForFight(obs, food, raw) ? COOK_FOR_FIGHT : 30 + raw,
+          score:
+            full || raw >= 8
+              ? 95
+              : provisionShort(this.know, obs) !== undefined
+                ? 95
+                : !healthy && food === 0
+                  ? 80
+                  : cookForFight(obs, food, raw)
+                    ? COOK_FOR_FIGHT
+                    : 30 + raw,
           reason: `${raw} raw food to cook`,
         };
       case "firemaking":
@@ -214,14 +239,17 @@ export class ScriptedBrain implements Brain {
         if (obs.focus === "melee") {
           const gear = this.meleeGear(obs, option.targets);
           if (gear !== undefined) return gear;
-          // Hurt with nothing to eat: food bought, before fishing for it (meleeFocus.ts foodPurchase).
+          // Hurt with nothing to eat, or short of a quest's food: food bought, before fishing for it (meleeFood.ts foodPurchase).
           const food = foodPurchase(this.know, obs, option.targets);
           if (food !== undefined)
             return {
               type: "shopping",
               target: food.itemId,
-              score: BUY_FOOD,
-              reason: `buy ${countOf(this.know, food.quantity, food.itemId)} for ${food.quantity * food.price} (${obs.health}/${obs.maxHealth}, nothing to eat)`,
+              score: food.questId !== undefined ? PROVISION_BUY : BUY_FOOD,
+              reason:
+                food.questId !== undefined
+                  ? `buy ${countOf(this.know, food.quantity, food.itemId)} for ${food.quantity * food.price}: food for ${nameOf(this.know, food.questId)}`
+                  : `buy ${countOf(this.know, food.quantity, food.itemId)} for ${food.quantity * food.price} (${obs.health}/${obs.maxHealth}, nothing to eat)`,
             };
         }
         // Under `focus melee` no coins are kept for making.
@@ -331,7 +359,16 @@ export class ScriptedBrain implements Brain {
         // A quest asks for a level it lacks: it trains toward it first (questChoice.ts).
         const need = questNeedFor(option.type, obs, this.know);
         if (need !== undefined) return { type: option.type, target, score: QUEST_TRAINING, reason: `train ${option.type} ${needText(need, obs)}` };
-        // Under `focus melee`, hurt with little food: fish for it (meleeFocus.ts fishForFood).
+        // Under `focus melee`, hurt with little food: fish for it (meleeFood.ts fishForFood); short of
+        // the food a quest's fights need: fish for that, above any fight (meleeFood.ts provisionShort).
+        const provision = option.type === "fishing" ? provisionShort(this.know, obs) : undefined;
+        if (provision !== undefined && provision.lifepoints > 0)
+          return {
+            type: "fishing",
+            target,
+            score: PROVISION_SCORE,
+            reason: `fish for food for ${nameOf(this.know, provision.provision.questId)} (${provision.lifepoints} lifepoints short)`,
+          };
         if (option.type === "fishing" && fishForFood(obs, food, raw))
           return { type: "fishing", target, score: FISH_FOR_FOOD, reason: `fish for food (${food} to eat)` };
         // A focused maker wanting hides it cannot buy mines for the anvil's coins instead of fighting for them (makingFocus.ts anvilPays).
@@ -397,10 +434,10 @@ export class ScriptedBrain implements Brain {
    */
   private meleeGear(obs: Observation, targets: readonly string[]): (GoalChoice & { score: number }) | undefined {
     const weapon = this.weaponChoice(obs, targets);
-    if (weapon !== undefined) return weapon;
+    if (weapon !== undefined) return { ...weapon, score: MELEE_GEAR_SCORE };
     const armour = armourUpgrade(this.know, obs, targets);
     if (armour !== undefined)
-      return { type: "shopping", target: armour.itemId, score: WEAPON_SCORE, reason: `armour: ${nameOf(this.know, armour.itemId)} for ${armour.price}` };
+      return { type: "shopping", target: armour.itemId, score: MELEE_GEAR_SCORE, reason: `armour: ${nameOf(this.know, armour.itemId)} for ${armour.price}` };
     return undefined;
   }
 

@@ -72,6 +72,8 @@ describe("agent focus melee: armour", () => {
       inventory: [{ slot: 0, itemId: "bronze_hatchet", quantity: 1 }],
       freeSlots: 27,
       focus: "melee",
+      // Its quests done: no quest's food to lay in (meleeFood.ts questProvision).
+      quests: questList(know, [...know.registry.quests.quests.keys()]),
       ...over,
     });
 

@@ -64,6 +64,15 @@ export const observation = (over: Partial<Observation> = {}): Observation => ({
   ...over,
 });
 
+/** A character's skills at `levels` (Constitution 10, the rest 1 unless named), with `xp` where given (0 else). */
+export const skillsAt = (levels: Record<string, number>, xp: Record<string, number> = {}): Observation["skills"] =>
+  Object.fromEntries(
+    ["attack", "strength", "defense", "constitution", "woodcutting", "mining", "fishing", "cooking", "firemaking", "magic", "smithing", "crafting"].map((s) => [
+      s,
+      { level: levels[s] ?? (s === "constitution" ? 10 : 1), xp: xp[s] ?? 0 },
+    ]),
+  );
+
 /** Inventory slots holding one of each item, from slot 0. */
 export const carrying = (itemIds: string[]): Observation["inventory"] => itemIds.map((itemId, slot) => ({ slot, itemId, quantity: 1 }));
 

@@ -1,0 +1,225 @@
+/**
+ * `focus melee`'s food (scripted.ts, focus.ts, goalBehaviour.ts): it cooks the meat the cows drop
+ * before it fights on, fishes or buys food when hurt with nothing to eat, and lays in the food a
+ * quest's fights need (questProvision) rather than wait for them to become winnable by chance: a
+ * fighter eats what it cooks between cows, and Tusks in the Hollow (700 melee xp, 2 boars) waited
+ * for food it never held in a run of 19:02 on 2026-11-29. Pure decisions from the content and what
+ * the agent sees; no sending.
+ */
+import { burnChance } from "../../src/game/cookingBurn.ts";
+// Health and healing are shown in lifepoints, ten to a hitpoint.
+import { LIFEPOINTS_PER_HITPOINT } from "../../src/game/world/entities.ts";
+import type { Knowledge } from "../knowledge.ts";
+import type { Observation } from "./Brain.ts";
+import { armourUpgrade, weaponUpgrade } from "./fighting.ts";
+import { offerOf } from "./makingChoice.ts";
+import { foodLifepoints, meleeQuestValue, questFoodShort, type FighterObs } from "./meleeFocus.ts";
+
+/** Cooked food it wants in hand before a fight under `focus melee` (the reflexes eat below half health). */
+export const MELEE_FOOD = 4;
+
+/**
+ * Under `focus melee`, whether to cook the raw food it carries now rather than fight on: it holds
+ * fewer than MELEE_FOOD cooked and at least as much raw as it lacks (or any raw while hurt).
+ */
+export function cookForFight(obs: Pick<Observation, "focus" | "health" | "maxHealth">, food: number, raw: number): boolean {
+  if (obs.focus !== "melee" || raw === 0 || food >= MELEE_FOOD) return false;
+  return raw >= MELEE_FOOD - food || obs.health < obs.maxHealth * 0.7;
+}
+
+/**
+ * Under `focus melee`, whether to fish for food now: hurt (below the 70 % it fights at without
+ * food), with fewer than MELEE_FOOD cooked and no raw food (that it cooks first: cookForFight). A level-1 fighter
+ * takes some 86 lifepoints a cow (fighting.ts meleeRates) and health comes back at 10 lifepoints a
+ * 100 ticks (src/game/regeneration.ts); shrimp caught and cooked (30 lifepoints each) heal it
+ * several times faster than waiting.
+ */
+export function fishForFood(obs: Pick<Observation, "focus" | "health" | "maxHealth">, food: number, raw: number): boolean {
+  return obs.focus === "melee" && obs.health < obs.maxHealth * 0.7 && food < MELEE_FOOD && raw === 0;
+}
+
+/**
+ * Food, cooked or raw, that a fishing trip under `focus melee` stops at: some 10 raw shrimp, half of
+ * them burnt at Cooking 1-10, heal ~150 lifepoints, the cost of a few cows at low levels. Before,
+ * it fished until the pack was full: 570 and 610 ticks for ~20 shrimp in a run of 16:18, while
+ * fighting waited.
+ */
+export const MELEE_FISH_STOCK = 10;
+
+/**
+ * Whether a fishing trip for food has enough: `lifepoints` of food, cooked or raw at its expected
+ * worth (rawWorth), when it fishes for a quest (provisionTarget); else MELEE_FISH_STOCK pieces.
+ */
+export function enoughFood(obs: Pick<Observation, "inventory" | "skills">, know: Knowledge, lifepoints?: number): boolean {
+  if (lifepoints !== undefined) return foodLifepoints(know, obs.inventory) + rawWorth(know, obs) >= lifepoints;
+  const { food, raw } = foodCounts(obs, know);
+  return food + raw >= MELEE_FISH_STOCK;
+}
+
+/** The slots of food it carries (anything that heals) and of raw food it can cook at its level, as the scripted policy counts them. */
+export function foodCounts(obs: Pick<Observation, "inventory" | "skills">, know: Knowledge): { food: number; raw: number } {
+  const cooking = obs.skills.cooking?.level ?? 1;
+  const reg = know.registry;
+  return {
+    food: obs.inventory.filter((s) => (reg.item(s.itemId)?.healAmount ?? 0) > 0).length,
+    raw: obs.inventory.filter((s) => reg.recipes.cooking.some((r) => r.raw === s.itemId && r.level <= cooking)).length,
+  };
+}
+
+/**
+ * The lifepoints a raw item is worth once cooked on a fire at its Cooking level: what the cooked
+ * food heals, less the share that burns (src/game/cookingBurn.ts: raw meat at Cooking 5 burns 52 %
+ * of the time on a fire). 0 for anything it cannot cook.
+ */
+export function cookedWorth(know: Knowledge, itemId: string, cooking: number): number {
+  const recipe = know.registry.recipes.cooking.find((r) => r.raw === itemId && r.level <= cooking);
+  if (recipe === undefined) return 0;
+  return (know.registry.item(recipe.cooked)?.healAmount ?? 0) * LIFEPOINTS_PER_HITPOINT * (1 - burnChance(recipe, cooking, "fire"));
+}
+
+/** The expected lifepoints of the raw food it carries, once cooked (cookedWorth). */
+export function rawWorth(know: Knowledge, obs: Pick<Observation, "inventory" | "skills">): number {
+  const cooking = obs.skills.cooking?.level ?? 1;
+  return obs.inventory.reduce((n, s) => n + cookedWorth(know, s.itemId, cooking) * s.quantity, 0);
+}
+
+/**
+ * The lifepoints a slot of fish is worth once cooked (cookedWorth, the mean of what its spot yields:
+ * shrimp and anchovies at the net spot), at the best spot its Fishing level reaches with a tool it
+ * holds, or with the cheapest tool it would buy when it holds none (a small fishing net); 0 with
+ * neither.
+ */
+export function fishWorth(know: Knowledge, obs: Pick<Observation, "skills" | "inventory" | "equipment">): number {
+  const fishing = obs.skills.fishing?.level ?? 1;
+  const cooking = obs.skills.cooking?.level ?? 1;
+  const held = new Set([...obs.inventory.map((s) => s.itemId), ...Object.values(obs.equipment)]);
+  const spots = [...know.registry.resources.values()].filter((r) => r.gathering === "fishing" && r.levelRequired <= fishing && know.resourceSpots.has(r.id));
+  const price = (r: (typeof spots)[number]) => (held.has(r.toolRequired) ? 0 : (offerOf(know, r.toolRequired)?.price ?? Infinity));
+  const cheapest = Math.min(...spots.map(price));
+  let best = 0;
+  for (const r of spots) {
+    if (price(r) !== cheapest || cheapest === Infinity || r.harvestYield.length === 0) continue;
+    best = Math.max(best, r.harvestYield.reduce((n, y) => n + cookedWorth(know, y.itemId, cooking), 0) / r.harvestYield.length);
+  }
+  return best;
+}
+
+/** The best food a placed store sells among `targets` (undefined: any), by lifepoints a coin. */
+function bestFoodOffer(know: Knowledge, targets: readonly string[] | undefined): { itemId: string; storeId: string; price: number; heal: number } | undefined {
+  const placed = new Set(know.keepers.map((k) => k.storeId));
+  let best: { itemId: string; storeId: string; price: number; heal: number } | undefined;
+  for (const store of know.registry.stores.values()) {
+    if (!placed.has(store.id)) continue;
+    for (const offer of store.items) {
+      const heal = (know.registry.item(offer.itemId)?.healAmount ?? 0) * LIFEPOINTS_PER_HITPOINT;
+      if (heal <= 0 || (targets !== undefined && !targets.includes(offer.itemId)) || offer.price <= 0) continue;
+      if (best === undefined || heal / offer.price > best.heal / best.price) best = { itemId: offer.itemId, storeId: store.id, price: offer.price, heal };
+    }
+  }
+  return best;
+}
+
+/** Whether a quest is open to it: under way, or not started with the quests and levels it requires. */
+export function questOpen(know: Knowledge, obs: Pick<Observation, "quests" | "skills">, questId: string): boolean {
+  const status = new Map((obs.quests ?? []).map((q) => [q.id, q.status]));
+  if (status.get(questId) === "in_progress") return true;
+  const quest = know.registry.quests.quests.get(questId);
+  if (quest === undefined || status.get(questId) === "completed") return false;
+  const done = quest.requirements.quests.every((q) => status.get(q) === "completed");
+  const level = (skill: string) => obs.skills[skill === "defence" ? "defense" : skill]?.level ?? 1;
+  return done && Object.entries(quest.requirements.skills).every(([skill, lvl]) => level(skill) >= (lvl ?? 1));
+}
+
+/** A quest's food to lay in: the quest, and the lifepoints of food it lacks for its fights (questFoodShort). */
+export interface Provision {
+  questId: string;
+  lifepoints: number;
+}
+
+/**
+ * Under `focus melee`, the open quest serving the focus (meleeQuestValue, best first) whose fights
+ * it could win with food it lacks now (questFoodShort above 0), when that food fits one trip: its
+ * free slots, filled with the best food its coins buy and then with raw fish at their cooked worth
+ * (fishWorth). Undefined when none, and while a better weapon or armour is affordable (bought
+ * first). A quest whose food would not fit waits for levels: Tusks in the Hollow's boars lack some
+ * 820 lifepoints at 3/2/2 with a bronze sword, 400 at 3/4/2 where the aggressive style hits 2, 240
+ * at 5/8/6; 477 laid in at 3/4/2 took ~1,300 ticks of fishing and cooking in a run of 19:22, where
+ * one trip's ~215 lifepoints (18 slots of shrimp at Cooking 5) take ~500.
+ */
+export function questProvision(know: Knowledge, obs: FighterObs & Pick<Observation, "coins" | "freeSlots">): Provision | undefined {
+  if (obs.focus !== "melee") return undefined;
+  // Gear first: a better weapon or armour it can afford cuts the food the fights need (scripted.ts MELEE_GEAR_SCORE).
+  const forSale = [...know.registry.stores.values()].flatMap((s) => s.items.map((i) => i.itemId));
+  if (weaponUpgrade(know, obs, forSale) !== undefined || armourUpgrade(know, obs, forSale) !== undefined) return undefined;
+  const offer = bestFoodOffer(know, undefined);
+  const bought = offer === undefined ? 0 : Math.min(obs.freeSlots, Math.floor(obs.coins / offer.price));
+  // What one trip fills its pack with: the loaves its coins buy, raw fish in the rest at their
+  // cooked worth (what burns counted), and the raw food it carries.
+  const room = bought * (offer?.heal ?? 0) + (obs.freeSlots - bought) * fishWorth(know, obs) + rawWorth(know, obs);
+  let best: (Provision & { value: number }) | undefined;
+  for (const quest of know.registry.quests.quests.values()) {
+    if (!questOpen(know, obs, quest.id)) continue;
+    const value = meleeQuestValue(know, obs, quest.id);
+    if (value <= 0 || (best !== undefined && value <= best.value)) continue;
+    const entry = (obs.quests ?? []).find((q) => q.id === quest.id);
+    const short = questFoodShort(know, obs, quest.id, entry?.status === "in_progress" ? entry.stage : undefined);
+    if (short > 0 && short <= room) best = { questId: quest.id, lifepoints: Math.ceil(short), value };
+  }
+  return best === undefined ? undefined : { questId: best.questId, lifepoints: best.lifepoints };
+}
+
+/** The lifepoints of food still to get for a provision: what it lacks less the raw food it carries, at its cooked worth. */
+export function provisionShort(
+  know: Knowledge,
+  obs: FighterObs & Pick<Observation, "coins" | "freeSlots">,
+): { provision: Provision; lifepoints: number } | undefined {
+  const provision = questProvision(know, obs);
+  if (provision === undefined) return undefined;
+  return { provision, lifepoints: Math.max(0, provision.lifepoints - rawWorth(know, obs)) };
+}
+
+/**
+ * The food, cooked and raw at its cooked worth, a fishing trip under `focus melee` stops at when it
+ * fishes for a quest (provisionShort): what it carries now and what it lacks, or an ordinary trip's
+ * MELEE_FISH_STOCK catches when it lacks less (a trip of two shrimp for 18 lifepoints, the walk
+ * there and back for them, in a run of 19:22). Undefined otherwise (then MELEE_FISH_STOCK pieces:
+ * enoughFood).
+ */
+export function provisionTarget(know: Knowledge, obs: FighterObs & Pick<Observation, "coins" | "freeSlots">): number | undefined {
+  const short = provisionShort(know, obs);
+  if (short === undefined || short.lifepoints <= 0) return undefined;
+  return foodLifepoints(know, obs.inventory) + rawWorth(know, obs) + Math.max(short.lifepoints, MELEE_FISH_STOCK * fishWorth(know, obs));
+}
+
+/** Food bought at most in one trip under `focus melee` while hurt (a few fights' worth at low levels). */
+export const MELEE_FOOD_BUY = 8;
+/** Fewer than this is no trip worth making to a store while hurt (a quest's food is bought to the loaf). */
+const MIN_FOOD_BUY = 2;
+
+/**
+ * Under `focus melee`, the food to buy with its coins: hurt with little to eat and nothing raw to
+ * cook (fishForFood), as many as its coins and free slots allow up to MELEE_FOOD_BUY; or the food a
+ * quest's fights lack (provisionShort), to the last piece its coins buy. The store food healing the
+ * most lifepoints a coin among `targets` (the server's shopping goal). Bread heals 40 lifepoints for
+ * 12 coins at Hobb's; a shrimp caught and cooked at Fishing and Cooking 1-5 took some 50 ticks for
+ * 30 (one in ~25 ticks caught, half burnt: the runs of 2026-11-29 15:47-16:24), while a cow at
+ * Defence 1 takes 0.55 lifepoints a tick.
+ */
+export function foodPurchase(
+  know: Knowledge,
+  obs: FighterObs & Pick<Observation, "coins" | "freeSlots">,
+  targets: readonly string[],
+): { itemId: string; storeId: string; price: number; quantity: number; questId?: string } | undefined {
+  const { food, raw } = foodCounts(obs, know);
+  const hurt = fishForFood(obs, food, raw);
+  const short = provisionShort(know, obs);
+  if (!hurt && (short === undefined || short.lifepoints <= 0)) return undefined;
+  const best = bestFoodOffer(know, targets);
+  if (best === undefined) return undefined;
+  const afford = Math.min(Math.floor(obs.coins / best.price), obs.freeSlots);
+  const forQuest = short === undefined ? 0 : Math.min(afford, Math.ceil(short.lifepoints / best.heal));
+  const forHurt = hurt ? Math.min(MELEE_FOOD_BUY, afford) : 0;
+  if (forQuest > 0 && forQuest >= forHurt)
+    return { itemId: best.itemId, storeId: best.storeId, price: best.price, quantity: forQuest, questId: short!.provision.questId };
+  return forHurt < MIN_FOOD_BUY ? undefined : { itemId: best.itemId, storeId: best.storeId, price: best.price, quantity: forHurt };
+}
