@@ -28,8 +28,28 @@ export const SPLAT_BADGES: Record<HitStyle, { fill: number; glyph: "sword" | "ar
   // Damage no attack dealt (a fall): a plain dark badge, no glyph.
   typeless: { fill: 0x4e342e, glyph: "none", name: "typeless" },
 };
-/** Sizes (pixels): the disc's radius, each ring's width, the badge's radius and where it sits from the disc's centre. */
-export const SPLAT_SIZE = { disc: 11, ring: 2, badge: 7, badgeAt: { x: -15, y: -9 } } as const;
+/**
+ * Sizes (pixels): the disc's radius, each ring's width, the badge's radius, and where the disc and
+ * the badge sit from the centre of the body hit. Splat, rings and badge lie within the body's tile
+ * (32 pixels square, client/src/WorldScene.ts TILE), as the genre's splats lie on the body: the
+ * splats of two neighbours in a fight never touch, and the health bar and the name above the tile
+ * stay clear (docs/playtest.md session 30: the badge reached 26 pixels left, into the next tile, and
+ * the splat rose into the name above it).
+ */
+export const SPLAT_SIZE = { disc: 10, ring: 2, badge: 5, discAt: { x: 2, y: 2 }, badgeAt: { x: -7, y: -7 } } as const;
+
+/** The box a splat covers, from the centre of the body hit (pixels): its rings included. */
+export function splatBox(): { left: number; top: number; right: number; bottom: number } {
+  const { disc, ring, badge, discAt, badgeAt } = SPLAT_SIZE;
+  const outer = SPLAT_RINGS.length * ring;
+  const [d, b] = [disc + outer, badge + outer];
+  return {
+    left: Math.min(discAt.x - d, badgeAt.x - b),
+    top: Math.min(discAt.y - d, badgeAt.y - b),
+    right: Math.max(discAt.x + d, badgeAt.x + b),
+    bottom: Math.max(discAt.y + d, badgeAt.y + b),
+  };
+}
 
 export interface SplatLook {
   fill: number;
