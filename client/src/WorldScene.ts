@@ -19,7 +19,7 @@ import { splatBox, type HitStyle } from "./hitSplats.ts";
 import { declutter, labelBottom } from "./labels.ts";
 import { drawRock, drawUnderground } from "./places.ts";
 import { drawGrid, markViewCenter } from "./viewGrid.ts";
-import { drawHealthBar, drawHitSplat, HEALTH_BAR_HEIGHT, HEALTH_BAR_TICKS, RisingTexts } from "./sceneEffects.ts";
+import { drawHealthBar, drawHitSplat, HEALTH_BAR_TICKS, RisingTexts } from "./sceneEffects.ts";
 import { stationSprite } from "./sprites.ts";
 import { TouchPress } from "./touchPress.ts";
 import type { Sprite } from "./art/sprite.ts";
@@ -103,10 +103,10 @@ const DEPTH = {
   hover: 13,
 } as const;
 /**
- * A name's bottom sits this far above the centre of its tile: above the health bar (its bottom 2
- * pixels above the tile, sceneEffects.ts), 2 pixels clear of it; the splats lie on the tile.
+ * A name's bottom sits this far above the centre of its tile: 2 pixels above the tile, whose top
+ * has the health bar and the rest the splats (sceneEffects.ts).
  */
-const NAME_DY = -TILE * 0.5 - 2 - HEALTH_BAR_HEIGHT - 2;
+const NAME_DY = -TILE * 0.5 - 2;
 /** How often the name labels are decluttered and the hover line named again (ms): they follow what moves. */
 const DECLUTTER_MS = 100;
 
@@ -480,7 +480,9 @@ export class WorldScene extends Phaser.Scene {
     for (const d of you === undefined ? [] : this.drawn.values()) {
       if (d.label === undefined) continue;
       const { x, y, width, height } = d.label;
-      const bottom = labelBottom({ x, bottom: y, width, height }, d.shape.y + d.shape.displayHeight / 2, you);
+      // Under its owner: under its tile (where its splats and bar lie), or its figure if taller.
+      const under = Math.max(d.at.y + TILE / 2, d.shape.y + d.shape.displayHeight / 2);
+      const bottom = labelBottom({ x, bottom: y, width, height }, under, you);
       if (bottom !== y) d.label.setY(bottom);
     }
     if (time >= this.declutterAt) {

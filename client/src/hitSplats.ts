@@ -31,12 +31,13 @@ export const SPLAT_BADGES: Record<HitStyle, { fill: number; glyph: "sword" | "ar
 /**
  * Sizes (pixels): the disc's radius, each ring's width, the badge's radius, and where the disc and
  * the badge sit from the centre of the body hit. Splat, rings and badge lie within the body's tile
- * (32 pixels square, client/src/WorldScene.ts TILE), as the genre's splats lie on the body: the
- * splats of two neighbours in a fight never touch, and the health bar and the name above the tile
- * stay clear (docs/playtest.md session 30: the badge reached 26 pixels left, into the next tile, and
- * the splat rose into the name above it).
+ * (32 pixels square, client/src/WorldScene.ts TILE), as the genre's splats lie on the body, below
+ * the health bar along the tile's top (sceneEffects.ts): the splats and bars of two neighbours in a
+ * fight, side by side or one north of the other, never touch, and the name above the tile stays
+ * clear (docs/playtest.md session 30: the badge reached 26 pixels left, into the next tile, and the
+ * splat rose into the name above it).
  */
-export const SPLAT_SIZE = { disc: 10, ring: 2, badge: 5, discAt: { x: 2, y: 2 }, badgeAt: { x: -7, y: -7 } } as const;
+export const SPLAT_SIZE = { disc: 8, ring: 2, badge: 4, discAt: { x: 4, y: 4 }, badgeAt: { x: -8, y: -4 } } as const;
 
 /** The box a splat covers, from the centre of the body hit (pixels): its rings included. */
 export function splatBox(): { left: number; top: number; right: number; bottom: number } {

@@ -64,7 +64,7 @@ export function drawHitSplat(
   const text = scene.add
     .text(discAt.x, discAt.y, look.text, {
       fontFamily: "sans-serif",
-      fontSize: "12px",
+      fontSize: "11px",
       fontStyle: "bold",
       color: "#ffffff",
       stroke: "#000000",
@@ -132,11 +132,12 @@ export interface HealthBarred {
 }
 
 /** A health bar's height (pixels). */
-export const HEALTH_BAR_HEIGHT = 4;
+const HEALTH_BAR_HEIGHT = 4;
 
 /**
  * The health bar of a lately hit player or NPC at `x`, `y` (its tile's centre; `tile`: pixels per
- * tile): green over red, just above the tile (the splats lie on the tile, the name above the bar).
+ * tile): green over red, along the top of its tile (its splats lie below it, its name above the
+ * tile), so that it never lies on the tile north of it, nor on a splat there.
  * Hidden once {@link HealthBarred.barUntil} has passed, even while hurt, as in the genre. Returns
  * whether it shows.
  */
@@ -154,8 +155,8 @@ export function drawHealthBar(scene: Phaser.Scene, d: HealthBarred, x: number, y
     const fg = scene.add.rectangle(0, 0, w, h, 0x43a047).setOrigin(0, 1).setDepth(depth);
     d.bar = { bg, fg };
   }
-  // Its bottom 2 pixels above the tile's top.
-  const bottom = y - tile * 0.5 - 2;
+  // Its top on the tile's top.
+  const bottom = y - tile * 0.5 + h;
   d.bar.bg.setPosition(x - w / 2, bottom).setVisible(true);
   d.bar.fg
     .setPosition(x - w / 2, bottom)

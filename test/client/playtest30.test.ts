@@ -149,67 +149,86 @@ describe("browser client: what the playtest of session 30 found (real Chromium)"
     assert.deepEqual(pageErrors, []);
   });
 
-  it("lays a fight out without overlaps: the splats on the bodies, each bar above its body and each name above its bar", async () => {
+  it("lays a fight out without overlaps, you beside a cow on each side: the splats on the bodies, the bars along their tops, the names above", async () => {
     const cow = await besideCow();
+    // No one else near (monsters out of the world for the test): their names would lie where they happen to stand.
+    for (const n of w.npcs.values()) if (n !== cow && Math.max(Math.abs(n.x - cow.x), Math.abs(n.z - cow.z)) <= 10) n.deadUntil = 1e9;
     await hurt(cow, cow.maxHealth - 30, me.maxHealth - 25);
-    // Brandt fights beside you: on the tile east of you, or north.
     const other = await WsTestClient.connect(`${t.wsUrl}?name=Brandt`);
     try {
       const brandt = w.players.get(String((await other.next("welcome")).playerId))!;
-      const spot = [
-        { x: me.x + 1, z: me.z },
-        { x: me.x, z: me.z - 1 },
-      ].find((s) => w.collision.isWalkable(s.x, s.z) && !(s.x === cow.x && s.z === cow.z));
-      assert.ok(spot !== undefined, "a free tile beside you for Brandt");
-      await new Promise<void>((resolve) => w.enqueueCommand(brandt.id, (p) => (w.teleport(p, spot), resolve())));
-      // Each hit once a splat's life (about 1.1 s): one splat on each at a time, all three at once.
-      const hits = () =>
-        w.enqueueCommand(me.id, () => {
-          announce(w, me.id, cow, 30, "melee", cow.health, cow.maxHealth);
-          announce(w, cow.id, me, 25, "melee", me.data.health, me.maxHealth);
-          announce(w, me.id, brandt, 120, "magic", brandt.data.health, brandt.maxHealth);
-        });
-      const ids = [cow.id, me.id, brandt.id];
-      const tiles = new Map<string, { x: number; z: number }>([
-        [cow.id, cow],
-        [me.id, me],
-        [brandt.id, spot],
-      ]);
-      const drawn = await whileHitting("a splat and a bar on the cow, you and Brandt at once, all still", hits, 1_500, async () => {
-        const [s, b, l] = [await splats(), await bars(), await labels()];
-        // Each at its tile's centre (none sliding): a bar's middle, a splat's body point.
-        const still = (x: { id: string }, centreX: number) => Math.abs(centreX - (tiles.get(x.id)!.x * TILE + TILE / 2)) <= 1;
-        const all = ids.every((id) => s.filter((x) => x.id === id).length === 1 && b.some((x) => x.id === id));
-        const placed = s.every((x) => still(x, x.left - splatBox().left)) && b.filter((x) => ids.includes(x.id)).every((x) => still(x, (x.left + x.right) / 2));
-        return all && placed && l.length >= 1 ? { s, b, l } : undefined;
-      });
-      await screenshot(page, "playtest30-fight");
-
-      // Each splat on its body: within its tile.
-      for (const s of drawn.s) {
-        const tile = tiles.get(s.id)!;
-        const body = { left: tile.x * TILE, top: tile.z * TILE, right: (tile.x + 1) * TILE, bottom: (tile.z + 1) * TILE };
-        assert.ok(
-          s.left >= body.left && s.right <= body.right && s.top >= body.top && s.bottom <= body.bottom,
-          `${s.id}'s splat ${JSON.stringify(s)} on its body ${JSON.stringify(body)}`,
+      const free = (x: number, z: number) => w.collision.isWalkable(x, z) && !(x === cow.x && z === cow.z);
+      const sides = (
+        [
+          ["east", 1, 0],
+          ["north", 0, -1],
+          ["south", 0, 1],
+          ["west", -1, 0],
+        ] as const
+      ).filter(([, dx, dz]) => free(cow.x + dx, cow.z + dz));
+      assert.ok(sides.length >= 2, "room on two sides of the cow");
+      for (const [side, dx, dz] of sides) {
+        const you = { x: cow.x + dx, z: cow.z + dz };
+        // Brandt fights beside you on the first side (east of you, or on along the line), elsewhere far off.
+        const first = side === sides[0]![0];
+        const spot = first ? [{ x: you.x + dx, z: you.z + dz }].find((s) => free(s.x, s.z)) : undefined;
+        const away = [12, -12, 14, -14, 16, -16].map((d) => ({ x: cow.x + d, z: cow.z })).find((a) => free(a.x, a.z));
+        assert.ok(away !== undefined, "a free tile far off for Brandt");
+        await new Promise<void>((resolve) =>
+          w.enqueueCommand(me.id, (p) => {
+            assert.ok(w.teleport(p, you) && w.teleport(brandt, spot ?? away), "you and Brandt placed");
+            resolve();
+          }),
         );
+        await page.getByText(`Position ${you.x}, ${you.z}`).waitFor();
+        const tiles = new Map<string, { x: number; z: number }>([
+          [cow.id, cow],
+          [me.id, you],
+          ...(spot !== undefined ? [[brandt.id, spot] as [string, { x: number; z: number }]] : []),
+        ]);
+        const ids = [...tiles.keys()];
+        // Each hit once a splat's life (about 1.1 s): one splat on each at a time, all at once.
+        const hits = () =>
+          w.enqueueCommand(me.id, () => {
+            announce(w, me.id, cow, 30, "melee", cow.health, cow.maxHealth);
+            announce(w, cow.id, me, 25, "melee", me.data.health, me.maxHealth);
+            if (spot !== undefined) announce(w, me.id, brandt, 120, "magic", brandt.data.health, brandt.maxHealth);
+          });
+        const drawn = await whileHitting(`a splat and a bar on each at once, you ${side} of the cow`, hits, 1_500, async () => {
+          const [s, b, l] = [await splats(), await bars(), await labels()];
+          // Each at its tile's centre (none sliding): a bar's middle, a splat's body point.
+          const still = (x: { id: string }, centreX: number) => Math.abs(centreX - (tiles.get(x.id)!.x * TILE + TILE / 2)) <= 1;
+          const all = ids.every((id) => s.filter((x) => x.id === id).length === 1 && b.some((x) => x.id === id));
+          const placed =
+            s.every((x) => tiles.has(x.id) && still(x, x.left - splatBox().left)) &&
+            b.filter((x) => tiles.has(x.id)).every((x) => still(x, (x.left + x.right) / 2));
+          return all && placed && l.length >= 1 ? { s, b, l } : undefined;
+        });
+        await screenshot(page, `playtest30-fight-${side}`);
+
+        // Each splat and bar on its body: within its tile, the bar along its top, above the splat.
+        const body = (id: string) => {
+          const tile = tiles.get(id)!;
+          return { left: tile.x * TILE, top: tile.z * TILE, right: (tile.x + 1) * TILE, bottom: (tile.z + 1) * TILE };
+        };
+        const within = (x: Box, r: Box) => x.left >= r.left && x.right <= r.right && x.top >= r.top && x.bottom <= r.bottom;
+        for (const x of [...drawn.s, ...drawn.b.filter((b) => tiles.has(b.id))]) {
+          assert.ok(within(x, body(x.id)), `${side}: ${x.id}'s splat or bar ${JSON.stringify(x)} on its body ${JSON.stringify(body(x.id))}`);
+        }
+        // Nothing shown over anything else.
+        const things = [
+          ...drawn.s.map((x) => ({ ...x, what: `${x.id}'s splat` })),
+          ...drawn.b.map((x) => ({ ...x, what: `${x.id}'s bar` })),
+          ...drawn.l.map((x) => ({ ...x, what: `the name ${x.id}` })),
+        ];
+        const overlaps = things.flatMap((a, i) =>
+          things
+            .slice(i + 1)
+            .filter((b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom)
+            .map((b) => `${a.what} ${JSON.stringify(a)} over ${b.what} ${JSON.stringify(b)}`),
+        );
+        assert.deepEqual(overlaps, [], `you ${side} of the cow: nothing over anything else`);
       }
-      // Each bar above its tile; nothing shown over anything else.
-      for (const b of drawn.b.filter((x) => ids.includes(x.id))) {
-        assert.ok(b.bottom <= tiles.get(b.id)!.z * TILE, `${b.id}'s bar above its tile: ${JSON.stringify(b)}`);
-      }
-      const things = [
-        ...drawn.s.map((x) => ({ ...x, what: `${x.id}'s splat` })),
-        ...drawn.b.map((x) => ({ ...x, what: `${x.id}'s bar` })),
-        ...drawn.l.map((x) => ({ ...x, what: `the name ${x.id}` })),
-      ];
-      const overlaps = things.flatMap((a, i) =>
-        things
-          .slice(i + 1)
-          .filter((b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom)
-          .map((b) => `${a.what} ${JSON.stringify(a)} over ${b.what} ${JSON.stringify(b)}`),
-      );
-      assert.deepEqual(overlaps, [], "nothing over anything else");
       assert.deepEqual(pageErrors, []);
     } finally {
       other.close();
