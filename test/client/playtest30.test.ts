@@ -2,8 +2,8 @@
  * What the playtest of session 30 by a player of the genre found (docs/playtest.md "Playtest
  * 2026-11-29 (session 30)"), in a real browser (see support.ts) against a real server serving a
  * fresh build: a health bar shows while its owner is lately hit (a monster's and yours), not for as
- * long as it is hurt; and in a fight the hit splats lie on the bodies, the health bars and names
- * above them, none over another. What the world view draws is read from the canvas' `data-health-bars`,
+ * long as it is hurt; and in a fight the hit splats lie on the bodies below the health bars along
+ * their tiles' tops, and the names above the tiles, none over another. What the world view draws is read from the canvas' `data-health-bars`,
  * `data-splats` and `data-label-boxes` (client/src/WorldScene.ts), and screenshots are kept.
  */
 import assert from "node:assert/strict";
