@@ -15,11 +15,11 @@ import { spawnStations } from "../../src/game/world/spawn.ts";
 import { Ground } from "./art/ground.ts";
 import { fadeOut, flash, lunge, pose, wear } from "./art/motion.ts";
 import type { Content } from "./content.ts";
-import type { HitStyle } from "./hitSplats.ts";
+import { splatBox, type HitStyle } from "./hitSplats.ts";
 import { declutter, labelBottom } from "./labels.ts";
 import { drawRock, drawUnderground } from "./places.ts";
 import { drawGrid, markViewCenter } from "./viewGrid.ts";
-import { drawHealthBar, drawHitSplat, HEALTH_BAR_MS, RisingTexts } from "./sceneEffects.ts";
+import { drawHealthBar, drawHitSplat, HEALTH_BAR_TICKS, RisingTexts } from "./sceneEffects.ts";
 import { stationSprite } from "./sprites.ts";
 import { TouchPress } from "./touchPress.ts";
 import type { Sprite } from "./art/sprite.ts";
@@ -66,9 +66,13 @@ interface Drawn {
   start: number;
   health: number;
   maxHealth: number;
-  /** Until when (scene time) the health bar shows although health is full. */
+  /** Until when (scene time) the health bar shows: some ticks after the last hit (sceneEffects.ts). */
   barUntil: number;
   bar?: { bg: Phaser.GameObjects.Rectangle; fg: Phaser.GameObjects.Rectangle };
+  /** Where it stands now, sliding between tiles but not leaning into a hit: its name, bar and splats follow this. */
+  at: { x: number; y: number };
+  /** Its hit splats on show (they follow it). */
+  splats: Phaser.GameObjects.Container[];
 }
 
 const center = (t: number) => (t + 0.5) * TILE;
@@ -98,8 +102,11 @@ const DEPTH = {
   cursor: 12,
   hover: 13,
 } as const;
-/** A player's name sits this far above the centre of its tile (over the health bar's place). */
-const NAME_DY = -TILE * 0.5 - 7;
+/**
+ * A name's bottom sits this far above the centre of its tile: 2 pixels above the tile, whose top
+ * has the health bar and the rest the splats (sceneEffects.ts).
+ */
+const NAME_DY = -TILE * 0.5 - 2;
 /** How often the name labels are decluttered and the hover line named again (ms): they follow what moves. */
 const DECLUTTER_MS = 100;
 
@@ -338,11 +345,25 @@ export class WorldScene extends Phaser.Scene {
       shape
         .setPosition(to.x, to.y)
         .setDepth(mine ? DEPTH.me : sprite.kind === "player" ? DEPTH.player : sprite.kind === "station" ? DEPTH.station : DEPTH.entity);
-      d = { kind: sprite.kind, shape, name: sprite.label, label, tile: { x, z }, from: to, to, start: 0, health: 0, maxHealth: 0, barUntil: 0 };
+      d = {
+        kind: sprite.kind,
+        shape,
+        name: sprite.label,
+        label,
+        tile: { x, z },
+        from: to,
+        to,
+        start: 0,
+        health: 0,
+        maxHealth: 0,
+        barUntil: 0,
+        at: { ...to },
+        splats: [],
+      };
       this.drawn.set(id, d);
     } else if (d.tile.x !== x || d.tile.z !== z) {
       const far = chebyshev(d.tile, { x, z }) > TELEPORT_TILES;
-      d.from = far ? to : { x: d.shape.x, y: d.shape.y };
+      d.from = far ? to : { ...d.at };
       d.to = to;
       d.start = this.time.now;
       d.tile = { x, z };
@@ -353,7 +374,7 @@ export class WorldScene extends Phaser.Scene {
     d.name = sprite.label;
     if (d.label !== undefined && d.label.text !== sprite.label) d.label.setText(sprite.label);
     if (sprite.maxHealth !== undefined && sprite.health !== undefined) {
-      if (sprite.health < d.health) d.barUntil = this.time.now + HEALTH_BAR_MS;
+      if (sprite.health < d.health) d.barUntil = this.barUntil();
       d.health = sprite.health;
       d.maxHealth = sprite.maxHealth;
     }
@@ -371,6 +392,7 @@ export class WorldScene extends Phaser.Scene {
       d.label?.destroy();
       d.bar?.bg.destroy();
       d.bar?.fg.destroy();
+      // Its splats stay where it fell until they fade (sceneEffects.ts destroys them).
     };
     // What died fades out where it fell; anything else (out of view, picked up) goes at once.
     if (d.maxHealth > 0 && d.health === 0) {
@@ -400,13 +422,24 @@ export class WorldScene extends Phaser.Scene {
     return this.walk.ahead();
   }
 
-  /** A hit splat over something (hitSplats.ts): the damage on red, a miss on blue, and a badge for the style. */
+  /** Until when (scene time) a health bar hit now shows: {@link HEALTH_BAR_TICKS} ticks. */
+  private barUntil(): number {
+    return this.time.now + HEALTH_BAR_TICKS * this.host.tickMs();
+  }
+
+  /**
+   * A hit splat on something's body (hitSplats.ts): the damage on red, a miss on blue, and a badge
+   * for the style. It shows the health bar for the next ticks, a miss too.
+   */
   hitSplat(id: string, damage: number, style: HitStyle): void {
     const d = this.drawn.get(id);
     if (d === undefined) return;
-    d.barUntil = this.time.now + HEALTH_BAR_MS;
+    d.barUntil = this.barUntil();
     flash(this, d.shape);
-    drawHitSplat(this, d.shape.x, d.shape.y, damage, style, DEPTH.effect);
+    const splat = drawHitSplat(this, d.at.x, d.at.y, damage, style, DEPTH.effect, () => {
+      d.splats = d.splats.filter((s) => s !== splat);
+    });
+    d.splats.push(splat);
   }
 
   /** The attacker leans toward its target (a hit or a miss). */
@@ -420,7 +453,8 @@ export class WorldScene extends Phaser.Scene {
   floatText(id: string, message: string, color = "#ffe082"): void {
     const d = this.drawn.get(id);
     if (d === undefined) return;
-    this.rising.rise(id, d.shape.x, d.shape.y - TILE - 8, message, color);
+    // From above the name's place (a name hangs there over the others), clear of the names beside.
+    this.rising.rise(id, d.at.x, d.at.y + NAME_DY - 18, message, color);
   }
 
   override update(time: number): void {
@@ -430,10 +464,15 @@ export class WorldScene extends Phaser.Scene {
     const span = this.host.tickMs();
     for (const d of this.drawn.values()) {
       const t = Math.min(1, (time - d.start) / span);
-      const at = pose(d.shape, d.from.x + (d.to.x - d.from.x) * t, d.from.y + (d.to.y - d.from.y) * t, t, time);
-      const { x, y } = at;
-      d.shape.setPosition(x, y);
+      const [x, y] = [d.from.x + (d.to.x - d.from.x) * t, d.from.y + (d.to.y - d.from.y) * t];
+      const posed = pose(d.shape, x, y, t, time);
+      d.shape.setPosition(posed.x, posed.y);
+      // Its name, bar and splats stay over its tile while it leans into a hit (a lean of 9 pixels
+      // put an attacker's bar on its neighbour's).
+      d.at.x = x;
+      d.at.y = y;
       d.label?.setPosition(x, y + NAME_DY);
+      for (const s of d.splats) s.setPosition(x, y);
       drawHealthBar(this, d, x, y, time, TILE, DEPTH.bar);
     }
     // No name on your character: one that would lie on you hangs elsewhere (labels.ts).
@@ -441,12 +480,15 @@ export class WorldScene extends Phaser.Scene {
     for (const d of you === undefined ? [] : this.drawn.values()) {
       if (d.label === undefined) continue;
       const { x, y, width, height } = d.label;
-      const bottom = labelBottom({ x, bottom: y, width, height }, d.shape.y + d.shape.displayHeight / 2, you);
+      // Under its owner: under its tile (where its splats and bar lie), or its figure if taller.
+      const under = Math.max(d.at.y + TILE / 2, d.shape.y + d.shape.displayHeight / 2);
+      const bottom = labelBottom({ x, bottom: y, width, height }, under, you);
       if (bottom !== y) d.label.setY(bottom);
     }
     if (time >= this.declutterAt) {
       this.declutterAt = time + DECLUTTER_MS;
       this.declutterLabels();
+      this.sayOverheads();
       // What walked onto or off the tile under a still pointer, and the tile it is over now that
       // the view may have followed your walk.
       if (this.hoverPointer !== undefined) {
@@ -454,6 +496,36 @@ export class WorldScene extends Phaser.Scene {
         this.showHover(tileAt(at.x, at.y));
       } else this.showHover(this.hoverTile);
     }
+  }
+
+  /**
+   * Says on the canvas which health bars and hit splats show and where (world pixels, for the
+   * tests): `data-health-bars`, `data-splats`, JSON lists of `{ id, health?, maxHealth?, left, top, right, bottom }`.
+   */
+  private sayOverheads(): void {
+    const bars: object[] = [];
+    const splats: object[] = [];
+    const box = (r: { left: number; top: number; right: number; bottom: number }) => ({
+      left: Math.round(r.left),
+      top: Math.round(r.top),
+      right: Math.round(r.right),
+      bottom: Math.round(r.bottom),
+    });
+    const sb = splatBox();
+    for (const [id, d] of this.drawn) {
+      const bg = d.bar?.bg;
+      if (bg?.visible === true) {
+        const r = bg.getBounds();
+        bars.push({ id, health: d.health, maxHealth: d.maxHealth, ...box({ left: r.left, top: r.top, right: r.right, bottom: r.bottom }) });
+      }
+      for (const s of d.splats) {
+        splats.push({ id, ...box({ left: s.x + sb.left, top: s.y + sb.top, right: s.x + sb.right, bottom: s.y + sb.bottom }) });
+      }
+    }
+    const canvas = this.game.canvas;
+    const [b, s] = [JSON.stringify(bars), JSON.stringify(splats)];
+    if (canvas.dataset.healthBars !== b) canvas.dataset.healthBars = b;
+    if (canvas.dataset.splats !== s) canvas.dataset.splats = s;
   }
 
   /** Scene time of the next declutterLabels. */
@@ -466,10 +538,11 @@ export class WorldScene extends Phaser.Scene {
    */
   private declutterLabels(): void {
     const me = this.drawn.get(this.host.playerId() ?? "");
-    const ax = me?.shape.x ?? this.cameras.main.worldView.centerX;
-    const ay = me?.shape.y ?? this.cameras.main.worldView.centerY;
+    // From where things stand, not where they lean in a hit: a lean swapped which of two names as near showed.
+    const ax = me?.at.x ?? this.cameras.main.worldView.centerX;
+    const ay = me?.at.y ?? this.cameras.main.worldView.centerY;
     const labelled = [...this.drawn.values()].flatMap((d) =>
-      d.label === undefined ? [] : [{ label: d.label, npc: d.kind === "npc", dist: Math.max(Math.abs(d.shape.x - ax), Math.abs(d.shape.y - ay)) }],
+      d.label === undefined ? [] : [{ label: d.label, npc: d.kind === "npc", dist: Math.max(Math.abs(d.at.x - ax), Math.abs(d.at.y - ay)) }],
     );
     declutter(labelled, this.game.canvas);
   }

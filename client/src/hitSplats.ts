@@ -28,8 +28,29 @@ export const SPLAT_BADGES: Record<HitStyle, { fill: number; glyph: "sword" | "ar
   // Damage no attack dealt (a fall): a plain dark badge, no glyph.
   typeless: { fill: 0x4e342e, glyph: "none", name: "typeless" },
 };
-/** Sizes (pixels): the disc's radius, each ring's width, the badge's radius and where it sits from the disc's centre. */
-export const SPLAT_SIZE = { disc: 11, ring: 2, badge: 7, badgeAt: { x: -15, y: -9 } } as const;
+/**
+ * Sizes (pixels): the disc's radius, each ring's width, the badge's radius, and where the disc and
+ * the badge sit from the centre of the body hit. Splat, rings and badge lie within the body's tile
+ * (32 pixels square, client/src/WorldScene.ts TILE), as the genre's splats lie on the body, below
+ * the health bar along the tile's top (sceneEffects.ts): the splats and bars of two neighbours in a
+ * fight, side by side or one north of the other, never touch, and the name above the tile stays
+ * clear (docs/playtest.md session 30: the badge reached 26 pixels left, into the next tile, and the
+ * splat rose into the name above it).
+ */
+export const SPLAT_SIZE = { disc: 8, ring: 2, badge: 4, discAt: { x: 4, y: 4 }, badgeAt: { x: -8, y: -4 } } as const;
+
+/** The box a splat covers, from the centre of the body hit (pixels): its rings included. */
+export function splatBox(): { left: number; top: number; right: number; bottom: number } {
+  const { disc, ring, badge, discAt, badgeAt } = SPLAT_SIZE;
+  const outer = SPLAT_RINGS.length * ring;
+  const [d, b] = [disc + outer, badge + outer];
+  return {
+    left: Math.min(discAt.x - d, badgeAt.x - b),
+    top: Math.min(discAt.y - d, badgeAt.y - b),
+    right: Math.max(discAt.x + d, badgeAt.x + b),
+    bottom: Math.max(discAt.y + d, badgeAt.y + b),
+  };
+}
 
 export interface SplatLook {
   fill: number;

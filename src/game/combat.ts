@@ -40,7 +40,7 @@ import { retaliate } from "./retaliate.ts";
 import { prayedLevel, protectionFactor } from "./prayer.ts";
 import { questStep } from "./quests.ts";
 import type { HitStyle } from "./serverEvents.ts";
-import { endFightsOf, markFight, npcFoe, singleCombatRefusal } from "./singleCombat.ts";
+import { endFightsOf, markAttack, markFight, npcFoe, singleCombatRefusal } from "./singleCombat.ts";
 
 export const UNARMED_SPEED_TICKS = 4;
 export const DEFAULT_RANGED_RANGE = 7;
@@ -222,7 +222,7 @@ export function npcAttacksPlayer(world: World, npc: NpcInstance, player: Player)
   // NPCs attack in melee: a protection prayer against melee takes its share off (prayer.ts).
   const damage = Math.min(player.data.health, Math.floor(rolled * protectionFactor(world, player, "melee")));
   npc.nextAttackTick = world.tick + (npc.def.combat?.attackSpeedTicks ?? UNARMED_SPEED_TICKS);
-  markFight(world, player, npc);
+  markAttack(world, npc, player);
   player.data.health -= damage;
   // Being attacked stops a make loop (production.ts announces it).
   if (player.action?.kind === "make") {

@@ -66,6 +66,7 @@ export function killPlayer(world: World, player: Player, killedBy: string | null
     if (npc.foe?.id === player.id) npc.foe = undefined;
   }
   player.foe = undefined;
+  player.attackedBy = undefined;
   player.data.health = player.maxHealth;
   endPrayers(player);
   // Through teleport(), which also moves the player in the world's spatial index: assigned

@@ -3,7 +3,8 @@
  * "Single-way combat": "a player or monster can be attacked by only one player or monster at a
  * time"): a monster fighting one player cannot be attacked by another ("Someone else is fighting
  * that.", the game's words), a player a monster is attacking cannot attack another ("I'm already
- * under attack."), and a monster does not set on a player already fighting another monster.
+ * under attack.": another monster hit it in the last 10 ticks and is still after it; the player's own
+ * hits make no attacker), and a monster does not set on a player already fighting another monster.
  *
  * "Fighting" lasts {@link SINGLE_COMBAT_TICKS} after the last hit either dealt the other (a miss
  * counts): the genre's single-way combat timer, about 10 ticks (6 s) after the last hit (OSRS wiki
@@ -36,6 +37,29 @@ export function markFight(world: World, player: Player, npc: NpcInstance): void 
   player.foe = { id: npc.id, until };
 }
 
+/**
+ * An NPC's hit on a player (a miss too): besides the fight ({@link markFight}), the NPC is the
+ * player's attacker for the next {@link SINGLE_COMBAT_TICKS}.
+ */
+export function markAttack(world: World, npc: NpcInstance, player: Player): void {
+  markFight(world, player, npc);
+  player.attackedBy = { id: npc.id, until: world.tick + SINGLE_COMBAT_TICKS };
+}
+
+/**
+ * The NPC attacking the player now, if any: it hit the player in the last
+ * {@link SINGLE_COMBAT_TICKS}, is alive and still after it. The player's own hits make no attacker:
+ * a monster the player hit that has not hit back (not yet, or not at all, from a safespot) leaves it
+ * free to turn to another, as the genre's (docs/playtest.md session 30: "I'm already under attack."
+ * on a first attack on a cow, the player's last hit on a rat that never hit it counting).
+ */
+export function playerAttacker(world: World, player: Player): NpcInstance | undefined {
+  const by = player.attackedBy;
+  if (by === undefined || world.tick >= by.until) return undefined;
+  const npc = world.npcs.get(by.id);
+  return npc !== undefined && npc.deadUntil === 0 && npc.targetId === player.id ? npc : undefined;
+}
+
 /** The player the NPC is fighting now, if any (still in the world, the fight's timer running). */
 export function npcFoe(world: World, npc: NpcInstance): Player | undefined {
   const foe = npc.foe;
@@ -55,16 +79,16 @@ export const UNDER_ATTACK: GameError = { code: "UNDER_ATTACK", message: "I'm alr
 
 /**
  * A player's attack or cast on an NPC, refused (nothing changed) when another player is fighting
- * that NPC (`IN_COMBAT`), or when another NPC is fighting the player and still after it
- * (`UNDER_ATTACK`, the genre's "I'm already under attack.": in singles a player takes on the
- * monster attacking it first).
+ * that NPC (`IN_COMBAT`), or when another NPC is attacking the player (`UNDER_ATTACK`, the genre's
+ * "I'm already under attack.": in singles a player takes on the monster attacking it first; see
+ * {@link playerAttacker}).
  */
 export function singleCombatRefusal(world: World, player: Player, npc: NpcInstance): GameError | undefined {
   const other = npcFoe(world, npc);
-  const attacker = playerFoe(world, player);
+  const attacker = playerAttacker(world, player);
   // Most attacks meet neither fight: the areas are looked at only when one is found.
   if (other !== undefined && other.id !== player.id && !inMultiCombat(world, npc)) return SOMEONE_ELSE_FIGHTING;
-  if (attacker !== undefined && attacker.id !== npc.id && attacker.targetId === player.id && !inMultiCombat(world, npc)) return UNDER_ATTACK;
+  if (attacker !== undefined && attacker.id !== npc.id && !inMultiCombat(world, npc)) return UNDER_ATTACK;
   return undefined;
 }
 
@@ -74,9 +98,10 @@ export function npcMayAttack(world: World, npc: NpcInstance, player: Player): bo
   return other === undefined || other.id === npc.id || inMultiCombat(world, npc);
 }
 
-/** The NPC died: its fight ends, and so does the player's with it. */
+/** The NPC died: its fight ends, and so does the player's with it (nor is it the player's attacker). */
 export function endFightsOf(world: World, npc: NpcInstance): void {
   const player = npc.foe === undefined ? undefined : world.players.get(npc.foe.id);
   if (player?.foe?.id === npc.id) player.foe = undefined;
+  if (player?.attackedBy?.id === npc.id) player.attackedBy = undefined;
   npc.foe = undefined;
 }

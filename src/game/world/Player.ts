@@ -198,6 +198,8 @@ export class Player {
   makeInterruptedBy: "moved" | "combat" | undefined;
   /** The NPC it fights now, and until when (single-way combat: singleCombat.ts). */
   foe: Foe | undefined = undefined;
+  /** The NPC that last hit it (a miss too), and until when it counts as attacking it (singleCombat.ts `playerAttacker`). */
+  attackedBy: Foe | undefined = undefined;
   /** No new skilling roll or attack before this tick. */
   nextActionTick = 0;
   /** The prayers switched on (prayer.ts), in the order they were; never saved (off at logout). */
