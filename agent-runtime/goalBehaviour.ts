@@ -14,7 +14,7 @@ import { CASTER_FOOD, casterKeep, staffForSpell, staffSale } from "./brain/magic
 import { Make } from "./brain/making.ts";
 import { offerOf } from "./brain/makingChoice.ts";
 import { HIDE_LOAD, hidePurchase, hidesCarried, tanningDue, threadsFor } from "./brain/makingFocus.ts";
-import { enoughFood, foodPurchase, provisionTarget } from "./brain/meleeFood.ts";
+import { enoughFood, FOOD_TRIP_ROOM, foodPurchase, provisionTarget } from "./brain/meleeFood.ts";
 import { MELEE_LOGS_KEPT, meleeLoot, meleeQuestSkill, pendingQuestXp, questMakeInputs } from "./brain/meleeFocus.ts";
 import { QuestGoal } from "./brain/quest.ts";
 import { toolPurchases } from "./brain/scripted.ts";
@@ -59,7 +59,7 @@ export function behaviourFor(goal: Goal, agent: GoalSource): Behaviour {
       return new Gather(
         goal.type,
         goal.target ?? bestResource(goal.type) ?? "",
-        goal.type === "fishing" && focus === "melee" ? () => enoughFood(agent.view.self!, know, target) : undefined,
+        goal.type === "fishing" && focus === "melee" ? () => enoughFood(agent.view.self!, know, target) || agent.view.freeSlots() <= FOOD_TRIP_ROOM : undefined,
       );
     }
     case "combat": {

@@ -330,7 +330,7 @@ export function canWield(know: Knowledge, skills: Record<string, { level: number
   return Object.entries(req).every(([skill, lvl]) => (skills[skill]?.level ?? 1) >= (lvl ?? 1));
 }
 
-/** Coins an agent keeps back when it buys a weapon (food and a tool it may still need). */
+/** Coins an agent keeps back when it buys a weapon or armour (a quest's fee, food and a tool it may still need). */
 export const WEAPON_RESERVE = 20;
 
 /**
@@ -414,7 +414,8 @@ export function armourUpgrade(
       if (gain <= 0) continue;
       const value = gain / Math.max(1, offer.price);
       bestValue = Math.max(bestValue, value);
-      if (obs.coins < offer.price) continue;
+      // WEAPON_RESERVE kept, as for a weapon: Hides for the Vats' tanning fee went on leather boots in a run of 19:35, and its stage failed.
+      if (obs.coins < offer.price + WEAPON_RESERVE) continue;
       if (best === undefined || value > best.value) best = { itemId: offer.itemId, storeId: store.id, price: offer.price, value };
     }
   }

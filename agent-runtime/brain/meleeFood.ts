@@ -47,6 +47,13 @@ export function fishForFood(obs: Pick<Observation, "focus" | "health" | "maxHeal
 export const MELEE_FISH_STOCK = 10;
 
 /**
+ * Free slots a fishing trip for food under `focus melee` leaves: a quest's drops to pick up (Hides
+ * for the Vats' two cowhides; a trip that filled the pack left them lying in a run of 19:35, and the
+ * tanning stage failed).
+ */
+export const FOOD_TRIP_ROOM = 3;
+
+/**
  * Whether a fishing trip for food has enough: `lifepoints` of food, cooked or raw at its expected
  * worth (rawWorth), when it fishes for a quest (provisionTarget); else MELEE_FISH_STOCK pieces.
  */
@@ -152,10 +159,11 @@ export function questProvision(know: Knowledge, obs: FighterObs & Pick<Observati
   const forSale = [...know.registry.stores.values()].flatMap((s) => s.items.map((i) => i.itemId));
   if (weaponUpgrade(know, obs, forSale) !== undefined || armourUpgrade(know, obs, forSale) !== undefined) return undefined;
   const offer = bestFoodOffer(know, undefined);
-  const bought = offer === undefined ? 0 : Math.min(obs.freeSlots, Math.floor(obs.coins / offer.price));
-  // What one trip fills its pack with: the loaves its coins buy, raw fish in the rest at their
-  // cooked worth (what burns counted), and the raw food it carries.
-  const room = bought * (offer?.heal ?? 0) + (obs.freeSlots - bought) * fishWorth(know, obs) + rawWorth(know, obs);
+  const free = Math.max(0, obs.freeSlots - FOOD_TRIP_ROOM);
+  const bought = offer === undefined ? 0 : Math.min(free, Math.floor(obs.coins / offer.price));
+  // What one trip fills its pack with, FOOD_TRIP_ROOM left: the loaves its coins buy, raw fish in
+  // the rest at their cooked worth (what burns counted), and the raw food it carries.
+  const room = bought * (offer?.heal ?? 0) + (free - bought) * fishWorth(know, obs) + rawWorth(know, obs);
   let best: (Provision & { value: number }) | undefined;
   for (const quest of know.registry.quests.quests.values()) {
     if (!questOpen(know, obs, quest.id)) continue;

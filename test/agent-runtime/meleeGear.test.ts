@@ -52,15 +52,17 @@ describe("agent focus melee: armour", () => {
     assert.equal(armourWorth(know, "bronze_sword"), undefined, "a weapon is no armour");
     assert.equal(armourUpgrade(know, kit(500), shopping), undefined, "no weapon yet: the coins go to one first");
     // A leather body: 36 coins for +8, the most a coin; then the bronze helm (35 for +4).
-    assert.equal(armourUpgrade(know, kit(40, ["bronze_sword"]), shopping)?.itemId, "leather_body");
-    assert.equal(armourUpgrade(know, kit(40, [], { weapon: "bronze_sword", body: "leather_body" }), shopping)?.itemId, "bronze_full_helm");
+    assert.equal(armourUpgrade(know, kit(40 + WEAPON_RESERVE, ["bronze_sword"]), shopping)?.itemId, "leather_body");
+    assert.equal(armourUpgrade(know, kit(40 + WEAPON_RESERVE, [], { weapon: "bronze_sword", body: "leather_body" }), shopping)?.itemId, "bronze_full_helm");
     // 30 coins buy leather gloves (+1 for 10: 0.1 a coin), but it saves for the body (0.22 a coin).
-    assert.equal(armourUpgrade(know, kit(30, [], { weapon: "bronze_sword" }), shopping), undefined, "saves for the leather body");
+    assert.equal(armourUpgrade(know, kit(30 + WEAPON_RESERVE, [], { weapon: "bronze_sword" }), shopping), undefined, "saves for the leather body");
     // With the body: the helm (0.114 a coin) is within ARMOUR_VALUE_SHARE of the kiteshield (7 for 60: 0.117).
-    assert.equal(armourUpgrade(know, kit(35, [], { weapon: "bronze_sword", body: "leather_body" }), shopping)?.itemId, "bronze_full_helm");
+    assert.equal(armourUpgrade(know, kit(35 + WEAPON_RESERVE, [], { weapon: "bronze_sword", body: "leather_body" }), shopping)?.itemId, "bronze_full_helm");
     // The vambraces a quest gave (+2) beat leather gloves (+1): not bought.
-    const held = kit(12, ["leather_vambraces", "leather_boots"], { weapon: "bronze_dagger" });
+    const held = kit(12 + WEAPON_RESERVE, ["leather_vambraces", "leather_boots"], { weapon: "bronze_dagger" });
     assert.equal(armourUpgrade(know, held, shopping), undefined);
+    // WEAPON_RESERVE kept, as for a weapon (a quest's fee, a loaf): 36 coins do not buy the 36-coin body.
+    assert.equal(armourUpgrade(know, kit(36 + WEAPON_RESERVE - 1, [], { weapon: "bronze_sword" }), shopping), undefined);
   });
 
   const obs = (over: Partial<Observation> = {}): Observation =>
@@ -85,7 +87,7 @@ describe("agent focus melee: armour", () => {
     const c = new ScriptedBrain(know, "s1").choose(obs({ availableGoals: options }));
     assert.deepEqual([c.type, c.target], ["shopping", "bronze_sword"]);
     assert.equal(focusBonus({ type: "shopping", target: "leather_body", reason: "" }, obs(), know), FOCUS_BONUS);
-    const armed = obs({ availableGoals: options, coins: 40, equipment: { weapon: "bronze_sword" } });
+    const armed = obs({ availableGoals: options, coins: 40 + WEAPON_RESERVE, equipment: { weapon: "bronze_sword" } });
     const d = new ScriptedBrain(know, "s1").choose(armed);
     assert.deepEqual([d.type, d.target], ["shopping", "leather_body"], d.reason);
     assert.ok(WEAPON_SCORE + FOCUS_BONUS > 95, "above fighting on");
