@@ -7,7 +7,6 @@
  */
 import assert from "node:assert/strict";
 import type { Self } from "../../agent-runtime/AgentView.ts";
-import type { GoalOption, Observation } from "../../agent-runtime/brain/Brain.ts";
 import { Fight } from "../../agent-runtime/brain/fight.ts";
 import { FOCUS_BONUS, focusBonus } from "../../agent-runtime/brain/focus.ts";
 import { LampRubber } from "../../agent-runtime/brain/lamp.ts";
@@ -29,7 +28,7 @@ import { MELEE_QUEST_LIFT, QUEST_START, questScore } from "../../agent-runtime/b
 import { ScriptedBrain } from "../../agent-runtime/brain/scripted.ts";
 import type { Knowledge } from "../../agent-runtime/knowledge.ts";
 import type { ServerEventArgs } from "../../src/game/serverEvents.ts";
-import { bundledKnowledge, ctxOf, observation, questList, skillsAt, viewOf } from "./support.ts";
+import { bundledKnowledge, ctxOf, fighterObservation, questList, questOptionOf, skillsAt, viewOf } from "./support.ts";
 
 describe("agent focus melee: quests, lamps and food", () => {
   let know: Knowledge;
@@ -38,16 +37,8 @@ describe("agent focus melee: quests, lamps and food", () => {
   });
 
   const skills = skillsAt;
-  const obs = (over: Partial<Observation> = {}): Observation =>
-    observation({
-      coins: 25,
-      skills: skills({}),
-      inventory: [{ slot: 0, itemId: "bronze_hatchet", quantity: 1 }],
-      freeSlots: 27,
-      focus: "melee",
-      ...over,
-    });
-  const quest = (...targets: string[]): GoalOption => ({ type: "quest", description: "Do a quest", targets });
+  const obs = fighterObservation;
+  const quest = questOptionOf;
 
   it("counts a quest's melee xp with its lamps, and the xp of the quests it opens", () => {
     assert.equal(lampXpOf(know, "fernlight_lamp"), 250);

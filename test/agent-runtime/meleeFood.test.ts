@@ -28,7 +28,7 @@ import { QUEST_START } from "../../agent-runtime/brain/questChoice.ts";
 import { COOK_FOR_FIGHT, PROVISION_BUY, PROVISION_SCORE, ScriptedBrain } from "../../agent-runtime/brain/scripted.ts";
 import type { Knowledge } from "../../agent-runtime/knowledge.ts";
 import { burnChance } from "../../src/game/cookingBurn.ts";
-import { bundledKnowledge, observation, questList, skillsAt } from "./support.ts";
+import { bundledKnowledge, fighterObservation, questList, questOptionOf, skillsAt } from "./support.ts";
 
 describe("agent focus melee: food", () => {
   let know: Knowledge;
@@ -37,17 +37,8 @@ describe("agent focus melee: food", () => {
   });
 
   const skills = skillsAt;
-  const obs = (over: Partial<Observation> = {}): Observation =>
-    observation({
-      coins: 25,
-      skills: skills({}),
-      inventory: [{ slot: 0, itemId: "bronze_hatchet", quantity: 1 }],
-      freeSlots: 27,
-      focus: "melee",
-      quests: allDone(),
-      ...over,
-    });
-  const quest = (...targets: string[]) => ({ type: "quest" as const, description: "Do a quest", targets });
+  const obs = (over: Partial<Observation> = {}): Observation => fighterObservation({ quests: allDone(), ...over });
+  const quest = questOptionOf;
   // Every quest serving the focus done: what is left is the food of the fights themselves.
   const allDone = () => questList(know, [...know.registry.quests.quests.keys()]);
   const pack = (itemId: string, n: number, from = 0) => Array.from({ length: n }, (_, i) => ({ slot: from + i, itemId, quantity: 1 }));

@@ -6,7 +6,7 @@
  */
 import { AgentView, type Self } from "../../agent-runtime/AgentView.ts";
 import type { Ctx } from "../../agent-runtime/brain/behaviourKit.ts";
-import type { Observation } from "../../agent-runtime/brain/Brain.ts";
+import type { GoalOption, Observation } from "../../agent-runtime/brain/Brain.ts";
 import type { QuestEntry } from "../../agent-runtime/brain/questPlan.ts";
 import { Random } from "../../agent-runtime/brain/random.ts";
 import { knowledgeOf, type Knowledge } from "../../agent-runtime/knowledge.ts";
@@ -72,6 +72,20 @@ export const skillsAt = (levels: Record<string, number>, xp: Record<string, numb
       { level: levels[s] ?? (s === "constitution" ? 10 : 1), xp: xp[s] ?? 0 },
     ]),
   );
+
+/** A fighter under `focus melee` as the melee tests start it: 25 coins, a hatchet, skills at level 1, with `over`. */
+export const fighterObservation = (over: Partial<Observation> = {}): Observation =>
+  observation({
+    coins: 25,
+    skills: skillsAt({}),
+    inventory: [{ slot: 0, itemId: "bronze_hatchet", quantity: 1 }],
+    freeSlots: 27,
+    focus: "melee",
+    ...over,
+  });
+
+/** A quest goal the server offers, of `targets`. */
+export const questOptionOf = (...targets: string[]): GoalOption => ({ type: "quest", description: "Do a quest", targets });
 
 /** Inventory slots holding one of each item, from slot 0. */
 export const carrying = (itemIds: string[]): Observation["inventory"] => itemIds.map((itemId, slot) => ({ slot, itemId, quantity: 1 }));
