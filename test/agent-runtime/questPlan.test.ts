@@ -207,6 +207,33 @@ describe("agent quests: the step for each stage", () => {
     assert.equal(kind(nextStep(agent(town, []).ctx, quest({ id: "m", type: "make", target: "no_such_item" }), at("m"))), "fail");
   });
 
+  it("make: gathers the raw food a cooking make burns besides (Supper at the Kettle's two shrimp at Cooking 1: five raw)", () => {
+    const q = quest({ id: "m", type: "make", target: "shrimp", count: 2 });
+    const cook = (raw: number, cooking: number, progress: [number, number] = [0, 2]) =>
+      nextStep(
+        agent(
+          town,
+          [
+            ["small_fishing_net", 1],
+            ["tinderbox", 1],
+            ["raw_shrimp", raw],
+          ],
+          0,
+          { cooking },
+        ).ctx,
+        q,
+        at("m", progress),
+      );
+    // 60 % burn at Cooking 1 (src/game/cookingBurn.ts): two cooked take five raw at 40 %.
+    assert.equal(kind(cook(3, 1)), "gather", "three raw shrimp are not enough at Cooking 1");
+    assert.notEqual(kind(cook(5, 1)), "gather");
+    // One cooked already: three raw for the last.
+    assert.notEqual(kind(cook(3, 1, [1, 2])), "gather");
+    assert.equal(kind(cook(2, 1, [1, 2])), "gather");
+    // Past the stop-burn level (32 on a fire), two raw for two.
+    assert.notEqual(kind(cook(2, 32)), "gather");
+  });
+
   it("reach: walks into a surface area; goes down the nearest ladder for the dungeon, and up again", () => {
     const woods = nextStep(agent(town, []).ctx, quest({ id: "r", type: "reach", area: "hollowbrook_woods" }), at("r"));
     assert.equal(woods.kind, "walk");
