@@ -203,15 +203,22 @@ const BOOSTS: Record<string, string> = { attack: "attackMultiplier", strength: "
 
 /**
  * The boost prayer to pray in a melee fight: the strongest one at its Prayer level boosting the
- * skill it trains (Strength's when it casts or trains nothing in melee: the hits end fights sooner).
+ * skill it trains (Strength's when it casts or trains nothing in melee: the hits end fights sooner),
+ * and only one that adds a level: the server floors the boosted level (src/game/prayer.ts
+ * prayedLevel), so a 5 % boost adds nothing below level 20, and its points and altar trips bought
+ * nothing (two or three trips a run of 19:40 under `focus melee`, at Strength 8-10).
  */
 export function boostPrayer(self: Self, know: Knowledge, skill: string | undefined): PrayerDef | undefined {
   const level = self.skills.prayer?.level ?? 1;
-  const key = BOOSTS[skill ?? "strength"] ?? BOOSTS.strength!;
+  const trained = skill !== undefined && BOOSTS[skill] !== undefined ? skill : "strength";
+  const key = BOOSTS[trained]!;
+  const base = self.skills[trained]?.level ?? 1;
   let best: PrayerDef | undefined;
   for (const p of know.registry.prayers.values()) {
     const boost = p.bonuses?.[key];
     if (p.level > level || boost === undefined || boost <= 1) continue;
+    // The same floor as the server's, with its epsilon (20 × 1.15 is 22.999… in floats).
+    if (Math.floor(base * boost + 1e-9) <= base) continue;
     if (best === undefined || boost > best.bonuses![key]!) best = p;
   }
   return best;

@@ -106,6 +106,8 @@ describe("a scripted agent fighting on a real server", function () {
     change((p) => {
       p.data.skills.prayer = { level: 10, xpTenths: 11_540 };
       p.data.prayerPoints = 10;
+      // Melee at 20, where a 5 % boost adds a level (brain/fighting.ts boostPrayer: below, none is prayed, nor recharged).
+      for (const skill of ["attack", "strength", "defense"] as const) p.data.skills[skill] = { level: 20, xpTenths: 44_700 };
     });
     await eventually(
       () => (player()!.activePrayers.some((id) => ["stoneward", "ember_vigour", "steady_hand"].includes(id)) ? true : undefined),

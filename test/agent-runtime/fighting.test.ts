@@ -11,6 +11,7 @@ import { Fight, GoTo, GOTO_STUCK_TICKS, RUN_ABOVE, Shop, shouldRun, STALL_TICKS,
 import {
   bestMonster,
   boostPrayer,
+  needsAltar,
   canWield,
   castableSpell,
   COINS_KEPT,
@@ -498,7 +499,8 @@ describe("agent fighting: styles, eating, magic", () => {
   describe("prayer (the content's prayers.json and player:sync's prayerPoints, activePrayers)", () => {
     const prayerSync = (points: number, active: string[], over: Partial<Self> = {}) =>
       sync({
-        skills: { ...skills(3, 1, 2), prayer: { level: 10, xp: 1154 } },
+        // Melee at 20, where a 5 % boost adds a level (the server floors the boosted level).
+        skills: { ...skills(20, 20, 20), prayer: { level: 10, xp: 1154 } },
         equipment: sword,
         combatStyle: "aggressive",
         prayerPoints: points,
@@ -518,6 +520,17 @@ describe("agent fighting: styles, eating, magic", () => {
         boostPrayer(prayerSync(10, [], { skills: { ...skills(1, 1, 1), prayer: { level: 3, xp: 174 } } }), know, "strength"),
         undefined,
         "Ember Vigour is level 4",
+      );
+      // Below level 20 a 5 % boost adds nothing: no prayer (Stoneward's 10 % adds one from Defence 10).
+      const low = (a: number, s: number, d: number) => prayerSync(10, [], { skills: { ...skills(a, s, d), prayer: { level: 10, xp: 1154 } } });
+      assert.equal(boostPrayer(low(19, 19, 19), know, "strength"), undefined);
+      assert.equal(boostPrayer(low(19, 19, 19), know, "attack"), undefined);
+      assert.equal(boostPrayer(low(9, 9, 9), know, "defense"), undefined);
+      assert.equal(boostPrayer(low(9, 9, 10), know, "defense")?.id, "stoneward");
+      assert.equal(
+        needsAltar(prayerSync(0, [], { skills: { ...skills(9, 9, 9), prayer: { level: 10, xp: 1154 } } }), know),
+        false,
+        "no altar trip for nothing",
       );
       // A content set without prayers.json: none.
       const none: Knowledge = { ...know, registry: Object.assign(Object.create(know.registry) as Knowledge["registry"], { prayers: new Map() }) };
