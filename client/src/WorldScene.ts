@@ -15,11 +15,10 @@ import { spawnStations } from "../../src/game/world/spawn.ts";
 import { Ground } from "./art/ground.ts";
 import { fadeOut, flash, lunge, pose, wear } from "./art/motion.ts";
 import type { Content } from "./content.ts";
-import { splatBox, type HitStyle } from "./hitSplats.ts";
-import { declutter, labelBottom } from "./labels.ts";
+import type { HitStyle } from "./hitSplats.ts";
+import { Overlays, type Overlaid } from "./overlays.ts";
 import { drawRock, drawUnderground } from "./places.ts";
 import { drawGrid, markViewCenter } from "./viewGrid.ts";
-import { drawHealthBar, drawHitSplat, HEALTH_BAR_TICKS, RisingTexts } from "./sceneEffects.ts";
 import { stationSprite } from "./sprites.ts";
 import { TouchPress } from "./touchPress.ts";
 import type { Sprite } from "./art/sprite.ts";
@@ -53,26 +52,14 @@ export interface SceneHost {
   openTileMenu(request: TileMenuRequest): void;
 }
 
-interface Drawn {
-  kind: string;
-  shape: Phaser.GameObjects.Image;
+/** Something drawn: its name, bar and splats (overlays.ts), and its slide from one tile to the next. */
+interface Drawn extends Overlaid {
   /** What it is called (the hover line shows it). */
   name: string;
-  /** Players' and NPCs' names float above them; everything else is named by the hover line only. */
-  label?: Phaser.GameObjects.Text;
   tile: Tile;
   from: { x: number; y: number };
   to: { x: number; y: number };
   start: number;
-  health: number;
-  maxHealth: number;
-  /** Until when (scene time) the health bar shows: some ticks after the last hit (sceneEffects.ts). */
-  barUntil: number;
-  bar?: { bg: Phaser.GameObjects.Rectangle; fg: Phaser.GameObjects.Rectangle };
-  /** Where it stands now, sliding between tiles but not leaning into a hit: its name, bar and splats follow this. */
-  at: { x: number; y: number };
-  /** Its hit splats on show (they follow it). */
-  splats: Phaser.GameObjects.Container[];
 }
 
 const center = (t: number) => (t + 0.5) * TILE;
@@ -102,11 +89,6 @@ const DEPTH = {
   cursor: 12,
   hover: 13,
 } as const;
-/**
- * A name's bottom sits this far above the centre of its tile: 2 pixels above the tile, whose top
- * has the health bar and the rest the splats (sceneEffects.ts).
- */
-const NAME_DY = -TILE * 0.5 - 2;
 /** How often the name labels are decluttered and the hover line named again (ms): they follow what moves. */
 const DECLUTTER_MS = 100;
 
@@ -124,8 +106,8 @@ export class WorldScene extends Phaser.Scene {
   /** The way your walk takes (walkPath.ts). */
   private walk!: WalkPath;
   private following: string | undefined;
-  /** Xp drops and level-ups rising from things (sceneEffects.ts). */
-  private readonly rising: RisingTexts;
+  /** The names, health bars, hit splats and xp drops on what is drawn (overlays.ts). */
+  private readonly overlays: Overlays;
   private readonly host: SceneHost;
   /** Resolves once create() has run: objects can be placed from then on. */
   readonly ready: Promise<void>;
@@ -134,7 +116,7 @@ export class WorldScene extends Phaser.Scene {
   constructor(host: SceneHost) {
     super({ key: "world" });
     this.host = host;
-    this.rising = new RisingTexts(this, DEPTH.effect);
+    this.overlays = new Overlays(this, TILE, { label: DEPTH.playerLabel, bar: DEPTH.bar, effect: DEPTH.effect }, () => host.tickMs());
     this.ready = new Promise((resolve) => (this.created = resolve));
   }
 
@@ -324,23 +306,7 @@ export class WorldScene extends Phaser.Scene {
       // Each look is a texture drawn once and shared (client/src/art/draw.ts): a kind of NPC is one
       // more quad of the same texture, which the renderer batches.
       const shape = this.add.image(0, 0, "__DEFAULT");
-      // Other players and NPCs carry their names (NPCs' in the genre's yellow); in a crowd,
-      // declutterLabels hides those that would overlap a nearer one. Yours has none, as in the
-      // genre: it lay over a monster on the tile north of you (docs/playtest.md, session 27), and
-      // the pointer still names you.
-      const label =
-        (sprite.kind === "player" && !mine) || sprite.kind === "npc"
-          ? this.add
-              .text(to.x, to.y + NAME_DY, sprite.label, {
-                fontFamily: "sans-serif",
-                fontSize: "12px",
-                color: sprite.kind === "npc" ? "#ffff66" : "#ffffff",
-                backgroundColor: "#000000b0",
-                padding: { x: 3, y: 1 },
-              })
-              .setOrigin(0.5, 1)
-              .setDepth(DEPTH.playerLabel)
-          : undefined;
+      const label = this.overlays.label(sprite, mine, to);
       // You are drawn over another player on your tile, not under.
       shape
         .setPosition(to.x, to.y)
@@ -372,12 +338,7 @@ export class WorldScene extends Phaser.Scene {
     // Depleted resources are drawn so (a stump, a bare rock), and their name says so.
     wear(this, d.shape, sprite.look);
     d.name = sprite.label;
-    if (d.label !== undefined && d.label.text !== sprite.label) d.label.setText(sprite.label);
-    if (sprite.maxHealth !== undefined && sprite.health !== undefined) {
-      if (sprite.health < d.health) d.barUntil = this.barUntil();
-      d.health = sprite.health;
-      d.maxHealth = sprite.maxHealth;
-    }
+    this.overlays.synced(d, sprite);
     if (mine && this.following !== id) {
       this.following = id;
       this.cameras.main.startFollow(d.shape, true);
@@ -388,19 +349,13 @@ export class WorldScene extends Phaser.Scene {
     const d = this.drawn.get(id);
     if (d === undefined) return;
     this.drawn.delete(id);
-    const rest = () => {
-      d.label?.destroy();
-      d.bar?.bg.destroy();
-      d.bar?.fg.destroy();
-      // Its splats stay where it fell until they fade (sceneEffects.ts destroys them).
-    };
     // What died fades out where it fell; anything else (out of view, picked up) goes at once.
     if (d.maxHealth > 0 && d.health === 0) {
-      rest();
+      this.overlays.remove(d);
       fadeOut(this, d.shape, () => {});
     } else {
       d.shape.destroy();
-      rest();
+      this.overlays.remove(d);
     }
   }
 
@@ -422,24 +377,15 @@ export class WorldScene extends Phaser.Scene {
     return this.walk.ahead();
   }
 
-  /** Until when (scene time) a health bar hit now shows: {@link HEALTH_BAR_TICKS} ticks. */
-  private barUntil(): number {
-    return this.time.now + HEALTH_BAR_TICKS * this.host.tickMs();
-  }
-
   /**
-   * A hit splat on something's body (hitSplats.ts): the damage on red, a miss on blue, and a badge
-   * for the style. It shows the health bar for the next ticks, a miss too.
+   * A hit splat on something's body (overlays.ts, hitSplats.ts): the damage on red, a miss on
+   * blue, and a badge for the style. It flashes, and shows its health bar for the next ticks.
    */
   hitSplat(id: string, damage: number, style: HitStyle): void {
     const d = this.drawn.get(id);
     if (d === undefined) return;
-    d.barUntil = this.barUntil();
     flash(this, d.shape);
-    const splat = drawHitSplat(this, d.at.x, d.at.y, damage, style, DEPTH.effect, () => {
-      d.splats = d.splats.filter((s) => s !== splat);
-    });
-    d.splats.push(splat);
+    this.overlays.splat(d, damage, style);
   }
 
   /** The attacker leans toward its target (a hit or a miss). */
@@ -452,9 +398,7 @@ export class WorldScene extends Phaser.Scene {
   /** Text rising from something: xp drops, level-ups. */
   floatText(id: string, message: string, color = "#ffe082"): void {
     const d = this.drawn.get(id);
-    if (d === undefined) return;
-    // From above the name's place (a name hangs there over the others), clear of the names beside.
-    this.rising.rise(id, d.at.x, d.at.y + NAME_DY - 18, message, color);
+    if (d !== undefined) this.overlays.rise(id, d, message, color);
   }
 
   override update(time: number): void {
@@ -467,28 +411,14 @@ export class WorldScene extends Phaser.Scene {
       const [x, y] = [d.from.x + (d.to.x - d.from.x) * t, d.from.y + (d.to.y - d.from.y) * t];
       const posed = pose(d.shape, x, y, t, time);
       d.shape.setPosition(posed.x, posed.y);
-      // Its name, bar and splats stay over its tile while it leans into a hit (a lean of 9 pixels
-      // put an attacker's bar on its neighbour's).
-      d.at.x = x;
-      d.at.y = y;
-      d.label?.setPosition(x, y + NAME_DY);
-      for (const s of d.splats) s.setPosition(x, y);
-      drawHealthBar(this, d, x, y, time, TILE, DEPTH.bar);
+      // Its name, bar and splats stay over its tile while it leans into a hit (overlays.ts).
+      this.overlays.follow(d, x, y, time);
     }
-    // No name on your character: one that would lie on you hangs elsewhere (labels.ts).
-    const you = this.drawn.get(this.host.playerId() ?? "")?.shape.getBounds();
-    for (const d of you === undefined ? [] : this.drawn.values()) {
-      if (d.label === undefined) continue;
-      const { x, y, width, height } = d.label;
-      // Under its owner: under its tile (where its splats and bar lie), or its figure if taller.
-      const under = Math.max(d.at.y + TILE / 2, d.shape.y + d.shape.displayHeight / 2);
-      const bottom = labelBottom({ x, bottom: y, width, height }, under, you);
-      if (bottom !== y) d.label.setY(bottom);
-    }
+    const you = this.drawn.get(this.host.playerId() ?? "");
+    this.overlays.keepOffYou(this.drawn.values(), you);
     if (time >= this.declutterAt) {
       this.declutterAt = time + DECLUTTER_MS;
-      this.declutterLabels();
-      this.sayOverheads();
+      this.overlays.tidy(this.drawn, you);
       // What walked onto or off the tile under a still pointer, and the tile it is over now that
       // the view may have followed your walk.
       if (this.hoverPointer !== undefined) {
@@ -498,52 +428,6 @@ export class WorldScene extends Phaser.Scene {
     }
   }
 
-  /**
-   * Says on the canvas which health bars and hit splats show and where (world pixels, for the
-   * tests): `data-health-bars`, `data-splats`, JSON lists of `{ id, health?, maxHealth?, left, top, right, bottom }`.
-   */
-  private sayOverheads(): void {
-    const bars: object[] = [];
-    const splats: object[] = [];
-    const box = (r: { left: number; top: number; right: number; bottom: number }) => ({
-      left: Math.round(r.left),
-      top: Math.round(r.top),
-      right: Math.round(r.right),
-      bottom: Math.round(r.bottom),
-    });
-    const sb = splatBox();
-    for (const [id, d] of this.drawn) {
-      const bg = d.bar?.bg;
-      if (bg?.visible === true) {
-        const r = bg.getBounds();
-        bars.push({ id, health: d.health, maxHealth: d.maxHealth, ...box({ left: r.left, top: r.top, right: r.right, bottom: r.bottom }) });
-      }
-      for (const s of d.splats) {
-        splats.push({ id, ...box({ left: s.x + sb.left, top: s.y + sb.top, right: s.x + sb.right, bottom: s.y + sb.bottom }) });
-      }
-    }
-    const canvas = this.game.canvas;
-    const [b, s] = [JSON.stringify(bars), JSON.stringify(splats)];
-    if (canvas.dataset.healthBars !== b) canvas.dataset.healthBars = b;
-    if (canvas.dataset.splats !== s) canvas.dataset.splats = s;
-  }
-
-  /** Scene time of the next declutterLabels. */
+  /** Scene time of the next tidying of the names and the hover line. */
   private declutterAt = 0;
-
-  /**
-   * Hides the name labels that would overlap one nearer to you (the nearest first; see
-   * labels.ts), and says how many are hidden and shown on the canvas (`data-hidden-labels`,
-   * `data-labels`, for the tests).
-   */
-  private declutterLabels(): void {
-    const me = this.drawn.get(this.host.playerId() ?? "");
-    // From where things stand, not where they lean in a hit: a lean swapped which of two names as near showed.
-    const ax = me?.at.x ?? this.cameras.main.worldView.centerX;
-    const ay = me?.at.y ?? this.cameras.main.worldView.centerY;
-    const labelled = [...this.drawn.values()].flatMap((d) =>
-      d.label === undefined ? [] : [{ label: d.label, npc: d.kind === "npc", dist: Math.max(Math.abs(d.at.x - ax), Math.abs(d.at.y - ay)) }],
-    );
-    declutter(labelled, this.game.canvas);
-  }
 }

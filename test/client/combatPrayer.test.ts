@@ -6,54 +6,37 @@
  * out. Screenshots in test-artifacts/browser/.
  */
 import assert from "node:assert/strict";
-import fs from "node:fs";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { endPrayers } from "../../src/game/prayer.ts";
 import { addXp } from "../../src/game/progression.ts";
 import { XP_FOR_LEVEL } from "../../src/game/skills.ts";
-import { startTestServer, type TestServer } from "../support/server.ts";
+import type { Player } from "../../src/game/world/Player.ts";
+import type { TestServer } from "../support/server.ts";
 import { until } from "../support/until.ts";
-import { buildClient, createCharacter, enterWorld, launchBrowser, livePlayer, lowContrastTexts, openPage, playAnonymously, screenshot } from "./support.ts";
+import { keepFailure, lowContrastTexts, screenshot, startPlaying, type Playing } from "./support.ts";
 
 describe("browser client: the Combat and Prayer tabs (real Chromium)", function () {
   this.timeout(180_000);
+  let play: Playing | undefined;
   let t: TestServer;
-  let browser: Browser;
-  let dist: string;
-  const pageErrors: string[] = [];
-  let context: BrowserContext;
   let page: Page;
+  let player: Player;
+  let pageErrors: string[];
 
   before(async () => {
-    dist = await buildClient();
-    t = await startTestServer({ CLIENT_BUILD_DIR: dist, TICK_MS: "100" });
-    browser = await launchBrowser();
-    ({ context, page } = await openPage(browser, pageErrors));
+    play = await startPlaying("Devout", { env: { TICK_MS: "100" } });
+    ({ t, page, player, errors: pageErrors } = play);
   });
 
   afterEach(async function () {
-    if (this.currentTest?.state !== "failed") return;
-    const name = `failed-${this.currentTest.title.slice(0, 40).replace(/\W+/g, "-")}`;
-    await screenshot(page, name).catch(() => {});
-    fs.writeFileSync(
-      `${import.meta.dirname}/../../test-artifacts/browser/${name}-errors.txt`,
-      [`test: ${this.currentTest.err?.message ?? ""}`, ...pageErrors].join("\n"),
-    );
+    await keepFailure(this.currentTest, "combat-prayer", play);
   });
 
   after(async () => {
-    await context?.close();
-    await browser?.close();
-    await t?.close();
-    if (dist !== undefined) fs.rmSync(dist, { recursive: true, force: true });
+    await play?.close();
   });
 
   it("picks an attack style for the wielded weapon, and prays", async () => {
-    await playAnonymously(page, t.baseUrl);
-    await createCharacter(page, "Devout");
-    await enterWorld(page, "Devout");
-    const player = await livePlayer(t, "Devout");
-
     // Combat: unarmed punches, kicks and blocks (crush), accurate to begin with.
     await page.getByRole("tab", { name: "Combat" }).click();
     const combat = page.getByRole("tabpanel", { name: "Combat" });
@@ -112,7 +95,6 @@ describe("browser client: the Combat and Prayer tabs (real Chromium)", function 
   });
 
   it("shows the points run out: the prayer is no longer pressed", async () => {
-    const player = await livePlayer(t, "Devout");
     // One point left and nothing on (set between two ticks), then Hearthward clicked: 60 ticks (6 s here) drain it.
     player.data.prayerPoints = 1;
     endPrayers(player);
@@ -136,7 +118,6 @@ describe("browser client: the Combat and Prayer tabs (real Chromium)", function 
   });
 
   it("toggles Auto Retaliate in the Combat tab: on for a new character, off on a click (saved on the server), on again", async () => {
-    const player = await livePlayer(t, "Devout");
     await page.getByRole("tab", { name: "Combat" }).click();
     const combat = page.getByRole("tabpanel", { name: "Combat" });
     const toggle = combat.getByRole("button", { name: /^Auto Retaliate/ });

@@ -12,68 +12,39 @@
  * they are.
  */
 import assert from "node:assert/strict";
-import fs from "node:fs";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { handleAction } from "../../src/game/actions.ts";
 import { announce } from "../../src/game/combat.ts";
 import type { Player } from "../../src/game/world/Player.ts";
 import { freeTile, holdStill } from "../support/placing.ts";
-import { startTestServer, type TestServer } from "../support/server.ts";
+import type { TestServer } from "../support/server.ts";
 import { eventually, until } from "../support/until.ts";
 import { OBSTACLE_COLORS, OBSTACLE_FALLBACK } from "../../client/src/art/obstacles.ts";
 import { UNDERGROUND_FLOOR } from "../../client/src/places.ts";
 import { openBank, openKeepersStore } from "../../src/game/services.ts";
 import { talkTo } from "../../src/game/dialogue.ts";
 import { sendRecipes } from "../../src/game/production.ts";
-import {
-  artifacts,
-  buildClient,
-  clickTile,
-  createCharacter,
-  enterWorld,
-  launchBrowser,
-  livePlayer,
-  openPage,
-  pickFromMenu,
-  playAnonymously,
-  screenshot,
-  TILE,
-} from "./support.ts";
+import { clickTile, keepFailure, pickFromMenu, screenshot, startPlaying, TILE, type Playing } from "./support.ts";
 
 describe("browser client: what the genre playtest of 2026-11-29 found (real Chromium)", function () {
   this.timeout(240_000);
+  let play: Playing | undefined;
   let t: TestServer;
-  let browser: Browser;
-  let dist: string;
-  const pageErrors: string[] = [];
-  let context: BrowserContext;
   let page: Page;
   let me: Player;
+  let pageErrors: string[];
 
   before(async () => {
-    dist = await buildClient();
-    t = await startTestServer({ CLIENT_BUILD_DIR: dist, TICK_MS: "100" });
-    browser = await launchBrowser();
-    ({ context, page } = await openPage(browser, pageErrors));
-    await playAnonymously(page, t.baseUrl);
-    await createCharacter(page, "Bramble");
-    await enterWorld(page, "Bramble");
-    me = await livePlayer(t, "Bramble");
+    play = await startPlaying("Bramble", { env: { TICK_MS: "100" } });
+    ({ t, page, player: me, errors: pageErrors } = play);
   });
 
   afterEach(async function () {
-    if (this.currentTest?.state !== "failed") return;
-    const name = `genre-playtest-failed-${this.currentTest.title.slice(0, 40).replace(/\W+/g, "-")}`;
-    await screenshot(page, name).catch(() => {});
-    fs.mkdirSync(artifacts, { recursive: true });
-    fs.writeFileSync(`${artifacts}/${name}-errors.txt`, [`test: ${this.currentTest.err?.message ?? ""}`, ...pageErrors].join("\n"));
+    await keepFailure(this.currentTest, "genre-playtest", play);
   });
 
   after(async () => {
-    await context?.close();
-    await browser?.close();
-    await t?.close();
-    if (dist !== undefined) fs.rmSync(dist, { recursive: true, force: true });
+    await play?.close();
   });
 
   const world = () => t.server.world.world;

@@ -6,50 +6,34 @@
  * draws none), so that it does not lie over a monster on the tile north of you.
  */
 import assert from "node:assert/strict";
-import fs from "node:fs";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { handleAction } from "../../src/game/actions.ts";
 import { openBank } from "../../src/game/services.ts";
 import type { Player } from "../../src/game/world/Player.ts";
 import { holdStill } from "../support/placing.ts";
-import { startTestServer, type TestServer } from "../support/server.ts";
+import type { TestServer } from "../support/server.ts";
 import { eventually, until } from "../support/until.ts";
-import { artifacts, buildClient, createCharacter, enterWorld, launchBrowser, livePlayer, openPage, playAnonymously, screenshot } from "./support.ts";
+import { keepFailure, screenshot, startPlaying, type Playing } from "./support.ts";
 
 describe("browser client: what the playtest of session 27 found (real Chromium)", function () {
   this.timeout(240_000);
+  let play: Playing | undefined;
   let t: TestServer;
-  let browser: Browser;
-  let dist: string;
-  const pageErrors: string[] = [];
-  let context: BrowserContext;
   let page: Page;
   let me: Player;
+  let pageErrors: string[];
 
   before(async () => {
-    dist = await buildClient();
-    t = await startTestServer({ CLIENT_BUILD_DIR: dist, TICK_MS: "100" });
-    browser = await launchBrowser();
-    ({ context, page } = await openPage(browser, pageErrors));
-    await playAnonymously(page, t.baseUrl);
-    await createCharacter(page, "Thistle");
-    await enterWorld(page, "Thistle");
-    me = await livePlayer(t, "Thistle");
+    play = await startPlaying("Thistle", { env: { TICK_MS: "100" } });
+    ({ t, page, player: me, errors: pageErrors } = play);
   });
 
   afterEach(async function () {
-    if (this.currentTest?.state !== "failed") return;
-    const name = `playtest27-failed-${this.currentTest.title.slice(0, 40).replace(/\W+/g, "-")}`;
-    await screenshot(page, name).catch(() => {});
-    fs.mkdirSync(artifacts, { recursive: true });
-    fs.writeFileSync(`${artifacts}/${name}-errors.txt`, [`test: ${this.currentTest.err?.message ?? ""}`, ...pageErrors].join("\n"));
+    await keepFailure(this.currentTest, "playtest27", play);
   });
 
   after(async () => {
-    await context?.close();
-    await browser?.close();
-    await t?.close();
-    if (dist !== undefined) fs.rmSync(dist, { recursive: true, force: true });
+    await play?.close();
   });
 
   const world = () => t.server.world.world;

@@ -4,32 +4,19 @@
  * fresh build: a health bar shows while its owner is lately hit (a monster's and yours), not for as
  * long as it is hurt; and in a fight the hit splats lie on the bodies below the health bars along
  * their tiles' tops, and the names above the tiles, none over another. What the world view draws is read from the canvas' `data-health-bars`,
- * `data-splats` and `data-label-boxes` (client/src/WorldScene.ts), and screenshots are kept.
+ * `data-splats` and `data-label-boxes` (client/src/overlays.ts, labels.ts), and screenshots are kept.
  */
 import assert from "node:assert/strict";
-import fs from "node:fs";
-import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
+import type { Locator, Page } from "playwright-core";
 import { splatBox } from "../../client/src/hitSplats.ts";
 import { announce } from "../../src/game/combat.ts";
 import type { NpcInstance } from "../../src/game/world/entities.ts";
 import type { Player } from "../../src/game/world/Player.ts";
 import type { World } from "../../src/game/world/World.ts";
-import { startTestServer, type TestServer } from "../support/server.ts";
+import type { TestServer } from "../support/server.ts";
 import { eventually } from "../support/until.ts";
 import { WsTestClient } from "../support/wsClient.ts";
-import {
-  artifacts,
-  besideStillNpc,
-  buildClient,
-  createCharacter,
-  enterWorld,
-  launchBrowser,
-  livePlayer,
-  openPage,
-  playAnonymously,
-  screenshot,
-  TILE,
-} from "./support.ts";
+import { besideStillNpc, keepFailure, screenshot, startPlaying, TILE, type Playing } from "./support.ts";
 
 interface Box {
   left: number;
@@ -42,42 +29,27 @@ type Splat = Box & { id: string };
 
 describe("browser client: what the playtest of session 30 found (real Chromium)", function () {
   this.timeout(240_000);
+  let play: Playing | undefined;
   let t: TestServer;
-  let browser: Browser;
-  let dist: string;
-  const pageErrors: string[] = [];
-  let context: BrowserContext;
   let page: Page;
   let canvas: Locator;
   let me: Player;
   let w: World;
+  let pageErrors: string[];
 
   before(async () => {
-    dist = await buildClient();
     // 200 ms ticks: a health bar shows for 10 ticks after a hit, 2 s here.
-    t = await startTestServer({ CLIENT_BUILD_DIR: dist, TICK_MS: "200" });
+    play = await startPlaying("Oswin", { env: { TICK_MS: "200" } });
+    ({ t, page, canvas, player: me, errors: pageErrors } = play);
     w = t.server.world.world;
-    browser = await launchBrowser();
-    ({ context, page } = await openPage(browser, pageErrors));
-    await playAnonymously(page, t.baseUrl);
-    await createCharacter(page, "Oswin");
-    canvas = await enterWorld(page, "Oswin");
-    me = await livePlayer(t, "Oswin");
   });
 
   afterEach(async function () {
-    if (this.currentTest?.state !== "failed") return;
-    const name = `playtest30-failed-${this.currentTest.title.slice(0, 40).replace(/\W+/g, "-")}`;
-    await screenshot(page, name).catch(() => {});
-    fs.mkdirSync(artifacts, { recursive: true });
-    fs.writeFileSync(`${artifacts}/${name}-errors.txt`, [`test: ${this.currentTest.err?.message ?? ""}`, ...pageErrors].join("\n"));
+    await keepFailure(this.currentTest, "playtest30", play);
   });
 
   after(async () => {
-    await context?.close();
-    await browser?.close();
-    await t?.close();
-    if (dist !== undefined) fs.rmSync(dist, { recursive: true, force: true });
+    await play?.close();
   });
 
   /** Runs `fn` in the world's next tick (between two ticks, as a command). */

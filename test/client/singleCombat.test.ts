@@ -5,55 +5,35 @@
  * else is fighting that." (the `error` line, client/src/main.ts), with no hit of its own.
  */
 import assert from "node:assert/strict";
-import fs from "node:fs";
-import type { BrowserContext, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { npcDisplayName } from "../../client/src/names.ts";
+import type { Player } from "../../src/game/world/Player.ts";
 import type { TestServer } from "../support/server.ts";
 import { WsTestClient } from "../support/wsClient.ts";
-import {
-  artifacts,
-  besideStillNpc,
-  createCharacter,
-  enterWorld,
-  livePlayer,
-  openPage,
-  pickFromMenu,
-  playAnonymously,
-  screenshot,
-  startBrowserStage,
-  type BrowserStage,
-} from "./support.ts";
+import { besideStillNpc, keepFailure, pickFromMenu, screenshot, startPlaying, type Playing } from "./support.ts";
 
 describe("browser client: single-way combat's refusal (real Chromium)", function () {
   this.timeout(240_000);
-  let stage: BrowserStage;
+  let play: Playing | undefined;
   let t: TestServer;
-  let context: BrowserContext;
   let page: Page;
-  const pageErrors: string[] = [];
+  let player: Player;
 
   before(async () => {
-    stage = await startBrowserStage({ TICK_MS: "100" });
-    t = stage.t;
-    ({ context, page } = await openPage(stage.browser, pageErrors));
+    play = await startPlaying("Latecomer", { env: { TICK_MS: "100" } });
+    ({ t, page, player } = play);
   });
 
   afterEach(async function () {
-    if (this.currentTest?.state !== "failed") return;
-    for (const [i, p] of context.pages().entries()) await screenshot(p, `single-combat-failed-${i}`).catch(() => {});
-    fs.writeFileSync(`${artifacts}/single-combat-failed-errors.txt`, [`test: ${this.currentTest.err?.message ?? ""}`, ...pageErrors].join("\n"));
+    await keepFailure(this.currentTest, "single-combat", play);
   });
 
   after(async () => {
-    await stage?.close();
+    await play?.close();
   });
 
   it('shows "Someone else is fighting that." when attacking a monster another player fights', async () => {
     const world = t.server.world.world;
-    await playAnonymously(page, t.baseUrl);
-    await createCharacter(page, "Latecomer");
-    await enterWorld(page, "Latecomer");
-    const player = await livePlayer(t, "Latecomer");
     // A rat held still, many hits to take, not hitting back: the other player's fight goes on.
     const rat = await besideStillNpc(page, world, player, "meadow_rat", {
       hold: { health: 10_000, maxHealth: 10_000, combat: { aggressive: false, retaliates: false } },

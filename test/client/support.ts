@@ -122,6 +122,51 @@ export function livePlayer(t: TestServer, name: string) {
   return until(() => [...t.server.world.world.players.values()].find((p) => p.data.name === name), `${name} in the world`, 15_000);
 }
 
+/** A browser test playing one character: its stage, its page and what the page said went wrong, the world view and the live player. */
+export interface Playing extends BrowserStage {
+  context: BrowserContext;
+  page: Page;
+  /** The page's errors and console errors (see {@link openPage}). */
+  errors: string[];
+  /** The world view (the canvas labelled Game world). */
+  canvas: Locator;
+  player: Player;
+}
+
+/**
+ * The setup most browser tests share: a stage ({@link startBrowserStage}, `env` for the server), a
+ * page, Play (anonymous), a new character `name` (of `template`, else the default) and into the
+ * world. What started is closed again if a later step fails.
+ */
+export async function startPlaying(name: string, opts: { env?: Record<string, string>; template?: string } = {}): Promise<Playing> {
+  const stage = await startBrowserStage(opts.env);
+  try {
+    const errors: string[] = [];
+    const { context, page } = await openPage(stage.browser, errors);
+    await playAnonymously(page, stage.t.baseUrl);
+    await createCharacter(page, name, opts.template);
+    const canvas = await enterWorld(page, name);
+    const player = await livePlayer(stage.t, name);
+    return { ...stage, context, page, errors, canvas, player };
+  } catch (err) {
+    await stage.close();
+    throw err;
+  }
+}
+
+/**
+ * For an afterEach: once `test` failed, keeps a screenshot of each page of `play`'s context and a
+ * text of the test's error and the page's errors, in test-artifacts/browser/ named
+ * `<prefix>-failed-<title>` (a second page's screenshot `…-1`).
+ */
+export async function keepFailure(test: Mocha.Test | undefined, prefix: string, play: Pick<Playing, "context" | "errors"> | undefined): Promise<void> {
+  if (test?.state !== "failed") return;
+  const name = `${prefix}-failed-${test.title.slice(0, 40).replace(/\W+/g, "-")}`;
+  for (const [i, p] of (play?.context.pages() ?? []).entries()) await screenshot(p, i === 0 ? name : `${name}-${i}`).catch(() => {});
+  fs.mkdirSync(artifacts, { recursive: true });
+  fs.writeFileSync(path.join(artifacts, `${name}-errors.txt`), [`test: ${test.err?.message ?? ""}`, ...(play?.errors ?? [])].join("\n"));
+}
+
 /**
  * The page point of a tile `dx, dz` tiles from the player (the camera keeps the player at the
  * canvas' centre while the world's edge is farther than half the view). With `from` (the player's
