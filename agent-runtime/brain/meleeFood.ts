@@ -7,6 +7,7 @@
  * the agent sees; no sending.
  */
 import { burnChance } from "../../src/game/cookingBurn.ts";
+import { purchaseCost } from "../../src/game/store.ts";
 // Health and healing are shown in lifepoints, ten to a hitpoint.
 import { LIFEPOINTS_PER_HITPOINT } from "../../src/game/world/entities.ts";
 import type { Knowledge } from "../knowledge.ts";
@@ -126,6 +127,22 @@ function bestFoodOffer(know: Knowledge, targets: readonly string[] | undefined):
   return best;
 }
 
+/**
+ * How many of a store's food its coins buy, up to `most`: the price rises as the stock falls
+ * (src/game/store.ts purchaseCost, from the stock the store is listed with: about 3 % an item at
+ * the general store), so five loaves cost 62 coins, not 60 (a purchase of five for 60 coins was
+ * refused "You don't have enough coins." in a run of 19:45).
+ */
+function affordable(know: Knowledge, offer: { itemId: string; storeId: string }, coins: number, most: number): number {
+  const store = know.registry.stores.get(offer.storeId);
+  const item = know.registry.item(offer.itemId);
+  const listed = store?.items.find((i) => i.itemId === offer.itemId);
+  if (store === undefined || item === undefined || listed === undefined) return 0;
+  let n = 0;
+  while (n < most && purchaseCost(store, item, listed.stockQuantity, n + 1) <= coins) n++;
+  return n;
+}
+
 /** Whether a quest is open to it: under way, or not started with the quests and levels it requires. */
 export function questOpen(know: Knowledge, obs: Pick<Observation, "quests" | "skills">, questId: string): boolean {
   const status = new Map((obs.quests ?? []).map((q) => [q.id, q.status]));
@@ -160,7 +177,7 @@ export function questProvision(know: Knowledge, obs: FighterObs & Pick<Observati
   if (weaponUpgrade(know, obs, forSale) !== undefined || armourUpgrade(know, obs, forSale) !== undefined) return undefined;
   const offer = bestFoodOffer(know, undefined);
   const free = Math.max(0, obs.freeSlots - FOOD_TRIP_ROOM);
-  const bought = offer === undefined ? 0 : Math.min(free, Math.floor(obs.coins / offer.price));
+  const bought = offer === undefined ? 0 : affordable(know, offer, obs.coins, free);
   // What one trip fills its pack with, FOOD_TRIP_ROOM left: the loaves its coins buy, raw fish in
   // the rest at their cooked worth (what burns counted), and the raw food it carries.
   const room = bought * (offer?.heal ?? 0) + (free - bought) * fishWorth(know, obs) + rawWorth(know, obs);
@@ -224,7 +241,7 @@ export function foodPurchase(
   if (!hurt && (short === undefined || short.lifepoints <= 0)) return undefined;
   const best = bestFoodOffer(know, targets);
   if (best === undefined) return undefined;
-  const afford = Math.min(Math.floor(obs.coins / best.price), obs.freeSlots);
+  const afford = affordable(know, best, obs.coins, obs.freeSlots);
   const forQuest = short === undefined ? 0 : Math.min(afford, Math.ceil(short.lifepoints / best.heal));
   const forHurt = hurt ? Math.min(MELEE_FOOD_BUY, afford) : 0;
   if (forQuest > 0 && forQuest >= forHurt)
