@@ -369,6 +369,25 @@ export function questMakeInputs(know: Knowledge, obs: Pick<Observation, "quests"
   return out;
 }
 
+/**
+ * The coins the make stages of the quests not completed yet cost (a recipe's `coins` a make: Hides
+ * for the Vats' tanning, a coin a hide): kept when it buys food (meleeFood.ts foodPurchase). A run of
+ * 19:57 spent its last coins on bread, and Hides' tanning stage failed "nothing to make" five times.
+ */
+export function questFees(know: Knowledge, obs: Pick<Observation, "quests">): number {
+  const done = new Set((obs.quests ?? []).filter((q) => q.status === "completed").map((q) => q.id));
+  let fees = 0;
+  for (const quest of know.registry.quests.quests.values()) {
+    if (done.has(quest.id)) continue;
+    for (const stage of quest.stages) {
+      if (stage.type !== "make" || stage.target === undefined) continue;
+      const recipe = [...know.registry.production.values()].find((r) => r.output === stage.target);
+      fees += (recipe?.coins ?? 0) * (stage.count ?? 1);
+    }
+  }
+  return fees;
+}
+
 /** Logs it keeps under `focus melee` (banking and selling leave them): a fire at the cows' field to cook the meat on (cooking.ts Cook). */
 export const MELEE_LOGS_KEPT = 3;
 

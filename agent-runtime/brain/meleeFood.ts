@@ -14,7 +14,7 @@ import type { Knowledge } from "../knowledge.ts";
 import type { Observation } from "./Brain.ts";
 import { armourUpgrade, weaponUpgrade } from "./fighting.ts";
 import { offerOf } from "./makingChoice.ts";
-import { foodLifepoints, meleeQuestValue, questFoodShort, type FighterObs } from "./meleeFocus.ts";
+import { foodLifepoints, meleeQuestValue, questFees, questFoodShort, type FighterObs } from "./meleeFocus.ts";
 
 /** Cooked food it wants in hand before a fight under `focus melee` (the reflexes eat below half health). */
 export const MELEE_FOOD = 4;
@@ -177,7 +177,7 @@ export function questProvision(know: Knowledge, obs: FighterObs & Pick<Observati
   if (weaponUpgrade(know, obs, forSale) !== undefined || armourUpgrade(know, obs, forSale) !== undefined) return undefined;
   const offer = bestFoodOffer(know, undefined);
   const free = Math.max(0, obs.freeSlots - FOOD_TRIP_ROOM);
-  const bought = offer === undefined ? 0 : affordable(know, offer, obs.coins, free);
+  const bought = offer === undefined ? 0 : affordable(know, offer, obs.coins - questFees(know, obs), free);
   // What one trip fills its pack with, FOOD_TRIP_ROOM left: the loaves its coins buy, raw fish in
   // the rest at their cooked worth (what burns counted), and the raw food it carries.
   const room = bought * (offer?.heal ?? 0) + (free - bought) * fishWorth(know, obs) + rawWorth(know, obs);
@@ -241,7 +241,8 @@ export function foodPurchase(
   if (!hurt && (short === undefined || short.lifepoints <= 0)) return undefined;
   const best = bestFoodOffer(know, targets);
   if (best === undefined) return undefined;
-  const afford = affordable(know, best, obs.coins, obs.freeSlots);
+  // The fees of its quests' make stages kept (questFees: Hides for the Vats' tanning).
+  const afford = affordable(know, best, obs.coins - questFees(know, obs), obs.freeSlots);
   const forQuest = short === undefined ? 0 : Math.min(afford, Math.ceil(short.lifepoints / best.heal));
   const forHurt = hurt ? Math.min(MELEE_FOOD_BUY, afford) : 0;
   if (forQuest > 0 && forQuest >= forHurt)

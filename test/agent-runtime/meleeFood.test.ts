@@ -23,7 +23,7 @@ import {
   questOpen,
   questProvision,
 } from "../../agent-runtime/brain/meleeFood.ts";
-import { questFoodShort } from "../../agent-runtime/brain/meleeFocus.ts";
+import { questFees, questFoodShort } from "../../agent-runtime/brain/meleeFocus.ts";
 import { QUEST_START } from "../../agent-runtime/brain/questChoice.ts";
 import { COOK_FOR_FIGHT, PROVISION_BUY, PROVISION_SCORE, ScriptedBrain } from "../../agent-runtime/brain/scripted.ts";
 import type { Knowledge } from "../../agent-runtime/knowledge.ts";
@@ -77,6 +77,11 @@ describe("agent focus melee: food", () => {
       quantity: 4,
     });
     assert.equal(foodPurchase(know, obs({ health: 40, coins: 62, freeSlots: 20 }), targets)?.quantity, 5);
+    // Hides for the Vats still to do: its tanning fee (a coin a hide, two hides) is kept.
+    const hides = questList(know, ["settlers_charter", "kettle_supper"]);
+    assert.equal(questFees(know, { quests: hides }), 2);
+    assert.equal(questFees(know, obs()), 0, "its quests done: nothing to keep");
+    assert.equal(foodPurchase(know, obs({ health: 40, coins: 62, freeSlots: 20, quests: hides }), targets)?.quantity, 4);
     assert.equal(foodPurchase(know, obs({ health: 40, coins: 500, freeSlots: 20 }), targets)?.quantity, MELEE_FOOD_BUY, "a few fights' worth");
     assert.equal(foodPurchase(know, obs({ health: 40, coins: 500, freeSlots: 3 }), targets)?.quantity, 3, "no more than its free slots");
     assert.equal(foodPurchase(know, obs({ health: 40, coins: 20, freeSlots: 20 }), targets), undefined, "one loaf is no trip");
