@@ -11,7 +11,7 @@ import { FOCUSES, type Focus, type GoalChoice, type Observation } from "./Brain.
 import { armourWorth, castableSpell, meleeWorth } from "./fighting.ts";
 import { castingKit, essenceTarget, minesEssenceWith } from "./magicFocus.ts";
 import { servesMaking } from "./makingFocus.ts";
-import { fishForFood, foodCounts, provisionShort } from "./meleeFood.ts";
+import { needsFood, provisionShort } from "./meleeFood.ts";
 import { servesMeleeQuest } from "./meleeFocus.ts";
 
 // The kinds of focus are defined with the brain's types (Brain.ts), which every focus module imports.
@@ -35,7 +35,7 @@ const SERVES: Record<Focus, (choice: GoalChoice, obs: Observation, know: Knowled
     (c.type === "shopping" &&
       ((meleeWorth(know, c.target) ?? 0) > 0 || (armourWorth(know, c.target) ?? 0) > 0 || (know.registry.item(c.target ?? "")?.healAmount ?? 0) > 0)) ||
     (c.type === "quest" && servesMeleeQuest(know, obs, c.target)) ||
-    (c.type === "fishing" && (fishForFood(obs, foodCounts(obs, know).food, foodCounts(obs, know).raw) || (provisionShort(know, obs)?.lifepoints ?? 0) > 0)),
+    (c.type === "fishing" && (needsFood(know, obs) || (provisionShort(know, obs)?.lifepoints ?? 0) > 0)),
   // Casting (a fight with runes for a spell; without, a fight trains melee, not Magic), runes bought
   // or crafted, and the essence they are crafted from mined (the runes it can earn in this world).
   // A staff standing for runes and the pickaxe for essence serve it too (magicFocus.ts).

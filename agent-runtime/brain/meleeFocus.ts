@@ -239,6 +239,22 @@ export function dangerousRoute(know: Knowledge, stages: readonly { type: string;
  */
 export const QUEST_FIGHT_MARGIN = 1.5;
 
+/**
+ * The lifepoints a kill of `npcRef` costs the agent at its levels and gear (fighting.ts meleeRates:
+ * what it takes a tick, for the ticks it takes to deal the monster's health), in the style its
+ * fights lead with (fighting.ts trainingStyle: aggressive, +3 invisible Strength levels, until
+ * Strength is TRAINING_LEAD ahead of Attack; without them a boar was reckoned at a max hit of 1
+ * hitpoint up to Strength 7, where the aggressive style hits 2 from Strength 4). A monster hitting 2
+ * hitpoints or more costs QUEST_FIGHT_MARGIN times the reckoning (its own walk, the meals' delay).
+ */
+export function killCost(know: Knowledge, obs: Pick<Observation, "skills" | "equipment">, npcRef: string): number {
+  const lv = (skill: string) => obs.skills[skill]?.level ?? 1;
+  const style: CombatStyle = lv("strength") < Math.min(10, lv("attack") + TRAINING_LEAD) ? "aggressive" : "accurate";
+  const r = meleeRates(obs.skills, know, npcRef, meleeGear(know, obs.equipment), style);
+  const ticks = ((know.registry.npcs.get(npcRef)?.stats?.health ?? 1) * LIFEPOINTS_PER_HITPOINT) / Math.max(0.01, r.dealt);
+  return r.taken * ticks * (npcMaxHit(know, npcRef) >= 2 * LIFEPOINTS_PER_HITPOINT ? QUEST_FIGHT_MARGIN : 1);
+}
+
 /** What questFightsWinnable reads of the agent. */
 export type FighterObs = Pick<Observation, "focus" | "skills" | "health" | "inventory" | "combatLevel" | "maxHealth" | "equipment" | "quests">;
 
@@ -272,19 +288,11 @@ export function questFoodShort(know: Knowledge, obs: FighterObs, questId: string
   // nothing to eat, were a losing fight of 386 ticks in a run of 19:15. (They were left out when a
   // fighter never laid in food: Hides waited for it until tick 6,111 in a run of 12:32; now
   // meleeFood.ts questProvision buys or fishes it.)
-  // A quest's fight trains as fighting.ts trainingStyle leads: Strength (aggressive, +3 invisible
-  // Strength levels) until it is TRAINING_LEAD ahead of Attack. Without them a boar was reckoned at a
-  // max hit of 1 hitpoint up to Strength 7, where the aggressive style hits 2 from Strength 4.
-  const lv = (skill: string) => obs.skills[skill]?.level ?? 1;
-  const style: CombatStyle = lv("strength") < Math.min(10, lv("attack") + TRAINING_LEAD) ? "aggressive" : "accurate";
   let cost = 0;
   quest.stages.slice(from).forEach((s, i) => {
     if (s.type !== "kill" || s.target === undefined) return;
-    const r = meleeRates(obs.skills, know, s.target, meleeGear(know, obs.equipment), style);
-    const ticks = ((know.registry.npcs.get(s.target)?.stats?.health ?? 1) * LIFEPOINTS_PER_HITPOINT) / Math.max(0.01, r.dealt);
     const kills = Math.max(0, (s.count ?? 1) - (i === 0 ? counted : 0));
-    // A monster hitting 2 hitpoints or more costs QUEST_FIGHT_MARGIN times the reckoning (its own walk, the meals' delay).
-    cost += kills * r.taken * ticks * (npcMaxHit(know, s.target) >= 2 * LIFEPOINTS_PER_HITPOINT ? QUEST_FIGHT_MARGIN : 1);
+    cost += kills * killCost(know, obs, s.target);
   });
   const food = foodLifepoints(know, obs.inventory);
   const short = cost > 0 ? Math.max(0, cost - (obs.health - obs.maxHealth * FLEE_BELOW) - food) : 0;

@@ -15,7 +15,7 @@ import { armourUpgrade, bestMonster, runePurchase, weaponUpgrade } from "./fight
 import { focusBonus } from "./focus.ts";
 import { magicChoice } from "./magicFocus.ts";
 import { makingReserve, makingScore, makingToolPurchases, tierUpgrade } from "./makingChoice.ts";
-import { cookForFight, fishForFood, foodPurchase, provisionShort } from "./meleeFood.ts";
+import { cookForFight, foodPurchase, needsFood, provisionShort, shortOfAKill } from "./meleeFood.ts";
 import { needText, QUEST_TRAINING, questNeedFor, questScore } from "./questChoice.ts";
 import {
   anvilPays,
@@ -225,7 +225,7 @@ export class ScriptedBrain implements Brain {
                 ? 95
                 : !healthy && food === 0
                   ? 80
-                  : cookForFight(obs, food, raw)
+                  : cookForFight(obs, food, raw) || shortOfAKill(this.know, obs)
                     ? COOK_FOR_FIGHT
                     : 30 + raw,
           reason: `${raw} raw food to cook`,
@@ -369,7 +369,7 @@ export class ScriptedBrain implements Brain {
             score: PROVISION_SCORE,
             reason: `fish for food for ${nameOf(this.know, provision.provision.questId)} (${provision.lifepoints} lifepoints short)`,
           };
-        if (option.type === "fishing" && fishForFood(obs, food, raw))
+        if (option.type === "fishing" && needsFood(this.know, obs))
           return { type: "fishing", target, score: FISH_FOR_FOOD, reason: `fish for food (${food} to eat)` };
         // A focused maker wanting hides it cannot buy mines for the anvil's coins instead of fighting for them (makingFocus.ts anvilPays).
         if (option.type === "mining" && hidesWanted(obs, this.know) && anvilPays(obs, this.know) && 60 - level("mining") < ANVIL_MINING)
@@ -379,6 +379,8 @@ export class ScriptedBrain implements Brain {
       case "combat": {
         // Hurt, it fights on with food to eat (the runtime eats below half its health); without, it heals first.
         if (full || !(healthy || (food > 0 && obs.health >= obs.maxHealth * 0.4))) return undefined;
+        // Under `focus melee`, not a fight it cannot finish (meleeFood.ts shortOfAKill): food first.
+        if (shortOfAKill(this.know, obs)) return undefined;
         // The monster giving the most experience a tick at its levels that it can take the hits of
         // (fighting.ts bestMonster); of those, not one whose spawn it found crowded lately.
         const mobs = this.uncrowded("combat", option.targets, (m) => m, obs);

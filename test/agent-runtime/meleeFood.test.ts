@@ -21,6 +21,7 @@ import {
   provisionShort,
   provisionTarget,
   questOpen,
+  shortOfAKill,
   questProvision,
 } from "../../agent-runtime/brain/meleeFood.ts";
 import { questFees, questFoodShort } from "../../agent-runtime/brain/meleeFocus.ts";
@@ -85,7 +86,29 @@ describe("agent focus melee: food", () => {
     assert.equal(foodPurchase(know, obs({ health: 40, coins: 500, freeSlots: 20 }), targets)?.quantity, MELEE_FOOD_BUY, "a few fights' worth");
     assert.equal(foodPurchase(know, obs({ health: 40, coins: 500, freeSlots: 3 }), targets)?.quantity, 3, "no more than its free slots");
     assert.equal(foodPurchase(know, obs({ health: 40, coins: 20, freeSlots: 20 }), targets), undefined, "one loaf is no trip");
-    assert.equal(foodPurchase(know, obs({ health: 90, coins: 60, freeSlots: 20 }), targets), undefined, "healthy: it fights");
+    // Healthy enough to finish a cow (about 35 lifepoints at 3/4/2 with a sword: meleeFocus.ts killCost): it fights.
+    const armed = { skills: skills({ attack: 3, strength: 4, defense: 2 }), equipment: { weapon: "bronze_sword" } };
+    assert.equal(foodPurchase(know, obs({ health: 90, coins: 60, freeSlots: 20, ...armed }), targets), undefined, "healthy: it fights");
+    assert.equal(shortOfAKill(know, obs({ health: 90, ...armed })), false);
+    // At 1/1/1 unarmed a cow costs about 86, more than the 60 above where it would leave the fight: food first.
+    assert.equal(shortOfAKill(know, obs({ health: 90 })), true);
+    assert.equal(foodPurchase(know, obs({ health: 90, coins: 60, freeSlots: 20 }), targets)?.itemId, "bread");
+    assert.equal(shortOfAKill(know, obs({ health: 100 })), false, "at full health it fights anyway");
+    assert.equal(shortOfAKill(know, obs({ health: 90, inventory: pack("cooked_meat", 1) })), false, "a meat makes up the difference");
+    // The brain fishes rather than begin a cow it would leave standing, under every seed.
+    for (let seed = 0; seed < 10; seed++) {
+      const c = new ScriptedBrain(know, `s${seed}`).choose(
+        obs({
+          health: 90,
+          inventory: [{ slot: 0, itemId: "small_fishing_net", quantity: 1 }],
+          availableGoals: [
+            { type: "fishing", description: "", targets: ["fishing_spot_net"] },
+            { type: "combat", description: "", targets: ["brindle_cow"] },
+          ],
+        }),
+      );
+      assert.equal(c.type, "fishing", `seed ${seed}: ${c.reason}`);
+    }
     assert.equal(foodPurchase(know, obs({ health: 40, coins: 60, freeSlots: 20, focus: undefined }), targets), undefined, "only under the focus");
     assert.equal(foodPurchase(know, obs({ health: 40, coins: 60, freeSlots: 20 }), ["bronze_sword"]), undefined, "no food on offer");
     const carrying = obs({ health: 40, coins: 60, freeSlots: 20, inventory: [{ slot: 0, itemId: "raw_meat", quantity: 1 }] });
