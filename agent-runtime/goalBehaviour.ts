@@ -14,7 +14,7 @@ import { CASTER_FOOD, casterKeep, staffForSpell, staffSale } from "./brain/magic
 import { Make } from "./brain/making.ts";
 import { offerOf } from "./brain/makingChoice.ts";
 import { HIDE_LOAD, hidePurchase, hidesCarried, tanningDue, threadsFor } from "./brain/makingFocus.ts";
-import { enoughFood, FOOD_TRIP_ROOM, foodPurchase, provisionTarget } from "./brain/meleeFood.ts";
+import { enoughFood, FOOD_TRIP_ROOM, foodPurchase, provisionTarget, shortOfAKill } from "./brain/meleeFood.ts";
 import { MELEE_LOGS_KEPT, meleeLoot, meleeQuestSkill, pendingQuestXp, questMakeInputs } from "./brain/meleeFocus.ts";
 import { QuestGoal } from "./brain/quest.ts";
 import { toolPurchases } from "./brain/scripted.ts";
@@ -73,6 +73,10 @@ export function behaviourFor(goal: Goal, agent: GoalSource): Behaviour {
         castOnly: focus === "magic",
         pendingXp: focus === "melee" ? pendingQuestXp(know, agent.observation()) : undefined,
         loot: focus === "melee" ? meleeLoot(know, agent.observation()) : undefined,
+        stopBefore:
+          focus === "melee"
+            ? () => (shortOfAKill(know, agent.observation()) ? "food first: the next kill costs more than its health and food" : undefined)
+            : undefined,
       });
     }
     case "banking":

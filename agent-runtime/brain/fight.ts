@@ -93,6 +93,8 @@ export class Fight implements Behaviour {
   /** What it picks up instead of worthLooting's (under `focus melee`: meleeFocus.ts meleeLoot). */
   private readonly loot: ((itemId: string) => boolean) | undefined;
 
+  /** Between kills, a reason to end before the next foe (the constructor's `stopBefore`). */
+  private readonly stopBefore: (() => string | undefined) | undefined;
   /** Under `focus melee`, the melee xp its quests still give (meleeFocus.ts pendingQuestXp): a skill they take to 10 is not trained. */
   private readonly pendingXp: Record<string, number> | undefined;
 
@@ -104,10 +106,13 @@ export class Fight implements Behaviour {
       pendingXp?: Record<string, number> | undefined;
       loot?: ((itemId: string) => boolean) | undefined;
       altar?: boolean;
+      /** Between kills, a reason to end the goal before the next foe (under `focus melee`: a kill it cannot finish, meleeFood.ts shortOfAKill). */
+      stopBefore?: (() => string | undefined) | undefined;
     } = {},
   ) {
     this.mobType = mobType;
     this.loot = opts.loot;
+    this.stopBefore = opts.stopBefore;
     this.altar = opts.altar ?? true;
     this.trainFirst = opts.trainFirst;
     this.pendingXp = opts.pendingXp;
@@ -249,6 +254,9 @@ export class Fight implements Behaviour {
       }
     }
     const foe = this.chooseFoe(ctx);
+    // Not a kill it cannot finish: the goal ends for food (a fight left at 30 % leaves the monster to heal).
+    const stop = foe === undefined ? undefined : this.stopBefore?.();
+    if (stop !== undefined) return ended("done", stop);
     if (foe !== undefined) {
       this.target = foe.id;
       if (spell !== undefined) {

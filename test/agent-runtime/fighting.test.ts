@@ -80,6 +80,23 @@ describe("agent fighting: styles, eating, magic", () => {
   };
   const styles = (sent: Sent[]) => sent.filter((s) => s.type === "player:setCombatStyle").map((s) => s.data.style);
 
+  it("ends the goal before the next foe when told (under focus melee: a kill it cannot finish), not in a fight", () => {
+    const a = agent(sync({}), [rat("r1", 0, 0)]);
+    a.ctx.tick = 10;
+    let stop: string | undefined = "food first";
+    const fight = new Fight("meadow_rat", { stopBefore: () => stop });
+    const out = fight.step(a.ctx);
+    assert.deepEqual([out.end, out.end === undefined ? "" : out.why], ["done", "food first"]);
+    assert.equal(a.sent.filter((s) => s.type === "player:action").length, 0, "no attack sent");
+    stop = undefined;
+    const goOn = new Fight("meadow_rat", { stopBefore: () => stop });
+    steps(goOn, a.ctx, 10, 3);
+    assert.ok(
+      a.sent.some((s) => s.type === "player:action" && s.data.action === "attack"),
+      "attacks when nothing stops it",
+    );
+  });
+
   it("trains Strength first, kept 5 levels ahead of Attack, and Attack 5 ahead of Defence, to 10 each, then 20, among the weapon's styles", () => {
     const self = (a: number, s: number, d: number, over: Partial<Self> = {}) =>
       trainingStyle(sync({ skills: skills(a, s, d), equipment: sword, ...over }), know);
