@@ -192,9 +192,10 @@ export interface Provision {
  * free slots, filled with the best food its coins buy and then with raw fish at their cooked worth
  * (fishWorth). Undefined when none, and while a better weapon or armour is affordable (bought
  * first). A quest whose food would not fit waits for levels: Tusks in the Hollow's boars lack some
- * 820 lifepoints at 3/2/2 with a bronze sword, 400 at 3/4/2 where the aggressive style hits 2, 240
- * at 5/8/6; 477 laid in at 3/4/2 took ~1,300 ticks of fishing and cooking in a run of 19:22, where
- * one trip's ~215 lifepoints (18 slots of shrimp at Cooking 5) take ~500.
+ * 820 lifepoints at 3/2/2 with a bronze sword alone, 400 at 3/4/2 where the aggressive style hits 2,
+ * 240 at 5/8/6 (570, 265 and 135 in bronze armour); 477 laid in at 3/4/2 took ~1,300 ticks of
+ * fishing and cooking in a run of 19:22, where one trip's ~180 lifepoints (15 slots of shrimp at
+ * Cooking 5) take ~450.
  */
 export function questProvision(know: Knowledge, obs: FighterObs & Pick<Observation, "coins" | "freeSlots">): Provision | undefined {
   if (obs.focus !== "melee") return undefined;
