@@ -100,6 +100,11 @@ export const COIN_MELEE_XP = 1;
  */
 export const MIN_MELEE_VALUE = 0.1;
 
+/** The production recipe a quest's make stage makes its item with (its tools, inputs and fee). */
+function makeRecipe(know: Knowledge, itemId: string) {
+  return [...know.registry.production.values()].find((r) => r.output === itemId);
+}
+
 /**
  * The coins a quest gives less the tools its gathering and making stages need that it holds none
  * of (the cheapest offer of each; a tool no store sells makes the coins count for nothing).
@@ -117,7 +122,7 @@ export function questNetCoins(know: Knowledge, obs: Pick<Observation, "inventory
       if (nodes.length > 0 && !nodes.some((r) => held.has(r.toolRequired))) tools.add(nodes[0]!.toolRequired);
     }
     if (stage.type === "make" && stage.target !== undefined)
-      for (const tool of [...know.registry.production.values()].find((r) => r.output === stage.target)?.tools ?? []) if (!held.has(tool)) tools.add(tool);
+      for (const tool of makeRecipe(know, stage.target)?.tools ?? []) if (!held.has(tool)) tools.add(tool);
   }
   let cost = 0;
   for (const tool of tools) cost += offerOf(know, tool)?.price ?? Infinity;
@@ -370,7 +375,7 @@ export function questMakeInputs(know: Knowledge, obs: Pick<Observation, "quests"
     if (done.has(quest.id)) continue;
     for (const stage of quest.stages) {
       if (stage.type !== "make" || stage.target === undefined) continue;
-      const recipe = [...know.registry.production.values()].find((r) => r.output === stage.target);
+      const recipe = makeRecipe(know, stage.target);
       for (const i of recipe?.inputs ?? []) out.set(i.itemId, Math.max(out.get(i.itemId) ?? 0, i.quantity * (stage.count ?? 1)));
     }
   }
@@ -389,7 +394,7 @@ export function questFees(know: Knowledge, obs: Pick<Observation, "quests">): nu
     if (done.has(quest.id)) continue;
     for (const stage of quest.stages) {
       if (stage.type !== "make" || stage.target === undefined) continue;
-      const recipe = [...know.registry.production.values()].find((r) => r.output === stage.target);
+      const recipe = makeRecipe(know, stage.target);
       fees += (recipe?.coins ?? 0) * (stage.count ?? 1);
     }
   }
