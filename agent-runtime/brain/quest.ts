@@ -29,6 +29,8 @@ export class QuestGoal implements Behaviour {
   private readonly failures = new Map<string, number>();
   private changedAt: number | undefined;
   private lastNote = "";
+  /** The last step was cooking: the batch is cooked out before more raw food is gathered (questPlan.ts StepMemory). */
+  private cooking = false;
 
   constructor(questId: string) {
     this.questId = questId;
@@ -62,7 +64,8 @@ export class QuestGoal implements Behaviour {
     }
     const progress = this.progress(quest);
     if (ctx.tick - this.changedAt > QUEST_STUCK_TICKS) return ended("failed", `${quest.name}: no step done in ${QUEST_STUCK_TICKS} ticks`, progress);
-    const step = nextStep(ctx, quest, this.entry);
+    const step = nextStep(ctx, quest, this.entry, { cooking: this.cooking });
+    this.cooking = step.kind === "cook";
     if (step.kind === "done") return ended("done", step.why);
     if (step.kind === "fail") return ended("failed", `${quest.name}: ${step.why}`, progress);
     if (step.kind === "wait") return going(progress);

@@ -132,8 +132,17 @@ function via(ctx: Ctx, spot: Spot | undefined, what: string): QuestStep | undefi
     : { kind: "climb", ladderId: ladder.id, why: `${sentenceCase(ladder.name)} on the way to ${what}` };
 }
 
+/**
+ * What the quest goal remembers between its decisions. `cooking`: it is cooking a batch, which it
+ * finishes before it gathers more raw food (the raw a cooking make wants is reckoned again after
+ * every burn: without the batch, Supper at the Kettle caught one shrimp after each burn).
+ */
+export interface StepMemory {
+  cooking?: boolean | undefined;
+}
+
 /** The one step to take now for `quest`, given the character's entry of `quest:list` (undefined: not heard yet). */
-export function nextStep(ctx: Ctx, quest: QuestDef, entry: QuestEntry | undefined): QuestStep {
+export function nextStep(ctx: Ctx, quest: QuestDef, entry: QuestEntry | undefined, memory: StepMemory = {}): QuestStep {
   if (entry === undefined) return { kind: "wait", why: "the quest list" };
   if (entry.status === "completed") return { kind: "done", why: `${quest.name} complete` };
   // The start's items and the rewards go into the inventory in one transaction, refused without
@@ -169,9 +178,9 @@ export function nextStep(ctx: Ctx, quest: QuestDef, entry: QuestEntry | undefine
       if (target === "fire") return light(ctx);
       if (isPlace(ctx.know, target))
         return via(ctx, placeSpot(ctx.know, target), target) ?? { kind: "use", targetId: target, why: stage.description ?? `use ${target}` };
-      return make(ctx, target, left, 0) ?? { kind: "fail", why: `no way to make ${nameOf(ctx.know, target)}` };
+      return make(ctx, target, left, 0, memory) ?? { kind: "fail", why: `no way to make ${nameOf(ctx.know, target)}` };
     case "make":
-      return make(ctx, target, left, 0) ?? { kind: "fail", why: `no way to make ${nameOf(ctx.know, target)}` };
+      return make(ctx, target, left, 0, memory) ?? { kind: "fail", why: `no way to make ${nameOf(ctx.know, target)}` };
     case "reach": {
       const to = stage.area === undefined ? undefined : spotIn(ctx.know, stage.area, ctx.view.position);
       if (to === undefined) return { kind: "fail", why: `no area ${String(stage.area)}` };
@@ -278,8 +287,11 @@ function recipeFor(ctx: Ctx, itemId: string): ProductionRecipe | undefined {
 /** The least share of a cooking make reckoned to come out cooked (the server's burn chance tops out at 60 %). */
 const MIN_COOKED_SHARE = 0.4;
 
-/** Making `quantity` of an item: tools and inputs got first (depth: how many makes deep; raw food for the share that burns). */
-function make(ctx: Ctx, itemId: string, quantity: number, depth: number): QuestStep | undefined {
+/**
+ * Making `quantity` of an item: tools and inputs got first (depth: how many makes deep; raw food
+ * for the share that burns, except while a batch is cooking: StepMemory).
+ */
+function make(ctx: Ctx, itemId: string, quantity: number, depth: number, memory: StepMemory = {}): QuestStep | undefined {
   const recipe = recipeFor(ctx, itemId);
   if (recipe === undefined || depth > 2) return undefined;
   let makes = Math.ceil(quantity / Math.max(1, recipe.outputQuantity));
@@ -292,6 +304,8 @@ function make(ctx: Ctx, itemId: string, quantity: number, depth: number): QuestS
   for (const tool of recipe.tools)
     if (!ctx.view.has(tool)) return purchase(ctx, tool, 1) ?? { kind: "fail", why: `no ${nameOf(ctx.know, tool)} to make ${nameOf(ctx.know, itemId)}` };
   const inputs = recipe.essence !== undefined ? [{ itemId: recipe.essence.types[0]!, quantity: 1 }] : recipe.inputs;
+  // A batch on the fire is cooked to its last raw one before more is gathered.
+  if (cooking !== undefined && memory.cooking === true && inputs.every((i) => ctx.view.count(i.itemId) >= i.quantity)) makes = 1;
   for (const input of inputs) {
     const need = input.quantity * makes - ctx.view.count(input.itemId);
     if (need > 0)

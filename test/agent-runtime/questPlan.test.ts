@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { AgentView, type Self } from "../../agent-runtime/AgentView.ts";
 import type { Ctx } from "../../agent-runtime/brain/behaviours.ts";
 import type { Observation } from "../../agent-runtime/brain/Brain.ts";
-import { Talk, Use, WalkThrough } from "../../agent-runtime/brain/quest.ts";
+import { QuestGoal, Talk, Use, WalkThrough } from "../../agent-runtime/brain/quest.ts";
 import { questScore } from "../../agent-runtime/brain/questChoice.ts";
 import { ladderToward, nextStep, questOption, regionOf, type QuestDef, type QuestEntry } from "../../agent-runtime/brain/questPlan.ts";
 import { Random } from "../../agent-runtime/brain/random.ts";
@@ -209,7 +209,7 @@ describe("agent quests: the step for each stage", () => {
 
   it("make: gathers the raw food a cooking make burns besides (Supper at the Kettle's two shrimp at Cooking 1: five raw)", () => {
     const q = quest({ id: "m", type: "make", target: "shrimp", count: 2 });
-    const cook = (raw: number, cooking: number, progress: [number, number] = [0, 2]) =>
+    const cook = (raw: number, cooking: number, progress: [number, number] = [0, 2], batch = false) =>
       nextStep(
         agent(
           town,
@@ -223,6 +223,7 @@ describe("agent quests: the step for each stage", () => {
         ).ctx,
         q,
         at("m", progress),
+        { cooking: batch },
       );
     // 60 % burn at Cooking 1 (src/game/cookingBurn.ts): two cooked take five raw at 40 %.
     assert.equal(kind(cook(3, 1)), "gather", "three raw shrimp are not enough at Cooking 1");
@@ -232,6 +233,45 @@ describe("agent quests: the step for each stage", () => {
     assert.equal(kind(cook(2, 1, [1, 2])), "gather");
     // Past the stop-burn level (32 on a fire), two raw for two.
     assert.notEqual(kind(cook(2, 32)), "gather");
+    // A batch on the fire is cooked out first: four raw left after a burn, none cooked yet.
+    assert.equal(kind(cook(4, 1)), "gather", "not cooking: four raw are one short of the batch");
+    assert.equal(kind(cook(4, 1, [0, 2], true)), "cook", "cooking: the rest of the batch goes on the fire");
+    assert.equal(kind(cook(1, 1, [0, 2], true)), "cook");
+    assert.equal(kind(cook(0, 1, [0, 2], true)), "gather", "the batch is out: five more raw");
+  });
+
+  it("the quest goal remembers a cooking batch: a burn does not send it back to the water (Supper at the Kettle)", () => {
+    const items = (raw: number): Stack[] => [
+      ["small_fishing_net", 1],
+      ["tinderbox", 1],
+      ["raw_shrimp", raw],
+    ];
+    const { view, ctx } = agent(town, items(5), 0, { cooking: 1 });
+    const notes: string[] = [];
+    ctx.note = (n) => void notes.push(n);
+    const goal = new QuestGoal("kettle_supper");
+    const entry = { ...at("cook_shrimp", [0, 2]), id: "kettle_supper", name: "Supper at the Kettle" };
+    goal.onEvent("quest:list", { quests: [entry] } as never, ctx);
+    goal.step(ctx);
+    assert.ok(notes.includes("Supper at the Kettle: cook Shrimp"), notes.join("; "));
+    // One burnt: four raw, none cooked. Not cooking, four would send it for a fifth.
+    const resync = (raw: number) =>
+      view.sync({
+        name: "Robin",
+        inventory: items(raw).map(([itemId, quantity], slot) => ({ slot, itemId, quantity })),
+        equipment: {},
+        skills: { cooking: { level: 1, xp: 0 } },
+        coins: 0,
+        position: { x: 0, y: 0, z: 0 },
+      } as unknown as Self);
+    resync(4);
+    ctx.tick = 1;
+    goal.step(ctx);
+    assert.ok(!notes.some((n) => n.includes("gather")), notes.join("; "));
+    const fresh = new QuestGoal("kettle_supper");
+    fresh.onEvent("quest:list", { quests: [entry] } as never, ctx);
+    fresh.step(ctx);
+    assert.ok(notes.at(-1)?.includes("gather Raw shrimp"), `a goal not cooking gathers the fifth first: ${notes.join("; ")}`);
   });
 
   it("reach: walks into a surface area; goes down the nearest ladder for the dungeon, and up again", () => {
