@@ -357,7 +357,7 @@ export class Agent {
 
   /** Its reflexes (reflexes.ts): eats when hurt, or ends a fight it is losing and walks home. True when it acted. */
   private reflex(): boolean {
-    const reflex = this.reflexes.eatOrFlee(this.behaviour, this.goal?.type);
+    const reflex = this.reflexes.eatOrFlee(this.behaviour, this.goal?.type, this.quests);
     if (reflex === "flee") {
       const self = this.view.self!;
       const training = this.goal?.type === "combat";

@@ -5,8 +5,10 @@
  * walks home when one says to flee.
  */
 import { Fight, type Behaviour, type Ctx } from "./brain/behaviours.ts";
-import { FLEE_BELOW, losingFight, shouldEat } from "./brain/fighting.ts";
+import type { Observation } from "./brain/Brain.ts";
+import { FLEE_BELOW, losingFight, shouldEat, threat } from "./brain/fighting.ts";
 import { QuestGoal } from "./brain/quest.ts";
+import { questHandOvers } from "./brain/questNeeds.ts";
 import { nameOf } from "./knowledge.ts";
 
 /**
@@ -31,15 +33,18 @@ export class Reflexes {
 
   /**
    * Eats when hurt (`ate`); with nothing to eat, says to leave a fight that is being lost (`flee`);
-   * else nothing. `behaviour`: its goal's, undefined between goals; `goalType`: its goal's type.
+   * else nothing. `behaviour`: its goal's, undefined between goals; `goalType`: its goal's type;
+   * `quests`: its quest list, whose food still to be handed over is eaten only in danger (within one
+   * max hit of a monster next to it: brain/questNeeds.ts questHandOvers).
    */
-  eatOrFlee(behaviour: Behaviour | undefined, goalType: string | undefined): "ate" | "flee" | undefined {
+  eatOrFlee(behaviour: Behaviour | undefined, goalType: string | undefined, quests?: Observation["quests"]): "ate" | "flee" | undefined {
     const { view, know, tick } = this.ctx;
     const self = view.self!;
     // Health does not come back by itself: between goals it eats up to the level it fights at.
     const threshold = behaviour === undefined ? TOP_UP_BELOW : EAT_BELOW;
     if (!shouldEat(view, know, threshold)) return undefined;
-    const food = self.inventory.find((s) => (know.registry.item(s.itemId)?.healAmount ?? 0) > 0);
+    const owed = self.health <= threat(view, know) ? new Map<string, number>() : questHandOvers(quests, know);
+    const food = self.inventory.find((s) => (know.registry.item(s.itemId)?.healAmount ?? 0) > 0 && view.count(s.itemId) > (owed.get(s.itemId) ?? 0));
     if (food !== undefined) {
       if (tick - this.lastEatTick < REFLEX_TICKS) return undefined;
       this.lastEatTick = tick;

@@ -54,3 +54,23 @@ export function needText(need: QuestSkillNeed, obs: Pick<Observation, "skills">)
   const name = need.skill.charAt(0).toUpperCase() + need.skill.slice(1);
   return `for quest ${need.questName}: ${name} ${need.level} (level ${obs.skills[need.skill]?.level ?? 1})`;
 }
+
+/**
+ * The items a quest under way still has to hand over (its `give` stages from the current one on,
+ * `count` each): food among them is not eaten while it is not in danger (reflexes.ts). Supper at
+ * the Kettle's cooked shrimp were eaten by a fighter hurt by the Settler's rats, and the quest went
+ * back to the water for more (a run of 2026-11-29 23:58).
+ */
+export function questHandOvers(quests: Observation["quests"], know: Knowledge): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const entry of quests ?? []) {
+    if (entry.status !== "in_progress") continue;
+    const stages = know.registry.quests.quests.get(entry.id)?.stages ?? [];
+    const from = stages.findIndex((s) => s.id === entry.stage);
+    for (const stage of stages.slice(Math.max(0, from))) {
+      if (stage.type !== "give" || stage.target === undefined) continue;
+      out.set(stage.target, (out.get(stage.target) ?? 0) + (stage.count ?? 1));
+    }
+  }
+  return out;
+}
