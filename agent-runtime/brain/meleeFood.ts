@@ -8,9 +8,8 @@
  */
 import { burnChance } from "../../src/game/cookingBurn.ts";
 import { purchaseCost } from "../../src/game/store.ts";
-import { REGEN_LIFEPOINTS } from "../../src/game/regeneration.ts";
 // Health and healing are shown in lifepoints, ten to a hitpoint.
-import { HITPOINT_REGEN_TICKS, LIFEPOINTS_PER_HITPOINT } from "../../src/game/world/entities.ts";
+import { LIFEPOINTS_PER_HITPOINT } from "../../src/game/world/entities.ts";
 import type { Knowledge } from "../knowledge.ts";
 import type { Observation } from "./Brain.ts";
 import { armourUpgrade, bestMonster, FLEE_BELOW, weaponUpgrade } from "./fighting.ts";
@@ -229,19 +228,6 @@ export function provisionShort(
   const provision = questProvision(know, obs);
   if (provision === undefined) return undefined;
   return { provision, lifepoints: Math.max(0, provision.lifepoints - rawWorth(know, obs)) };
-}
-
-/** Ticks of an ordinary fishing trip for food at Fishing 1-5: ten catches and the walks (~240 in the runs of 2026-11-29 23:58-00:27). */
-export const FISHING_TRIP_TICKS = 300;
-
-/**
- * Whether a quest's food it lacks (provisionShort) is worth a fishing trip: more than its health comes
- * back by itself over one (FISHING_TRIP_TICKS, at REGEN_LIFEPOINTS a HITPOINT_REGEN_TICKS: 30
- * lifepoints), which regeneration and the cows' meat make up while it trains. A run of 00:27 fished
- * 240 ticks for Hides for the Vats "8 lifepoints short", two cows it trains on anyway.
- */
-export function fishingTripWorth(lifepoints: number): boolean {
-  return lifepoints > (REGEN_LIFEPOINTS * FISHING_TRIP_TICKS) / HITPOINT_REGEN_TICKS;
 }
 
 /**

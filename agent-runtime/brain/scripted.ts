@@ -15,7 +15,7 @@ import { armourUpgrade, bestMonster, runePurchase, weaponUpgrade } from "./fight
 import { focusBonus } from "./focus.ts";
 import { magicChoice } from "./magicFocus.ts";
 import { makingReserve, makingScore, makingToolPurchases, tierUpgrade } from "./makingChoice.ts";
-import { cookForFight, fishingTripWorth, foodPurchase, needsFood, provisionShort, shortOfAKill } from "./meleeFood.ts";
+import { cookForFight, foodPurchase, needsFood, provisionShort, shortOfAKill } from "./meleeFood.ts";
 import { needText, QUEST_TRAINING, questNeedFor, questScore } from "./questChoice.ts";
 import {
   anvilPays,
@@ -362,7 +362,7 @@ export class ScriptedBrain implements Brain {
         // Under `focus melee`, hurt with little food: fish for it (meleeFood.ts fishForFood); short of
         // the food a quest's fights need: fish for that, above any fight (meleeFood.ts provisionShort).
         const provision = option.type === "fishing" ? provisionShort(this.know, obs) : undefined;
-        if (provision !== undefined && fishingTripWorth(provision.lifepoints))
+        if (provision !== undefined && provision.lifepoints > 0)
           return {
             type: "fishing",
             target,

@@ -12,7 +12,6 @@ import {
   cookForFight,
   enoughFood,
   fishForFood,
-  fishingTripWorth,
   fishWorth,
   FOOD_TRIP_ROOM,
   foodCounts,
@@ -287,29 +286,5 @@ describe("agent focus melee: food", () => {
       assert.deepEqual([q.type, q.target], ["quest", "tusks_in_the_hollow"], `seed ${seed}`);
     }
     assert.ok(PROVISION_SCORE < PROVISION_BUY);
-  });
-
-  it("leaves a quest's food it lacks to regeneration and the cows' meat when it is less than a fishing trip restores", () => {
-    // 30 lifepoints: 300 ticks of a trip at 10 lifepoints a 100 ticks (src/game/regeneration.ts).
-    assert.equal(fishingTripWorth(30), false);
-    assert.equal(fishingTripWorth(31), true);
-    const short = questFoodShort(know, tusksReady(), "tusks_in_the_hollow");
-    // Bread and meat in hand that leave it 1-30 lifepoints short.
-    const [loaves, meats] = [0, 1, 2, 3, 4, 5]
-      .flatMap((b) => [0, 1, 2, 3].map((m) => [b, m] as const))
-      .find(([b, m]) => {
-        const left = Math.ceil(short) - 40 * b - 30 * m;
-        return left >= 1 && left <= 30;
-      })!;
-    const food = [...pack("bread", loaves, 1), ...pack("cooked_meat", meats, 1 + loaves)];
-    const fishing = { type: "fishing" as const, description: "", targets: ["fishing_spot_net"] };
-    const fight = { type: "combat" as const, description: "", targets: ["brindle_cow"] };
-    const near = tusksReady({ inventory: [{ slot: 0, itemId: "small_fishing_net", quantity: 1 }, ...food], availableGoals: [fishing, fight] });
-    const left = provisionShort(know, near)!.lifepoints;
-    assert.ok(left >= 1 && left <= 30, `${left}`);
-    for (let seed = 0; seed < 10; seed++) {
-      const c = new ScriptedBrain(know, `s${seed}`).choose(near);
-      assert.equal(c.type, "combat", `seed ${seed}: ${c.reason}`);
-    }
   });
 });
