@@ -106,14 +106,12 @@ function makeRecipe(know: Knowledge, itemId: string) {
 }
 
 /**
- * The coins a quest gives less the tools its gathering and making stages need that it holds none
- * of (the cheapest offer of each; a tool no store sells makes the coins count for nothing).
+ * The tools a quest's gathering and making stages need that it holds none of, at the cheapest
+ * offer of each (Infinity for a tool no store sells): Supper at the Kettle's small fishing net.
  */
-export function questNetCoins(know: Knowledge, obs: Pick<Observation, "inventory" | "equipment">, questId: string): number {
+export function questToolsToBuy(know: Knowledge, obs: Pick<Observation, "inventory" | "equipment">, questId: string): number {
   const quest = know.registry.quests.quests.get(questId);
   if (quest === undefined) return 0;
-  const coins = quest.rewards.items.reduce((n, s) => n + (s.itemId === "coins" ? s.quantity : 0), 0);
-  if (coins === 0) return 0;
   const held = new Set([...obs.inventory.map((s) => s.itemId), ...Object.values(obs.equipment)]);
   const tools = new Set<string>();
   for (const stage of quest.stages) {
@@ -126,7 +124,16 @@ export function questNetCoins(know: Knowledge, obs: Pick<Observation, "inventory
   }
   let cost = 0;
   for (const tool of tools) cost += offerOf(know, tool)?.price ?? Infinity;
-  return Math.max(0, coins - cost);
+  return cost;
+}
+
+/** The coins a quest gives less the tools it needs and holds none of (questToolsToBuy; a tool no store sells makes the coins count for nothing). */
+export function questNetCoins(know: Knowledge, obs: Pick<Observation, "inventory" | "equipment">, questId: string): number {
+  const quest = know.registry.quests.quests.get(questId);
+  if (quest === undefined) return 0;
+  const coins = quest.rewards.items.reduce((n, s) => n + (s.itemId === "coins" ? s.quantity : 0), 0);
+  if (coins === 0) return 0;
+  return Math.max(0, coins - questToolsToBuy(know, obs, questId));
 }
 
 /**
@@ -383,11 +390,14 @@ export function questMakeInputs(know: Knowledge, obs: Pick<Observation, "quests"
 }
 
 /**
- * The coins the make stages of the quests not completed yet cost (a recipe's `coins` a make: Hides
- * for the Vats' tanning, a coin a hide): kept when it buys food (meleeFood.ts foodPurchase). A run of
- * 19:57 spent its last coins on bread, and Hides' tanning stage failed "nothing to make" five times.
+ * The coins the quests not completed yet will cost: the fees of their make stages (a recipe's
+ * `coins` a make: Hides for the Vats' tanning, a coin a hide), and, of those serving the focus, the
+ * tools they need and it holds none of (questToolsToBuy: Supper at the Kettle's fishing net). Kept
+ * when it buys food (meleeFood.ts foodPurchase). A run of 19:57 spent its last coins on bread, and
+ * Hides' tanning stage failed "nothing to make" five times; one of 23:25 spent them on bread and a
+ * dagger, and Supper at the Kettle failed "no Small fishing net, nor the coins for one".
  */
-export function questFees(know: Knowledge, obs: Pick<Observation, "quests">): number {
+export function questFees(know: Knowledge, obs: Pick<Observation, "quests" | "inventory" | "equipment">): number {
   const done = new Set((obs.quests ?? []).filter((q) => q.status === "completed").map((q) => q.id));
   let fees = 0;
   for (const quest of know.registry.quests.quests.values()) {
@@ -396,6 +406,10 @@ export function questFees(know: Knowledge, obs: Pick<Observation, "quests">): nu
       if (stage.type !== "make" || stage.target === undefined) continue;
       const recipe = makeRecipe(know, stage.target);
       fees += (recipe?.coins ?? 0) * (stage.count ?? 1);
+    }
+    if (servesMeleeQuest(know, obs, quest.id)) {
+      const tools = questToolsToBuy(know, obs, quest.id);
+      if (Number.isFinite(tools)) fees += tools;
     }
   }
   return fees;

@@ -29,17 +29,6 @@ export function cookForFight(obs: Pick<Observation, "focus" | "health" | "maxHea
 }
 
 /**
- * Under `focus melee`, whether to fish for food now: hurt (below the 70 % it fights at without
- * food), with fewer than MELEE_FOOD cooked and no raw food (that it cooks first: cookForFight). A level-1 fighter
- * takes some 86 lifepoints a cow (fighting.ts meleeRates) and health comes back at 10 lifepoints a
- * 100 ticks (src/game/regeneration.ts); shrimp caught and cooked (30 lifepoints each) heal it
- * several times faster than waiting.
- */
-export function fishForFood(obs: Pick<Observation, "focus" | "health" | "maxHealth">, food: number, raw: number): boolean {
-  return obs.focus === "melee" && obs.health < obs.maxHealth * 0.7 && food < MELEE_FOOD && raw === 0;
-}
-
-/**
  * Under `focus melee`, hurt so that it cannot finish a kill of the monster it trains on (fighting.ts
  * bestMonster, meleeFocus.ts killCost) with its health above where it leaves a fight (FLEE_BELOW)
  * and its food: a fight begun so is left with the monster standing, its damage healed away. At full
@@ -56,13 +45,19 @@ export function shortOfAKill(
   return obs.health - obs.maxHealth * FLEE_BELOW + foodLifepoints(know, obs.inventory) < killCost(know, obs, mob);
 }
 
-/** Under `focus melee`, whether to get food (fish or buy it) before fighting on: hurt with little to eat (fishForFood), or short of a kill's cost with no raw food to cook (shortOfAKill). */
+/**
+ * Under `focus melee`, whether to get food (fish or buy it) before fighting on: short of a kill's
+ * cost (shortOfAKill) with no raw food to cook (cooked first: cookForFight). A level-1 fighter takes
+ * some 86 lifepoints a cow (fighting.ts meleeRates) and health comes back at 10 lifepoints a 100
+ * ticks (src/game/regeneration.ts): shrimp caught and cooked (30 lifepoints each) heal it several
+ * times faster than waiting. Before, it went below 70 % with fewer than MELEE_FOOD cooked, where a
+ * cow at 6/9/6 in leather costs some 20: 400-900 ticks of fishing a run (2026-11-29 22:53-23:24).
+ */
 export function needsFood(
   know: Knowledge,
   obs: Pick<Observation, "focus" | "skills" | "equipment" | "health" | "maxHealth" | "inventory" | "combatLevel">,
 ): boolean {
-  const { food, raw } = foodCounts(obs, know);
-  return fishForFood(obs, food, raw) || (raw === 0 && food < MELEE_FOOD && shortOfAKill(know, obs));
+  return foodCounts(obs, know).raw === 0 && shortOfAKill(know, obs);
 }
 
 /**
@@ -250,7 +245,7 @@ const MIN_FOOD_BUY = 2;
 
 /**
  * Under `focus melee`, the food to buy with its coins: hurt with little to eat and nothing raw to
- * cook (fishForFood), as many as its coins and free slots allow up to MELEE_FOOD_BUY; or the food a
+ * cook (needsFood), as many as its coins and free slots allow up to MELEE_FOOD_BUY; or the food a
  * quest's fights lack (provisionShort), to the last piece its coins buy. The store food healing the
  * most lifepoints a coin among `targets` (the server's shopping goal). Bread heals 40 lifepoints for
  * 12 coins at Hobb's; a shrimp caught and cooked at Fishing and Cooking 1-5 took some 50 ticks for

@@ -81,7 +81,7 @@ export const MELEE_GEAR_SCORE = 97;
  */
 export const COOK_FOR_FIGHT = 84;
 /**
- * Fishing for food under `focus melee` while hurt (meleeFocus.ts fishForFood): with the focus's
+ * Fishing for food under `focus melee` short of a kill (meleeFood.ts needsFood): with the focus's
  * bonus (93) above a quest besides the focus (86) and making, below cooking a load (95).
  */
 export const FISH_FOR_FOOD = 78;
@@ -359,7 +359,7 @@ export class ScriptedBrain implements Brain {
         // A quest asks for a level it lacks: it trains toward it first (questChoice.ts).
         const need = questNeedFor(option.type, obs, this.know);
         if (need !== undefined) return { type: option.type, target, score: QUEST_TRAINING, reason: `train ${option.type} ${needText(need, obs)}` };
-        // Under `focus melee`, hurt with little food: fish for it (meleeFood.ts fishForFood); short of
+        // Under `focus melee`, short of a kill's cost: fish for food (meleeFood.ts needsFood); short of
         // the food a quest's fights need: fish for that, above any fight (meleeFood.ts provisionShort).
         const provision = option.type === "fishing" ? provisionShort(this.know, obs) : undefined;
         if (provision !== undefined && provision.lifepoints > 0)
@@ -378,9 +378,8 @@ export class ScriptedBrain implements Brain {
       }
       case "combat": {
         // Hurt, it fights on with food to eat (the runtime eats below half its health); without, it heals first.
-        if (full || !(healthy || (food > 0 && obs.health >= obs.maxHealth * 0.4))) return undefined;
-        // Under `focus melee`, not a fight it cannot finish (meleeFood.ts shortOfAKill): food first.
-        if (shortOfAKill(this.know, obs)) return undefined;
+        // Under `focus melee`, any fight it can finish, kill by kill (meleeFood.ts shortOfAKill): food first otherwise.
+        if (full || (obs.focus === "melee" ? shortOfAKill(this.know, obs) : !(healthy || (food > 0 && obs.health >= obs.maxHealth * 0.4)))) return undefined;
         // The monster giving the most experience a tick at its levels that it can take the hits of
         // (fighting.ts bestMonster); of those, not one whose spawn it found crowded lately.
         const mobs = this.uncrowded("combat", option.targets, (m) => m, obs);

@@ -11,7 +11,7 @@ import {
   cookedWorth,
   cookForFight,
   enoughFood,
-  fishForFood,
+  needsFood,
   fishWorth,
   FOOD_TRIP_ROOM,
   foodCounts,
@@ -24,7 +24,7 @@ import {
   shortOfAKill,
   questProvision,
 } from "../../agent-runtime/brain/meleeFood.ts";
-import { questFees, questFoodShort } from "../../agent-runtime/brain/meleeFocus.ts";
+import { killCost, questFees, questFoodShort } from "../../agent-runtime/brain/meleeFocus.ts";
 import { QUEST_START } from "../../agent-runtime/brain/questChoice.ts";
 import { COOK_FOR_FIGHT, PROVISION_BUY, PROVISION_SCORE, ScriptedBrain } from "../../agent-runtime/brain/scripted.ts";
 import type { Knowledge } from "../../agent-runtime/knowledge.ts";
@@ -78,10 +78,16 @@ describe("agent focus melee: food", () => {
       quantity: 4,
     });
     assert.equal(foodPurchase(know, obs({ health: 40, coins: 62, freeSlots: 20 }), targets)?.quantity, 5);
-    // Hides for the Vats still to do: its tanning fee (a coin a hide, two hides) is kept.
+    // Hides for the Vats still to do: its tanning fee (a coin a hide, two hides) and a needle for the gloves (1) are kept.
     const hides = questList(know, ["settlers_charter", "kettle_supper"]);
-    assert.equal(questFees(know, { quests: hides }), 2);
+    assert.equal(questFees(know, obs({ quests: hides })), 3);
     assert.equal(questFees(know, obs()), 0, "its quests done: nothing to keep");
+    // Supper at the Kettle to do without a fishing net: the net's 8 coins are kept too (a run of
+    // 23:25 spent them on bread and a dagger, and the quest failed "nor the coins for one").
+    const kettle = questList(know, ["settlers_charter", "hides_for_the_vats", "tusks_in_the_hollow", "the_drowned_watch", "keeping_your_footing"]);
+    assert.equal(questFees(know, obs({ quests: kettle })), 8);
+    assert.equal(questFees(know, obs({ quests: kettle, inventory: [{ slot: 0, itemId: "small_fishing_net", quantity: 1 }] })), 0, "the net in hand");
+    assert.equal(foodPurchase(know, obs({ health: 40, coins: 49, freeSlots: 20, quests: kettle }), targets)?.quantity, 3, "49 coins buy four loaves; less the net's 8, three");
     assert.equal(foodPurchase(know, obs({ health: 40, coins: 62, freeSlots: 20, quests: hides }), targets)?.quantity, 4);
     assert.equal(foodPurchase(know, obs({ health: 40, coins: 500, freeSlots: 20 }), targets)?.quantity, MELEE_FOOD_BUY, "a few fights' worth");
     assert.equal(foodPurchase(know, obs({ health: 40, coins: 500, freeSlots: 3 }), targets)?.quantity, 3, "no more than its free slots");
@@ -134,12 +140,39 @@ describe("agent focus melee: food", () => {
     assert.equal(enoughFood(obs({ inventory: pack(MELEE_FISH_STOCK, "logs") }), know), false, "logs are no food");
   });
 
-  it("fishes for food while hurt with little to eat, before a quest besides the focus", () => {
-    assert.equal(fishForFood(obs({ health: 50 }), 0, 0), true);
-    assert.equal(fishForFood(obs({ health: 50 }), 1, 3), false, "the raw food it carries is cooked first");
-    assert.equal(fishForFood(obs({ health: 50 }), 0, 1), false, "even one");
-    assert.equal(fishForFood(obs({ health: 80 }), 0, 0), false, "healthy: it fights");
-    assert.equal(fishForFood(obs({ health: 50, focus: undefined }), 0, 0), false, "only under the focus");
+  it("fishes for food when short of a kill with nothing to cook, before a quest besides the focus", () => {
+    assert.equal(needsFood(know, obs({ health: 50 })), true);
+    assert.equal(
+      needsFood(know, obs({ health: 50, inventory: [...pack("cooked_meat", 1), ...pack("raw_meat", 3, 1)] })),
+      false,
+      "the raw food it carries is cooked first",
+    );
+    assert.equal(needsFood(know, obs({ health: 50, inventory: pack("raw_meat", 1) })), false, "even one");
+    assert.equal(needsFood(know, obs({ health: 100 })), false, "at full health it fights");
+    assert.equal(needsFood(know, obs({ health: 50, focus: undefined })), false, "only under the focus");
+    // A cow at 6/9/6 in leather with a sword costs some 20: at 60 % with nothing to eat it fights on
+    // (the cows drop meat); before, below 70 % it went fishing.
+    const leather = {
+      skills: skills({ attack: 6, strength: 9, defense: 6 }),
+      equipment: { weapon: "bronze_sword", body: "leather_body", gloves: "leather_gloves", boots: "leather_boots" },
+    };
+    assert.ok(killCost(know, obs(leather), "brindle_cow") < 30, `${killCost(know, obs(leather), "brindle_cow")}`);
+    assert.equal(needsFood(know, obs({ health: 60, ...leather })), false);
+    assert.equal(needsFood(know, obs({ health: 40, ...leather })), true, "below what a kill costs above the 30 % it leaves at");
+    for (let seed = 0; seed < 10; seed++) {
+      const fighting = new ScriptedBrain(know, `s${seed}`).choose(
+        obs({
+          health: 60,
+          ...leather,
+          inventory: pack("small_fishing_net", 1),
+          availableGoals: [
+            { type: "fishing", description: "", targets: ["fishing_spot_net"] },
+            { type: "combat", description: "", targets: ["brindle_cow"] },
+          ],
+        }),
+      );
+      assert.equal(fighting.type, "combat", `seed ${seed}: ${fighting.reason}`);
+    }
     // Below 40 %: no fight even with the one meat (scripted.ts).
     const hurt = obs({
       health: 35,
