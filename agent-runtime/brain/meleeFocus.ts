@@ -16,7 +16,7 @@ import { stylesOffered, type CombatStyle } from "../../src/game/combatStyles.ts"
 import type { Self } from "../AgentView.ts";
 import type { Knowledge } from "../knowledge.ts";
 import type { Observation } from "./Brain.ts";
-import { bestMonster, FLEE_BELOW, MELEE_TRAINING, meleeGear, meleeRates, npcMaxHit, TRAINING_LEAD, trainingStyle } from "./fighting.ts";
+import { FLEE_BELOW, MELEE_TRAINING, meleeGear, meleeRates, npcMaxHit, TRAINING_LEAD, trainingStyle } from "./fighting.ts";
 import { XP_FOR_LEVEL } from "../../src/game/skills.ts";
 import { maxHitHitpoints } from "../../src/game/combat.ts";
 // Health and healing are shown in lifepoints, ten to a hitpoint.
@@ -296,16 +296,15 @@ export function questFoodShort(know: Knowledge, obs: FighterObs, questId: string
   // The kills its current stage has counted already (quest:list's progress).
   const entry = (obs.quests ?? []).find((q) => q.id === questId);
   const counted = entry?.stage === quest.stages[from]?.id ? (entry?.progress?.count ?? 0) : 0;
-  // The monster it trains on counts too, one kill at a time: its fights are taken as training's
-  // are, the meat of one cooked before the next. Hides for the Vats' two cows at 2/1/1, unarmed and
-  // with nothing to eat, were a losing fight of 386 ticks in a run of 19:15; both counted at once,
-  // a fighter fished 360 ticks for the second in a run of 23:41 ("18 lifepoints short").
-  const training = bestMonster([...know.mobSpots.keys()], obs.skills, obs.combatLevel, obs.maxHealth, know);
+  // The monster it trains on counts too: Hides for the Vats' two cows at 2/1/1, unarmed and with
+  // nothing to eat, were a losing fight of 386 ticks in a run of 19:15. (They were left out when a
+  // fighter never laid in food: Hides waited for it until tick 6,111 in a run of 12:32; now
+  // meleeFood.ts questProvision buys or fishes it.)
   let cost = 0;
   quest.stages.slice(from).forEach((s, i) => {
     if (s.type !== "kill" || s.target === undefined) return;
     const kills = Math.max(0, (s.count ?? 1) - (i === 0 ? counted : 0));
-    cost += (s.target === training ? Math.min(1, kills) : kills) * killCost(know, obs, s.target);
+    cost += kills * killCost(know, obs, s.target);
   });
   const food = foodLifepoints(know, obs.inventory);
   const short = cost > 0 ? Math.max(0, cost - (obs.health - obs.maxHealth * FLEE_BELOW) - food) : 0;
