@@ -87,7 +87,11 @@ describe("agent focus melee: food", () => {
     const kettle = questList(know, ["settlers_charter", "hides_for_the_vats", "tusks_in_the_hollow", "the_drowned_watch", "keeping_your_footing"]);
     assert.equal(questFees(know, obs({ quests: kettle })), 8);
     assert.equal(questFees(know, obs({ quests: kettle, inventory: [{ slot: 0, itemId: "small_fishing_net", quantity: 1 }] })), 0, "the net in hand");
-    assert.equal(foodPurchase(know, obs({ health: 40, coins: 49, freeSlots: 20, quests: kettle }), targets)?.quantity, 3, "49 coins buy four loaves; less the net's 8, three");
+    assert.equal(
+      foodPurchase(know, obs({ health: 40, coins: 49, freeSlots: 20, quests: kettle }), targets)?.quantity,
+      3,
+      "49 coins buy four loaves; less the net's 8, three",
+    );
     assert.equal(foodPurchase(know, obs({ health: 40, coins: 62, freeSlots: 20, quests: hides }), targets)?.quantity, 4);
     assert.equal(foodPurchase(know, obs({ health: 40, coins: 500, freeSlots: 20 }), targets)?.quantity, MELEE_FOOD_BUY, "a few fights' worth");
     assert.equal(foodPurchase(know, obs({ health: 40, coins: 500, freeSlots: 3 }), targets)?.quantity, 3, "no more than its free slots");

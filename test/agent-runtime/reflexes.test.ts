@@ -16,7 +16,18 @@ describe("agent reflexes: eating and fleeing", () => {
     know = await bundledKnowledge();
   });
 
-  const cow = (x: number): Entry => ({ id: "cow", kind: "npc", ref: "brindle_cow", x, z: 0, name: "Brindle cow", health: 80, maxHealth: 80, level: 2, dead: false });
+  const cow = (x: number): Entry => ({
+    id: "cow",
+    kind: "npc",
+    ref: "brindle_cow",
+    x,
+    z: 0,
+    name: "Brindle cow",
+    health: 80,
+    maxHealth: 80,
+    level: 2,
+    dead: false,
+  });
 
   /** A fighter at `health` of 100 carrying `items`, a cow `cowAt` tiles east; what its reflex did and sent. */
   function reflex(health: number, items: string[], quests = questList(know, []), cowAt = 1) {
