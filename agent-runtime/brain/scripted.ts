@@ -377,8 +377,8 @@ export class ScriptedBrain implements Brain {
         return { type: option.type, target, score: 60 - level(option.type), reason: `train ${option.type} (level ${level(option.type)})` };
       }
       case "combat": {
-        // Hurt, it fights on with food to eat (the runtime eats below half its health); without, it heals first.
         // Under `focus melee`, any fight it can finish, kill by kill (meleeFood.ts shortOfAKill): food first otherwise.
+        // Else, hurt, it fights on with food to eat (the runtime eats below half its health); without, it heals first.
         if (full || (obs.focus === "melee" ? shortOfAKill(this.know, obs) : !(healthy || (food > 0 && obs.health >= obs.maxHealth * 0.4)))) return undefined;
         // The monster giving the most experience a tick at its levels that it can take the hits of
         // (fighting.ts bestMonster); of those, not one whose spawn it found crowded lately.
