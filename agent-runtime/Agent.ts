@@ -85,6 +85,12 @@ export class Agent {
   /** A quest goal's quest entry (`quest:list`) when the goal began: unchanged at a failure, the attempt moved the quest no further (`stalled`). */
   private questAtStart: string | undefined;
   private choosingSince: number | undefined;
+  /**
+   * The focus its last choice was made under (choose), until the goal comes back from the server:
+   * a goal chosen before the focus changed is ended when it comes, and the next chosen by the focus
+   * (setFocus ends only a goal already begun).
+   */
+  private chosenUnder: { focus: Focus | undefined } | undefined;
   /** Asked the server for fresh options (`agent:getGoal`) to choose from when they come. */
   private awaitingOptions = false;
   private reportedProgress = -1;
@@ -167,7 +173,9 @@ export class Agent {
    * Sets or clears its owner's standing instruction (brain/focus.ts). A new focus is followed at
    * once: the goal it chose for itself before is ended and the next chosen by the focus (a ladder
    * run of 12:13 chose a fight at 1/1/1 a tick before `focus melee` came, and spent 480 ticks and
-   * all its food on two cows where the focus does its quests first).
+   * all its food on two cows where the focus does its quests first). A goal chosen before the focus
+   * came and not yet confirmed by the server is ended when it comes (onGoal): one of 2026-11-30 02:02
+   * came between the two, and the fighter spent 480 ticks and its five loaves on cows at 1/1/1.
    */
   setFocus(focus: Focus | null): void {
     const changed = (focus ?? undefined) !== this.record.focus;
@@ -309,6 +317,11 @@ export class Agent {
     this.questAtStart = goal.type === "quest" ? this.questEntry(goal.target) : undefined;
     this.watch.began(this.ticks);
     this.log("decision", `goal: ${goal.description}${goal.target !== undefined ? ` (${nameOf(this.deps.know, goal.target)})` : ""} [${goal.lockedBy}]`);
+    const chosen = this.chosenUnder;
+    this.chosenUnder = undefined;
+    const focus = this.record.focus;
+    if (chosen !== undefined && goal.lockedBy === "autonomous" && focus !== undefined && chosen.focus !== focus)
+      this.endGoal("done", `focus ${focus}: choosing again`);
   }
 
   // ---- one game tick -------------------------------------------------------------------------
@@ -458,6 +471,7 @@ export class Agent {
         if (this.goalsPaused || this.choosingSince !== started || this.behaviour !== undefined) return;
         const c = usable(choice) ? choice : this.deps.fallback.choose(obs);
         this.log("decision", `choose ${c.type}${c.target !== undefined ? ` (${nameOf(this.deps.know, c.target)})` : ""}: ${c.reason}`);
+        this.chosenUnder = { focus: obs.focus };
         this.conn.send("agent:setGoal", { type: c.type, ...(c.target !== undefined ? { target: c.target } : {}) });
       });
   }
