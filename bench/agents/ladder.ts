@@ -443,7 +443,9 @@ export async function runLadder(opts: LadderOptions): Promise<LadderResult> {
           (a.kind === "action" && goals && a.text.startsWith("could not"));
         if (!wanted || logged.has(key)) continue;
         logged.add(key);
-        opts.log(`seed ${opts.seed}:   tick ${result.ticksRun}: ${a.text}`);
+        // The tick the line was written at, from its time (within a tick or two of the runtime's own).
+        const ago = Math.max(0, Math.round((Date.now() - Date.parse(a.at)) / opts.tickMs));
+        opts.log(`seed ${opts.seed}:   tick ${result.ticksRun - ago}: ${a.text}`);
       }
       if (start === undefined && Date.now() - handedAt > 60_000) throw new Error("the agent did not enter the world within 60 s");
       // Its ticks out of the world do not count, so a run whose agent never comes back would never end.
