@@ -208,7 +208,7 @@ const BOOSTS: Record<string, string> = { attack: "attackMultiplier", strength: "
  * prayedLevel), so a 5 % boost adds nothing below level 20, and its points and altar trips bought
  * nothing (two or three trips a run of 19:40 under `focus melee`, at Strength 8-10).
  */
-export function boostPrayer(self: Self, know: Knowledge, skill: string | undefined): PrayerDef | undefined {
+export function boostPrayer(self: Pick<Self, "skills">, know: Knowledge, skill: string | undefined): PrayerDef | undefined {
   const level = self.skills.prayer?.level ?? 1;
   const trained = skill !== undefined && BOOSTS[skill] !== undefined ? skill : "strength";
   const key = BOOSTS[trained]!;

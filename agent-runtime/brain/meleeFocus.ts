@@ -16,7 +16,7 @@ import { stylesOffered, type CombatStyle } from "../../src/game/combatStyles.ts"
 import type { Self } from "../AgentView.ts";
 import type { Knowledge } from "../knowledge.ts";
 import type { Observation } from "./Brain.ts";
-import { FLEE_BELOW, MELEE_TRAINING, meleeGear, meleeRates, npcMaxHit, TRAINING_LEAD, trainingStyle } from "./fighting.ts";
+import { boostPrayer, FLEE_BELOW, MELEE_TRAINING, meleeGear, meleeRates, npcMaxHit, TRAINING_LEAD, trainingStyle } from "./fighting.ts";
 import { XP_FOR_LEVEL } from "../../src/game/skills.ts";
 import { maxHitHitpoints } from "../../src/game/combat.ts";
 // Health and healing are shown in lifepoints, ten to a hitpoint.
@@ -419,17 +419,32 @@ export function questFees(know: Knowledge, obs: Pick<Observation, "quests" | "in
 export const MELEE_LOGS_KEPT = 3;
 
 /**
- * Under `focus melee`, what a fight picks up: coins, what it keeps (tools, gear, runes), food raw or
- * cooked, bones to bury, and the inputs its quests still make things from (Hides for the Vats'
- * cowhides); not what is only worth a coin at a store (a cowhide after Hides: 1 coin, a pickup,
- * a slot and a share of a bank trip; the 15:47 run's fighter banked "for room" every ~900 ticks).
+ * Whether bones are worth burying to a melee trainer: a boost prayer at its Prayer level adds a
+ * level to one of its melee skills (fighting.ts boostPrayer: the server floors the boosted level,
+ * so the content's 5 % boosts add nothing below level 20 and its 10 % ones nothing below 10, at
+ * Prayer 10 and more, some 250 bones away). Until then a bone is a pickup and a burial a kill for
+ * nothing the climb uses.
  */
-export function meleeLoot(know: Knowledge, obs: Pick<Observation, "quests">): (itemId: string) => boolean {
+export function bonesWorthBurying(know: Knowledge, self: Pick<Self, "skills">): boolean {
+  return MELEE_SKILLS.some((skill) => boostPrayer(self, know, skill) !== undefined);
+}
+
+/**
+ * Under `focus melee`, what a fight picks up: coins, what it keeps (tools, gear, runes), food raw or
+ * cooked, bones while a prayer would add a melee level (bonesWorthBurying), and the inputs its
+ * quests still make things from (Hides for the Vats' cowhides); not what is only worth a coin at a
+ * store (a cowhide after Hides: 1 coin, a pickup, a slot and a share of a bank trip; the 15:47 run's
+ * fighter banked "for room" every ~900 ticks).
+ */
+export function meleeLoot(know: Knowledge, obs: Pick<Observation, "quests" | "skills">): (itemId: string) => boolean {
   const inputs = questMakeInputs(know, obs);
   const raw = new Set(know.registry.recipes.cooking.map((r) => r.raw));
+  const bones = bonesWorthBurying(know, obs);
   return (itemId) => {
     const item = know.registry.item(itemId);
     if (item === undefined) return false;
-    return itemId === "coins" || know.keep.has(itemId) || (item.healAmount ?? 0) > 0 || raw.has(itemId) || (item.prayerXp ?? 0) > 0 || inputs.has(itemId);
+    return (
+      itemId === "coins" || know.keep.has(itemId) || (item.healAmount ?? 0) > 0 || raw.has(itemId) || (bones && (item.prayerXp ?? 0) > 0) || inputs.has(itemId)
+    );
   };
 }

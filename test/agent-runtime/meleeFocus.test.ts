@@ -14,6 +14,8 @@ import {
   dangerousRoute,
   lampSkill,
   lampXpOf,
+  bonesWorthBurying,
+  meleeLoot,
   meleeQuestSkill,
   meleeQuestValue,
   QUEST_FIGHT_MARGIN,
@@ -229,5 +231,20 @@ describe("agent focus melee: quests, lamps and food", () => {
     // Past the cistern, the last talk does not wait.
     assert.equal(at(50, 0, watch.stages.at(-1)!.id), true);
     assert.equal(at(50, 0, watch.stages[2]!.id), false, "the gate is still inside");
+  });
+
+  it("leaves bones while no boost prayer at its Prayer level adds a melee level (the server floors the boosted level)", () => {
+    // skillsAt has no Prayer: it is added at its level.
+    const at = ({ prayer, ...levels }: Record<string, number>) => ({ ...skills(levels), prayer: { level: prayer ?? 1, xp: 0 } });
+    const loot = (levels: Record<string, number>) => meleeLoot(know, { quests: questList(know, []), skills: at(levels) });
+    // 10/10/10 at Prayer 5: the content's 5 % boosts (Hearthward, Ember Vigour) make 10.5 of a 10: no level, so no bones.
+    assert.equal(bonesWorthBurying(know, { skills: at({ attack: 10, strength: 10, defense: 10, prayer: 5 }) }), false);
+    assert.equal(loot({ attack: 10, strength: 10, defense: 10, prayer: 5 })("bones"), false);
+    assert.equal(loot({ attack: 10, strength: 10, defense: 10, prayer: 5 })("raw_meat"), true, "food is still picked up");
+    // Defence 20 at Prayer 1: Hearthward's 5 % makes it 21, and bones are worth their burial again.
+    assert.equal(bonesWorthBurying(know, { skills: at({ defense: 20, prayer: 1 }) }), true);
+    assert.equal(loot({ defense: 20, prayer: 1 })("bones"), true);
+    // Stoneward's 10 % (Prayer 10) adds a level at Defence 10.
+    assert.equal(bonesWorthBurying(know, { skills: at({ defense: 10, prayer: 10 }) }), true);
   });
 });
