@@ -18,6 +18,8 @@ import { nameOf } from "./knowledge.ts";
 export const EAT_BELOW = 0.5;
 /** Between goals, eat below this share (the scripted policy fights at 70 % and up). */
 export const TOP_UP_BELOW = 0.75;
+/** In a fight it eats once within this many of the monster's max hits (or below FLEE_BELOW); else after the kill. */
+export const MID_FIGHT_HITS = 2;
 /** Ticks between two bites, and between two times it switches its prayers off. */
 const REFLEX_TICKS = 3;
 
@@ -43,7 +45,12 @@ export class Reflexes {
     // Health does not come back by itself: between goals it eats up to the level it fights at.
     const threshold = behaviour === undefined ? TOP_UP_BELOW : EAT_BELOW;
     if (!shouldEat(view, know, threshold)) return undefined;
-    const owed = self.health <= threat(view, know) ? new Map<string, number>() : questHandOvers(quests, know);
+    // Next to a monster, a bite puts off its next blow (src/game/items.ts EAT_ATTACK_DELAY_TICKS): it
+    // eats there only near the end of its margin (two of the monster's max hits, and FLEE_BELOW), and
+    // else after the kill, where the walk to the next monster hides the delay.
+    const near = threat(view, know);
+    if (behaviour !== undefined && near > 0 && self.health >= Math.max(MID_FIGHT_HITS * near, self.maxHealth * FLEE_BELOW)) return undefined;
+    const owed = self.health <= near ? new Map<string, number>() : questHandOvers(quests, know);
     const food = self.inventory.find((s) => (know.registry.item(s.itemId)?.healAmount ?? 0) > 0 && view.count(s.itemId) > (owed.get(s.itemId) ?? 0));
     if (food !== undefined) {
       if (tick - this.lastEatTick < REFLEX_TICKS) return undefined;

@@ -38,8 +38,20 @@ describe("agent reflexes: eating and fleeing", () => {
   }
 
   it("eats below half health, the first food it carries; not above it", () => {
-    assert.deepEqual(reflex(40, ["bronze_hatchet", "bread", "shrimp"]), { did: "ate", eaten: ["bread"] });
-    assert.deepEqual(reflex(60, ["bread"]), { did: undefined, eaten: [] });
+    assert.deepEqual(reflex(40, ["bronze_hatchet", "bread", "shrimp"], undefined, 5), { did: "ate", eaten: ["bread"] });
+    assert.deepEqual(reflex(60, ["bread"], undefined, 5), { did: undefined, eaten: [] });
+  });
+
+  it("next to a monster, puts off a bite (it delays the next blow) to the end of its margin: two max hits, or FLEE_BELOW", () => {
+    // A cow hits 10 at most: at 40 of 100 next to one it fights on, and eats after the kill.
+    assert.deepEqual(reflex(40, ["bread"]), { did: undefined, eaten: [] });
+    assert.deepEqual(reflex(30, ["bread"]), { did: undefined, eaten: [] }, "at FLEE_BELOW itself");
+    assert.deepEqual(reflex(29, ["bread"]), { did: "ate", eaten: ["bread"] });
+    // Between goals it tops up wherever it stands.
+    const view = viewOf(selfOf({ health: 40, inventory: carrying(["bread"]) }), { x: 0, z: 0 }, [cow(1)], { health: 40 });
+    const { ctx, sent } = ctxOf(know, view, "reflex");
+    assert.equal(new Reflexes(ctx).eatOrFlee(undefined, undefined), "ate");
+    assert.equal(sent.length, 1);
   });
 
   it("keeps the food a quest under way still hands over: Supper at the Kettle's two shrimp", () => {
@@ -48,11 +60,11 @@ describe("agent reflexes: eating and fleeing", () => {
     assert.deepEqual([...questHandOvers(questList(know, [], { kettle_supper: "net_shrimp" }), know)], [["shrimp", 2]], "the give stage is still ahead");
     assert.deepEqual([...questHandOvers(questList(know, ["kettle_supper"]), know)], [], "done: nothing owed");
     // Two shrimp owed and two carried: the bread is eaten, then nothing; a third shrimp may go.
-    assert.deepEqual(reflex(40, ["shrimp", "shrimp", "bread"], kettle).eaten, ["bread"]);
+    assert.deepEqual(reflex(40, ["shrimp", "shrimp", "bread"], kettle, 5).eaten, ["bread"]);
     assert.deepEqual(reflex(25, ["shrimp", "shrimp"], kettle, 5), { did: "flee", eaten: [] }, "losing the fight with only the quest's shrimp: it leaves");
-    assert.deepEqual(reflex(40, ["shrimp", "shrimp", "shrimp"], kettle).eaten, ["shrimp"]);
+    assert.deepEqual(reflex(40, ["shrimp", "shrimp", "shrimp"], kettle, 5).eaten, ["shrimp"]);
     // Without the quest the shrimp are food like any other.
-    assert.deepEqual(reflex(40, ["shrimp", "shrimp"]).eaten, ["shrimp"]);
+    assert.deepEqual(reflex(40, ["shrimp", "shrimp"], undefined, 5).eaten, ["shrimp"]);
   });
 
   it("eats the quest's food too when a monster next to it could kill it with its next hit", () => {
