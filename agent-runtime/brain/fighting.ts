@@ -398,11 +398,14 @@ function heldDefence(know: Knowledge, held: readonly string[], slot: string): nu
  * speeds every kill. A hit is rolled against the defence level times (64 + the bonus): at Defence 1
  * against a cow, +8 takes a hit from 55 % to 47 % of its swings (`npm run bench:melee-bound --
  * --armour`: 3,037 lifepoints taken over the climb with a bronze sword, 2,756 with a leather body).
+ * A piece adding less than `minValue` defence a coin is not bought (meleeFood.ts meleeArmourFloor:
+ * under `focus melee` the coins buy food instead).
  */
 export function armourUpgrade(
   know: Knowledge,
   obs: { skills: Record<string, { level: number }>; coins: number; inventory: readonly { itemId: string }[]; equipment: Record<string, string> },
   targets: readonly string[],
+  minValue = 0,
 ): { itemId: string; storeId: string; price: number } | undefined {
   const held = [...obs.inventory.map((s) => s.itemId), ...Object.values(obs.equipment)];
   if (Math.max(0, ...held.map((id) => meleeWorth(know, id) ?? 0)) <= 0) return undefined;
@@ -420,6 +423,7 @@ export function armourUpgrade(
       const gain = worth - heldDefence(know, held, know.registry.item(offer.itemId)!.equipSlot!);
       if (gain <= 0) continue;
       const value = gain / Math.max(1, offer.price);
+      if (value < minValue) continue;
       bestValue = Math.max(bestValue, value);
       // WEAPON_RESERVE kept, as for a weapon: Hides for the Vats' tanning fee went on leather boots in a run of 19:35, and its stage failed.
       if (obs.coins < offer.price + WEAPON_RESERVE) continue;

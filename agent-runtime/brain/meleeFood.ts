@@ -133,6 +133,27 @@ export function fishWorth(know: Knowledge, obs: Pick<Observation, "skills" | "in
   return best;
 }
 
+/**
+ * Lifepoints a point of armour's defence saves a fighter over what is left of its climb once it has
+ * coins (after its first quests, some two thirds of the fights): `npm run bench:melee-bound --
+ * --armour leather_body,leather_gloves,leather_boots` took 3,031 lifepoints over the whole climb to
+ * 2,662 for their +10 (37 a point), on 2026-11-29.
+ */
+export const LIFEPOINTS_PER_DEFENCE = 24;
+
+/**
+ * Under `focus melee`, the least defence a coin a piece of armour is bought for: what the coins buy
+ * in food instead (the best store food's lifepoints a coin, a loaf's 40 for 12 at Hobb's), at
+ * LIFEPOINTS_PER_DEFENCE. A leather body (+8 for 36 coins, some 190 lifepoints: 5.3 a coin) is
+ * bought; a bronze full helm (+4 for 35: 2.7), leather gloves and boots (+1 for 10: 2.4) are not, and
+ * their 55 coins are four loaves: a run of 2026-11-30 01:45 bought all four and fished 400 ticks for
+ * Hides for the Vats, 20 lifepoints short, with 8 coins left. 0 when no store sells food.
+ */
+export function meleeArmourFloor(know: Knowledge): number {
+  const food = bestFoodOffer(know, undefined);
+  return food === undefined ? 0 : food.heal / food.price / LIFEPOINTS_PER_DEFENCE;
+}
+
 /** The best food a placed store sells among `targets` (undefined: any), by lifepoints a coin. */
 function bestFoodOffer(know: Knowledge, targets: readonly string[] | undefined): { itemId: string; storeId: string; price: number; heal: number } | undefined {
   const placed = new Set(know.keepers.map((k) => k.storeId));
@@ -196,7 +217,7 @@ export function questProvision(know: Knowledge, obs: FighterObs & Pick<Observati
   if (obs.focus !== "melee") return undefined;
   // Gear first: a better weapon or armour it can afford cuts the food the fights need (scripted.ts MELEE_GEAR_SCORE).
   const forSale = [...know.registry.stores.values()].flatMap((s) => s.items.map((i) => i.itemId));
-  if (weaponUpgrade(know, obs, forSale) !== undefined || armourUpgrade(know, obs, forSale) !== undefined) return undefined;
+  if (weaponUpgrade(know, obs, forSale) !== undefined || armourUpgrade(know, obs, forSale, meleeArmourFloor(know)) !== undefined) return undefined;
   const offer = bestFoodOffer(know, undefined);
   const free = Math.max(0, obs.freeSlots - FOOD_TRIP_ROOM);
   const bought = offer === undefined ? 0 : affordable(know, offer, obs.coins - questFees(know, obs), free);

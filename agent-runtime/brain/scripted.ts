@@ -15,7 +15,7 @@ import { armourUpgrade, bestMonster, runePurchase, weaponUpgrade } from "./fight
 import { focusBonus } from "./focus.ts";
 import { magicChoice } from "./magicFocus.ts";
 import { makingReserve, makingScore, makingToolPurchases, tierUpgrade } from "./makingChoice.ts";
-import { cookForFight, foodPurchase, needsFood, provisionShort, shortOfAKill } from "./meleeFood.ts";
+import { cookForFight, foodPurchase, meleeArmourFloor, needsFood, provisionShort, shortOfAKill } from "./meleeFood.ts";
 import { needText, QUEST_TRAINING, questNeedFor, questScore } from "./questChoice.ts";
 import {
   anvilPays,
@@ -436,7 +436,8 @@ export class ScriptedBrain implements Brain {
   private meleeGear(obs: Observation, targets: readonly string[]): (GoalChoice & { score: number }) | undefined {
     const weapon = this.weaponChoice(obs, targets);
     if (weapon !== undefined) return { ...weapon, score: MELEE_GEAR_SCORE };
-    const armour = armourUpgrade(this.know, obs, targets);
+    // Armour worth less than the food its coins buy is left (meleeFood.ts meleeArmourFloor).
+    const armour = armourUpgrade(this.know, obs, targets, meleeArmourFloor(this.know));
     if (armour !== undefined)
       return { type: "shopping", target: armour.itemId, score: MELEE_GEAR_SCORE, reason: `armour: ${nameOf(this.know, armour.itemId)} for ${armour.price}` };
     return undefined;

@@ -18,6 +18,7 @@ import { availableGoals } from "../../src/agents/AgentService.ts";
 import type { PlayerData } from "../../src/game/world/Player.ts";
 import { SKILLS } from "../../src/game/skills.ts";
 import { bundledContent } from "../support/content.ts";
+import { LIFEPOINTS_PER_DEFENCE, meleeArmourFloor } from "../../agent-runtime/brain/meleeFood.ts";
 import { ctxOf, observation, questList, selfOf, viewOf } from "./support.ts";
 
 describe("agent focus melee: armour", () => {
@@ -93,6 +94,24 @@ describe("agent focus melee: armour", () => {
     assert.ok(WEAPON_SCORE + FOCUS_BONUS > 95, "above fighting on");
     // 20 coins short of a sword and its reserve, and no weapon: it fights on.
     assert.equal(new ScriptedBrain(know, "s1").choose(obs({ availableGoals: options, coins: 25 + WEAPON_RESERVE - 1 })).type, "combat");
+  });
+
+  it("under focus melee, buys no armour worth less than the food its coins buy (meleeArmourFloor: a loaf's 40 lifepoints for 12 coins)", () => {
+    // 40 / 12 lifepoints a coin, at LIFEPOINTS_PER_DEFENCE a point of defence: 0.139 defence a coin.
+    assert.ok(Math.abs(meleeArmourFloor(know) - 40 / 12 / LIFEPOINTS_PER_DEFENCE) < 1e-9);
+    const floor = meleeArmourFloor(know);
+    // The leather body (+8 for 36: 0.22 a coin) is above it; the bronze helm (+4 for 35), leather gloves and boots (+1 for 10) below.
+    assert.equal(armourUpgrade(know, kit(40 + WEAPON_RESERVE, ["bronze_sword"]), shopping, floor)?.itemId, "leather_body");
+    assert.equal(armourUpgrade(know, kit(200, [], { weapon: "bronze_sword", body: "leather_body" }), shopping, floor), undefined);
+    // Without the floor (another focus) the most defence a coin is bought: the kiteshield (+7 for 60).
+    assert.equal(armourUpgrade(know, kit(200, [], { weapon: "bronze_sword", body: "leather_body" }), shopping)?.itemId, "bronze_kiteshield");
+    // The shopping goal under focus melee: with the body on, 60 coins go to no armour (the combat it fights on instead).
+    const options = [
+      { type: "shopping" as const, description: "", targets: shopping },
+      { type: "combat" as const, description: "", targets: ["brindle_cow"] },
+    ];
+    const c = new ScriptedBrain(know, "s1").choose(obs({ availableGoals: options, coins: 60, equipment: { weapon: "bronze_sword", body: "leather_body" } }));
+    assert.equal(c.type, "combat", c.reason);
   });
 
   it("a fight puts on the armour it carries that beats what it wears, one piece at a time", () => {
