@@ -256,7 +256,20 @@ export function provisionShort(
 export function provisionTarget(know: Knowledge, obs: FighterObs & Pick<Observation, "coins" | "freeSlots">): number | undefined {
   const short = provisionShort(know, obs);
   if (short === undefined || short.lifepoints <= 0) return undefined;
-  return foodLifepoints(know, obs.inventory) + rawWorth(know, obs) + Math.max(short.lifepoints, MELEE_FISH_STOCK * fishWorth(know, obs));
+  const worth = fishWorth(know, obs);
+  return foodLifepoints(know, obs.inventory) + rawWorth(know, obs) + Math.max(short.lifepoints + burnSpread(short.lifepoints, worth), MELEE_FISH_STOCK * worth);
+}
+
+/**
+ * One standard deviation of what the burns take from raw fish cooked for `lifepoints`, each catch
+ * worth `worth` on average, at half of them burnt (Cooking 1-15 on a fire burns 45-60 %: then a
+ * catch's spread is its mean, and n of them spread √n times it): the margin a provisioning trip
+ * fishes beyond what it lacks. Without it, a trip laid in what Tusks in the Hollow lacked at its
+ * expected worth, the burns took more, and a second trip of ~200 ticks went for 14 lifepoints in
+ * two of four runs of 02:37.
+ */
+export function burnSpread(lifepoints: number, worth: number): number {
+  return worth > 0 ? Math.sqrt(lifepoints * worth) : 0;
 }
 
 /** Food bought at most in one trip under `focus melee` while hurt (a few fights' worth at low levels). */

@@ -20,6 +20,7 @@ import {
   MELEE_FOOD_BUY,
   provisionShort,
   provisionTarget,
+  burnSpread,
   questOpen,
   shortOfAKill,
   questProvision,
@@ -270,8 +271,11 @@ describe("agent focus melee: food", () => {
     assert.equal(questProvision(know, low), undefined);
     assert.equal(questProvision(know, { ...low, coins: 99 })?.questId, "tusks_in_the_hollow", "eight loaves and ten slots of shrimp");
     assert.equal(questProvision(know, tusksReady({ skills: skills({ attack: 3, strength: 2, defense: 2, fishing: 5, cooking: 5 }), coins: 99 })), undefined);
-    // Gear first: with coins for a better piece (the iron full helm, 100, and WEAPON_RESERVE), no food is laid in yet.
-    assert.equal(questProvision(know, tusksReady({ coins: 120 })), undefined);
+    // Gear first: with coins for a piece worth its coins in food (meleeArmourFloor: a leather body, 36 and WEAPON_RESERVE), no food is laid in yet.
+    const { body: _body, ...noBody } = bronze;
+    assert.equal(questProvision(know, tusksReady({ coins: 60, equipment: noBody })), undefined);
+    // Not for one worth less than the food its coins buy: the iron full helm (+2 over the bronze one for 100 coins).
+    assert.equal(questProvision(know, tusksReady({ coins: 120 }))?.questId, "tusks_in_the_hollow");
     // With the food in hand, nothing to lay in; nor under another focus.
     assert.equal(questProvision(know, tusksReady({ inventory: pack("bread", 10) })), undefined);
     assert.equal(questProvision(know, tusksReady({ focus: undefined })), undefined);
@@ -291,7 +295,11 @@ describe("agent focus melee: food", () => {
     // Raw food carried counts at its cooked worth: the fishing trip stops there.
     assert.equal(provisionShort(know, tusksReady())?.lifepoints, Math.ceil(short));
     const target = provisionTarget(know, tusksReady())!;
-    assert.equal(target, Math.max(Math.ceil(short), MELEE_FISH_STOCK * fishWorth(know, tusksReady())), "an ordinary trip at least");
+    const worth = fishWorth(know, tusksReady());
+    // What it lacks and one standard deviation of the burns (burnSpread: √(lacking × a catch's worth)), an ordinary trip at least.
+    assert.equal(burnSpread(Math.ceil(short), worth), Math.sqrt(Math.ceil(short) * worth));
+    assert.ok(burnSpread(Math.ceil(short), worth) > worth, "more than one catch");
+    assert.equal(target, Math.max(Math.ceil(short) + burnSpread(Math.ceil(short), worth), MELEE_FISH_STOCK * worth));
     const fished = (n: number) => tusksReady({ inventory: [{ slot: 0, itemId: "small_fishing_net", quantity: 1 }, ...pack("raw_shrimp", n, 1)] });
     const enough = Math.ceil(target / cookedWorth(know, "raw_shrimp", 5) - 1e-9);
     assert.equal(enoughFood(fished(enough - 1), know, target), false);
