@@ -54,6 +54,17 @@ describe("agent reflexes: eating and fleeing", () => {
     assert.equal(sent.length, 1);
   });
 
+  it("between goals, holds the next choice while its last bite's ticks run (a fight chosen at once went on at 70 %)", () => {
+    const view = viewOf(selfOf({ health: 60, inventory: carrying(["bread", "bread"]) }), { x: 0, z: 0 }, [], { health: 60 });
+    const { ctx, sent } = ctxOf(know, view, "reflex");
+    const reflexes = new Reflexes(ctx);
+    assert.equal(reflexes.eatOrFlee(new Fight("brindle_cow"), "combat"), undefined, "in a goal: above half health, no bite");
+    assert.equal(reflexes.eatOrFlee(undefined, undefined), "ate", "between goals: below 75 %");
+    assert.equal(reflexes.eatOrFlee(undefined, undefined), "waiting", "the bite's ticks run: no choice yet");
+    assert.equal(reflexes.eatOrFlee(new Fight("brindle_cow"), "combat"), undefined, "in a goal it does not wait");
+    assert.equal(sent.length, 1);
+  });
+
   it("keeps the food a quest under way still hands over: Supper at the Kettle's two shrimp", () => {
     const kettle = questList(know, [], { kettle_supper: "deliver" });
     assert.deepEqual([...questHandOvers(kettle, know)], [["shrimp", 2]]);
