@@ -216,8 +216,23 @@ export function questStyle(self: Self, know: Knowledge, need: { skill: string; l
  * to tick 5,237 in a run of 16:40, as the fighter is seldom above it with food in hand.
  */
 export const DANGER_HEALTH = 0.75;
-/** Lifepoints of food it carries into such an area (three cooked meats). */
-export const DANGER_FOOD = 90;
+/**
+ * Lifepoints of food it carries into such an area: the hardest hit of the aggressive monsters on
+ * the way (the Sunken Cistern's horror hits 7 hitpoints: two loaves or three meals), so that no hit
+ * leaves it with nothing to eat (the reflexes leave a fight only then). Three meals (90) before,
+ * whatever the food: none was eaten on the way in 20 runs of 02:30-03:05, and 160-300 ticks of
+ * fishing went for that food in a third of them.
+ */
+export function dangerFood(know: Knowledge, stages: readonly { type: string; area?: string | undefined }[]): number {
+  let hit = 0;
+  for (const s of stages) {
+    if (s.type !== "reach") continue;
+    for (const a of know.registry.areas)
+      if (a.id === s.area)
+        for (const m of a.mobSpawns) if (know.registry.npcs.get(m.mobId)?.combat?.aggressive === true) hit = Math.max(hit, npcMaxHit(know, m.mobId));
+  }
+  return hit;
+}
 
 /** An aggressive monster whose max hit is this share of its health or more makes an area dangerous. */
 const DANGER_HIT_SHARE = 0.2;
@@ -282,7 +297,7 @@ export function foodLifepoints(know: Knowledge, inventory: Observation["inventor
  * it leaves a fight (fighting.ts FLEE_BELOW) and its food. Tusks in the Hollow's two boars of level 6
  * cost a level-3 fighter some 400 lifepoints each, and the quest waits until its levels and food make
  * them winnable (the quest run of 05:44 lost three fights to them). A way through an area where
- * monsters attack on sight (dangerousRoute) needs DANGER_FOOD in hand and food to top up to
+ * monsters attack on sight (dangerousRoute) needs dangerFood in hand and food to top up to
  * DANGER_HEALTH besides. 0 under another focus (questChoice.ts's own margin holds).
  */
 export function questFoodShort(know: Knowledge, obs: FighterObs, questId: string, fromStage?: string | null): number {
@@ -308,11 +323,11 @@ export function questFoodShort(know: Knowledge, obs: FighterObs, questId: string
   });
   const food = foodLifepoints(know, obs.inventory);
   const short = cost > 0 ? Math.max(0, cost - (obs.health - obs.maxHealth * FLEE_BELOW) - food) : 0;
-  // A way through an area where monsters attack on sight: at DANGER_HEALTH with DANGER_FOOD in hand.
+  // A way through an area where monsters attack on sight: at DANGER_HEALTH with dangerFood in hand.
   // Past the `reach`, the stages there (the cistern's gate) are still inside: all but the talks left count.
   const inside = quest.stages.slice(from).some((s) => s.type !== "dialogue" && s.type !== "give");
   if (!inside || !dangerousRoute(know, quest.stages, obs.maxHealth)) return short;
-  return Math.max(short, DANGER_FOOD + Math.max(0, obs.maxHealth * DANGER_HEALTH - obs.health) - food);
+  return Math.max(short, dangerFood(know, quest.stages) + Math.max(0, obs.maxHealth * DANGER_HEALTH - obs.health) - food);
 }
 
 /**

@@ -11,6 +11,7 @@ import { Fight } from "../../agent-runtime/brain/fight.ts";
 import { FOCUS_BONUS, focusBonus } from "../../agent-runtime/brain/focus.ts";
 import { LampRubber } from "../../agent-runtime/brain/lamp.ts";
 import {
+  dangerFood,
   dangerousRoute,
   lampSkill,
   lampXpOf,
@@ -226,8 +227,13 @@ describe("agent focus melee: quests, lamps and food", () => {
     const at = (health: number, food: number, stage?: string) =>
       questFightsWinnable(know, obs({ health, maxHealth: 110, inventory: meat(food) }), "the_drowned_watch", stage);
     assert.equal(at(80, 5), false, "below 75 % of its health: it waits");
-    assert.equal(at(88, 2), false, "without three meals (a run of 16:33 began at 80 % and was left at the last ladder)");
+    // Food for the hardest hit on the way in hand (a cistern horror's 70 lifepoints: three meals or two loaves), so no hit leaves it with nothing to eat.
+    assert.equal(dangerFood(know, watch.stages), 70);
+    assert.equal(dangerFood(know, know.registry.quests.quests.get("hides_for_the_vats")!.stages), 0);
+    assert.equal(at(88, 2), false, "two meals (a run of 16:33 began at 80 % with none and was left at the last ladder)");
     assert.equal(at(88, 3), true);
+    const loaves = (n: number) => Array.from({ length: n }, (_, slot) => ({ slot, itemId: "bread", quantity: 1 }));
+    assert.equal(questFightsWinnable(know, obs({ health: 88, maxHealth: 110, inventory: loaves(2) }), "the_drowned_watch"), true, "two loaves: 80");
     // Past the cistern, the last talk does not wait.
     assert.equal(at(50, 0, watch.stages.at(-1)!.id), true);
     assert.equal(at(50, 0, watch.stages[2]!.id), false, "the gate is still inside");
