@@ -23,7 +23,7 @@ import { maxHitHitpoints } from "../../src/game/combat.ts";
 import { LIFEPOINTS_PER_HITPOINT } from "../../src/game/world/entities.ts";
 import type { Focus } from "./Brain.ts";
 import { offerOf } from "./makingChoice.ts";
-import { questSkillNeeds } from "./questNeeds.ts";
+import { questSkillNeeds, stagesFrom } from "./questNeeds.ts";
 
 /** The melee skills, in the order the fighter leads them (fighting.ts MELEE_TRAINING). */
 export const MELEE_SKILLS = ["strength", "attack", "defense"] as const;
@@ -67,12 +67,8 @@ export function questMeleeXp(know: Knowledge, questId: string): number {
 export function expectedQuestTicks(know: Knowledge, questId: string, fromStage?: string | null): number {
   const quest = know.registry.quests.quests.get(questId);
   if (quest === undefined) return Infinity;
-  const from = Math.max(
-    0,
-    quest.stages.findIndex((s) => s.id === fromStage),
-  );
   let ticks = fromStage === undefined || fromStage === null ? 30 : 0;
-  for (const s of quest.stages.slice(from)) {
+  for (const s of stagesFrom(quest.stages, fromStage)) {
     const count = s.count ?? 1;
     if (s.type === "dialogue" || s.type === "give") ticks += 30;
     else if (s.type === "reach") ticks += 150;
@@ -304,19 +300,16 @@ export function questFoodShort(know: Knowledge, obs: FighterObs, questId: string
   if (obs.focus !== "melee") return 0;
   const quest = know.registry.quests.quests.get(questId);
   if (quest === undefined) return 0;
-  const from = Math.max(
-    0,
-    quest.stages.findIndex((s) => s.id === fromStage),
-  );
+  const left = stagesFrom(quest.stages, fromStage);
   // The kills its current stage has counted already (quest:list's progress).
   const entry = (obs.quests ?? []).find((q) => q.id === questId);
-  const counted = entry?.stage === quest.stages[from]?.id ? (entry?.progress?.count ?? 0) : 0;
+  const counted = entry?.stage === left[0]?.id ? (entry?.progress?.count ?? 0) : 0;
   // The monster it trains on counts too: Hides for the Vats' two cows at 2/1/1, unarmed and with
   // nothing to eat, were a losing fight of 386 ticks in a run of 19:15. (They were left out when a
   // fighter never laid in food: Hides waited for it until tick 6,111 in a run of 12:32; now
   // meleeFood.ts questProvision buys or fishes it.)
   let cost = 0;
-  quest.stages.slice(from).forEach((s, i) => {
+  left.forEach((s, i) => {
     if (s.type !== "kill" || s.target === undefined) return;
     const kills = Math.max(0, (s.count ?? 1) - (i === 0 ? counted : 0));
     cost += kills * killCost(know, obs, s.target);
@@ -325,7 +318,7 @@ export function questFoodShort(know: Knowledge, obs: FighterObs, questId: string
   const short = cost > 0 ? Math.max(0, cost - (obs.health - obs.maxHealth * FLEE_BELOW) - food) : 0;
   // A way through an area where monsters attack on sight: at DANGER_HEALTH with dangerFood in hand.
   // Past the `reach`, the stages there (the cistern's gate) are still inside: all but the talks left count.
-  const inside = quest.stages.slice(from).some((s) => s.type !== "dialogue" && s.type !== "give");
+  const inside = left.some((s) => s.type !== "dialogue" && s.type !== "give");
   if (!inside || !dangerousRoute(know, quest.stages, obs.maxHealth)) return short;
   return Math.max(short, dangerFood(know, quest.stages) + Math.max(0, obs.maxHealth * DANGER_HEALTH - obs.health) - food);
 }
@@ -340,11 +333,7 @@ export function questFightsWinnable(know: Knowledge, obs: FighterObs, questId: s
   if (questFoodShort(know, obs, questId, fromStage) > 0) return false;
   const quest = know.registry.quests.quests.get(questId);
   if (quest === undefined) return true;
-  const from = Math.max(
-    0,
-    quest.stages.findIndex((s) => s.id === fromStage),
-  );
-  const inside = quest.stages.slice(from).some((s) => s.type !== "dialogue" && s.type !== "give");
+  const inside = stagesFrom(quest.stages, fromStage).some((s) => s.type !== "dialogue" && s.type !== "give");
   return !(inside && dangerousRoute(know, quest.stages, obs.maxHealth) && obs.health < obs.maxHealth * DANGER_HEALTH);
 }
 

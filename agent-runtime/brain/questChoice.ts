@@ -17,6 +17,7 @@ import type { Knowledge } from "../knowledge.ts";
 import { RECENT_GOALS, type GoalChoice, type GoalOption, type Observation } from "./Brain.ts";
 import type { QuestDef } from "./questPlan.ts";
 import { meleeQuestValue, questFightsWinnable } from "./meleeFocus.ts";
+import { stagesFrom } from "./questNeeds.ts";
 
 // The levels its quests ask for (questNeeds.ts: meleeFocus.ts needs them too, and questChoice needs meleeFocus).
 export { needText, questNeedFor, questSkillNeeds, type QuestSkillNeed } from "./questNeeds.ts";
@@ -55,15 +56,10 @@ export function questScore(option: GoalOption, obs: Observation, know: Knowledge
       .map((g) => g.target!),
   );
   const entries = new Map((obs.quests ?? []).map((q) => [q.id, q]));
-  const beatable = (quest: QuestDef, fromStage: string | null | undefined) => {
-    const from = Math.max(
-      0,
-      quest.stages.findIndex((s) => s.id === fromStage),
+  const beatable = (quest: QuestDef, fromStage: string | null | undefined) =>
+    stagesFrom(quest.stages, fromStage).every(
+      (s) => s.type !== "kill" || (know.registry.npcs.get(s.target ?? "")?.stats?.level ?? 1) <= obs.combatLevel + KILL_MARGIN,
     );
-    return quest.stages
-      .slice(from)
-      .every((s) => s.type !== "kill" || (know.registry.npcs.get(s.target ?? "")?.stats?.level ?? 1) <= obs.combatLevel + KILL_MARGIN);
-  };
   // A fight to come at low health waits (the policy fights at 70 % and up).
   const hurt = obs.health < obs.maxHealth * 0.7;
   const candidates = option.targets.flatMap((id) => {

@@ -6,6 +6,19 @@
 import type { Knowledge } from "../knowledge.ts";
 import type { Observation } from "./Brain.ts";
 
+/**
+ * A quest's stages from the one named on (the first when none is named or it is not the quest's):
+ * what is left of a quest in progress, as its `quest:list` entry's `stage` says.
+ */
+export function stagesFrom<S extends { id: string }>(stages: readonly S[], stageId: string | null | undefined): readonly S[] {
+  return stages.slice(
+    Math.max(
+      0,
+      stages.findIndex((s) => s.id === stageId),
+    ),
+  );
+}
+
 /** A skill level a quest asks for that the agent lacks. */
 export interface QuestSkillNeed {
   skill: string;
@@ -65,9 +78,7 @@ export function questHandOvers(quests: Observation["quests"], know: Knowledge): 
   const out = new Map<string, number>();
   for (const entry of quests ?? []) {
     if (entry.status !== "in_progress") continue;
-    const stages = know.registry.quests.quests.get(entry.id)?.stages ?? [];
-    const from = stages.findIndex((s) => s.id === entry.stage);
-    for (const stage of stages.slice(Math.max(0, from))) {
+    for (const stage of stagesFrom(know.registry.quests.quests.get(entry.id)?.stages ?? [], entry.stage)) {
       if (stage.type !== "give" || stage.target === undefined) continue;
       out.set(stage.target, (out.get(stage.target) ?? 0) + (stage.count ?? 1));
     }

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { Fight } from "../../agent-runtime/brain/fight.ts";
-import { questHandOvers } from "../../agent-runtime/brain/questNeeds.ts";
+import { questHandOvers, stagesFrom } from "../../agent-runtime/brain/questNeeds.ts";
 import type { Knowledge } from "../../agent-runtime/knowledge.ts";
 import { Reflexes } from "../../agent-runtime/reflexes.ts";
 import { bundledKnowledge, carrying, ctxOf, questList, selfOf, viewOf, type Entry } from "./support.ts";
@@ -70,6 +70,14 @@ describe("agent reflexes: eating and fleeing", () => {
     assert.deepEqual([...questHandOvers(kettle, know)], [["shrimp", 2]]);
     assert.deepEqual([...questHandOvers(questList(know, [], { kettle_supper: "net_shrimp" }), know)], [["shrimp", 2]], "the give stage is still ahead");
     assert.deepEqual([...questHandOvers(questList(know, ["kettle_supper"]), know)], [], "done: nothing owed");
+    // stagesFrom: the stages from the one named on, all of them for none or a stage not the quest's.
+    const stages = know.registry.quests.quests.get("kettle_supper")!.stages;
+    assert.deepEqual(
+      stagesFrom(stages, "deliver").map((st) => st.type),
+      ["give"],
+    );
+    assert.equal(stagesFrom(stages, null).length, stages.length);
+    assert.equal(stagesFrom(stages, "no_such_stage").length, stages.length);
     // Two shrimp owed and two carried: the bread is eaten, then nothing; a third shrimp may go.
     assert.deepEqual(reflex(40, ["shrimp", "shrimp", "bread"], kettle, 5).eaten, ["bread"]);
     assert.deepEqual(reflex(25, ["shrimp", "shrimp"], kettle, 5), { did: "flee", eaten: [] }, "losing the fight with only the quest's shrimp: it leaves");
