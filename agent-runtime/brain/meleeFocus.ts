@@ -220,14 +220,16 @@ export const DANGER_HEALTH = 0.75;
  * fishing went for that food in a third of them.
  */
 export function dangerFood(know: Knowledge, stages: readonly { type: string; area?: string | undefined }[]): number {
-  let hit = 0;
-  for (const s of stages) {
-    if (s.type !== "reach") continue;
-    for (const a of know.registry.areas)
-      if (a.id === s.area)
-        for (const m of a.mobSpawns) if (know.registry.npcs.get(m.mobId)?.combat?.aggressive === true) hit = Math.max(hit, npcMaxHit(know, m.mobId));
-  }
-  return hit;
+  return Math.max(0, ...routeAggressors(know, stages).map((mobId) => npcMaxHit(know, mobId)));
+}
+
+/** The monsters that attack on sight in the areas a quest's `reach` stages lead into. */
+function routeAggressors(know: Knowledge, stages: readonly { type: string; area?: string | undefined }[]): string[] {
+  const areas = new Set(stages.filter((s) => s.type === "reach").map((s) => s.area));
+  return know.registry.areas
+    .filter((a) => areas.has(a.id))
+    .flatMap((a) => a.mobSpawns.map((m) => m.mobId))
+    .filter((mobId) => know.registry.npcs.get(mobId)?.combat?.aggressive === true);
 }
 
 /** An aggressive monster whose max hit is this share of its health or more makes an area dangerous. */
@@ -241,15 +243,7 @@ const DANGER_HIT_SHARE = 0.2;
  * 1,226 ticks over it. (Hollowbrook Woods' cutpurses hit 2.)
  */
 export function dangerousRoute(know: Knowledge, stages: readonly { type: string; area?: string | undefined }[], maxHealth: number): boolean {
-  return stages.some(
-    (s) =>
-      s.type === "reach" &&
-      know.registry.areas.some(
-        (a) =>
-          a.id === s.area &&
-          a.mobSpawns.some((m) => know.registry.npcs.get(m.mobId)?.combat?.aggressive === true && npcMaxHit(know, m.mobId) >= maxHealth * DANGER_HIT_SHARE),
-      ),
-  );
+  return routeAggressors(know, stages).some((mobId) => npcMaxHit(know, mobId) >= maxHealth * DANGER_HIT_SHARE);
 }
 
 /**
